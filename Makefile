@@ -1,0 +1,109 @@
+# sunset — audits a Paddle-style tree for remnants of the legacy executors.
+#
+#   make          build build/sunset
+#   make run      install missing dependencies, build, scan testdata/paddle-mini, write reports/
+#   make test     install missing dependencies, build, run every test
+#   make sanitize the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make install PREFIX=/usr/local ; make uninstall
+#
+# Variables are evaluated lazily so that `make run` on a fresh machine can install the
+# packages first and then build in a sub-make that sees them.
+
+PREFIX ?= /usr/local
+BUILD ?= build
+CC ?= cc
+CFLAGS ?= -O2 -g
+LIBCLANG_DIR ?= $(lastword $(sort $(wildcard /usr/lib/llvm-*)))
+PKGS = tree-sitter libcjson libpcre2-8 libgit2
+GRAMMAR_DIR = $(BUILD)/grammar
+GRAMMAR_SRC = $(GRAMMAR_DIR)/package/src
+
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread \
+	-Isrc -I$(LIBCLANG_DIR)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib -Wl,-rpath,$(LIBCLANG_DIR)/lib -lclang \
+	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+# One source list: everything under src/ except the unit tests.
+SRCS := $(sort $(wildcard src/*.c src/lang/*.c src/report/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+GRAMMAR_OBJS := $(GRAMMAR_DIR)/parser.o $(GRAMMAR_DIR)/scanner.o
+# A frontend's unit test links that frontend with the fact recorder instead of the engine.
+LANG_TEST_OBJS := $(BUILD)/obj/src/util.o $(BUILD)/obj/src/test/recorder.o $(GRAMMAR_OBJS)
+UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
+
+.PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
+	lint-headers format-check
+
+all: $(BUILD)/sunset
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/sunset: $(OBJS) $(GRAMMAR_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c $(wildcard src/*.h src/lang/*.h src/report/*.h src/test/*.h) | $(GRAMMAR_SRC)/parser.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -c -o $@ $<
+
+$(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh
+	sh scripts/fetch-grammar.sh $(GRAMMAR_DIR)
+
+# The grammar is third-party generated code: built with its own flags, warnings off.
+$(GRAMMAR_DIR)/%.o: $(GRAMMAR_SRC)/%.c
+	$(CC) -O2 -g -std=c11 -w -fPIC $(filter -fsanitize=%,$(CFLAGS)) -I$(GRAMMAR_SRC) -c -o $@ $<
+
+$(BUILD)/test/test_lang_%: src/test/test_lang_%.c $(BUILD)/obj/src/lang/%.o $(LANG_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+run: deps
+	@$(MAKE) --no-print-directory $(BUILD)/sunset
+	@mkdir -p reports
+	$(BUILD)/sunset scan testdata/paddle-mini --format json --output reports/paddle-mini.json
+	$(BUILD)/sunset scan testdata/paddle-mini --no-color --output reports/paddle-mini.txt
+	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt"
+
+test: deps
+	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
+	@$(MAKE) --no-print-directory rules-test
+
+unit-tests: $(UNIT_TESTS) $(BUILD)/sunset
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; SUNSET_BIN=$(BUILD)/sunset $$t; done
+
+rules-test: $(BUILD)/sunset
+	$(BUILD)/sunset rules test
+
+sanitize:
+	@sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-san CC=clang \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" build-san/sunset unit-tests rules-test
+
+# Frontends and writers may include only public headers (no *_int.h).
+lint-headers:
+	@if grep -n '#include "[^"]*_int\.h"' src/lang/*.c src/report/*.c; then \
+		echo "lint-headers: a frontend or writer includes an engine-private header" >&2; exit 1; fi
+
+clean:
+	rm -rf $(BUILD) build-san
+
+install: $(BUILD)/sunset
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sunset/rules \
+		$(DESTDIR)$(PREFIX)/share/sunset/queries/python $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/sunset $(DESTDIR)$(PREFIX)/bin/sunset
+	install -m 644 rules/*.json $(DESTDIR)$(PREFIX)/share/sunset/rules/
+	install -m 644 queries/python/*.scm $(DESTDIR)$(PREFIX)/share/sunset/queries/python/
+	install -m 644 src/sunset.1 $(DESTDIR)$(PREFIX)/share/man/man1/sunset.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/sunset $(DESTDIR)$(PREFIX)/share/man/man1/sunset.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/sunset
+
+-include $(OBJS:.o=.d)

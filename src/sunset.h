@@ -1,0 +1,204 @@
+/*
+ * sunset.h — the public seam between the scan engine and its plug-ins.
+ *
+ * Frontends (src/lang/*.c) and report writers (src/report/*.c) include this header and
+ * nothing of the engine's private headers (*_int.h); `make lint-headers` checks that.
+ * A frontend turns one source file into a stream of *facts* (an identifier in code, a word
+ * in a comment, an include, a Python keyword argument, a CMake DEPS entry ...) and hands
+ * them to the engine through a sink; the engine alone decides which rules match.
+ * The engine therefore knows no language, and a frontend knows no rule semantics beyond
+ * the query rules that only it can evaluate.
+ *
+ * Ownership: every pointer a frontend receives is borrowed for the duration of the call
+ * unless a comment says otherwise; every pointer it passes to the sink is copied by the
+ * engine before the call returns, so a frontend may free its scratch right after.
+ */
+#ifndef SUNSET_H
+#define SUNSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SUNSET_VERSION "0.1.0"
+
+/* Bumped whenever sunset_frontend or the sink API changes shape; the registry refuses a
+ * frontend built against another value. */
+#define SUNSET_FRONTEND_ABI 1
+
+/* Bumped when rules/*.json change incompatibly; the loader refuses other values. */
+#define SUNSET_RULE_SCHEMA 1
+
+typedef enum sunset_lang {
+    SUNSET_LANG_NONE = 0,
+    SUNSET_LANG_CPP,      /* .c .cc .cpp .cxx .cu .h .hh .hpp .cuh */
+    SUNSET_LANG_PYTHON,   /* .py .pyi */
+    SUNSET_LANG_CMAKE,    /* CMakeLists.txt, *.cmake */
+    SUNSET_LANG_PROTO,    /* .proto */
+    SUNSET_LANG_SHELL,    /* .sh .bash, shebang */
+    SUNSET_LANG_MARKDOWN, /* .md */
+    SUNSET_LANG_RST,      /* .rst */
+    SUNSET_LANG_TEXT,     /* other text: .txt, CODEOWNERS, .cfg, .yml ... */
+    SUNSET_LANG_COUNT
+} sunset_lang;
+
+/* Where a match sits. Comments and docs lower a finding's default severity. */
+typedef enum sunset_context {
+    SUNSET_CTX_CODE = 0,
+    SUNSET_CTX_COMMENT,
+    SUNSET_CTX_STRING,
+    SUNSET_CTX_DOCSTRING,
+    SUNSET_CTX_COUNT
+} sunset_context;
+
+typedef enum sunset_severity {
+    SUNSET_SEV_INFO = 0,
+    SUNSET_SEV_WARNING,
+    SUNSET_SEV_ERROR,
+    SUNSET_SEV_COUNT
+} sunset_severity;
+
+/* 1-based line and byte column; end_col is the column just past the last byte (exclusive). */
+typedef struct sunset_span {
+    uint32_t line, col, end_line, end_col;
+} sunset_span;
+
+/* What a frontend can report. The meaning of text/aux/target/section per kind: */
+typedef enum sunset_fact_kind {
+    SUNSET_FACT_IDENT = 0, /* identifier token in code. text = the identifier; aux = name of the
+                              innermost call/macro whose argument list holds it (NULL if none);
+                              qual = fully qualified referenced entity (precise mode, else NULL) */
+    SUNSET_FACT_STRING,    /* string literal. text = contents without quotes/prefix (raw, escapes
+                              kept); span covers the contents. Use sunset_emit_text() for strings:
+                              it also reports the words inside. */
+    SUNSET_FACT_INCLUDE,   /* C/C++ #include. text = the path between <> or "" */
+    SUNSET_FACT_IMPORT,    /* Python import. text = dotted module ("a.b"; relative ones keep their
+                              leading dots); aux = imported name for from-imports ("*" for star),
+                              NULL for plain imports; target = alias or NULL */
+    SUNSET_FACT_BASE,      /* class base. text = base as written ("details::OpHandleBase",
+                              "unittest.TestCase"); aux = the derived class name */
+    SUNSET_FACT_ATTR,      /* attribute access (Python) or member access (C++ ./->).
+                              text = attribute name; aux = receiver expression text */
+    SUNSET_FACT_KWARG,     /* keyword argument. text = keyword; aux = callee text */
+    SUNSET_FACT_CALL,      /* call. text = callee as written ("core.ParallelExecutor") */
+    SUNSET_FACT_DEF,       /* definition of a class/function/method. text = its name;
+                              aux = "class" | "function" | "method" | "struct" | "macro" ... */
+    SUNSET_FACT_CMAKE,     /* CMake command argument. text = the argument (unquoted);
+                              aux = command name (lower-case); target = first argument (the
+                              target or variable name); section = the keyword section it sits in
+                              ("SRCS", "DEPS", "MODULES" ...; "" before any keyword); the argument
+                              that is itself the target has flags SUNSET_FACT_TARGET. */
+    SUNSET_FACT_LINE,      /* one line of a text file (text frontend). text = the line, no EOL */
+    SUNSET_FACT_KIND_COUNT
+} sunset_fact_kind;
+
+enum {
+    SUNSET_FACT_STORE = 1u << 0,      /* ATTR: assigned to (x.a = ..., x.a += ...) */
+    SUNSET_FACT_DEFINITION = 1u << 1, /* IDENT: the identifier being declared */
+    SUNSET_FACT_TARGET = 1u << 2,     /* CMAKE: this argument names the target being defined */
+};
+
+typedef struct sunset_fact {
+    sunset_fact_kind kind;
+    sunset_context ctx;
+    sunset_span span;
+    unsigned flags;
+    const char *text; size_t text_len;
+    const char *aux; size_t aux_len;         /* may be NULL */
+    const char *target; size_t target_len;   /* may be NULL */
+    const char *section; size_t section_len; /* may be NULL */
+    const char *qual; size_t qual_len;       /* may be NULL */
+} sunset_fact;
+
+/* One file handed to a frontend. All fields are borrowed for the duration of scan(). */
+typedef struct sunset_source {
+    const char *path;    /* relative to the scan root, '/'-separated */
+    const char *fspath;  /* path to open() if the frontend needs the file itself */
+    const char *data;    /* the whole file, NUL-terminated (data[len] == 0) */
+    size_t len;
+    sunset_lang lang;
+} sunset_source;
+
+typedef struct sunset_sink sunset_sink;   /* engine-owned, one per file being scanned */
+typedef struct sunset_rule sunset_rule;   /* engine-owned, lives as long as the rule set */
+typedef struct sunset_ruleset sunset_ruleset;
+
+/* Report a fact. Strings in *fact are copied if needed; the fact may live on the stack. */
+void sunset_emit(sunset_sink *sink, const sunset_fact *fact);
+
+/* Report a comment, string literal or docstring whose contents start at `at` (line/col of the
+ * first content byte; end fields are ignored). The engine matches string rules against the
+ * whole text and identifier rules against each word in it, computing each word's position
+ * by walking the text (so `text` must be the raw source bytes when it spans lines).
+ * `call` is the callee whose argument list holds a string (NULL if none). */
+void sunset_emit_text(sunset_sink *sink, sunset_context ctx, sunset_span at,
+                      const char *text, size_t len, const char *call);
+
+/* A query rule matched (frontends that evaluate query rules themselves). */
+void sunset_emit_match(sunset_sink *sink, const sunset_rule *rule, sunset_context ctx,
+                       sunset_span span);
+
+/* Declare a lexical scope (namespace, class, struct, function, method, cmake target ...).
+ * The engine attributes each finding to the innermost scope holding its line. */
+void sunset_scope(sunset_sink *sink, const char *kind, const char *name,
+                  uint32_t start_line, uint32_t end_line);
+
+/* A diagnostic about this file ("parse budget exceeded", "query match limit hit").
+ * Printed as "PATH:LINE:COL: warning: MESSAGE" and counted; never fatal. line/col 0 = unknown. */
+void sunset_warn(sunset_sink *sink, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* --- rule access for frontends that evaluate language-specific rules (query rules) --- */
+
+/* Number of query rules for `lang`, and the i-th (borrowed, lives as long as the rule set). */
+size_t sunset_ruleset_query_count(const sunset_ruleset *rules, sunset_lang lang);
+const sunset_rule *sunset_ruleset_query_at(const sunset_ruleset *rules, sunset_lang lang, size_t i);
+const char *sunset_rule_id(const sunset_rule *rule);
+/* The rule's query source text (NUL-terminated) and the capture it reports ("" = whole match). */
+const char *sunset_rule_query(const sunset_rule *rule);
+const char *sunset_rule_query_capture(const sunset_rule *rule);
+/* Where the query text came from, for error messages: "rules/x.json" or "queries/python/y.scm". */
+const char *sunset_rule_origin(const sunset_rule *rule);
+
+/* --- frontends --- */
+
+typedef struct sunset_frontend_config {
+    const sunset_ruleset *rules;
+    const char *queries_dir;      /* directory holding <frontend>/ query files */
+    const char *compile_db_dir;   /* -p DIR: compile_commands.json directory, or NULL */
+    const char *root;             /* scan root (absolute) */
+    unsigned parse_budget_ms;     /* per-file parse budget, 0 = none */
+} sunset_frontend_config;
+
+/* Errors from init: one line, "FILE:LINE:COL: message" when a position is known. */
+typedef struct sunset_error {
+    char msg[512];
+} sunset_error;
+
+typedef struct sunset_frontend {
+    unsigned abi;                 /* SUNSET_FRONTEND_ABI */
+    const char *name;             /* "clang", "python", "text" */
+    const sunset_lang *langs;     /* languages handled, SUNSET_LANG_NONE-terminated */
+    /* Once per run. Returns 0 and sets *state, or -1 with err filled. */
+    int (*init)(const sunset_frontend_config *cfg, void **state, sunset_error *err);
+    void (*fini)(void *state);    /* accepts NULL */
+    /* Once per worker thread; the result is only ever used by that thread. NULL = out of memory. */
+    void *(*worker_new)(void *state);
+    void (*worker_free)(void *worker); /* accepts NULL */
+    /* Scan one file. Returns 0; -1 only when the file could not be analysed at all (the engine
+     * reports it as skipped with a warning the frontend gave through sunset_warn). */
+    int (*scan)(void *worker, const sunset_source *src, sunset_sink *sink);
+} sunset_frontend;
+
+extern const sunset_frontend sunset_frontend_clang;
+extern const sunset_frontend sunset_frontend_python;
+extern const sunset_frontend sunset_frontend_text;
+
+/* Memory hook: all sunset code allocates through these, so tests can count allocations and
+ * fail the Nth one. They return NULL on failure (never abort); free accepts NULL. */
+void *sunset_malloc(size_t n);
+void *sunset_calloc(size_t n, size_t size);
+void *sunset_realloc(void *p, size_t n);
+char *sunset_strndup(const char *s, size_t n);
+void sunset_free(void *p);
+
+#endif

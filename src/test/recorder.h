@@ -1,0 +1,46 @@
+/*
+ * recorder.h — a stand-in for the engine's sink, for frontend unit tests. A test links a
+ * frontend with recorder.c instead of the engine: every fact, text, scope, match and warning
+ * the frontend emits is recorded as a flat record that the test can search.
+ */
+#ifndef SUNSET_TEST_RECORDER_H
+#define SUNSET_TEST_RECORDER_H
+
+#include "../sunset.h"
+
+typedef enum rec_type { REC_FACT, REC_TEXT, REC_MATCH, REC_SCOPE, REC_WARN } rec_type;
+
+typedef struct rec {
+    rec_type type;
+    sunset_fact_kind kind;   /* REC_FACT */
+    sunset_context ctx;      /* REC_FACT, REC_TEXT, REC_MATCH */
+    sunset_span span;
+    unsigned flags;
+    char *text, *aux, *target, *section, *qual; /* owned copies; NULL when absent */
+    const sunset_rule *rule; /* REC_MATCH */
+} rec;
+
+struct sunset_sink {
+    rec *recs;
+    size_t n, cap;
+};
+
+/* A fake rule set holding query rules for tests of frontends that evaluate them. */
+struct sunset_rule {
+    const char *id, *query, *capture;
+    sunset_lang lang;
+};
+struct sunset_ruleset {
+    const struct sunset_rule *rules;
+    size_t n;
+};
+
+void rec_reset(sunset_sink *s);
+/* First record of `type` (and fact `kind` for REC_FACT) whose text equals `text` (NULL = any),
+ * or NULL. */
+const rec *rec_find(const sunset_sink *s, rec_type type, sunset_fact_kind kind, const char *text);
+size_t rec_count(const sunset_sink *s, rec_type type, sunset_fact_kind kind, const char *text);
+/* Print every record to stderr (for debugging a failing test). */
+void rec_dump(const sunset_sink *s);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * util.h — small containers and helpers shared by the engine, frontends and writers:
+ * a growable byte buffer, a growable pointer/struct vector, file reading, the allocation
+ * hook's test controls, and hashing. Part of the public tier: frontends may use it.
+ */
+#ifndef SUNSET_UTIL_H
+#define SUNSET_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sunset.h"
+
+/* Growable NUL-terminated byte buffer. Zero-initialise ({0}) to start; sb_free releases. */
+typedef struct sb {
+    char *s;
+    size_t len, cap;
+    bool oom; /* set when an append failed; the buffer keeps what it had */
+} sb;
+
+void sb_free(sb *b);
+bool sb_grow(sb *b, size_t extra);
+bool sb_putn(sb *b, const char *s, size_t n);
+bool sb_puts(sb *b, const char *s);
+bool sb_putc(sb *b, char c);
+bool sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* JSON string contents (no quotes) with escapes; invalid UTF-8 bytes become U+FFFD. */
+bool sb_put_json_escaped(sb *b, const char *s, size_t n);
+/* Takes the buffer's memory (caller frees with sunset_free); leaves b empty. */
+char *sb_take(sb *b);
+
+/* Growable array of fixed-size elements. */
+typedef struct vec {
+    void *v;
+    size_t n, cap, elem;
+} vec;
+
+#define VEC_INIT(type) ((vec){NULL, 0, 0, sizeof(type)})
+#define VEC_AT(vp, type, i) (((type *)(vp)->v)[i])
+/* Appends a copy of *elem; returns a pointer to the new slot or NULL on OOM. */
+void *vec_push(vec *a, const void *elem);
+void vec_free(vec *a);
+
+/* Read a whole file into memory (NUL-terminated). Returns 0, or an errno value. The caller
+ * frees *out with sunset_free. max_size 0 = unlimited; larger files return EFBIG. */
+int read_file(const char *path, size_t max_size, char **out, size_t *len);
+
+/* Write `len` bytes to `path` atomically: a temp file in the same directory, fsync, rename.
+ * Returns 0 or an errno value; on failure the old file is untouched and no temp remains. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* 64-bit FNV-1a, for fingerprints and hash tables. */
+uint64_t hash64(const void *data, size_t n, uint64_t seed);
+
+/* Allocation-hook controls, for tests: fail the nth allocation from now (1 = the next one),
+ * 0 disables. sunset_alloc_count() counts live allocations made through the hook. */
+void sunset_alloc_fail_after(long n);
+long sunset_alloc_live(void);
+
+/* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
+sunset_lang sunset_lang_for_path(const char *path);
+const char *sunset_lang_name(sunset_lang lang);
+sunset_lang sunset_lang_from_name(const char *name);
+
+const char *sunset_context_name(sunset_context ctx);
+const char *sunset_severity_name(sunset_severity sev);
+/* Returns -1 for an unknown name. */
+int sunset_severity_from_name(const char *name);
+
+#endif
