@@ -18,7 +18,7 @@ PKGS = tree-sitter libcjson libpcre2-8 libgit2
 GRAMMAR_DIR = $(BUILD)/grammar
 GRAMMAR_SRC = $(GRAMMAR_DIR)/package/src
 
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-comment -pthread \
 	-Isrc -I$(LIBCLANG_DIR)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib -Wl,-rpath,$(LIBCLANG_DIR)/lib -lclang \
 	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm

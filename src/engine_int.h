@@ -1,0 +1,50 @@
+/*
+ * engine_int.h — the scan engine: runs the walker's file list through the prefilter and the
+ * frontends on a thread pool, matches facts against the rule set and produces a sorted
+ * sunset_result. Private to the engine, main.c and the self-test.
+ */
+#ifndef SUNSET_ENGINE_INT_H
+#define SUNSET_ENGINE_INT_H
+
+#include "report.h"
+#include "rules_int.h"
+#include "walk.h"
+
+typedef struct disable_entry {
+    const char *const *rules; size_t n_rules; /* globs over rule ids */
+    const char *const *paths; size_t n_paths; /* globs over root-relative paths */
+} disable_entry;
+
+typedef struct sunset_engine_opts {
+    int jobs;                   /* worker threads; <= 0 = number of cores */
+    bool include_generated;
+    size_t max_file_size;       /* bytes; 0 = default (16 MiB) */
+    unsigned parse_budget_ms;
+    const char *compile_db_dir; /* -p DIR or NULL */
+    const char *queries_dir;
+    bool no_prefilter;          /* parse every file (benchmarks, debugging) */
+    bool progress;              /* progress line on stderr */
+    const disable_entry *disable; size_t n_disable;
+} sunset_engine_opts;
+
+typedef struct sunset_engine sunset_engine;
+
+/* Initialises every frontend (compiles queries ...). NULL with err filled on failure.
+ * rs and opts are borrowed and must outlive the engine. */
+sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_opts *opts,
+                                 sunset_error *err);
+void sunset_engine_free(sunset_engine *e);
+
+/* Scan root-relative `paths` under `root`. Appends to *res (zero-initialise it first;
+ * free with sunset_result_free). Returns 0, -1 on OOM. */
+int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
+                       sunset_result *res);
+
+/* Scan one in-memory file as if it were at root-relative `path` (the rule self-test). */
+int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *data, size_t len,
+                              sunset_result *res);
+
+/* Sort findings and assign fingerprints; called by both scan functions. */
+void sunset_result_finish(sunset_result *res);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * json.c — the JSON report: one document, {"version":1,"root":...,"findings":[...],
+ * "stats":{...}}, schema documented in the README. Written by hand with sb rather than built
+ * as a cJSON tree: a large scan's findings would otherwise be held twice.
+ */
+#include "report.h"
+
+#include <string.h>
+
+static void str(sb *b, const char *s) {
+    sb_putc(b, '"');
+    if (s) sb_put_json_escaped(b, s, strlen(s));
+    sb_putc(b, '"');
+}
+
+static void key(sb *b, const char *k, bool first) {
+    if (!first) sb_putc(b, ',');
+    str(b, k);
+    sb_putc(b, ':');
+}
+
+static void kv_str(sb *b, const char *k, const char *v, bool first) {
+    key(b, k, first);
+    if (v) str(b, v);
+    else sb_puts(b, "null");
+}
+
+static void kv_num(sb *b, const char *k, unsigned long long v, bool first) {
+    key(b, k, first);
+    sb_printf(b, "%llu", v);
+}
+
+static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b) {
+    (void)o;
+    sb_puts(b, "{\"version\":1,");
+    kv_str(b, "root", r->root ? r->root : ".", true);
+    sb_puts(b, ",\"findings\":[");
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const sunset_finding *f = &r->findings[i];
+        sb_puts(b, i ? ",\n{" : "\n{");
+        kv_str(b, "rule", f->rule_id, true);
+        kv_str(b, "family", f->family, false);
+        kv_num(b, "task", (unsigned)f->task, false);
+        kv_str(b, "severity", sunset_severity_name(f->severity), false);
+        kv_str(b, "path", f->path, false);
+        kv_num(b, "line", f->span.line, false);
+        kv_num(b, "column", f->span.col, false);
+        kv_num(b, "end_line", f->span.end_line, false);
+        kv_num(b, "end_column", f->span.end_col, false);
+        kv_str(b, "context", sunset_context_name(f->ctx), false);
+        key(b, "test", false);
+        sb_puts(b, f->test ? "true" : "false");
+        key(b, "enclosing", false);
+        if (f->enc_kind) {
+            sb_putc(b, '{');
+            kv_str(b, "kind", f->enc_kind, true);
+            kv_str(b, "name", f->enc_name, false);
+            kv_num(b, "start_line", f->enc_start, false);
+            kv_num(b, "end_line", f->enc_end, false);
+            sb_putc(b, '}');
+        } else {
+            sb_puts(b, "null");
+        }
+        kv_str(b, "message", f->message, false);
+        kv_str(b, "fix", f->fix, false);
+        kv_str(b, "matched", f->matched, false);
+        kv_str(b, "snippet", f->snippet, false);
+        kv_str(b, "fingerprint", f->fingerprint, false);
+        sb_putc(b, '}');
+    }
+    sb_puts(b, r->n_findings ? "\n],\"stats\":{" : "],\"stats\":{");
+    const sunset_stats *s = &r->stats;
+    kv_num(b, "files_seen", s->files_seen, true);
+    kv_num(b, "files_scanned", s->files_scanned, false);
+    kv_num(b, "files_parsed", s->files_parsed, false);
+    kv_num(b, "files_prefiltered", s->files_prefiltered, false);
+    key(b, "skipped", false);
+    sb_putc(b, '{');
+    kv_num(b, "binary", s->skipped_binary, true);
+    kv_num(b, "generated", s->skipped_generated, false);
+    kv_num(b, "too_large", s->skipped_too_large, false);
+    kv_num(b, "unreadable", s->skipped_unreadable, false);
+    kv_num(b, "no_language", s->skipped_no_language, false);
+    kv_num(b, "parse_failed", s->skipped_parse_failed, false);
+    kv_num(b, "ignored", s->ignored, false);
+    kv_num(b, "excluded", s->excluded, false);
+    kv_num(b, "symlinks", s->symlinks_skipped, false);
+    sb_putc(b, '}');
+    kv_num(b, "findings", r->n_findings, false);
+    key(b, "by_family", false);
+    sb_putc(b, '{');
+    for (size_t i = 0; i < r->n_families; i++) {
+        size_t n = 0;
+        for (size_t k = 0; k < r->n_findings; k++) n += strcmp(r->findings[k].family, r->families[i].id) == 0;
+        kv_num(b, r->families[i].id, n, i == 0);
+    }
+    sb_putc(b, '}');
+    key(b, "by_severity", false);
+    sb_putc(b, '{');
+    for (int sev = SUNSET_SEV_ERROR; sev >= SUNSET_SEV_INFO; sev--) {
+        size_t n = 0;
+        for (size_t k = 0; k < r->n_findings; k++) n += r->findings[k].severity == (sunset_severity)sev;
+        kv_num(b, sunset_severity_name((sunset_severity)sev), n, sev == SUNSET_SEV_ERROR);
+    }
+    sb_putc(b, '}');
+    kv_num(b, "warnings", s->warnings, false);
+    kv_num(b, "bytes_read", s->bytes_read, false);
+    kv_num(b, "jobs", (unsigned)s->jobs, false);
+    key(b, "elapsed_ms", false);
+    sb_printf(b, "%.1f", s->elapsed_ms);
+    sb_puts(b, "}}\n");
+    return b->oom ? -1 : 0;
+}
+
+const sunset_writer sunset_writer_json = {"json", write_json};

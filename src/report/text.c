@@ -1,0 +1,79 @@
+/*
+ * text.c — the human report: "path:line:col: severity: [rule-id] message", the source line
+ * and a caret under the match, then a summary of files and findings per family. Colour only
+ * when asked (main.c decides: a tty, or --color=always).
+ */
+#include "report.h"
+
+#include <string.h>
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_GREEN "\033[32m"
+
+static const char *sev_color(sunset_severity s) {
+    return s == SUNSET_SEV_ERROR ? "\033[1;31m" : s == SUNSET_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
+}
+
+/* Caret line: the snippet's leading whitespace kept (tabs stay tabs), then ^~~~. */
+static void caret(sb *b, const sunset_finding *f, bool color) {
+    const char *s = f->snippet;
+    size_t len = strlen(s), col = f->span.col ? f->span.col - 1 : 0;
+    sb_puts(b, "    ");
+    for (size_t i = 0; i < col && i < len; i++) sb_putc(b, s[i] == '\t' ? '\t' : ' ');
+    if (color) sb_puts(b, C_GREEN);
+    sb_putc(b, '^');
+    size_t end = f->span.end_line == f->span.line ? f->span.end_col - 1 : len;
+    for (size_t i = col + 1; i < end && i < len; i++) sb_putc(b, '~');
+    if (color) sb_puts(b, C_RESET);
+    sb_putc(b, '\n');
+}
+
+static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b) {
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const sunset_finding *f = &r->findings[i];
+        if (o->color) sb_puts(b, C_BOLD);
+        sb_printf(b, "%s:%u:%u: ", f->path, f->span.line, f->span.col);
+        if (o->color) sb_printf(b, "%s", sev_color(f->severity));
+        sb_printf(b, "%s:", sunset_severity_name(f->severity));
+        if (o->color) sb_puts(b, C_RESET);
+        sb_printf(b, " [%s] %s", f->rule_id, f->message);
+        if (f->ctx != SUNSET_CTX_CODE) sb_printf(b, " (in a %s)", sunset_context_name(f->ctx));
+        sb_putc(b, '\n');
+        if (o->snippets && f->span.line && (f->span.col > 1 || f->span.end_col > 1)) {
+            sb_printf(b, "    %s\n", f->snippet);
+            caret(b, f, o->color);
+        }
+    }
+    if (o->summary) {
+        const sunset_stats *s = &r->stats;
+        size_t skipped = s->skipped_binary + s->skipped_generated + s->skipped_too_large +
+                         s->skipped_unreadable + s->skipped_parse_failed;
+        sb_printf(b, "\n%zu files scanned, %zu parsed, %zu skipped (%zu binary, %zu generated, "
+                  "%zu too large, %zu unreadable, %zu unparsable); %zu ignored, %zu excluded\n",
+                  s->files_scanned, s->files_parsed, skipped, s->skipped_binary,
+                  s->skipped_generated, s->skipped_too_large, s->skipped_unreadable,
+                  s->skipped_parse_failed, s->ignored, s->excluded);
+        size_t by_sev[SUNSET_SEV_COUNT] = {0};
+        for (size_t k = 0; k < r->n_findings; k++) by_sev[r->findings[k].severity]++;
+        sb_printf(b, "%zu findings (%zu error, %zu warning, %zu info)", r->n_findings,
+                  by_sev[SUNSET_SEV_ERROR], by_sev[SUNSET_SEV_WARNING], by_sev[SUNSET_SEV_INFO]);
+        sb_puts(b, r->n_findings ? ":\n" : "\n");
+        for (size_t i = 0; i < r->n_families; i++) {
+            size_t n = 0, files = 0;
+            const char *last = NULL;
+            for (size_t k = 0; k < r->n_findings; k++) {
+                if (strcmp(r->findings[k].family, r->families[i].id)) continue;
+                n++;
+                if (!last || strcmp(last, r->findings[k].path)) files++;
+                last = r->findings[k].path;
+            }
+            if (n) sb_printf(b, "  %-20s %6zu in %zu files  (%s)\n", r->families[i].id, n, files,
+                             r->families[i].title);
+        }
+        sb_printf(b, "time: %.0f ms with %d thread%s\n", s->elapsed_ms, s->jobs, s->jobs == 1 ? "" : "s");
+    }
+    return b->oom ? -1 : 0;
+}
+
+const sunset_writer sunset_writer_text = {"text", write_text};

@@ -1,0 +1,162 @@
+/*
+ * test_rules.c — the rule loader: a valid pack compiles into the expected clauses, and every
+ * error path gives FILE:LINE:COL plus a message naming the problem; allocation failures at
+ * any point return an error and leak nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "rules_int.h"
+
+#define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]}"
+
+static const char *valid =
+    "{\"schema\":1," SETTINGS ",\"family\":\"parallel_executor\",\"rules\":[\n"
+    " {\"id\":\"PE-CPP-CLASS\",\"task\":5,\"languages\":[\"cpp\",\"python\"],\"severity\":\"error\",\n"
+    "  \"message\":\"m\",\"fix\":\"delete\",\"match\":{\"kind\":\"identifier\",\"pattern\":\"ParallelExecutor\"},\n"
+    "  \"literals\":[\"ParallelExecutor\"]},\n"
+    " {\"id\":\"PE-FLAG\",\"task\":5,\"languages\":[\"cpp\",\"python\",\"cmake\"],\"severity\":\"warning\",\n"
+    "  \"message\":\"m\",\"fix\":\"delete\",\"match\":{\"kind\":\"gflag\",\"names\":[\"pe_profile_fname\"]}},\n"
+    " {\"id\":\"PE-PATH\",\"task\":1,\"languages\":[\"python\"],\"severity\":\"info\",\n"
+    "  \"message\":\"m\",\"fix\":\"delete the file\",\"match\":{\"kind\":\"path\",\"pattern\":\"test_parallel_executor_\"}}\n"
+    "]}";
+
+static void loads_valid_pack(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(valid, "p.json", NULL, &err);
+    assert_non_null(rs);
+    assert_int_equal(rs->rules.n, 3);
+    const sunset_rule *r = sunset_ruleset_find(rs, "PE-CPP-CLASS");
+    assert_non_null(r);
+    assert_int_equal(r->task, 5);
+    assert_string_equal(r->family, "parallel_executor");
+    /* identifier: one clause for code identifiers, one for words in comments/strings */
+    assert_int_equal(r->clauses.n, 2);
+    assert_int_equal(r->sev[SUNSET_CTX_CODE], SUNSET_SEV_ERROR);
+    assert_int_equal(r->sev[SUNSET_CTX_COMMENT], SUNSET_SEV_INFO);
+    const sunset_rule *g = sunset_ruleset_find(rs, "PE-FLAG");
+    /* gflag expands: FLAGS_x ident, FLAGS_x word, x in DEFINE/DECLARE, 2 strings, a line */
+    assert_int_equal(g->clauses.n, 6);
+    assert_int_equal(rs->path_rules.n, 1);
+    assert_true(rs->lang_has_rules[SUNSET_LANG_CMAKE]);
+    assert_false(rs->lang_has_rules[SUNSET_LANG_PROTO]);
+    sunset_ruleset_free(rs);
+}
+
+typedef struct bad_case {
+    const char *name, *json, *want; /* want: substring of the message */
+} bad_case;
+
+#define RULE(fields) "{\"schema\":1," SETTINGS ",\"family\":\"parallel_executor\",\"rules\":[\n" fields "]}"
+#define BASE "\"task\":5,\"languages\":[\"cpp\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\""
+
+static const bad_case bad[] = {
+    {"invalid JSON", "{\"schema\":1,\n  \"rules\": [,]}", "bad.json:2:13: invalid JSON"},
+    {"wrong schema", "{\"schema\":7," SETTINGS "}", "schema 7 is not supported"},
+    {"unknown pack field", "{\"schema\":1," SETTINGS ",\"rulez\":[]}", "unknown field \"rulez\""},
+    {"no settings", "{\"schema\":1,\"rules\":[]}", "rules loaded before the settings pack"},
+    {"bad id", RULE("{\"id\":\"pe-x\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"), "bad id"},
+    {"duplicate id", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}},"
+                          "{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "duplicate rule id"},
+    {"unknown rule field", RULE("{\"id\":\"PE-X\"," BASE ",\"sevrity\":\"x\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "unknown field \"sevrity\""},
+    {"unknown family", RULE("{\"id\":\"PE-X\",\"family\":\"nope\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "family \"nope\" is not declared"},
+    {"bad task", RULE("{\"id\":\"PE-X\",\"task\":9,\"languages\":[\"cpp\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "\"task\" must be a whole number from 1 to 6"},
+    {"unknown language", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"go\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "unknown language \"go\""},
+    {"kind/language mismatch", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"keyword\",\"names\":[\"exec_strategy\"]}}"),
+     "does not apply to one of the languages"},
+    {"bad severity", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"cpp\"],\"severity\":\"fatal\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "\"severity\" must be"},
+    {"invalid regex", RULE("{\"id\":\"PE-X\"," BASE ",\"literals\":[\"abcd\"],\"match\":{\"kind\":\"identifier\",\"pattern\":\"Parallel(Executor\"}}"),
+     "rule PE-X: invalid regex in \"pattern\" at offset 17"},
+    {"regex without literals", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"identifier\",\"pattern\":\"ParallelExecutor\"}}"),
+     "needs \"literals\""},
+    {"short literal", RULE("{\"id\":\"PE-X\"," BASE ",\"literals\":[\"PE\"],\"match\":{\"kind\":\"identifier\",\"pattern\":\"PE\"}}"),
+     "at least 4 bytes"},
+    {"short name", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"PE\"]}}"),
+     "shorter than 4 bytes"},
+    {"unknown match kind", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"regex\",\"pattern\":\"x\"}}"),
+     "unknown match kind \"regex\""},
+    {"unknown matcher field", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"],\"reciever\":\"x\"}}"),
+     "unknown field \"reciever\" in \"match\""},
+    {"names and pattern", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"],\"pattern\":\"x\"}}"),
+     "not both"},
+    {"query with two languages", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"python\",\"cpp\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"literals\":[\"abcd\"],\"match\":{\"kind\":\"query\",\"query\":\"(identifier) @x\"}}"),
+     "does not apply"},
+    {"missing message", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"cpp\"],\"severity\":\"error\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "missing \"message\""},
+};
+
+static void rejects_bad_packs(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sunset_error err = {{0}};
+        long live = sunset_alloc_live();
+        sunset_ruleset *rs = sunset_ruleset_load_string(bad[i].json, "bad.json", NULL, &err);
+        if (rs || !strstr(err.msg, bad[i].want) || strncmp(err.msg, "bad.json:", 9) != 0)
+            fail_msg("case '%s': got \"%s\", want a message containing \"%s\"", bad[i].name,
+                     err.msg, bad[i].want);
+        assert_int_equal(sunset_alloc_live(), live);
+    }
+}
+
+static void error_position_points_at_field(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    const char *json = RULE("{\"id\":\"PE-X\",\n \"task\":0,\"languages\":[\"cpp\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}");
+    assert_null(sunset_ruleset_load_string(json, "x.json", NULL, &err));
+    /* line 3 holds "task" (line 1: pack header, line 2: the rule's id) */
+    assert_non_null(strstr(err.msg, "x.json:3:2: rule PE-X:"));
+}
+
+static void survives_every_allocation_failure(void **state) {
+    (void)state;
+    long base = sunset_alloc_live();
+    int failures = 0;
+    for (long n = 1; n < 400; n++) {
+        sunset_error err = {{0}};
+        sunset_alloc_fail_after(n);
+        sunset_ruleset *rs = sunset_ruleset_load_string(valid, "p.json", NULL, &err);
+        sunset_alloc_fail_after(0);
+        if (rs) {
+            sunset_ruleset_free(rs);
+        } else {
+            failures++;
+            assert_non_null(strstr(err.msg, "out of memory"));
+        }
+        assert_int_equal(sunset_alloc_live(), base);
+    }
+    assert_true(failures > 20); /* the loop did reach into the loader */
+}
+
+static void strtest_names_exact(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(valid, "p.json", NULL, &err);
+    const sunset_rule *g = sunset_ruleset_find(rs, "PE-FLAG");
+    const clause *c = &VEC_AT(&g->clauses, clause, 0);
+    assert_true(strtest_match(&c->main, "FLAGS_pe_profile_fname", 22, NULL));
+    assert_false(strtest_match(&c->main, "FLAGS_pe_profile_fnam", 21, NULL));
+    assert_false(strtest_match(&c->main, "FLAGS_pe_profile_fname2", 23, NULL));
+    sunset_ruleset_free(rs);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(loads_valid_pack),
+        cmocka_unit_test(rejects_bad_packs),
+        cmocka_unit_test(error_position_points_at_field),
+        cmocka_unit_test(survives_every_allocation_failure),
+        cmocka_unit_test(strtest_names_exact),
+    };
+    return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
+}

@@ -1,0 +1,166 @@
+/*
+ * test_walk.c — the walker on real temporary trees: .gitignore (nested, negation, dir-only,
+ * anchored), include/exclude globs, symlinks out of the tree and symlink loops, and the glob
+ * matcher itself.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "walk.h"
+
+static char root[256];
+
+static void put(const char *rel, const char *text) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    for (char *s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+        *s = 0;
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/sunset-walk-XXXXXX");
+    if (!mkdtemp(root)) return -1;
+    char p[512];
+    snprintf(p, sizeof p, "%s/.git", root);
+    mkdir(p, 0755); /* makes it a work tree for the walker */
+    put(".gitignore", "build/\n*.log\n/top_only.py\n!keep.log\n");
+    put("a.py", "x");
+    put("top_only.py", "x");
+    put("sub/top_only.py", "x");
+    put("debug.log", "x");
+    put("keep.log", "x");
+    put("build/gen.cc", "x");
+    put("sub/.gitignore", "secret.txt\n");
+    put("sub/secret.txt", "x");
+    put("other/secret.txt", "x");
+    put("third_party/lib.cc", "x");
+    put("deep/x/y/z.cc", "x");
+    char t[512];
+    snprintf(p, sizeof p, "%s/loop", root);
+    symlink(".", p);          /* a directory symlink: never followed */
+    snprintf(p, sizeof p, "%s/outside.py", root);
+    symlink("/etc/hostname", p); /* resolves outside the root: skipped */
+    snprintf(p, sizeof p, "%s/inside.py", root);
+    snprintf(t, sizeof t, "%s/a.py", root);
+    symlink(t, p);            /* resolves inside: scanned */
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool has(const vec *v, const char *s) {
+    for (size_t i = 0; i < v->n; i++)
+        if (strcmp(VEC_AT(v, char *, i), s) == 0) return true;
+    return false;
+}
+
+static void free_list(vec *v) {
+    for (size_t i = 0; i < v->n; i++) sunset_free(VEC_AT(v, char *, i));
+    vec_free(v);
+}
+
+static void honours_gitignore(void **state) {
+    (void)state;
+    walk_opts o = {true, NULL, 0, NULL, 0};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
+    assert_true(has(&out, "a.py"));
+    assert_false(has(&out, "top_only.py"));    /* anchored */
+    assert_true(has(&out, "sub/top_only.py")); /* anchored pattern does not apply below */
+    assert_false(has(&out, "debug.log"));
+    assert_true(has(&out, "keep.log"));        /* negation */
+    assert_false(has(&out, "build/gen.cc"));   /* dir-only */
+    assert_false(has(&out, "sub/secret.txt")); /* nested .gitignore */
+    assert_true(has(&out, "other/secret.txt"));
+    assert_true(has(&out, "deep/x/y/z.cc"));
+    assert_true(has(&out, "inside.py"));
+    assert_false(has(&out, "outside.py"));
+    for (size_t i = 0; i < out.n; i++) assert_null(strstr(VEC_AT(&out, char *, i), "loop/"));
+    assert_true(st.symlinks_skipped >= 2);
+    /* sorted order makes the list deterministic */
+    for (size_t i = 1; i < out.n; i++)
+        assert_true(strcmp(VEC_AT(&out, char *, i - 1), VEC_AT(&out, char *, i)) < 0 ||
+                    strchr(VEC_AT(&out, char *, i - 1), '/'));
+    free_list(&out);
+
+    o.gitignore = false;
+    out = VEC_INIT(char *);
+    assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
+    assert_true(has(&out, "debug.log"));
+    assert_true(has(&out, "build/gen.cc"));
+    free_list(&out);
+}
+
+static void include_exclude(void **state) {
+    (void)state;
+    const char *exc[] = {"third_party/", "*.log"};
+    const char *inc[] = {"*.cc", "*.log"};
+    walk_opts o = {true, inc, 2, exc, 2};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
+    assert_true(has(&out, "deep/x/y/z.cc"));
+    assert_false(has(&out, "third_party/lib.cc"));
+    assert_false(has(&out, "keep.log"));
+    assert_false(has(&out, "a.py"));
+    free_list(&out);
+}
+
+static void start_below_root(void **state) {
+    (void)state;
+    walk_opts o = {true, NULL, 0, NULL, 0};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    assert_int_equal(walk_tree(root, "sub", &o, &out, &st, NULL, NULL), 0);
+    assert_true(has(&out, "sub/top_only.py"));
+    assert_false(has(&out, "sub/secret.txt"));
+    assert_false(has(&out, "a.py"));
+    free_list(&out);
+    assert_int_not_equal(walk_tree(root, "missing", &o, &out, &st, NULL, NULL), 0);
+}
+
+static void glob_cases(void **state) {
+    (void)state;
+    assert_true(sunset_glob_match("*.py", "a/b/c.py"));
+    assert_false(sunset_glob_match("a/*.py", "a/b/c.py"));
+    assert_true(sunset_glob_match("a/**/c.py", "a/b/c.py"));
+    assert_true(sunset_glob_match("a/**/c.py", "a/c.py"));
+    assert_true(sunset_glob_match("**/legacy_test/*", "test/legacy_test/x.py"));
+    assert_true(sunset_glob_match("test_[a-c]*.py", "x/test_b1.py"));
+    assert_false(sunset_glob_match("test_[!a-c]*.py", "x/test_b1.py"));
+    assert_true(sunset_glob_match("/top.py", "top.py"));
+    assert_false(sunset_glob_match("?.py", "ab.py"));
+    assert_true(sunset_glob_match("PE-*", "PE-CPP-CLASS"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(honours_gitignore),
+        cmocka_unit_test(include_exclude),
+        cmocka_unit_test(start_below_root),
+        cmocka_unit_test(glob_cases),
+    };
+    return cmocka_run_group_tests_name("walk", tests, setup, teardown);
+}
