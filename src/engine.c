@@ -798,8 +798,8 @@ static uint64_t fp_base(const sunset_finding *f) {
 }
 
 void sunset_result_finish(sunset_result *r) {
-    qsort(r->findings, r->n_findings, sizeof *r->findings, cmp_finding);
-    qsort(r->warnings, r->n_warnings, sizeof(char *), cmp_str);
+    if (r->n_findings) qsort(r->findings, r->n_findings, sizeof *r->findings, cmp_finding);
+    if (r->n_warnings) qsort(r->warnings, r->n_warnings, sizeof(char *), cmp_str);
     /* occurrence index: how many earlier findings (in sorted order) share the same base */
     uint64_t *base = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof(uint64_t));
     for (size_t i = 0; i < r->n_findings; i++) {

@@ -456,7 +456,7 @@ static int run(cli *c) {
         }
     }
     /* overlapping PATHs must not scan a file twice */
-    qsort(files.v, files.n, sizeof(char *), cmp_str);
+    if (files.n) qsort(files.v, files.n, sizeof(char *), cmp_str);
     size_t u = 0;
     for (size_t i = 0; i < files.n; i++) {
         char *f = VEC_AT(&files, char *, i);

@@ -73,7 +73,7 @@ prefilter *prefilter_new(const char *const *lits, size_t n) {
         pf->bits[h / 64] |= 1ull << (h % 64);
         pf->n++;
     }
-    qsort(pf->lits, pf->n, sizeof(lit), cmp_lit);
+    if (pf->n) qsort(pf->lits, pf->n, sizeof(lit), cmp_lit);
     return pf;
 }
 

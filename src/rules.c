@@ -992,7 +992,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
             }
         }
         closedir(dir);
-        qsort(names.v, names.n, sizeof(char *), cmp_names);
+        if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_names);
         for (size_t i = 0; i < names.n && !rc; i++) {
             sb path = {0};
             sb_printf(&path, "%s/%s", dirs[d], VEC_AT(&names, char *, i));

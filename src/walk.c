@@ -248,7 +248,7 @@ static void walk_dir(walker *w, const char *rel) {
         if (s && !vec_push(&names, &s)) sunset_free(s);
     }
     closedir(d);
-    qsort(names.v, names.n, sizeof(char *), cmp_names);
+    if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_names);
     for (size_t i = 0; i < names.n; i++) {
         const char *name = VEC_AT(&names, char *, i);
         sb child = {0}, cabs = {0};

@@ -1,0 +1,231 @@
+/*
+ * test_engine.c — the engine with real frontends on in-memory files and a small rule pack:
+ * context severities, overlap resolution, enclosing scopes, test flags, generated and binary
+ * files, path rules, the disable list, fingerprints that survive unrelated edits, and output
+ * that does not depend on the thread count.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine_int.h"
+
+static const char *pack =
+    "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"},"
+    "{\"id\":\"execution_strategy\",\"title\":\"ES\"}],\"test_paths\":[\"(^|/)test_[^/]*\\\\.py$\"],"
+    "\"generated_markers\":[\"DO NOT EDIT\"],\"generated_paths\":[\"\\\\.pb\\\\.h$\"]},"
+    "\"family\":\"parallel_executor\",\"rules\":["
+    "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"cpp\",\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"literals\":[\"ParallelExecutor\"],\"match\":{\"kind\":\"identifier\",\"pattern\":\"ParallelExecutor\"}},"
+    "{\"id\":\"PE-CALL\",\"task\":2,\"languages\":[\"python\"],\"severity\":\"warning\",\"message\":\"m\",\"fix\":\"f\","
+    " \"literals\":[\"ParallelExecutor\"],\"match\":{\"kind\":\"call\",\"pattern\":\"^core\\\\.ParallelExecutor$\"}},"
+    "{\"id\":\"ES-ATTR\",\"family\":\"execution_strategy\",\"task\":3,\"languages\":[\"python\"],\"severity\":\"warning\","
+    " \"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"attribute\",\"names\":[\"num_threads\"],\"receiver\":\"exec_strategy$\"}},"
+    "{\"id\":\"PE-PATH\",\"task\":1,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"path\",\"pattern\":\"(^|/)test_parallel_executor_[^/]*\\\\.py$\"}},"
+    "{\"id\":\"PE-CMAKE\",\"task\":5,\"languages\":[\"cmake\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"cmake\",\"names\":[\"parallel_executor\"],\"section\":\"^DEPS$\"}}"
+    "]}";
+
+typedef struct fixture {
+    sunset_ruleset *rs;
+    sunset_engine *e;
+    sunset_engine_opts o;
+    disable_entry dis;
+} fixture;
+
+static const char *dis_rules[] = {"PE-IDENT"};
+static const char *dis_paths[] = {"third_party/**"};
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    sunset_error err = {{0}};
+    f->rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
+    if (!f->rs) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    f->dis = (disable_entry){dis_rules, 1, dis_paths, 1};
+    f->o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries", .disable = &f->dis, .n_disable = 1};
+    f->e = sunset_engine_new(f->rs, &f->o, &err);
+    if (!f->e) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    sunset_engine_free(f->e);
+    sunset_ruleset_free(f->rs);
+    free(f);
+    return 0;
+}
+
+static void scan(fixture *f, const char *path, const char *code, sunset_result *r) {
+    memset(r, 0, sizeof *r);
+    assert_int_equal(sunset_engine_scan_buffer(f->e, path, code, strlen(code), r), 0);
+}
+
+static const sunset_finding *find(const sunset_result *r, const char *rule, uint32_t line) {
+    for (size_t i = 0; i < r->n_findings; i++)
+        if (strcmp(r->findings[i].rule_id, rule) == 0 && r->findings[i].span.line == line)
+            return &r->findings[i];
+    return NULL;
+}
+
+static void contexts_and_overlap(void **state) {
+    fixture *f = *state;
+    sunset_result r;
+    scan(f, "python/paddle/base/compiler.py",
+         "class CompiledProgram:\n"
+         "    def _compile(self):\n"
+         "        # ParallelExecutor builds the graph\n"
+         "        return core.ParallelExecutor(places)\n"
+         "    def run(self):\n"
+         "        self.exec_strategy.num_threads = 1\n"
+         "        config.num_threads = 4\n", &r);
+    const sunset_finding *c = find(&r, "PE-IDENT", 3);
+    assert_non_null(c);
+    assert_int_equal(c->ctx, SUNSET_CTX_COMMENT);
+    assert_int_equal(c->severity, SUNSET_SEV_INFO);
+    assert_int_equal(c->span.col, 11);
+    /* the call rule covers core.ParallelExecutor, so the identifier rule yields to it */
+    assert_non_null(find(&r, "PE-CALL", 4));
+    assert_null(find(&r, "PE-IDENT", 4));
+    const sunset_finding *a = find(&r, "ES-ATTR", 6);
+    assert_non_null(a);
+    assert_string_equal(a->enc_kind, "method");
+    assert_string_equal(a->enc_name, "CompiledProgram.run");
+    assert_null(find(&r, "ES-ATTR", 7)); /* receiver constraint */
+    assert_false(a->test);
+    assert_int_equal(r.n_findings, 3);
+    sunset_result_free(&r);
+}
+
+static void files_skipped_and_path_rules(void **state) {
+    fixture *f = *state;
+    sunset_result r;
+    scan(f, "test/legacy_test/test_parallel_executor_mnist.py", "import unittest\n", &r);
+    assert_int_equal(r.n_findings, 1);
+    assert_string_equal(r.findings[0].rule_id, "PE-PATH");
+    assert_true(r.findings[0].test);
+    sunset_result_free(&r);
+
+    scan(f, "paddle/fluid/framework/framework.pb.h", "class ParallelExecutor;\n", &r);
+    assert_int_equal(r.n_findings, 0);
+    assert_int_equal(r.stats.skipped_generated, 1);
+    sunset_result_free(&r);
+
+    scan(f, "python/gen.py", "# DO NOT EDIT\nx = ParallelExecutor()\n", &r);
+    assert_int_equal(r.stats.skipped_generated, 1);
+    sunset_result_free(&r);
+
+    const char bin[] = "ParallelExecutor\0\1\2";
+    memset(&r, 0, sizeof r);
+    assert_int_equal(sunset_engine_scan_buffer(f->e, "a.py", bin, sizeof bin - 1, &r), 0);
+    assert_int_equal(r.stats.skipped_binary, 1);
+    assert_int_equal(r.n_findings, 0);
+    sunset_result_free(&r);
+
+    /* the configuration's disable list */
+    scan(f, "third_party/x/y.py", "x = ParallelExecutor()\n", &r);
+    assert_int_equal(r.n_findings, 0);
+    sunset_result_free(&r);
+
+    /* prefiltered: no literal, no parse */
+    scan(f, "python/a.py", "x = StandaloneExecutor()\n", &r);
+    assert_int_equal(r.stats.files_prefiltered, 1);
+    assert_int_equal(r.stats.files_parsed, 0);
+    sunset_result_free(&r);
+}
+
+static void cmake_sections(void **state) {
+    fixture *f = *state;
+    sunset_result r;
+    scan(f, "paddle/fluid/framework/CMakeLists.txt",
+         "cc_library(\n  executor_cache\n  SRCS executor_cache.cc\n  DEPS parallel_executor graph)\n"
+         "cc_library(parallel_executor SRCS parallel_executor.cc)\n", &r);
+    assert_int_equal(r.n_findings, 1); /* only the DEPS entry, not the target definition */
+    assert_int_equal(r.findings[0].span.line, 4);
+    assert_int_equal(r.findings[0].span.col, 8);
+    sunset_result_free(&r);
+}
+
+static void fingerprints_survive_edits(void **state) {
+    fixture *f = *state;
+    sunset_result a, b;
+    const char *v1 = "def f():\n    x = ParallelExecutor()\n    y = ParallelExecutor()\n";
+    const char *v2 = "import os\n\n\ndef f():\n    x = ParallelExecutor()\n    y = ParallelExecutor()\n";
+    scan(f, "m.py", v1, &a);
+    scan(f, "m.py", v2, &b);
+    assert_int_equal(a.n_findings, 2);
+    assert_int_equal(b.n_findings, 2);
+    assert_string_equal(a.findings[0].fingerprint, b.findings[0].fingerprint);
+    assert_string_equal(a.findings[1].fingerprint, b.findings[1].fingerprint);
+    /* two identical uses in one scope differ by their occurrence index */
+    assert_string_not_equal(a.findings[0].fingerprint, a.findings[1].fingerprint);
+    sunset_result_free(&a);
+    sunset_result_free(&b);
+}
+
+static void thread_count_does_not_matter(void **state) {
+    fixture *f = *state;
+    char root[] = "/tmp/sunset-eng-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char *paths[40];
+    for (int i = 0; i < 40; i++) {
+        char p[128], rel[32];
+        snprintf(rel, sizeof rel, "m%02d.py", i);
+        snprintf(p, sizeof p, "%s/%s", root, rel);
+        FILE *fp = fopen(p, "w");
+        fprintf(fp, "def g%d():\n    return core.ParallelExecutor(%d)\n# ParallelExecutor\n", i, i);
+        fclose(fp);
+        paths[i] = sunset_strndup(rel, strlen(rel));
+    }
+    sunset_result r1 = {0}, r4 = {0};
+    sunset_engine_opts o4 = f->o;
+    o4.jobs = 4;
+    sunset_error err = {{0}};
+    sunset_engine *e4 = sunset_engine_new(f->rs, &o4, &err);
+    assert_non_null(e4);
+    assert_int_equal(sunset_engine_scan(f->e, root, paths, 40, &r1), 0);
+    assert_int_equal(sunset_engine_scan(e4, root, paths, 40, &r4), 0);
+    assert_int_equal(r1.n_findings, 80);
+    assert_int_equal(r4.n_findings, 80);
+    assert_int_equal(r4.stats.jobs, 4);
+    for (size_t i = 0; i < r1.n_findings; i++) {
+        assert_string_equal(r1.findings[i].path, r4.findings[i].path);
+        assert_int_equal(r1.findings[i].span.line, r4.findings[i].span.line);
+        assert_string_equal(r1.findings[i].fingerprint, r4.findings[i].fingerprint);
+    }
+    sunset_result_free(&r1);
+    sunset_result_free(&r4);
+    sunset_engine_free(e4);
+    for (int i = 0; i < 40; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s/%s", root, paths[i]);
+        remove(p);
+        sunset_free(paths[i]);
+    }
+    rmdir(root);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(contexts_and_overlap),
+        cmocka_unit_test(files_skipped_and_path_rules),
+        cmocka_unit_test(cmake_sections),
+        cmocka_unit_test(fingerprints_survive_edits),
+        cmocka_unit_test(thread_count_does_not_matter),
+    };
+    return cmocka_run_group_tests_name("engine", tests, setup, teardown);
+}
