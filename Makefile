@@ -32,6 +32,8 @@ GRAMMAR_OBJS := $(GRAMMAR_DIR)/parser.o $(GRAMMAR_DIR)/scanner.o
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
 LANG_TEST_OBJS := $(BUILD)/obj/src/util.o $(BUILD)/obj/src/test/recorder.o $(GRAMMAR_OBJS)
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
+LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
+ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
 	lint-headers format-check
@@ -55,11 +57,11 @@ $(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: scripts/tree-sitter-python.sha
 $(GRAMMAR_DIR)/%.o: $(GRAMMAR_SRC)/%.c
 	$(CC) -O2 -g -std=c11 -w -fPIC $(filter -fsanitize=%,$(CFLAGS)) -I$(GRAMMAR_SRC) -c -o $@ $<
 
-$(BUILD)/test/test_lang_%: src/test/test_lang_%.c $(BUILD)/obj/src/lang/%.o $(LANG_TEST_OBJS)
+$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $(BUILD)/obj/src/lang/%.o $(LANG_TEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-$(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(GRAMMAR_OBJS)
+$(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 

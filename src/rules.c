@@ -406,7 +406,8 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
         if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
         return main_test(L, m, &r->path, true);
     case RK_CMAKE: {
-        if (!(c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE))) return -1;
+        /* quoted arguments arrive with ctx STRING: they are still arguments */
+        if (!(c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING)))) return -1;
         const cJSON *td = cJSON_GetObjectItemCaseSensitive(m, "target_def");
         if (td && !cJSON_IsBool(td)) return fail(L, "target_def", "\"target_def\" must be true or false");
         if (cJSON_IsTrue(td)) c->flags |= SUNSET_FACT_TARGET;
@@ -465,7 +466,7 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
             }
             if (!rc && (c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
                 rc = strtest_copy(L, &c->main, &names);
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE)))
+            if (!rc && (c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING))))
                 rc = strtest_copy(L, &c->main, &names);
         }
         strtest_free(&names);

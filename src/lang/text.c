@@ -1,0 +1,982 @@
+/*
+ * text.c — the text frontend: CMake, proto, shell, Markdown, reStructuredText and other
+ * plain text files (CODEOWNERS, .txt, .cfg, .yml ...).
+ *
+ * Every language gets one SUNSET_FACT_LINE per line (text without the EOL; ctx COMMENT for
+ * a line that is entirely a comment, DOCSTRING for every Markdown/RST line, CODE otherwise)
+ * and every comment is also reported through sunset_emit_text so that word-level rules see
+ * it. Proto and shell string literals are reported as STRING text.
+ *
+ * CMake files go through a real tokenizer of the cmake-language(7) grammar: command
+ * invocations whose arguments span lines, nested parentheses, quoted arguments with escapes
+ * and continuations, bracket arguments and bracket comments, legacy unquoted arguments.
+ * Each argument of a command becomes a SUNSET_FACT_CMAKE fact (text, command, target, keyword
+ * section, TARGET flag); target-defining commands, if/elseif/else branches and
+ * function/macro definitions become scopes. A command missing its ')' is reported with
+ * sunset_warn and tokenizing resumes on the line after its start, so one typo does not
+ * swallow the rest of the file.
+ *
+ * Speed: nothing is allocated per line or per token. Fact texts point into src->data; a
+ * worker owns a few growable scratch arrays (line flags, command arguments, comments, the
+ * if/function stack) that are reused from file to file.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sunset.h"
+#include "util.h"
+
+/* After this many unterminated commands in one file the rest is not tokenized further:
+ * each resumption rescans to the end of the file, so the cap keeps the cost linear. */
+#define CM_MAX_RESTARTS 8
+
+/* Per-line flags the CMake tokenizer collects (the LINE facts are emitted afterwards). */
+enum { LF_CODE = 1, LF_COMMENT = 2 };
+
+enum cm_arg_kind { CM_UNQUOTED, CM_QUOTED, CM_BRACKET, CM_LPAREN, CM_RPAREN };
+
+/* One argument of the command being tokenized. All pointers are into src->data. */
+typedef struct cm_arg {
+    const char *text; /* the value: unquoted contents for quoted and bracket arguments */
+    size_t len;
+    const char *raw; /* as written, quotes and brackets included (for if() conditions) */
+    size_t raw_len;
+    sunset_span span; /* covers text */
+    enum cm_arg_kind kind;
+} cm_arg;
+
+/* A comment found by the CMake tokenizer; reported once the file is done. */
+typedef struct cm_comment {
+    const char *text;
+    size_t len;
+    uint32_t line, col;
+} cm_comment;
+
+enum cm_block_kind { BLK_IF, BLK_FUNCTION, BLK_MACRO };
+
+/* An open if()/function()/macro(). name_off indexes the worker's name arena. */
+typedef struct cm_block {
+    enum cm_block_kind kind;
+    uint32_t start_line, start_col;
+    size_t name_off;
+} cm_block;
+
+/* Run-wide state. The frontend needs none (no rules, no files); init still allocates one
+ * so that init/fini pair up like every frontend's and leak checks cover them. */
+typedef struct text_state {
+    int unused;
+} text_state;
+
+/* Per-thread scratch, reused across files. Owned by the worker; freed by text_worker_free. */
+typedef struct text_worker {
+    uint8_t *lflags; /* LF_* per line, index = 1-based line number */
+    size_t lflags_cap;
+    vec args;     /* cm_arg of the current command */
+    vec comments; /* cm_comment of the current file */
+    vec blocks;   /* cm_block stack */
+    sb names;     /* NUL-terminated names of open blocks */
+    sb tmp;       /* lower-cased command name */
+    sb tmp2;      /* scope names (target, condition) */
+    bool oom;
+} text_worker;
+
+/* ------------------------------------------------------------------ shared helpers */
+
+static inline bool is_hspace(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static void emit_line(sunset_sink *sink, uint32_t line, const char *s, size_t n,
+                      sunset_context ctx) {
+    sunset_fact f = {0};
+    f.kind = SUNSET_FACT_LINE;
+    f.ctx = ctx;
+    f.span = (sunset_span){line, 1, line, (uint32_t)n + 1};
+    f.text = s;
+    f.text_len = n;
+    sunset_emit(sink, &f);
+}
+
+static void emit_text_at(sunset_sink *sink, sunset_context ctx, uint32_t line, uint32_t col,
+                         const char *s, size_t n) {
+    if (n == 0) return;
+    sunset_emit_text(sink, ctx, (sunset_span){line, col, line, col}, s, n, NULL);
+}
+
+/* Length of a line without its EOL ("\n" or "\r\n"); *next is where the next line starts. */
+static inline size_t line_at(const char *p, const char *end, const char **next) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *e = nl ? nl : end;
+    *next = nl ? nl + 1 : end;
+    size_t n = (size_t)(e - p);
+    if (n && p[n - 1] == '\r') n--;
+    return n;
+}
+
+/* ------------------------------------------------------------------ line-oriented languages */
+
+/* TEXT (and CODEOWNERS-like files): '#' at the start of a line or after whitespace. */
+static void scan_hash_line(sunset_sink *sink, uint32_t line, const char *s, size_t n) {
+    bool code = false;
+    const char *hash = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '#' && (i == 0 || is_hspace((unsigned char)s[i - 1]))) {
+            hash = s + i;
+            break;
+        }
+        if (!is_hspace((unsigned char)s[i])) code = true;
+    }
+    emit_line(sink, line, s, n, hash && !code ? SUNSET_CTX_COMMENT : SUNSET_CTX_CODE);
+    if (hash)
+        emit_text_at(sink, SUNSET_CTX_COMMENT, line, (uint32_t)(hash - s) + 2, hash + 1,
+                     (size_t)(s + n - hash - 1));
+}
+
+/* Shell: '#' starting a word is a comment; '...' and "..." on one line are strings. */
+static void scan_shell_line(sunset_sink *sink, uint32_t line, const char *s, size_t n) {
+    bool code = false;
+    size_t hash = n; /* index of the comment's '#', n = none */
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\\') {
+            code = true;
+            i += 2;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            size_t j = i + 1;
+            while (j < n && (unsigned char)s[j] != c) j += (c == '"' && s[j] == '\\') ? 2 : 1;
+            size_t close = j < n ? j : n;
+            emit_text_at(sink, SUNSET_CTX_STRING, line, (uint32_t)i + 2, s + i + 1, close - i - 1);
+            code = true;
+            i = close + 1;
+            continue;
+        }
+        if (c == '#' && (i == 0 || is_hspace((unsigned char)s[i - 1]) ||
+                         (s[i - 1] && strchr(";&|()<>", s[i - 1])))) {
+            hash = i;
+            break;
+        }
+        if (!is_hspace(c)) code = true;
+        i++;
+    }
+    emit_line(sink, line, s, n, hash < n && !code ? SUNSET_CTX_COMMENT : SUNSET_CTX_CODE);
+    if (hash < n)
+        emit_text_at(sink, SUNSET_CTX_COMMENT, line, (uint32_t)hash + 2, s + hash + 1,
+                     n - hash - 1);
+}
+
+/* Proto: // and block comments, "..." and '...' strings (which cannot span lines). A block
+ * comment is reported once, when it closes, as the raw bytes between its delimiters. */
+typedef struct proto_state {
+    bool in_block;
+    const char *block; /* first byte of the open block comment's contents */
+    uint32_t block_line, block_col;
+} proto_state;
+
+static void scan_proto_line(sunset_sink *sink, proto_state *ps, uint32_t line, const char *s,
+                            size_t n) {
+    bool code = false, comment = ps->in_block;
+    size_t i = 0;
+    while (i < n) {
+        if (ps->in_block) {
+            const char *e = NULL;
+            for (const char *q = s + i; q + 1 < s + n; q++)
+                if (q[0] == '*' && q[1] == '/') {
+                    e = q;
+                    break;
+                }
+            if (!e) break;
+            emit_text_at(sink, SUNSET_CTX_COMMENT, ps->block_line, ps->block_col, ps->block,
+                         (size_t)(e - ps->block));
+            ps->in_block = false;
+            i = (size_t)(e - s) + 2;
+            continue;
+        }
+        unsigned char c = (unsigned char)s[i];
+        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            comment = true;
+            emit_text_at(sink, SUNSET_CTX_COMMENT, line, (uint32_t)i + 3, s + i + 2, n - i - 2);
+            break;
+        }
+        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            comment = true;
+            ps->in_block = true;
+            ps->block = s + i + 2;
+            ps->block_line = line;
+            ps->block_col = (uint32_t)i + 3;
+            i += 2;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            size_t j = i + 1;
+            while (j < n && (unsigned char)s[j] != c) j += s[j] == '\\' ? 2 : 1;
+            size_t close = j < n ? j : n;
+            emit_text_at(sink, SUNSET_CTX_STRING, line, (uint32_t)i + 2, s + i + 1, close - i - 1);
+            code = true;
+            i = close + 1;
+            continue;
+        }
+        if (!is_hspace(c)) code = true;
+        i++;
+    }
+    emit_line(sink, line, s, n, comment && !code ? SUNSET_CTX_COMMENT : SUNSET_CTX_CODE);
+}
+
+static void scan_lines(const sunset_source *src, sunset_sink *sink) {
+    const char *p = src->data, *end = src->data + src->len, *next;
+    proto_state ps = {0};
+    uint32_t line = 0;
+    while (p < end) {
+        size_t n = line_at(p, end, &next);
+        line++;
+        switch (src->lang) {
+        case SUNSET_LANG_MARKDOWN:
+        case SUNSET_LANG_RST: emit_line(sink, line, p, n, SUNSET_CTX_DOCSTRING); break;
+        case SUNSET_LANG_SHELL: scan_shell_line(sink, line, p, n); break;
+        case SUNSET_LANG_PROTO: scan_proto_line(sink, &ps, line, p, n); break;
+        default: scan_hash_line(sink, line, p, n); break;
+        }
+        p = next;
+    }
+    if (ps.in_block)
+        emit_text_at(sink, SUNSET_CTX_COMMENT, ps.block_line, ps.block_col, ps.block,
+                     (size_t)(end - ps.block));
+}
+
+/* ------------------------------------------------------------------ CMake tables */
+
+enum {
+    CMD_OTHER = 0,
+    CMD_IF,
+    CMD_ELSEIF,
+    CMD_ELSE,
+    CMD_ENDIF,
+    CMD_FUNCTION,
+    CMD_ENDFUNCTION,
+    CMD_MACRO,
+    CMD_ENDMACRO,
+    CMD_SUBCOMMAND,   /* list(), file(): the target is the second argument */
+    CMD_ADD_TEST,     /* add_test(NAME t ...): the target follows NAME */
+    CMD_SET_PROPERTY, /* set_property(TEST|TARGET|SOURCE ... t ...): the target follows */
+    CMD_KIND_MASK = 0xff,
+    CMD_DEFINES = 0x100, /* defines the target named by its target argument */
+};
+
+typedef struct cm_command {
+    const char *name;
+    unsigned kind;
+} cm_command;
+
+/* Sorted by name (bsearch). */
+static const cm_command cm_commands[] = {
+    {"add_custom_target", CMD_DEFINES},
+    {"add_executable", CMD_DEFINES},
+    {"add_library", CMD_DEFINES},
+    {"add_test", CMD_ADD_TEST | CMD_DEFINES},
+    {"bash_test_modules", CMD_DEFINES},
+    {"cc_binary", CMD_DEFINES},
+    {"cc_library", CMD_DEFINES},
+    {"cc_test", CMD_DEFINES},
+    {"cc_test_build", CMD_DEFINES},
+    {"cc_test_old", CMD_DEFINES},
+    {"cinn_cc_library", CMD_DEFINES},
+    {"cinn_cc_test", CMD_DEFINES},
+    {"cinn_nv_library", CMD_DEFINES},
+    {"cinn_nv_test", CMD_DEFINES},
+    {"copy_onnx", CMD_DEFINES},
+    {"cuda_add_library", CMD_DEFINES},
+    {"else", CMD_ELSE},
+    {"elseif", CMD_ELSEIF},
+    {"endfunction", CMD_ENDFUNCTION},
+    {"endif", CMD_ENDIF},
+    {"endmacro", CMD_ENDMACRO},
+    {"file", CMD_SUBCOMMAND},
+    {"function", CMD_FUNCTION},
+    {"go_library", CMD_DEFINES},
+    {"hip_binary", CMD_DEFINES},
+    {"hip_library", CMD_DEFINES},
+    {"hip_test", CMD_DEFINES},
+    {"if", CMD_IF},
+    {"inference_analysis_test", CMD_DEFINES},
+    {"inference_base_test", CMD_DEFINES},
+    {"list", CMD_SUBCOMMAND},
+    {"macro", CMD_MACRO},
+    {"nv_binary", CMD_DEFINES},
+    {"nv_library", CMD_DEFINES},
+    {"nv_test", CMD_DEFINES},
+    {"op_library", CMD_DEFINES},
+    {"paddle_test", CMD_DEFINES},
+    {"py_test", CMD_DEFINES},
+    {"py_test_modules", CMD_DEFINES},
+    {"set_property", CMD_SET_PROPERTY},
+    {"xpu_library", CMD_DEFINES},
+    {"xpu_test", CMD_DEFINES},
+};
+
+/* Keyword arguments that open a section, across the command families Paddle uses: its
+ * target functions, test registration, properties, list()/file() subcommands, the
+ * built-in target commands. Sorted (bsearch). */
+static const char *const cm_keywords[] = {
+    "APPEND", "APPEND_STRING", "ARGS", "CACHE", "COMMAND", "COMMENT", "COMPILE_DEFINITIONS",
+    "COMPILE_FLAGS", "COMPILE_OPTIONS", "CONFIGURATIONS", "DEPENDS", "DEPS", "DESTINATION",
+    "DIRECTORY", "DISABLED", "ENVIRONMENT", "ENVS", "EXCLUDE", "EXTRA_DEPS", "FILES",
+    "FILTER", "FIXTURES_REQUIRED", "FIXTURES_SETUP", "GLOB", "GLOB_RECURSE", "INCLUDE",
+    "INSERT", "INTERFACE", "LABELS", "MODULES", "NAME", "OBJECT", "OUTPUT", "PREPEND",
+    "PRIVATE", "PROCESSORS", "PROPERTIES", "PROPERTY", "PUBLIC", "REMOVE_AT",
+    "REMOVE_DUPLICATES", "REMOVE_ITEM", "RESOURCE_LOCK", "RUN_SERIAL", "SERIAL", "SHARED",
+    "SOURCE", "SOURCES", "SRCS", "START_BASH", "STATIC", "TARGET", "TARGETS", "TEST",
+    "TIMEOUT", "WILL_FAIL", "WORKING_DIRECTORY",
+};
+
+/* Scope keywords of set_property() after which the target name follows. */
+static const char *const cm_property_scopes[] = {
+    "CACHE", "DIRECTORY", "INSTALL", "SOURCE", "TARGET", "TEST",
+};
+
+/* strcmp between a counted string and a NUL-terminated one. */
+static int cmp_counted(const char *s, size_t n, const char *k) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)k[i];
+        if (b == 0) return 1; /* s is longer (s may hold NUL bytes: binary input) */
+        if (a != b) return a < b ? -1 : 1;
+    }
+    return k[n] ? -1 : 0;
+}
+
+static bool in_sorted(const char *s, size_t n, const char *const *tab, size_t count) {
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = cmp_counted(s, n, tab[mid]);
+        if (c == 0) return true;
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return false;
+}
+
+static bool is_keyword(const cm_arg *a) {
+    if (a->kind != CM_UNQUOTED || a->len == 0 || a->len > 24) return false;
+    if (a->text[0] < 'A' || a->text[0] > 'Z') return false;
+    for (size_t i = 1; i < a->len; i++) {
+        char c = a->text[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    return in_sorted(a->text, a->len, cm_keywords, sizeof cm_keywords / sizeof cm_keywords[0]);
+}
+
+static unsigned command_kind(const char *lname) {
+    size_t lo = 0, hi = sizeof cm_commands / sizeof cm_commands[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(lname, cm_commands[mid].name);
+        if (c == 0) return cm_commands[mid].kind;
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return CMD_OTHER;
+}
+
+/* ------------------------------------------------------------------ CMake tokenizer */
+
+typedef struct cm_lex {
+    const char *p, *end;
+    const char *line_start;
+    uint32_t line;
+    uint8_t *lf;
+    text_worker *w;
+    sunset_sink *sink;
+    bool junk_warned;
+    unsigned restarts;
+} cm_lex;
+
+static inline uint32_t lx_col(const cm_lex *x, const char *at) {
+    return (uint32_t)(at - x->line_start) + 1;
+}
+
+/* x->p is at '\n'. */
+static inline void lx_newline(cm_lex *x, uint8_t mark) {
+    x->p++;
+    x->line++;
+    x->line_start = x->p;
+    x->lf[x->line] |= mark;
+}
+
+/* If x->p starts "[", "="*, "[", returns the number of '=' (and leaves x->p alone). */
+static int bracket_open(const cm_lex *x) {
+    const char *q = x->p + 1;
+    while (q < x->end && *q == '=') q++;
+    if (q < x->end && *q == '[') return (int)(q - x->p - 1);
+    return -1;
+}
+
+/* Consumes a bracket construct whose opener is at x->p with `level` '='. Sets the contents
+ * (CMake drops a newline right after the opener). Returns false at EOF (unterminated);
+ * then x->p is at end and *len runs to the end. `mark` is applied to every line it covers. */
+static bool lx_bracket(cm_lex *x, int level, uint8_t mark, const char **text, size_t *len,
+                       uint32_t *line, uint32_t *col) {
+    x->p += (size_t)level + 2;
+    if (x->p < x->end && *x->p == '\r' && x->p + 1 < x->end && x->p[1] == '\n') x->p++;
+    if (x->p < x->end && *x->p == '\n') lx_newline(x, mark);
+    *text = x->p;
+    *line = x->line;
+    *col = lx_col(x, x->p);
+    while (x->p < x->end) {
+        char c = *x->p;
+        if (c == '\n') {
+            lx_newline(x, mark);
+            continue;
+        }
+        if (c == ']') {
+            const char *q = x->p + 1;
+            int k = 0;
+            while (k < level && q < x->end && *q == '=') q++, k++;
+            if (k == level && q < x->end && *q == ']') {
+                *len = (size_t)(x->p - *text);
+                x->p = q + 1;
+                return true;
+            }
+        }
+        x->p++;
+    }
+    *len = (size_t)(x->p - *text);
+    return false;
+}
+
+static void push_comment(cm_lex *x, const char *text, size_t len, uint32_t line, uint32_t col) {
+    cm_comment c = {text, len, line, col};
+    if (len && !vec_push(&x->w->comments, &c)) x->w->oom = true;
+}
+
+/* x->p at '#'. Returns false when a bracket comment runs to EOF. */
+static bool lx_comment(cm_lex *x) {
+    x->lf[x->line] |= LF_COMMENT;
+    x->p++;
+    int level = x->p < x->end && *x->p == '[' ? bracket_open(x) : -1;
+    if (level >= 0) {
+        const char *t;
+        size_t n;
+        uint32_t l, c;
+        bool ok = lx_bracket(x, level, LF_COMMENT, &t, &n, &l, &c);
+        push_comment(x, t, n, l, c);
+        return ok;
+    }
+    const char *nl = memchr(x->p, '\n', (size_t)(x->end - x->p));
+    const char *e = nl ? nl : x->end;
+    size_t n = (size_t)(e - x->p);
+    if (n && x->p[n - 1] == '\r') n--;
+    push_comment(x, x->p, n, x->line, lx_col(x, x->p));
+    x->p = e;
+    return true;
+}
+
+/* Byte classes inside an unquoted argument: most bytes are plain and need one lookup. */
+enum { UQ_PLAIN = 0, UQ_END, UQ_ESCAPE, UQ_QUOTE, UQ_DOLLAR };
+static const uint8_t uq_class[256] = {
+    [' '] = UQ_END,  ['\t'] = UQ_END, ['\r'] = UQ_END, ['\n'] = UQ_END, ['\f'] = UQ_END,
+    ['\v'] = UQ_END, ['('] = UQ_END,  [')'] = UQ_END,  ['#'] = UQ_END,  ['\\'] = UQ_ESCAPE,
+    ['"'] = UQ_QUOTE, ['$'] = UQ_DOLLAR,
+};
+
+/* Tokenizes the argument list of a command (x->p just past its '('). Returns false at EOF. */
+static bool lx_arguments(cm_lex *x) {
+    text_worker *w = x->w;
+    unsigned depth = 1;
+    w->args.n = 0;
+    while (x->p < x->end) {
+        unsigned char c = (unsigned char)*x->p;
+        if (c == '\n') {
+            lx_newline(x, 0);
+            continue;
+        }
+        if (is_hspace(c)) {
+            x->p++;
+            continue;
+        }
+        if (c == '#') {
+            if (!lx_comment(x)) return false;
+            continue;
+        }
+        x->lf[x->line] |= LF_CODE;
+        cm_arg a;
+        a.raw = x->p;
+        a.span.line = x->line;
+        a.span.col = lx_col(x, x->p);
+        if (c == '(' || c == ')') {
+            x->p++;
+            if (c == ')' && --depth == 0) return true;
+            if (c == '(') depth++;
+            a.kind = c == '(' ? CM_LPAREN : CM_RPAREN;
+            a.text = a.raw;
+            a.len = 1;
+        } else if (c == '"') {
+            a.kind = CM_QUOTED;
+            a.text = ++x->p;
+            a.span.col++;
+            for (;;) {
+                if (x->p >= x->end) return false;
+                char q = *x->p;
+                if (q == '"') break;
+                if (q == '\n') {
+                    lx_newline(x, LF_CODE);
+                } else if (q == '\\' && x->p + 1 < x->end) {
+                    if (x->p[1] == '\n') {
+                        x->p++;
+                        lx_newline(x, LF_CODE);
+                    } else {
+                        x->p += 2;
+                    }
+                } else {
+                    x->p++;
+                }
+            }
+            a.len = (size_t)(x->p - a.text);
+            x->p++;
+        } else if (c == '[' && bracket_open(x) >= 0) {
+            uint32_t l, col;
+            a.kind = CM_BRACKET;
+            if (!lx_bracket(x, bracket_open(x), LF_CODE, &a.text, &a.len, &l, &col)) return false;
+            a.span.line = l;
+            a.span.col = col;
+        } else {
+            a.kind = CM_UNQUOTED;
+            a.text = x->p;
+            while (x->p < x->end) {
+                uint8_t k = uq_class[(unsigned char)*x->p];
+                if (k == UQ_PLAIN) {
+                    x->p++;
+                } else if (k == UQ_END) {
+                    break;
+                } else if (k == UQ_ESCAPE) {
+                    x->p += x->p + 1 < x->end && x->p[1] != '\n' ? 2 : 1;
+                } else if (k == UQ_QUOTE) {
+                    /* legacy: a quoted part inside an unquoted argument, spaces included */
+                    x->p++;
+                    while (x->p < x->end && *x->p != '"') {
+                        if (*x->p == '\n') lx_newline(x, LF_CODE);
+                        else x->p += (*x->p == '\\' && x->p + 1 < x->end && x->p[1] != '\n') ? 2 : 1;
+                    }
+                    if (x->p >= x->end) return false;
+                    x->p++;
+                } else if (x->p + 1 < x->end && x->p[1] == '(') {
+                    /* legacy make-style $(VAR) */
+                    const char *q = x->p + 2;
+                    while (q < x->end && *q != ')' && *q != '\n') q++;
+                    x->p = q < x->end && *q == ')' ? q + 1 : q;
+                } else {
+                    x->p++;
+                }
+            }
+            a.len = (size_t)(x->p - a.text);
+        }
+        a.raw_len = (size_t)(x->p - a.raw);
+        /* The value ends on the line the lexer is on now: closing quotes and brackets
+         * cannot contain a newline. */
+        a.span.end_line = x->line;
+        a.span.end_col = lx_col(x, a.text + a.len);
+        if (!vec_push(&w->args, &a)) w->oom = true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ CMake semantics */
+
+/* Appends `s` to b with each run of whitespace as one space. */
+static void put_normalized(sb *b, const char *s, size_t n) {
+    bool space = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (is_hspace(c) || c == '\n') {
+            space = true;
+            continue;
+        }
+        if (space) sb_putc(b, ' ');
+        space = false;
+        sb_putc(b, (char)c);
+    }
+}
+
+/* The if()/elseif() condition as written, whitespace normalized: "WITH_GPU OR WITH_ROCM",
+ * "(A OR B) AND NOT C". Returns w->tmp2's text (valid until tmp2 is next used). */
+static const char *condition_text(text_worker *w) {
+    sb *b = &w->tmp2;
+    b->len = 0;
+    sb_putn(b, "", 0);
+    for (size_t i = 0; i < w->args.n; i++) {
+        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
+        if (i > 0 && a->kind != CM_RPAREN &&
+            VEC_AT(&w->args, cm_arg, i - 1).kind != CM_LPAREN)
+            sb_putc(b, ' ');
+        put_normalized(b, a->raw, a->raw_len);
+    }
+    return b->oom || !b->s ? "" : b->s;
+}
+
+/* Opens a block; its name is copied into the name arena. */
+static void block_push(text_worker *w, enum cm_block_kind kind, uint32_t line, uint32_t col,
+                       const char *name, size_t len) {
+    cm_block b = {kind, line, col, w->names.len};
+    if (!sb_putn(&w->names, name, len) || !sb_putc(&w->names, 0) || !vec_push(&w->blocks, &b))
+        w->oom = true;
+}
+
+static void block_emit(text_worker *w, sunset_sink *sink, const cm_block *b, uint32_t end_line) {
+    static const char *const kinds[] = {"if", "function", "macro"};
+    const char *name = w->names.s && !w->names.oom ? w->names.s + b->name_off : "";
+    sunset_scope(sink, kinds[b->kind], name, b->start_line,
+                 end_line >= b->start_line ? end_line : b->start_line);
+}
+
+static void block_pop(text_worker *w) {
+    cm_block *b = &VEC_AT(&w->blocks, cm_block, w->blocks.n - 1);
+    w->names.len = b->name_off;
+    if (w->names.s) w->names.s[w->names.len] = 0;
+    w->blocks.n--;
+}
+
+/* Closes the innermost open block of `kind` at end_line, and any left open inside it. */
+static void block_close(cm_lex *x, enum cm_block_kind kind, const char *cmd, uint32_t line,
+                        uint32_t col, uint32_t end_line) {
+    text_worker *w = x->w;
+    size_t i = w->blocks.n;
+    while (i > 0 && VEC_AT(&w->blocks, cm_block, i - 1).kind != kind) i--;
+    if (i == 0) {
+        sunset_warn(x->sink, line, col, "%s() without a matching opening command", cmd);
+        return;
+    }
+    while (w->blocks.n >= i) {
+        block_emit(w, x->sink, &VEC_AT(&w->blocks, cm_block, w->blocks.n - 1), end_line);
+        block_pop(w);
+    }
+}
+
+/* elseif()/else(): ends the current branch of the innermost if() and starts the next. */
+static void block_branch(cm_lex *x, const char *cmd, uint32_t line, uint32_t col,
+                         const char *name, size_t len) {
+    text_worker *w = x->w;
+    if (w->blocks.n == 0 || VEC_AT(&w->blocks, cm_block, w->blocks.n - 1).kind != BLK_IF) {
+        sunset_warn(x->sink, line, col, "%s() outside of an if() block", cmd);
+        return;
+    }
+    cm_block b = VEC_AT(&w->blocks, cm_block, w->blocks.n - 1);
+    block_emit(w, x->sink, &b, line - 1);
+    block_pop(w);
+    block_push(w, BLK_IF, line, col, name, len);
+}
+
+/* Index into w->args (skipping parentheses) of the argument that is the command's target,
+ * or SIZE_MAX. */
+static size_t target_index(const text_worker *w, unsigned kind) {
+    size_t want = 0, seen = 0;
+    for (size_t i = 0; i < w->args.n; i++) {
+        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
+        if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
+        if (seen == 0) {
+            if ((kind & CMD_KIND_MASK) == CMD_SUBCOMMAND) want = 1;
+            else if ((kind & CMD_KIND_MASK) == CMD_ADD_TEST && a->kind == CM_UNQUOTED &&
+                     cmp_counted(a->text, a->len, "NAME") == 0)
+                want = 1;
+            else if ((kind & CMD_KIND_MASK) == CMD_SET_PROPERTY && a->kind == CM_UNQUOTED &&
+                     in_sorted(a->text, a->len, cm_property_scopes,
+                               sizeof cm_property_scopes / sizeof cm_property_scopes[0]))
+                want = 1;
+        }
+        if (seen++ == want) return i;
+    }
+    return SIZE_MAX;
+}
+
+/* A complete command: report its arguments and update the scopes. */
+static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32_t line,
+                            uint32_t col, uint32_t end_line) {
+    text_worker *w = x->w;
+    sb *ln = &w->tmp;
+    ln->len = 0;
+    if (!sb_grow(ln, name_len)) {
+        w->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < name_len; i++) {
+        char c = name[i];
+        ln->s[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+    }
+    ln->s[name_len] = 0;
+    ln->len = name_len;
+    unsigned kind = command_kind(ln->s);
+    size_t ti = target_index(w, kind);
+    const cm_arg *target = ti == SIZE_MAX ? NULL : &VEC_AT(&w->args, cm_arg, ti);
+
+    sunset_fact f = {0};
+    f.kind = SUNSET_FACT_CMAKE;
+    f.aux = ln->s;
+    f.aux_len = ln->len;
+    f.target = target ? target->text : NULL;
+    f.target_len = target ? target->len : 0;
+    f.section = "";
+    f.section_len = 0;
+    for (size_t i = 0; i < w->args.n; i++) {
+        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
+        if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
+        if (i != ti && is_keyword(a)) {
+            f.section = a->text;
+            f.section_len = a->len;
+        }
+        f.ctx = a->kind == CM_UNQUOTED ? SUNSET_CTX_CODE : SUNSET_CTX_STRING;
+        f.span = a->span;
+        f.text = a->text;
+        f.text_len = a->len;
+        f.flags = (i == ti && (kind & CMD_DEFINES)) ? SUNSET_FACT_TARGET : 0;
+        sunset_emit(x->sink, &f);
+    }
+
+    if ((kind & CMD_DEFINES) && target) {
+        sb *b = &w->tmp2;
+        b->len = 0;
+        if (sb_putn(b, target->text, target->len))
+            sunset_scope(x->sink, "cmake_target", b->s, line, end_line);
+        else
+            w->oom = true;
+    }
+
+    const char *first = NULL;
+    size_t first_len = 0;
+    for (size_t i = 0; i < w->args.n; i++) {
+        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
+        if (a->kind != CM_LPAREN && a->kind != CM_RPAREN) {
+            first = a->text;
+            first_len = a->len;
+            break;
+        }
+    }
+    switch (kind & CMD_KIND_MASK) {
+    case CMD_IF: {
+        const char *c = condition_text(w);
+        block_push(w, BLK_IF, line, col, c, strlen(c));
+        break;
+    }
+    case CMD_ELSEIF: {
+        const char *c = condition_text(w);
+        block_branch(x, "elseif", line, col, c, strlen(c));
+        break;
+    }
+    case CMD_ELSE: block_branch(x, "else", line, col, "else", 4); break;
+    case CMD_ENDIF: block_close(x, BLK_IF, "endif", line, col, end_line); break;
+    case CMD_FUNCTION:
+        block_push(w, BLK_FUNCTION, line, col, first ? first : "", first_len);
+        break;
+    case CMD_MACRO: block_push(w, BLK_MACRO, line, col, first ? first : "", first_len); break;
+    case CMD_ENDFUNCTION:
+        block_close(x, BLK_FUNCTION, "endfunction", line, col, end_line);
+        break;
+    case CMD_ENDMACRO: block_close(x, BLK_MACRO, "endmacro", line, col, end_line); break;
+    default: break;
+    }
+}
+
+static void lx_junk(cm_lex *x, const char *what) {
+    x->lf[x->line] |= LF_CODE;
+    if (!x->junk_warned)
+        sunset_warn(x->sink, x->line, lx_col(x, x->p), "CMake syntax error: %s", what);
+    x->junk_warned = true;
+    const char *nl = memchr(x->p, '\n', (size_t)(x->end - x->p));
+    x->p = nl ? nl : x->end;
+}
+
+static inline bool ident_start(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static inline bool ident_char(unsigned char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+/* Top level of a CMake file: command invocations, comments, blank space. */
+static void cm_tokenize(cm_lex *x) {
+    text_worker *w = x->w;
+    if (x->end - x->p >= 3 && memcmp(x->p, "\xEF\xBB\xBF", 3) == 0) x->p += 3; /* BOM */
+    while (x->p < x->end) {
+        unsigned char c = (unsigned char)*x->p;
+        if (c == '\n') {
+            lx_newline(x, 0);
+            continue;
+        }
+        if (is_hspace(c)) {
+            x->p++;
+            continue;
+        }
+        if (c == '#') {
+            uint32_t line = x->line, col = lx_col(x, x->p);
+            if (!lx_comment(x)) sunset_warn(x->sink, line, col, "unterminated bracket comment");
+            continue;
+        }
+        if (!ident_start(c)) {
+            lx_junk(x, "expected a command name");
+            continue;
+        }
+        const char *name = x->p;
+        uint32_t line = x->line, col = lx_col(x, name);
+        while (x->p < x->end && ident_char((unsigned char)*x->p)) x->p++;
+        size_t name_len = (size_t)(x->p - name);
+        while (x->p < x->end && (*x->p == ' ' || *x->p == '\t')) x->p++;
+        if (x->p >= x->end || *x->p != '(') {
+            x->p = name;
+            lx_junk(x, "expected '(' after the command name");
+            continue;
+        }
+        x->p++;
+        x->lf[line] |= LF_CODE;
+        size_t ncomments = w->comments.n;
+        if (lx_arguments(x)) {
+            cm_command_done(x, name, name_len, line, col, x->line);
+            continue;
+        }
+        /* Unterminated: forget what it swallowed and resume on the next line. */
+        sunset_warn(x->sink, line, col, "unterminated command '%.*s(' (missing ')')",
+                    (int)(name_len > 64 ? 64 : name_len), name);
+        w->comments.n = ncomments;
+        memset(x->lf + line + 1, 0, x->line - line);
+        x->line = line;
+        const char *nl = memchr(name, '\n', (size_t)(x->end - name));
+        if (!nl || ++x->restarts > CM_MAX_RESTARTS) {
+            if (nl)
+                sunset_warn(x->sink, line + 1, 1,
+                            "too many unterminated commands; the rest is not tokenized");
+            x->p = x->end;
+            break;
+        }
+        x->p = nl;
+    }
+}
+
+static void scan_cmake(text_worker *w, const sunset_source *src, sunset_sink *sink) {
+    const char *data = src->data, *end = data + src->len, *next;
+    cm_lex x = {0};
+    x.p = data;
+    x.end = end;
+    x.line_start = data;
+    x.line = 1;
+    x.lf = w->lflags;
+    x.w = w;
+    x.sink = sink;
+    w->args.n = 0;
+    w->comments.n = 0;
+    w->blocks.n = 0;
+    w->names.len = 0;
+    cm_tokenize(&x);
+    /* the last line is x.line, unless that is the empty remainder after a final newline */
+    uint32_t last = x.line > 1 && src->len && data[src->len - 1] == '\n' ? x.line - 1 : x.line;
+    while (w->blocks.n > 0) {
+        cm_block *b = &VEC_AT(&w->blocks, cm_block, w->blocks.n - 1);
+        static const char *const opener[] = {"if", "function", "macro"};
+        sunset_warn(sink, b->start_line, b->start_col, "%s() block is never closed",
+                    opener[b->kind]);
+        block_emit(w, sink, b, last);
+        block_pop(w);
+    }
+
+    uint32_t line = 0;
+    for (const char *p = data; p < end; p = next) {
+        size_t n = line_at(p, end, &next);
+        line++;
+        uint8_t f = w->lflags[line];
+        emit_line(sink, line, p, n,
+                  (f & LF_COMMENT) && !(f & LF_CODE) ? SUNSET_CTX_COMMENT : SUNSET_CTX_CODE);
+    }
+    for (size_t i = 0; i < w->comments.n; i++) {
+        const cm_comment *c = &VEC_AT(&w->comments, cm_comment, i);
+        emit_text_at(sink, SUNSET_CTX_COMMENT, c->line, c->col, c->text, c->len);
+    }
+}
+
+/* ------------------------------------------------------------------ frontend */
+
+static int text_init(const sunset_frontend_config *cfg, void **state, sunset_error *err) {
+    (void)cfg;
+    text_state *st = sunset_calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err->msg, sizeof err->msg, "text frontend: out of memory");
+        return -1;
+    }
+    *state = st;
+    return 0;
+}
+
+static void text_fini(void *state) { sunset_free(state); }
+
+static void *text_worker_new(void *state) {
+    (void)state;
+    text_worker *w = sunset_calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->args = VEC_INIT(cm_arg);
+    w->comments = VEC_INIT(cm_comment);
+    w->blocks = VEC_INIT(cm_block);
+    return w;
+}
+
+static void text_worker_free(void *worker) {
+    text_worker *w = worker;
+    if (!w) return;
+    sunset_free(w->lflags);
+    vec_free(&w->args);
+    vec_free(&w->comments);
+    vec_free(&w->blocks);
+    sb_free(&w->names);
+    sb_free(&w->tmp);
+    sb_free(&w->tmp2);
+    sunset_free(w);
+}
+
+/* Makes w->lflags hold at least `n` zeroed entries. */
+static bool lflags_reserve(text_worker *w, size_t n) {
+    if (n > w->lflags_cap) {
+        size_t cap = w->lflags_cap ? w->lflags_cap : 1024;
+        while (cap < n) cap *= 2;
+        uint8_t *p = sunset_malloc(cap);
+        if (!p) return false;
+        sunset_free(w->lflags);
+        w->lflags = p;
+        w->lflags_cap = cap;
+    }
+    memset(w->lflags, 0, n);
+    return true;
+}
+
+static int text_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
+    text_worker *w = worker;
+    w->oom = false;
+    w->names.oom = w->tmp.oom = w->tmp2.oom = false;
+    if (src->lang != SUNSET_LANG_CMAKE) {
+        scan_lines(src, sink);
+        return 0;
+    }
+    /* One flag byte per line; a file has at most len + 1 lines (index 0 unused). Sizing by
+     * bytes spares a counting pass and costs no more than a copy of the file. */
+    if (src->len >= UINT32_MAX || !lflags_reserve(w, src->len + 2)) {
+        sunset_warn(sink, 0, 0, "out of memory");
+        return -1;
+    }
+    scan_cmake(w, src, sink);
+    if (w->oom) {
+        sunset_warn(sink, 0, 0, "out of memory; CMake facts are incomplete");
+        return -1;
+    }
+    return 0;
+}
+
+static const sunset_lang text_langs[] = {
+    SUNSET_LANG_CMAKE, SUNSET_LANG_PROTO, SUNSET_LANG_SHELL, SUNSET_LANG_MARKDOWN,
+    SUNSET_LANG_RST,   SUNSET_LANG_TEXT,  SUNSET_LANG_NONE,
+};
+
+const sunset_frontend sunset_frontend_text = {
+    .abi = SUNSET_FRONTEND_ABI,
+    .name = "text",
+    .langs = text_langs,
+    .init = text_init,
+    .fini = text_fini,
+    .worker_new = text_worker_new,
+    .worker_free = text_worker_free,
+    .scan = text_scan,
+};
