@@ -681,6 +681,10 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
 
     const cJSON *lits = cJSON_GetObjectItemCaseSensitive(o, "literals");
     if (lits) {
+        /* explicit literals replace those derived from names: the author may know a rarer
+         * string every match must contain (the receiver, say) */
+        for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
+        r->literals.n = 0;
         if (!cJSON_IsArray(lits) || cJSON_GetArraySize(lits) == 0) {
             fail(L, "literals", "\"literals\" must be a non-empty array of strings");
             goto cleanup;
