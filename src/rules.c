@@ -647,7 +647,7 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(o, "contexts");
     if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) goto cleanup;
 
-    sunset_severity sev, csev = SUNSET_SEV_INFO, ssev;
+    sunset_severity sev = SUNSET_SEV_ERROR, csev = SUNSET_SEV_INFO, ssev;
     if (!has_field(o, "severity")) { fail(L, NULL, "missing \"severity\""); goto cleanup; }
     if (severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "severity"), "severity", &sev)) goto cleanup;
     ssev = sev;
