@@ -1,0 +1,1110 @@
+/*
+ * python.c — the Python frontend. Each file is parsed with tree-sitter-python; the matches of
+ * queries/python/facts.scm become facts (imports, class bases, calls, attributes, keyword
+ * arguments, definitions, identifiers, strings, docstrings, comments) and scopes, and the rule
+ * set's query rules are run with their predicates, which the 0.20 runtime leaves to the caller.
+ *
+ * Which node becomes which fact is decided by facts.scm's capture names (documented at the top
+ * of that file); C adds only what a query cannot express: the innermost call whose argument
+ * list holds a node and the enclosing classes/functions that qualify a scope name. Both come
+ * from one sweep over the captures sorted in document order, with explicit stacks, so no code
+ * here recurses over the syntax tree and a 10,000-deep expression cannot exhaust the stack.
+ *
+ * Query rules are compiled one by one at init (for error messages) and once more all together,
+ * so that a file is walked once for all of them; only when that walk hits the match limit are
+ * they re-run one by one, to name the rule whose matches may be missing.
+ *
+ * Ownership: the state (init/fini) owns the compiled queries and regexes; a worker owns its
+ * parser, query cursor and regex match data; everything made for one file lives in a scan_ctx
+ * that scan() frees before returning. Text handed to the sink points into src->data or into
+ * the scan_ctx pool and is copied by the engine.
+ */
+#include "lang/python.h"
+#include "sunset.h"
+#include "util.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <tree_sitter/api.h>
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+#define FACTS_FILE "python/facts.scm"
+#define REPORT_OUTERMOST UINT32_MAX
+#define NO_OFFSET UINT32_MAX
+
+static const char OOM_MSG[] = "python frontend: out of memory";
+
+static uint32_t match_limit_override;
+
+void sunset_python_set_match_limit(uint32_t limit) { match_limit_override = limit; }
+
+/* ---- capture roles of facts.scm ---------------------------------------------------------- */
+
+typedef enum role {
+    ROLE_IGNORE = 0,
+    ROLE_IMPORT_MODULE, ROLE_IMPORT_NAME, ROLE_IMPORT_STAR, ROLE_IMPORT_FROM, ROLE_IMPORT_ALIAS,
+    ROLE_BASE_NAME, ROLE_BASE_CLASS,
+    ROLE_CALL_CALLEE, ROLE_CALL_ARGS,
+    ROLE_KWARG_NAME,
+    ROLE_ATTR_NAME, ROLE_ATTR_OBJECT, ROLE_ATTR, ROLE_ATTR_STORE,
+    ROLE_DEF_CLASS, ROLE_DEF_FUNCTION, ROLE_DEF_NAME, ROLE_DEF_METHOD,
+    ROLE_IDENT, ROLE_IDENT_DEFINITION,
+    ROLE_STRING, ROLE_STRING_CONTENT, ROLE_DOCSTRING,
+    ROLE_COMMENT,
+    ROLE_COUNT
+} role;
+
+/* A primary capture yields a fact, a companion is read from the primary's match, a mark
+ * annotates a node reported by another pattern's primary capture. */
+typedef enum role_class { RC_COMPANION, RC_PRIMARY, RC_MARK } role_class;
+
+static const struct {
+    const char *name;
+    role_class cls;
+} role_table[ROLE_COUNT] = {
+    [ROLE_IMPORT_MODULE] = {"import.module", RC_PRIMARY},
+    [ROLE_IMPORT_NAME] = {"import.name", RC_PRIMARY},
+    [ROLE_IMPORT_STAR] = {"import.star", RC_PRIMARY},
+    [ROLE_IMPORT_FROM] = {"import.from", RC_COMPANION},
+    [ROLE_IMPORT_ALIAS] = {"import.alias", RC_COMPANION},
+    [ROLE_BASE_NAME] = {"base.name", RC_PRIMARY},
+    [ROLE_BASE_CLASS] = {"base.class", RC_COMPANION},
+    [ROLE_CALL_CALLEE] = {"call.callee", RC_PRIMARY},
+    [ROLE_CALL_ARGS] = {"call.args", RC_PRIMARY},
+    [ROLE_KWARG_NAME] = {"kwarg.name", RC_PRIMARY},
+    [ROLE_ATTR_NAME] = {"attr.name", RC_PRIMARY},
+    [ROLE_ATTR_OBJECT] = {"attr.object", RC_COMPANION},
+    [ROLE_ATTR] = {"attr", RC_COMPANION},
+    [ROLE_ATTR_STORE] = {"attr.store", RC_MARK},
+    [ROLE_DEF_CLASS] = {"def.class", RC_PRIMARY},
+    [ROLE_DEF_FUNCTION] = {"def.function", RC_PRIMARY},
+    [ROLE_DEF_NAME] = {"def.name", RC_COMPANION},
+    [ROLE_DEF_METHOD] = {"def.method", RC_MARK},
+    [ROLE_IDENT] = {"ident", RC_PRIMARY},
+    [ROLE_IDENT_DEFINITION] = {"ident.definition", RC_MARK},
+    [ROLE_STRING] = {"string", RC_MARK},
+    [ROLE_STRING_CONTENT] = {"string.content", RC_PRIMARY},
+    [ROLE_DOCSTRING] = {"docstring", RC_MARK},
+    [ROLE_COMMENT] = {"comment", RC_PRIMARY},
+};
+
+/* ---- compiled queries ------------------------------------------------------------------- */
+
+typedef enum pred_op { PRED_EQ, PRED_NOT_EQ, PRED_MATCH, PRED_NOT_MATCH, PRED_ANY_OF } pred_op;
+
+typedef struct pred {
+    pred_op op;
+    uint32_t capture;                   /* the capture tested */
+    int64_t other;                      /* #eq?/#not-eq? against a capture: its id; else -1 */
+    const char *str;                    /* #eq?/#not-eq? string; borrowed from the TSQuery */
+    uint32_t str_len;
+    pcre2_code *re;                     /* #match?/#not-match?; owned */
+    const TSQueryPredicateStep *args;   /* #any-of? strings; borrowed from the TSQuery */
+    uint32_t nargs;
+} pred;
+
+typedef struct pattern_info {
+    uint32_t first, n;          /* its predicates: a slice of pyquery.preds */
+    uint32_t report;            /* query rules: the capture id reported, or REPORT_OUTERMOST */
+    const sunset_rule *rule;    /* query rules: the rule it belongs to; borrowed; else NULL */
+} pattern_info;
+
+typedef struct pyquery {
+    TSQuery *q;                 /* owned */
+    vec preds;                  /* of pred; owned */
+    pattern_info *pats;         /* one per pattern; owned */
+    uint8_t *roles;             /* facts.scm only: role per capture id; owned */
+} pyquery;
+
+typedef struct py_state {
+    pcre2_general_context *gctx; /* routes PCRE2's allocations through sunset_malloc */
+    pcre2_compile_context *cctx;
+    pyquery facts;
+    pyquery *rules;              /* one query per query rule; owned */
+    size_t nrules;
+    pyquery all;                 /* every rule's patterns in one query, so that a file is walked
+                                    once for all rules; q is NULL with fewer than two rules */
+    char *facts_path;            /* for messages; owned */
+    unsigned parse_budget_ms;
+    uint32_t match_limit;
+} py_state;
+
+typedef struct py_worker {
+    const py_state *st;          /* borrowed; outlives the worker */
+    TSParser *parser;
+    TSQueryCursor *cursor;
+    pcre2_match_data *md;
+} py_worker;
+
+/* A query text and where it comes from, for init error messages. */
+typedef struct qsrc {
+    const char *path;            /* facts.scm path, or a label; used when rule is NULL */
+    const sunset_rule *rule;     /* the rule whose query this is, or NULL */
+    const char *text;
+    size_t len;
+    bool facts;                  /* facts.scm: capture names are roles */
+} qsrc;
+
+static void *pc_malloc(PCRE2_SIZE n, void *ud) {
+    (void)ud;
+    return sunset_malloc(n);
+}
+
+static void pc_free(void *p, void *ud) {
+    (void)ud;
+    sunset_free(p);
+}
+
+/* 1-based line and byte column of `off` in text. */
+static void offset_to_pos(const char *text, size_t len, size_t off, unsigned *line, unsigned *col) {
+    unsigned l = 1;
+    size_t bol = 0;
+    if (off > len) off = len;
+    for (size_t i = 0; i < off; i++)
+        if (text[i] == '\n') l++, bol = i + 1;
+    *line = l;
+    *col = (unsigned)(off - bol + 1);
+}
+
+/* Fill err with "PREFIX: message"; PREFIX is "FILE:LINE:COL" for facts.scm (just FILE when
+ * off is NO_OFFSET) and "ORIGIN: rule ID" for a rule. */
+static void qsrc_error(const qsrc *w, uint32_t off, sunset_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void qsrc_error(const qsrc *w, uint32_t off, sunset_error *err, const char *fmt, ...) {
+    int n;
+    if (w->rule) {
+        n = snprintf(err->msg, sizeof err->msg, "%s: rule %s: ", sunset_rule_origin(w->rule),
+                     sunset_rule_id(w->rule));
+    } else if (off != NO_OFFSET) {
+        unsigned line, col;
+        offset_to_pos(w->text, w->len, off, &line, &col);
+        n = snprintf(err->msg, sizeof err->msg, "%s:%u:%u: ", w->path, line, col);
+    } else {
+        n = snprintf(err->msg, sizeof err->msg, "%s: ", w->path);
+    }
+    if (n < 0 || (size_t)n >= sizeof err->msg) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+static const char *query_error_name(TSQueryError e) {
+    switch (e) {
+    case TSQueryErrorSyntax: return "syntax error";
+    case TSQueryErrorNodeType: return "invalid node type";
+    case TSQueryErrorField: return "invalid field";
+    case TSQueryErrorCapture: return "invalid capture";
+    case TSQueryErrorStructure: return "impossible pattern structure";
+    case TSQueryErrorLanguage: return "incompatible grammar version";
+    default: return "unknown error";
+    }
+}
+
+static void pyquery_free(pyquery *pq) {
+    if (!pq) return;
+    for (size_t i = 0; i < pq->preds.n; i++) pcre2_code_free(VEC_AT(&pq->preds, pred, i).re);
+    vec_free(&pq->preds);
+    sunset_free(pq->pats);
+    sunset_free(pq->roles);
+    if (pq->q) ts_query_delete(pq->q);
+    memset(pq, 0, sizeof *pq);
+}
+
+/* Offset of the first "@name" (not followed by more name characters) in the query text, for
+ * pointing at an unknown capture; NO_OFFSET if not found. */
+static uint32_t capture_offset(const qsrc *w, const char *name, uint32_t nlen) {
+    for (size_t i = 0; i + nlen < w->len; i++) {
+        if (w->text[i] != '@' || memcmp(w->text + i + 1, name, nlen) != 0) continue;
+        unsigned char c = i + 1 + nlen < w->len ? (unsigned char)w->text[i + 1 + nlen] : 0;
+        if (!(c == '_' || c == '.' || c == '-' || isalnum(c))) return (uint32_t)i;
+    }
+    return NO_OFFSET;
+}
+
+static int compile_roles(pyquery *pq, const qsrc *w, sunset_error *err) {
+    uint32_t n = ts_query_capture_count(pq->q);
+    pq->roles = sunset_calloc(n ? n : 1, 1);
+    if (!pq->roles) {
+        snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len;
+        const char *name = ts_query_capture_name_for_id(pq->q, i, &len);
+        if (len > 0 && name[0] == '_') continue; /* free for predicates */
+        int r;
+        for (r = 1; r < ROLE_COUNT; r++)
+            if (strlen(role_table[r].name) == len && memcmp(role_table[r].name, name, len) == 0)
+                break;
+        if (r == ROLE_COUNT) {
+            qsrc_error(w, capture_offset(w, name, len), err, "unknown capture @%.*s", (int)len,
+                       name);
+            return -1;
+        }
+        pq->roles[i] = (uint8_t)r;
+    }
+    return 0;
+}
+
+/* Parse one predicate (steps up to, not including, its Done step) of pattern `pat`. */
+static int compile_pred(pyquery *pq, const py_state *st, const qsrc *w, uint32_t pat,
+                        const TSQueryPredicateStep *steps, uint32_t n, sunset_error *err) {
+    uint32_t pat_off = ts_query_start_byte_for_pattern(pq->q, pat);
+    uint32_t len;
+    if (n == 0 || steps[0].type != TSQueryPredicateStepTypeString) {
+        qsrc_error(w, pat_off, err, "invalid predicate in pattern %u: no predicate name", pat);
+        return -1;
+    }
+    const char *name = ts_query_string_value_for_id(pq->q, steps[0].value_id, &len);
+    pred pd = {.other = -1};
+    if (strcmp(name, "eq?") == 0) pd.op = PRED_EQ;
+    else if (strcmp(name, "not-eq?") == 0) pd.op = PRED_NOT_EQ;
+    else if (strcmp(name, "match?") == 0) pd.op = PRED_MATCH;
+    else if (strcmp(name, "not-match?") == 0) pd.op = PRED_NOT_MATCH;
+    else if (strcmp(name, "any-of?") == 0) pd.op = PRED_ANY_OF;
+    else {
+        qsrc_error(w, pat_off, err, "unsupported predicate #%s in pattern %u", name, pat);
+        return -1;
+    }
+    const TSQueryPredicateStep *a = steps + 1;
+    uint32_t na = n - 1;
+    bool ok = na >= 2 && a[0].type == TSQueryPredicateStepTypeCapture;
+    if (ok && pd.op != PRED_ANY_OF) ok = na == 2;
+    if (ok && pd.op != PRED_EQ && pd.op != PRED_NOT_EQ)
+        for (uint32_t i = 1; i < na; i++) ok = ok && a[i].type == TSQueryPredicateStepTypeString;
+    if (!ok) {
+        qsrc_error(w, pat_off, err,
+                   "invalid predicate #%s in pattern %u: expected a capture then %s", name, pat,
+                   pd.op == PRED_ANY_OF ? "one or more strings"
+                   : pd.op == PRED_MATCH || pd.op == PRED_NOT_MATCH ? "a regex string"
+                                                                     : "a string or a capture");
+        return -1;
+    }
+    pd.capture = a[0].value_id;
+    if (pd.op == PRED_EQ || pd.op == PRED_NOT_EQ) {
+        if (a[1].type == TSQueryPredicateStepTypeCapture) pd.other = a[1].value_id;
+        else pd.str = ts_query_string_value_for_id(pq->q, a[1].value_id, &pd.str_len);
+    } else if (pd.op == PRED_ANY_OF) {
+        pd.args = a + 1;
+        pd.nargs = na - 1;
+    } else {
+        uint32_t rlen;
+        const char *re = ts_query_string_value_for_id(pq->q, a[1].value_id, &rlen);
+        int code;
+        PCRE2_SIZE eoff;
+        pd.re = pcre2_compile((PCRE2_SPTR)re, rlen, 0, &code, &eoff, st->cctx);
+        if (!pd.re) {
+            PCRE2_UCHAR msg[160];
+            if (pcre2_get_error_message(code, msg, sizeof msg) < 0) strcpy((char *)msg, "?");
+            qsrc_error(w, pat_off, err, "invalid regex \"%s\" at offset %zu: %s", re, (size_t)eoff,
+                       (const char *)msg);
+            return -1;
+        }
+        /* Without JIT (unsupported platform) pcre2_match interprets; the result is the same. */
+        (void)pcre2_jit_compile(pd.re, PCRE2_JIT_COMPLETE);
+    }
+    if (!vec_push(&pq->preds, &pd)) {
+        pcre2_code_free(pd.re);
+        snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
+        return -1;
+    }
+    return 0;
+}
+
+/* Bind patterns [first, first + n) of pq to `rule`: the capture they report, which each of
+ * them must have (any capture at all when the rule names none). */
+static int bind_rule(pyquery *pq, uint32_t first, uint32_t n, const sunset_rule *rule,
+                     sunset_error *err) {
+    qsrc w = {.rule = rule};
+    const char *cap = sunset_rule_query_capture(rule);
+    uint32_t ncap = ts_query_capture_count(pq->q), id = REPORT_OUTERMOST, len;
+    if (n == 0) {
+        qsrc_error(&w, NO_OFFSET, err, "query has no pattern");
+        return -1;
+    }
+    if (cap && *cap) {
+        for (id = 0; id < ncap; id++) {
+            const char *name = ts_query_capture_name_for_id(pq->q, id, &len);
+            if (strlen(cap) == len && memcmp(cap, name, len) == 0) break;
+        }
+        if (id == ncap) {
+            qsrc_error(&w, NO_OFFSET, err, "capture @%s is not in the query", cap);
+            return -1;
+        }
+    }
+    for (uint32_t p = first; p < first + n; p++) {
+        pq->pats[p].rule = rule;
+        pq->pats[p].report = id;
+        bool has = false;
+        for (uint32_t c = 0; c < ncap && !has; c++)
+            has = (id == REPORT_OUTERMOST || c == id) &&
+                  ts_query_capture_quantifier_for_id(pq->q, p, c) != TSQuantifierZero;
+        if (!has) {
+            if (id == REPORT_OUTERMOST)
+                qsrc_error(&w, NO_OFFSET, err, "pattern %u has no capture to report", p - first);
+            else
+                qsrc_error(&w, NO_OFFSET, err, "capture @%s is not in pattern %u", cap, p - first);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Compile one query with its predicates (and roles for facts.scm; bound to w->rule for a
+ * rule). On error pq holds what was built so far; the caller frees it with pyquery_free. */
+static int pyquery_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_error *err) {
+    uint32_t eoff = 0;
+    TSQueryError etype = TSQueryErrorNone;
+    pq->preds = VEC_INIT(pred);
+    if (w->len > UINT32_MAX) {
+        qsrc_error(w, NO_OFFSET, err, "query too large");
+        return -1;
+    }
+    pq->q = ts_query_new(tree_sitter_python(), w->text, (uint32_t)w->len, &eoff, &etype);
+    if (!pq->q) {
+        if (w->rule)
+            qsrc_error(w, NO_OFFSET, err, "invalid query at offset %u: %s", eoff,
+                       query_error_name(etype));
+        else
+            qsrc_error(w, eoff, err, "invalid query: %s", query_error_name(etype));
+        return -1;
+    }
+    if (w->facts && compile_roles(pq, w, err) < 0) return -1;
+    uint32_t npat = ts_query_pattern_count(pq->q);
+    pq->pats = sunset_calloc(npat ? npat : 1, sizeof *pq->pats);
+    if (!pq->pats) {
+        snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
+        return -1;
+    }
+    for (uint32_t p = 0; p < npat; p++) {
+        pq->pats[p].report = REPORT_OUTERMOST;
+        uint32_t ns;
+        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(pq->q, p, &ns);
+        pq->pats[p].first = (uint32_t)pq->preds.n;
+        for (uint32_t i = 0; i < ns;) {
+            uint32_t j = i;
+            while (j < ns && steps[j].type != TSQueryPredicateStepTypeDone) j++;
+            if (compile_pred(pq, st, w, p, steps + i, j - i, err) < 0) return -1;
+            i = j + 1;
+        }
+        pq->pats[p].n = (uint32_t)pq->preds.n - pq->pats[p].first;
+    }
+    return w->rule ? bind_rule(pq, 0, npat, w->rule, err) : 0;
+}
+
+/* st->all: the rules' queries concatenated. Each compiled alone before, so this compiles, and
+ * the patterns keep their order: rule i owns the next pattern_count(rules[i]) patterns. */
+static int compile_all_rules(py_state *st, sunset_error *err) {
+    sb text = {0};
+    int rc = -1;
+    snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
+    for (size_t i = 0; i < st->nrules; i++)
+        if (!sb_puts(&text, sunset_rule_query(st->rules[i].pats[0].rule)) || !sb_putc(&text, '\n'))
+            goto cleanup;
+    qsrc w = {.path = "query rules", .text = text.s, .len = text.len};
+    if (pyquery_compile(&st->all, st, &w, err) < 0) goto cleanup;
+    uint32_t first = 0, total = ts_query_pattern_count(st->all.q);
+    for (size_t i = 0; i < st->nrules; i++) {
+        uint32_t n = ts_query_pattern_count(st->rules[i].q);
+        if (first + n > total) break;
+        if (bind_rule(&st->all, first, n, st->rules[i].pats[0].rule, err) < 0) goto cleanup;
+        first += n;
+    }
+    if (first != total) {
+        snprintf(err->msg, sizeof err->msg, "python frontend: query rules: pattern count mismatch");
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    sb_free(&text);
+    return rc;
+}
+
+/* ---- frontend state --------------------------------------------------------------------- */
+
+static void py_fini(void *state) {
+    py_state *st = state;
+    if (!st) return;
+    pyquery_free(&st->facts);
+    pyquery_free(&st->all);
+    for (size_t i = 0; i < st->nrules; i++) pyquery_free(&st->rules[i]);
+    sunset_free(st->rules);
+    sunset_free(st->facts_path);
+    pcre2_compile_context_free(st->cctx);
+    pcre2_general_context_free(st->gctx);
+    sunset_free(st);
+}
+
+static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error *err) {
+    py_state *st = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    sb path = {0};
+    int rc = -1;
+
+    *state = NULL;
+    snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG); /* replaced by any other error */
+    uint32_t abi = ts_language_version(tree_sitter_python());
+    if (abi < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION || abi > TREE_SITTER_LANGUAGE_VERSION) {
+        snprintf(err->msg, sizeof err->msg,
+                 "python frontend: grammar ABI %u is outside the tree-sitter runtime's %u..%u",
+                 abi, (unsigned)TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
+                 (unsigned)TREE_SITTER_LANGUAGE_VERSION);
+        goto cleanup;
+    }
+    st = sunset_calloc(1, sizeof *st);
+    if (!st) goto cleanup;
+    st->parse_budget_ms = cfg->parse_budget_ms;
+    st->match_limit = match_limit_override ? match_limit_override : SUNSET_PYTHON_MATCH_LIMIT;
+    st->gctx = pcre2_general_context_create(pc_malloc, pc_free, NULL);
+    st->cctx = st->gctx ? pcre2_compile_context_create(st->gctx) : NULL;
+    if (!st->cctx) goto cleanup;
+
+    const char *dir = cfg->queries_dir && *cfg->queries_dir ? cfg->queries_dir : "queries";
+    if (!sb_printf(&path, "%s/%s", dir, FACTS_FILE) || !(st->facts_path = sb_take(&path)))
+        goto cleanup;
+    int e = read_file(st->facts_path, 0, &text, &len);
+    if (e) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot read: %s", st->facts_path, strerror(e));
+        goto cleanup;
+    }
+    qsrc fw = {.path = st->facts_path, .text = text, .len = len, .facts = true};
+    if (pyquery_compile(&st->facts, st, &fw, err) < 0) goto cleanup;
+
+    size_t n = cfg->rules ? sunset_ruleset_query_count(cfg->rules, SUNSET_LANG_PYTHON) : 0;
+    st->rules = sunset_calloc(n ? n : 1, sizeof *st->rules);
+    if (!st->rules) goto cleanup;
+    for (size_t i = 0; i < n; i++) {
+        const sunset_rule *rule = sunset_ruleset_query_at(cfg->rules, SUNSET_LANG_PYTHON, i);
+        const char *q = rule ? sunset_rule_query(rule) : NULL;
+        if (!q) continue;
+        qsrc rw = {.rule = rule, .text = q, .len = strlen(q)};
+        st->nrules++;
+        if (pyquery_compile(&st->rules[st->nrules - 1], st, &rw, err) < 0) goto cleanup;
+    }
+    if (st->nrules > 1 && compile_all_rules(st, err) < 0) goto cleanup;
+    *state = st;
+    st = NULL;
+    err->msg[0] = 0;
+    rc = 0;
+cleanup:
+    sb_free(&path);
+    sunset_free(text);
+    py_fini(st);
+    return rc;
+}
+
+static void py_worker_free(void *wp) {
+    py_worker *w = wp;
+    if (!w) return;
+    if (w->parser) ts_parser_delete(w->parser);
+    if (w->cursor) ts_query_cursor_delete(w->cursor);
+    pcre2_match_data_free(w->md);
+    sunset_free(w);
+}
+
+static void *py_worker_new(void *state) {
+    const py_state *st = state;
+    py_worker *w = sunset_calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->st = st;
+    w->parser = ts_parser_new();
+    w->cursor = ts_query_cursor_new();
+    w->md = pcre2_match_data_create(1, st->gctx);
+    if (!w->parser || !w->cursor || !w->md ||
+        !ts_parser_set_language(w->parser, tree_sitter_python())) {
+        py_worker_free(w);
+        return NULL;
+    }
+    ts_parser_set_timeout_micros(w->parser, (uint64_t)st->parse_budget_ms * 1000u);
+    ts_query_cursor_set_match_limit(w->cursor, st->match_limit);
+    return w;
+}
+
+/* ---- per-file scratch ------------------------------------------------------------------- */
+
+typedef struct pool_chunk {
+    struct pool_chunk *next;
+    size_t used, cap;
+    char data[];
+} pool_chunk;
+
+typedef struct slice {
+    const char *s;
+    size_t n;
+} slice;
+
+typedef struct fact_cap {
+    TSNode node;
+    uint32_t role;
+} fact_cap;
+
+typedef struct item {
+    uint32_t start, end, seq; /* the primary capture's byte range; creation order */
+    uint32_t cap;             /* index of the primary capture in scan_ctx.caps */
+    uint32_t first, n;        /* the match's captures in scan_ctx.caps */
+} item;
+
+typedef struct mark {
+    uint32_t role, start, end;
+} mark;
+
+typedef struct ctx_range {
+    uint32_t start, end;
+    sunset_context ctx;
+} ctx_range;
+
+typedef struct call_frame {
+    uint32_t end;
+    slice callee;
+    char *cstr; /* NUL-terminated callee, made on first need; in the pool */
+} call_frame;
+
+typedef struct scope_frame {
+    uint32_t end;
+    const char *qual; /* in the pool */
+    size_t qlen;
+} scope_frame;
+
+typedef struct rule_hit {
+    const sunset_rule *rule;
+    sunset_context ctx;
+    sunset_span span;
+} rule_hit;
+
+typedef struct scan_ctx {
+    py_worker *w;
+    const sunset_source *src;
+    sunset_sink *sink;
+    vec caps, items, marks, ranges, calls, scopes, found;
+    pool_chunk *pool;
+    bool oom;
+} scan_ctx;
+
+static char *pool_alloc(scan_ctx *sc, size_t n) {
+    pool_chunk *c = sc->pool;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > 4000 ? n : 4000;
+        c = sunset_malloc(sizeof *c + cap);
+        if (!c) {
+            sc->oom = true;
+            return NULL;
+        }
+        c->next = sc->pool;
+        c->used = 0;
+        c->cap = cap;
+        sc->pool = c;
+    }
+    char *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+static void scan_ctx_free(scan_ctx *sc) {
+    vec_free(&sc->caps);
+    vec_free(&sc->items);
+    vec_free(&sc->marks);
+    vec_free(&sc->ranges);
+    vec_free(&sc->calls);
+    vec_free(&sc->scopes);
+    vec_free(&sc->found);
+    while (sc->pool) {
+        pool_chunk *next = sc->pool->next;
+        sunset_free(sc->pool);
+        sc->pool = next;
+    }
+}
+
+static slice node_text(const scan_ctx *sc, TSNode n) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return (slice){sc->src->data + a, b - a};
+}
+
+static sunset_span node_span(TSNode n) {
+    TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
+    return (sunset_span){a.row + 1, a.column + 1, b.row + 1, b.column + 1};
+}
+
+/* A dotted module or name without the blanks, backslash-newlines and comments that may sit
+ * between its parts ("a . b" -> "a.b"); the source text itself when it has none. */
+static slice compact_dotted(scan_ctx *sc, slice s) {
+    size_t i;
+    for (i = 0; i < s.n; i++)
+        if (s.s[i] && strchr(" \t\r\n\f\\#", s.s[i])) break;
+    if (i == s.n) return s;
+    char *d = pool_alloc(sc, s.n);
+    if (!d) return s;
+    size_t n = 0;
+    for (i = 0; i < s.n; i++) {
+        char c = s.s[i];
+        if (c == '#') {
+            while (i < s.n && s.s[i] != '\n') i++;
+        } else if (!c || !strchr(" \t\r\n\f\\", c)) {
+            d[n++] = c;
+        }
+    }
+    return (slice){d, n};
+}
+
+/* ---- predicates ------------------------------------------------------------------------- */
+
+static bool slice_eq(slice a, const char *b, size_t bn) {
+    return a.n == bn && memcmp(a.s, b, bn) == 0;
+}
+
+static bool pred_holds(scan_ctx *sc, const pyquery *pq, const pred *pd, const TSQueryMatch *m) {
+    const TSQuery *q = pq->q;
+    for (uint16_t i = 0; i < m->capture_count; i++) {
+        if (m->captures[i].index != pd->capture) continue;
+        slice t = node_text(sc, m->captures[i].node);
+        bool ok = true;
+        switch (pd->op) {
+        case PRED_EQ:
+        case PRED_NOT_EQ:
+            if (pd->other >= 0) {
+                uint16_t k;
+                for (k = 0; k < m->capture_count; k++)
+                    if (m->captures[k].index == (uint32_t)pd->other) break;
+                if (k == m->capture_count) break; /* the other capture is absent: vacuous */
+                slice o = node_text(sc, m->captures[k].node);
+                ok = slice_eq(t, o.s, o.n);
+            } else {
+                ok = slice_eq(t, pd->str, pd->str_len);
+            }
+            if (pd->op == PRED_NOT_EQ) ok = !ok;
+            break;
+        case PRED_MATCH:
+        case PRED_NOT_MATCH: {
+            int r = pcre2_match(pd->re, (PCRE2_SPTR)t.s, t.n, 0, 0, sc->w->md, NULL);
+            if (r < 0 && r != PCRE2_ERROR_NOMATCH)
+                sunset_warn(sc->sink, 0, 0, "%s: regex error %d; predicate taken as false",
+                            pq->pats[m->pattern_index].rule
+                                ? sunset_rule_id(pq->pats[m->pattern_index].rule)
+                                : "facts.scm",
+                            r);
+            ok = r >= 0;
+            if (pd->op == PRED_NOT_MATCH && (r >= 0 || r == PCRE2_ERROR_NOMATCH)) ok = !ok;
+            break;
+        }
+        case PRED_ANY_OF:
+            ok = false;
+            for (uint32_t k = 0; k < pd->nargs && !ok; k++) {
+                uint32_t len;
+                const char *s = ts_query_string_value_for_id(q, pd->args[k].value_id, &len);
+                ok = slice_eq(t, s, len);
+            }
+            break;
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static bool preds_hold(scan_ctx *sc, const pyquery *pq, const TSQueryMatch *m) {
+    const pattern_info *pp = &pq->pats[m->pattern_index];
+    for (uint32_t i = 0; i < pp->n; i++)
+        if (!pred_holds(sc, pq, &VEC_AT(&pq->preds, pred, pp->first + i), m)) return false;
+    return true;
+}
+
+/* ---- facts ------------------------------------------------------------------------------ */
+
+static bool collect_facts(scan_ctx *sc, TSNode root) {
+    const py_state *st = sc->w->st;
+    const pyquery *pq = &st->facts;
+    TSQueryCursor *cur = sc->w->cursor;
+    TSQueryMatch m;
+    ts_query_cursor_exec(cur, pq->q, root);
+    while (ts_query_cursor_next_match(cur, &m)) {
+        if (!preds_hold(sc, pq, &m)) continue;
+        uint32_t first = (uint32_t)sc->caps.n;
+        for (uint16_t i = 0; i < m.capture_count; i++) {
+            fact_cap c = {m.captures[i].node, pq->roles[m.captures[i].index]};
+            if (c.role == ROLE_IGNORE) continue;
+            if (!vec_push(&sc->caps, &c)) return false;
+        }
+        uint32_t n = (uint32_t)sc->caps.n - first;
+        for (uint32_t i = first; i < first + n; i++) {
+            fact_cap *c = &VEC_AT(&sc->caps, fact_cap, i);
+            uint32_t a = ts_node_start_byte(c->node), b = ts_node_end_byte(c->node);
+            if (role_table[c->role].cls == RC_PRIMARY) {
+                item it = {a, b, (uint32_t)sc->items.n, i, first, n};
+                if (!vec_push(&sc->items, &it)) return false;
+            } else if (role_table[c->role].cls == RC_MARK) {
+                mark mk = {c->role, a, b};
+                if (!vec_push(&sc->marks, &mk)) return false;
+            }
+        }
+    }
+    if (ts_query_cursor_did_exceed_match_limit(cur))
+        sunset_warn(sc->sink, 0, 0, "query match limit hit for %s; facts may be missing",
+                    st->facts_path);
+    return true;
+}
+
+static int item_cmp(const void *pa, const void *pb) {
+    const item *a = pa, *b = pb;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    if (a->end != b->end) return a->end > b->end ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int mark_cmp(const void *pa, const void *pb) {
+    const mark *a = pa, *b = pb;
+    if (a->role != b->role) return a->role < b->role ? -1 : 1;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    return a->end < b->end ? -1 : a->end > b->end;
+}
+
+static bool has_mark(const scan_ctx *sc, role r, TSNode n) {
+    mark key = {r, ts_node_start_byte(n), ts_node_end_byte(n)};
+    return sc->marks.n && bsearch(&key, sc->marks.v, sc->marks.n, sizeof key, mark_cmp);
+}
+
+/* The first capture of `r` in the item's match, or NULL. */
+static const fact_cap *companion(const scan_ctx *sc, const item *it, role r) {
+    for (uint32_t i = it->first; i < it->first + it->n; i++)
+        if (VEC_AT(&sc->caps, fact_cap, i).role == r) return &VEC_AT(&sc->caps, fact_cap, i);
+    return NULL;
+}
+
+static slice companion_text(const scan_ctx *sc, const item *it, role r) {
+    const fact_cap *c = companion(sc, it, r);
+    return c ? node_text(sc, c->node) : (slice){NULL, 0};
+}
+
+static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags, slice text,
+                      slice aux, slice target) {
+    sunset_fact f = {
+        .kind = kind,
+        .ctx = SUNSET_CTX_CODE,
+        .span = node_span(at),
+        .flags = flags,
+        .text = text.s, .text_len = text.n,
+        .aux = aux.s, .aux_len = aux.n,
+        .target = target.s, .target_len = target.n,
+    };
+    sunset_emit(sc->sink, &f);
+}
+
+static call_frame *top_call(scan_ctx *sc) {
+    return sc->calls.n ? &VEC_AT(&sc->calls, call_frame, sc->calls.n - 1) : NULL;
+}
+
+static const char *call_cstr(scan_ctx *sc) {
+    call_frame *f = top_call(sc);
+    if (!f) return NULL;
+    if (!f->cstr) {
+        f->cstr = pool_alloc(sc, f->callee.n + 1);
+        if (!f->cstr) return NULL;
+        memcpy(f->cstr, f->callee.s, f->callee.n);
+        f->cstr[f->callee.n] = 0;
+    }
+    return f->cstr;
+}
+
+static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
+    const fact_cap *name = companion(sc, it, ROLE_DEF_NAME);
+    if (!name) return;
+    slice nm = node_text(sc, name->node);
+    uint32_t r = VEC_AT(&sc->caps, fact_cap, it->cap).role;
+    const char *kind = r == ROLE_DEF_CLASS ? "class"
+                       : has_mark(sc, ROLE_DEF_METHOD, node) ? "method"
+                                                             : "function";
+    emit_fact(sc, SUNSET_FACT_DEF, name->node, 0, nm, (slice){kind, strlen(kind)},
+              (slice){NULL, 0});
+
+    const scope_frame *up = sc->scopes.n ? &VEC_AT(&sc->scopes, scope_frame, sc->scopes.n - 1)
+                                         : NULL;
+    size_t qlen = up ? up->qlen + 1 + nm.n : nm.n;
+    char *q = pool_alloc(sc, qlen + 1);
+    if (!q) return;
+    if (up) {
+        memcpy(q, up->qual, up->qlen);
+        q[up->qlen] = '.';
+    }
+    memcpy(q + qlen - nm.n, nm.s, nm.n);
+    q[qlen] = 0;
+    sunset_scope(sc->sink, kind, q, ts_node_start_point(node).row + 1,
+                 ts_node_end_point(node).row + 1);
+    scope_frame f = {it->end, q, qlen};
+    if (!vec_push(&sc->scopes, &f)) sc->oom = true;
+}
+
+static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t skip,
+                           const char *call) {
+    slice t = node_text(sc, n);
+    if (skip > t.n) return;
+    sunset_span at = node_span(n);
+    at.col += (uint32_t)skip;
+    t.s += skip;
+    t.n -= skip;
+    if (ctx == SUNSET_CTX_COMMENT) /* one line; the grammar's comment may take a CR */
+        while (t.n && (t.s[t.n - 1] == '\r' || t.s[t.n - 1] == '\n')) t.n--, at.end_col--;
+    sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
+}
+
+static void emit_item(scan_ctx *sc, const item *it) {
+    const fact_cap *pc = &VEC_AT(&sc->caps, fact_cap, it->cap);
+    TSNode node = pc->node;
+    slice none = {NULL, 0};
+    switch ((role)pc->role) {
+    case ROLE_IMPORT_MODULE:
+        emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, compact_dotted(sc, node_text(sc, node)), none,
+                  companion_text(sc, it, ROLE_IMPORT_ALIAS));
+        break;
+    case ROLE_IMPORT_NAME:
+    case ROLE_IMPORT_STAR: {
+        slice from = compact_dotted(sc, companion_text(sc, it, ROLE_IMPORT_FROM));
+        slice name = pc->role == ROLE_IMPORT_STAR ? (slice){"*", 1}
+                                                  : compact_dotted(sc, node_text(sc, node));
+        if (!from.s) from = (slice){"", 0};
+        emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, from, name,
+                  companion_text(sc, it, ROLE_IMPORT_ALIAS));
+        break;
+    }
+    case ROLE_BASE_NAME:
+        emit_fact(sc, SUNSET_FACT_BASE, node, 0, node_text(sc, node),
+                  companion_text(sc, it, ROLE_BASE_CLASS), none);
+        break;
+    case ROLE_CALL_CALLEE:
+        emit_fact(sc, SUNSET_FACT_CALL, node, 0, node_text(sc, node), none, none);
+        break;
+    case ROLE_CALL_ARGS: {
+        call_frame f = {it->end, companion_text(sc, it, ROLE_CALL_CALLEE), NULL};
+        if (!f.callee.s) break;
+        if (!vec_push(&sc->calls, &f)) sc->oom = true;
+        break;
+    }
+    case ROLE_KWARG_NAME: {
+        /* The innermost argument list around a keyword argument is the one holding it; with
+         * none, it is a class statement's keyword (metaclass=): statements never sit in calls. */
+        const call_frame *f = top_call(sc);
+        if (f)
+            emit_fact(sc, SUNSET_FACT_KWARG, node, 0, node_text(sc, node), f->callee, none);
+        break;
+    }
+    case ROLE_ATTR_NAME: {
+        const fact_cap *attr = companion(sc, it, ROLE_ATTR);
+        emit_fact(sc, SUNSET_FACT_ATTR, node,
+                  attr && has_mark(sc, ROLE_ATTR_STORE, attr->node) ? SUNSET_FACT_STORE : 0u,
+                  node_text(sc, node), companion_text(sc, it, ROLE_ATTR_OBJECT), none);
+        break;
+    }
+    case ROLE_DEF_CLASS:
+    case ROLE_DEF_FUNCTION:
+        emit_def(sc, it, node);
+        break;
+    case ROLE_IDENT: {
+        const call_frame *f = top_call(sc);
+        emit_fact(sc, SUNSET_FACT_IDENT, node,
+                  has_mark(sc, ROLE_IDENT_DEFINITION, node) ? SUNSET_FACT_DEFINITION : 0u,
+                  node_text(sc, node), f ? f->callee : none, none);
+        break;
+    }
+    case ROLE_STRING_CONTENT: {
+        const fact_cap *owner = companion(sc, it, ROLE_STRING);
+        bool doc = owner && has_mark(sc, ROLE_DOCSTRING, owner->node);
+        emit_text_node(sc, doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_STRING, node, 0, call_cstr(sc));
+        break;
+    }
+    case ROLE_COMMENT:
+        emit_text_node(sc, SUNSET_CTX_COMMENT, node, 1, NULL);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Emit every fact in document order; the call and scope stacks hold the argument lists and
+ * definitions enclosing the current item (tree nodes nest, so a popped frame never returns). */
+static void emit_facts(scan_ctx *sc) {
+    if (sc->items.n) qsort(sc->items.v, sc->items.n, sizeof(item), item_cmp);
+    if (sc->marks.n) qsort(sc->marks.v, sc->marks.n, sizeof(mark), mark_cmp);
+    for (size_t i = 0; i < sc->items.n && !sc->oom; i++) {
+        const item *it = &VEC_AT(&sc->items, item, i);
+        while (sc->calls.n && it->start >= VEC_AT(&sc->calls, call_frame, sc->calls.n - 1).end)
+            sc->calls.n--;
+        while (sc->scopes.n && it->start >= VEC_AT(&sc->scopes, scope_frame, sc->scopes.n - 1).end)
+            sc->scopes.n--;
+        emit_item(sc, it);
+    }
+}
+
+/* ---- contexts and query rules ----------------------------------------------------------- */
+
+static int range_cmp(const void *pa, const void *pb) {
+    const ctx_range *a = pa, *b = pb;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    return a->end > b->end ? -1 : a->end < b->end;
+}
+
+/* The outermost string and comment ranges, sorted and disjoint, for context lookups. */
+static bool build_ranges(scan_ctx *sc) {
+    for (size_t i = 0; i < sc->marks.n; i++) {
+        const mark *mk = &VEC_AT(&sc->marks, mark, i);
+        if (mk->role != ROLE_STRING) continue;
+        mark key = {ROLE_DOCSTRING, mk->start, mk->end};
+        bool doc = bsearch(&key, sc->marks.v, sc->marks.n, sizeof key, mark_cmp) != NULL;
+        ctx_range r = {mk->start, mk->end, doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_STRING};
+        if (!vec_push(&sc->ranges, &r)) return false;
+    }
+    for (size_t i = 0; i < sc->items.n; i++) {
+        const item *it = &VEC_AT(&sc->items, item, i);
+        if (VEC_AT(&sc->caps, fact_cap, it->cap).role != ROLE_COMMENT) continue;
+        ctx_range r = {it->start, it->end, SUNSET_CTX_COMMENT};
+        if (!vec_push(&sc->ranges, &r)) return false;
+    }
+    if (!sc->ranges.n) return true;
+    qsort(sc->ranges.v, sc->ranges.n, sizeof(ctx_range), range_cmp);
+    size_t kept = 0;
+    for (size_t i = 0; i < sc->ranges.n; i++) {
+        ctx_range r = VEC_AT(&sc->ranges, ctx_range, i);
+        if (kept && r.start < VEC_AT(&sc->ranges, ctx_range, kept - 1).end) continue; /* nested */
+        VEC_AT(&sc->ranges, ctx_range, kept++) = r;
+    }
+    sc->ranges.n = kept;
+    return true;
+}
+
+static sunset_context ctx_of(const scan_ctx *sc, TSNode n) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    size_t lo = 0, hi = sc->ranges.n; /* find the last range starting at or before a */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (VEC_AT(&sc->ranges, ctx_range, mid).start <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return SUNSET_CTX_CODE;
+    const ctx_range *r = &VEC_AT(&sc->ranges, ctx_range, lo - 1);
+    return a < r->end && b <= r->end ? r->ctx : SUNSET_CTX_CODE;
+}
+
+/* The node a rule reports: its capture; for a rule without one, or when that capture is
+ * optional and absent from this match, the outermost captured node. */
+static bool report_node(uint32_t report, const TSQueryMatch *m, TSNode *out) {
+    bool found = false;
+    for (uint16_t i = 0; i < m->capture_count; i++) {
+        if (m->captures[i].index == report) {
+            *out = m->captures[i].node;
+            return true;
+        }
+    }
+    for (uint16_t i = 0; i < m->capture_count; i++) {
+        TSNode n = m->captures[i].node;
+        if (!found || ts_node_start_byte(n) < ts_node_start_byte(*out) ||
+            (ts_node_start_byte(n) == ts_node_start_byte(*out) &&
+             ts_node_end_byte(n) > ts_node_end_byte(*out))) {
+            *out = n;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* Run one query of rules over the tree, appending what its matches report to sc->found.
+ * Returns false when the cursor's match limit was hit, i.e. matches may be missing. */
+static bool run_query(scan_ctx *sc, const pyquery *pq, TSNode root) {
+    TSQueryCursor *cur = sc->w->cursor;
+    TSQueryMatch m;
+    ts_query_cursor_exec(cur, pq->q, root);
+    while (ts_query_cursor_next_match(cur, &m)) {
+        const pattern_info *pi = &pq->pats[m.pattern_index];
+        if (!preds_hold(sc, pq, &m)) continue;
+        TSNode n;
+        if (!report_node(pi->report, &m, &n)) { /* a pattern whose captures are all optional */
+            sunset_warn(sc->sink, 0, 0, "rule %s: a match captured no node to report",
+                        sunset_rule_id(pi->rule));
+            continue;
+        }
+        rule_hit f = {pi->rule, ctx_of(sc, n), node_span(n)};
+        if (!vec_push(&sc->found, &f)) {
+            sc->oom = true;
+            break;
+        }
+    }
+    return !ts_query_cursor_did_exceed_match_limit(cur);
+}
+
+/* All rules in one walk; if that hits the match limit, which cannot be pinned on one rule,
+ * its results are dropped and each rule runs alone with the whole limit to itself. */
+static void run_rules(scan_ctx *sc, TSNode root) {
+    const py_state *st = sc->w->st;
+    if (!st->all.q || !run_query(sc, &st->all, root)) {
+        sc->found.n = 0;
+        for (size_t r = 0; r < st->nrules && !sc->oom; r++)
+            if (!run_query(sc, &st->rules[r], root))
+                sunset_warn(sc->sink, 0, 0,
+                            "query match limit hit for rule %s; matches may be missing",
+                            sunset_rule_id(st->rules[r].pats[0].rule));
+    }
+    for (size_t i = 0; i < sc->found.n && !sc->oom; i++) {
+        const rule_hit *f = &VEC_AT(&sc->found, rule_hit, i);
+        sunset_emit_match(sc->sink, f->rule, f->ctx, f->span);
+    }
+}
+
+static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
+    py_worker *w = wp;
+    TSTree *tree = NULL;
+    int rc = -1;
+    scan_ctx sc = {
+        .w = w, .src = src, .sink = sink,
+        .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
+        .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
+        .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
+    };
+
+    if (src->len > UINT32_MAX) {
+        sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
+        goto cleanup;
+    }
+    tree = ts_parser_parse_string(w->parser, NULL, src->data, (uint32_t)src->len);
+    if (!tree) {
+        /* A cancelled parse would otherwise be resumed by the next call. */
+        ts_parser_reset(w->parser);
+        if (w->st->parse_budget_ms)
+            sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms); file not analysed",
+                        w->st->parse_budget_ms);
+        else
+            sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
+        goto cleanup;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    if (!collect_facts(&sc, root)) sc.oom = true;
+    if (!sc.oom) emit_facts(&sc);
+    if (!sc.oom && !build_ranges(&sc)) sc.oom = true;
+    if (!sc.oom) run_rules(&sc, root);
+    if (sc.oom) {
+        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    scan_ctx_free(&sc);
+    if (tree) ts_tree_delete(tree);
+    return rc;
+}
+
+static const sunset_lang python_langs[] = {SUNSET_LANG_PYTHON, SUNSET_LANG_NONE};
+
+const sunset_frontend sunset_frontend_python = {
+    .abi = SUNSET_FRONTEND_ABI,
+    .name = "python",
+    .langs = python_langs,
+    .init = py_init,
+    .fini = py_fini,
+    .worker_new = py_worker_new,
+    .worker_free = py_worker_free,
+    .scan = py_scan,
+};

@@ -1,0 +1,820 @@
+/*
+ * test_lang_python.c — CMocka unit tests of the Python frontend (src/lang/python.c), linked
+ * with the fact recorder instead of the engine: each test scans a snippet and checks the
+ * recorded facts, texts, scopes, query-rule matches and warnings, including positions.
+ * Run from the repository root (the frontend loads queries/python/facts.scm).
+ * PY_TEST_FILTER=glob runs only the matching tests; PY_TEST_DUMP=1 prints every record.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lang/python.h"
+#include "sunset.h"
+#include "test/recorder.h"
+#include "util.h"
+
+#define ANY ((const char *)1) /* rec_get: any aux */
+
+static const sunset_frontend *fe = &sunset_frontend_python;
+
+/* One frontend state + worker + recorder; fx_close frees all of it. */
+typedef struct fx {
+    void *state, *worker;
+    sunset_sink sink;
+    sunset_error err;
+    long live_at_open;
+} fx;
+
+static int fx_open_cfg(fx *f, const struct sunset_ruleset *rs, const char *queries_dir,
+                       unsigned budget_ms) {
+    memset(f, 0, sizeof *f);
+    f->live_at_open = sunset_alloc_live();
+    sunset_frontend_config cfg = {
+        .rules = rs, .queries_dir = queries_dir, .root = "/", .parse_budget_ms = budget_ms};
+    if (fe->init(&cfg, &f->state, &f->err) != 0) return -1;
+    f->worker = fe->worker_new(f->state);
+    return f->worker ? 0 : -1;
+}
+
+static void fx_open(fx *f, const struct sunset_ruleset *rs) {
+    int rc = fx_open_cfg(f, rs, "queries", 0);
+    if (rc) fprintf(stderr, "init: %s\n", f->err.msg);
+    assert_int_equal(rc, 0);
+}
+
+static int fx_scan_n(fx *f, const char *code, size_t len) {
+    rec_reset(&f->sink);
+    sunset_source src = {"t.py", "t.py", code, len, SUNSET_LANG_PYTHON};
+    int rc = fe->scan(f->worker, &src, &f->sink);
+    if (getenv("PY_TEST_DUMP")) rec_dump(&f->sink);
+    return rc;
+}
+
+static int fx_scan(fx *f, const char *code) { return fx_scan_n(f, code, strlen(code)); }
+
+static void fx_close(fx *f) {
+    rec_reset(&f->sink);
+    fe->worker_free(f->worker);
+    fe->fini(f->state);
+    f->worker = f->state = NULL;
+    assert_int_equal(sunset_alloc_live(), f->live_at_open);
+}
+
+static bool str_is(const char *have, const char *want) {
+    if (want == ANY) return true;
+    if (!want || !have) return want == have;
+    return strcmp(have, want) == 0;
+}
+
+/* The n-th record of `type` (fact `kind`) with this text (NULL = any) and aux (NULL = none,
+ * ANY = any), or NULL. */
+static const rec *rec_nth(const sunset_sink *s, rec_type type, sunset_fact_kind kind,
+                          const char *text, const char *aux, size_t nth) {
+    for (size_t i = 0; i < s->n; i++) {
+        const rec *r = &s->recs[i];
+        if (r->type != type || (type == REC_FACT && r->kind != kind)) continue;
+        if ((text && !str_is(r->text, text)) || !str_is(r->aux, aux)) continue;
+        if (nth-- == 0) return r;
+    }
+    return NULL;
+}
+
+static const rec *rec_get(const sunset_sink *s, rec_type type, sunset_fact_kind kind,
+                          const char *text, const char *aux) {
+    const rec *r = rec_nth(s, type, kind, text, aux, 0);
+    if (!r) {
+        fprintf(stderr, "missing record type=%d kind=%d text=[%s] aux=[%s]; have:\n", type, kind,
+                text ? text : "(null)", aux == ANY ? "(any)" : aux ? aux : "(null)");
+        rec_dump(s);
+    }
+    return r;
+}
+
+static size_t rec_cnt(const sunset_sink *s, rec_type type, sunset_fact_kind kind,
+                      const char *text, const char *aux) {
+    size_t n = 0;
+    while (rec_nth(s, type, kind, text, aux, n)) n++;
+    return n;
+}
+
+static void check_span(const rec *r, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) {
+    assert_non_null(r);
+    if (r->span.line != l || r->span.col != c || r->span.end_line != el || r->span.end_col != ec)
+        fprintf(stderr, "span of [%s]: have %u:%u-%u:%u want %u:%u-%u:%u\n", r->text, r->span.line,
+                r->span.col, r->span.end_line, r->span.end_col, l, c, el, ec);
+    assert_int_equal(r->span.line, l);
+    assert_int_equal(r->span.col, c);
+    assert_int_equal(r->span.end_line, el);
+    assert_int_equal(r->span.end_col, ec);
+}
+
+static void check_start(const rec *r, uint32_t l, uint32_t c) {
+    assert_non_null(r);
+    assert_int_equal(r->span.line, l);
+    assert_int_equal(r->span.col, c);
+}
+
+static const rec *warning_with(const sunset_sink *s, const char *needle) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->recs[i].type == REC_WARN && strstr(s->recs[i].text, needle)) return &s->recs[i];
+    return NULL;
+}
+
+/* ---- tests ------------------------------------------------------------------------------ */
+
+static void test_descriptor(void **unused) {
+    assert_int_equal(fe->abi, SUNSET_FRONTEND_ABI);
+    assert_string_equal(fe->name, "python");
+    assert_int_equal(fe->langs[0], SUNSET_LANG_PYTHON);
+    assert_int_equal(fe->langs[1], SUNSET_LANG_NONE);
+    fe->fini(NULL);
+    fe->worker_free(NULL);
+}
+
+static void test_imports(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "import a.b\n"
+                                 "import paddle.fluid as fluid, os\n"
+                                 "from ..x.y import (ParallelExecutor as PE,\n"
+                                 "    ExecutionStrategy)\n"
+                                 "from . import m\n"
+                                 "from q import *\n"
+                                 "from __future__ import annotations\n"
+                                 "from paddle . base import core\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_IMPORT, NULL, ANY), 9);
+
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "a.b", NULL);
+    check_span(r, 1, 8, 1, 11);
+    assert_null(r->target);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "paddle.fluid", NULL);
+    check_span(r, 2, 8, 2, 20);
+    assert_string_equal(r->target, "fluid");
+    r = rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "os", NULL);
+    check_span(r, 2, 31, 2, 33);
+    assert_null(r->target);
+
+    r = rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "..x.y", "ParallelExecutor");
+    check_span(r, 3, 20, 3, 36);
+    assert_string_equal(r->target, "PE");
+    r = rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "..x.y", "ExecutionStrategy");
+    check_span(r, 4, 5, 4, 22);
+    assert_null(r->target);
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, ".", "m"), 5, 15, 5, 16);
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "q", "*"), 6, 15, 6, 16);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "__future__", "annotations"));
+    /* blanks inside a dotted module are dropped */
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_IMPORT, "paddle.base", "core"), 8, 27, 8, 31);
+
+    /* import names are identifiers too */
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "ParallelExecutor", NULL), 3, 20, 3, 36);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "PE", NULL));
+    fx_close(&f);
+}
+
+static void test_bases(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "class A(B):\n"
+                                 "    pass\n"
+                                 "class C(mod.D, metaclass=Meta):\n"
+                                 "    pass\n"
+                                 "class TestPE(unittest.TestCase, TestParallelExecutorBase):\n"
+                                 "    pass\n"
+                                 "class Plain:\n"
+                                 "    pass\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BASE, NULL, ANY), 4);
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_BASE, "B", "A"), 1, 9, 1, 10);
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_BASE, "mod.D", "C"), 3, 9, 3, 14);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_BASE, "unittest.TestCase", "TestPE"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_BASE, "TestParallelExecutorBase", "TestPE"));
+    /* metaclass= is neither a base nor a call keyword */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BASE, "Meta", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_KWARG, NULL, ANY), 0);
+    fx_close(&f);
+}
+
+static void test_calls_and_idents(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "pe = core.ParallelExecutor(places, fluid.ExecutionStrategy())\n"
+                                 "f()\n"
+                                 "g(h(x), y)\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_CALL, "core.ParallelExecutor", NULL), 1, 6, 1, 27);
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_CALL, "fluid.ExecutionStrategy", NULL), 1, 36, 1,
+               59);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_CALL, "f", NULL));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_CALL, "h", NULL));
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_CALL, NULL, ANY), 5);
+
+    /* identifiers carry the innermost call whose argument list holds them */
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "places", "core.ParallelExecutor"), 1, 28,
+               1, 34);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "ExecutionStrategy",
+                            "core.ParallelExecutor"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "ParallelExecutor", NULL));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "pe", NULL));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "f", NULL));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "x", "h"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "h", "g"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "y", "g"));
+    assert_null(rec_nth(s, REC_FACT, SUNSET_FACT_IDENT, "g", ANY, 0)->aux);
+    fx_close(&f);
+}
+
+static void test_attributes(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "bs.fix_op_run_order = True\n"
+                                 "x = es.num_threads\n"
+                                 "es.num_iteration_per_drop_scope += 1\n"
+                                 "self.a, (self.b, c) = 1, (2, 3)\n"
+                                 "self.t: int = 4\n"
+                                 "for self.i in r: pass\n"
+                                 "with g() as self.w: pass\n"
+                                 "print(es.use_cuda)\n"
+                                 "a.b.c = 1\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "fix_op_run_order", "bs");
+    check_span(r, 1, 4, 1, 20);
+    assert_int_equal(r->flags, SUNSET_FACT_STORE);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "num_threads", "es");
+    check_span(r, 2, 8, 2, 19);
+    assert_int_equal(r->flags & SUNSET_FACT_STORE, 0);
+    assert_int_equal(
+        rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "num_iteration_per_drop_scope", "es")->flags,
+        SUNSET_FACT_STORE);
+    static const char *stored[] = {"a", "b", "t", "i", "w"};
+    for (size_t i = 0; i < sizeof stored / sizeof *stored; i++) {
+        r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, stored[i], "self");
+        assert_non_null(r);
+        assert_int_equal(r->flags, SUNSET_FACT_STORE);
+    }
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "use_cuda", "es")->flags, 0);
+    /* a.b.c = 1: only the outer attribute is stored; its receiver is "a.b" */
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "c", "a.b")->flags, SUNSET_FACT_STORE);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "b", "a")->flags, 0);
+    /* attribute names are identifiers too */
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "num_threads", NULL), 2, 8, 2, 19);
+    fx_close(&f);
+}
+
+static void test_kwargs(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "exe = compiler.compile(exec_strategy=es, build_strategy=bs)\n"
+                                 "p = CompiledProgram(m).with_data_parallel(loss_name=l, **kw)\n"
+                                 "d = dict(a=1)\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "exec_strategy", "compiler.compile"), 1, 24,
+               1, 37);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "build_strategy", "compiler.compile"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "loss_name",
+                            "CompiledProgram(m).with_data_parallel"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "a", "dict"));
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_KWARG, NULL, ANY), 4);
+    /* the keyword and its value are identifiers inside the call */
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "exec_strategy", "compiler.compile"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "es", "compiler.compile"));
+    fx_close(&f);
+}
+
+/* Line and column of `word` inside a recorded text, walked from its start as the engine does. */
+static void walk_pos(const rec *r, const char *word, uint32_t *line, uint32_t *col) {
+    const char *p = strstr(r->text, word);
+    assert_non_null(p);
+    uint32_t l = r->span.line, c = r->span.col;
+    for (const char *q = r->text; q < p; q++) {
+        if (*q == '\n') l++, c = 1;
+        else c++;
+    }
+    *line = l;
+    *col = c;
+}
+
+static void test_contexts(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "# Copyright ParallelExecutor\n"
+                                 "\"\"\"Module doc about ParallelExecutor.\"\"\"\n"
+                                 "x = \"ExecutionStrategy\"  # trailing note\n"
+                                 "def f():\n"
+                                 "    \"\"\"First line.\n"
+                                 "\n"
+                                 "    Second ParallelExecutor line.\n"
+                                 "    \"\"\"\n"
+                                 "    return run(\"inner\", 'b' \"c\")\n"
+                                 "class K:\n"
+                                 "    # a comment first\n"
+                                 "    r'''K doc'''\n"
+                                 "    'not a docstring'\n"
+                                 "y = f\"pre{x}post\"\n"
+                                 "\"late module string\"\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_TEXT, 0, " Copyright ParallelExecutor", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_COMMENT);
+    check_start(r, 1, 2);
+    r = rec_get(s, REC_TEXT, 0, " trailing note", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_COMMENT);
+    check_start(r, 3, 27);
+
+    r = rec_get(s, REC_TEXT, 0, "Module doc about ParallelExecutor.", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_start(r, 2, 4);
+    r = rec_get(s, REC_TEXT, 0, "ExecutionStrategy", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_STRING);
+    check_span(r, 3, 6, 3, 23);
+
+    r = rec_get(s, REC_TEXT, 0, "First line.\n\n    Second ParallelExecutor line.\n    ", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_start(r, 5, 8);
+    uint32_t line, col;
+    walk_pos(r, "ParallelExecutor", &line, &col);
+    assert_int_equal(line, 7);
+    assert_int_equal(col, 12);
+
+    r = rec_get(s, REC_TEXT, 0, "inner", "run");
+    assert_int_equal(r->ctx, SUNSET_CTX_STRING);
+    check_start(r, 9, 17);
+    /* implicit concatenation: each piece with its own position */
+    check_start(rec_get(s, REC_TEXT, 0, "b", "run"), 9, 26);
+    check_start(rec_get(s, REC_TEXT, 0, "c", "run"), 9, 30);
+
+    r = rec_get(s, REC_TEXT, 0, "K doc", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_start(r, 12, 9);
+    assert_int_equal(rec_get(s, REC_TEXT, 0, "not a docstring", NULL)->ctx, SUNSET_CTX_STRING);
+    assert_int_equal(rec_get(s, REC_TEXT, 0, "late module string", NULL)->ctx, SUNSET_CTX_STRING);
+
+    /* f-string: the literal pieces, not the interpolation */
+    check_span(rec_get(s, REC_TEXT, 0, "pre", NULL), 14, 7, 14, 10);
+    check_span(rec_get(s, REC_TEXT, 0, "post", NULL), 14, 13, 14, 17);
+    assert_int_equal(rec_cnt(s, REC_TEXT, 0, "{x}", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_TEXT, 0, NULL, ANY), 14);
+    /* strings are reported as texts, never as STRING facts */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_STRING, NULL, ANY), 0);
+    /* no word of a comment or string is an identifier fact */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_IDENT, "ParallelExecutor", ANY), 0);
+    fx_close(&f);
+}
+
+static void test_scopes_and_defs(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "class TestX(unittest.TestCase):\n"
+                                 "    def test_run(self):\n"
+                                 "        def helper():\n"
+                                 "            pass\n"
+                                 "        return helper\n"
+                                 "\n"
+                                 "    @staticmethod\n"
+                                 "    def build():\n"
+                                 "        pass\n"
+                                 "\n"
+                                 "async def top():\n"
+                                 "    class Inner:\n"
+                                 "        pass\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    assert_int_equal(rec_cnt(s, REC_SCOPE, 0, NULL, ANY), 6);
+    check_span(rec_get(s, REC_SCOPE, 0, "TestX", "class"), 1, 0, 9, 0);
+    check_span(rec_get(s, REC_SCOPE, 0, "TestX.test_run", "method"), 2, 0, 5, 0);
+    check_span(rec_get(s, REC_SCOPE, 0, "TestX.test_run.helper", "function"), 3, 0, 4, 0);
+    check_span(rec_get(s, REC_SCOPE, 0, "TestX.build", "method"), 8, 0, 9, 0);
+    check_span(rec_get(s, REC_SCOPE, 0, "top", "function"), 11, 0, 13, 0);
+    check_span(rec_get(s, REC_SCOPE, 0, "top.Inner", "class"), 12, 0, 13, 0);
+
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_DEF, "TestX", "class"), 1, 7, 1, 12);
+    check_span(rec_get(s, REC_FACT, SUNSET_FACT_DEF, "test_run", "method"), 2, 9, 2, 17);
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_DEF, "helper", "function"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_DEF, "build", "method"));
+    assert_non_null(rec_get(s, REC_FACT, SUNSET_FACT_DEF, "top", "function"));
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_DEF, NULL, ANY), 6);
+
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "test_run", NULL);
+    check_span(r, 2, 9, 2, 17);
+    assert_int_equal(r->flags, SUNSET_FACT_DEFINITION);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "TestX", NULL)->flags,
+                     SUNSET_FACT_DEFINITION);
+    /* a use of helper is not its definition */
+    assert_int_equal(rec_nth(s, REC_FACT, SUNSET_FACT_IDENT, "helper", NULL, 1)->flags, 0);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "self", NULL)->flags, 0);
+    fx_close(&f);
+}
+
+static const struct sunset_rule pred_rules[] = {
+    {"PY-PE-CALL",
+     "((call function: (attribute object: (_) @obj attribute: (identifier) @name)) @call\n"
+     " (#match? @obj \"^(fluid|core)$\")\n"
+     " (#eq? @name \"ParallelExecutor\"))",
+     "call", SUNSET_LANG_PYTHON},
+    {"PY-SAME-KW", "((keyword_argument name: (_) @k value: (_) @v) (#eq? @k @v))", "v",
+     SUNSET_LANG_PYTHON},
+    {"PY-OUTER", "((call function: (identifier) @fn) @whole (#eq? @fn \"foo\"))", "",
+     SUNSET_LANG_PYTHON},
+    {"PY-ANY-OF",
+     "((identifier) @id (#any-of? @id \"foo\" \"_bar\" \"baz\") (#not-match? @id \"^_\")"
+     " (#not-eq? @id \"baz\"))",
+     NULL, SUNSET_LANG_PYTHON},
+    {"PY-TEXT", "([(string) (comment)] @t (#match? @t \"Parallel\"))", "t", SUNSET_LANG_PYTHON},
+    {"CPP-IGNORED", "this is not for python", "", SUNSET_LANG_CPP},
+};
+
+static void test_query_rules(void **unused) {
+    struct sunset_ruleset rs = {pred_rules, sizeof pred_rules / sizeof *pred_rules};
+    fx f;
+    fx_open(&f, &rs);
+    assert_int_equal(fx_scan(&f, "a = fluid.ParallelExecutor(x)\n"
+                                 "b = paddle.ParallelExecutor(y)\n"
+                                 "c = core.ParallelExecutor(z)\n"
+                                 "d = fluid.Executor(a=a, b=c)\n"
+                                 "foo(_bar, baz, foo)\n"
+                                 "s = 'ParallelExecutor'  # ParallelExecutor\n"
+                                 "def h():\n"
+                                 "    \"\"\"ParallelExecutor doc\"\"\"\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    assert_int_equal(rec_cnt(s, REC_MATCH, 0, "PY-PE-CALL", ANY), 2);
+    const rec *r = rec_nth(s, REC_MATCH, 0, "PY-PE-CALL", ANY, 0);
+    check_span(r, 1, 5, 1, 30);
+    assert_int_equal(r->ctx, SUNSET_CTX_CODE);
+    assert_ptr_equal(r->rule, &pred_rules[0]);
+    check_span(rec_nth(s, REC_MATCH, 0, "PY-PE-CALL", ANY, 1), 3, 5, 3, 29);
+
+    /* capture vs capture; the rule's capture is reported */
+    assert_int_equal(rec_cnt(s, REC_MATCH, 0, "PY-SAME-KW", ANY), 1);
+    check_span(rec_get(s, REC_MATCH, 0, "PY-SAME-KW", ANY), 4, 22, 4, 23);
+    /* capture "": the outermost captured node (@whole, not @fn, which comes first) */
+    assert_int_equal(rec_cnt(s, REC_MATCH, 0, "PY-OUTER", ANY), 1);
+    check_span(rec_get(s, REC_MATCH, 0, "PY-OUTER", ANY), 5, 1, 5, 20);
+
+    /* foo twice; _bar fails #not-match?, baz fails #not-eq? */
+    assert_int_equal(rec_cnt(s, REC_MATCH, 0, "PY-ANY-OF", ANY), 2);
+    check_span(rec_nth(s, REC_MATCH, 0, "PY-ANY-OF", ANY, 0), 5, 1, 5, 4);
+    check_span(rec_nth(s, REC_MATCH, 0, "PY-ANY-OF", ANY, 1), 5, 16, 5, 19);
+
+    /* contexts of matched nodes */
+    assert_int_equal(rec_cnt(s, REC_MATCH, 0, "PY-TEXT", ANY), 3);
+    r = rec_nth(s, REC_MATCH, 0, "PY-TEXT", ANY, 0);
+    assert_int_equal(r->ctx, SUNSET_CTX_STRING);
+    check_span(r, 6, 5, 6, 23);
+    r = rec_nth(s, REC_MATCH, 0, "PY-TEXT", ANY, 1);
+    assert_int_equal(r->ctx, SUNSET_CTX_COMMENT);
+    check_span(r, 6, 25, 6, 43);
+    r = rec_nth(s, REC_MATCH, 0, "PY-TEXT", ANY, 2);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_span(r, 8, 5, 8, 31);
+    assert_int_equal(rec_cnt(s, REC_WARN, 0, NULL, ANY), 0);
+
+    /* a file without any match */
+    assert_int_equal(fx_scan(&f, "exe = paddle.static.Executor(place)\n"), 0);
+    assert_int_equal(rec_cnt(s, REC_MATCH, 0, NULL, ANY), 0);
+    fx_close(&f);
+}
+
+static void check_init_error(const char *query, const char *capture, const char *want) {
+    struct sunset_rule rule = {"PY-BAD", query, capture, SUNSET_LANG_PYTHON};
+    struct sunset_ruleset rs = {&rule, 1};
+    fx f;
+    long live = sunset_alloc_live();
+    assert_int_equal(fx_open_cfg(&f, &rs, "queries", 0), -1);
+    assert_null(f.state);
+    if (strcmp(f.err.msg, want) != 0) fprintf(stderr, "have: %s\nwant: %s\n", f.err.msg, want);
+    assert_string_equal(f.err.msg, want);
+    assert_int_equal(sunset_alloc_live(), live);
+}
+
+static void test_invalid_rule_queries(void **unused) {
+    check_init_error("(call function: (identifer))", "",
+                     "test: rule PY-BAD: invalid query at offset 17: invalid node type");
+    check_init_error("(call (identifier) @x", "",
+                     "test: rule PY-BAD: invalid query at offset 21: syntax error");
+    check_init_error("(call fnction: (identifier))", "",
+                     "test: rule PY-BAD: invalid query at offset 6: invalid field");
+    check_init_error("((identifier) @x (#match? @x \"a(b\"))", "",
+                     "test: rule PY-BAD: invalid regex \"a(b\" at offset 3: missing closing "
+                     "parenthesis");
+    check_init_error("((identifier) @x (#frob? @x \"a\"))", "",
+                     "test: rule PY-BAD: unsupported predicate #frob? in pattern 0");
+    check_init_error("((identifier) @x (#eq? \"a\" @x))", "",
+                     "test: rule PY-BAD: invalid predicate #eq? in pattern 0: expected a capture "
+                     "then a string or a capture");
+    check_init_error("(identifier) @x", "y", "test: rule PY-BAD: capture @y is not in the query");
+    check_init_error("(call) @x\n(identifier) @y", "x",
+                     "test: rule PY-BAD: capture @x is not in pattern 1");
+    check_init_error("(call) @x\n(identifier)", "",
+                     "test: rule PY-BAD: pattern 1 has no capture to report");
+    check_init_error("; nothing\n", "", "test: rule PY-BAD: query has no pattern");
+}
+
+/* A scratch queries directory holding python/facts.scm with `text`; returns its path. */
+static const char *scratch_queries(const char *text) {
+    static char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/sunset-pyq-%ld", (long)getpid());
+    char path[128];
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/python", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/python/facts.scm", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    assert_int_equal(fclose(fp), 0);
+    return dir;
+}
+
+static void scratch_remove(const char *dir) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/python/facts.scm", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/python", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+static void test_invalid_facts_file(void **unused) {
+    fx f;
+    char want[256];
+    const char *dir = scratch_queries("; facts\n(identifier) @ident\n  (call functon: (_)) @x\n");
+    assert_int_equal(fx_open_cfg(&f, NULL, dir, 0), -1);
+    snprintf(want, sizeof want, "%s/python/facts.scm:3:9: invalid query: invalid field", dir);
+    assert_string_equal(f.err.msg, want);
+
+    dir = scratch_queries("(identifier) @ident\n(call) @callee.site\n");
+    assert_int_equal(fx_open_cfg(&f, NULL, dir, 0), -1);
+    snprintf(want, sizeof want, "%s/python/facts.scm:2:8: unknown capture @callee.site", dir);
+    assert_string_equal(f.err.msg, want);
+
+    /* "_" captures are free for predicates; predicates are evaluated on facts too */
+    dir = scratch_queries("((identifier) @ident @_i (#not-eq? @_i \"skip\"))\n");
+    assert_int_equal(fx_open_cfg(&f, NULL, dir, 0), 0);
+    assert_int_equal(fx_scan(&f, "keep = skip\n"), 0);
+    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IDENT, "keep", NULL));
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 1);
+    fx_close(&f);
+
+    scratch_remove(dir);
+    assert_int_equal(fx_open_cfg(&f, NULL, dir, 0), -1);
+    assert_non_null(strstr(f.err.msg, "python/facts.scm: cannot read: "));
+}
+
+static void test_match_limit(void **unused) {
+    /* Every identifier of the argument list starts a match that waits for a later sibling, so
+     * the in-progress matches outgrow a small limit. */
+    static const struct sunset_rule lim[] = {
+        {"PY-B", "((identifier) @i (#eq? @i \"b\"))", "", SUNSET_LANG_PYTHON},
+        {"PY-LIM", "(argument_list (identifier) @a (identifier) @b)", "a", SUNSET_LANG_PYTHON},
+    };
+    struct sunset_ruleset rs = {&lim[1], 1};
+    char code[4096] = "f(";
+    for (int i = 0; i < 60; i++) strcat(code, "a, ");
+    strcat(code, "b)\n");
+
+    fx f;
+    sunset_python_set_match_limit(8);
+    fx_open(&f, &rs);
+    sunset_python_set_match_limit(0);
+    assert_int_equal(fx_scan(&f, code), 0);
+    assert_non_null(
+        warning_with(&f.sink, "query match limit hit for rule PY-LIM; matches may be missing"));
+    fx_close(&f);
+
+    fx_open(&f, &rs);
+    assert_int_equal(fx_scan(&f, code), 0);
+    assert_null(warning_with(&f.sink, "match limit"));
+    assert_true(rec_cnt(&f.sink, REC_MATCH, 0, "PY-LIM", ANY) > 0);
+    fx_close(&f);
+
+    /* Two rules run in one walk; when that walk hits the limit, each rule runs alone: the
+     * warning names the rule that hit it, and the other's match is reported exactly once. */
+    rs = (struct sunset_ruleset){lim, 2};
+    sunset_python_set_match_limit(8);
+    fx_open(&f, &rs);
+    sunset_python_set_match_limit(0);
+    assert_int_equal(fx_scan(&f, code), 0);
+    assert_non_null(
+        warning_with(&f.sink, "query match limit hit for rule PY-LIM; matches may be missing"));
+    assert_null(warning_with(&f.sink, "rule PY-B"));
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-B", ANY), 1);
+    /* a file under the limit takes the single walk */
+    assert_int_equal(fx_scan(&f, "f(a, b)\n"), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-LIM", ANY), 1);
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-B", ANY), 1);
+    fx_close(&f);
+}
+
+static char *repeat_wrap(const char *head, const char *open, const char *mid, const char *close,
+                         int depth) {
+    size_t n = strlen(head) + depth * (strlen(open) + strlen(close)) + strlen(mid) + 2;
+    char *s = malloc(n), *p = s;
+    assert_non_null(s);
+    p += sprintf(p, "%s", head);
+    for (int i = 0; i < depth; i++) p += sprintf(p, "%s", open);
+    p += sprintf(p, "%s", mid);
+    for (int i = 0; i < depth; i++) p += sprintf(p, "%s", close);
+    sprintf(p, "\n");
+    return s;
+}
+
+static void test_deep_nesting(void **unused) {
+    static const struct {
+        const char *open, *mid, *close;
+    } shapes[] = {
+        {"(", "1", ")"}, {"f(", "y", ")"}, {"[", "", "]"}, {"-", "z", ""}, {"a.", "b", ""},
+        {"1 + ", "2", ""},
+    };
+    struct sunset_rule rule = {"PY-DEEP", "((identifier) @i (#eq? @i \"y\"))", "",
+                               SUNSET_LANG_PYTHON};
+    struct sunset_ruleset rs = {&rule, 1};
+    fx f;
+    fx_open(&f, &rs);
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        char *code = repeat_wrap("x = ", shapes[i].open, shapes[i].mid, shapes[i].close, 10000);
+        assert_int_equal(fx_scan(&f, code), 0);
+        assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IDENT, "x", NULL));
+        if (i == 1) {
+            /* the innermost y sits in f's argument list; the match rule still fires */
+            const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_IDENT, "y", "f");
+            check_span(r, 1, 5 + 2 * 10000, 1, 6 + 2 * 10000);
+            assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_CALL, "f", NULL), 10000);
+            assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-DEEP", ANY), 1);
+        }
+        if (i == 4) {
+            /* every attribute waits for its name behind a 10,000-deep object: the facts query
+             * hits the match limit, which must be reported */
+            assert_non_null(
+                warning_with(&f.sink, "query match limit hit for queries/python/facts.scm"));
+        } else {
+            assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+        }
+        free(code);
+    }
+    fx_close(&f);
+}
+
+static void test_invalid_utf8(void **unused) {
+    static const char code[] = "x = \"\xff\xfe caf\xc3\"\n"
+                               "# \xc3\x28 ParallelExecutor \xf0\x28\x8c\n"
+                               "\xff\xfe = 1\n"
+                               "y = 'a\0b'\n"
+                               "def f\xe9(): pass\n"
+                               "def g(): pass\n";
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan_n(&f, code, sizeof code - 1), 0);
+    const rec *r = rec_get(&f.sink, REC_TEXT, 0, "\xff\xfe caf\xc3", NULL);
+    check_span(r, 1, 6, 1, 13);
+    r = rec_get(&f.sink, REC_TEXT, 0, " \xc3\x28 ParallelExecutor \xf0\x28\x8c", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_COMMENT);
+    check_span(rec_get(&f.sink, REC_FACT, SUNSET_FACT_DEF, "g", "function"), 6, 5, 6, 6);
+    assert_non_null(rec_get(&f.sink, REC_SCOPE, 0, "g", "function"));
+    fx_close(&f);
+}
+
+static void test_crlf(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "x = 1  # note\r\n"
+                                 "def g():\r\n"
+                                 "    \"\"\"Doc\r\n"
+                                 "    more.\"\"\"\r\n"),
+                     0);
+    /* the comment ends before the CR; the docstring keeps its raw bytes */
+    check_span(rec_get(&f.sink, REC_TEXT, 0, " note", NULL), 1, 9, 1, 14);
+    const rec *r = rec_get(&f.sink, REC_TEXT, 0, "Doc\r\n    more.", NULL);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_start(r, 3, 8);
+    check_span(rec_get(&f.sink, REC_SCOPE, 0, "g", "function"), 2, 0, 4, 0);
+    fx_close(&f);
+}
+
+static void test_parse_budget(void **unused) {
+    /* a file far too large to parse in 1 ms */
+    size_t n = 0, cap = 8u << 20;
+    char *code = malloc(cap);
+    assert_non_null(code);
+    while (n + 64 < cap)
+        n += (size_t)sprintf(code + n, "x%zu = fluid.ParallelExecutor(a, b=c)\n", n);
+    fx f;
+    assert_int_equal(fx_open_cfg(&f, NULL, "queries", 1), 0);
+    assert_int_equal(fx_scan_n(&f, code, n), -1);
+    assert_non_null(warning_with(&f.sink, "parse budget exceeded (1 ms)"));
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
+    /* the cancelled parse is not resumed by the next file */
+    assert_int_equal(fx_scan(&f, "import os\n"), 0);
+    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IMPORT, "os", NULL));
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    fx_close(&f);
+    free(code);
+}
+
+/* Whether the failure armed by sunset_alloc_fail_after(k) is still pending, i.e. fewer than
+ * k allocations happened since; disarms it either way. */
+static bool failure_pending(long k) {
+    bool pending = false;
+    for (long i = 0; i < k && !pending; i++) {
+        void *p = sunset_malloc(1);
+        pending = p == NULL;
+        sunset_free(p);
+    }
+    sunset_alloc_fail_after(0);
+    return pending;
+}
+
+static void test_no_leaks_and_oom(void **unused) {
+    struct sunset_ruleset rs = {pred_rules, 5};
+    static const char code[] = "import paddle.fluid as fluid\n"
+                               "class T(unittest.TestCase):\n"
+                               "    \"\"\"Doc.\"\"\"\n"
+                               "    def test(self):\n"
+                               "        pe = fluid.ParallelExecutor(use_cuda=True)  # old\n"
+                               "        pe.x = f\"a{b}c\" 'd'\n";
+    long start = sunset_alloc_live();
+    fx f;
+    fx_open(&f, &rs);
+    assert_int_equal(fx_scan(&f, code), 0);
+    size_t full = f.sink.n;
+    assert_true(full > 30);
+    fx_close(&f);
+    assert_int_equal(sunset_alloc_live(), start);
+
+    /* Fail each allocation of init + worker_new in turn: an error, no leak. */
+    long k;
+    for (k = 1; k < 1000; k++) {
+        sunset_alloc_fail_after(k);
+        int rc = fx_open_cfg(&f, &rs, "queries", 0);
+        bool pending = failure_pending(k);
+        if (rc != 0) assert_true(f.err.msg[0] != 0 || (f.state && !f.worker));
+        fe->worker_free(f.worker);
+        fe->fini(f.state);
+        assert_int_equal(sunset_alloc_live(), start);
+        if (pending) break;
+    }
+    assert_true(k > 5 && k < 1000);
+
+    /* Fail each allocation of a scan in turn: a warning, the scratch freed. */
+    fx_open(&f, &rs);
+    bool scan_failed = false;
+    for (k = 1; k < 10000; k++) {
+        long live = sunset_alloc_live();
+        sunset_alloc_fail_after(k);
+        int rc = fx_scan(&f, code);
+        bool pending = failure_pending(k);
+        if (rc != 0) {
+            scan_failed = true;
+            assert_non_null(warning_with(&f.sink, "out of memory"));
+        }
+        rec_reset(&f.sink);
+        assert_int_equal(sunset_alloc_live(), live);
+        if (pending) break;
+    }
+    assert_true(k > 5 && k < 10000);
+    assert_true(scan_failed);
+    assert_int_equal(fx_scan(&f, code), 0);
+    assert_int_equal(f.sink.n, full);
+    fx_close(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_descriptor),
+        cmocka_unit_test(test_imports),
+        cmocka_unit_test(test_bases),
+        cmocka_unit_test(test_calls_and_idents),
+        cmocka_unit_test(test_attributes),
+        cmocka_unit_test(test_kwargs),
+        cmocka_unit_test(test_contexts),
+        cmocka_unit_test(test_scopes_and_defs),
+        cmocka_unit_test(test_query_rules),
+        cmocka_unit_test(test_invalid_rule_queries),
+        cmocka_unit_test(test_invalid_facts_file),
+        cmocka_unit_test(test_match_limit),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_parse_budget),
+        cmocka_unit_test(test_no_leaks_and_oom),
+    };
+    if (getenv("PY_TEST_FILTER")) cmocka_set_test_filter(getenv("PY_TEST_FILTER"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
