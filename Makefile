@@ -36,7 +36,7 @@ LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
 ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
-	lint-headers format-check
+	lint-headers
 
 all: $(BUILD)/sunset
 
@@ -87,6 +87,16 @@ sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" build-san/sunset unit-tests rules-test
+
+# Regenerate the golden files from the tool's own output; review the diff line by line
+# (testdata/paddle-mini.EXPECTED.md is the checklist) before committing.
+golden: $(BUILD)/sunset
+	@mkdir -p testdata/golden
+	$(BUILD)/sunset scan testdata/paddle-mini --no-config -q -j1 --format json --output testdata/golden/paddle-mini.json
+	@for d in testdata/cli/*/; do \
+		SUNSET=$(BUILD)/sunset sh -c "$$(cat $$d/cmd)" >$${d}stdout 2>$${d}stderr </dev/null; \
+		echo $$? >$${d}exit; done
+	@echo "golden files rewritten; review: git diff testdata/"
 
 # Frontends and writers may include only public headers (no *_int.h).
 lint-headers:

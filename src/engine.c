@@ -184,12 +184,19 @@ static sunset_span span_in(sunset_span at, const char *text, size_t so, size_t e
 static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
     const clause_index *ix = &s->w->e->rs->index[s->src->lang][k];
     pcre2_match_data *md = s->w->md;
+    /* the finding's text is what its span covers: for a from-import, the imported name */
+    const char *shown = f->text;
+    size_t shown_len = f->text_len;
+    if (k == SUNSET_FACT_IMPORT && f->aux) {
+        shown = f->aux;
+        shown_len = f->aux_len;
+    }
     if (ix->n_slots && f->text) {
         const struct name_slot *slot = rules_index_lookup(ix, f->text, f->text_len);
         if (slot) {
             for (size_t i = 0; i < slot->clauses.n; i++) {
                 const clause *c = VEC_AT(&slot->clauses, clause *, i);
-                if (clause_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, f->text, f->text_len);
+                if (clause_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
             }
         }
     }
@@ -202,7 +209,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         const clause *c = VEC_AT(&ix->all, clause *, i);
         if (!clause_rest(c, f, md)) continue;
         if (!c->main.re) {
-            add_cand(s, c->rule, f->span, f->ctx, text, len);
+            add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
             continue;
         }
         size_t so, eo;
@@ -211,7 +218,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
             sunset_span sp = span_in(f->span, text, so, eo);
             add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);
         } else {
-            add_cand(s, c->rule, f->span, f->ctx, text, len);
+            add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
         }
     }
 }

@@ -1065,6 +1065,10 @@ static void walk(cscan *c, int pass) {
                         if (!in_dir || dir_code) emit_call(c, &ch, in_dir);
                     } else if (is_decl && enclosing_class_rec(c) >= 0) {
                         method_decl(c, &ch);
+                    } else if (!decl_level && !in_dir) {
+                        /* `Type var(args)` in a body: the constructor's arguments get the
+                         * variable as their enclosing call (pybind's `py::class_<T> v(pe, ..)`) */
+                        aux = ch.name;
                     }
                 }
             }

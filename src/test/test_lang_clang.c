@@ -379,7 +379,10 @@ static void test_macro_argument_aux(void **ts) {
         "  PADDLE_ENFORCE_EQ(Check(places_), num_threads_, \"msg\");\n"
         "  if (strategy_) Run(fetch_tensors);\n"
         "}\n"
-        "#define USE_PE_PASS(name) USE_PASS(name)\n";
+        "#define USE_PE_PASS(name) USE_PASS(name)\n"
+        "void Bind(py::module &m) {\n"
+        "  py::class_<BuildStrategy> build_strategy(pe, \"BuildStrategy\");\n"
+        "}\n";
     assert_int_equal(scan_code(f, code), 0);
     const sunset_sink *s = &f->sink;
     const rec *r = fact(s, SUNSET_FACT_IDENT, "fix_op_run_order_pass", NULL, 1);
@@ -411,6 +414,11 @@ static void test_macro_argument_aux(void **ts) {
     assert_non_null(fact(s, SUNSET_FACT_CALL, "USE_PASS", NULL, 7));
     assert_null(fact(s, SUNSET_FACT_CALL, "USE_PE_PASS", NULL, 0));
     assert_null(fact(s, SUNSET_FACT_IDENT, "define", NULL, 0));
+
+    /* direct initialisation in a body: the variable is the arguments' enclosing call,
+     * but no CALL fact (it is not a call) */
+    assert_string_equal(fact(s, SUNSET_FACT_IDENT, "pe", NULL, 9)->aux, "build_strategy");
+    assert_null(fact(s, SUNSET_FACT_CALL, "build_strategy", NULL, 9));
 }
 
 static void test_member_access(void **ts) {
