@@ -98,9 +98,13 @@ static void help(unsigned cmd) {
         const opt_def *o = &options[i];
         if (!(o->cmds & cmd)) continue;
         char left[64];
-        snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "", o->short_name ? o->short_name : ' ',
-                 o->short_name ? ", " : "  ", o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
-        printf("  %-32s %s\n", o->short_name ? left : left + 1, o->help);
+        if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->long_name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        printf("  %-32s %s\n", left, o->help);
     }
 }
 
