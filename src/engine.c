@@ -58,6 +58,7 @@ typedef struct worker {
     void *fe_worker[N_FRONTENDS];
     pcre2_match_data *md;
     signed char *rule_ok; /* per rule: -1 unknown, 0/1 = path filters for the current file */
+    sb readbuf;           /* the file being scanned; reused for every file of this worker */
     sunset_result res;
 } worker;
 
@@ -476,18 +477,32 @@ static sunset_lang detect_lang(const char *path, const char *data, size_t len) {
     return SUNSET_LANG_NONE;
 }
 
+/* The prefilter for rules limited to some paths: their literals count only where they apply. */
+static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, const char *data,
+                                 size_t len) {
+    const vec *sc = &w->e->rs->scoped[lang];
+    for (size_t i = 0; i < sc->n; i++) {
+        const sunset_rule *r = VEC_AT(sc, sunset_rule *, i);
+        if (!rule_applies(w, r, path)) continue;
+        for (size_t k = 0; k < r->literals.n; k++) {
+            const char *lit = VEC_AT(&r->literals, char *, k);
+            if (memmem(data, len, lit, strlen(lit))) return true;
+        }
+    }
+    return false;
+}
+
 /* Scan one file; data NULL = read it from root/path. */
 static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
     sunset_engine *e = w->e;
     sunset_stats *st = &w->res.stats;
-    char *owned = NULL;
     const char *data = mem;
     size_t len = memlen;
     sb fspath = {0};
     sb_printf(&fspath, "%s/%s", root, path);
     if (!mem) {
         size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
-        int err = fspath.oom ? ENOMEM : read_file(fspath.s, cap, &owned, &len);
+        int err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
         if (err == EFBIG) {
             st->skipped_too_large++;
             warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
@@ -498,7 +513,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
             warnf(w, "%s: warning: skipped: %s", path, strerror(err));
             goto cleanup;
         }
-        data = owned;
+        data = w->readbuf.s;
+        len = w->readbuf.len;
         st->bytes_read += len;
     }
     if (memchr(data, 0, len < 8000 ? len : 8000)) {
@@ -526,7 +542,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         st->skipped_no_language++;
     } else {
         st->files_scanned++;
-        if (!e->o->no_prefilter && !prefilter_match(e->pf[lang], data, len)) {
+        if (!e->o->no_prefilter && !prefilter_match(e->pf[lang], data, len) &&
+            !scoped_literal_match(w, lang, path, data, len)) {
             st->files_prefiltered++;
         } else {
             int fi = e->fe_of_lang[lang];
@@ -544,7 +561,6 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     }
     finish_file(&sink);
 cleanup:
-    sunset_free(owned);
     sb_free(&fspath);
 }
 
@@ -632,6 +648,7 @@ static void worker_free(worker *w) {
         if (w->fe_worker[i]) frontends[i]->worker_free(w->fe_worker[i]);
     pcre2_match_data_free(w->md);
     sunset_free(w->rule_ok);
+    sb_free(&w->readbuf);
     sunset_result_free(&w->res);
     sunset_free(w);
 }

@@ -836,6 +836,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         rs->queries[l] = VEC_INIT(sunset_rule *);
         rs->literals[l] = VEC_INIT(char *);
+        rs->scoped[l] = VEC_INIT(sunset_rule *);
         for (int k = 0; k < MATCH_KIND_COUNT; k++) rs->index[l][k].all = VEC_INIT(clause *);
     }
     if (queries_dir && !(rs->queries_dir = sunset_strndup(queries_dir, strlen(queries_dir)))) {
@@ -869,8 +870,12 @@ static int index_build(loader *L, sunset_ruleset *rs) {
         for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
             if (!(r->lang_mask & (1u << l))) continue;
             rs->lang_has_rules[l] = true;
-            for (size_t j = 0; j < r->literals.n; j++)
-                if (!vec_push(&rs->literals[l], &VEC_AT(&r->literals, char *, j))) return oom(L);
+            if (r->path_include.n && r->kind != RK_PATH) {
+                if (!vec_push(&rs->scoped[l], &r)) return oom(L);
+            } else {
+                for (size_t j = 0; j < r->literals.n; j++)
+                    if (!vec_push(&rs->literals[l], &VEC_AT(&r->literals, char *, j))) return oom(L);
+            }
             if (r->kind == RK_QUERY && (int)r->query_lang == l && !vec_push(&rs->queries[l], &r)) return oom(L);
         }
         if (r->kind == RK_PATH && !vec_push(&rs->path_rules, &r)) return oom(L);
@@ -1049,6 +1054,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         vec_free(&rs->queries[l]);
         vec_free(&rs->literals[l]);
+        vec_free(&rs->scoped[l]);
         for (int k = 0; k < MATCH_KIND_COUNT; k++) {
             clause_index *ix = &rs->index[l][k];
             vec_free(&ix->all);

@@ -84,7 +84,10 @@ struct sunset_ruleset {
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */
-    vec literals[SUNSET_LANG_COUNT]; /* char * (borrowed from rules), for the prefilter */
+    vec literals[SUNSET_LANG_COUNT]; /* char * (borrowed from rules), for the prefilter:
+                                      * the literals of rules that apply to every path */
+    vec scoped[SUNSET_LANG_COUNT];   /* sunset_rule *: rules with a path "include"; their
+                                      * literals are checked only for files they apply to */
     bool lang_has_rules[SUNSET_LANG_COUNT];
     char *queries_dir;
     uint64_t hash;             /* over every pack's bytes, for caches */

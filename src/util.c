@@ -252,6 +252,43 @@ int read_file(const char *path, size_t max_size, char **out, size_t *len) {
     return 0;
 }
 
+int read_file_sb(const char *path, size_t max_size, sb *buf) {
+    buf->len = 0;
+    buf->oom = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return e;
+    }
+    if (S_ISDIR(st.st_mode) || (max_size && (size_t)st.st_size > max_size)) {
+        close(fd);
+        return S_ISDIR(st.st_mode) ? EISDIR : EFBIG;
+    }
+    int err = 0;
+    if (!sb_grow(buf, (size_t)st.st_size + 1)) err = ENOMEM;
+    while (!err) {
+        if (buf->len + 1 >= buf->cap && !sb_grow(buf, buf->cap)) {
+            err = ENOMEM;
+            break;
+        }
+        ssize_t r = read(fd, buf->s + buf->len, buf->cap - 1 - buf->len);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        if (r == 0) break;
+        buf->len += (size_t)r;
+        if (max_size && buf->len > max_size) err = EFBIG; /* grew while we read */
+    }
+    close(fd);
+    if (buf->s) buf->s[buf->len] = 0;
+    return err;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len) {
     sb tmp = {0};
     if (!sb_printf(&tmp, "%s.tmp.XXXXXX", path)) return ENOMEM;

@@ -47,6 +47,11 @@ void vec_free(vec *a);
  * frees *out with sunset_free. max_size 0 = unlimited; larger files return EFBIG. */
 int read_file(const char *path, size_t max_size, char **out, size_t *len);
 
+/* Like read_file, into a caller-owned buffer that is reused across calls (its memory is
+ * kept, so a worker reading thousands of files does not map and unmap a fresh block for
+ * each). On success buf->s holds the contents, NUL-terminated, and buf->len their length. */
+int read_file_sb(const char *path, size_t max_size, sb *buf);
+
 /* Write `len` bytes to `path` atomically: a temp file in the same directory, fsync, rename.
  * Returns 0 or an errno value; on failure the old file is untouched and no temp remains. */
 int write_file_atomic(const char *path, const char *data, size_t len);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine_int.h"
 
@@ -30,7 +31,9 @@ static const char *pack =
     "{\"id\":\"PE-PATH\",\"task\":1,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
     " \"match\":{\"kind\":\"path\",\"pattern\":\"(^|/)test_parallel_executor_[^/]*\\\\.py$\"}},"
     "{\"id\":\"PE-CMAKE\",\"task\":5,\"languages\":[\"cmake\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
-    " \"match\":{\"kind\":\"cmake\",\"names\":[\"parallel_executor\"],\"section\":\"^DEPS$\"}}"
+    " \"match\":{\"kind\":\"cmake\",\"names\":[\"parallel_executor\"],\"section\":\"^DEPS$\"}},"
+    "{\"id\":\"PE-SCOPED\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"paths\":{\"include\":[\"^pybind/\"]},\"match\":{\"kind\":\"identifier\",\"names\":[\"scoped_name\"]}}"
     "]}";
 
 typedef struct fixture {
@@ -148,6 +151,21 @@ static void files_skipped_and_path_rules(void **state) {
     sunset_result_free(&r);
 }
 
+static void scoped_rules_prefilter_by_path(void **state) {
+    fixture *f = *state;
+    sunset_result r;
+    /* the literal of a rule limited to pybind/ does not make other files worth parsing */
+    scan(f, "python/a.py", "x = scoped_name\n", &r);
+    assert_int_equal(r.stats.files_prefiltered, 1);
+    assert_int_equal(r.n_findings, 0);
+    sunset_result_free(&r);
+    scan(f, "pybind/a.py", "x = scoped_name\n", &r);
+    assert_int_equal(r.stats.files_parsed, 1);
+    assert_int_equal(r.n_findings, 1);
+    assert_string_equal(r.findings[0].rule_id, "PE-SCOPED");
+    sunset_result_free(&r);
+}
+
 static void cmake_sections(void **state) {
     fixture *f = *state;
     sunset_result r;
@@ -223,6 +241,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(contexts_and_overlap),
         cmocka_unit_test(files_skipped_and_path_rules),
+        cmocka_unit_test(scoped_rules_prefilter_by_path),
         cmocka_unit_test(cmake_sections),
         cmocka_unit_test(fingerprints_survive_edits),
         cmocka_unit_test(thread_count_does_not_matter),
