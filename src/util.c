@@ -289,7 +289,31 @@ int read_file_sb(const char *path, size_t max_size, sb *buf) {
     return err;
 }
 
+/* Write to something that is not a regular file (a device, a FIFO): never rename over it. */
+static int write_special(const char *path, const char *data, size_t len) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int err = 0;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0 && !err) err = errno;
+    return err;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len) {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) return EISDIR;
+        return write_special(path, data, len); /* /dev/null, /dev/stdout, a pipe */
+    }
     sb tmp = {0};
     if (!sb_printf(&tmp, "%s.tmp.XXXXXX", path)) return ENOMEM;
     int fd = mkstemp(tmp.s);

@@ -53,7 +53,9 @@ int read_file(const char *path, size_t max_size, char **out, size_t *len);
 int read_file_sb(const char *path, size_t max_size, sb *buf);
 
 /* Write `len` bytes to `path` atomically: a temp file in the same directory, fsync, rename.
- * Returns 0 or an errno value; on failure the old file is untouched and no temp remains. */
+ * Returns 0 or an errno value; on failure the old file is untouched and no temp remains.
+ * A path that exists and is not a regular file (/dev/null, a FIFO) is opened and written
+ * in place: renaming over a device would replace it. A directory is EISDIR. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
 /* 64-bit FNV-1a, for fingerprints and hash tables. */
