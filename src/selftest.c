@@ -5,6 +5,8 @@
  */
 #include "selftest.h"
 
+#include "scan.h"
+
 #include <cjson/cJSON.h>
 #include <string.h>
 
@@ -113,4 +115,32 @@ int sunset_rules_list(const sunset_ruleset *rs, bool json, sb *out) {
     }
     if (json) sb_puts(out, "\n]\n");
     return out->oom ? -1 : 0;
+}
+
+int cmd_rules(cli *c) {
+    const char *sub = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : NULL;
+    if (!sub || c->paths.n > 1 || (strcmp(sub, "test") && strcmp(sub, "list")))
+        return cli_usage_error("'rules' takes one word: test or list");
+    c->paths.n = 0; /* the word is not a path to look for a configuration from */
+    scan_ctx s = {0};
+    sb doc = {0};
+    int rc = scan_load_rules(c, &s);
+    if (rc) goto cleanup;
+    if (strcmp(sub, "list") == 0) {
+        bool json = c->format && strcmp(c->format, "json") == 0;
+        if (c->format && !json && strcmp(c->format, "text")) {
+            fprintf(stderr, "sunset: unknown format '%s' (known: text, json)\n", c->format);
+            rc = EXIT_USAGE;
+            goto cleanup;
+        }
+        rc = sunset_rules_list(s.rs, json, &doc) ? EXIT_USAGE : output_write(c->output, &doc);
+    } else {
+        s.eo.jobs = 1;
+        int failed = sunset_rules_test(s.rs, &s.eo, c->verbose, stdout);
+        rc = failed == 0 ? EXIT_OK : failed > 0 ? EXIT_FINDINGS : EXIT_USAGE;
+    }
+cleanup:
+    sb_free(&doc);
+    scan_ctx_free(&s);
+    return rc;
 }

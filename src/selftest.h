@@ -5,6 +5,7 @@
 #define SUNSET_SELFTEST_H
 
 #include <stdio.h>
+#include "cli.h"
 #include "engine_int.h"
 
 /* Scan every rule's examples and check each yields exactly `expect` findings of that rule.

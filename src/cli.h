@@ -1,0 +1,70 @@
+/*
+ * cli.h — the command line, shared by every command: one option table (src/cli.c) drives
+ * both the parser and --help. A command is a function in its own file taking the parsed
+ * `cli`; adding an option is one table row and one field here.
+ */
+#ifndef SUNSET_CLI_H
+#define SUNSET_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util.h"
+
+/* Exit codes of every command; documented in the README and the man page. */
+enum exit_code {
+    EXIT_OK = 0,       /* the command ran (findings or not) */
+    EXIT_FINDINGS = 1, /* check: new findings; rules test: a failing example */
+    EXIT_USAGE = 2,    /* usage, configuration, rule or I/O error */
+};
+
+/* Command bits, for options that belong to several commands. */
+enum {
+    CMD_SCAN = 1u << 0,
+    CMD_RULES = 1u << 1,
+    CMD_BASELINE = 1u << 2,
+    CMD_CHECK = 1u << 3,
+    CMD_REPORT = 1u << 4,
+    CMD_REMOVABLE = 1u << 5,
+    CMD_HISTORY = 1u << 6,
+    CMD_MERGE = 1u << 7,
+};
+/* Commands that run a scan and so take the scan options. */
+#define CMD_SCANNING (CMD_SCAN | CMD_BASELINE | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE)
+
+typedef struct cli {
+    unsigned cmd;          /* CMD_* bit of the command */
+    const char *command;   /* its name */
+    const char *sub;       /* a sub-command word (rules test|list) */
+    vec paths;             /* const char *: positional arguments */
+    /* scan options */
+    const char *format, *output, *config, *compdb, *root, *queries, *color;
+    vec rules, include, exclude; /* const char * */
+    long jobs;
+    bool no_config, no_ignore, generated, no_summary, no_snippets, no_prefilter, quiet, verbose;
+    size_t max_size;
+    long budget;           /* -1 = default */
+} cli;
+
+/* Parse argv. Returns EXIT_OK, or an exit code after printing the error (or the help, with
+ * *done set: then the caller exits with the returned code). */
+int cli_parse(int argc, char **argv, cli *c, bool *done);
+void cli_free(cli *c);
+/* "sunset: MESSAGE" and the usage lines on stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The command registry (main.c). */
+typedef struct command {
+    const char *name;
+    unsigned bit;
+    int (*run)(cli *c);
+    const char *synopsis; /* "scan [OPTIONS] [PATH...]" */
+    const char *summary;  /* one line for --help */
+} command;
+extern const command sunset_commands[];
+extern const size_t sunset_n_commands;
+
+/* Commands, one file each. */
+int cmd_scan(cli *c);   /* src/scan.c */
+int cmd_rules(cli *c);  /* src/selftest.c */
+
+#endif
