@@ -33,7 +33,7 @@ typedef struct opt_def {
 
 static const opt_def options[] = {
     {'h', "help", NULL, ALL, K_HELP, 0, 0, 0, "show this help"},
-    {'f', "format", "FMT", CMD_SCAN, K_STR, F(format), 0, 0, "output format: text (default) or json"},
+    {'f', "format", "FMT", CMD_SCAN | CMD_CHECK, K_STR, F(format), 0, 0, "output format: text (default), json, sarif, github or markdown"},
     {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json"},
     {'o', "output", "FILE", SR, K_STR, F(output), 0, 0, "write the report to FILE (atomically) instead of stdout"},
     {'j', "jobs", "N", SC, K_LONG, F(jobs), 1, 1024, "worker threads (default: all cores)"},
@@ -56,6 +56,14 @@ static const opt_def options[] = {
     {0, "no-prefilter", NULL, SC, K_FLAG, F(no_prefilter), 0, 0, "parse every file, even those no rule can match"},
     {'q', "quiet", NULL, SC, K_FLAG, F(quiet), 0, 0, "no progress line and no warnings on stderr"},
     {'v', "verbose", NULL, CMD_RULES, K_FLAG, F(verbose), 0, 0, "rules test: list every example, not only failures"},
+    {0, "baseline", "FILE", CMD_CHECK, K_STR, F(baseline), 0, 0, "report only findings not recorded in FILE (see 'sunset baseline')"},
+    {0, "update-baseline", NULL, CMD_CHECK, K_FLAG, F(update_baseline), 0, 0, "drop fixed findings from the --baseline file (it never grows)"},
+    {0, "accept-new", NULL, CMD_CHECK, K_FLAG, F(accept_new), 0, 0, "with --update-baseline: also record the new findings"},
+    {0, "diff-base", "REV", CMD_CHECK, K_STR, F(diff_base), 0, 0, "only findings on lines added or edited since REV (git)"},
+    {0, "files-from", "FILE", CMD_CHECK, K_STR, F(files_from), 0, 0, "only the files listed in FILE (one per line, - = stdin)"},
+    {0, "severity-threshold", "SEV", CMD_CHECK, K_STR, F(threshold), 0, 0, "new findings at or above SEV fail: info, warning (default), error"},
+    {0, "summary", "FILE", CMD_CHECK, K_STR, F(summary), 0, 0, "also write a Markdown summary to FILE (default with -f github: $GITHUB_STEP_SUMMARY)"},
+    {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing (full scans)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 

@@ -43,6 +43,9 @@ typedef struct cli {
     bool no_config, no_ignore, generated, no_summary, no_snippets, no_prefilter, quiet, verbose;
     size_t max_size;
     long budget;           /* -1 = default */
+    /* baseline / check (src/check.c) */
+    const char *baseline, *diff_base, *files_from, *threshold, *summary;
+    bool update_baseline, accept_new, report_unused;
 } cli;
 
 /* Parse argv. Returns EXIT_OK, or an exit code after printing the error (or the help, with
@@ -67,4 +70,6 @@ extern const size_t sunset_n_commands;
 int cmd_scan(cli *c);   /* src/scan.c */
 int cmd_rules(cli *c);  /* src/selftest.c */
 
+int cmd_baseline(cli *c); /* src/check.c */
+int cmd_check(cli *c);    /* src/check.c */
 #endif

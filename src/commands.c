@@ -9,5 +9,9 @@ const command sunset_commands[] = {
      "Scan PATHs (default .) and report every remnant of the legacy executors."},
     {"rules", CMD_RULES, cmd_rules, "rules test|list [OPTIONS]",
      "'rules test' checks every rule's examples; 'rules list' lists the rules."},
+    {"baseline", CMD_BASELINE, cmd_baseline, "baseline [OPTIONS] [PATH...]",
+     "Record today's findings in a baseline file (default .sunset-baseline.json) for 'check'."},
+    {"check", CMD_CHECK, cmd_check, "check [OPTIONS] [PATH...]",
+     "The pull-request gate: fail (exit 1) on findings not in the baseline / added since REV."},
 };
 const size_t sunset_n_commands = sizeof sunset_commands / sizeof sunset_commands[0];

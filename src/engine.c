@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "prefilter.h"
+#include "suppress.h"
 
 struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n);
 
@@ -383,6 +384,7 @@ static bool is_test_path(worker *w, const char *path) {
 static void finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
+    size_t first = w->res.n_findings; /* this file's findings start here */
     if (cv->n) {
         qsort(cv->v, cv->n, sizeof(cand), cmp_cand);
         /* drop losers of overlapping pairs; path findings (at 1:1, empty) stand alone */
@@ -452,6 +454,9 @@ static void finish_file(sunset_sink *s) {
         sunset_free(VEC_AT(&s->scopes, scope, i).name);
     }
     vec_free(&s->scopes);
+    /* in-source sunset-ignore comments (src/suppress.c) */
+    if (sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
+        warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
 }
 
 static bool is_generated(worker *w, const char *path, const char *data, size_t len) {
@@ -660,6 +665,7 @@ static int merge(sunset_result *dst, sunset_result *src) {
         dst->findings[dst->n_findings++] = src->findings[i];
     }
     src->n_findings = 0;
+    if (sunset_suppress_merge(dst, src)) return -1;
     for (size_t i = 0; i < src->n_warnings; i++) {
         if (result_add_warning(dst, src->warnings[i])) return -1;
         dst->stats.warnings--; /* counted below with the stats */
@@ -824,6 +830,7 @@ static uint64_t fp_base(const sunset_finding *f) {
 void sunset_result_finish(sunset_result *r) {
     if (r->n_findings) qsort(r->findings, r->n_findings, sizeof *r->findings, cmp_finding);
     if (r->n_warnings) qsort(r->warnings, r->n_warnings, sizeof(char *), cmp_str);
+    sunset_suppress_sort(r);
     /* occurrence index: how many earlier findings (in sorted order) share the same base */
     uint64_t *base = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof(uint64_t));
     for (size_t i = 0; i < r->n_findings; i++) {
@@ -850,8 +857,10 @@ void sunset_result_free(sunset_result *r) {
         sunset_free(f->snippet);
         sunset_free(f->enc_kind);
         sunset_free(f->enc_name);
+        sunset_free(f->justification);
     }
     sunset_free(r->findings);
+    sunset_suppress_result_free(r);
     for (size_t i = 0; i < r->n_warnings; i++) sunset_free(r->warnings[i]);
     sunset_free(r->warnings);
     sunset_free(r->root);

@@ -23,7 +23,39 @@ typedef struct sunset_finding {
     char *enc_kind, *enc_name; /* innermost enclosing scope, NULL when none; owned */
     uint32_t enc_start, enc_end;
     char fingerprint[17];      /* 16 hex digits; see README "Fingerprints" */
+    bool suppressed;           /* a sunset-ignore comment covers it (src/suppress.c) */
+    char *justification;       /* that comment's reason when suppressed; owned */
 } sunset_finding;
+
+/* A valid sunset-ignore comment that suppressed nothing, or that has expired (suppress.c). */
+typedef struct sunset_unused {
+    char *path;      /* root-relative; owned */
+    uint32_t line;
+    char *what;      /* "sunset-ignore[RULES]" as written, plus " (expired YYYY-MM-DD)"; owned */
+} sunset_unused;
+
+/* The CI gate's verdict (src/check.c), attached to the result it writes: the result's
+ * findings are then the new ones (failing or below the threshold) and the suppressed ones. */
+#define SUNSET_TASKS 8 /* task numbers 0..7; 0 = not a task (sunset's own findings) */
+
+typedef struct sunset_fixed {
+    const char *rule, *path, *matched; /* borrowed from the checker */
+    uint32_t line;
+    int task;
+} sunset_fixed;
+
+typedef struct sunset_gate {
+    const char *against;        /* "baseline FILE", "REV", "FILE list" ...; for humans */
+    sunset_severity threshold;  /* new findings at or above it fail the gate */
+    size_t n_new, n_failing, n_suppressed, n_unchanged, n_moved;
+    const sunset_fixed *fixed; size_t n_fixed;
+    size_t new_by_task[SUNSET_TASKS], fixed_by_task[SUNSET_TASKS];
+    size_t suppressed_by_task[SUNSET_TASKS], open_by_task[SUNSET_TASKS];
+    bool open_known;            /* open_by_task is meaningful */
+    bool list_unused;           /* the result's unused suppressions were asked for */
+    bool updated;               /* --update-baseline rewrote the baseline */
+    size_t baseline_before, baseline_after;
+} sunset_gate;
 
 typedef struct sunset_stats {
     size_t files_seen;          /* found by the walk (after ignore/exclude) */
@@ -43,6 +75,13 @@ typedef struct sunset_family_title {
     const char *id, *title; /* borrowed from the rule set */
 } sunset_family_title;
 
+/* A rule as SARIF's tool.driver.rules[] describes it. */
+typedef struct sunset_rule_info {
+    const char *id, *family, *message, *fix; /* borrowed */
+    int task;
+    sunset_severity severity; /* in code (comments and docs may lower it) */
+} sunset_rule_info;
+
 typedef struct sunset_result {
     char *root;                 /* as given on the command line; owned */
     sunset_finding *findings;
@@ -52,6 +91,14 @@ typedef struct sunset_result {
     sunset_stats stats;
     const sunset_family_title *families; /* in the settings pack's order; borrowed */
     size_t n_families;
+    sunset_unused *unused;      /* unused/expired suppressions, unsorted; owned */
+    size_t n_unused, cap_unused;
+    const sunset_gate *gate;    /* set by `check` only; borrowed */
+    const sunset_rule_info *rules; /* every rule, for SARIF; NULL = those of the findings;
+                                    * borrowed */
+    size_t n_rules;
+    const char *uri_prefix;     /* the root's path inside its repository ("" or "a/b/"), for
+                                 * SARIF and GitHub annotations; NULL = none; borrowed */
 } sunset_result;
 
 void sunset_result_free(sunset_result *r); /* frees the members; r itself is the caller's */
@@ -74,5 +121,13 @@ typedef struct sunset_writer {
 const sunset_writer *sunset_writer_find(const char *name);
 /* "text, json, ..." for messages and --help. */
 const char *sunset_writer_names(void);
+
+/* The gate's part of the JSON document (src/report/gate.c): appends `,"gate":{...}`. */
+void sunset_gate_json(const sunset_result *r, sb *out);
+/* Escape s for a GitHub workflow command (src/report/github.c): % CR LF always, ':' and ','
+ * too in a property value. */
+void sunset_github_escape(sb *out, const char *s, bool property);
+/* How many of r's findings are suppressed. */
+size_t sunset_findings_suppressed(const sunset_result *r);
 
 #endif

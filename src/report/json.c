@@ -66,6 +66,11 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
         kv_str(b, "matched", f->matched, false);
         kv_str(b, "snippet", f->snippet, false);
         kv_str(b, "fingerprint", f->fingerprint, false);
+        if (f->suppressed) { /* only then, so unsuppressed documents keep their shape */
+            key(b, "suppressed", false);
+            sb_puts(b, "true");
+            kv_str(b, "justification", f->justification, false);
+        }
         sb_putc(b, '}');
     }
     sb_puts(b, r->n_findings ? "\n],\"stats\":{" : "],\"stats\":{");
@@ -87,6 +92,8 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
     kv_num(b, "symlinks", s->symlinks_skipped, false);
     sb_putc(b, '}');
     kv_num(b, "findings", r->n_findings, false);
+    size_t n_supp = sunset_findings_suppressed(r);
+    if (n_supp) kv_num(b, "suppressed", n_supp, false);
     key(b, "by_family", false);
     sb_putc(b, '{');
     for (size_t i = 0; i < r->n_families; i++) {
@@ -108,7 +115,9 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
     kv_num(b, "jobs", (unsigned)s->jobs, false);
     key(b, "elapsed_ms", false);
     sb_printf(b, "%.1f", s->elapsed_ms);
-    sb_puts(b, "}}\n");
+    sb_putc(b, '}');
+    if (r->gate) sunset_gate_json(r, b);
+    sb_puts(b, "}\n");
     return b->oom ? -1 : 0;
 }
 

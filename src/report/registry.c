@@ -8,10 +8,16 @@
 
 extern const sunset_writer sunset_writer_text;
 extern const sunset_writer sunset_writer_json;
+extern const sunset_writer sunset_writer_sarif;
+extern const sunset_writer sunset_writer_github;
+extern const sunset_writer sunset_writer_markdown;
 
 static const sunset_writer *const writers[] = {
     &sunset_writer_text,
     &sunset_writer_json,
+    &sunset_writer_sarif,
+    &sunset_writer_github,
+    &sunset_writer_markdown,
 };
 
 const sunset_writer *sunset_writer_find(const char *name) {
@@ -20,4 +26,4 @@ const sunset_writer *sunset_writer_find(const char *name) {
     return NULL;
 }
 
-const char *sunset_writer_names(void) { return "text, json"; }
+const char *sunset_writer_names(void) { return "text, json, sarif, github, markdown"; }

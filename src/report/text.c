@@ -32,6 +32,7 @@ static void caret(sb *b, const sunset_finding *f, bool color) {
 static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b) {
     for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
+        if (f->suppressed) continue; /* counted in the summary; listed in JSON and SARIF */
         if (o->color) sb_puts(b, C_BOLD);
         sb_printf(b, "%s:%u:%u: ", f->path, f->span.line, f->span.col);
         if (o->color) sb_printf(b, "%s", sev_color(f->severity));
@@ -58,6 +59,8 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
         for (size_t k = 0; k < r->n_findings; k++) by_sev[r->findings[k].severity]++;
         sb_printf(b, "%zu findings (%zu error, %zu warning, %zu info)", r->n_findings,
                   by_sev[SUNSET_SEV_ERROR], by_sev[SUNSET_SEV_WARNING], by_sev[SUNSET_SEV_INFO]);
+        size_t n_supp = sunset_findings_suppressed(r);
+        if (n_supp) sb_printf(b, ", %zu of them suppressed", n_supp);
         sb_puts(b, r->n_findings ? ":\n" : "\n");
         for (size_t i = 0; i < r->n_families; i++) {
             size_t n = 0, files = 0;

@@ -1,0 +1,40 @@
+/*
+ * diffmode.h — what a change touched, read with libgit2: the diff between a revision and the
+ * work tree (index and untracked files included, renames detected), per file the lines the
+ * change adds or edits and the file's content at the revision. Used by `check --diff-base`.
+ */
+#ifndef SUNSET_DIFFMODE_H
+#define SUNSET_DIFFMODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct diff_file {
+    char *path;          /* root-relative path in the work tree; NULL when deleted; owned */
+    char *old_path;      /* root-relative path at the revision; NULL when new; owned */
+    char *old_data;      /* the file at the revision (NUL-terminated); NULL when new; owned */
+    size_t old_len;
+    uint32_t *added;     /* work-tree line numbers added or edited, ascending; owned */
+    size_t n_added;
+    bool renamed;
+} diff_file;
+
+typedef struct diff_set {
+    diff_file *files;    /* in libgit2's delta order (by path) */
+    size_t n;
+} diff_set;
+
+/* Collect the changes between `rev` and the work tree for the files under `root` (an absolute,
+ * resolved directory inside a git work tree). Returns 0, or -1 with a one-line message in err.
+ * Free with diff_set_free. */
+int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn);
+void diff_set_free(diff_set *d);
+/* Does the change add or edit line `line` of f? */
+bool diff_line_added(const diff_file *f, uint32_t line);
+
+/* The root's path inside its git work tree: "" at the top, "dir/sub/" below it; NULL when the
+ * root is in no work tree. Caller frees with sunset_free. */
+char *diff_repo_prefix(const char *root);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * gate.c — what the writers share about the CI gate (`sunset check`): the gate's member of
+ * the JSON document and the suppressed count. The gate itself is computed in src/check.c;
+ * writers only read the sunset_gate attached to the result.
+ */
+#include "report.h"
+
+#include <string.h>
+
+size_t sunset_findings_suppressed(const sunset_result *r) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_findings; i++) n += r->findings[i].suppressed;
+    return n;
+}
+
+static void jstr(sb *b, const char *s) {
+    sb_putc(b, '"');
+    if (s) sb_put_json_escaped(b, s, strlen(s));
+    sb_putc(b, '"');
+}
+
+void sunset_gate_json(const sunset_result *r, sb *b) {
+    const sunset_gate *g = r->gate;
+    sb_puts(b, ",\"gate\":{\"against\":");
+    jstr(b, g->against);
+    sb_puts(b, ",\"threshold\":");
+    jstr(b, sunset_severity_name(g->threshold));
+    sb_printf(b, ",\"passed\":%s,\"new\":%zu,\"failing\":%zu,\"suppressed\":%zu,\"unchanged\":%zu,"
+                 "\"moved\":%zu,\"fixed\":%zu",
+              g->n_failing ? "false" : "true", g->n_new, g->n_failing, g->n_suppressed,
+              g->n_unchanged, g->n_moved, g->n_fixed);
+    sb_puts(b, ",\"fixed_findings\":[");
+    for (size_t i = 0; i < g->n_fixed; i++) {
+        const sunset_fixed *f = &g->fixed[i];
+        sb_puts(b, i ? ",{\"rule\":" : "{\"rule\":");
+        jstr(b, f->rule);
+        sb_printf(b, ",\"task\":%d,\"path\":", f->task);
+        jstr(b, f->path);
+        sb_printf(b, ",\"line\":%u,\"matched\":", f->line);
+        jstr(b, f->matched);
+        sb_putc(b, '}');
+    }
+    sb_puts(b, "],\"by_task\":{");
+    bool first = true;
+    for (int t = 0; t < SUNSET_TASKS; t++) {
+        if (!g->new_by_task[t] && !g->fixed_by_task[t] && !g->suppressed_by_task[t] &&
+            !(g->open_known && g->open_by_task[t]))
+            continue;
+        sb_printf(b, "%s\"%d\":{\"new\":%zu,\"fixed\":%zu,\"suppressed\":%zu,\"open\":", first ? "" : ",",
+                  t, g->new_by_task[t], g->fixed_by_task[t], g->suppressed_by_task[t]);
+        if (g->open_known) sb_printf(b, "%zu}", g->open_by_task[t]);
+        else sb_puts(b, "null}");
+        first = false;
+    }
+    sb_putc(b, '}');
+    if (g->list_unused) {
+        sb_puts(b, ",\"unused_suppressions\":[");
+        for (size_t i = 0; i < r->n_unused; i++) {
+            sb_puts(b, i ? ",{\"path\":" : "{\"path\":");
+            jstr(b, r->unused[i].path);
+            sb_printf(b, ",\"line\":%u,\"suppression\":", r->unused[i].line);
+            jstr(b, r->unused[i].what);
+            sb_putc(b, '}');
+        }
+        sb_putc(b, ']');
+    }
+    if (g->updated)
+        sb_printf(b, ",\"baseline\":{\"before\":%zu,\"after\":%zu}", g->baseline_before, g->baseline_after);
+    sb_putc(b, '}');
+}

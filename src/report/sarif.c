@@ -1,0 +1,157 @@
+/*
+ * sarif.c — SARIF 2.1.0 as GitHub code scanning accepts it: one run whose tool.driver lists
+ * the rules (id, short and full description, help, default level, task and family), and one
+ * result per finding with its rule, level, message, a physical location (repository-relative
+ * URI and a region with the snippet) and a partial fingerprint (sunset's own, which ignores
+ * line numbers). Suppressed findings carry suppressions[] with the comment's justification;
+ * under `check` every result is new to the baseline, so it says baselineState "new".
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SARIF_SCHEMA \
+    "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+
+static void str(sb *b, const char *s) {
+    sb_putc(b, '"');
+    if (s) sb_put_json_escaped(b, s, strlen(s));
+    sb_putc(b, '"');
+}
+
+static const char *level(sunset_severity s) {
+    return s == SUNSET_SEV_ERROR ? "error" : s == SUNSET_SEV_WARNING ? "warning" : "note";
+}
+
+/* A relative URI reference: unreserved characters and '/' stay, everything else is %XX. */
+static void uri(sb *b, const char *prefix, const char *path) {
+    sb_putc(b, '"');
+    for (int part = 0; part < 2; part++) {
+        const unsigned char *p = (const unsigned char *)(part ? path : prefix);
+        for (; p && *p; p++) {
+            unsigned c = *p;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+                sb_putc(b, (char)c);
+            else
+                sb_printf(b, "%%%02X", c);
+        }
+    }
+    sb_putc(b, '"');
+}
+
+static int cmp_info(const void *x, const void *y) {
+    return strcmp(((const sunset_rule_info *)x)->id, ((const sunset_rule_info *)y)->id);
+}
+
+static void rule_obj(sb *b, const sunset_rule_info *ri) {
+    sb_puts(b, "{\"id\":");
+    str(b, ri->id);
+    sb_puts(b, ",\"name\":");
+    str(b, ri->id);
+    sb_puts(b, ",\"shortDescription\":{\"text\":");
+    str(b, ri->message);
+    sb_puts(b, "},\"fullDescription\":{\"text\":");
+    sb full = {0};
+    sb_printf(&full, "%s Family: %s; task %d of the legacy-executor retirement.", ri->message,
+              ri->family, ri->task);
+    str(b, full.s);
+    sb_free(&full);
+    sb_puts(b, "},\"help\":{\"text\":");
+    sb help = {0};
+    sb_printf(&help, "Fix: %s", ri->fix ? ri->fix : "");
+    str(b, help.s);
+    sb_free(&help);
+    sb_puts(b, ",\"markdown\":");
+    sb_printf(&help, "**Fix:** %s\n\nSuppress with `// sunset-ignore[%s]: reason` (`#` in Python, "
+                     "CMake and shell).", ri->fix ? ri->fix : "", ri->id);
+    str(b, help.s);
+    sb_free(&help);
+    sb_puts(b, "},\"defaultConfiguration\":{\"level\":\"");
+    sb_puts(b, level(ri->severity));
+    sb_puts(b, "\"},\"properties\":{\"tags\":[\"legacy-executor\",");
+    str(b, ri->family);
+    sb_printf(b, "],\"task\":%d}}", ri->task);
+}
+
+static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *b) {
+    (void)o;
+    /* the rules: every rule when the caller gave them, else those the findings name */
+    sunset_rule_info *derived = NULL;
+    const sunset_rule_info *rules = r->rules;
+    size_t n_rules = r->n_rules;
+    if (!rules) {
+        derived = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof *derived);
+        if (!derived) return -1;
+        n_rules = 0;
+        for (size_t i = 0; i < r->n_findings; i++) {
+            const sunset_finding *f = &r->findings[i];
+            size_t k = 0;
+            while (k < n_rules && strcmp(derived[k].id, f->rule_id)) k++;
+            if (k == n_rules)
+                derived[n_rules++] = (sunset_rule_info){f->rule_id, f->family, f->message, f->fix,
+                                                        f->task, f->severity};
+            else if (f->severity > derived[k].severity)
+                derived[k].severity = f->severity;
+        }
+        qsort(derived, n_rules, sizeof *derived, cmp_info);
+        rules = derived;
+    }
+    sb_puts(b, "{\"$schema\":\"" SARIF_SCHEMA "\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+               "{\"name\":\"sunset\",\"version\":\"" SUNSET_VERSION "\",\"semanticVersion\":\"" SUNSET_VERSION
+               "\",\"rules\":[");
+    for (size_t i = 0; i < n_rules; i++) {
+        if (i) sb_puts(b, ",\n");
+        rule_obj(b, &rules[i]);
+    }
+    sb_puts(b, "]}},\"results\":[");
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const sunset_finding *f = &r->findings[i];
+        size_t idx = 0;
+        while (idx < n_rules && strcmp(rules[idx].id, f->rule_id)) idx++;
+        sb_puts(b, i ? ",\n{\"ruleId\":" : "\n{\"ruleId\":");
+        str(b, f->rule_id);
+        if (idx < n_rules) sb_printf(b, ",\"ruleIndex\":%zu", idx);
+        sb_printf(b, ",\"level\":\"%s\",\"message\":{\"text\":", level(f->severity));
+        sb msg = {0};
+        sb_puts(&msg, f->message);
+        if (f->ctx != SUNSET_CTX_CODE) sb_printf(&msg, " (in a %s)", sunset_context_name(f->ctx));
+        if (f->fix && *f->fix) sb_printf(&msg, " Fix: %s", f->fix);
+        str(b, msg.s);
+        sb_free(&msg);
+        sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+        uri(b, r->uri_prefix, f->path);
+        uint32_t line = f->span.line ? f->span.line : 1, col = f->span.col ? f->span.col : 1;
+        uint32_t eline = f->span.end_line >= line ? f->span.end_line : line;
+        uint32_t ecol = f->span.end_col ? f->span.end_col : col;
+        if (eline == line && ecol < col) ecol = col;
+        sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%u,\"endLine\":%u,\"endColumn\":%u",
+                  line, col, eline, ecol);
+        if (f->snippet) {
+            sb_puts(b, ",\"snippet\":{\"text\":");
+            str(b, f->snippet);
+            sb_putc(b, '}');
+        }
+        sb_puts(b, "}}}],\"partialFingerprints\":{\"sunset/v1\":");
+        str(b, f->fingerprint);
+        sb_putc(b, '}');
+        if (r->gate) sb_puts(b, ",\"baselineState\":\"new\"");
+        if (f->suppressed) {
+            sb_puts(b, ",\"suppressions\":[{\"kind\":\"inSource\",\"status\":\"accepted\",\"justification\":");
+            str(b, f->justification ? f->justification : "");
+            sb_puts(b, "}]");
+        }
+        sb_printf(b, ",\"properties\":{\"task\":%d,\"family\":", f->task);
+        str(b, f->family);
+        sb_puts(b, ",\"context\":");
+        str(b, sunset_context_name(f->ctx));
+        sb_puts(b, "}}");
+    }
+    sb_puts(b, r->n_findings ? "\n]" : "]");
+    sb_puts(b, ",\"columnKind\":\"utf16CodeUnits\"}]}\n");
+    sunset_free(derived);
+    return b->oom ? -1 : 0;
+}
+
+const sunset_writer sunset_writer_sarif = {"sarif", write_sarif};
