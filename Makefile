@@ -70,7 +70,11 @@ run: deps
 	@mkdir -p reports
 	$(BUILD)/sunset scan testdata/paddle-mini --format json --output reports/paddle-mini.json
 	$(BUILD)/sunset scan testdata/paddle-mini --no-color --output reports/paddle-mini.txt
-	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt"
+	sh scripts/sample-history.sh $(BUILD)/sample-history
+	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f csv -o reports/history.csv
+	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f json -o reports/history.json
+	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f svg -o reports/history.svg
+	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg}"
 
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests

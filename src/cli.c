@@ -30,21 +30,23 @@ typedef struct opt_def {
 #define ALL (~0u)
 #define SC CMD_SCANNING
 #define SR (CMD_SCANNING | CMD_RULES)
+#define RH (CMD_SCANNING | CMD_RULES | CMD_HISTORY) /* commands that load rules */
+#define H CMD_HISTORY
 
 static const opt_def options[] = {
     {'h', "help", NULL, ALL, K_HELP, 0, 0, 0, "show this help"},
     {'f', "format", "FMT", CMD_SCAN | CMD_CHECK, K_STR, F(format), 0, 0, "output format: text (default), json, sarif, github or markdown"},
     {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json"},
-    {'o', "output", "FILE", SR, K_STR, F(output), 0, 0, "write the report to FILE (atomically) instead of stdout"},
+    {'o', "output", "FILE", RH, K_STR, F(output), 0, 0, "write the report to FILE (atomically) instead of stdout"},
     {'j', "jobs", "N", SC, K_LONG, F(jobs), 1, 1024, "worker threads (default: all cores)"},
-    {0, "rules", "DIR", SR, K_LIST, F(rules), 0, 0, "rule directory, repeatable (default: the bundled rules)"},
-    {0, "queries", "DIR", SR, K_STR, F(queries), 0, 0, "query directory (default: the bundled queries)"},
-    {0, "config", "FILE", SR, K_STR, F(config), 0, 0, "project configuration (default: nearest .sunset.json)"},
-    {0, "no-config", NULL, SR, K_FLAG, F(no_config), 0, 0, "do not read any .sunset.json"},
+    {0, "rules", "DIR", RH, K_LIST, F(rules), 0, 0, "rule directory, repeatable (default: the bundled rules)"},
+    {0, "queries", "DIR", RH, K_STR, F(queries), 0, 0, "query directory (default: the bundled queries)"},
+    {0, "config", "FILE", RH, K_STR, F(config), 0, 0, "project configuration (default: nearest .sunset.json)"},
+    {0, "no-config", NULL, RH, K_FLAG, F(no_config), 0, 0, "do not read any .sunset.json"},
     {'p', "compile-commands", "DIR", SC, K_STR, F(compdb), 0, 0, "precise C/C++ mode: DIR holds compile_commands.json"},
     {0, "root", "DIR", SC, K_STR, F(root), 0, 0, "report paths relative to DIR (default: the scanned directory)"},
-    {0, "include", "GLOB", SC, K_LIST, F(include), 0, 0, "scan only files matching GLOB, repeatable"},
-    {0, "exclude", "GLOB", SC, K_LIST, F(exclude), 0, 0, "skip files and directories matching GLOB, repeatable"},
+    {0, "include", "GLOB", SC | H, K_LIST, F(include), 0, 0, "scan only files matching GLOB, repeatable"},
+    {0, "exclude", "GLOB", SC | H, K_LIST, F(exclude), 0, 0, "skip files and directories matching GLOB, repeatable"},
     {0, "no-ignore", NULL, SC, K_FLAG, F(no_ignore), 0, 0, "do not honour .gitignore files"},
     {0, "include-generated", NULL, SC, K_FLAG, F(generated), 0, 0, "scan generated files (*.pb.h, @generated ...) too"},
     {0, "max-filesize", "SIZE", SC, K_SIZE, F(max_size), 0, 0, "skip larger files, e.g. 16M (default 16M)"},
@@ -53,8 +55,10 @@ static const opt_def options[] = {
     {0, "no-color", NULL, SC, K_NEVER_COLOR, F(color), 0, 0, "same as --color=never"},
     {0, "no-summary", NULL, SC, K_FLAG, F(no_summary), 0, 0, "text output without the closing summary"},
     {0, "no-snippets", NULL, SC, K_FLAG, F(no_snippets), 0, 0, "text output without source lines and carets"},
+    {0, "cache", "DIR", SC, K_STR, F(cache_dir), 0, 0, "content cache directory (default: .sunset-cache in the current directory)"},
+    {0, "no-cache", NULL, SC, K_FLAG, F(no_cache), 0, 0, "neither read nor write the content cache"},
     {0, "no-prefilter", NULL, SC, K_FLAG, F(no_prefilter), 0, 0, "parse every file, even those no rule can match"},
-    {'q', "quiet", NULL, SC, K_FLAG, F(quiet), 0, 0, "no progress line and no warnings on stderr"},
+    {'q', "quiet", NULL, SC | H, K_FLAG, F(quiet), 0, 0, "no progress line and no warnings on stderr"},
     {'v', "verbose", NULL, CMD_RULES, K_FLAG, F(verbose), 0, 0, "rules test: list every example, not only failures"},
     {0, "baseline", "FILE", CMD_CHECK, K_STR, F(baseline), 0, 0, "report only findings not recorded in FILE (see 'sunset baseline')"},
     {0, "update-baseline", NULL, CMD_CHECK, K_FLAG, F(update_baseline), 0, 0, "drop fixed findings from the --baseline file (it never grows)"},
@@ -64,6 +68,14 @@ static const opt_def options[] = {
     {0, "severity-threshold", "SEV", CMD_CHECK, K_STR, F(threshold), 0, 0, "new findings at or above SEV fail: info, warning (default), error"},
     {0, "summary", "FILE", CMD_CHECK, K_STR, F(summary), 0, 0, "also write a Markdown summary to FILE (default with -f github: $GITHUB_STEP_SUMMARY)"},
     {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing (full scans)"},
+    {'v', "verbose", NULL, H, K_FLAG, F(verbose), 0, 0, "print how many blobs were scanned and reused"},
+    {'f', "format", "FMT", H, K_STR, F(format), 0, 0, "csv (default), json or svg (a burn-down chart)"},
+    {0, "repo", "DIR", H, K_STR, F(repo), 0, 0, "the git repository (default: the current directory)"},
+    {0, "shard", "I/N", CMD_SCAN | H, K_STR, F(shard), 0, 0, "do part I of N (files by path, commits by position); join with 'sunset merge'"},
+    {'o', "output", "FILE", CMD_MERGE, K_STR, F(output), 0, 0, "write the merged document to FILE (atomically)"},
+    {0, "since", "DATE", H, K_STR, F(since), 0, 0, "only commits from DATE (YYYY-MM-DD) on"},
+    {0, "every", "N", H, K_LONG, F(every), 1, 1000000, "sample every Nth commit (the newest is always kept)"},
+    {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -227,6 +239,23 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
     if (c->color && strcmp(c->color, "auto") && strcmp(c->color, "always") && strcmp(c->color, "never"))
         return cli_usage_error("--color takes auto, always or never, not '%s'", c->color);
     return EXIT_OK;
+}
+
+int cli_shard(cli *c) {
+    if (!c->shard) return EXIT_OK;
+    unsigned i, n;
+    char extra;
+    if (sscanf(c->shard, "%u/%u%c", &i, &n, &extra) != 2 || n == 0 || i == 0 || i > n || n > 100000)
+        return cli_usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", c->shard);
+    c->shard_i = i;
+    c->shard_n = n;
+    return EXIT_OK;
+}
+
+bool cli_in_shard(const cli *c, const char *key) {
+    if (!c->shard_n) return true;
+    /* a stable split: the same key always lands in the same shard, whatever the machine */
+    return hash64(key, strlen(key), 0x5eed) % c->shard_n == c->shard_i - 1;
 }
 
 void cli_free(cli *c) {

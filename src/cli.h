@@ -46,6 +46,15 @@ typedef struct cli {
     /* baseline / check (src/check.c) */
     const char *baseline, *diff_base, *files_from, *threshold, *summary;
     bool update_baseline, accept_new, report_unused;
+    /* history */
+    const char *repo, *since;
+    long every, max_count;
+    /* the content cache (scanning commands) */
+    const char *cache_dir;
+    bool no_cache;
+    /* --shard i/n (scan, history): this run does part i of n; 0/0 = everything */
+    const char *shard;
+    unsigned shard_i, shard_n;
 } cli;
 
 /* Parse argv. Returns EXIT_OK, or an exit code after printing the error (or the help, with
@@ -72,4 +81,10 @@ int cmd_rules(cli *c);  /* src/selftest.c */
 
 int cmd_baseline(cli *c); /* src/check.c */
 int cmd_check(cli *c);    /* src/check.c */
+int cmd_history(cli *c);  /* src/history.c */
+int cmd_merge(cli *c);    /* src/merge.c */
+/* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
+int cli_shard(cli *c);
+/* Is the item with this key in this run's shard? (true without --shard) */
+bool cli_in_shard(const cli *c, const char *key);
 #endif

@@ -13,5 +13,11 @@ const command sunset_commands[] = {
      "Record today's findings in a baseline file (default .sunset-baseline.json) for 'check'."},
     {"check", CMD_CHECK, cmd_check, "check [OPTIONS] [PATH...]",
      "The pull-request gate: fail (exit 1) on findings not in the baseline / added since REV."},
+    {"history", CMD_HISTORY, cmd_history, "history [OPTIONS] [REV_RANGE]",
+     "Replay the rules over first-parent commits (default: the last 100) and write the burn-down\n"
+     "as CSV, JSON or an SVG chart, reading git objects directly (no checkout)."},
+    {"merge", CMD_MERGE, cmd_merge, "merge [OPTIONS] FILE...",
+     "Join the JSON outputs of 'scan --shard' or 'history --shard' runs into one document,\n"
+     "equal to an unsharded run's."},
 };
 const size_t sunset_n_commands = sizeof sunset_commands / sizeof sunset_commands[0];

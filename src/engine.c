@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "prefilter.h"
 #include "suppress.h"
 
@@ -534,6 +535,17 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath.s, data, len, lang};
     sunset_sink sink = {w, &src, VEC_INIT(cand), VEC_INIT(scope)};
+    /* the content cache (src/cache.c): a hit replays this file's findings and counters.
+     * Files with sunset-ignore comments are not cached: an until= date makes their result
+     * depend on the day. */
+    size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
+    sunset_stats before = *st;
+    uint64_t ckey = 0;
+    bool cacheable = e->o->cache && !memmem(data, len, "sunset-ignore", 13);
+    if (cacheable) {
+        ckey = sunset_cache_key(path, data, len);
+        if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
+    }
     /* path rules need no parse */
     const vec *pr = &e->rs->path_rules;
     for (size_t i = 0; i < pr->n; i++) {
@@ -565,6 +577,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         }
     }
     finish_file(&sink);
+    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);
 cleanup:
     sb_free(&fspath);
 }
@@ -660,10 +673,16 @@ static void worker_free(worker *w) {
 
 /* Move a worker's findings and warnings into the shared result. */
 static int merge(sunset_result *dst, sunset_result *src) {
-    for (size_t i = 0; i < src->n_findings; i++) {
-        if (finding_grow(dst)) return -1;
-        dst->findings[dst->n_findings++] = src->findings[i];
+    /* make room first, so a failure moves nothing (no finding is owned twice) */
+    if (dst->n_findings + src->n_findings > dst->cap_findings) {
+        size_t cap = dst->cap_findings ? dst->cap_findings * 2 : 64;
+        if (cap < dst->n_findings + src->n_findings) cap = dst->n_findings + src->n_findings;
+        sunset_finding *v = sunset_realloc(dst->findings, cap * sizeof *v);
+        if (!v) return -1;
+        dst->findings = v;
+        dst->cap_findings = cap;
     }
+    for (size_t i = 0; i < src->n_findings; i++) dst->findings[dst->n_findings++] = src->findings[i];
     src->n_findings = 0;
     if (sunset_suppress_merge(dst, src)) return -1;
     for (size_t i = 0; i < src->n_warnings; i++) {
@@ -798,6 +817,39 @@ int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *da
     res->n_families = e->rs->families.n;
     worker_free(w);
     sunset_result_finish(res);
+    return rc;
+}
+
+struct sunset_worker {
+    worker *w;
+};
+
+sunset_worker *sunset_worker_new(sunset_engine *e) {
+    sunset_worker *sw = sunset_calloc(1, sizeof *sw);
+    if (!sw) return NULL;
+    if (!(sw->w = worker_new(e))) {
+        sunset_free(sw);
+        return NULL;
+    }
+    return sw;
+}
+
+void sunset_worker_free(sunset_worker *sw) {
+    if (!sw) return;
+    worker_free(sw->w);
+    sunset_free(sw);
+}
+
+int sunset_worker_scan(sunset_worker *sw, const char *path, const char *data, size_t len,
+                       sunset_result *res) {
+    worker *w = sw->w;
+    scan_one(w, ".", path, data, len);
+    int rc = merge(res, &w->res);
+    /* merge moved the findings; reset the worker's own counters for the next file */
+    sunset_result_free(&w->res);
+    res->stats.files_seen++;
+    res->families = w->e->families;
+    res->n_families = w->e->rs->families.n;
     return rc;
 }
 

@@ -25,6 +25,7 @@ typedef struct sunset_engine_opts {
     bool no_prefilter;          /* parse every file (benchmarks, debugging) */
     bool progress;              /* progress line on stderr */
     const disable_entry *disable; size_t n_disable;
+    struct sunset_cache *cache;    /* the content cache (src/cache.h), NULL = none */
 } sunset_engine_opts;
 
 typedef struct sunset_engine sunset_engine;
@@ -43,6 +44,16 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
 /* Scan one in-memory file as if it were at root-relative `path` (the rule self-test). */
 int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *data, size_t len,
                               sunset_result *res);
+
+/* A worker kept across many in-memory scans (history replay): frontend state such as
+ * libclang's index is created once, not per file. Findings go to *res as with
+ * sunset_engine_scan_buffer, but unsorted: call sunset_result_finish when done. Use one
+ * worker per thread. */
+typedef struct sunset_worker sunset_worker;
+sunset_worker *sunset_worker_new(sunset_engine *e);
+void sunset_worker_free(sunset_worker *w);
+int sunset_worker_scan(sunset_worker *w, const char *path, const char *data, size_t len,
+                       sunset_result *res);
 
 /* Sort findings and assign fingerprints; called by both scan functions. */
 void sunset_result_finish(sunset_result *res);

@@ -4,6 +4,8 @@
  */
 #include "scan.h"
 
+#include "cache.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -67,6 +69,7 @@ sunset_output_opts output_opts(const cli *c) {
 
 void scan_ctx_free(scan_ctx *s) {
     sunset_engine_free(s->eng);
+    sunset_cache_free(s->cache);
     sunset_ruleset_free(s->rs);
     sunset_config_free(&s->cfg);
     for (size_t i = 0; i < s->starts.n; i++) sunset_free(VEC_AT(&s->starts, char *, i));
@@ -239,6 +242,35 @@ int scan_prepare(cli *c, scan_ctx *s) {
         else VEC_AT(&s->files, char *, u++) = f;
     }
     s->files.n = u;
+    /* --shard i/n: keep this run's part, by a stable hash of the path */
+    if ((rc = cli_shard(c))) return rc;
+    if (c->shard_n) {
+        u = 0;
+        for (size_t i = 0; i < s->files.n; i++) {
+            char *f = VEC_AT(&s->files, char *, i);
+            if (cli_in_shard(c, f)) VEC_AT(&s->files, char *, u++) = f;
+            else sunset_free(f);
+        }
+        s->files.n = u;
+    }
+    /* the content cache, in a namespace of everything that changes a file's result */
+    if (!c->no_cache && c->cmd != CMD_RULES) {
+        uint64_t ns = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+        const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
+        ns = hash64(compdb, strlen(compdb) + 1, ns);
+        for (size_t i = 0; i < s->cfg.severity.n; i++) {
+            const sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
+            ns = hash64(o->id, strlen(o->id) + 1, ns ^ o->sev);
+        }
+        for (size_t i = 0; i < s->cfg.disable.n; i++) {
+            const disable_entry *d = &VEC_AT(&s->cfg.disable, disable_entry, i);
+            for (size_t k = 0; k < d->n_rules; k++) ns = hash64(d->rules[k], strlen(d->rules[k]) + 1, ns);
+            ns = hash64("|", 1, ns);
+            for (size_t k = 0; k < d->n_paths; k++) ns = hash64(d->paths[k], strlen(d->paths[k]) + 1, ns);
+        }
+        s->cache = sunset_cache_open(c->cache_dir ? c->cache_dir : ".sunset-cache", ns, s->rs, 0);
+        s->eo.cache = s->cache;
+    }
     sunset_error err = {{0}};
     s->eng = sunset_engine_new(s->rs, &s->eo, &err);
     if (!s->eng) {
@@ -255,6 +287,15 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     }
     res->root = s->display;
     s->display = NULL;
+    if (s->cache) {
+        int e = sunset_cache_save(s->cache);
+        if (e && !c->quiet)
+            fprintf(stderr, "sunset: warning: cannot write the cache in %s: %s (use --cache DIR or --no-cache)\n",
+                    c->cache_dir ? c->cache_dir : ".sunset-cache", strerror(e));
+    }
+    res->stats.ignored = s->ws.ignored;
+    res->stats.excluded = s->ws.excluded;
+    res->stats.symlinks_skipped = s->ws.symlinks_skipped;
     res->stats.ignored = s->ws.ignored;
     res->stats.excluded = s->ws.excluded;
     res->stats.symlinks_skipped = s->ws.symlinks_skipped;

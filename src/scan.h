@@ -23,6 +23,7 @@ typedef struct scan_ctx {
     vec starts;        /* char *: root-relative start paths */
     vec files;         /* char *: root-relative files, sorted, unique */
     walk_stats ws;
+    struct sunset_cache *cache; /* NULL with --no-cache */
 } scan_ctx;
 
 /* Configuration and rules (every command that reads rules). */

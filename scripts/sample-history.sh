@@ -1,0 +1,40 @@
+#!/bin/sh
+# sample-history.sh DIR — build a small git repository in DIR whose first-parent history
+# removes legacy usage from testdata/paddle-mini step by step, the way the real cleanup did
+# (AsyncExecutor first, then the legacy unit tests, the CINN PE path, ExecutionStrategy ...).
+# `make run` uses it for the sample burn-down; the history test replays it. Deterministic:
+# fixed author, committer and dates.
+set -eu
+dest=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$dest"
+mkdir -p "$dest"
+cp -R "$here/testdata/paddle-mini/." "$dest/"
+cd "$dest"
+export GIT_AUTHOR_NAME=sunset GIT_AUTHOR_EMAIL=sunset@example.invalid
+export GIT_COMMITTER_NAME=sunset GIT_COMMITTER_EMAIL=sunset@example.invalid
+n=0
+commit() {
+    n=$((n + 1))
+    export GIT_AUTHOR_DATE="2024-04-$((10 + n))T12:00:00+00:00" GIT_COMMITTER_DATE="2024-04-$((10 + n))T12:00:00+00:00"
+    git add -A
+    git commit -q -m "$1"
+}
+git init -q -b develop .
+commit "Import the sample tree"
+git rm -q paddle/fluid/framework/async_executor.h paddle/fluid/framework/async_executor.cc \
+    paddle/fluid/framework/executor_thread_worker.h paddle/fluid/framework/executor_thread_worker.cc
+sed -i '/async_executor.h/d' paddle/fluid/pybind/data_set_py.cc
+commit "Remove AsyncExecutor (#63923)"
+git rm -q test/legacy_test/parallel_executor_test_base.py test/legacy_test/seresnext_test_base.py \
+    test/legacy_test/test_parallel_executor_seresnext_base_cpu.py test/legacy_test/test_parallel_executor_transformer.py \
+    test/legacy_test/test_parallel_executor_profiler.py test/legacy_test/test_fuse_all_reduce_pass.py \
+    test/legacy_test/test_ir_inplace_pass.py
+commit "Remove legacy executor unit tests (#63543)"
+echo "# docs only" >> README.md
+commit "Touch the README (no legacy change)"
+git rm -q paddle/fluid/operators/cinn/cinn_launch_op.h paddle/fluid/operators/cinn/cinn_launch_op.cc \
+    paddle/fluid/framework/ir/memory_optimize_pass/share_varinfo_into_cinn_pass.cc
+commit "Clean the parallel executor out of CINN (#63473)"
+git rm -q paddle/fluid/framework/details/execution_strategy.h doc/api/ExecutionStrategy_cn.rst
+commit "Remove ExecutionStrategy (#65077)"

@@ -1,0 +1,214 @@
+/*
+ * test_cache.c — the content cache: a warm scan equals a cold one; a corrupt or truncated
+ * cache is ignored where damaged and rewritten whole; a changed rule set uses another
+ * namespace; the size bound evicts the least recently used; concurrent runs leave a valid
+ * cache; a replayed finding follows today's severity overrides.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "rules_int.h"
+
+static char dir[64];
+
+static const char *bin(void) {
+    const char *b = getenv("SUNSET_BIN");
+    return b && *b ? b : "build/sunset";
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...) {
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static cJSON *load(const char *name) {
+    char p[128], *text = NULL;
+    size_t n;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    if (read_file(p, 0, &text, &n)) return NULL;
+    cJSON *j = cJSON_Parse(text);
+    sunset_free(text);
+    return j;
+}
+
+/* Same findings and counting stats in two scan documents. */
+static void assert_same_scan(const char *a, const char *b) {
+    cJSON *x = load(a), *y = load(b);
+    assert_non_null(x);
+    assert_non_null(y);
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(x, "findings"), cJSON_GetObjectItem(y, "findings"), 1));
+    const char *keys[] = {"files_scanned", "files_parsed", "files_prefiltered", "skipped", "findings", "warnings"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!cJSON_Compare(cJSON_GetObjectItem(cJSON_GetObjectItem(x, "stats"), keys[i]),
+                           cJSON_GetObjectItem(cJSON_GetObjectItem(y, "stats"), keys[i]), 1))
+            fail_msg("stats.%s differs between %s and %s", keys[i], a, b);
+    cJSON_Delete(x);
+    cJSON_Delete(y);
+}
+
+static int scan(const char *out) {
+    return sh("%s scan --no-config -q -f json --cache %s/cache -o %s/%s testdata/paddle-mini", bin(), dir, dir, out);
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/sunset-cache-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    return sh("rm -rf %s", dir);
+}
+
+static void warm_equals_cold(void **state) {
+    (void)state;
+    assert_int_equal(sh("%s scan --no-config -q -f json --no-cache -o %s/none.json testdata/paddle-mini", bin(), dir), 0);
+    assert_int_equal(scan("cold.json"), 0);
+    assert_int_equal(sh("test $(ls %s/cache/*.cache | wc -l) -eq 1", dir), 0);
+    assert_int_equal(scan("warm.json"), 0);
+    assert_same_scan("none.json", "cold.json");
+    assert_same_scan("cold.json", "warm.json");
+    /* -j does not matter with a warm cache either */
+    assert_int_equal(sh("%s scan --no-config -q -f json -j1 --cache %s/cache -o %s/j1.json testdata/paddle-mini", bin(), dir, dir), 0);
+    assert_same_scan("cold.json", "j1.json");
+}
+
+static void corrupt_and_truncated_caches(void **state) {
+    (void)state;
+    char cmd[512];
+    /* flip a byte in the middle of the file: at least one entry's checksum fails */
+    snprintf(cmd, sizeof cmd,
+             "f=$(ls %s/cache/*.cache) && size=$(stat -c %%s $f) && "
+             "printf '\\377\\377\\377\\377' | dd of=$f bs=1 seek=$((size / 2)) conv=notrunc status=none", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(scan("after-corrupt.json"), 0);
+    assert_same_scan("cold.json", "after-corrupt.json");
+    /* the run rewrote the cache whole: a further run loads it cleanly and hits everything */
+    assert_int_equal(scan("again.json"), 0);
+    assert_same_scan("cold.json", "again.json");
+    /* truncated in the middle of an entry */
+    snprintf(cmd, sizeof cmd, "f=$(ls %s/cache/*.cache) && truncate -s $(( $(stat -c %%s $f) / 3 )) $f", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(scan("after-trunc.json"), 0);
+    assert_same_scan("cold.json", "after-trunc.json");
+    /* not a cache at all */
+    snprintf(cmd, sizeof cmd, "f=$(ls %s/cache/*.cache) && echo garbage > $f", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(scan("after-garbage.json"), 0);
+    assert_same_scan("cold.json", "after-garbage.json");
+}
+
+static void rules_change_the_namespace(void **state) {
+    (void)state;
+    assert_int_equal(sh("rm -rf %s/rules && cp -R rules %s/rules && sed -i 's/Reference to the legacy AsyncExecutor/Use of AsyncExecutor/' %s/rules/async-executor.json", dir, dir, dir), 0);
+    assert_int_equal(sh("%s scan --no-config -q -f json --rules %s/rules --cache %s/cache -o %s/changed.json testdata/paddle-mini", bin(), dir, dir, dir), 0);
+    assert_int_equal(sh("test $(ls %s/cache/*.cache | wc -l) -eq 2", dir), 0);
+    /* the new message shows: nothing was replayed from the old namespace */
+    assert_int_equal(sh("grep -q 'Use of AsyncExecutor' %s/changed.json", dir), 0);
+}
+
+static void concurrent_runs(void **state) {
+    (void)state;
+    assert_int_equal(sh("rm -rf %s/cache", dir), 0);
+    assert_int_equal(sh("(%s scan --no-config -q -f json --cache %s/cache -o %s/p1.json testdata/paddle-mini & "
+                        " %s scan --no-config -q -f json --cache %s/cache -o %s/p2.json testdata/paddle-mini & wait)",
+                        bin(), dir, dir, bin(), dir, dir), 0);
+    assert_same_scan("cold.json", "p1.json");
+    assert_same_scan("cold.json", "p2.json");
+    assert_int_equal(scan("p3.json"), 0);
+    assert_same_scan("cold.json", "p3.json");
+    assert_int_equal(sh("test $(ls %s/cache | wc -l) -eq 1", dir), 0); /* no temp file left */
+}
+
+static const char *pack =
+    "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]},"
+    "\"family\":\"parallel_executor\",\"rules\":["
+    "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}]}";
+
+static void bound_and_severity(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "p.json", NULL, &err);
+    assert_non_null(rs);
+    char cdir[128];
+    snprintf(cdir, sizeof cdir, "%s/unit", dir);
+    /* store 200 one-finding entries; a 4 KiB bound keeps only some of them */
+    sunset_cache *c = sunset_cache_open(cdir, 42, rs, 4096);
+    assert_non_null(c);
+    for (int i = 0; i < 200; i++) {
+        sunset_result r = {0};
+        sunset_finding f = {0};
+        const sunset_rule *rule = sunset_ruleset_find(rs, "PE-IDENT");
+        f.rule_id = rule->id;
+        f.path = "a.py";
+        f.matched = "ParallelExecutor";
+        f.snippet = "x = ParallelExecutor()";
+        f.span = (sunset_span){(uint32_t)i + 1, 5, (uint32_t)i + 1, 21};
+        r.findings = &f;
+        r.n_findings = 1;
+        sunset_stats before = {0};
+        r.stats.files_scanned = 1;
+        sunset_cache_store(c, (uint64_t)i + 1, 10, &r, 0, 0, &before);
+    }
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    c = sunset_cache_open(cdir, 42, rs, 4096);
+    sunset_cache_stats st = sunset_cache_get_stats(c);
+    assert_true(st.loaded > 10);
+    assert_true(st.loaded < 200);
+    assert_int_equal(st.corrupt, 0);
+    /* replay recomputes severity from the rule: an override applies to cached findings */
+    uint64_t some = 0;
+    for (uint64_t k = 200; k >= 1 && !some; k--) {
+        sunset_result r = {0};
+        if (sunset_cache_replay(c, k, 10, "a.py", &r)) some = k;
+        sunset_result_free(&r);
+    }
+    assert_true(some > 0);
+    sunset_ruleset_set_severity(rs, "PE-IDENT", SUNSET_SEV_INFO);
+    sunset_result r = {0};
+    assert_true(sunset_cache_replay(c, some, 10, "a.py", &r));
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].severity, SUNSET_SEV_INFO);
+    assert_int_equal(r.stats.files_scanned, 1);
+    assert_string_equal(r.findings[0].path, "a.py");
+    sunset_result_free(&r);
+    /* another length for the same key is a miss (the key covers the content) */
+    assert_false(sunset_cache_replay(c, some, 11, "a.py", &r));
+    sunset_result_free(&r);
+    sunset_cache_free(c);
+    /* another namespace sees nothing */
+    c = sunset_cache_open(cdir, 43, rs, 4096);
+    assert_int_equal(sunset_cache_get_stats(c).loaded, 0);
+    sunset_cache_free(c);
+    sunset_ruleset_free(rs);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(warm_equals_cold),
+        cmocka_unit_test(corrupt_and_truncated_caches),
+        cmocka_unit_test(rules_change_the_namespace),
+        cmocka_unit_test(concurrent_runs),
+        cmocka_unit_test(bound_and_severity),
+    };
+    return cmocka_run_group_tests_name("cache", tests, setup, teardown);
+}
