@@ -74,7 +74,8 @@ run: deps
 	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f csv -o reports/history.csv
 	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f json -o reports/history.json
 	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f svg -o reports/history.svg
-	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg}"
+	$(BUILD)/sunset report testdata/paddle-mini -q --batches --out-dir reports
+	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
@@ -100,6 +101,8 @@ golden: $(BUILD)/sunset
 	@for d in testdata/cli/*/; do \
 		SUNSET=$(BUILD)/sunset sh -c "$$(cat $$d/cmd)" >$${d}stdout 2>$${d}stderr </dev/null; \
 		echo $$? >$${d}exit; done
+	@$(MAKE) --no-print-directory $(BUILD)/test/test_tracking
+	SUNSET_UPDATE_GOLDEN=1 SUNSET_BIN=$(BUILD)/sunset $(BUILD)/test/test_tracking >/dev/null
 	@echo "golden files rewritten; review: git diff testdata/"
 
 # Frontends and writers may include only public headers (no *_int.h).
@@ -115,6 +118,8 @@ install: $(BUILD)/sunset
 		$(DESTDIR)$(PREFIX)/share/sunset/queries/python $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/sunset $(DESTDIR)$(PREFIX)/bin/sunset
 	install -m 644 rules/*.json $(DESTDIR)$(PREFIX)/share/sunset/rules/
+	install -d $(DESTDIR)$(PREFIX)/share/sunset/rules/tracking
+	install -m 644 rules/tracking/*.json $(DESTDIR)$(PREFIX)/share/sunset/rules/tracking/
 	install -m 644 queries/python/*.scm $(DESTDIR)$(PREFIX)/share/sunset/queries/python/
 	install -m 644 src/sunset.1 $(DESTDIR)$(PREFIX)/share/man/man1/sunset.1
 

@@ -55,6 +55,9 @@ typedef struct cli {
     /* --shard i/n (scan, history): this run does part i of n; 0/0 = everything */
     const char *shard;
     unsigned shard_i, shard_n;
+    /* report (src/cmd_report.c) */
+    const char *manifest, *out_dir, *update, *owners, *source_url;
+    bool batches;
 } cli;
 
 /* Parse argv. Returns EXIT_OK, or an exit code after printing the error (or the help, with
@@ -83,6 +86,7 @@ int cmd_baseline(cli *c); /* src/check.c */
 int cmd_check(cli *c);    /* src/check.c */
 int cmd_history(cli *c);  /* src/history.c */
 int cmd_merge(cli *c);    /* src/merge.c */
+int cmd_report(cli *c);   /* src/cmd_report.c */
 /* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
 int cli_shard(cli *c);
 /* Is the item with this key in this run's shard? (true without --shard) */

@@ -19,5 +19,8 @@ const command sunset_commands[] = {
     {"merge", CMD_MERGE, cmd_merge, "merge [OPTIONS] FILE...",
      "Join the JSON outputs of 'scan --shard' or 'history --shard' runs into one document,\n"
      "equal to an unsharded run's."},
+    {"report", CMD_REPORT, cmd_report, "report [OPTIONS] [PATH]",
+     "Measure the tracking issue of rules/tracking/*.json against a scan of PATH: Markdown\n"
+     "(default), JSON or HTML; --update rewrites the marked region of an issue body."},
 };
 const size_t sunset_n_commands = sizeof sunset_commands / sizeof sunset_commands[0];

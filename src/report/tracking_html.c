@@ -1,0 +1,319 @@
+/*
+ * tracking_html.c — the tracking report as one self-contained HTML page (inline CSS, inline
+ * SVG, a few lines of inline script, no external asset): the task table with progress bars,
+ * the remaining findings per directory as a horizontal bar chart, each task's checklist, and
+ * the removal handling of every file with findings as a sortable table. The numbers are the
+ * tracking_report's, the same as in the Markdown and JSON views; data-* attributes carry
+ * them so a test can compare the views.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracking.h"
+
+enum { MAX_DIRS = 20 };
+
+static void esc(sb *out, const char *s) {
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': sb_puts(out, "&amp;"); break;
+        case '<': sb_puts(out, "&lt;"); break;
+        case '>': sb_puts(out, "&gt;"); break;
+        case '"': sb_puts(out, "&quot;"); break;
+        case '\'': sb_puts(out, "&#39;"); break;
+        default: sb_putc(out, *s);
+        }
+    }
+}
+
+static void href(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end) {
+    sb u = {0};
+    if (!trk_url(&u, m, path, line, end)) out->oom = true;
+    sb_puts(out, "<a href=\"");
+    esc(out, u.s);
+    sb_puts(out, "\">");
+    sb_free(&u);
+}
+
+static const char style[] =
+    "<style>\n"
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#1f2328;max-width:1200px}\n"
+    "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d0d7de}\n"
+    "table{border-collapse:collapse;margin:8px 0 16px;width:100%}\n"
+    "th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}\n"
+    "td:first-child{white-space:nowrap}\n"
+    "th{background:#f6f8fa}th.sort{cursor:pointer}th.sort:after{content:' \\2195';color:#8c959f}\n"
+    ".bar{background:#eaeef2;border-radius:4px;width:160px;height:12px;display:inline-block;vertical-align:middle}\n"
+    ".bar>span{background:#2da44e;display:block;height:12px;border-radius:4px}\n"
+    ".done{color:#1a7f37}.open{color:#9a6700}.num{text-align:right}\n"
+    "code{background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
+    "a{color:#0969da;text-decoration:none}\n"
+    "</style>\n";
+
+static const char script[] =
+    "<script>\n"
+    "document.querySelectorAll('table.sortable').forEach(function(t){\n"
+    "  t.querySelectorAll('th').forEach(function(th,i){th.classList.add('sort');\n"
+    "    th.addEventListener('click',function(){var b=t.tBodies[0],rows=[].slice.call(b.rows);\n"
+    "      var asc=th.dataset.dir!=='asc';th.dataset.dir=asc?'asc':'desc';\n"
+    "      rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,\n"
+    "        c=y.cells[i].dataset.v||y.cells[i].textContent,na=parseFloat(a),nc=parseFloat(c);\n"
+    "        var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?r:-r;});\n"
+    "      rows.forEach(function(r){b.appendChild(r);});});});});\n"
+    "</script>\n";
+
+static void bar(sb *out, size_t a, size_t b) {
+    sb_printf(out, "<span class=\"bar\"><span style=\"width:%.1f%%\"></span></span>", trk_rate(a, b));
+}
+
+static void task_table(sb *out, const tracking_report *r) {
+    sb_puts(out, "<h2>任务 / Tasks</h2>\n<table id=\"tasks\" class=\"sortable\"><thead><tr><th>序号</th><th>任务描述</th>"
+                 "<th>状态</th><th>整体进展</th><th>findings</th><th>files</th><th>认领人/PR号</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < r->m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
+        sb_printf(out, "<tr data-task=\"%d\" data-done=\"%s\" data-items-done=\"%zu\" data-items-total=\"%zu\" "
+                       "data-findings=\"%zu\" data-files=\"%zu\"><td>%d</td><td>",
+                  t->number, t->done ? "true" : "false", t->items_done, t->items.n, t->findings.n, t->n_files,
+                  t->number);
+        esc(out, t->title);
+        if (t->title_en) {
+            sb_puts(out, "<br><small>");
+            esc(out, t->title_en);
+            sb_puts(out, "</small>");
+        }
+        sb_printf(out, "</td><td class=\"%s\">%s</td><td data-v=\"%.3f\">", t->done ? "done" : "open",
+                  t->done ? "✅ done" : "🚧 open", trk_rate(t->items_done, t->items.n));
+        bar(out, t->items_done, t->items.n);
+        sb_printf(out, " %zu/%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", t->items_done,
+                  t->items.n, t->findings.n, t->n_files);
+        esc(out, t->claimant);
+        for (size_t k = 0; k < t->prs.n; k++) {
+            sb_putc(out, ' ');
+            esc(out, VEC_AT(&t->prs, char *, k));
+        }
+        sb_puts(out, "</td></tr>\n");
+    }
+    sb_puts(out, "</tbody></table>\n");
+}
+
+typedef struct dir_count {
+    char *dir;
+    size_t n;
+} dir_count;
+
+static int cmp_dir(const void *a, const void *b) {
+    const dir_count *x = a, *y = b;
+    if (x->n != y->n) return x->n > y->n ? -1 : 1;
+    return strcmp(x->dir, y->dir);
+}
+
+/* Remaining findings per directory, the directories with the most first. */
+static int dir_chart(sb *out, const tracking_report *r) {
+    vec dirs = VEC_INIT(dir_count);
+    int rc = -1;
+    for (size_t i = 0; i < r->files.n; i++) {
+        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
+        const char *sl = strrchr(tf->path, '/');
+        size_t dl = sl ? (size_t)(sl - tf->path) : 1;
+        const char *d = sl ? tf->path : ".";
+        dir_count *same = NULL;
+        for (size_t k = 0; k < dirs.n && !same; k++) {
+            dir_count *x = &VEC_AT(&dirs, dir_count, k);
+            if (strlen(x->dir) == dl && strncmp(x->dir, d, dl) == 0) same = x;
+        }
+        if (same) {
+            same->n += tf->n;
+            continue;
+        }
+        dir_count dc = {sunset_strndup(d, dl), tf->n};
+        if (!dc.dir || !vec_push(&dirs, &dc)) {
+            sunset_free(dc.dir);
+            goto cleanup;
+        }
+    }
+    if (dirs.n > 1) qsort(dirs.v, dirs.n, sizeof(dir_count), cmp_dir);
+    size_t shown = dirs.n < MAX_DIRS ? dirs.n : MAX_DIRS;
+    size_t max = shown ? VEC_AT(&dirs, dir_count, 0).n : 1;
+    sb_printf(out, "<h2>Remaining findings per directory</h2>\n<p>%zu director%s with findings", dirs.n,
+              dirs.n == 1 ? "y" : "ies");
+    if (dirs.n > shown) sb_printf(out, "; the %zu with the most", shown);
+    sb_puts(out, ".</p>\n");
+    unsigned h = (unsigned)(shown * 22 + 10);
+    sb_printf(out, "<svg id=\"dirs\" xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"%u\" "
+                   "role=\"img\" aria-label=\"remaining findings per directory\">\n", h);
+    for (size_t i = 0; i < shown; i++) {
+        const dir_count *dc = &VEC_AT(&dirs, dir_count, i);
+        double w = 560.0 * (double)dc->n / (double)max;
+        unsigned y = (unsigned)(i * 22 + 4);
+        sb_printf(out, "<text x=\"380\" y=\"%u\" text-anchor=\"end\" font-size=\"12\"><title>", y + 13);
+        esc(out, dc->dir);
+        sb_puts(out, "</title>");
+        /* a long directory keeps its tail, which tells directories apart */
+        size_t dl = strlen(dc->dir);
+        if (dl > 58) {
+            const char *tail = dc->dir + dl - 56;
+            while (*tail && (*tail & 0xC0) == 0x80) tail++;
+            sb_puts(out, "…");
+            esc(out, tail);
+        } else {
+            esc(out, dc->dir);
+        }
+        sb_printf(out, "</text><rect x=\"388\" y=\"%u\" width=\"%.1f\" height=\"16\" fill=\"#d4a72c\"/>"
+                       "<text x=\"%.1f\" y=\"%u\" font-size=\"12\">%zu</text>\n",
+                  y, w < 1 ? 1 : w, 394 + (w < 1 ? 1 : w), y + 13, dc->n);
+    }
+    sb_puts(out, "</svg>\n");
+    rc = 0;
+cleanup:
+    for (size_t i = 0; i < dirs.n; i++) sunset_free(VEC_AT(&dirs, dir_count, i).dir);
+    vec_free(&dirs);
+    return rc;
+}
+
+static void checklists(sb *out, const tracking_report *r) {
+    for (size_t i = 0; i < r->m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
+        char num[16];
+        sb_printf(out, "<h2 id=\"task-%d\">任务%s：", t->number, trk_cn_number(t->number, num));
+        esc(out, t->title);
+        sb_printf(out, " %s（整体进展：%zu/%zu）</h2>\n", t->done ? "✅" : "", t->items_done, t->items.n);
+        if (!t->items.n) continue;
+        sb_printf(out, "<table class=\"sortable items\" data-task=\"%d\"><thead><tr><th>处理方式</th><th>item</th>"
+                       "<th>状态</th><th>PR</th><th>remaining</th><th>note</th></tr></thead><tbody>\n",
+                  t->number);
+        for (size_t k = 0; k < t->items.n; k++) {
+            const trk_item *it = &VEC_AT(&t->items, trk_item, k);
+            sb_printf(out, "<tr data-done=\"%s\"><td>%s</td><td>", it->done ? "true" : "false",
+                      it->file ? trk_handling_zh(it->handling) : "");
+            if (it->found) href(out, r->m, it->found, 0, 0);
+            esc(out, it->name);
+            if (it->found) sb_puts(out, "</a>");
+            if (it->name_en) {
+                sb_puts(out, "<br><small>");
+                esc(out, it->name_en);
+                sb_puts(out, "</small>");
+            }
+            sb_printf(out, "</td><td class=\"%s\">%s</td><td>", it->done ? "done" : "open", it->done ? "✅" : "⬜");
+            esc(out, it->pr);
+            sb_printf(out, "</td><td data-v=\"%zu\">", it->open.n);
+            /* distinct lines: the path when the item is not a file of its own */
+            const sunset_finding *prev = NULL;
+            size_t shown = 0, more = 0;
+            for (size_t f = 0; f < it->open.n; f++) {
+                const sunset_finding *x = &r->res->findings[VEC_AT(&it->open, size_t, f)];
+                if (prev && prev->span.line == x->span.line && strcmp(prev->path, x->path) == 0) continue;
+                prev = x;
+                if (shown == 5) {
+                    more++;
+                    continue;
+                }
+                if (shown++) sb_puts(out, ", ");
+                href(out, r->m, x->path, x->span.line, 0);
+                if (!it->file) {
+                    esc(out, x->path);
+                    sb_putc(out, '#');
+                }
+                sb_printf(out, "L%u</a>", x->span.line);
+            }
+            if (more) sb_printf(out, " +%zu", more);
+            sb_puts(out, "</td><td>");
+            esc(out, it->remark);
+            if (it->remark && it->note) sb_puts(out, "; ");
+            esc(out, it->note);
+            sb_puts(out, "</td></tr>\n");
+        }
+        sb_puts(out, "</tbody></table>\n");
+    }
+}
+
+static void file_table(sb *out, const tracking_report *r) {
+    sb_printf(out, "<h2>Removal handling of every file with findings (%zu)</h2>\n"
+                   "<table id=\"files\" class=\"sortable\"><thead><tr><th>处理方式</th><th>file</th><th>tasks</th>"
+                   "<th>findings</th><th>lines</th><th>reason / ranges</th></tr></thead><tbody>\n",
+              r->files.n);
+    for (size_t i = 0; i < r->files.n; i++) {
+        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
+        sb_printf(out, "<tr><td>%s</td><td>", trk_handling_zh(tf->handling));
+        href(out, r->m, tf->path, 0, 0);
+        esc(out, tf->path);
+        sb_puts(out, "</a></td><td>");
+        bool first = true;
+        for (int t = 1; t < 32; t++)
+            if (tf->tasks & (1u << t)) {
+                sb_printf(out, first ? "%d" : ", %d", t);
+                first = false;
+            }
+        sb_printf(out, "</td><td class=\"num\">%zu</td><td class=\"num\">%u</td><td>", tf->n, tf->lines);
+        if (tf->handling == TRK_DIRECT) esc(out, tf->reason);
+        for (size_t k = 0; k < tf->ranges.n; k++) {
+            const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
+            if (k) sb_puts(out, "<br>");
+            href(out, r->m, tf->path, g->start, g->end);
+            if (g->end > g->start) sb_printf(out, "L%u-L%u</a> ", g->start, g->end);
+            else sb_printf(out, "L%u</a> ", g->start);
+            esc(out, g->reason);
+        }
+        sb_puts(out, "</td></tr>\n");
+    }
+    sb_puts(out, "</tbody></table>\n");
+}
+
+static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
+    sb_puts(out, "<h2>Contributor batches</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>batch</th>"
+                 "<th>group</th><th>files</th><th>lines</th><th>findings</th><th>families</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < batches->n; i++) {
+        const trk_batch *b = &VEC_AT(batches, trk_batch, i);
+        sb_printf(out, "<tr><td class=\"num\">%zu</td><td>", i + 1);
+        esc(out, b->key);
+        sb_puts(out, "</td><td>");
+        for (size_t k = 0; k < b->files.n; k++) {
+            if (k) sb_puts(out, "<br>");
+            esc(out, VEC_AT(&r->files, trk_file, VEC_AT(&b->files, size_t, k)).path);
+        }
+        sb_printf(out, "</td><td class=\"num\">%u</td><td class=\"num\">%zu</td><td>", b->lines, b->findings);
+        for (size_t k = 0; k < b->families.n; k++) {
+            if (k) sb_puts(out, ", ");
+            esc(out, VEC_AT(&b->families, const char *, k));
+        }
+        sb_puts(out, "</td></tr>\n");
+    }
+    sb_puts(out, "</tbody></table>\n");
+}
+
+int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
+    const tracking_manifest *m = r->m;
+    size_t n = m->tasks.n;
+    sb_puts(out, "<!DOCTYPE html>\n<html lang=\"zh\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    esc(out, m->title);
+    sb_puts(out, "</title>\n");
+    sb_puts(out, style);
+    sb_puts(out, "</head>\n<body>\n<h1>");
+    esc(out, m->title);
+    sb_puts(out, "</h1>\n<p>Measured by sunset on <code>");
+    esc(out, r->res->root);
+    sb_puts(out, "</code>");
+    if (m->url) {
+        sb_puts(out, " for <a href=\"");
+        esc(out, m->url);
+        sb_puts(out, "\">");
+        esc(out, m->url);
+        sb_puts(out, "</a>");
+    }
+    sb_printf(out, ".</p>\n<table id=\"board\" data-tasks=\"%zu\" data-done=\"%zu\"><thead><tr><th>任务方向</th>"
+                   "<th>任务数量</th><th>提交作品 / 任务认领</th><th>提交率</th><th>完成</th><th>完成率</th></tr></thead>"
+                   "<tbody><tr><td>",
+              n, r->tasks_done);
+    esc(out, m->board ? m->board : m->title);
+    sb_printf(out, "</td><td>%zu</td><td>%zu / %zu</td><td>%.1f%%</td><td>%zu</td><td>", n, r->tasks_submitted,
+              r->tasks_claimed, trk_rate(r->tasks_submitted, n), r->tasks_done);
+    bar(out, r->tasks_done, n);
+    sb_printf(out, " %.1f%%</td></tr></tbody></table>\n", trk_rate(r->tasks_done, n));
+    task_table(out, r);
+    if (dir_chart(out, r)) return -1;
+    checklists(out, r);
+    file_table(out, r);
+    if (batches) batch_table(out, r, batches);
+    sb_puts(out, script);
+    sb_puts(out, "</body>\n</html>\n");
+    return out->oom ? -1 : 0;
+}

@@ -1,0 +1,169 @@
+/*
+ * tracking_json.c — the tracking report as one JSON document with the same numbers as the
+ * Markdown and HTML views: summary (the 看板信息 figures), tasks with their items and
+ * remaining findings, the removal handling of every file with findings, and the batches
+ * when asked for.
+ */
+#include <string.h>
+
+#include "tracking.h"
+
+static void str(sb *out, const char *s) {
+    if (!s) {
+        sb_puts(out, "null");
+        return;
+    }
+    sb_putc(out, '"');
+    sb_put_json_escaped(out, s, strlen(s));
+    sb_putc(out, '"');
+}
+
+static void findings(sb *out, const tracking_report *r, const vec *idx, const vec *through) {
+    sb_putc(out, '[');
+    for (size_t i = 0; i < idx->n; i++) {
+        size_t k = VEC_AT(idx, size_t, i);
+        if (through) k = VEC_AT(through, size_t, k);
+        const sunset_finding *f = &r->res->findings[k];
+        if (i) sb_putc(out, ',');
+        sb_puts(out, "{\"path\":");
+        str(out, f->path);
+        sb_printf(out, ",\"line\":%u,\"rule\":", f->span.line);
+        str(out, f->rule_id);
+        sb_puts(out, ",\"family\":");
+        str(out, f->family);
+        sb_puts(out, "}");
+    }
+    sb_putc(out, ']');
+}
+
+static const char *where_name(trk_where w) {
+    return w == TRK_AT_PATH ? "at_path" : w == TRK_MOVED ? "moved" : "gone";
+}
+
+static void item(sb *out, const tracking_report *r, const trk_item *it) {
+    sb_puts(out, "{\"name\":");
+    str(out, it->name);
+    sb_puts(out, ",\"name_en\":");
+    str(out, it->name_en);
+    sb_puts(out, ",\"file\":");
+    str(out, it->file);
+    sb_puts(out, ",\"pr\":");
+    str(out, it->pr);
+    sb_puts(out, ",\"note\":");
+    str(out, it->note);
+    if (it->file) {
+        sb_puts(out, ",\"handling\":");
+        str(out, trk_handling_key(it->handling));
+        sb_puts(out, ",\"where\":");
+        str(out, where_name(it->where));
+        sb_puts(out, ",\"found\":");
+        str(out, it->found);
+        sb_puts(out, ",\"computed\":");
+        str(out, it->computed ? trk_handling_key(it->computed) : NULL);
+    }
+    sb_printf(out, ",\"done\":%s,\"open\":%zu,\"remark\":", it->done ? "true" : "false", it->open.n);
+    str(out, it->remark);
+    sb_puts(out, ",\"findings\":");
+    findings(out, r, &it->open, NULL);
+    sb_putc(out, '}');
+}
+
+int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
+    const tracking_manifest *m = r->m;
+    size_t n = m->tasks.n;
+    sb_puts(out, "{\"version\":1,\"manifest\":{\"id\":");
+    str(out, m->id);
+    sb_puts(out, ",\"title\":");
+    str(out, m->title);
+    sb_puts(out, ",\"url\":");
+    str(out, m->url);
+    sb_puts(out, ",\"board\":");
+    str(out, m->board);
+    sb_puts(out, "},\"root\":");
+    str(out, r->res->root);
+    sb_printf(out, ",\n\"summary\":{\"tasks\":%zu,\"claimed\":%zu,\"submitted\":%zu,\"submission_rate\":%.1f,"
+                   "\"done\":%zu,\"completion_rate\":%.1f,\"findings\":%zu,\"files\":%zu},\n\"tasks\":[",
+              n, r->tasks_claimed, r->tasks_submitted, trk_rate(r->tasks_submitted, n), r->tasks_done,
+              trk_rate(r->tasks_done, n), r->res->n_findings, r->files.n);
+    for (size_t i = 0; i < n; i++) {
+        const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
+        sb_puts(out, i ? ",\n{" : "\n{");
+        sb_printf(out, "\"number\":%d,\"title\":", t->number);
+        str(out, t->title);
+        sb_puts(out, ",\"title_en\":");
+        str(out, t->title_en);
+        sb_puts(out, ",\"claimant\":");
+        str(out, t->claimant);
+        sb_puts(out, ",\"prs\":[");
+        for (size_t k = 0; k < t->prs.n; k++) {
+            if (k) sb_putc(out, ',');
+            str(out, VEC_AT(&t->prs, char *, k));
+        }
+        sb_printf(out, "],\"done\":%s,\"items_done\":%zu,\"items_total\":%zu,\"findings\":%zu,\"files\":%zu,"
+                       "\"items\":[",
+                  t->done ? "true" : "false", t->items_done, t->items.n, t->findings.n, t->n_files);
+        for (size_t k = 0; k < t->items.n; k++) {
+            if (k) sb_putc(out, ',');
+            sb_putc(out, '\n');
+            item(out, r, &VEC_AT(&t->items, trk_item, k));
+        }
+        sb_puts(out, "],\n\"remaining\":");
+        vec all = VEC_INIT(size_t);
+        for (size_t k = 0; k < t->findings.n; k++)
+            if (!vec_push(&all, &k)) {
+                vec_free(&all);
+                return -1;
+            }
+        findings(out, r, &all, &t->findings);
+        vec_free(&all);
+        sb_putc(out, '}');
+    }
+    sb_puts(out, "],\n\"files\":[");
+    for (size_t i = 0; i < r->files.n; i++) {
+        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
+        sb_puts(out, i ? ",\n{\"path\":" : "\n{\"path\":");
+        str(out, tf->path);
+        sb_puts(out, ",\"handling\":");
+        str(out, trk_handling_key(tf->handling));
+        sb_puts(out, ",\"reason\":");
+        str(out, tf->reason);
+        sb_puts(out, ",\"tasks\":[");
+        bool first = true;
+        for (int t = 1; t < 32; t++)
+            if (tf->tasks & (1u << t)) {
+                sb_printf(out, first ? "%d" : ",%d", t);
+                first = false;
+            }
+        sb_printf(out, "],\"findings\":%zu,\"lines\":%u,\"ranges\":[", tf->n, tf->lines);
+        for (size_t k = 0; k < tf->ranges.n; k++) {
+            const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
+            sb_printf(out, "%s{\"start\":%u,\"end\":%u,\"reason\":", k ? "," : "", g->start, g->end);
+            str(out, g->reason);
+            sb_putc(out, '}');
+        }
+        sb_puts(out, "]}");
+    }
+    sb_putc(out, ']');
+    if (batches) {
+        sb_puts(out, ",\n\"batches\":[");
+        for (size_t i = 0; i < batches->n; i++) {
+            const trk_batch *b = &VEC_AT(batches, trk_batch, i);
+            sb_puts(out, i ? ",\n{\"group\":" : "\n{\"group\":");
+            str(out, b->key);
+            sb_puts(out, ",\"files\":[");
+            for (size_t k = 0; k < b->files.n; k++) {
+                if (k) sb_putc(out, ',');
+                str(out, VEC_AT(&r->files, trk_file, VEC_AT(&b->files, size_t, k)).path);
+            }
+            sb_printf(out, "],\"lines\":%u,\"findings\":%zu,\"families\":[", b->lines, b->findings);
+            for (size_t k = 0; k < b->families.n; k++) {
+                if (k) sb_putc(out, ',');
+                str(out, VEC_AT(&b->families, const char *, k));
+            }
+            sb_puts(out, "]}");
+        }
+        sb_putc(out, ']');
+    }
+    sb_puts(out, "}\n");
+    return out->oom ? -1 : 0;
+}

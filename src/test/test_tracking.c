@@ -1,0 +1,812 @@
+/*
+ * test_tracking.c — tracking reports (src/tracking.c, src/report/tracking_*.c, `sunset report`):
+ *  - the manifest loader: the bundled 63510 manifest, and one-line errors naming the place;
+ *  - the removal handling of a file (直接删除 by a file-level finding, by the main declaration,
+ *    by a derived fact, by legacy test classes; 部分删除 ranges merged from scopes and lines);
+ *  - item states measured against a tree (at its path, moved, gone), task completion, batches
+ *    by directory and by CODEOWNERS, the --update region;
+ *  - end to end with $SUNSET_BIN: golden reports on testdata/paddle-mini and on a variant built
+ *    here in a temp dir (a file deleted, a file moved, task 6 finished), JSON compared as
+ *    parsed data and Markdown as exact text, and the three outputs checked to agree.
+ * SUNSET_UPDATE_GOLDEN=1 rewrites testdata/tracking/<case>/ instead of comparing (make golden).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tracking.h"
+
+/* --- helpers --- */
+
+static char *slurp(const char *path) {
+    char *s = NULL;
+    size_t n;
+    return read_file(path, 0, &s, &n) ? NULL : s;
+}
+
+static void spit(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int sh(const char *fmt, ...) {
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char tmpdir[PATH_MAX], binpath[PATH_MAX], repo[PATH_MAX];
+
+static int setup_all(void **state) {
+    (void)state;
+    const char *b = getenv("SUNSET_BIN");
+    if (!realpath(b && *b ? b : "build/sunset", binpath)) binpath[0] = 0;
+    if (!getcwd(repo, sizeof repo)) return -1;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/sunset-tracking-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_all(void **state) {
+    (void)state;
+    if (tmpdir[0]) sh("rm -rf '%s'", tmpdir);
+    return 0;
+}
+
+static sunset_finding fnd(const char *path, uint32_t line, const char *matched, int task, sunset_context ctx) {
+    sunset_finding f;
+    memset(&f, 0, sizeof f);
+    f.rule_id = "X-RULE";
+    f.family = task == 6 ? "async_executor" : "parallel_executor";
+    f.message = "Legacy thing. More words.";
+    f.task = task;
+    f.ctx = ctx;
+    f.path = (char *)path;
+    f.span = (sunset_span){line, 1, line, 2};
+    f.matched = (char *)matched;
+    return f;
+}
+
+static void scope(sunset_finding *f, const char *kind, const char *name, uint32_t a, uint32_t b) {
+    f->enc_kind = (char *)kind;
+    f->enc_name = (char *)name;
+    f->enc_start = a;
+    f->enc_end = b;
+}
+
+static void result_of(sunset_result *r, sunset_finding *f, size_t n) {
+    memset(r, 0, sizeof *r);
+    r->root = "tree";
+    r->findings = f;
+    r->n_findings = n;
+}
+
+static const char *minimal_manifest =
+    "{\"schema\":1,\"id\":\"t\",\"title\":\"T\",\"tasks\":[{\"number\":1,\"title\":\"one\",\"match\":{\"tasks\":[1]},"
+    "\"items\":[{\"handling\":\"直接删除\",\"name\":\"x.py\",\"file\":\"old/dir/x.py\"},"
+    "{\"handling\":\"部分删除\",\"name\":\"y.py\",\"file\":\"old/y.py\"},"
+    "{\"handling\":\"直接删除\",\"name\":\"z.py\",\"file\":\"old/z.py\"}]},"
+    "{\"number\":6,\"title\":\"six\",\"claimant\":\"@c\",\"prs\":[\"#6\"],\"match\":{\"tasks\":[6]},"
+    "\"items\":[{\"name\":\"ae\",\"match\":{\"families\":[\"async_executor\"]}}]}]}";
+
+/* --- manifest --- */
+
+static void manifest_bundled(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_load("rules/tracking/63510.json", &err);
+    if (!m) print_error("%s\n", err.msg);
+    assert_non_null(m);
+    assert_int_equal(m->tasks.n, 6);
+    const trk_task *t1 = &VEC_AT(&m->tasks, trk_task, 0);
+    assert_int_equal(t1->number, 1);
+    assert_int_equal(t1->items.n, 27);
+    size_t direct = 0, typo = 0;
+    for (size_t i = 0; i < t1->items.n; i++) {
+        const trk_item *it = &VEC_AT(&t1->items, trk_item, i);
+        assert_non_null(it->file);
+        direct += it->handling == TRK_DIRECT;
+        if (strstr(it->name, ".py.py")) {
+            typo++;
+            /* the issue's text is displayed, the real file is matched, and the manifest says so */
+            assert_string_equal(it->file, "test/legacy_test/test_program_prune_backward.py");
+            assert_non_null(it->note);
+        }
+    }
+    assert_int_equal(direct, 19); /* the issue's table: 19 直接删除, 8 部分删除 */
+    assert_int_equal(typo, 1);
+    tracking_manifest_free(m);
+}
+
+static void manifest_errors(void **state) {
+    (void)state;
+    static const struct {
+        const char *json, *want;
+    } cases[] = {
+        {"{\"schema\":1,\n \"id\": }", "m.json:2:8: invalid JSON"},
+        {"{\"schema\":2,\"id\":\"a\",\"title\":\"t\",\"tasks\":[]}", "m.json: \"schema\" must be 1"},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"tasks\":[]}", "m.json: \"tasks\" must be a non-empty array"},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"colour\":1,\"tasks\":[]}", "m.json: unknown key \"colour\""},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"tasks\":[{\"number\":1,\"title\":\"x\"}]}",
+         "m.json: tasks[0]: missing \"match\" (which findings belong to the task)"},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"tasks\":[{\"number\":1,\"title\":\"x\",\"match\":{},"
+         "\"items\":[{\"name\":\"a\"},{\"name\":\"b\",\"file\":\"b.py\",\"handling\":\"删除\"}]}]}",
+         "m.json: tasks[0].items[0]: an item needs \"file\" or \"match\""},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"tasks\":[{\"number\":1,\"title\":\"x\",\"match\":{},"
+         "\"items\":[{\"name\":\"b\",\"file\":\"b.py\",\"handling\":\"删除\"}]}]}",
+         "m.json: tasks[0].items[0]: \"handling\" must be 直接删除 or 部分删除, not \"删除\""},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"tasks\":[{\"number\":1,\"title\":\"x\",\"match\":{\"tasks\":[0]}}]}",
+         "m.json: tasks[0]: \"tasks\" must be an array of task numbers (1-99)"},
+        {"{\"schema\":1,\"id\":\"a\",\"title\":\"t\",\"tasks\":[{\"number\":1,\"title\":\"x\",\"match\":{}},"
+         "{\"number\":1,\"title\":\"y\",\"match\":{}}]}",
+         "m.json: tasks[1]: task number  repeats an earlier task"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sunset_error err = {{0}};
+        tracking_manifest *m = tracking_manifest_parse(cases[i].json, "m.json", &err);
+        if (m || strcmp(err.msg, cases[i].want) != 0) print_error("case %zu: got '%s'\n", i, err.msg);
+        assert_null(m);
+        assert_string_equal(err.msg, cases[i].want);
+    }
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+    assert_non_null(m);
+    tracking_manifest_free(m);
+    tracking_manifest_free(NULL);
+}
+
+/* --- classification --- */
+
+static bool derived(void *ctx, const char *path, const char **reason) {
+    (void)ctx;
+    *reason = "only the legacy executors include it";
+    return strcmp(path, "d/derived.cc") == 0;
+}
+
+static void classify_files(void **state) {
+    (void)state;
+    sunset_finding f[8];
+    f[0] = fnd("a/legacy_thing.cc", 1, "a/legacy_thing.cc", 5, SUNSET_CTX_CODE); /* file level: 1:1, matched = path */
+    f[0].span.end_col = 1;
+    f[1] = fnd("b/parallel_executor.cc", 40, "ParallelExecutor", 5, SUNSET_CTX_CODE);
+    f[2] = fnd("c/live.cc", 10, "ParallelExecutor", 5, SUNSET_CTX_CODE);
+    scope(&f[2], "function", "Foo", 10, 20); /* on the scope's first line: the function is legacy */
+    f[3] = fnd("c/live.cc", 30, "exec_strategy", 3, SUNSET_CTX_CODE);
+    scope(&f[3], "class", "Live", 25, 60); /* a live class: only the line */
+    f[4] = fnd("c/live.cc", 31, "ExecutionStrategy", 3, SUNSET_CTX_CODE);
+    scope(&f[4], "class", "Live", 25, 60);
+    f[5] = fnd("c/live.cc", 40, "ParallelExecutor", 5, SUNSET_CTX_COMMENT);
+    scope(&f[5], "namespace", "paddle", 1, 90); /* a namespace never becomes a range */
+    f[6] = fnd("c/parallel_executor_user.cc", 3, "ParallelExecutor", 5, SUNSET_CTX_COMMENT); /* a comment is no declaration */
+    f[7] = fnd("d/derived.cc", 7, "OpHandleBase", 5, SUNSET_CTX_CODE);
+    sunset_result res;
+    result_of(&res, f, 8);
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+    assert_non_null(m);
+    tracking_opts o = {NULL, NULL, 0, NULL, derived, NULL};
+    tracking_report r;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    assert_int_equal(r.files.n, 5);
+    const trk_file *a = tracking_file(&r, "a/legacy_thing.cc");
+    assert_int_equal(a->handling, TRK_DIRECT);
+    assert_string_equal(a->reason, "Legacy thing"); /* one phrase of the rule's message */
+    const trk_file *b = tracking_file(&r, "b/parallel_executor.cc");
+    assert_int_equal(b->handling, TRK_DIRECT);
+    assert_string_equal(b->reason, "its main declaration ParallelExecutor is legacy");
+    const trk_file *c = tracking_file(&r, "c/live.cc");
+    assert_int_equal(c->handling, TRK_PARTIAL);
+    assert_int_equal(c->ranges.n, 3);
+    const trk_range *g = c->ranges.v;
+    assert_int_equal(g[0].start, 10);
+    assert_int_equal(g[0].end, 20);
+    assert_string_equal(g[0].reason, "function Foo is legacy (ParallelExecutor)");
+    assert_int_equal(g[1].start, 30);
+    assert_int_equal(g[1].end, 31); /* adjacent lines merge */
+    assert_string_equal(g[1].reason, "exec_strategy in class Live");
+    assert_int_equal(g[2].start, 40);
+    assert_int_equal(g[2].end, 40);
+    assert_string_equal(g[2].reason, "ParallelExecutor comment");
+    assert_int_equal(c->lines, 11 + 2 + 1);
+    assert_int_equal(c->tasks, (1u << 3) | (1u << 5));
+    assert_int_equal(tracking_file(&r, "c/parallel_executor_user.cc")->handling, TRK_PARTIAL);
+    const trk_file *d = tracking_file(&r, "d/derived.cc");
+    assert_int_equal(d->handling, TRK_DIRECT);
+    assert_string_equal(d->reason, "only the legacy executors include it");
+    assert_null(tracking_file(&r, "e/none.cc"));
+    tracking_report_free(&r);
+    tracking_report_free(NULL);
+    tracking_manifest_free(m);
+}
+
+/* A Python test goes whole when every top-level class has a finding on its header. */
+static void classify_python_tests(void **state) {
+    (void)state;
+    char dir[PATH_MAX + 16], p[PATH_MAX + 64];
+    snprintf(dir, sizeof dir, "%s/py", tmpdir);
+    mkdir(dir, 0777);
+    snprintf(p, sizeof p, "%s/test_all.py", dir);
+    spit(p, "import unittest\nfrom pe_base import TestParallelExecutorBase\n\n\n"
+            "class TestA(TestParallelExecutorBase):\n    pass\n\n\nclass TestB(TestParallelExecutorBase):\n    pass\n");
+    snprintf(p, sizeof p, "%s/test_some.py", dir);
+    spit(p, "import unittest\nfrom pe_base import TestParallelExecutorBase\n\n\n"
+            "class TestA(TestParallelExecutorBase):\n    pass\n\n\nclass TestB(unittest.TestCase):\n    pass\n");
+    sunset_finding f[6];
+    f[0] = fnd("test_all.py", 2, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    f[1] = fnd("test_all.py", 5, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    f[2] = fnd("test_all.py", 9, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    f[3] = fnd("test_some.py", 2, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    f[4] = fnd("test_some.py", 5, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    scope(&f[4], "class", "TestA", 5, 6);
+    f[5] = fnd("test_some.py", 9, "unused", 1, SUNSET_CTX_COMMENT); /* a comment does not make TestB legacy */
+    for (int i = 0; i < 6; i++) f[i].test = true;
+    sunset_result res;
+    result_of(&res, f, 6);
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+    tracking_opts o = {dir, NULL, 0, NULL, NULL, NULL};
+    tracking_report r;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    const trk_file *all = tracking_file(&r, "test_all.py");
+    assert_int_equal(all->handling, TRK_DIRECT);
+    assert_string_equal(all->reason, "a legacy test: its 2 test classes derive from a legacy base");
+    assert_int_equal(all->lines, 10); /* the whole file */
+    const trk_file *some = tracking_file(&r, "test_some.py");
+    assert_int_equal(some->handling, TRK_PARTIAL);
+    assert_int_equal(((trk_range *)some->ranges.v)[1].start, 5);
+    assert_int_equal(((trk_range *)some->ranges.v)[1].end, 6); /* class TestA, found on its header */
+    tracking_report_free(&r);
+    tracking_manifest_free(m);
+}
+
+/* --- item states --- */
+
+static void item_states(void **state) {
+    (void)state;
+    char *tree[] = {"new/dir/x.py", "old/y.py", "other/x.py", "src/ae.cc"};
+    sunset_finding f[2];
+    f[0] = fnd("new/dir/x.py", 3, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    f[1] = fnd("src/ae.cc", 5, "AsyncExecutor", 6, SUNSET_CTX_CODE);
+    sunset_result res;
+    result_of(&res, f, 2);
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+    tracking_opts o = {NULL, tree, 4, NULL, NULL, NULL};
+    tracking_report r;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    trk_task *t1 = &VEC_AT(&m->tasks, trk_task, 0), *t6 = &VEC_AT(&m->tasks, trk_task, 1);
+    const trk_item *x = &VEC_AT(&t1->items, trk_item, 0), *y = &VEC_AT(&t1->items, trk_item, 1),
+                   *z = &VEC_AT(&t1->items, trk_item, 2);
+    /* moved: the candidate sharing the longest directory suffix wins (new/dir/ over other/) */
+    assert_int_equal(x->where, TRK_MOVED);
+    assert_string_equal(x->found, "new/dir/x.py");
+    assert_false(x->done);
+    assert_int_equal(x->open.n, 1);
+    assert_non_null(strstr(x->remark, "moved to new/dir/x.py"));
+    /* 部分删除 at its path without a finding of the task: done */
+    assert_int_equal(y->where, TRK_AT_PATH);
+    assert_true(y->done);
+    /* 直接删除 and gone: done */
+    assert_int_equal(z->where, TRK_GONE);
+    assert_true(z->done);
+    assert_int_equal(t1->items_done, 2);
+    assert_false(t1->done);
+    assert_false(t6->done);
+    assert_int_equal(t6->findings.n, 1);
+    assert_int_equal(r.tasks_done, 0);
+    assert_int_equal(r.tasks_claimed, 1);
+    assert_int_equal(r.tasks_submitted, 1);
+    tracking_report_free(&r);
+    /* the AsyncExecutor finding gone: task 6 completes */
+    result_of(&res, f, 1);
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    assert_true(t6->done);
+    assert_int_equal(r.tasks_done, 1);
+    sb md = {0};
+    assert_int_equal(tracking_write_md(&r, NULL, &md), 0);
+    assert_non_null(strstr(md.s, "| 6 | six ✅ | @c #6 |"));
+    assert_non_null(strstr(md.s, "#### 任务六：six ✅（整体进展：1/1）"));
+    assert_non_null(strstr(md.s, "| T | 2 | 1 / 1 | 50.0% | 1 | 50.0% |"));
+    sb_free(&md);
+    tracking_report_free(&r);
+    tracking_manifest_free(m);
+}
+
+static void update_region(void **state) {
+    (void)state;
+    const char *body = "intro\n" TRACKING_MARK_BEGIN "\nold\n" TRACKING_MARK_END "\noutro\n";
+    const char *region = TRACKING_MARK_BEGIN "\nnew\n" TRACKING_MARK_END "\n";
+    bool missing;
+    char *once = tracking_update_body(body, region, &missing);
+    assert_non_null(once);
+    assert_string_equal(once, "intro\n" TRACKING_MARK_BEGIN "\nnew\n" TRACKING_MARK_END "\noutro\n");
+    char *twice = tracking_update_body(once, region, &missing);
+    assert_string_equal(twice, once); /* idempotent */
+    assert_null(tracking_update_body("no markers here\n", region, &missing));
+    assert_true(missing);
+    assert_null(tracking_update_body(TRACKING_MARK_END "\n" TRACKING_MARK_BEGIN "\n", region, &missing));
+    assert_true(missing);
+    sunset_free(once);
+    sunset_free(twice);
+}
+
+static void batches(void **state) {
+    (void)state;
+    sunset_finding f[11];
+    static char paths[11][32];
+    for (int i = 0; i < 10; i++) {
+        snprintf(paths[i], sizeof paths[i], "a/f%02d.cc", i);
+        f[i] = fnd(paths[i], 4, "ParallelExecutor", 5, SUNSET_CTX_COMMENT);
+    }
+    f[10] = fnd("b/g.cc", 4, "AsyncExecutor", 6, SUNSET_CTX_COMMENT);
+    sunset_result res;
+    result_of(&res, f, 11);
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+    tracking_opts o = {NULL, NULL, 0, NULL, NULL, NULL};
+    tracking_report r;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    vec b;
+    assert_int_equal(tracking_batches(&r, NULL, 4, &b), 0);
+    assert_int_equal(b.n, 4); /* a/: 4 + 4 + 2, b/: 1 */
+    assert_string_equal(VEC_AT(&b, trk_batch, 0).key, "a");
+    assert_string_equal(VEC_AT(&b, trk_batch, 1).key, "a (2)");
+    assert_int_equal(VEC_AT(&b, trk_batch, 2).files.n, 2);
+    assert_string_equal(VEC_AT(&b, trk_batch, 3).key, "b");
+    assert_int_equal(VEC_AT(&b, trk_batch, 3).lines, 1);
+    assert_string_equal(VEC_AT(&VEC_AT(&b, trk_batch, 3).families, const char *, 0), "async_executor");
+    tracking_batches_free(&b);
+    const char *owners = "# owners\n* @everyone\na/f0* @ann\n/b/ @bea @ben\n";
+    assert_int_equal(tracking_batches(&r, owners, 8, &b), 0);
+    assert_int_equal(b.n, 3);
+    assert_string_equal(VEC_AT(&b, trk_batch, 0).key, "@ann");
+    assert_int_equal(VEC_AT(&b, trk_batch, 0).files.n, 8);
+    assert_string_equal(VEC_AT(&b, trk_batch, 1).key, "@ann (2)");
+    assert_string_equal(VEC_AT(&b, trk_batch, 2).key, "@bea @ben");
+    tracking_batches_free(&b);
+    tracking_report_free(&r);
+    tracking_manifest_free(m);
+}
+
+static void cn_numbers(void **state) {
+    (void)state;
+    char buf[16];
+    assert_string_equal(trk_cn_number(1, buf), "一");
+    assert_string_equal(trk_cn_number(6, buf), "六");
+    assert_string_equal(trk_cn_number(10, buf), "十");
+    assert_string_equal(trk_cn_number(12, buf), "十二");
+    assert_string_equal(trk_cn_number(21, buf), "二十一");
+    assert_string_equal(trk_cn_number(100, buf), "100");
+}
+
+
+/* Every allocation failure is survived: the calls return an error or succeed, nothing leaks. */
+static void out_of_memory(void **state) {
+    (void)state;
+    sunset_finding f[4];
+    f[0] = fnd("a/legacy_thing.cc", 1, "a/legacy_thing.cc", 6, SUNSET_CTX_CODE);
+    f[0].span.end_col = 1;
+    f[1] = fnd("c/live.cc", 10, "ParallelExecutor", 5, SUNSET_CTX_CODE);
+    scope(&f[1], "function", "Foo", 10, 20);
+    f[2] = fnd("c/live.cc", 30, "AsyncExecutor", 6, SUNSET_CTX_CODE);
+    f[3] = fnd("old/dir/x.py", 3, "TestParallelExecutorBase", 1, SUNSET_CTX_CODE);
+    char *tree[] = {"a/legacy_thing.cc", "c/live.cc", "old/dir/x.py"};
+    sunset_result res;
+    result_of(&res, f, 4);
+    long base = sunset_alloc_live();
+    char *want[3] = {NULL, NULL, NULL};
+    size_t failed = 0, ok_run = 0;
+    /* n = 0: the reference run; then fail the n-th allocation until 200 runs in a row no
+     * longer reach a failure */
+    for (size_t n = 0; n < 20000 && ok_run < 200; n++) {
+        sunset_alloc_fail_after((long)n);
+        sunset_error err = {{0}};
+        tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+        tracking_report r = {0};
+        vec b = VEC_INIT(trk_batch);
+        sb doc[3] = {{0}};
+        tracking_opts o = {NULL, tree, 3, NULL, NULL, NULL};
+        int rc = !m ? -1 : tracking_compute(m, &res, &o, &r);
+        if (!rc) rc = tracking_batches(&r, "* @x\n", 2, &b);
+        if (!rc) rc = tracking_write_md(&r, &b, &doc[0]);
+        if (!rc) rc = tracking_write_json(&r, &b, &doc[1]);
+        if (!rc) rc = tracking_write_html(&r, &b, &doc[2]);
+        sunset_alloc_fail_after(0);
+        if (n == 0) {
+            assert_int_equal(rc, 0);
+            for (int k = 0; k < 3; k++) want[k] = sb_take(&doc[k]);
+        } else if (rc == 0) {
+            /* no error: then nothing was lost either */
+            for (int k = 0; k < 3; k++) {
+                if (strcmp(doc[k].s, want[k]) != 0) {
+                    size_t at = 0;
+                    while (doc[k].s[at] && doc[k].s[at] == want[k][at]) at++;
+                    print_error("allocation %zu failed silently: document %d differs at byte %zu: '%.80s' vs '%.80s'\n", n,
+                                k, at, doc[k].s + at, want[k] + at);
+                }
+                assert_string_equal(doc[k].s, want[k]);
+            }
+            ok_run++;
+        } else {
+            failed++;
+            ok_run = 0;
+        }
+        for (int k = 0; k < 3; k++) sb_free(&doc[k]);
+        tracking_batches_free(&b);
+        tracking_report_free(&r);
+        tracking_manifest_free(m);
+        assert_int_equal(sunset_alloc_live(), base + (n ? 3 : 3));
+    }
+    assert_true(failed > 50);
+    assert_int_equal(ok_run, 200);
+    for (int k = 0; k < 3; k++) sunset_free(want[k]);
+    assert_int_equal(sunset_alloc_live(), base);
+}
+
+/* --- end to end --- */
+
+/* Run `sunset report` in `cwd` with `args`; returns the exit code (stderr shown on failure). */
+static int report(const char *cwd, const char *args) {
+    char err[PATH_MAX + 16];
+    snprintf(err, sizeof err, "%s/stderr", tmpdir);
+    int rc = sh("cd '%s' && '%s' report %s 2>'%s'", cwd, binpath, args, err);
+    if (rc) {
+        char *e = slurp(err);
+        print_error("sunset report %s: exit %d: %s\n", args, rc, e ? e : "");
+        sunset_free(e);
+    }
+    return rc;
+}
+
+/* The numbers of the three views agree: JSON tasks vs Markdown overview, 整体进展 and 看板信息,
+ * vs HTML data attributes. */
+static void check_agreement(const char *dir) {
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/tracking.json", dir);
+    char *js = slurp(p);
+    snprintf(p, sizeof p, "%s/tracking.md", dir);
+    char *md = slurp(p);
+    snprintf(p, sizeof p, "%s/tracking.html", dir);
+    char *html = slurp(p);
+    assert_non_null(js);
+    assert_non_null(md);
+    assert_non_null(html);
+    cJSON *doc = cJSON_Parse(js);
+    assert_non_null(doc);
+    const cJSON *t, *sum = cJSON_GetObjectItem(doc, "summary");
+    const char *mp = md, *hp = html;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(doc, "tasks")) {
+        int num = cJSON_GetObjectItem(t, "number")->valueint;
+        int done = cJSON_IsTrue(cJSON_GetObjectItem(t, "done"));
+        int idone = cJSON_GetObjectItem(t, "items_done")->valueint;
+        int itotal = cJSON_GetObjectItem(t, "items_total")->valueint;
+        int nf = cJSON_GetObjectItem(t, "findings")->valueint;
+        int nfiles = cJSON_GetObjectItem(t, "files")->valueint;
+        /* Markdown overview row */
+        char key[64];
+        snprintf(key, sizeof key, "\n| %d | ", num);
+        const char *row = strstr(md, key);
+        assert_non_null(row);
+        const char *eol = strchr(row + 1, '\n');
+        if (done) {
+            assert_non_null(strstr(row, "✅"));
+            assert_true(strstr(row, "✅") < eol);
+        } else {
+            int open_items = -1, f = -1, fl = -1;
+            const char *o = strstr(row, "open: ");
+            assert_non_null(o);
+            if (itotal) assert_int_equal(sscanf(o, "open: %d/%*d items, %d finding%*s in %d", &open_items, &f, &fl), 3);
+            assert_int_equal(open_items, itotal - idone);
+            assert_int_equal(f, nf);
+            assert_int_equal(fl, nfiles);
+        }
+        /* Markdown detail heading, in task order */
+        const char *h = strstr(mp, "（整体进展：");
+        assert_non_null(h);
+        int a = -1, b = -1;
+        assert_int_equal(sscanf(h, "（整体进展：%d/%d）", &a, &b), 2);
+        assert_int_equal(a, idone);
+        assert_int_equal(b, itotal);
+        mp = h + 1;
+        /* HTML task row */
+        const char *hr = strstr(hp, "<tr data-task=\"");
+        assert_non_null(hr);
+        int hn, hd, ht, hf, hfl;
+        char hdone[8];
+        assert_int_equal(sscanf(hr, "<tr data-task=\"%d\" data-done=\"%5[a-z]\" data-items-done=\"%d\" "
+                                    "data-items-total=\"%d\" data-findings=\"%d\" data-files=\"%d\"",
+                                &hn, hdone, &hd, &ht, &hf, &hfl),
+                         6);
+        assert_int_equal(hn, num);
+        assert_string_equal(hdone, done ? "true" : "false");
+        assert_int_equal(hd, idone);
+        assert_int_equal(ht, itotal);
+        assert_int_equal(hf, nf);
+        assert_int_equal(hfl, nfiles);
+        hp = hr + 1;
+    }
+    /* 看板信息 */
+    const char *board = strstr(md, "| 任务方向 |");
+    assert_non_null(board);
+    board = strstr(board, "---|\n| ");
+    assert_non_null(board);
+    board = strchr(board + 6, '|');
+    int n = -1, s = -1, c = -1, d = -1;
+    assert_int_equal(sscanf(board, "| %d | %d / %d | %*f%% | %d |", &n, &s, &c, &d), 4);
+    assert_int_equal(n, cJSON_GetObjectItem(sum, "tasks")->valueint);
+    assert_int_equal(s, cJSON_GetObjectItem(sum, "submitted")->valueint);
+    assert_int_equal(c, cJSON_GetObjectItem(sum, "claimed")->valueint);
+    assert_int_equal(d, cJSON_GetObjectItem(sum, "done")->valueint);
+    int hn = -1, hd = -1;
+    const char *hb = strstr(html, "<table id=\"board\"");
+    assert_non_null(hb);
+    assert_int_equal(sscanf(hb, "<table id=\"board\" data-tasks=\"%d\" data-done=\"%d\"", &hn, &hd), 2);
+    assert_int_equal(hn, n);
+    assert_int_equal(hd, d);
+    /* every file with findings appears in the handling table of each view */
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "files")) {
+        const char *path = cJSON_GetObjectItem(f, "path")->valuestring;
+        char want[1024];
+        snprintf(want, sizeof want, "[%s](", path);
+        assert_non_null(strstr(md, want));
+        snprintf(want, sizeof want, ">%s</a></td>", path);
+        assert_non_null(strstr(html, want));
+    }
+    cJSON_Delete(doc);
+    sunset_free(js);
+    sunset_free(md);
+    sunset_free(html);
+}
+
+/* Compare (or, with SUNSET_UPDATE_GOLDEN=1, rewrite) testdata/tracking/<name>/. */
+static void golden(const char *out, const char *name) {
+    char got[PATH_MAX + 32], want[PATH_MAX + 64];
+    bool update = getenv("SUNSET_UPDATE_GOLDEN") && strcmp(getenv("SUNSET_UPDATE_GOLDEN"), "1") == 0;
+    if (update) {
+        assert_int_equal(sh("mkdir -p '%s/testdata/tracking/%s' && cp '%s/tracking.json' '%s/tracking.md' "
+                            "'%s/testdata/tracking/%s/'",
+                            repo, name, out, out, repo, name),
+                         0);
+        return;
+    }
+    snprintf(got, sizeof got, "%s/tracking.json", out);
+    snprintf(want, sizeof want, "%s/testdata/tracking/%s/tracking.json", repo, name);
+    char *g = slurp(got), *w = slurp(want);
+    assert_non_null(g);
+    if (!w) print_error("missing %s: run make golden\n", want);
+    assert_non_null(w);
+    cJSON *gj = cJSON_Parse(g), *wj = cJSON_Parse(w);
+    assert_non_null(gj);
+    assert_non_null(wj);
+    /* compared as parsed data, key by key so a difference is named */
+    const cJSON *wk;
+    int bad = 0;
+    cJSON_ArrayForEach(wk, wj) {
+        const cJSON *gk = cJSON_GetObjectItem(gj, wk->string);
+        if (!gk || !cJSON_Compare(wk, gk, 1)) {
+            print_error("%s: tracking.json: \"%s\" differs from the golden\n", name, wk->string);
+            bad++;
+        }
+    }
+    assert_int_equal(cJSON_GetArraySize(gj), cJSON_GetArraySize(wj));
+    assert_int_equal(bad, 0);
+    cJSON_Delete(gj);
+    cJSON_Delete(wj);
+    sunset_free(g);
+    sunset_free(w);
+    snprintf(got, sizeof got, "%s/tracking.md", out);
+    snprintf(want, sizeof want, "%s/testdata/tracking/%s/tracking.md", repo, name);
+    g = slurp(got);
+    w = slurp(want);
+    assert_non_null(g);
+    assert_non_null(w);
+    if (strcmp(g, w) != 0) print_error("%s: tracking.md differs from the golden: diff '%s' '%s'\n", name, want, got);
+    assert_string_equal(g, w);
+    sunset_free(g);
+    sunset_free(w);
+}
+
+static cJSON *load_json(const char *dir) {
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/tracking.json", dir);
+    char *s = slurp(p);
+    assert_non_null(s);
+    cJSON *j = cJSON_Parse(s);
+    sunset_free(s);
+    assert_non_null(j);
+    return j;
+}
+
+static const cJSON *task_of(const cJSON *doc, int number) {
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(doc, "tasks")) if (cJSON_GetObjectItem(t, "number")->valueint == number) return t;
+    fail_msg("no task %d", number);
+    return NULL;
+}
+
+static const cJSON *item_named(const cJSON *task, const char *name) {
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(task, "items")) if (strcmp(cJSON_GetObjectItem(it, "name")->valuestring, name) == 0) return it;
+    fail_msg("no item %s", name);
+    return NULL;
+}
+
+static void e2e_mini(void **state) {
+    (void)state;
+    char out[PATH_MAX + 16], args[PATH_MAX * 2];
+    snprintf(out, sizeof out, "%s/mini", tmpdir);
+    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --manifest testdata/tracking/manifest.json --out-dir '%s'", out);
+    assert_int_equal(report(repo, args), 0);
+    check_agreement(out);
+    cJSON *doc = load_json(out);
+    const cJSON *t1 = task_of(doc, 1);
+    const cJSON *sere = item_named(t1, "seresnext_test_base.py");
+    /* the manifest says 部分删除, the file is entirely legacy now: the report says so */
+    assert_string_equal(cJSON_GetObjectItem(sere, "computed")->valuestring, "delete");
+    assert_non_null(strstr(cJSON_GetObjectItem(sere, "remark")->valuestring, "entirely legacy"));
+    assert_string_equal(cJSON_GetObjectItem(item_named(t1, "test_gone_long_ago.py"), "where")->valuestring, "gone");
+    cJSON_Delete(doc);
+    golden(out, "mini");
+}
+
+/* Drop the lines holding `word` from a file of the variant tree. */
+static void drop_lines(const char *path, const char *w1, const char *w2) {
+    char *s = slurp(path);
+    assert_non_null(s);
+    sb out = {0};
+    for (char *l = s; *l;) {
+        char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l + 1) : strlen(l);
+        char save = l[n];
+        l[n] = 0;
+        if (!strstr(l, w1) && !strstr(l, w2)) sb_puts(&out, l);
+        l[n] = save;
+        l += n;
+    }
+    spit(path, out.s ? out.s : "");
+    sb_free(&out);
+    sunset_free(s);
+}
+
+static void e2e_progress(void **state) {
+    (void)state;
+    char tree[PATH_MAX + 32], out[PATH_MAX + 16], args[PATH_MAX * 3], p[PATH_MAX + 128];
+    snprintf(tree, sizeof tree, "%s/paddle-mini-progress", tmpdir);
+    snprintf(out, sizeof out, "%s/progress", tmpdir);
+    assert_int_equal(sh("cp -R '%s/testdata/paddle-mini' '%s'", repo, tree), 0);
+    /* a file deleted, a file moved, task 6 finished */
+    assert_int_equal(sh("cd '%s' && rm test/legacy_test/test_ir_inplace_pass.py && mkdir -p test/deprecated/legacy_test && "
+                        "mv test/legacy_test/test_program_prune_backward.py test/deprecated/legacy_test/ && "
+                        "rm paddle/fluid/framework/async_executor.cc paddle/fluid/framework/async_executor.h "
+                        "paddle/fluid/framework/executor_thread_worker.cc paddle/fluid/framework/executor_thread_worker.h",
+                        tree),
+                     0);
+    static const char *const refs[] = {"paddle/fluid/pybind/data_set_py.cc", "python/paddle/base/data_feed_desc.py",
+                                       "doc/design/executor_migration.md"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", tree, refs[i]);
+        drop_lines(p, "AsyncExecutor", "async_executor");
+    }
+    snprintf(args, sizeof args,
+             "paddle-mini-progress --no-config -q --manifest '%s/testdata/tracking/manifest.json' --out-dir '%s'", repo, out);
+    assert_int_equal(report(tmpdir, args), 0);
+    check_agreement(out);
+    cJSON *doc = load_json(out);
+    const cJSON *t1 = task_of(doc, 1), *t6 = task_of(doc, 6);
+    const cJSON *del = item_named(t1, "test_ir_inplace_pass.py");
+    assert_string_equal(cJSON_GetObjectItem(del, "where")->valuestring, "gone");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(del, "done")));
+    const cJSON *mv = item_named(t1, "test_program_prune_backward.py.py");
+    assert_string_equal(cJSON_GetObjectItem(mv, "where")->valuestring, "moved");
+    assert_string_equal(cJSON_GetObjectItem(mv, "found")->valuestring, "test/deprecated/legacy_test/test_program_prune_backward.py");
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(mv, "done"))); /* still has its task-1 finding */
+    assert_non_null(strstr(cJSON_GetObjectItem(mv, "remark")->valuestring, "moved to test/deprecated/legacy_test/"));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t6, "done")));
+    assert_int_equal(cJSON_GetObjectItem(t6, "findings")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "summary"), "done")->valueint, 1);
+    /* one more item done than on the unchanged tree (the deleted file) */
+    char mini[PATH_MAX + 16];
+    snprintf(mini, sizeof mini, "%s/mini", tmpdir);
+    struct stat st;
+    if (stat(mini, &st) == 0) {
+        cJSON *before = load_json(mini);
+        assert_int_equal(cJSON_GetObjectItem(t1, "items_done")->valueint,
+                         cJSON_GetObjectItem(task_of(before, 1), "items_done")->valueint + 1);
+        cJSON_Delete(before);
+    }
+    cJSON_Delete(doc);
+    golden(out, "progress");
+}
+
+/* The bundled manifest on the sample tree: the views agree; --update rewrites only the region. */
+static void e2e_bundled_and_update(void **state) {
+    (void)state;
+    char out[PATH_MAX + 16], args[PATH_MAX * 2], body[PATH_MAX + 16];
+    snprintf(out, sizeof out, "%s/bundled", tmpdir);
+    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --out-dir '%s' --batches", out);
+    assert_int_equal(report(repo, args), 0);
+    check_agreement(out);
+    cJSON *doc = load_json(out);
+    const cJSON *t1 = task_of(doc, 1);
+    assert_int_equal(cJSON_GetObjectItem(t1, "items_total")->valueint, 27);
+    const cJSON *b, *f;
+    size_t in_batches = 0;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItem(doc, "batches")) {
+        assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(b, "files")) <= 8);
+        in_batches += (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(b, "files"));
+    }
+    assert_int_equal(in_batches, (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(doc, "files")));
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "files")) {
+        const char *h = cJSON_GetObjectItem(f, "handling")->valuestring;
+        assert_true(strcmp(h, "delete") == 0 || strcmp(h, "partial") == 0);
+        if (strcmp(h, "partial") == 0) assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(f, "ranges")) > 0);
+        else assert_non_null(cJSON_GetObjectItem(f, "reason")->valuestring);
+    }
+    cJSON_Delete(doc);
+
+    snprintf(body, sizeof body, "%s/issue.md", tmpdir);
+    spit(body, "Intro written by hand.\n\n" TRACKING_MARK_BEGIN "\nstale table\n" TRACKING_MARK_END "\n\nOutro.\n");
+    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --batches --update '%s'", body);
+    assert_int_equal(report(repo, args), 0);
+    char *once = slurp(body);
+    assert_non_null(once);
+    assert_true(strncmp(once, "Intro written by hand.\n\n" TRACKING_MARK_BEGIN "\n", 25 + strlen(TRACKING_MARK_BEGIN)) == 0);
+    assert_null(strstr(once, "stale table"));
+    assert_non_null(strstr(once, TRACKING_MARK_END "\n\nOutro.\n"));
+    char mdpath[PATH_MAX + 32];
+    snprintf(mdpath, sizeof mdpath, "%s/tracking.md", out);
+    char *md = slurp(mdpath);
+    assert_non_null(strstr(once, md)); /* the region is the Markdown report, byte for byte */
+    assert_int_equal(report(repo, args), 0);
+    char *twice = slurp(body);
+    assert_string_equal(once, twice);
+    sunset_free(once);
+    sunset_free(twice);
+    sunset_free(md);
+    /* no markers: exit 2, the file untouched */
+    spit(body, "no markers\n");
+    char err[PATH_MAX + 16];
+    snprintf(err, sizeof err, "%s/stderr", tmpdir);
+    assert_int_equal(sh("cd '%s' && '%s' report testdata/paddle-mini --no-config -q --update '%s' 2>'%s'", repo, binpath,
+                        body, err),
+                     2);
+    char *e = slurp(err), *kept = slurp(body);
+    assert_non_null(strstr(e, "no region to update"));
+    assert_string_equal(kept, "no markers\n");
+    sunset_free(e);
+    sunset_free(kept);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(manifest_bundled),
+        cmocka_unit_test(manifest_errors),
+        cmocka_unit_test(classify_files),
+        cmocka_unit_test(classify_python_tests),
+        cmocka_unit_test(item_states),
+        cmocka_unit_test(update_region),
+        cmocka_unit_test(batches),
+        cmocka_unit_test(cn_numbers),
+        cmocka_unit_test(out_of_memory),
+        cmocka_unit_test(e2e_mini),
+        cmocka_unit_test(e2e_progress),
+        cmocka_unit_test(e2e_bundled_and_update),
+    };
+    return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
