@@ -83,6 +83,9 @@ static const opt_def options[] = {
     {0, "batches", NULL, CMD_REPORT, K_FLAG, F(batches), 0, 0, "add the remaining work as contributor batches per directory"},
     {0, "owners", "FILE", CMD_REPORT, K_STR, F(owners), 0, 0, "batches per owner, by the CODEOWNERS file FILE"},
     {0, "source-url", "URL", CMD_REPORT, K_STR, F(source_url), 0, 0, "prefix of path#Lline links (default: the manifest's; \"\" = relative)"},
+    {'f', "format", "FMT", CMD_REMOVABLE, K_STR, F(format), 0, 0, "markdown (default) or json"},
+    {0, "patch", NULL, CMD_REMOVABLE, K_FLAG, F(patch), 0, 0, "write a git-apply-able diff deleting the provably safe items"},
+    {0, "derive", NULL, CMD_SCAN, K_FLAG, F(derive), 0, 0, "add findings derived across files (legacy by inheritance, import, include ...)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 

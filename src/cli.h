@@ -41,6 +41,7 @@ typedef struct cli {
     vec rules, include, exclude; /* const char * */
     long jobs;
     bool no_config, no_ignore, generated, no_summary, no_snippets, no_prefilter, quiet, verbose;
+    bool patch, derive;    /* removable --patch; scan --derive */
     size_t max_size;
     long budget;           /* -1 = default */
     /* baseline / check (src/check.c) */
@@ -81,14 +82,15 @@ extern const size_t sunset_n_commands;
 /* Commands, one file each. */
 int cmd_scan(cli *c);   /* src/scan.c */
 int cmd_rules(cli *c);  /* src/selftest.c */
-
+int cmd_removable(cli *c); /* src/cmd_removable.c */
 int cmd_baseline(cli *c); /* src/check.c */
 int cmd_check(cli *c);    /* src/check.c */
-int cmd_history(cli *c);  /* src/history.c */
-int cmd_merge(cli *c);    /* src/merge.c */
-int cmd_report(cli *c);   /* src/cmd_report.c */
+int cmd_history(cli *c); /* src/history.c */
+int cmd_merge(cli *c);   /* src/merge.c */
 /* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
 int cli_shard(cli *c);
 /* Is the item with this key in this run's shard? (true without --shard) */
 bool cli_in_shard(const cli *c, const char *key);
+int cmd_report(cli *c);  /* src/cmd_report.c */
+
 #endif

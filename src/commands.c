@@ -22,5 +22,8 @@ const command sunset_commands[] = {
     {"report", CMD_REPORT, cmd_report, "report [OPTIONS] [PATH]",
      "Measure the tracking issue of rules/tracking/*.json against a scan of PATH: Markdown\n"
      "(default), JSON or HTML; --update rewrites the marked region of an issue body."},
+    {"removable", CMD_REMOVABLE, cmd_removable, "removable [OPTIONS] [PATH]",
+     "The removal plan: legacy code found by the rules and across files (inheritance, imports,\n"
+     "includes, CMake DEPS, flags, passes), dead or still live; --patch writes a git diff."},
 };
 const size_t sunset_n_commands = sizeof sunset_commands / sizeof sunset_commands[0];

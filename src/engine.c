@@ -535,6 +535,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath.s, data, len, lang};
     sunset_sink sink = {w, &src, VEC_INIT(cand), VEC_INIT(scope)};
+    if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
     /* the content cache (src/cache.c): a hit replays this file's findings and counters.
      * Files with sunset-ignore comments are not cached: an until= date makes their result
      * depend on the day. */
@@ -910,6 +911,7 @@ void sunset_result_free(sunset_result *r) {
         sunset_free(f->enc_kind);
         sunset_free(f->enc_name);
         sunset_free(f->justification);
+        sunset_free(f->chain);
     }
     sunset_free(r->findings);
     sunset_suppress_result_free(r);

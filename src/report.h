@@ -25,6 +25,8 @@ typedef struct sunset_finding {
     char fingerprint[17];      /* 16 hex digits; see README "Fingerprints" */
     bool suppressed;           /* a sunset-ignore comment covers it (src/suppress.c) */
     char *justification;       /* that comment's reason when suppressed; owned */
+    bool derived;              /* legacy by propagation across files (scan --derive, removable.h) */
+    char *chain;               /* the evidence chain when derived; owned */
 } sunset_finding;
 
 /* A valid sunset-ignore comment that suppressed nothing, or that has expired (suppress.c). */

@@ -4,6 +4,8 @@
  */
 #include "scan.h"
 
+#include "derive.h"
+
 #include "cache.h"
 
 #include <errno.h>
@@ -296,9 +298,6 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     res->stats.ignored = s->ws.ignored;
     res->stats.excluded = s->ws.excluded;
     res->stats.symlinks_skipped = s->ws.symlinks_skipped;
-    res->stats.ignored = s->ws.ignored;
-    res->stats.excluded = s->ws.excluded;
-    res->stats.symlinks_skipped = s->ws.symlinks_skipped;
     if (!c->quiet)
         for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
     return EXIT_OK;
@@ -314,7 +313,9 @@ int cmd_scan(cli *c) {
         fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", c->format, sunset_writer_names());
         goto cleanup;
     }
-    if ((rc = scan_prepare(c, &s)) || (rc = scan_execute(c, &s, &res))) goto cleanup;
+    if ((rc = scan_prepare(c, &s)) ||
+        (rc = c->derive ? scan_derive(c, &s, &res) : scan_execute(c, &s, &res)))
+        goto cleanup;
     sunset_output_opts oo = output_opts(c);
     if (writer->write(&res, &oo, &doc)) {
         fprintf(stderr, "sunset: out of memory writing the report\n");

@@ -71,6 +71,11 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
             sb_puts(b, "true");
             kv_str(b, "justification", f->justification, false);
         }
+        if (f->derived) { /* scan --derive: legacy by propagation, with its evidence */
+            key(b, "derived", false);
+            sb_puts(b, "true");
+            kv_str(b, "chain", f->chain, false);
+        }
         sb_putc(b, '}');
     }
     sb_puts(b, r->n_findings ? "\n],\"stats\":{" : "],\"stats\":{");

@@ -1,0 +1,114 @@
+/*
+ * index.h — the cross-file index behind `sunset removable` and `scan --derive`: per file, its
+ * declarations (classes with their bases, top-level functions), its dependencies (includes,
+ * imports), its CMake commands, gflag definitions, pass registrations, identifier-like strings
+ * in tool lists and the set of names it uses. Built from the bytes the engine already read
+ * (sunset_indexer hook, see engine_int.h): one fast lexer per language, no parse and no second
+ * read. Workers add files concurrently; sunset_index_finish sorts them by path, so nothing
+ * depends on the number of threads.
+ *
+ * Ownership: the index owns every string it holds; ix_* pointers stay valid until
+ * sunset_index_free.
+ */
+#ifndef SUNSET_INDEX_H
+#define SUNSET_INDEX_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sunset.h"
+#include "util.h"
+
+typedef struct ix_class {
+    char *name;
+    uint32_t line, end;     /* header line, last line of the body */
+    char **bases;           /* as written, e.g. "details::OpHandleBase", "unittest.TestCase" */
+    uint32_t n_bases;
+    bool top;               /* at module / namespace level (not nested in a class or function) */
+    uint64_t *names;        /* Python top-level classes: sorted hashes of the names the body uses */
+    size_t n_names;
+} ix_class;
+
+typedef struct ix_func {
+    char *name;
+    uint32_t line, end;
+} ix_func;
+
+typedef struct ix_import {
+    char *module;           /* dotted, relative ones keep their dots */
+    char *name;             /* from-import name, "*" for star, NULL for a plain import */
+    char *alias;            /* NULL when none */
+    uint32_t line, end;     /* the whole statement */
+    bool used;              /* the bound name is used outside import statements */
+} ix_import;
+
+typedef struct ix_include {
+    char *path;
+    uint32_t line;
+} ix_include;
+
+typedef struct ix_word {    /* a name at a line: flag definition, pass registration, list entry */
+    char *text;
+    uint32_t line, end;
+} ix_word;
+
+typedef struct ix_cmd {     /* one CMake command */
+    char *name;             /* lower-case */
+    uint32_t line, end;
+    char **args;            /* unquoted */
+    uint32_t *arg_lines;
+    uint32_t n_args;
+} ix_cmd;
+
+typedef struct ix_file {
+    char *path;             /* root-relative */
+    sunset_lang lang;
+    size_t size;
+    uint32_t n_lines;
+    bool blank;             /* nothing but whitespace and comments */
+    vec classes;            /* ix_class */
+    vec funcs;              /* ix_func: top-level functions (Python) */
+    vec imports;            /* ix_import */
+    vec includes;           /* ix_include */
+    vec cmds;               /* ix_cmd */
+    vec flag_defs;          /* ix_word: DEFINE_*(name ...) / PHI_DEFINE_EXPORTED_*(name ...) */
+    vec pass_regs;          /* ix_word: REGISTER_PASS(name, ...) */
+    vec list_words;         /* ix_word: identifier-like strings / words in tool lists and scripts */
+    uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
+                               not on import lines); strings that look like names count */
+    size_t n_names;
+    uint64_t *outside;      /* Python: the names used outside top-level class bodies */
+    size_t n_outside;
+} ix_file;
+
+typedef struct sunset_index {
+    pthread_mutex_t mu;
+    vec files;              /* ix_file *, sorted by path after finish */
+    bool finished;
+    bool oom;               /* a file could not be indexed (out of memory) */
+} sunset_index;
+
+/* NULL on OOM. Free with sunset_index_free (accepts NULL). */
+sunset_index *sunset_index_new(void);
+void sunset_index_free(sunset_index *ix);
+
+/* Index one file (thread-safe). src and its data are borrowed. Returns 0, -1 on OOM. */
+int sunset_index_add(sunset_index *ix, const sunset_source *src);
+
+/* Sort by path; call once after every add. */
+void sunset_index_finish(sunset_index *ix);
+
+/* Lookups (after finish). */
+const ix_file *sunset_index_file(const sunset_index *ix, const char *path);
+/* Index of the file in ix->files, or -1. */
+long sunset_index_file_pos(const sunset_index *ix, const char *path);
+uint64_t sunset_index_name_hash(const char *s, size_t n);
+bool ix_file_uses(const ix_file *f, const char *name);
+/* Sorted-hash membership (names, outside, a class's names). */
+bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
+
+/* The hook the engine calls (engine_int.h sunset_indexer.file); ud is the sunset_index. */
+void sunset_index_hook(void *ud, const sunset_source *src);
+
+#endif

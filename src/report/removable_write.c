@@ -1,0 +1,336 @@
+/*
+ * removable_write.c — the removal plan as JSON, as Markdown, and as a `git apply`-able unified
+ * diff. The diff holds only what is provably safe: dead whole files, and lines that register
+ * nothing but removed things (a CMake command naming only removed tests or targets, a tool-list
+ * line holding only a removed test's name). Everything else stays in the listing, unpatched.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "../removable.h"
+
+static void jstr(sb *b, const char *s) {
+    if (!s) {
+        sb_puts(b, "null");
+        return;
+    }
+    sb_putc(b, '"');
+    sb_put_json_escaped(b, s, strlen(s));
+    sb_putc(b, '"');
+}
+
+static bool whole(const rm_item *it) { return it->kind == RM_FILE && !it->live; }
+
+int rm_write_json(const rm_plan *p, sb *out) {
+    size_t n_whole = 0, n_live = 0, n_partial = 0, n_patch = 0;
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->live) n_live++;
+        else if (whole(it)) n_whole++;
+        else n_partial++;
+        n_patch += it->patchable && !it->live;
+    }
+    sb_puts(out, "{\"version\": 1, \"root\": ");
+    jstr(out, p->root);
+    sb_printf(out, ",\n \"summary\": {\"files_indexed\": %zu, \"legacy_files\": %zu, \"derived_files\": %zu, "
+                   "\"dead_files\": %zu, \"live_files\": %zu, \"whole_file_items\": %zu, "
+                   "\"partial_items\": %zu, \"live_items\": %zu, \"patchable_items\": %zu},\n \"items\": [",
+              p->n_files_indexed, p->n_legacy_files, p->n_derived_files, p->n_dead_files, p->n_live_files,
+              n_whole, n_partial, n_live, n_patch);
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        sb_puts(out, i ? ",\n  {" : "\n  {");
+        sb_printf(out, "\"kind\": \"%s\", \"action\": \"%s\", \"path\": ", rm_kind_name(it->kind),
+                  it->live ? "migrate" : whole(it) ? "delete-file" : "remove-lines");
+        jstr(out, it->path);
+        sb_puts(out, ", \"name\": ");
+        jstr(out, it->name);
+        sb_printf(out, ", \"line\": %u, \"end_line\": %u, \"enclosing\": ", it->line, it->end);
+        jstr(out, it->enclosing);
+        sb_printf(out, ", \"derived\": %s, \"status\": \"%s\", \"patchable\": %s, \"step\": %d, \"chain\": ",
+                  it->derived ? "true" : "false", it->live ? "live" : "dead",
+                  it->patchable && !it->live ? "true" : "false", it->step);
+        jstr(out, it->chain);
+        sb_puts(out, ", \"after\": ");
+        jstr(out, it->after);
+        sb_puts(out, ", \"live_callers\": [");
+        for (size_t k = 0; k < it->n_callers; k++) {
+            if (k) sb_puts(out, ", ");
+            jstr(out, it->callers[k]);
+        }
+        sb_puts(out, "]}");
+    }
+    sb_puts(out, p->n_items ? "\n ]}\n" : "]}\n");
+    return out->oom ? -1 : 0;
+}
+
+static void md_cell(sb *b, const char *s) {
+    for (; s && *s; s++) {
+        if (*s == '|') sb_puts(b, "\\|");
+        else if (*s == '\n') sb_putc(b, ' ');
+        else sb_putc(b, *s);
+    }
+}
+
+int rm_write_markdown(const rm_plan *p, sb *out) {
+    sb_printf(out, "# Removal plan: %s\n\n", p->root ? p->root : ".");
+    sb_printf(out, "%zu files indexed; %zu legacy files (%zu derived across files), %zu dead "
+                   "(delete), %zu live (migrate first).\n",
+              p->n_files_indexed, p->n_legacy_files, p->n_derived_files, p->n_dead_files, p->n_live_files);
+    static const struct {
+        const char *title;
+        int sel;
+    } sections[] = {
+        {"Whole files to delete (in this order: dependents before dependencies)", 0},
+        {"Registrations to drop (CMake, tool lists, scripts)", 1},
+        {"Partial removals", 2},
+        {"CMake targets to drop", 3},
+        {"Flags and passes to retire", 4},
+        {"Live legacy code (migrate first; never deleted by this plan)", 5},
+    };
+    for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+        size_t shown = 0;
+        for (size_t i = 0; i < p->n_items; i++) {
+            const rm_item *it = &p->items[i];
+            int sel;
+            if (it->live) sel = 5;
+            else if (it->kind == RM_FILE) sel = 0;
+            else if (it->kind == RM_REGISTRATION) sel = 1;
+            else if (it->kind == RM_TARGET) sel = 3;
+            else if (it->kind == RM_FLAG || it->kind == RM_PASS) sel = 4;
+            else sel = 2;
+            if (sel != sections[s].sel) continue;
+            if (!shown++) {
+                sb_printf(out, "\n## %s\n\n", sections[s].title);
+                if (sel == 0) sb_puts(out, "| step | file | derived | why |\n|---|---|---|---|\n");
+                else if (sel == 5) sb_puts(out, "| what | where | why legacy | live callers |\n|---|---|---|---|\n");
+                else sb_puts(out, "| what | where | lines | patched | why |\n|---|---|---|---|---|\n");
+            }
+            if (sel == 0) {
+                sb_printf(out, "| %d | `%s` | %s | ", it->step, it->path, it->derived ? "yes" : "no");
+                md_cell(out, it->chain);
+                if (it->after) {
+                    sb_puts(out, " — first remove the imports/includes at ");
+                    md_cell(out, it->after);
+                    sb_puts(out, " (not patched)");
+                }
+                sb_puts(out, " |\n");
+            } else if (sel == 5) {
+                sb_printf(out, "| %s `%s` | `%s:%u` | ", rm_kind_name(it->kind), it->name ? it->name : it->path,
+                          it->path, it->line);
+                md_cell(out, it->chain);
+                sb_puts(out, " | ");
+                for (size_t k = 0; k < it->n_callers; k++) {
+                    if (k) sb_puts(out, "; ");
+                    md_cell(out, it->callers[k]);
+                }
+                sb_puts(out, " |\n");
+            } else {
+                sb_printf(out, "| %s `%s` | `%s` | %u-%u%s%s | %s | ", rm_kind_name(it->kind),
+                          it->name ? it->name : "", it->path, it->line, it->end, it->enclosing ? " in " : "",
+                          it->enclosing ? it->enclosing : "", it->patchable ? "yes" : "no");
+                md_cell(out, it->chain);
+                sb_puts(out, " |\n");
+            }
+        }
+    }
+    if (!p->n_items) sb_puts(out, "\nNothing to remove.\n");
+    return out->oom ? -1 : 0;
+}
+
+/* ---- the patch ---- */
+
+typedef struct lines {
+    char *data;
+    const char **at; /* line starts */
+    size_t *len;     /* without the newline */
+    size_t n;
+    bool final_nl;
+} lines;
+
+static int lines_read(const char *root, const char *path, lines *L, mode_t *mode) {
+    sb fs = {0};
+    sb_printf(&fs, "%s/%s", root, path);
+    size_t len = 0;
+    int err = fs.oom ? ENOMEM : read_file(fs.s, 0, &L->data, &len);
+    struct stat st;
+    *mode = (!err && stat(fs.s, &st) == 0 && (st.st_mode & 0111)) ? 0755 : 0644;
+    sb_free(&fs);
+    if (err) return err;
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++) cap += L->data[i] == '\n';
+    L->at = sunset_calloc(cap, sizeof(char *));
+    L->len = sunset_calloc(cap, sizeof(size_t));
+    if (!L->at || !L->len) return ENOMEM;
+    const char *p = L->data, *end = L->data + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        L->at[L->n] = p;
+        L->len[L->n] = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        L->n++;
+        if (!nl) break;
+        p = nl + 1;
+    }
+    L->final_nl = len == 0 || L->data[len - 1] == '\n';
+    return 0;
+}
+
+static void lines_free(lines *L) {
+    sunset_free(L->data);
+    sunset_free(L->at);
+    sunset_free(L->len);
+    memset(L, 0, sizeof *L);
+}
+
+static void put_line(sb *out, char sign, const lines *L, size_t i) {
+    sb_putc(out, sign);
+    sb_putn(out, L->at[i], L->len[i]);
+    sb_putc(out, '\n');
+    if (i == L->n - 1 && !L->final_nl) sb_puts(out, "\\ No newline at end of file\n");
+}
+
+static void trim(const char **s, size_t *n) {
+    while (*n && (**s == ' ' || **s == '\t')) (*s)++, (*n)--;
+    while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t' || (*s)[*n - 1] == '\r')) (*n)--;
+}
+
+/* Does line i hold nothing but the list entry `name`? */
+static bool entry_only(const lines *L, size_t i, const char *name) {
+    const char *s = L->at[i];
+    size_t n = L->len[i], k = strlen(name);
+    trim(&s, &n);
+    char buf[512];
+    const char *forms[] = {"'%s',", "\"%s\",", "'%s'", "\"%s\"", "^%s$|\\", "%s"};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        int w = snprintf(buf, sizeof buf, forms[f], name);
+        if (w > 0 && (size_t)w == n && memcmp(buf, s, n) == 0 && k) return true;
+    }
+    return false;
+}
+
+/* Lines [line, end] hold exactly one CMake command starting with `cmd(`. */
+static bool command_only(const lines *L, uint32_t line, uint32_t end, const char *cmd) {
+    if (!line || end > L->n) return false;
+    const char *s = L->at[line - 1];
+    size_t n = L->len[line - 1], k = strlen(cmd);
+    trim(&s, &n);
+    if (n < k + 1 || strncasecmp(s, cmd, k) != 0) return false;
+    const char *e = L->at[end - 1];
+    size_t en = L->len[end - 1];
+    trim(&e, &en);
+    return en && e[en - 1] == ')';
+}
+
+static int patch_modify(sb *out, const char *path, const lines *L, const bool *del) {
+    size_t n = L->n, i = 0;
+    bool header = false;
+    long delta = 0;
+    while (i < n) {
+        if (!del[i]) {
+            i++;
+            continue;
+        }
+        /* a hunk: from 3 lines before the first deletion to 3 after the last one within reach */
+        size_t start = i >= 3 ? i - 3 : 0, last = i;
+        for (size_t j = i; j < n && j <= last + 6; j++)
+            if (del[j]) last = j;
+        size_t stop = last + 4 < n ? last + 4 : n;
+        size_t old_n = stop - start, removed = 0;
+        for (size_t j = start; j < stop; j++) removed += del[j];
+        if (!header) {
+            sb_printf(out, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n", path, path, path, path);
+            header = true;
+        }
+        size_t new_n = old_n - removed;
+        sb_printf(out, "@@ -%zu,%zu +%ld,%zu @@\n", start + 1, old_n,
+                  new_n ? (long)start + 1 + delta : (long)start + delta, new_n);
+        for (size_t j = start; j < stop; j++) put_line(out, del[j] ? '-' : ' ', L, j);
+        delta -= (long)removed;
+        i = stop;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
+    int err = 0;
+    /* deleted files */
+    for (size_t i = 0; i < p->n_items && !err; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->kind != RM_FILE || it->live || !it->patchable) continue;
+        lines L = {0};
+        mode_t mode;
+        if ((err = lines_read(root, it->path, &L, &mode))) {
+            lines_free(&L);
+            break;
+        }
+        sb_printf(out, "diff --git a/%s b/%s\ndeleted file mode 100%o\n", it->path, it->path, (unsigned)mode);
+        if (L.n) {
+            sb_printf(out, "--- a/%s\n+++ /dev/null\n@@ -1,%zu +0,0 @@\n", it->path, L.n);
+            for (size_t k = 0; k < L.n; k++) put_line(out, '-', &L, k);
+        }
+        lines_free(&L);
+    }
+    /* registration lines, file by file (paths sorted) */
+    vec paths = VEC_INIT(char *);
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->kind == RM_FILE || it->live || !it->patchable) continue;
+        bool dup = false;
+        for (size_t k = 0; k < paths.n && !dup; k++) dup = !strcmp(VEC_AT(&paths, char *, k), it->path);
+        if (!dup) vec_push(&paths, &it->path);
+    }
+    if (paths.n) qsort(paths.v, paths.n, sizeof(char *), cmp_str);
+    for (size_t k = 0; k < paths.n && !err; k++) {
+        const char *path = VEC_AT(&paths, char *, k);
+        lines L = {0};
+        mode_t mode;
+        if ((err = lines_read(root, path, &L, &mode))) {
+            lines_free(&L);
+            break;
+        }
+        bool *del = sunset_calloc(L.n ? L.n : 1, 1);
+        if (!del) {
+            lines_free(&L);
+            err = ENOMEM;
+            break;
+        }
+        size_t any = 0;
+        for (size_t i = 0; i < p->n_items; i++) {
+            const rm_item *it = &p->items[i];
+            if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
+            if (it->kind == RM_REGISTRATION && it->line == it->end && it->enclosing &&
+                (!strcmp(it->enclosing, "tool list") || !strcmp(it->enclosing, "script"))) {
+                if (it->line <= L.n && entry_only(&L, it->line - 1, it->name)) {
+                    del[it->line - 1] = true;
+                    any++;
+                }
+                continue;
+            }
+            /* a whole CMake command: its name is the enclosing "cmd(arg)" up to '(' */
+            char cmd[128] = "";
+            if (it->enclosing) {
+                const char *par = strchr(it->enclosing, '(');
+                size_t cn = par ? (size_t)(par - it->enclosing) : 0;
+                if (cn && cn < sizeof cmd) {
+                    memcpy(cmd, it->enclosing, cn);
+                    cmd[cn] = 0;
+                }
+            }
+            if (cmd[0] && command_only(&L, it->line, it->end, cmd)) {
+                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+                any++;
+            }
+        }
+        if (any) patch_modify(out, path, &L, del);
+        sunset_free(del);
+        lines_free(&L);
+    }
+    vec_free(&paths);
+    if (!err && out->oom) err = ENOMEM;
+    return err;
+}

@@ -1,0 +1,328 @@
+/*
+ * test_index.c — the cross-file index's lexers: Python imports (plain, aliased, parenthesised,
+ * star, relative; used or not), classes with bases and indentation extent, names inside class
+ * bodies kept apart; C++ includes, classes with qualified/template/multiple bases and brace
+ * extent (forward declarations, template parameters and enum classes are not classes), gflag
+ * definitions and pass registrations, comments and strings; CMake commands with arguments and
+ * lines; shell words. Also: files sort by path whatever the insertion order, and an allocation
+ * failure at any point leaks nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "index.h"
+
+static const ix_file *add(sunset_index *ix, const char *path, sunset_lang lang, const char *text) {
+    sunset_source src = {path, path, text, strlen(text), lang};
+    assert_int_equal(sunset_index_add(ix, &src), 0);
+    sunset_index_finish(ix);
+    const ix_file *f = sunset_index_file(ix, path);
+    assert_non_null(f);
+    return f;
+}
+
+static const ix_class *find_class(const ix_file *f, const char *name) {
+    for (size_t i = 0; i < f->classes.n; i++)
+        if (!strcmp(VEC_AT(&f->classes, ix_class, i).name, name)) return &VEC_AT(&f->classes, ix_class, i);
+    return NULL;
+}
+
+static const ix_import *find_import(const ix_file *f, const char *module, const char *name) {
+    for (size_t i = 0; i < f->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&f->imports, ix_import, i);
+        if (strcmp(m->module, module) != 0) continue;
+        if ((!name && !m->name) || (name && m->name && !strcmp(m->name, name))) return m;
+    }
+    return NULL;
+}
+
+static const char *PY =
+    "# a comment naming CommentOnly\n"
+    "import os\n"
+    "import numpy as np\n"
+    "from parallel_executor_test_base import DeviceType, TestParallelExecutorBase\n"
+    "from helpers import (\n"
+    "    fc_net,\n"
+    "    unused_thing as renamed,\n"
+    ")\n"
+    "from .sibling import *\n"
+    "\n"
+    "\n"
+    "def top_function():\n"
+    "    return np.zeros(3)\n"
+    "\n"
+    "\n"
+    "class TestA(TestParallelExecutorBase):\n"
+    "    \"\"\"Docstring naming DocOnly.\"\"\"\n"
+    "\n"
+    "    class Inner(object):\n"
+    "        pass\n"
+    "\n"
+    "    def test_x(self):\n"
+    "        self.check(fc_net, DeviceType.CPU, 'fuse_all_reduce_op_pass')\n"
+    "\n"
+    "\n"
+    "class Plain:\n"
+    "    x = 1\n"
+    "\n"
+    "\n"
+    "class TestB(base.TestCase, metaclass=Meta):\n"
+    "    pass\n"
+    "print(os.sep)\n";
+
+static void python_facts(void **state) {
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "test/legacy_test/test_a.py", SUNSET_LANG_PYTHON, PY);
+    assert_false(f->blank);
+    assert_int_equal(f->n_lines, 32);
+    /* imports */
+    const ix_import *m = find_import(f, "os", NULL);
+    assert_non_null(m);
+    assert_true(m->used);
+    m = find_import(f, "numpy", NULL);
+    assert_non_null(m);
+    assert_string_equal(m->alias, "np");
+    assert_true(m->used);
+    m = find_import(f, "parallel_executor_test_base", "TestParallelExecutorBase");
+    assert_non_null(m);
+    assert_int_equal(m->line, 4);
+    assert_true(m->used);
+    m = find_import(f, "helpers", "fc_net");
+    assert_non_null(m);
+    assert_int_equal(m->line, 5);
+    assert_int_equal(m->end, 8);
+    assert_true(m->used);
+    m = find_import(f, "helpers", "unused_thing");
+    assert_non_null(m);
+    assert_string_equal(m->alias, "renamed");
+    assert_false(m->used);
+    assert_non_null(find_import(f, ".sibling", "*"));
+    /* classes */
+    const ix_class *a = find_class(f, "TestA");
+    assert_non_null(a);
+    assert_true(a->top);
+    assert_int_equal(a->line, 16);
+    assert_int_equal(a->end, 23);
+    assert_int_equal(a->n_bases, 1);
+    assert_string_equal(a->bases[0], "TestParallelExecutorBase");
+    const ix_class *inner = find_class(f, "Inner");
+    assert_non_null(inner);
+    assert_false(inner->top);
+    const ix_class *plain = find_class(f, "Plain");
+    assert_int_equal(plain->n_bases, 0);
+    const ix_class *b = find_class(f, "TestB");
+    assert_int_equal(b->n_bases, 1); /* metaclass= is not a base */
+    assert_string_equal(b->bases[0], "base.TestCase");
+    assert_int_equal(b->end, 31);
+    assert_int_equal(f->funcs.n, 1);
+    assert_string_equal(VEC_AT(&f->funcs, ix_func, 0).name, "top_function");
+    /* names: code yes; comments, docstrings and import-only names no; name-like strings yes */
+    assert_true(ix_file_uses(f, "fc_net"));
+    assert_true(ix_file_uses(f, "fuse_all_reduce_op_pass"));
+    assert_false(ix_file_uses(f, "CommentOnly"));
+    assert_false(ix_file_uses(f, "DocOnly"));
+    assert_false(ix_file_uses(f, "unused_thing"));
+    /* the body of TestA holds fc_net; outside class bodies only os/np/top_function remain */
+    assert_true(ix_hashes_have(a->names, a->n_names, "fc_net"));
+    assert_true(ix_hashes_have(a->names, a->n_names, "TestParallelExecutorBase"));
+    assert_false(ix_hashes_have(f->outside, f->n_outside, "fc_net"));
+    assert_false(ix_hashes_have(f->outside, f->n_outside, "TestParallelExecutorBase"));
+    assert_true(ix_hashes_have(f->outside, f->n_outside, "zeros"));
+    sunset_index_free(ix);
+}
+
+static void python_blank_and_tools(void **state) {
+    sunset_index *ix = sunset_index_new();
+    const ix_file *e = add(ix, "test/legacy_test/test_empty.py", SUNSET_LANG_PYTHON, "");
+    assert_true(e->blank);
+    e = add(ix, "test/legacy_test/test_comment.py", SUNSET_LANG_PYTHON, "# only a comment\n\n");
+    assert_true(e->blank);
+    const ix_file *t = add(ix, "tools/list.py", SUNSET_LANG_PYTHON,
+                           "LIST = [\n    'test_a',\n    \"test_b\",  # c\n    'not a name',\n]\n");
+    assert_int_equal(t->list_words.n, 2);
+    assert_string_equal(VEC_AT(&t->list_words, ix_word, 0).text, "test_a");
+    assert_int_equal(VEC_AT(&t->list_words, ix_word, 0).line, 2);
+    assert_string_equal(VEC_AT(&t->list_words, ix_word, 1).text, "test_b");
+    assert_int_equal(VEC_AT(&t->list_words, ix_word, 1).line, 3);
+    /* outside tools/ strings are names but not list entries */
+    const ix_file *o = add(ix, "python/x.py", SUNSET_LANG_PYTHON, "x = 'test_a'\n");
+    assert_int_equal(o->list_words.n, 0);
+    assert_true(ix_file_uses(o, "test_a"));
+    sunset_index_free(ix);
+}
+
+static const char *CC =
+    "// OpHandleBase in a comment\n"
+    "#include \"paddle/fluid/framework/details/op_handle_base.h\"\n"
+    "#  include <vector>\n"
+    "namespace paddle {\n"
+    "namespace details {\n"
+    "class Fwd;\n"
+    "struct Plain {\n"
+    "  int x;\n"
+    "};\n"
+    "template <class T, typename U = int>\n"
+    "class FetchOpHandle final : public details::OpHandleBase,\n"
+    "                            private Holder<std::vector<T>> {\n"
+    "  struct Nested { int y; };\n"
+    "  const char *s = \"GatherOpHandle\";\n"
+    "  const char *r = R\"x(ReduceOpHandle)x\";\n"
+    "};\n"
+    "enum class Kind { kA };\n"
+    "}  // namespace details\n"
+    "}  // namespace paddle\n"
+    "PHI_DEFINE_EXPORTED_bool(pe_flag,\n"
+    "                         false,\n"
+    "                         \"help\");\n"
+    "DEFINE_int32(plain_flag, 1, \"h\");\n"
+    "COMMON_DECLARE_bool(other_flag);\n"
+    "REGISTER_PASS(my_pass, paddle::MyPass)\n"
+    "    .RequirePassAttr(\"x\");\n"
+    "USE_PASS(used_pass);\n";
+
+static void cpp_facts(void **state) {
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "paddle/fluid/framework/details/fetch_op_handle.h", SUNSET_LANG_CPP, CC);
+    assert_int_equal(f->includes.n, 2);
+    assert_string_equal(VEC_AT(&f->includes, ix_include, 0).path,
+                        "paddle/fluid/framework/details/op_handle_base.h");
+    assert_int_equal(VEC_AT(&f->includes, ix_include, 0).line, 2);
+    assert_string_equal(VEC_AT(&f->includes, ix_include, 1).path, "vector");
+    assert_null(find_class(f, "Fwd"));
+    assert_null(find_class(f, "T"));
+    assert_null(find_class(f, "Kind"));
+    const ix_class *p = find_class(f, "Plain");
+    assert_non_null(p);
+    assert_true(p->top);
+    assert_int_equal(p->line, 7);
+    assert_int_equal(p->end, 9);
+    const ix_class *h = find_class(f, "FetchOpHandle");
+    assert_non_null(h);
+    assert_true(h->top);
+    assert_int_equal(h->line, 11);
+    assert_int_equal(h->end, 16);
+    assert_int_equal(h->n_bases, 2);
+    assert_string_equal(h->bases[0], "details::OpHandleBase");
+    assert_string_equal(h->bases[1], "Holder");
+    const ix_class *n = find_class(f, "Nested");
+    assert_non_null(n);
+    assert_false(n->top);
+    /* flags: definitions only, with their extent */
+    assert_int_equal(f->flag_defs.n, 2);
+    assert_string_equal(VEC_AT(&f->flag_defs, ix_word, 0).text, "pe_flag");
+    assert_int_equal(VEC_AT(&f->flag_defs, ix_word, 0).line, 20);
+    assert_int_equal(VEC_AT(&f->flag_defs, ix_word, 0).end, 22);
+    assert_string_equal(VEC_AT(&f->flag_defs, ix_word, 1).text, "plain_flag");
+    assert_int_equal(f->pass_regs.n, 1);
+    assert_string_equal(VEC_AT(&f->pass_regs, ix_word, 0).text, "my_pass");
+    /* names: code and name-like strings; not comments; raw strings skipped */
+    assert_true(ix_file_uses(f, "GatherOpHandle"));
+    assert_true(ix_file_uses(f, "used_pass"));
+    assert_true(ix_file_uses(f, "FLAGS_other_flag") == false);
+    assert_true(ix_file_uses(f, "other_flag"));
+    assert_false(ix_file_uses(f, "ReduceOpHandle"));
+    sunset_index_free(ix);
+    /* a file using the flag */
+    ix = sunset_index_new();
+    f = add(ix, "a.cc", SUNSET_LANG_CPP, "int f() { return FLAGS_pe_flag ? 1 : 0; } /* FLAGS_x */\n");
+    assert_true(ix_file_uses(f, "FLAGS_pe_flag"));
+    assert_false(ix_file_uses(f, "FLAGS_x"));
+    sunset_index_free(ix);
+}
+
+static void cmake_and_shell(void **state) {
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "d/CMakeLists.txt", SUNSET_LANG_CMAKE,
+                           "# cc_library(commented SRCS x.cc)\n"
+                           "set(srcs a.cc\n    b.cc)\n"
+                           "cc_library(\n  lib\n  SRCS ${srcs} \"c d.cc\" # tail\n  DEPS dep1 dep2)\n"
+                           "py_test_modules(test_x MODULES test_x ENVS FLAGS_f=1)\n");
+    assert_int_equal(f->cmds.n, 3);
+    const ix_cmd *s = &VEC_AT(&f->cmds, ix_cmd, 0);
+    assert_string_equal(s->name, "set");
+    assert_int_equal(s->n_args, 3);
+    assert_int_equal(s->line, 2);
+    assert_int_equal(s->end, 3);
+    const ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, 1);
+    assert_string_equal(c->name, "cc_library");
+    assert_int_equal(c->n_args, 7);
+    assert_string_equal(c->args[0], "lib");
+    assert_int_equal(c->arg_lines[0], 5);
+    assert_string_equal(c->args[2], "${srcs}");
+    assert_string_equal(c->args[3], "c d.cc");
+    assert_string_equal(c->args[6], "dep2");
+    assert_int_equal(c->arg_lines[6], 7);
+    assert_int_equal(c->line, 4);
+    assert_int_equal(c->end, 7);
+    assert_true(ix_file_uses(f, "FLAGS_f"));
+    const ix_file *sh = add(ix, "tools/run.sh", SUNSET_LANG_SHELL,
+                            "disable=\"^test_one$|\\\n^test_two$\"\necho done\n");
+    assert_int_equal(sh->list_words.n, 2);
+    assert_string_equal(VEC_AT(&sh->list_words, ix_word, 1).text, "test_two");
+    assert_int_equal(VEC_AT(&sh->list_words, ix_word, 1).line, 2);
+    sunset_index_free(ix);
+}
+
+static void order_independent(void **state) {
+    const char *paths[] = {"c.py", "a.py", "b/x.py", "b.py"};
+    sunset_index *one = sunset_index_new(), *two = sunset_index_new();
+    for (int i = 0; i < 4; i++) {
+        sunset_source s1 = {paths[i], paths[i], "x = 1\n", 6, SUNSET_LANG_PYTHON};
+        sunset_source s2 = {paths[3 - i], paths[3 - i], "x = 1\n", 6, SUNSET_LANG_PYTHON};
+        assert_int_equal(sunset_index_add(one, &s1), 0);
+        assert_int_equal(sunset_index_add(two, &s2), 0);
+    }
+    sunset_index_finish(one);
+    sunset_index_finish(two);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(VEC_AT(&one->files, ix_file *, i)->path, VEC_AT(&two->files, ix_file *, i)->path);
+    assert_string_equal(VEC_AT(&one->files, ix_file *, 0)->path, "a.py");
+    assert_int_equal(sunset_index_file_pos(one, "b/x.py"), 2);
+    assert_int_equal(sunset_index_file_pos(one, "zz.py"), -1);
+    sunset_index_free(one);
+    sunset_index_free(two);
+}
+
+static void oom_never_leaks(void **state) {
+    const struct {
+        const char *path;
+        sunset_lang lang;
+        const char *text;
+    } files[] = {{"a.py", SUNSET_LANG_PYTHON, NULL}, {"b.h", SUNSET_LANG_CPP, NULL},
+                 {"CMakeLists.txt", SUNSET_LANG_CMAKE, "cc_library(x SRCS a.cc DEPS y)\n"}};
+    for (size_t k = 0; k < 3; k++) {
+        const char *text = k == 0 ? PY : k == 1 ? CC : files[k].text;
+        bool succeeded = false;
+        for (long n = 1; n < 2000 && !succeeded; n++) {
+            long before = sunset_alloc_live();
+            sunset_index *ix = sunset_index_new();
+            sunset_alloc_fail_after(n);
+            int rc = -1;
+            if (ix) {
+                sunset_source s = {files[k].path, files[k].path, text, strlen(text), files[k].lang};
+                rc = sunset_index_add(ix, &s);
+            }
+            sunset_alloc_fail_after(0);
+            succeeded = ix && rc == 0;
+            sunset_index_free(ix);
+            assert_int_equal(sunset_alloc_live(), before);
+        }
+        assert_true(succeeded);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(python_facts),
+        cmocka_unit_test(python_blank_and_tools),
+        cmocka_unit_test(cpp_facts),
+        cmocka_unit_test(cmake_and_shell),
+        cmocka_unit_test(order_independent),
+        cmocka_unit_test(oom_never_leaks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,498 @@
+/*
+ * test_removable.c — propagation and the removal plan on a small in-memory tree whose seeds
+ * are hand-made findings (so the rules play no part): a three-level class chain across files,
+ * a same-named class in an unrelated module, a module that only imports a legacy helper, an
+ * empty test registered under a legacy target, a header only legacy files include, a header
+ * live code also includes, a target only a legacy target depends on, flags and passes used only
+ * by legacy code and by both, a legacy header live code still uses (live, with its callers).
+ * Then: the order of the steps, independence from insertion order, the patch, no leak on any
+ * allocation failure, and end to end on a copy of testdata/paddle-mini: the patch applies with
+ * `git apply`, and a re-scan finds no whole-file item left and no change outside the plan.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "index.h"
+#include "removable.h"
+
+typedef struct tfile {
+    const char *path;
+    sunset_lang lang;
+    const char *text;
+} tfile;
+
+static const tfile TREE[] = {
+    {"t/base.py", SUNSET_LANG_PYTHON, "import unittest\nclass LegacyBase(unittest.TestCase):\n    pass\n"},
+    {"t/mid.py", SUNSET_LANG_PYTHON, "from base import LegacyBase\nclass Mid(LegacyBase):\n    pass\n"},
+    {"t/test_leaf.py", SUNSET_LANG_PYTHON,
+     "import unittest\nfrom mid import Mid\nclass TestLeaf(Mid):\n    def test_a(self):\n        pass\n"},
+    {"t/other/base2.py", SUNSET_LANG_PYTHON, "import unittest\nclass Mid(unittest.TestCase):\n    pass\n"},
+    {"t/other/test_other.py", SUNSET_LANG_PYTHON, "from base2 import Mid\nclass TestOther(Mid):\n    pass\n"},
+    {"t/test_only_imports.py", SUNSET_LANG_PYTHON,
+     "import unittest\nfrom base import LegacyBase\nclass TestLive(unittest.TestCase):\n    pass\n"},
+    {"t/test_empty_pe.py", SUNSET_LANG_PYTHON, ""},
+    {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+     "py_test_modules(test_empty_pe MODULES test_empty_pe)\npy_test_modules(test_other MODULES other/test_other)\n"},
+    {"c/legacy.h", SUNSET_LANG_CPP, "#include \"c/helper.h\"\n#include \"c/shared.h\"\nclass Legacy {\n  Helper h;\n  Shared s;\n};\n"},
+    {"c/legacy.cc", SUNSET_LANG_CPP,
+     "#include \"c/legacy.h\"\nUSE_PASS(old_pass);\nUSE_PASS(both_pass);\nint g() { return FLAGS_old_flag + FLAGS_both_flag; }\n"},
+    {"c/helper.h", SUNSET_LANG_CPP, "struct Helper {\n  int x;\n};\n"},
+    {"c/helper.cc", SUNSET_LANG_CPP, "#include \"c/helper.h\"\nint Helper_x() { Helper h; return h.x; }\n"},
+    {"c/shared.h", SUNSET_LANG_CPP, "class Shared {\n};\n"},
+    {"c/shared.cc", SUNSET_LANG_CPP, "#include \"c/shared.h\"\n"},
+    {"c/live.cc", SUNSET_LANG_CPP,
+     "#include \"c/shared.h\"\n#include \"c/live_legacy.h\"\nUSE_PASS(both_pass);\n"
+     "int h() { Shared s; LiveLegacy l; return FLAGS_both_flag; }\n"},
+    {"c/live_legacy.h", SUNSET_LANG_CPP, "class LiveLegacy {\n};\n"},
+    {"c/flags.cc", SUNSET_LANG_CPP,
+     "PHI_DEFINE_EXPORTED_bool(old_flag, false, \"x\");\nPHI_DEFINE_EXPORTED_bool(both_flag, false, \"y\");\n"},
+    {"c/passes.cc", SUNSET_LANG_CPP, "REGISTER_PASS(old_pass, OldPass);\nREGISTER_PASS(both_pass, BothPass);\n"},
+    {"c/CMakeLists.txt", SUNSET_LANG_CMAKE,
+     "cc_library(helper_lib SRCS helper.cc)\ncc_library(legacy_lib SRCS legacy.cc DEPS helper_lib shared_lib)\n"
+     "cc_library(shared_lib SRCS shared.cc)\ncc_library(live_lib SRCS live.cc flags.cc passes.cc DEPS shared_lib)\n"},
+    {"tools/list.py", SUNSET_LANG_PYTHON, "L = [\n    'test_leaf',\n    'test_other',\n]\n"},
+};
+#define N_TREE (sizeof TREE / sizeof TREE[0])
+
+static sunset_finding F[4];
+
+/* The seeds: a rule on LegacyBase's header, path rules on two headers and a source, a rule on
+ * the CMake registration of test_empty_pe. */
+static void seed_result(sunset_result *r) {
+    memset(r, 0, sizeof *r);
+    memset(F, 0, sizeof F);
+    F[0] = (sunset_finding){.rule_id = "R-PY", .ctx = SUNSET_CTX_CODE, .path = "t/base.py",
+                            .span = {2, 7, 2, 17}, .matched = "LegacyBase"};
+    F[1] = (sunset_finding){.rule_id = "R-PATH", .path = "c/legacy.h", .span = {1, 1, 1, 1}, .matched = "c/legacy.h"};
+    F[2] = (sunset_finding){.rule_id = "R-PATH", .path = "c/legacy.cc", .span = {1, 1, 1, 1}, .matched = "c/legacy.cc"};
+    F[3] = (sunset_finding){.rule_id = "R-CMAKE", .ctx = SUNSET_CTX_CODE, .path = "t/CMakeLists.txt",
+                            .span = {1, 17, 1, 30}, .matched = "test_empty_pe"};
+    r->findings = F;
+    r->n_findings = 4;
+}
+
+static sunset_index *tree_index(bool reverse) {
+    sunset_index *ix = sunset_index_new();
+    assert_non_null(ix);
+    for (size_t i = 0; i < N_TREE; i++) {
+        const tfile *t = &TREE[reverse ? N_TREE - 1 - i : i];
+        sunset_source s = {t->path, t->path, t->text, strlen(t->text), t->lang};
+        assert_int_equal(sunset_index_add(ix, &s), 0);
+    }
+    sunset_index_finish(ix);
+    return ix;
+}
+
+static const rm_item *item(const rm_plan *p, rm_kind k, const char *path, const char *name) {
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->kind != k || strcmp(it->path, path) != 0) continue;
+        if (name && (!it->name || strcmp(it->name, name) != 0)) continue;
+        return it;
+    }
+    return NULL;
+}
+
+static void build(rm_plan *p, bool reverse) {
+    sunset_index *ix = tree_index(reverse);
+    sunset_result r;
+    seed_result(&r);
+    assert_int_equal(rm_plan_build(ix, &r, p), 0);
+    sunset_index_free(ix);
+}
+
+static void chain_across_files(void **state) {
+    rm_plan p;
+    build(&p, false);
+    const rm_item *leaf = item(&p, RM_FILE, "t/test_leaf.py", NULL);
+    assert_non_null(leaf);
+    assert_true(leaf->derived);
+    assert_false(leaf->live);
+    assert_true(leaf->patchable);
+    assert_non_null(strstr(leaf->chain, "TestLeaf derives Mid (t/mid.py:2)"));
+    assert_non_null(strstr(leaf->chain, "Mid derives LegacyBase (t/base.py:2)"));
+    assert_non_null(strstr(leaf->chain, "rule R-PY at t/base.py:2"));
+    const rm_item *mid = item(&p, RM_FILE, "t/mid.py", NULL);
+    const rm_item *base = item(&p, RM_FILE, "t/base.py", NULL);
+    assert_non_null(mid);
+    assert_non_null(base);
+    assert_true(mid->derived);
+    /* dependents before dependencies */
+    assert_true(leaf->step < mid->step);
+    assert_true(mid->step < base->step);
+    /* base.py is dead, but a file that stays still imports it: listed, not patched */
+    assert_false(base->live);
+    assert_false(base->patchable);
+    assert_non_null(base->after);
+    assert_non_null(strstr(base->after, "t/test_only_imports.py:2"));
+    /* the same-named class in an unrelated module is not legacy */
+    assert_null(item(&p, RM_FILE, "t/other/test_other.py", NULL));
+    assert_null(item(&p, RM_FILE, "t/other/base2.py", NULL));
+    assert_null(item(&p, RM_CLASS, "t/other/test_other.py", "TestOther"));
+    /* the module that only imports the helper keeps its file; the import goes */
+    assert_null(item(&p, RM_FILE, "t/test_only_imports.py", NULL));
+    const rm_item *imp = item(&p, RM_IMPORT, "t/test_only_imports.py", "t/base.py");
+    assert_non_null(imp);
+    assert_int_equal(imp->line, 2);
+    assert_false(imp->live);
+    /* the tool-list entry of the removed test; the live one stays */
+    const rm_item *reg = item(&p, RM_REGISTRATION, "tools/list.py", "test_leaf");
+    assert_non_null(reg);
+    assert_int_equal(reg->line, 2);
+    assert_null(item(&p, RM_REGISTRATION, "tools/list.py", "test_other"));
+    rm_plan_free(&p);
+}
+
+static void empty_test_headers_targets(void **state) {
+    rm_plan p;
+    build(&p, false);
+    const rm_item *e = item(&p, RM_FILE, "t/test_empty_pe.py", NULL);
+    assert_non_null(e);
+    assert_true(e->derived);
+    assert_non_null(strstr(e->chain, "empty"));
+    assert_non_null(strstr(e->chain, "rule R-CMAKE"));
+    const rm_item *t = item(&p, RM_TARGET, "t/CMakeLists.txt", "test_empty_pe");
+    assert_non_null(t);
+    assert_true(t->patchable);
+    assert_int_equal(t->line, 1);
+    assert_null(item(&p, RM_TARGET, "t/CMakeLists.txt", "test_other"));
+    /* a header only legacy files include */
+    const rm_item *h = item(&p, RM_FILE, "c/helper.h", NULL);
+    assert_non_null(h);
+    assert_true(h->derived);
+    assert_false(h->live);
+    assert_non_null(strstr(h->chain, "included only by legacy files: "));
+    assert_non_null(strstr(h->chain, "c/legacy.h (rule R-PATH (path))"));
+    assert_non_null(strstr(h->chain, "c/helper.cc (compiled only by legacy target helper_lib"));
+    const rm_item *l = item(&p, RM_FILE, "c/legacy.h", NULL);
+    const rm_item *lc = item(&p, RM_FILE, "c/legacy.cc", NULL);
+    assert_true(lc->step < l->step);
+    assert_true(l->step < h->step);
+    /* its target: only a legacy target depends on it; and its source goes with it */
+    const rm_item *ht = item(&p, RM_TARGET, "c/CMakeLists.txt", "helper_lib");
+    assert_non_null(ht);
+    assert_true(ht->derived);
+    assert_non_null(strstr(ht->chain, "only legacy targets depend on it: legacy_lib"));
+    assert_non_null(item(&p, RM_FILE, "c/helper.cc", NULL));
+    /* shared by legacy and live code: nothing */
+    assert_null(item(&p, RM_FILE, "c/shared.h", NULL));
+    assert_null(item(&p, RM_CLASS, "c/shared.h", "Shared"));
+    assert_null(item(&p, RM_TARGET, "c/CMakeLists.txt", "shared_lib"));
+    /* legacy but used by live code: live, with the caller, never deleted */
+    const rm_item *ll = item(&p, RM_FILE, "c/live_legacy.h", NULL);
+    assert_null(ll); /* not legacy at all: no seed */
+    rm_plan_free(&p);
+}
+
+static void live_legacy_has_callers(void **state) {
+    sunset_index *ix = tree_index(false);
+    sunset_result r;
+    seed_result(&r);
+    sunset_finding f[5];
+    memcpy(f, F, sizeof F);
+    f[4] = (sunset_finding){.rule_id = "R-PATH", .path = "c/live_legacy.h", .span = {1, 1, 1, 1},
+                            .matched = "c/live_legacy.h"};
+    r.findings = f;
+    r.n_findings = 5;
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, &r, &p), 0);
+    const rm_item *ll = item(&p, RM_FILE, "c/live_legacy.h", NULL);
+    assert_non_null(ll);
+    assert_true(ll->live);
+    assert_false(ll->patchable);
+    assert_true(ll->n_callers >= 1);
+    bool found = false;
+    for (size_t i = 0; i < ll->n_callers; i++) found |= strstr(ll->callers[i], "c/live.cc") != NULL;
+    assert_true(found);
+    sb doc = {0};
+    assert_int_equal(rm_write_markdown(&p, &doc), 0);
+    assert_non_null(strstr(doc.s, "Live legacy code"));
+    sb_free(&doc);
+    rm_plan_free(&p);
+    sunset_index_free(ix);
+}
+
+static void flags_and_passes(void **state) {
+    rm_plan p;
+    build(&p, false);
+    const rm_item *fl = item(&p, RM_FLAG, "c/flags.cc", "old_flag");
+    assert_non_null(fl);
+    assert_true(fl->derived);
+    assert_false(fl->live);
+    assert_int_equal(fl->line, 1);
+    assert_non_null(strstr(fl->chain, "read only in legacy code: c/legacy.cc"));
+    assert_null(item(&p, RM_FLAG, "c/flags.cc", "both_flag"));
+    const rm_item *ps = item(&p, RM_PASS, "c/passes.cc", "old_pass");
+    assert_non_null(ps);
+    assert_true(ps->derived);
+    assert_non_null(strstr(ps->chain, "used only in legacy code: c/legacy.cc"));
+    assert_null(item(&p, RM_PASS, "c/passes.cc", "both_pass"));
+    rm_plan_free(&p);
+}
+
+static void independent_of_order(void **state) {
+    rm_plan a, b;
+    build(&a, false);
+    build(&b, true);
+    sb ja = {0}, jb = {0};
+    assert_int_equal(rm_write_json(&a, &ja), 0);
+    assert_int_equal(rm_write_json(&b, &jb), 0);
+    assert_string_equal(ja.s, jb.s);
+    cJSON *j = cJSON_Parse(ja.s);
+    assert_non_null(j);
+    cJSON *items = cJSON_GetObjectItem(j, "items");
+    assert_int_equal(cJSON_GetArraySize(items), (int)a.n_items);
+    cJSON_Delete(j);
+    sb_free(&ja);
+    sb_free(&jb);
+    rm_plan_free(&a);
+    rm_plan_free(&b);
+}
+
+static void no_leak_on_oom(void **state) {
+    sunset_index *ix = tree_index(false);
+    sunset_result r;
+    seed_result(&r);
+    bool ok = false;
+    for (long n = 1; n < 100000 && !ok; n++) {
+        long before = sunset_alloc_live();
+        rm_plan p;
+        sunset_alloc_fail_after(n);
+        int rc = rm_plan_build(ix, &r, &p);
+        sunset_alloc_fail_after(0);
+        ok = rc == 0;
+        if (ok) rm_plan_free(&p);
+        assert_int_equal(sunset_alloc_live(), before);
+    }
+    assert_true(ok);
+    sunset_index_free(ix);
+}
+
+static void write_tree(const char *dir) {
+    for (size_t i = 0; i < N_TREE; i++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", dir, TREE[i].path);
+        for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+            *s = 0;
+            mkdir(p, 0755);
+            *s = '/';
+        }
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fputs(TREE[i].text, f);
+        fclose(f);
+    }
+}
+
+static void patch_contents(void **state) {
+    char dir[] = "/tmp/sunset-rm-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_tree(dir);
+    rm_plan p;
+    build(&p, false);
+    sb d = {0};
+    assert_int_equal(rm_write_patch(&p, dir, &d), 0);
+    assert_non_null(strstr(d.s, "diff --git a/t/test_leaf.py b/t/test_leaf.py\ndeleted file mode 100644\n"));
+    assert_non_null(strstr(d.s, "diff --git a/t/test_empty_pe.py b/t/test_empty_pe.py\ndeleted file mode 100644\n"));
+    assert_non_null(strstr(d.s, "diff --git a/c/helper.h b/c/helper.h\ndeleted file mode"));
+    /* base.py is still imported by a file that stays: not in the patch */
+    assert_null(strstr(d.s, "a/t/base.py"));
+    assert_non_null(strstr(d.s, "--- a/tools/list.py\n+++ b/tools/list.py\n@@ -1,4 +1,3 @@\n L = [\n-    'test_leaf',\n"));
+    assert_non_null(strstr(d.s, "-py_test_modules(test_empty_pe MODULES test_empty_pe)\n"));
+    assert_null(strstr(d.s, "-py_test_modules(test_other"));
+    /* git apply takes it, when git is there */
+    if (system("git --version >/dev/null 2>&1") == 0) {
+        char pf[600], cmd[1400];
+        snprintf(pf, sizeof pf, "%s.patch", dir);
+        FILE *f = fopen(pf, "w");
+        assert_non_null(f);
+        fwrite(d.s, 1, d.len, f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "cd %s && git init -q . && git apply %s", dir, pf);
+        assert_int_equal(system(cmd), 0);
+        char gone[600];
+        snprintf(gone, sizeof gone, "%s/t/test_leaf.py", dir);
+        assert_int_not_equal(access(gone, F_OK), 0);
+        snprintf(gone, sizeof gone, "%s/t/base.py", dir);
+        assert_int_equal(access(gone, F_OK), 0);
+        unlink(pf);
+    }
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    assert_int_equal(system(rm), 0);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* ---- end to end on the sample tree ---- */
+
+static char *run(const char *cmd) {
+    FILE *f = popen(cmd, "r");
+    if (!f) return NULL;
+    sb b = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&b, buf, n);
+    pclose(f);
+    if (!b.s) sb_puts(&b, "");
+    return sb_take(&b);
+}
+
+/* The item of that kind, path and (optional) name in a JSON plan, or NULL. */
+static cJSON *jitem(cJSON *plan, const char *kind, const char *path, const char *name) {
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(plan, "items")) {
+        if (strcmp(cJSON_GetObjectItem(it, "kind")->valuestring, kind) != 0) continue;
+        if (strcmp(cJSON_GetObjectItem(it, "path")->valuestring, path) != 0) continue;
+        cJSON *n = cJSON_GetObjectItem(it, "name");
+        if (name && (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)) continue;
+        return it;
+    }
+    return NULL;
+}
+
+static bool jis(cJSON *it, const char *key, const char *value) {
+    cJSON *v = cJSON_GetObjectItem(it, key);
+    return v && cJSON_IsString(v) && !strcmp(v->valuestring, value);
+}
+
+/* The rows of paddle-mini.EXPECTED.md "Additions for the cross-file layer". */
+static void sample_tree_expectations(cJSON *jb) {
+    cJSON *it = jitem(jb, "file", "test/legacy_test/test_compiled_mnist_cpu.py", NULL);
+    assert_non_null(it);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "derived")));
+    assert_true(jis(it, "status", "dead"));
+    assert_non_null(strstr(cJSON_GetObjectItem(it, "chain")->valuestring,
+                           "TestCompiledMnistCPU derives TestCompiledMnistBase (test/legacy_test/compiled_mnist_base.py:14)"));
+    assert_non_null(jitem(jb, "file", "test/legacy_test/compiled_mnist_base.py", NULL));
+    assert_null(jitem(jb, "file", "test/collective/test_collective_mnist.py", NULL));
+    assert_null(jitem(jb, "class", "test/collective/test_collective_mnist.py", NULL));
+    assert_null(jitem(jb, "file", "test/collective/collective_test_base.py", NULL));
+    it = jitem(jb, "file", "paddle/fluid/framework/details/graph_run_stats.h", NULL);
+    assert_non_null(it);
+    assert_true(jis(it, "status", "dead"));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "derived")));
+    assert_null(jitem(jb, "file", "paddle/fluid/framework/details/op_run_timer.h", NULL));
+    assert_null(jitem(jb, "file", "paddle/fluid/framework/details/op_run_timer.cc", NULL));
+    it = jitem(jb, "target", "paddle/fluid/framework/details/ssa_extras.cmake", "graph_run_stats");
+    assert_non_null(it);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "derived")));
+    assert_null(jitem(jb, "target", "paddle/fluid/framework/details/ssa_extras.cmake", "op_run_timer"));
+    it = jitem(jb, "flag", "paddle/fluid/platform/flags_executor.cc", "graph_run_stats_interval");
+    assert_non_null(it);
+    assert_true(jis(it, "status", "dead"));
+    assert_null(jitem(jb, "flag", "paddle/fluid/platform/flags_executor.cc", "op_run_timer_enabled"));
+    assert_non_null(jitem(jb, "pass", "paddle/fluid/framework/ir/graph_stats_pass.cc", "graph_stats_pass"));
+    assert_null(jitem(jb, "pass", "paddle/fluid/framework/ir/graph_stats_pass.cc", "graph_viz_check_pass"));
+    assert_null(jitem(jb, "file", "test/legacy_test/test_fuse_elewise_add_act_pass.py", NULL));
+    it = jitem(jb, "import", "test/legacy_test/test_fuse_elewise_add_act_pass.py", NULL);
+    assert_non_null(it);
+    assert_int_equal(cJSON_GetObjectItem(it, "line")->valueint, 5);
+    it = jitem(jb, "file", "test/legacy_test/test_parallel_executor_transformer.py", NULL);
+    assert_non_null(it);
+    assert_true(jis(it, "status", "live"));
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(it, "live_callers")) >= 1);
+    it = jitem(jb, "file", "test/legacy_test/seresnext_net.py", NULL);
+    assert_non_null(it);
+    assert_true(jis(it, "status", "dead"));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "derived")));
+    assert_true(jis(jitem(jb, "file", "test/legacy_test/test_parallel_executor_profiler.py", NULL), "status", "dead"));
+    assert_true(jis(jitem(jb, "file", "test/cpp/fluid/framework/details/reduce_op_handle_test.cc", NULL), "status", "dead"));
+    /* ParallelExecutor itself: legacy, but CompiledProgram's binding still uses it */
+    assert_true(jis(jitem(jb, "file", "paddle/fluid/framework/parallel_executor.h", NULL), "status", "live"));
+}
+
+static void sample_tree_patch(void **state) {
+    const char *bin = getenv("SUNSET_BIN");
+    if (!bin || access(bin, X_OK) != 0 || system("git --version >/dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    char dir[] = "/tmp/sunset-mini-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cp -r testdata/paddle-mini/. %s/ && cd %s && git init -q . && git add -A && "
+             "git -c user.name=t -c user.email=t@t commit -qm base",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    /* the plan before */
+    snprintf(cmd, sizeof cmd, "%s removable %s -f json -q", bin, dir);
+    char *before = run(cmd);
+    cJSON *jb = cJSON_Parse(before);
+    assert_non_null(jb);
+    cJSON *sum = cJSON_GetObjectItem(jb, "summary");
+    assert_true(cJSON_GetObjectItem(sum, "dead_files")->valueint > 10);
+    sample_tree_expectations(jb);
+    /* the patch applies */
+    snprintf(cmd, sizeof cmd, "%s removable %s --patch -q -o %s.patch && cd %s && git apply %s.patch", bin, dir,
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    /* every changed path is a patchable item of the plan */
+    snprintf(cmd, sizeof cmd, "cd %s && git status --porcelain", dir);
+    char *st = run(cmd);
+    size_t changed = 0;
+    for (char *line = strtok(st, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *path = line + 3;
+        bool planned = false;
+        cJSON *it;
+        cJSON_ArrayForEach(it, cJSON_GetObjectItem(jb, "items")) {
+            if (strcmp(cJSON_GetObjectItem(it, "path")->valuestring, path) == 0 &&
+                cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")))
+                planned = true;
+        }
+        if (!planned) fprintf(stderr, "changed outside the plan: %s\n", path);
+        assert_true(planned);
+        changed++;
+    }
+    assert_true(changed > 10);
+    /* re-scan: the patched whole files are gone, only unpatched ones can remain */
+    snprintf(cmd, sizeof cmd, "%s removable %s -f json -q", bin, dir);
+    char *after = run(cmd);
+    cJSON *ja = cJSON_Parse(after);
+    assert_non_null(ja);
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(ja, "items")) {
+        if (strcmp(cJSON_GetObjectItem(it, "action")->valuestring, "delete-file") != 0) continue;
+        const char *path = cJSON_GetObjectItem(it, "path")->valuestring;
+        /* still there: it must have been listed as not patchable before */
+        cJSON *prev;
+        bool was_unpatched = false;
+        cJSON_ArrayForEach(prev, cJSON_GetObjectItem(jb, "items")) {
+            if (!strcmp(cJSON_GetObjectItem(prev, "path")->valuestring, path) &&
+                !strcmp(cJSON_GetObjectItem(prev, "kind")->valuestring, "file"))
+                was_unpatched = !cJSON_IsTrue(cJSON_GetObjectItem(prev, "patchable"));
+        }
+        assert_true(was_unpatched);
+    }
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    sunset_free(before);
+    sunset_free(after);
+    sunset_free(st);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s.patch", dir, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chain_across_files),
+        cmocka_unit_test(empty_test_headers_targets),
+        cmocka_unit_test(live_legacy_has_callers),
+        cmocka_unit_test(flags_and_passes),
+        cmocka_unit_test(independent_of_order),
+        cmocka_unit_test(no_leak_on_oom),
+        cmocka_unit_test(patch_contents),
+        cmocka_unit_test(sample_tree_patch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
