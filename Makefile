@@ -74,7 +74,7 @@ run: deps
 	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f csv -o reports/history.csv
 	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f json -o reports/history.json
 	$(BUILD)/sunset history --no-config -q --repo $(BUILD)/sample-history -f svg -o reports/history.svg
-	$(BUILD)/sunset report testdata/paddle-mini -q --batches --out-dir reports
+	$(BUILD)/sunset report testdata/paddle-mini -q --batches --burndown reports/history.svg --out-dir reports
 	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps

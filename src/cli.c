@@ -82,6 +82,7 @@ static const opt_def options[] = {
     {0, "update", "FILE", CMD_REPORT, K_STR, F(update), 0, 0, "rewrite the marked region of the issue body in FILE"},
     {0, "batches", NULL, CMD_REPORT, K_FLAG, F(batches), 0, 0, "add the remaining work as contributor batches per directory"},
     {0, "owners", "FILE", CMD_REPORT, K_STR, F(owners), 0, 0, "batches per owner, by the CODEOWNERS file FILE"},
+    {0, "burndown", "SVG", CMD_REPORT, K_STR, F(burndown), 0, 0, "embed this burn-down chart (sunset history -f svg) in the HTML"},
     {0, "source-url", "URL", CMD_REPORT, K_STR, F(source_url), 0, 0, "prefix of path#Lline links (default: the manifest's; \"\" = relative)"},
     {'f', "format", "FMT", CMD_REMOVABLE, K_STR, F(format), 0, 0, "markdown (default) or json"},
     {0, "patch", NULL, CMD_REMOVABLE, K_FLAG, F(patch), 0, 0, "write a git-apply-able diff deleting the provably safe items"},

@@ -57,7 +57,7 @@ typedef struct cli {
     const char *shard;
     unsigned shard_i, shard_n;
     /* report (src/cmd_report.c) */
-    const char *manifest, *out_dir, *update, *owners, *source_url;
+    const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
     bool batches;
 } cli;
 

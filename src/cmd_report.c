@@ -109,7 +109,7 @@ int cmd_report(cli *c) {
     tracking_report rep = {0};
     vec batches = VEC_INIT(trk_batch);
     bool want_batches = c->batches || c->owners;
-    char *manifest = NULL, *owners = NULL;
+    char *manifest = NULL, *owners = NULL, *burndown = NULL;
     sunset_finding *kept = NULL;
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "md";
@@ -130,6 +130,20 @@ int cmd_report(cli *c) {
         int e = read_file(c->owners, 0, &owners, &len);
         if (e) {
             fprintf(stderr, "sunset: %s: %s\n", c->owners, strerror(e));
+            goto cleanup;
+        }
+    }
+    if (c->burndown) {
+        size_t len;
+        int e = read_file(c->burndown, 16u << 20, &burndown, &len);
+        if (e) {
+            fprintf(stderr, "sunset: %s: %s\n", c->burndown, strerror(e));
+            goto cleanup;
+        }
+        const char *p = burndown;
+        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+        if (strncmp(p, "<svg", 4) != 0) {
+            fprintf(stderr, "sunset: %s:1:1: not an SVG document (write one with 'sunset history -f svg')\n", c->burndown);
             goto cleanup;
         }
     }
@@ -159,6 +173,7 @@ int cmd_report(cli *c) {
     view.findings = kept;
     tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs};
     if (tracking_compute(m, &view, &o, &rep)) goto oom;
+    rep.burndown = burndown;
     if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
     const vec *b = want_batches ? &batches : NULL;
     if (c->update && (rc = update_issue(c->update, &rep, b))) goto cleanup;
@@ -194,6 +209,7 @@ cleanup:
     sunset_free(kept);
     sunset_free(manifest);
     sunset_free(owners);
+    sunset_free(burndown);
     sunset_result_free(&res);
     scan_ctx_free(&s);
     return rc;

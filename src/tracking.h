@@ -139,6 +139,7 @@ typedef struct tracking_report {
     const sunset_result *res;   /* borrowed */
     vec files;                  /* trk_file, by path */
     size_t tasks_done, tasks_submitted, tasks_claimed;
+    const char *burndown;       /* an SVG chart to embed in the HTML (sunset history); borrowed, may be NULL */
 } tracking_report;
 
 /* Compute every status. Writes into m's computed fields (so a manifest serves one report at

@@ -309,6 +309,12 @@ int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
     bar(out, r->tasks_done, n);
     sb_printf(out, " %.1f%%</td></tr></tbody></table>\n", trk_rate(r->tasks_done, n));
     task_table(out, r);
+    if (r->burndown) {
+        /* the burn-down sunset history drew; an SVG document is valid inline HTML */
+        sb_puts(out, "<h2>Burn-down</h2>\n<div id=\"burndown\">\n");
+        sb_puts(out, r->burndown);
+        sb_puts(out, "</div>\n");
+    }
     if (dir_chart(out, r)) return -1;
     checklists(out, r);
     file_table(out, r);
