@@ -17,39 +17,16 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "shell.h"
 #include "rules_int.h"
 
 static char dir[64];
 
-static const char *bin(void) {
-    const char *b = getenv("SUNSET_BIN");
-    return b && *b ? b : "build/sunset";
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...) {
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static cJSON *load(const char *name) {
-    char p[128], *text = NULL;
-    size_t n;
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    if (read_file(p, 0, &text, &n)) return NULL;
-    cJSON *j = cJSON_Parse(text);
-    sunset_free(text);
-    return j;
-}
-
 /* Same findings and counting stats in two scan documents. */
+#define load_(name) test_load_json(dir, name)
+
 static void assert_same_scan(const char *a, const char *b) {
-    cJSON *x = load(a), *y = load(b);
+    cJSON *x = load_(a), *y = load_(b);
     assert_non_null(x);
     assert_non_null(y);
     assert_true(cJSON_Compare(cJSON_GetObjectItem(x, "findings"), cJSON_GetObjectItem(y, "findings"), 1));
@@ -63,7 +40,7 @@ static void assert_same_scan(const char *a, const char *b) {
 }
 
 static int scan(const char *out) {
-    return sh("%s scan --no-config -q -f json --cache %s/cache -o %s/%s testdata/paddle-mini", bin(), dir, dir, out);
+    return test_sh("%s scan --no-config -q -f json --cache %s/cache -o %s/%s testdata/paddle-mini", test_bin(), dir, dir, out);
 }
 
 static int setup(void **state) {
@@ -74,19 +51,19 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    return sh("rm -rf %s", dir);
+    return test_sh("rm -rf %s", dir);
 }
 
 static void warm_equals_cold(void **state) {
     (void)state;
-    assert_int_equal(sh("%s scan --no-config -q -f json --no-cache -o %s/none.json testdata/paddle-mini", bin(), dir), 0);
+    assert_int_equal(test_sh("%s scan --no-config -q -f json --no-cache -o %s/none.json testdata/paddle-mini", test_bin(), dir), 0);
     assert_int_equal(scan("cold.json"), 0);
-    assert_int_equal(sh("test $(ls %s/cache/*.cache | wc -l) -eq 1", dir), 0);
+    assert_int_equal(test_sh("test $(ls %s/cache/*.cache | wc -l) -eq 1", dir), 0);
     assert_int_equal(scan("warm.json"), 0);
     assert_same_scan("none.json", "cold.json");
     assert_same_scan("cold.json", "warm.json");
     /* -j does not matter with a warm cache either */
-    assert_int_equal(sh("%s scan --no-config -q -f json -j1 --cache %s/cache -o %s/j1.json testdata/paddle-mini", bin(), dir, dir), 0);
+    assert_int_equal(test_sh("%s scan --no-config -q -f json -j1 --cache %s/cache -o %s/j1.json testdata/paddle-mini", test_bin(), dir, dir), 0);
     assert_same_scan("cold.json", "j1.json");
 }
 
@@ -117,24 +94,24 @@ static void corrupt_and_truncated_caches(void **state) {
 
 static void rules_change_the_namespace(void **state) {
     (void)state;
-    assert_int_equal(sh("rm -rf %s/rules && cp -R rules %s/rules && sed -i 's/Reference to the legacy AsyncExecutor/Use of AsyncExecutor/' %s/rules/async-executor.json", dir, dir, dir), 0);
-    assert_int_equal(sh("%s scan --no-config -q -f json --rules %s/rules --cache %s/cache -o %s/changed.json testdata/paddle-mini", bin(), dir, dir, dir), 0);
-    assert_int_equal(sh("test $(ls %s/cache/*.cache | wc -l) -eq 2", dir), 0);
+    assert_int_equal(test_sh("rm -rf %s/rules && cp -R rules %s/rules && sed -i 's/Reference to the legacy AsyncExecutor/Use of AsyncExecutor/' %s/rules/async-executor.json", dir, dir, dir), 0);
+    assert_int_equal(test_sh("%s scan --no-config -q -f json --rules %s/rules --cache %s/cache -o %s/changed.json testdata/paddle-mini", test_bin(), dir, dir, dir), 0);
+    assert_int_equal(test_sh("test $(ls %s/cache/*.cache | wc -l) -eq 2", dir), 0);
     /* the new message shows: nothing was replayed from the old namespace */
-    assert_int_equal(sh("grep -q 'Use of AsyncExecutor' %s/changed.json", dir), 0);
+    assert_int_equal(test_sh("grep -q 'Use of AsyncExecutor' %s/changed.json", dir), 0);
 }
 
 static void concurrent_runs(void **state) {
     (void)state;
-    assert_int_equal(sh("rm -rf %s/cache", dir), 0);
-    assert_int_equal(sh("(%s scan --no-config -q -f json --cache %s/cache -o %s/p1.json testdata/paddle-mini & "
+    assert_int_equal(test_sh("rm -rf %s/cache", dir), 0);
+    assert_int_equal(test_sh("(%s scan --no-config -q -f json --cache %s/cache -o %s/p1.json testdata/paddle-mini & "
                         " %s scan --no-config -q -f json --cache %s/cache -o %s/p2.json testdata/paddle-mini & wait)",
-                        bin(), dir, dir, bin(), dir, dir), 0);
+                        test_bin(), dir, dir, test_bin(), dir, dir), 0);
     assert_same_scan("cold.json", "p1.json");
     assert_same_scan("cold.json", "p2.json");
     assert_int_equal(scan("p3.json"), 0);
     assert_same_scan("cold.json", "p3.json");
-    assert_int_equal(sh("test $(ls %s/cache | wc -l) -eq 1", dir), 0); /* no temp file left */
+    assert_int_equal(test_sh("test $(ls %s/cache | wc -l) -eq 1", dir), 0); /* no temp file left */
 }
 
 static const char *pack =

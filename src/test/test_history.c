@@ -16,53 +16,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "shell.h"
 
 static char dir[64];
-
-static const char *bin(void) {
-    const char *b = getenv("SUNSET_BIN");
-    return b && *b ? b : "build/sunset";
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...) {
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static cJSON *load(const char *path) {
-    char *text = NULL;
-    size_t n;
-    if (read_file(path, 0, &text, &n)) return NULL;
-    cJSON *j = cJSON_Parse(text);
-    sunset_free(text);
-    return j;
-}
 
 static int setup(void **state) {
     (void)state;
     snprintf(dir, sizeof dir, "/tmp/sunset-hist-XXXXXX");
     if (!mkdtemp(dir)) return -1;
-    return sh("sh scripts/sample-history.sh %s/repo >/dev/null 2>&1", dir);
+    return test_sh("sh scripts/sample-history.sh %s/repo >/dev/null 2>&1", dir);
 }
 
 static int teardown(void **state) {
     (void)state;
-    return sh("rm -rf %s", dir);
+    return test_sh("rm -rf %s", dir);
 }
 
 static void replay_equals_scans(void **state) {
     (void)state;
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo -f json -o %s/h.json", bin(), dir, dir), 0);
-    char p[128];
-    snprintf(p, sizeof p, "%s/h.json", dir);
-    cJSON *h = load(p);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo -f json -o %s/h.json", test_bin(), dir, dir), 0);
+    cJSON *h = test_load_json(dir, "h.json");
     assert_non_null(h);
     const cJSON *commits = cJSON_GetObjectItem(h, "commits");
     assert_int_equal(cJSON_GetArraySize(commits), 6);
@@ -70,10 +43,9 @@ static void replay_equals_scans(void **state) {
     int prev = -1, k = 0;
     cJSON_ArrayForEach(c, commits) {
         const char *id = cJSON_GetObjectItem(c, "commit")->valuestring;
-        assert_int_equal(sh("rm -rf %s/co && mkdir %s/co && git -C %s/repo archive %s | tar x -C %s/co", dir, dir, dir, id, dir), 0);
-        assert_int_equal(sh("%s scan --no-config -q -f json -o %s/s.json %s/co", bin(), dir, dir), 0);
-        snprintf(p, sizeof p, "%s/s.json", dir);
-        cJSON *s = load(p);
+        assert_int_equal(test_sh("rm -rf %s/co && mkdir %s/co && git -C %s/repo archive %s | tar x -C %s/co", dir, dir, dir, id, dir), 0);
+        assert_int_equal(test_sh("%s scan --no-config -q -f json -o %s/s.json %s/co", test_bin(), dir, dir), 0);
+        cJSON *s = test_load_json(dir, "s.json");
         assert_non_null(s);
         const cJSON *st = cJSON_GetObjectItem(s, "stats");
         int want = cJSON_GetObjectItem(st, "findings")->valueint;
@@ -99,35 +71,31 @@ static void replay_equals_scans(void **state) {
 
 static void sampling_and_errors(void **state) {
     (void)state;
-    char p[128];
     /* --every 2 keeps every second commit counting from the newest, which is always kept */
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo --every 2 -f json -o %s/e.json", bin(), dir, dir), 0);
-    snprintf(p, sizeof p, "%s/e.json", dir);
-    cJSON *e = load(p);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --every 2 -f json -o %s/e.json", test_bin(), dir, dir), 0);
+    cJSON *e = test_load_json(dir, "e.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "commits")), 3);
     const cJSON *last = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "commits"), 2);
     assert_string_equal(cJSON_GetObjectItem(last, "subject")->valuestring, "Remove ExecutionStrategy (#65077)");
     cJSON_Delete(e);
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo --max-count 2 -f json -o %s/m.json", bin(), dir, dir), 0);
-    snprintf(p, sizeof p, "%s/m.json", dir);
-    e = load(p);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --max-count 2 -f json -o %s/m.json", test_bin(), dir, dir), 0);
+    e = test_load_json(dir, "m.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "commits")), 2);
     cJSON_Delete(e);
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo --since 2024-04-15 -f json -o %s/d.json", bin(), dir, dir), 0);
-    snprintf(p, sizeof p, "%s/d.json", dir);
-    e = load(p);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --since 2024-04-15 -f json -o %s/d.json", test_bin(), dir, dir), 0);
+    e = test_load_json(dir, "d.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "commits")), 2);
     cJSON_Delete(e);
     /* a range A..B */
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo HEAD~2..HEAD -f csv -o %s/r.csv", bin(), dir, dir), 0);
-    assert_int_equal(sh("test $(wc -l < %s/r.csv) -eq 3", dir), 0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo HEAD~2..HEAD -f csv -o %s/r.csv", test_bin(), dir, dir), 0);
+    assert_int_equal(test_sh("test $(wc -l < %s/r.csv) -eq 3", dir), 0);
     /* the SVG is a document with one polyline per series that has findings */
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo -f svg -o %s/h.svg", bin(), dir, dir), 0);
-    assert_int_equal(sh("grep -q '<svg' %s/h.svg && grep -q '</svg>' %s/h.svg && grep -q '#63543' %s/h.svg", dir, dir, dir), 0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo -f svg -o %s/h.svg", test_bin(), dir, dir), 0);
+    assert_int_equal(test_sh("grep -q '<svg' %s/h.svg && grep -q '</svg>' %s/h.svg && grep -q '#63543' %s/h.svg", dir, dir, dir), 0);
     /* errors: exit 2 with a message */
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo no-such-rev 2>/dev/null", bin(), dir), 2);
-    assert_int_equal(sh("%s history --no-config -q --repo %s 2>/dev/null", bin(), "/proc"), 2);
-    assert_int_equal(sh("%s history --no-config --since yesterday --repo %s/repo 2>/dev/null", bin(), dir), 2);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo no-such-rev 2>/dev/null", test_bin(), dir), 2);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s 2>/dev/null", test_bin(), "/proc"), 2);
+    assert_int_equal(test_sh("%s history --no-config --since yesterday --repo %s/repo 2>/dev/null", test_bin(), dir), 2);
 }
 
 int main(void) {

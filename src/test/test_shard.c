@@ -15,35 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "shell.h"
 
 static char dir[64];
 
-static const char *bin(void) {
-    const char *b = getenv("SUNSET_BIN");
-    return b && *b ? b : "build/sunset";
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...) {
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static cJSON *load(const char *name) {
-    char p[128], *text = NULL;
-    size_t n;
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    if (read_file(p, 0, &text, &n)) return NULL;
-    cJSON *j = cJSON_Parse(text);
-    sunset_free(text);
-    return j;
-}
+#define load_(name) test_load_json(dir, name)
 
 static int setup(void **state) {
     (void)state;
@@ -53,16 +29,16 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    return sh("rm -rf %s", dir);
+    return test_sh("rm -rf %s", dir);
 }
 
 static void scan_shards_merge_to_the_whole(void **state) {
     (void)state;
     for (int i = 1; i <= 3; i++)
-        assert_int_equal(sh("%s scan --no-config -q -f json --shard %d/3 -o %s/s%d.json testdata/paddle-mini", bin(), i, dir, i), 0);
-    assert_int_equal(sh("%s scan --no-config -q -f json -o %s/full.json testdata/paddle-mini", bin(), dir), 0);
-    assert_int_equal(sh("%s merge -o %s/m.json %s/s3.json %s/s1.json %s/s2.json", bin(), dir, dir, dir, dir), 0);
-    cJSON *m = load("m.json"), *f = load("full.json");
+        assert_int_equal(test_sh("%s scan --no-config -q -f json --shard %d/3 -o %s/s%d.json testdata/paddle-mini", test_bin(), i, dir, i), 0);
+    assert_int_equal(test_sh("%s scan --no-config -q -f json -o %s/full.json testdata/paddle-mini", test_bin(), dir), 0);
+    assert_int_equal(test_sh("%s merge -o %s/m.json %s/s3.json %s/s1.json %s/s2.json", test_bin(), dir, dir, dir, dir), 0);
+    cJSON *m = load_("m.json"), *f = load_("full.json");
     assert_non_null(m);
     assert_non_null(f);
     assert_true(cJSON_Compare(cJSON_GetObjectItem(m, "findings"), cJSON_GetObjectItem(f, "findings"), 1));
@@ -76,7 +52,7 @@ static void scan_shards_merge_to_the_whole(void **state) {
     for (int i = 1; i <= 3; i++) {
         char name[16];
         snprintf(name, sizeof name, "s%d.json", i);
-        cJSON *s = load(name);
+        cJSON *s = load_(name);
         assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(s, "findings")) > 0);
         cJSON_Delete(s);
     }
@@ -86,12 +62,12 @@ static void scan_shards_merge_to_the_whole(void **state) {
 
 static void history_shards_merge_to_the_whole(void **state) {
     (void)state;
-    assert_int_equal(sh("sh scripts/sample-history.sh %s/repo >/dev/null 2>&1", dir), 0);
+    assert_int_equal(test_sh("sh scripts/sample-history.sh %s/repo >/dev/null 2>&1", dir), 0);
     for (int i = 1; i <= 2; i++)
-        assert_int_equal(sh("%s history --no-config -q --repo %s/repo --shard %d/2 -f json -o %s/h%d.json", bin(), dir, i, dir, i), 0);
-    assert_int_equal(sh("%s history --no-config -q --repo %s/repo -f json -o %s/hfull.json", bin(), dir, dir), 0);
-    assert_int_equal(sh("%s merge -o %s/hm.json %s/h2.json %s/h1.json", bin(), dir, dir, dir), 0);
-    cJSON *m = load("hm.json"), *f = load("hfull.json");
+        assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --shard %d/2 -f json -o %s/h%d.json", test_bin(), dir, i, dir, i), 0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo -f json -o %s/hfull.json", test_bin(), dir, dir), 0);
+    assert_int_equal(test_sh("%s merge -o %s/hm.json %s/h2.json %s/h1.json", test_bin(), dir, dir, dir), 0);
+    cJSON *m = load_("hm.json"), *f = load_("hfull.json");
     assert_non_null(m);
     assert_true(cJSON_Compare(m, f, 1));
     cJSON_Delete(m);
@@ -100,12 +76,12 @@ static void history_shards_merge_to_the_whole(void **state) {
 
 static void merge_refuses_bad_input(void **state) {
     (void)state;
-    assert_int_equal(sh("%s merge %s/s1.json %s/h1.json >/dev/null 2>&1", bin(), dir, dir), 2);
-    assert_int_equal(sh("printf '{\"findings\": [' > %s/bad.json", dir), 0);
-    assert_int_equal(sh("%s merge %s/bad.json 2>%s/err >/dev/null", bin(), dir, dir), 2);
-    assert_int_equal(sh("grep -q 'bad.json:1:.*invalid JSON' %s/err", dir), 0);
-    assert_int_equal(sh("%s merge 2>/dev/null", bin()), 2);
-    assert_int_equal(sh("%s scan --shard 4/3 testdata/paddle-mini 2>/dev/null", bin()), 2);
+    assert_int_equal(test_sh("%s merge %s/s1.json %s/h1.json >/dev/null 2>&1", test_bin(), dir, dir), 2);
+    assert_int_equal(test_sh("printf '{\"findings\": [' > %s/bad.json", dir), 0);
+    assert_int_equal(test_sh("%s merge %s/bad.json 2>%s/err >/dev/null", test_bin(), dir, dir), 2);
+    assert_int_equal(test_sh("grep -q 'bad.json:1:.*invalid JSON' %s/err", dir), 0);
+    assert_int_equal(test_sh("%s merge 2>/dev/null", test_bin()), 2);
+    assert_int_equal(test_sh("%s scan --shard 4/3 testdata/paddle-mini 2>/dev/null", test_bin()), 2);
 }
 
 int main(void) {
