@@ -191,12 +191,6 @@ static int cmp_known(const void *x, const void *y) {
     return strcmp(a->fp, b->fp);
 }
 
-static void jstr(sb *b, const char *s) {
-    sb_putc(b, '"');
-    if (s) sb_put_json_escaped(b, s, strlen(s));
-    sb_putc(b, '"');
-}
-
 /* Write entries (sorted here, duplicates by fingerprint dropped) to FILE atomically. */
 static int baseline_write(const char *file, known *v, size_t n, size_t *written) {
     if (n) qsort(v, n, sizeof *v, cmp_known);
@@ -209,16 +203,16 @@ static int baseline_write(const char *file, known *v, size_t n, size_t *written)
             if (strcmp(v[j].fp, v[i].fp) == 0) again = true;
         if (again) continue;
         sb_puts(&b, count++ ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
-        jstr(&b, v[i].rule);
+        sb_put_json_str(&b, v[i].rule);
         sb_printf(&b, ", \"task\": %d, \"path\": ", v[i].task);
-        jstr(&b, v[i].path);
+        sb_put_json_str(&b, v[i].path);
         sb_printf(&b, ", \"line\": %u, \"matched\": ", v[i].line);
-        jstr(&b, v[i].matched);
+        sb_put_json_str(&b, v[i].matched);
         sb_puts(&b, ", \"scope\": ");
-        if (v[i].scope) jstr(&b, v[i].scope);
+        if (v[i].scope) sb_put_json_str(&b, v[i].scope);
         else sb_puts(&b, "null");
         sb_puts(&b, ", \"fingerprint\": ");
-        jstr(&b, v[i].fp);
+        sb_put_json_str(&b, v[i].fp);
         sb_putc(&b, '}');
     }
     sb_puts(&b, count ? "\n  ]\n}\n" : "]\n}\n");

@@ -166,6 +166,16 @@ bool sb_put_json_escaped(sb *b, const char *s, size_t n) {
     return true;
 }
 
+bool sb_put_json_str(sb *b, const char *s) {
+    sb_putc(b, '"');
+    if (s) sb_put_json_escaped(b, s, strlen(s));
+    return sb_putc(b, '"');
+}
+
+bool sb_put_json_str_or_null(sb *b, const char *s) {
+    return s ? sb_put_json_str(b, s) : sb_puts(b, "null");
+}
+
 char *sb_take(sb *b) {
     char *s = b->s;
     if (!s) s = sunset_strndup("", 0);

@@ -28,6 +28,10 @@ bool sb_putc(sb *b, char c);
 bool sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* JSON string contents (no quotes) with escapes; invalid UTF-8 bytes become U+FFFD. */
 bool sb_put_json_escaped(sb *b, const char *s, size_t n);
+/* A JSON string literal, quotes included, escaped as sb_put_json_escaped does. NULL is
+ * written as "" by sb_put_json_str and as null by sb_put_json_str_or_null. */
+bool sb_put_json_str(sb *b, const char *s);
+bool sb_put_json_str_or_null(sb *b, const char *s);
 /* Takes the buffer's memory (caller frees with sunset_free); leaves b empty. */
 char *sb_take(sb *b);
 

@@ -13,18 +13,12 @@ size_t sunset_findings_suppressed(const sunset_result *r) {
     return n;
 }
 
-static void jstr(sb *b, const char *s) {
-    sb_putc(b, '"');
-    if (s) sb_put_json_escaped(b, s, strlen(s));
-    sb_putc(b, '"');
-}
-
 void sunset_gate_json(const sunset_result *r, sb *b) {
     const sunset_gate *g = r->gate;
     sb_puts(b, ",\"gate\":{\"against\":");
-    jstr(b, g->against);
+    sb_put_json_str(b, g->against);
     sb_puts(b, ",\"threshold\":");
-    jstr(b, sunset_severity_name(g->threshold));
+    sb_put_json_str(b, sunset_severity_name(g->threshold));
     sb_printf(b, ",\"passed\":%s,\"new\":%zu,\"failing\":%zu,\"suppressed\":%zu,\"unchanged\":%zu,"
                  "\"moved\":%zu,\"fixed\":%zu",
               g->n_failing ? "false" : "true", g->n_new, g->n_failing, g->n_suppressed,
@@ -33,11 +27,11 @@ void sunset_gate_json(const sunset_result *r, sb *b) {
     for (size_t i = 0; i < g->n_fixed; i++) {
         const sunset_fixed *f = &g->fixed[i];
         sb_puts(b, i ? ",{\"rule\":" : "{\"rule\":");
-        jstr(b, f->rule);
+        sb_put_json_str(b, f->rule);
         sb_printf(b, ",\"task\":%d,\"path\":", f->task);
-        jstr(b, f->path);
+        sb_put_json_str(b, f->path);
         sb_printf(b, ",\"line\":%u,\"matched\":", f->line);
-        jstr(b, f->matched);
+        sb_put_json_str(b, f->matched);
         sb_putc(b, '}');
     }
     sb_puts(b, "],\"by_task\":{");
@@ -57,9 +51,9 @@ void sunset_gate_json(const sunset_result *r, sb *b) {
         sb_puts(b, ",\"unused_suppressions\":[");
         for (size_t i = 0; i < r->n_unused; i++) {
             sb_puts(b, i ? ",{\"path\":" : "{\"path\":");
-            jstr(b, r->unused[i].path);
+            sb_put_json_str(b, r->unused[i].path);
             sb_printf(b, ",\"line\":%u,\"suppression\":", r->unused[i].line);
-            jstr(b, r->unused[i].what);
+            sb_put_json_str(b, r->unused[i].what);
             sb_putc(b, '}');
         }
         sb_putc(b, ']');

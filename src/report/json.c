@@ -7,21 +7,15 @@
 
 #include <string.h>
 
-static void str(sb *b, const char *s) {
-    sb_putc(b, '"');
-    if (s) sb_put_json_escaped(b, s, strlen(s));
-    sb_putc(b, '"');
-}
-
 static void key(sb *b, const char *k, bool first) {
     if (!first) sb_putc(b, ',');
-    str(b, k);
+    sb_put_json_str(b, k);
     sb_putc(b, ':');
 }
 
 static void kv_str(sb *b, const char *k, const char *v, bool first) {
     key(b, k, first);
-    if (v) str(b, v);
+    if (v) sb_put_json_str(b, v);
     else sb_puts(b, "null");
 }
 

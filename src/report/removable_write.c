@@ -12,16 +12,6 @@
 
 #include "../removable.h"
 
-static void jstr(sb *b, const char *s) {
-    if (!s) {
-        sb_puts(b, "null");
-        return;
-    }
-    sb_putc(b, '"');
-    sb_put_json_escaped(b, s, strlen(s));
-    sb_putc(b, '"');
-}
-
 static bool whole(const rm_item *it) { return it->kind == RM_FILE && !it->live; }
 
 int rm_write_json(const rm_plan *p, sb *out) {
@@ -34,7 +24,7 @@ int rm_write_json(const rm_plan *p, sb *out) {
         n_patch += it->patchable && !it->live;
     }
     sb_puts(out, "{\"version\": 1, \"root\": ");
-    jstr(out, p->root);
+    sb_put_json_str_or_null(out, p->root);
     sb_printf(out, ",\n \"summary\": {\"files_indexed\": %zu, \"legacy_files\": %zu, \"derived_files\": %zu, "
                    "\"dead_files\": %zu, \"live_files\": %zu, \"whole_file_items\": %zu, "
                    "\"partial_items\": %zu, \"live_items\": %zu, \"patchable_items\": %zu},\n \"items\": [",
@@ -45,21 +35,21 @@ int rm_write_json(const rm_plan *p, sb *out) {
         sb_puts(out, i ? ",\n  {" : "\n  {");
         sb_printf(out, "\"kind\": \"%s\", \"action\": \"%s\", \"path\": ", rm_kind_name(it->kind),
                   it->live ? "migrate" : whole(it) ? "delete-file" : "remove-lines");
-        jstr(out, it->path);
+        sb_put_json_str_or_null(out, it->path);
         sb_puts(out, ", \"name\": ");
-        jstr(out, it->name);
+        sb_put_json_str_or_null(out, it->name);
         sb_printf(out, ", \"line\": %u, \"end_line\": %u, \"enclosing\": ", it->line, it->end);
-        jstr(out, it->enclosing);
+        sb_put_json_str_or_null(out, it->enclosing);
         sb_printf(out, ", \"derived\": %s, \"status\": \"%s\", \"patchable\": %s, \"step\": %d, \"chain\": ",
                   it->derived ? "true" : "false", it->live ? "live" : "dead",
                   it->patchable && !it->live ? "true" : "false", it->step);
-        jstr(out, it->chain);
+        sb_put_json_str_or_null(out, it->chain);
         sb_puts(out, ", \"after\": ");
-        jstr(out, it->after);
+        sb_put_json_str_or_null(out, it->after);
         sb_puts(out, ", \"live_callers\": [");
         for (size_t k = 0; k < it->n_callers; k++) {
             if (k) sb_puts(out, ", ");
-            jstr(out, it->callers[k]);
+            sb_put_json_str_or_null(out, it->callers[k]);
         }
         sb_puts(out, "]}");
     }

@@ -14,12 +14,6 @@
 #define SARIF_SCHEMA \
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 
-static void str(sb *b, const char *s) {
-    sb_putc(b, '"');
-    if (s) sb_put_json_escaped(b, s, strlen(s));
-    sb_putc(b, '"');
-}
-
 static const char *level(sunset_severity s) {
     return s == SUNSET_SEV_ERROR ? "error" : s == SUNSET_SEV_WARNING ? "warning" : "note";
 }
@@ -47,31 +41,31 @@ static int cmp_info(const void *x, const void *y) {
 
 static void rule_obj(sb *b, const sunset_rule_info *ri) {
     sb_puts(b, "{\"id\":");
-    str(b, ri->id);
+    sb_put_json_str(b, ri->id);
     sb_puts(b, ",\"name\":");
-    str(b, ri->id);
+    sb_put_json_str(b, ri->id);
     sb_puts(b, ",\"shortDescription\":{\"text\":");
-    str(b, ri->message);
+    sb_put_json_str(b, ri->message);
     sb_puts(b, "},\"fullDescription\":{\"text\":");
     sb full = {0};
     sb_printf(&full, "%s Family: %s; task %d of the legacy-executor retirement.", ri->message,
               ri->family, ri->task);
-    str(b, full.s);
+    sb_put_json_str(b, full.s);
     sb_free(&full);
     sb_puts(b, "},\"help\":{\"text\":");
     sb help = {0};
     sb_printf(&help, "Fix: %s", ri->fix ? ri->fix : "");
-    str(b, help.s);
+    sb_put_json_str(b, help.s);
     sb_free(&help);
     sb_puts(b, ",\"markdown\":");
     sb_printf(&help, "**Fix:** %s\n\nSuppress with `// sunset-ignore[%s]: reason` (`#` in Python, "
                      "CMake and shell).", ri->fix ? ri->fix : "", ri->id);
-    str(b, help.s);
+    sb_put_json_str(b, help.s);
     sb_free(&help);
     sb_puts(b, "},\"defaultConfiguration\":{\"level\":\"");
     sb_puts(b, level(ri->severity));
     sb_puts(b, "\"},\"properties\":{\"tags\":[\"legacy-executor\",");
-    str(b, ri->family);
+    sb_put_json_str(b, ri->family);
     sb_printf(b, "],\"task\":%d}}", ri->task);
 }
 
@@ -111,14 +105,14 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         size_t idx = 0;
         while (idx < n_rules && strcmp(rules[idx].id, f->rule_id)) idx++;
         sb_puts(b, i ? ",\n{\"ruleId\":" : "\n{\"ruleId\":");
-        str(b, f->rule_id);
+        sb_put_json_str(b, f->rule_id);
         if (idx < n_rules) sb_printf(b, ",\"ruleIndex\":%zu", idx);
         sb_printf(b, ",\"level\":\"%s\",\"message\":{\"text\":", level(f->severity));
         sb msg = {0};
         sb_puts(&msg, f->message);
         if (f->ctx != SUNSET_CTX_CODE) sb_printf(&msg, " (in a %s)", sunset_context_name(f->ctx));
         if (f->fix && *f->fix) sb_printf(&msg, " Fix: %s", f->fix);
-        str(b, msg.s);
+        sb_put_json_str(b, msg.s);
         sb_free(&msg);
         sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
         uri(b, r->uri_prefix, f->path);
@@ -130,22 +124,22 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
                   line, col, eline, ecol);
         if (f->snippet) {
             sb_puts(b, ",\"snippet\":{\"text\":");
-            str(b, f->snippet);
+            sb_put_json_str(b, f->snippet);
             sb_putc(b, '}');
         }
         sb_puts(b, "}}}],\"partialFingerprints\":{\"sunset/v1\":");
-        str(b, f->fingerprint);
+        sb_put_json_str(b, f->fingerprint);
         sb_putc(b, '}');
         if (r->gate) sb_puts(b, ",\"baselineState\":\"new\"");
         if (f->suppressed) {
             sb_puts(b, ",\"suppressions\":[{\"kind\":\"inSource\",\"status\":\"accepted\",\"justification\":");
-            str(b, f->justification ? f->justification : "");
+            sb_put_json_str(b, f->justification ? f->justification : "");
             sb_puts(b, "}]");
         }
         sb_printf(b, ",\"properties\":{\"task\":%d,\"family\":", f->task);
-        str(b, f->family);
+        sb_put_json_str(b, f->family);
         sb_puts(b, ",\"context\":");
-        str(b, sunset_context_name(f->ctx));
+        sb_put_json_str(b, sunset_context_name(f->ctx));
         sb_puts(b, "}}");
     }
     sb_puts(b, r->n_findings ? "\n]" : "]");

@@ -8,16 +8,6 @@
 
 #include "tracking.h"
 
-static void str(sb *out, const char *s) {
-    if (!s) {
-        sb_puts(out, "null");
-        return;
-    }
-    sb_putc(out, '"');
-    sb_put_json_escaped(out, s, strlen(s));
-    sb_putc(out, '"');
-}
-
 static void findings(sb *out, const tracking_report *r, const vec *idx, const vec *through) {
     sb_putc(out, '[');
     for (size_t i = 0; i < idx->n; i++) {
@@ -26,11 +16,11 @@ static void findings(sb *out, const tracking_report *r, const vec *idx, const ve
         const sunset_finding *f = &r->res->findings[k];
         if (i) sb_putc(out, ',');
         sb_puts(out, "{\"path\":");
-        str(out, f->path);
+        sb_put_json_str_or_null(out, f->path);
         sb_printf(out, ",\"line\":%u,\"rule\":", f->span.line);
-        str(out, f->rule_id);
+        sb_put_json_str_or_null(out, f->rule_id);
         sb_puts(out, ",\"family\":");
-        str(out, f->family);
+        sb_put_json_str_or_null(out, f->family);
         sb_puts(out, "}");
     }
     sb_putc(out, ']');
@@ -42,27 +32,27 @@ static const char *where_name(trk_where w) {
 
 static void item(sb *out, const tracking_report *r, const trk_item *it) {
     sb_puts(out, "{\"name\":");
-    str(out, it->name);
+    sb_put_json_str_or_null(out, it->name);
     sb_puts(out, ",\"name_en\":");
-    str(out, it->name_en);
+    sb_put_json_str_or_null(out, it->name_en);
     sb_puts(out, ",\"file\":");
-    str(out, it->file);
+    sb_put_json_str_or_null(out, it->file);
     sb_puts(out, ",\"pr\":");
-    str(out, it->pr);
+    sb_put_json_str_or_null(out, it->pr);
     sb_puts(out, ",\"note\":");
-    str(out, it->note);
+    sb_put_json_str_or_null(out, it->note);
     if (it->file) {
         sb_puts(out, ",\"handling\":");
-        str(out, trk_handling_key(it->handling));
+        sb_put_json_str_or_null(out, trk_handling_key(it->handling));
         sb_puts(out, ",\"where\":");
-        str(out, where_name(it->where));
+        sb_put_json_str_or_null(out, where_name(it->where));
         sb_puts(out, ",\"found\":");
-        str(out, it->found);
+        sb_put_json_str_or_null(out, it->found);
         sb_puts(out, ",\"computed\":");
-        str(out, it->computed ? trk_handling_key(it->computed) : NULL);
+        sb_put_json_str_or_null(out, it->computed ? trk_handling_key(it->computed) : NULL);
     }
     sb_printf(out, ",\"done\":%s,\"open\":%zu,\"remark\":", it->done ? "true" : "false", it->open.n);
-    str(out, it->remark);
+    sb_put_json_str_or_null(out, it->remark);
     sb_puts(out, ",\"findings\":");
     findings(out, r, &it->open, NULL);
     sb_putc(out, '}');
@@ -72,15 +62,15 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
     const tracking_manifest *m = r->m;
     size_t n = m->tasks.n;
     sb_puts(out, "{\"version\":1,\"manifest\":{\"id\":");
-    str(out, m->id);
+    sb_put_json_str_or_null(out, m->id);
     sb_puts(out, ",\"title\":");
-    str(out, m->title);
+    sb_put_json_str_or_null(out, m->title);
     sb_puts(out, ",\"url\":");
-    str(out, m->url);
+    sb_put_json_str_or_null(out, m->url);
     sb_puts(out, ",\"board\":");
-    str(out, m->board);
+    sb_put_json_str_or_null(out, m->board);
     sb_puts(out, "},\"root\":");
-    str(out, r->res->root);
+    sb_put_json_str_or_null(out, r->res->root);
     sb_printf(out, ",\n\"summary\":{\"tasks\":%zu,\"claimed\":%zu,\"submitted\":%zu,\"submission_rate\":%.1f,"
                    "\"done\":%zu,\"completion_rate\":%.1f,\"findings\":%zu,\"files\":%zu},\n\"tasks\":[",
               n, r->tasks_claimed, r->tasks_submitted, trk_rate(r->tasks_submitted, n), r->tasks_done,
@@ -89,15 +79,15 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
         const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
         sb_puts(out, i ? ",\n{" : "\n{");
         sb_printf(out, "\"number\":%d,\"title\":", t->number);
-        str(out, t->title);
+        sb_put_json_str_or_null(out, t->title);
         sb_puts(out, ",\"title_en\":");
-        str(out, t->title_en);
+        sb_put_json_str_or_null(out, t->title_en);
         sb_puts(out, ",\"claimant\":");
-        str(out, t->claimant);
+        sb_put_json_str_or_null(out, t->claimant);
         sb_puts(out, ",\"prs\":[");
         for (size_t k = 0; k < t->prs.n; k++) {
             if (k) sb_putc(out, ',');
-            str(out, VEC_AT(&t->prs, char *, k));
+            sb_put_json_str_or_null(out, VEC_AT(&t->prs, char *, k));
         }
         sb_printf(out, "],\"done\":%s,\"items_done\":%zu,\"items_total\":%zu,\"findings\":%zu,\"files\":%zu,"
                        "\"items\":[",
@@ -122,11 +112,11 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
     for (size_t i = 0; i < r->files.n; i++) {
         const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
         sb_puts(out, i ? ",\n{\"path\":" : "\n{\"path\":");
-        str(out, tf->path);
+        sb_put_json_str_or_null(out, tf->path);
         sb_puts(out, ",\"handling\":");
-        str(out, trk_handling_key(tf->handling));
+        sb_put_json_str_or_null(out, trk_handling_key(tf->handling));
         sb_puts(out, ",\"reason\":");
-        str(out, tf->reason);
+        sb_put_json_str_or_null(out, tf->reason);
         sb_puts(out, ",\"tasks\":[");
         bool first = true;
         for (int t = 1; t < 32; t++)
@@ -138,7 +128,7 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
         for (size_t k = 0; k < tf->ranges.n; k++) {
             const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
             sb_printf(out, "%s{\"start\":%u,\"end\":%u,\"reason\":", k ? "," : "", g->start, g->end);
-            str(out, g->reason);
+            sb_put_json_str_or_null(out, g->reason);
             sb_putc(out, '}');
         }
         sb_puts(out, "]}");
@@ -149,16 +139,16 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
         for (size_t i = 0; i < batches->n; i++) {
             const trk_batch *b = &VEC_AT(batches, trk_batch, i);
             sb_puts(out, i ? ",\n{\"group\":" : "\n{\"group\":");
-            str(out, b->key);
+            sb_put_json_str_or_null(out, b->key);
             sb_puts(out, ",\"files\":[");
             for (size_t k = 0; k < b->files.n; k++) {
                 if (k) sb_putc(out, ',');
-                str(out, VEC_AT(&r->files, trk_file, VEC_AT(&b->files, size_t, k)).path);
+                sb_put_json_str_or_null(out, VEC_AT(&r->files, trk_file, VEC_AT(&b->files, size_t, k)).path);
             }
             sb_printf(out, "],\"lines\":%u,\"findings\":%zu,\"families\":[", b->lines, b->findings);
             for (size_t k = 0; k < b->families.n; k++) {
                 if (k) sb_putc(out, ',');
-                str(out, VEC_AT(&b->families, const char *, k));
+                sb_put_json_str_or_null(out, VEC_AT(&b->families, const char *, k));
             }
             sb_puts(out, "]}");
         }
