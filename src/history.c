@@ -563,6 +563,11 @@ int cmd_history(cli *c) {
     c->paths.n = 0; /* the range is not a path to find a configuration from */
     vec_push(&c->paths, &repo_dir);
     git_libgit2_init();
+    /* libgit2 keeps up to 256 MB of parsed objects and maps pack windows freely; a replay
+     * reads each blob once, so small bounds cost nothing and keep the peak memory low */
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)(8 << 20));
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)(4 << 20));
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)(32 << 20));
     if ((rc = scan_load_rules(c, &s))) goto cleanup;
     rc = EXIT_USAGE;
     sunset_error err = {{0}};
