@@ -4,6 +4,8 @@
 #   make run      install missing dependencies, build, scan testdata/paddle-mini, write reports/
 #   make test     install missing dependencies, build, run every test
 #   make sanitize the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz     build the libFuzzer harnesses (src/fuzz/) and run each FUZZ_SECONDS (10)
+#   make valgrind valgrind memcheck on a full scan of testdata/paddle-mini
 #   make install PREFIX=/usr/local ; make uninstall
 #
 # Variables are evaluated lazily so that `make run` on a fresh machine can install the
@@ -34,9 +36,15 @@ LANG_TEST_OBJS := $(BUILD)/obj/src/util.o $(BUILD)/obj/src/test/recorder.o $(GRA
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
 LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
 ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))
+# libFuzzer harnesses: linked with the engine, except fuzz_compdb (the C/C++ frontend alone,
+# with the fact recorder). Built only by `make fuzz`, into build-fuzz/.
+FUZZ_SECONDS ?= 10
+FUZZ_BINS := $(patsubst src/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard src/fuzz/fuzz_*.c))
+FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
+FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
-	lint-headers
+	lint-headers fuzz fuzz-bins valgrind
 
 all: $(BUILD)/sunset
 
@@ -65,6 +73,16 @@ $(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(GRAMMAR_O
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+$(FUZZ_ENGINE_BINS): $(BUILD)/fuzz/%: src/fuzz/%.c src/fuzz/fuzz_engine.h $(LIB_OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS)
+
+$(FUZZ_LANG_BINS): $(BUILD)/fuzz/%: src/fuzz/%.c $(BUILD)/obj/src/lang/clang.o $(LANG_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
 run: deps
 	@$(MAKE) --no-print-directory $(BUILD)/sunset
 	@mkdir -p reports
@@ -88,10 +106,27 @@ rules-test: $(BUILD)/sunset
 	$(BUILD)/sunset rules test
 
 sanitize:
-	@sh scripts/install-deps.sh
+	@SUNSET_WITH_CLANG=1 sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory BUILD=build-san CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" build-san/sunset unit-tests rules-test
+
+# Each harness runs FUZZ_SECONDS on its seeds (testdata/fuzz/<harness>/, crash regressions
+# included); scripts/fuzz.sh prints executions and crashes per harness, fails on a crash.
+fuzz:
+	@SUNSET_WITH_CLANG=1 sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-bins
+	sh scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+
+# Memcheck on a full scan (-j2: the worker threads too). Suppressions: libclang's own leak
+# on failed parses only (testdata/valgrind.supp).
+valgrind: $(BUILD)/sunset
+	@SUNSET_WITH_VALGRIND=1 sh scripts/install-deps.sh
+	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--suppressions=testdata/valgrind.supp -q \
+		$(BUILD)/sunset scan testdata/paddle-mini --no-config --no-cache -q -j2 --format json --output /dev/null
 
 # Regenerate the golden files from the tool's own output; review the diff line by line
 # (testdata/paddle-mini.EXPECTED.md is the checklist) before committing.
@@ -111,7 +146,7 @@ lint-headers:
 		echo "lint-headers: a frontend or writer includes an engine-private header" >&2; exit 1; fi
 
 clean:
-	rm -rf $(BUILD) build-san
+	rm -rf $(BUILD) build-san build-fuzz
 
 install: $(BUILD)/sunset
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sunset/rules \

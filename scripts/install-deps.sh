@@ -4,11 +4,15 @@
 # Needs root (or sudo) only when something is missing. Debian/Ubuntu (apt) only.
 set -eu
 
-# Build and test dependencies. clang provides libFuzzer and the sanitizer runtimes;
-# ripgrep is the benchmark's reference; npm fetches the tree-sitter-python grammar.
+# Build and test dependencies. ripgrep is the benchmark's reference; npm fetches the
+# tree-sitter-python grammar.
 PACKAGES="make gcc pkg-config ca-certificates libclang-dev libtree-sitter-dev libcjson-dev \
 libpcre2-dev libcmocka-dev libgit2-dev npm git"
 [ "${SUNSET_WITH_BENCH:-0}" = 1 ] && PACKAGES="$PACKAGES ripgrep"
+# Optional sets: clang and its runtimes (ASan/UBSan, libFuzzer) for `make sanitize` and
+# `make fuzz`; valgrind for `make valgrind`. `make test` stays lean.
+[ "${SUNSET_WITH_CLANG:-0}" = 1 ] && PACKAGES="$PACKAGES clang libclang-rt-dev"
+[ "${SUNSET_WITH_VALGRIND:-0}" = 1 ] && PACKAGES="$PACKAGES valgrind"
 
 missing=""
 for p in $PACKAGES; do

@@ -69,7 +69,32 @@ struct sunset_sink {
     const sunset_source *src;
     vec cands;  /* cand */
     vec scopes; /* scope */
+    bool capped;        /* MAX_FILE_CANDS reached: later matches dropped */
+    uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
+    const char *at;
 };
+
+/* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
+ * otherwise hold a worker's memory without limit and make finishing the file quadratic;
+ * beyond this the rest of the file is not reported, with a warning naming it. */
+#define MAX_FILE_CANDS 10000
+
+/* Start of `line` (1-based), or NULL past the end. Matches arrive, and findings are built,
+ * mostly in line order: the cursor keeps that linear instead of rescanning from the top. */
+static const char *seek_line(sunset_sink *s, uint32_t line) {
+    const char *end = s->src->data + s->src->len;
+    if (!s->at || line < s->at_line) {
+        s->at = s->src->data;
+        s->at_line = 1;
+    }
+    while (s->at_line < line) {
+        const char *nl = memchr(s->at, '\n', (size_t)(end - s->at));
+        if (!nl) return NULL;
+        s->at = nl + 1;
+        s->at_line++;
+    }
+    return s->at;
+}
 
 /* ---- small helpers ---- */
 
@@ -137,6 +162,10 @@ static bool rule_applies(worker *w, const sunset_rule *r, const char *path) {
 
 static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sunset_context ctx,
                      const char *text, size_t len) {
+    if (s->cands.n >= MAX_FILE_CANDS) {
+        s->capped = true;
+        return;
+    }
     if (!rule_applies(s->w, r, s->src->path)) return;
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0)};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
@@ -283,20 +312,17 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span) {
     if ((unsigned)ctx >= SUNSET_CTX_COUNT || !(rule->ctx_mask & (1u << ctx))) return;
+    if (s->cands.n >= MAX_FILE_CANDS) {
+        s->capped = true;
+        return;
+    }
     /* the matched text: the span's bytes when on one line */
     const char *p = NULL;
     size_t n = 0;
     if (span.line == span.end_line) {
-        uint32_t line = 1;
-        const char *d = s->src->data, *end = d + s->src->len;
-        while (d < end && line < span.line) {
-            const char *nl = memchr(d, '\n', (size_t)(end - d));
-            if (!nl) break;
-            d = nl + 1;
-            line++;
-        }
-        if (line == span.line && d + span.col - 1 <= end && span.end_col >= span.col &&
-            d + span.end_col - 1 <= end) {
+        const char *d = seek_line(s, span.line), *end = s->src->data + s->src->len;
+        if (d && span.col >= 1 && span.end_col >= span.col &&
+            (size_t)(end - d) >= (size_t)span.end_col - 1) {
             p = d + span.col - 1;
             n = span.end_col - span.col;
         }
@@ -349,13 +375,9 @@ static int cmp_cand(const void *x, const void *y) {
     return strcmp(a->rule->id, b->rule->id);
 }
 
-static char *line_text(const sunset_source *src, uint32_t line) {
-    const char *d = src->data, *end = d + src->len;
-    for (uint32_t l = 1; l < line && d < end; l++) {
-        const char *nl = memchr(d, '\n', (size_t)(end - d));
-        if (!nl) return sunset_strndup("", 0);
-        d = nl + 1;
-    }
+static char *line_text(sunset_sink *s, uint32_t line) {
+    const char *d = seek_line(s, line), *end = s->src->data + s->src->len;
+    if (!d) return sunset_strndup("", 0);
     const char *nl = memchr(d, '\n', (size_t)(end - d));
     size_t n = nl ? (size_t)(nl - d) : (size_t)(end - d);
     if (n && d[n - 1] == '\r') n--;
@@ -385,6 +407,9 @@ static bool is_test_path(worker *w, const char *path) {
 static void finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
+    if (s->capped)
+        warnf(w, "%s: warning: more than %d matches; the rest of this file is not reported",
+              s->src->path, MAX_FILE_CANDS);
     size_t first = w->res.n_findings; /* this file's findings start here */
     if (cv->n) {
         qsort(cv->v, cv->n, sizeof(cand), cmp_cand);
@@ -421,7 +446,7 @@ static void finish_file(sunset_sink *s) {
             f->test = test;
             f->path = sunset_strndup(s->src->path, strlen(s->src->path));
             f->matched = normalise(c->matched);
-            f->snippet = line_text(s->src, c->span.line);
+            f->snippet = line_text(s, c->span.line);
             const scope *best = NULL;
             for (size_t k = 0; k < s->scopes.n; k++) {
                 const scope *sc = &VEC_AT(&s->scopes, scope, k);
@@ -534,7 +559,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     sunset_lang lang = detect_lang(path, data, len);
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath.s, data, len, lang};
-    sunset_sink sink = {w, &src, VEC_INIT(cand), VEC_INIT(scope)};
+    sunset_sink sink = {w, &src, VEC_INIT(cand), VEC_INIT(scope), false, 0, NULL};
     if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
     /* the content cache (src/cache.c): a hit replays this file's findings and counters.
      * Files with sunset-ignore comments are not cached: an until= date makes their result

@@ -25,8 +25,10 @@
  * All memory goes through sunset_malloc; libclang's own objects are disposed with their
  * clang_dispose* functions. No recursion depends on the input's nesting depth.
  */
+#include <cjson/cJSON.h>
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -1865,12 +1867,10 @@ static bool precise_lookup(clang_state *st, const char *abs, precise_cmd *pc, bo
         if (next) clang_disposeString(nexts);
         if (took_next) i++;
     }
-    if (good && dir && *dir) {
-        sb b = {0};
-        sb_printf(&b, "-working-directory=%s", dir);
-        good = !b.oom && argv_add(pc, sb_take(&b), &cap);
-        if (!good) sb_free(&b);
-    }
+    /* No -working-directory=DIR: libclang 14 applies it to the real file system, which
+     * chdir()s the whole process (every relative path sunset holds, --output included, then
+     * resolves inside the compile command's directory). Path options are joined with DIR
+     * above instead. */
     good = good && argv_add(pc, dup_cstr("-Wno-everything"), &cap) &&
            argv_add(pc, dup_cstr("-ferror-limit=0"), &cap);
     clang_disposeString(dirs);
@@ -1897,6 +1897,70 @@ static const unsigned precise_opts = CXTranslationUnit_KeepGoing;
 
 static void clang_fini(void *state);
 
+/* libclang answers a malformed compile_commands.json with several lines of its own on stderr
+ * (YAML errors, "LIBCLANG TOOLING ERROR"); check the shape first so that the user gets one
+ * line: "FILE:LINE:COL: invalid JSON" or "FILE: entry N: ...". Keys as libclang 14 knows them.
+ * Returns true when libclang may read it. */
+static bool compdb_check(const char *file, sunset_error *err) {
+    char *text = NULL;
+    size_t len = 0;
+    int e = read_file(file, 0, &text, &len);
+    if (e) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot read: %s", file, strerror(e));
+        return false;
+    }
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    bool ok = false;
+    if (!doc) {
+        unsigned line = 1, col = 1;
+        for (const char *q = text; end && q < end && *q; q++) {
+            if (*q == '\n') line++, col = 1;
+            else col++;
+        }
+        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
+        goto cleanup;
+    }
+    if (!cJSON_IsArray(doc)) {
+        snprintf(err->msg, sizeof err->msg, "%s: not a JSON array of compile commands", file);
+        goto cleanup;
+    }
+    int i = 0;
+    const cJSON *ent;
+    cJSON_ArrayForEach(ent, doc) {
+        i++;
+        const char *bad = NULL;
+        if (!cJSON_IsObject(ent)) bad = "not an object";
+        for (const cJSON *k = bad ? NULL : ent->child; k && !bad; k = k->next) {
+            if (strcmp(k->string, "arguments") == 0) {
+                if (!cJSON_IsArray(k)) bad = "\"arguments\" is not an array";
+                for (const cJSON *a = bad ? NULL : k->child; a; a = a->next)
+                    if (!cJSON_IsString(a)) bad = "\"arguments\" holds a non-string";
+            } else if (strcmp(k->string, "directory") && strcmp(k->string, "file") &&
+                       strcmp(k->string, "command") && strcmp(k->string, "output")) {
+                bad = "unknown key";
+            } else if (!cJSON_IsString(k)) {
+                bad = "a value is not a string";
+            }
+        }
+        if (!bad && (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ent, "directory")) ||
+                     !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ent, "file"))))
+            bad = "\"directory\" or \"file\" missing";
+        if (!bad && !cJSON_GetObjectItemCaseSensitive(ent, "command") &&
+            !cJSON_GetObjectItemCaseSensitive(ent, "arguments"))
+            bad = "neither \"command\" nor \"arguments\"";
+        if (bad) {
+            snprintf(err->msg, sizeof err->msg, "%s: entry %d: %s", file, i, bad);
+            goto cleanup;
+        }
+    }
+    ok = true;
+cleanup:
+    cJSON_Delete(doc);
+    sunset_free(text);
+    return ok;
+}
+
 /* Loads the compilation database once (precise mode). On success *state owns it. */
 static int clang_init(const sunset_frontend_config *cfg, void **state, sunset_error *err) {
     int rc = -1;
@@ -1906,6 +1970,8 @@ static int clang_init(const sunset_frontend_config *cfg, void **state, sunset_er
         return -1;
     }
     pthread_mutex_init(&st->db_lock, NULL);
+    /* parses run on our own big-stack thread (parse_deep); once per run, before any worker */
+    setenv("LIBCLANG_NOTHREADS", "1", 1);
     st->budget_ms = cfg ? cfg->parse_budget_ms : 0;
     if (cfg && cfg->root) {
         st->root = dup_cstr(cfg->root);
@@ -1919,9 +1985,22 @@ static int clang_init(const sunset_frontend_config *cfg, void **state, sunset_er
         char *json = path_join(cfg->compile_db_dir, "compile_commands.json");
         /* libclang prints to stderr when the file is missing; check first */
         bool readable = json && access(json, R_OK) == 0;
+        if (readable && !compdb_check(json, err)) {
+            sunset_free(json);
+            goto cleanup;
+        }
         sunset_free(json);
-        if (readable)
+        if (readable) {
+            /* what libclang would still print, it prints to stderr: keep it off the user's
+             * terminal (init runs once, before any worker thread) */
+            fflush(stderr);
+            int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+            if (saved >= 0 && null >= 0) dup2(null, 2);
             st->db = clang_CompilationDatabase_fromDirectory(cfg->compile_db_dir, &dberr);
+            if (saved >= 0 && null >= 0) dup2(saved, 2);
+            if (saved >= 0) close(saved);
+            if (null >= 0) close(null);
+        }
         if (!st->db || dberr != CXCompilationDatabase_NoError) {
             const char *d = cfg->compile_db_dir;
             size_t dl = strlen(d);
@@ -1984,6 +2063,88 @@ static char *absolute_path(const clang_state *st, const sunset_source *src) {
     return NULL;
 }
 
+/* Deeply nested input. libclang parses on a thread of its own with an 8 MB stack, and its
+ * recursive-descent parser spends about 2.7 KB of it per nested unary operator: a file
+ * holding `int x = - - - ... 1;` 4,000 deep (or `1+1+...` 50,000 long) overflowed it and
+ * killed the whole scan, which crash recovery cannot catch. So clang_init sets
+ * LIBCLANG_NOTHREADS, every parse runs on a thread of ours with PARSE_STACK bytes of stack
+ * (address space; only what a parse touches is ever committed), and a file with an operator
+ * chain longer than MAX_CHAIN is refused before libclang sees it (20,000 unary operators take
+ * ~55 MB of stack; a chain of 99,000 casts took 48 s to parse). */
+#define PARSE_STACK ((size_t)512 << 20)
+#define MAX_CHAIN 20000u
+
+typedef struct parse_job {
+    CXIndex index;
+    const char *file;
+    const char *const *argv;
+    int argc;
+    struct CXUnsavedFile *uf;
+    unsigned opts;
+    CXTranslationUnit tu;
+    enum CXErrorCode e;
+} parse_job;
+
+static void *parse_thread(void *arg) {
+    parse_job *j = arg;
+    j->e = clang_parseTranslationUnit2(j->index, j->file, j->argv, j->argc, j->uf, 1, j->opts,
+                                       &j->tu);
+    return NULL;
+}
+
+static enum CXErrorCode parse_deep(CXIndex index, const char *file, const char *const *argv,
+                                   int argc, struct CXUnsavedFile *uf, unsigned opts,
+                                   CXTranslationUnit *tu) {
+    parse_job j = {index, file, argv, argc, uf, opts, NULL, CXError_Failure};
+    pthread_attr_t attr;
+    pthread_t th;
+    bool ran = false;
+    if (pthread_attr_init(&attr) == 0) {
+        if (pthread_attr_setstacksize(&attr, PARSE_STACK) == 0 &&
+            pthread_create(&th, &attr, parse_thread, &j) == 0) {
+            pthread_join(th, NULL);
+            ran = true;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    /* no thread (address space exhausted): the file is reported unparsable */
+    *tu = ran ? j.tu : NULL;
+    return ran ? j.e : CXError_Failure;
+}
+
+static uint32_t line_at(const char *d, uint32_t off) {
+    uint32_t line = 1;
+    for (uint32_t i = 0; i < off; i++) line += d[i] == '\n';
+    return line;
+}
+
+/* Is there an expression with more than MAX_CHAIN operators? Counts operator characters and
+ * opening parentheses between separators (; , { }), outside comments and string/character literals; *at = the
+ * offset where the count ran over. Linear, no allocation. */
+static bool operator_chain(const char *d, size_t len, uint32_t *at) {
+    uint32_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = d[i];
+        if (ch == '/' && i + 1 < len && d[i + 1] == '/') {
+            while (i < len && d[i] != '\n') i++;
+        } else if (ch == '/' && i + 1 < len && d[i + 1] == '*') {
+            for (i += 2; i + 1 < len && !(d[i] == '*' && d[i + 1] == '/'); i++) {}
+            i++;
+        } else if (ch == '"' || ch == '\'') {
+            for (i++; i < len && d[i] != ch && d[i] != '\n'; i++)
+                if (d[i] == '\\') i++;
+        } else if (ch == ';' || ch == ',' || ch == '{' || ch == '}') {
+            n = 0;
+        } else if (strchr("+-*/%&|^!~<>=?:(", ch) && ch) {
+            if (++n > MAX_CHAIN) {
+                *at = (uint32_t)i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
     clang_worker *w = worker;
     clang_state *st = w->st;
@@ -2009,6 +2170,13 @@ static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink)
         goto cleanup;
     }
     c.len = (uint32_t)src->len;
+    uint32_t chain_at = 0;
+    if (operator_chain(src->data, src->len, &chain_at)) {
+        sunset_warn(sink, line_at(src->data, chain_at), 0,
+                    "skipped: an expression of more than %u operators (libclang's parser "
+                    "would overflow its stack)", MAX_CHAIN);
+        goto cleanup;
+    }
 
     double t0 = now_ms();
     if (st->db) {
@@ -2016,9 +2184,8 @@ static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink)
         abs = absolute_path(st, src);
         if (abs && db_lists(st, abs) && precise_lookup(st, abs, &pc, &oom)) {
             struct CXUnsavedFile uf = {pc.file, src->data, src->len};
-            enum CXErrorCode e = clang_parseTranslationUnit2(
-                w->index, pc.file, (const char *const *)pc.argv, pc.argc, &uf, 1, precise_opts,
-                &tu);
+            enum CXErrorCode e = parse_deep(w->index, pc.file, (const char *const *)pc.argv,
+                                            pc.argc, &uf, precise_opts, &tu);
             if (e == CXError_Success && tu) {
                 c.precise = true;
                 name = pc.file;
@@ -2036,9 +2203,9 @@ static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink)
     }
     if (!tu) {
         struct CXUnsavedFile uf = {name, src->data, src->len};
-        enum CXErrorCode e = clang_parseTranslationUnit2(
-            w->index, name, fast_args, (int)(sizeof fast_args / sizeof *fast_args), &uf, 1,
-            fast_opts, &tu);
+        enum CXErrorCode e = parse_deep(w->index, name, fast_args,
+                                        (int)(sizeof fast_args / sizeof *fast_args), &uf,
+                                        fast_opts, &tu);
         if (e != CXError_Success || !tu) {
             tu = NULL;
             sunset_warn(sink, 0, 0, "libclang could not parse this file (error %d)", (int)e);

@@ -1,0 +1,89 @@
+/*
+ * fuzz_engine.h — shared set-up for the libFuzzer harnesses that go through the scan engine
+ * (src/fuzz/fuzz_*.c): the bundled rules and queries loaded once, an engine that parses every
+ * file (no prefilter, so a fuzzed input always reaches its frontend), and a per-input check
+ * that sunset's own allocations (counted by the allocation hook) return to where they were.
+ * Harnesses run from the repository root (`make fuzz` does that); header-only on purpose, each
+ * harness is one translation unit.
+ */
+#ifndef SUNSET_FUZZ_ENGINE_H
+#define SUNSET_FUZZ_ENGINE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+/* libclang leaks its copy of the unsaved buffer when a parse fails (see testdata/clang/lsan.supp);
+ * libLLVM has no frame pointers, so with the fast unwinder the leak's stack shows only the
+ * library (or libstdc++'s operator new, which only libclang calls: sunset is C): suppress leaks
+ * allocated there, nothing of sunset's own. tree-sitter 0.20.7's ts_query_new leaks a few bytes
+ * on some invalid queries (found by fuzz_query; inside the library, nothing sunset could free):
+ * leaks allocated inside libtree-sitter are suppressed too. sunset's own allocations are
+ * checked exactly by fuzz_check_live() instead. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) {
+    return "leak:llvm::MemoryBuffer::getMemBufferCopy\nleak:libclang-14.so\nleak:libLLVM-14.so\n"
+           "leak:libstdc++.so\nleak:libtree-sitter.so\n";
+}
+
+typedef struct fuzz_engine {
+    sunset_ruleset *rs;
+    sunset_engine_opts eo;
+    sunset_engine *eng;
+} fuzz_engine;
+
+/* Bundled rules, every frontend, no prefilter. Exits with a message when run elsewhere. */
+static inline void fuzz_engine_open(fuzz_engine *f) {
+    const char *dirs[] = {"rules"};
+    sunset_error err = {{0}};
+    f->rs = sunset_ruleset_load(dirs, 1, "queries", &err);
+    if (!f->rs) {
+        fprintf(stderr, "fuzz: %s (run from the repository root)\n", err.msg);
+        exit(2);
+    }
+    f->eo = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries", .no_prefilter = true,
+                                 .parse_budget_ms = 10000};
+    f->eng = sunset_engine_new(f->rs, &f->eo, &err);
+    if (!f->eng) {
+        fprintf(stderr, "fuzz: %s\n", err.msg);
+        exit(2);
+    }
+}
+
+/* A NUL-terminated copy of the input (frontends rely on data[len] == 0). */
+static inline char *fuzz_copy(const uint8_t *data, size_t len) {
+    char *s = malloc(len + 1);
+    if (!s) abort();
+    memcpy(s, data, len);
+    s[len] = 0;
+    return s;
+}
+
+/* Scan one in-memory file at `path` and drop the result. */
+static inline void fuzz_scan(sunset_engine *e, const char *path, const char *data, size_t len) {
+    sunset_result res = {0};
+    sunset_engine_scan_buffer(e, path, data, len, &res);
+    /* the report writers run on what the engine produced, as `sunset scan` would */
+    const char *formats[] = {"json", "text"};
+    for (size_t i = 0; i < 2; i++) {
+        const sunset_writer *w = sunset_writer_find(formats[i]);
+        sunset_output_opts oo = {i == 1, true, true};
+        sb doc = {0};
+        if (w) w->write(&res, &oo, &doc);
+        sb_free(&doc);
+    }
+    sunset_result_free(&res);
+}
+
+/* Abort (a libFuzzer crash) when sunset's live allocation count moved during one input. */
+static inline void fuzz_check_live(long before, const char *what) {
+    long now = sunset_alloc_live();
+    if (now != before) {
+        fprintf(stderr, "fuzz: %s leaked %ld sunset allocations\n", what, now - before);
+        abort();
+    }
+}
+
+#endif

@@ -1,0 +1,50 @@
+; facts.scm — the tree-sitter query that drives fact extraction in the Python frontend
+; (src/lang/python.c). The frontend runs it over every file and turns each match into facts
+; according to the capture names below; it knows no node types beyond what is written here.
+; Grammar: tree-sitter-python 0.23.6. Predicates (#eq? #not-eq? #match? #not-match? #any-of?)
+; are evaluated by the frontend. A capture name not listed here is an init error, except names
+; starting with "_", which are free for predicates.
+;
+; Capture-name conventions. A *primary* capture yields one fact per match; its *companions*
+; are read from the same match. A *mark* only annotates a node that a primary capture of
+; another pattern reports, so marks may come from any pattern.
+;
+;   primary            companions                 fact emitted
+;   @import.module     @import.alias?             IMPORT text=module aux=NULL target=alias;
+;                                                 span = the module (plain `import a.b [as c]`)
+;   @import.name       @import.from, @import.alias?  IMPORT text=from-module aux=name target=alias;
+;                                                 span = the name
+;   @import.star       @import.from               IMPORT text=from-module aux="*"; span = the `*`
+;   @base.name         @base.class                BASE text=base as written aux=class name
+;   @call.callee                                  CALL text=callee as written; span = the callee
+;   @call.args         @call.callee               no fact: everything inside this node has the
+;                                                 callee as its innermost call (IDENT aux, the
+;                                                 `call` of strings)
+;   @kwarg.name                                   KWARG text=keyword aux=callee of the call whose
+;                                                 argument list holds it (none: a class keyword
+;                                                 such as metaclass=, not reported)
+;   @attr.name         @attr.object, @attr        ATTR text=name aux=object text; span = the name;
+;                                                 @attr is the attribute node, for @attr.store
+;   @def.class         @def.name                  DEF aux="class" + a "class" scope
+;   @def.function      @def.name                  DEF aux="function"|"method" + a scope; scope
+;                                                 names are qualified by the enclosing scopes
+;   @ident                                        IDENT text=identifier aux=innermost callee
+;   @string.content    @string                    text (ctx STRING or DOCSTRING) at the piece
+;   @comment                                      text (ctx COMMENT) after the '#'
+;
+;   marks
+;   @attr.store        on an attribute node: it is assigned to (flag STORE)
+;   @def.method        on a function_definition directly in a class body: aux/kind "method"
+;   @ident.definition  on an identifier naming a class or function: flag DEFINITION
+;   @string            on string / concatenated_string nodes: string context for query rules
+;   @docstring         on the string (and concatenated_string with its strings) that is the first
+;                      statement of a module, class or function body: DOCSTRING, not STRING
+;
+;   @string also serves as the companion of @string.content (its owner, for @docstring).
+;
+; Keep patterns shallow. The 0.20 runtime analyses every pattern at init, and nested or
+; quantified steps under `block` cost milliseconds each. A match that waits for a child behind
+; a deep subtree (a keyword argument after `f(f(f(...)))`) stays in progress all the while, so
+; deep nesting would hit the match limit: that is why @kwarg.name takes its callee from the
+; enclosing @call.args rather than from its own pattern. Comments before a def's first
+; statement belong to the def, not to its block, so only the module needs `(comment)*`.

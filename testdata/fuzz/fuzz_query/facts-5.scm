@@ -1,0 +1,2 @@
+; ---- identifiers
+(identifier) @ident

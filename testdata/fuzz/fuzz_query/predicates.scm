@@ -1,0 +1,2 @@
+@n
+((call function: (attribute attribute: (identifier) @n)) (#match? @n "^Parallel") (#not-eq? @n "x"))

@@ -1,0 +1,2 @@
+@name
+([(default_parameter name: (identifier) @name) (typed_default_parameter name: (identifier) @name) (parameters (identifier) @name) (typed_parameter (identifier) @name)] (#any-of? @name "enable_sequential_execution" "fix_op_run_order" "remove_unnecessary_lock" "is_distribution" "gradient_scale_strategy"))
