@@ -258,6 +258,13 @@ int scan_prepare(cli *c, scan_ctx *s) {
     /* the content cache, in a namespace of everything that changes a file's result */
     if (!c->no_cache && c->cmd != CMD_RULES) {
         uint64_t ns = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+        /* the binary itself: a rebuilt sunset may compute other results under one version */
+        struct stat self;
+        if (stat("/proc/self/exe", &self) == 0) {
+            uint64_t id[3] = {(uint64_t)self.st_size, (uint64_t)self.st_mtim.tv_sec, (uint64_t)self.st_mtim.tv_nsec};
+            ns = hash64(id, sizeof id, ns);
+        }
+        ns = hash64(&s->eo.parse_budget_ms, sizeof s->eo.parse_budget_ms, ns);
         const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
         ns = hash64(compdb, strlen(compdb) + 1, ns);
         for (size_t i = 0; i < s->cfg.severity.n; i++) {

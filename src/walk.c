@@ -242,7 +242,7 @@ static void walk_dir(walker *w, const char *rel) {
     struct dirent *de;
     while ((de = readdir(d))) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            strcmp(de->d_name, ".git") == 0)
+            strcmp(de->d_name, ".git") == 0 || strcmp(de->d_name, ".sunset-cache") == 0)
             continue;
         char *s = sunset_strndup(de->d_name, strlen(de->d_name));
         if (s && !vec_push(&names, &s)) sunset_free(s);
