@@ -191,6 +191,13 @@ static int cmp_known(const void *x, const void *y) {
     return strcmp(a->fp, b->fp);
 }
 
+int sunset_baseline_check_file(const char *file) {
+    known_set k = {0};
+    int rc = baseline_load(file, &k);
+    known_free(&k);
+    return rc;
+}
+
 /* Write entries (sorted here, duplicates by fingerprint dropped) to FILE atomically. */
 static int baseline_write(const char *file, known *v, size_t n, size_t *written) {
     if (n) qsort(v, n, sizeof *v, cmp_known);

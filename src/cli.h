@@ -85,6 +85,9 @@ int cmd_rules(cli *c);  /* src/selftest.c */
 int cmd_removable(cli *c); /* src/cmd_removable.c */
 int cmd_baseline(cli *c); /* src/check.c */
 int cmd_check(cli *c);    /* src/check.c */
+/* Load FILE as a baseline and drop it (the fuzz harness): EXIT_OK, or EXIT_USAGE after the
+ * one-line message. */
+int sunset_baseline_check_file(const char *file);
 int cmd_history(cli *c); /* src/history.c */
 int cmd_merge(cli *c);   /* src/merge.c */
 /* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */

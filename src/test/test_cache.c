@@ -179,6 +179,60 @@ static void bound_and_severity(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* Every allocation of opening, replaying from and saving a real cache may fail: each run
+ * must end cleanly (a smaller cache, a miss, an unsaved file) and leak nothing. */
+static void allocation_failures(void **state) {
+    (void)state;
+    assert_int_equal(scan("fill.json"), 0);
+    char pattern[256], name[256] = {0};
+    snprintf(pattern, sizeof pattern, "ls %s/cache/*.cache | head -1 > %s/name", dir, dir);
+    assert_int_equal(system(pattern), 0);
+    snprintf(pattern, sizeof pattern, "%s/name", dir);
+    FILE *nf = fopen(pattern, "r");
+    assert_non_null(nf);
+    assert_non_null(fgets(name, sizeof name, nf));
+    fclose(nf);
+    const char *base = strrchr(name, '/') + 1;
+    unsigned long long ns = strtoull(base, NULL, 16);
+    char *text = NULL;
+    size_t len = 0;
+    name[strcspn(name, "\n")] = 0;
+    assert_int_equal(read_file(name, 0, &text, &len), 0);
+    assert_true(len > 32);
+    uint64_t key, clen;
+    memcpy(&key, text + 16, 8);
+    memcpy(&clen, text + 24, 8);
+    sunset_free(text);
+    const char *dirs[] = {"rules"};
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load(dirs, 1, "queries", &err);
+    assert_non_null(rs);
+    char cdir[128];
+    snprintf(cdir, sizeof cdir, "%s/cache", dir);
+    long live = sunset_alloc_live();
+    int failed_runs = 0;
+    for (long n = 1; n < 200; n++) {
+        sunset_alloc_fail_after(n);
+        sunset_cache *c = sunset_cache_open(cdir, ns, rs, 0);
+        sunset_result r = {0};
+        if (c) {
+            sunset_cache_replay(c, key, (size_t)clen, "python/paddle/base/compiler.py", &r);
+            sunset_cache_save(c);
+        } else {
+            failed_runs++;
+        }
+        sunset_alloc_fail_after(0);
+        sunset_result_free(&r);
+        sunset_cache_free(c);
+        assert_int_equal(sunset_alloc_live(), live);
+    }
+    assert_true(failed_runs > 0);
+    /* after all that, the cache on disk is still whole: a scan replays it to the same result */
+    assert_int_equal(scan("after-oom.json"), 0);
+    assert_same_scan("cold.json", "after-oom.json");
+    sunset_ruleset_free(rs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
@@ -186,6 +240,7 @@ int main(void) {
         cmocka_unit_test(rules_change_the_namespace),
         cmocka_unit_test(concurrent_runs),
         cmocka_unit_test(bound_and_severity),
+        cmocka_unit_test(allocation_failures),
     };
     return cmocka_run_group_tests_name("cache", tests, setup, teardown);
 }
