@@ -26,6 +26,19 @@ for h in "$@"; do
     fuzz_python) seeds="$seeds testdata/paddle-mini/python testdata/paddle-mini/test testdata/paddle-mini/tools" ;;
     fuzz_query) seeds="$seeds queries/python" ;;
     fuzz_rules) seeds="$seeds rules" ;;
+    fuzz_text)
+        # the first byte picks the file kind (fuzz_text.c's path table): the sample tree's
+        # text files, each behind its kind's byte
+        gen=$build/seeds/$h
+        rm -rf "$gen" && mkdir -p "$gen"
+        find testdata/paddle-mini -type f | sort | while read -r f; do
+            case $f in
+            */CMakeLists.txt) k=0 ;; *.cmake) k=1 ;; *.proto) k=2 ;; *.sh) k=3 ;;
+            *.md) k=4 ;; *.rst) k=5 ;; */CODEOWNERS|*.txt) k=6 ;; *) continue ;;
+            esac
+            { printf "\\00$k"; cat "$f"; } > "$gen/$k-$(echo "$f" | tr / _)"
+        done
+        seeds="$seeds $gen" ;;
     esac
     log=$build/logs/$h.log
     # -timeout: one input taking longer is a hang, reported like a crash; -rss_limit_mb bounds

@@ -1,2 +1,0 @@
-; ---- identifiers
-(identifier) @ident
