@@ -70,6 +70,7 @@ struct sunset_sink {
     vec cands;  /* cand */
     vec scopes; /* scope */
     bool capped;        /* MAX_FILE_CANDS reached: later matches dropped */
+    bool has_marker;    /* the file holds SUNSET_SUPPRESS_MARKER (searched once, in scan_one) */
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
 };
@@ -481,7 +482,7 @@ static void finish_file(sunset_sink *s) {
     }
     vec_free(&s->scopes);
     /* in-source sunset-ignore comments (src/suppress.c) */
-    if (sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
+    if (s->has_marker && sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
         warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
 }
 
@@ -559,7 +560,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     sunset_lang lang = detect_lang(path, data, len);
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath.s, data, len, lang};
-    sunset_sink sink = {w, &src, VEC_INIT(cand), VEC_INIT(scope), false, 0, NULL};
+    sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
     if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
     /* the content cache (src/cache.c): a hit replays this file's findings and counters.
      * Files with sunset-ignore comments are not cached: an until= date makes their result
@@ -567,7 +568,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
     sunset_stats before = *st;
     uint64_t ckey = 0;
-    bool cacheable = e->o->cache && !memmem(data, len, "sunset-ignore", 13);
+    sink.has_marker = memmem(data, len, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) != NULL;
+    bool cacheable = e->o->cache && !sink.has_marker;
     if (cacheable) {
         ckey = sunset_cache_key(path, data, len);
         if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;

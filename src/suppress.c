@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MARKER "sunset-ignore"
+#define MARKER SUNSET_SUPPRESS_MARKER
 #define MARKER_LEN (sizeof MARKER - 1)
 
 typedef enum skind { SK_LINE, SK_BEGIN, SK_END, SK_FILE } skind;

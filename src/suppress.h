@@ -21,6 +21,9 @@
  * finding for every malformed suppression and records unused/expired ones in res->unused.
  * `today` is days since 1970-01-01 (UTC); rs resolves rule ids (borrowed).
  * Returns 0, or -1 on OOM (the findings stay valid). */
+/* The text every suppression comment contains: a file without it has none. */
+#define SUNSET_SUPPRESS_MARKER "sunset-ignore"
+
 int sunset_suppress_file(sunset_result *res, size_t first, const sunset_source *src,
                          const sunset_ruleset *rs, long today);
 
