@@ -10,29 +10,17 @@
 #include "cli.h"
 #include "fuzz_engine.h"
 
-static char dir[] = "/tmp/sunset-fuzz-baseline-XXXXXX";
-static char file[sizeof dir + 32];
-
-static void cleanup(void) {
-    unlink(file);
-    rmdir(dir);
-}
+static const char *file;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    if (!mkdtemp(dir)) {
-        perror("fuzz: mkdtemp");
-        exit(2);
-    }
-    snprintf(file, sizeof file, "%s/baseline.json", dir);
-    atexit(cleanup);
+    file = fuzz_tmp_path("baseline", "baseline.json");
     return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
-    FILE *f = fopen(file, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) abort();
+    fuzz_write(file, data, len);
     long live = sunset_alloc_live();
     int rc = sunset_baseline_check_file(file);
     if (rc != EXIT_OK && rc != EXIT_USAGE) abort();

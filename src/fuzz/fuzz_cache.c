@@ -15,23 +15,16 @@
 
 #define NS 0x5eedcafe12345678ULL
 
-static char dir[] = "/tmp/sunset-fuzz-cache-XXXXXX";
-static char file[sizeof dir + 32];
+static const char *file;
 static sunset_ruleset *rules;
 
-static void cleanup(void) {
-    unlink(file);
-    rmdir(dir);
-    sunset_ruleset_free(rules);
-}
+static void cleanup(void) { sunset_ruleset_free(rules); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    if (!mkdtemp(dir)) {
-        perror("fuzz: mkdtemp");
-        exit(2);
-    }
-    snprintf(file, sizeof file, "%s/%016llx.cache", dir, (unsigned long long)NS);
+    char name[32];
+    snprintf(name, sizeof name, "%016llx.cache", (unsigned long long)NS);
+    file = fuzz_tmp_path("cache", name);
     const char *dirs[] = {"rules"};
     sunset_error err = {{0}};
     if (!(rules = sunset_ruleset_load(dirs, 1, "queries", &err))) {
@@ -53,11 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
         memcpy(&key, copy + 16, 8);
         memcpy(&clen, copy + 24, 8);
     }
-    FILE *f = fopen(file, "wb");
-    if (!f || fwrite(copy, 1, len, f) != len || fclose(f) != 0) abort();
+    fuzz_write(file, copy, len);
     free(copy);
     long live = sunset_alloc_live();
-    sunset_cache *c = sunset_cache_open(dir, NS, rules, 1 << 20);
+    sunset_cache *c = sunset_cache_open(fuzz_tmp_dir, NS, rules, 1 << 20);
     if (c) {
         sunset_result r = {0};
         if (sunset_cache_replay(c, key ? key : 1, (size_t)clen, "a.py", &r)) {

@@ -10,29 +10,17 @@
 #include "config.h"
 #include "fuzz_engine.h"
 
-static char dir[] = "/tmp/sunset-fuzz-config-XXXXXX";
-static char file[sizeof dir + 16];
-
-static void cleanup(void) {
-    unlink(file);
-    rmdir(dir);
-}
+static const char *file;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    if (!mkdtemp(dir)) {
-        perror("fuzz: mkdtemp");
-        exit(2);
-    }
-    snprintf(file, sizeof file, "%s/.sunset.json", dir);
-    atexit(cleanup);
+    file = fuzz_tmp_path("config", ".sunset.json");
     return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
-    FILE *f = fopen(file, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) abort();
+    fuzz_write(file, data, len);
     long live = sunset_alloc_live();
     sunset_config cfg;
     sunset_config_init(&cfg);

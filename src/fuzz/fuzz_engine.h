@@ -10,6 +10,7 @@
 #define SUNSET_FUZZ_ENGINE_H
 
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,29 @@ static inline void fuzz_scan(sunset_engine *e, const char *path, const char *dat
 }
 
 /* Abort (a libFuzzer crash) when sunset's live allocation count moved during one input. */
+/* A private temporary directory (created once, removed at exit with the file named `name`
+ * in it) and the path of that file, for harnesses whose input must be a file on disk. */
+static char fuzz_tmp_dir[64], fuzz_tmp_file[128];
+static void fuzz_tmp_cleanup(void) {
+    unlink(fuzz_tmp_file);
+    rmdir(fuzz_tmp_dir);
+}
+static inline const char *fuzz_tmp_path(const char *tag, const char *name) {
+    snprintf(fuzz_tmp_dir, sizeof fuzz_tmp_dir, "/tmp/sunset-fuzz-%s-XXXXXX", tag);
+    if (!mkdtemp(fuzz_tmp_dir)) {
+        perror("fuzz: mkdtemp");
+        exit(2);
+    }
+    snprintf(fuzz_tmp_file, sizeof fuzz_tmp_file, "%s/%s", fuzz_tmp_dir, name);
+    atexit(fuzz_tmp_cleanup);
+    return fuzz_tmp_file;
+}
+/* Write the input to `path` (aborts on failure: the harness's own directory). */
+static inline void fuzz_write(const char *path, const uint8_t *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) abort();
+}
+
 static inline void fuzz_check_live(long before, const char *what) {
     long now = sunset_alloc_live();
     if (now != before) {
