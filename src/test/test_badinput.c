@@ -248,9 +248,22 @@ static void unreadable_file(void **st) {
             rm_tree(t);
             skip(); /* root reads everything; no setpriv to drop privileges */
         }
-        /* `sunset --version` first (the harness prefixes the binary), then the scan as nobody */
+        /* nobody may not reach the checkout (a clone under a private directory): scan with a
+         * copy of the binary, rules and queries laid out as installed, in a world-readable
+         * directory. `sunset --version` first (the harness prefixes the binary). */
+        char inst[64];
+        snprintf(inst, sizeof inst, "/tmp/sunset-bi-inst-XXXXXX");
+        assert_non_null(mkdtemp(inst));
+        char cmd[2 * PATH_MAX + 512];
+        snprintf(cmd, sizeof cmd, "chmod 755 '%s' && mkdir -p '%s/bin' '%s/share/sunset' && cp '%s' '%s/bin/' && "
+                 "cp -R rules queries '%s/share/sunset/' && chmod -R a+rX '%s'",
+                 inst, inst, inst, bin_abs, inst, inst, inst);
+        assert_int_equal(system(cmd), 0);
+        setenv("SUNSET_STAGED", inst, 1);
         r = sunset("/tmp", t, "--version >/dev/null; setpriv --reuid=65534 --regid=65534 "
-                              "--clear-groups \"$SUNSET\" " SCAN);
+                              "--clear-groups \"$SUNSET_STAGED/bin/sunset\" " SCAN);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", inst);
+        assert_int_equal(system(cmd), 0);
     } else {
         r = sunset("/tmp", t, SCAN);
     }
