@@ -23,7 +23,11 @@
 #include "rules_int.h"
 
 #define MAGIC "SUNSETC1"
-#define N_COUNTERS 6
+/* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
+ * Adding one changes the binary, and the namespace covers the binary (scan.c), so an older
+ * cache file is never misread. */
+#define CACHE_COUNT(field, kind, group, key) +((kind) == SUNSET_STAT_CACHE)
+#define N_COUNTERS (0 SUNSET_STATS_COUNTERS(CACHE_COUNT))
 
 typedef struct centry {
     uint64_t key, len, last_used;
@@ -158,9 +162,10 @@ static void putstr(sb *b, const char *s) {
 }
 
 static size_t *counter(sunset_stats *s, int i) {
-    size_t *c[N_COUNTERS] = {&s->files_scanned, &s->files_parsed, &s->files_prefiltered,
-                             &s->skipped_no_language, &s->skipped_parse_failed, &s->warnings};
-    return c[i];
+#define CACHE_FIELD(field, kind, group, key) if ((kind) == SUNSET_STAT_CACHE && i-- == 0) return &s->field;
+    SUNSET_STATS_COUNTERS(CACHE_FIELD)
+#undef CACHE_FIELD
+    return NULL; /* not reached: i < N_COUNTERS */
 }
 
 static uint32_t fnv32(const unsigned char *p, size_t n) {
@@ -288,38 +293,6 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
 
 /* ---- replay / store ---- */
 
-static int add_finding(sunset_result *res, const sunset_finding *f) {
-    if (res->n_findings == res->cap_findings) {
-        size_t cap = res->cap_findings ? res->cap_findings * 2 : 64;
-        sunset_finding *v = sunset_realloc(res->findings, cap * sizeof *v);
-        if (!v) return -1;
-        res->findings = v;
-        res->cap_findings = cap;
-    }
-    res->findings[res->n_findings++] = *f;
-    return 0;
-}
-
-static int add_warning(sunset_result *res, char *w) {
-    if (res->n_warnings == res->cap_warnings) {
-        size_t cap = res->cap_warnings ? res->cap_warnings * 2 : 16;
-        char **v = sunset_realloc(res->warnings, cap * sizeof *v);
-        if (!v) return -1;
-        res->warnings = v;
-        res->cap_warnings = cap;
-    }
-    res->warnings[res->n_warnings++] = w;
-    return 0;
-}
-
-static void free_finding(sunset_finding *f) {
-    sunset_free(f->path);
-    sunset_free(f->matched);
-    sunset_free(f->snippet);
-    sunset_free(f->enc_kind);
-    sunset_free(f->enc_name);
-}
-
 bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *path, sunset_result *res) {
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, key) : NULL;
@@ -355,37 +328,34 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *
         if (ek && *ek) {
             f.enc_kind = ek;
             f.enc_name = en;
+        }
+        f.path = (char *)path;
+        if (r.bad || !rule || (unsigned)f.ctx >= SUNSET_CTX_COUNT || !f.matched) {
+            r.bad = true;
         } else {
-            sunset_free(ek);
-            sunset_free(en);
+            f.rule_id = rule->id;
+            f.family = rule->family;
+            f.message = rule->message;
+            f.fix = rule->fix;
+            f.task = rule->task;
+            f.severity = rule_severity(rule, f.ctx);
+            if (!sunset_result_add(res, &f)) r.bad = true;
         }
-        f.path = sunset_strndup(path, strlen(path));
-        if (r.bad || !rule || (unsigned)f.ctx >= SUNSET_CTX_COUNT || !f.path) {
-            free_finding(&f);
-            r.bad = true;
-            break;
-        }
-        f.rule_id = rule->id;
-        f.family = rule->family;
-        f.message = rule->message;
-        f.fix = rule->fix;
-        f.task = rule->task;
-        f.severity = rule_severity(rule, f.ctx);
-        if (add_finding(res, &f)) {
-            free_finding(&f);
-            r.bad = true;
-        }
+        sunset_free(f.matched);
+        sunset_free(f.snippet);
+        sunset_free(ek);
+        sunset_free(en);
     }
     for (uint32_t i = 0; i < nw && !r.bad; i++) {
         char *w = getstr(&r);
-        if (!w || add_warning(res, w)) {
-            sunset_free(w);
-            r.bad = true;
-        }
+        /* replayed warnings are counted by the replayed counters, not again here */
+        if (!w || sunset_result_add_warning(res, w)) r.bad = true;
+        else res->stats.warnings--;
+        sunset_free(w);
     }
     if (r.bad) {
         /* a rule that no longer exists or a damaged entry: undo, drop it, scan the file */
-        while (res->n_findings > f0) free_finding(&res->findings[--res->n_findings]);
+        sunset_result_truncate(res, f0);
         while (res->n_warnings > w0) sunset_free(res->warnings[--res->n_warnings]);
         c->st.corrupt++;
         c->st.misses++;

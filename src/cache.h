@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "report.h"
+#include "result.h"
 
 typedef struct sunset_cache sunset_cache;
 struct sunset_ruleset;

@@ -524,7 +524,6 @@ int cmd_check(cli *c) {
         }
     if ((rc = scan_execute(c, &s, &cur))) goto cleanup;
     rc = EXIT_USAGE;
-    sunset_suppress_sort(&cur);
 
     /* 1. known by fingerprint */
     byfp = sunset_calloc(ks.n ? ks.n : 1, sizeof *byfp);
@@ -673,30 +672,12 @@ int cmd_check(cli *c) {
         g.baseline_after = n;
     }
 
-    /* the reported result: the new findings and the suppressed ones, moved out of cur */
-    size_t n_out = 0;
-    for (size_t i = 0; i < cur.n_findings; i++) n_out += is_new[i];
-    out.findings = sunset_calloc(n_out ? n_out : 1, sizeof *out.findings);
-    if (!out.findings) {
-        sunset_free(is_known);
-        sunset_free(is_new);
-        goto oom;
-    }
-    for (size_t i = 0; i < cur.n_findings; i++) {
-        if (!is_new[i]) continue;
-        out.findings[out.n_findings++] = cur.findings[i];
-        memset(&cur.findings[i], 0, sizeof cur.findings[i]);
-        cur.findings[i].rule_id = ""; /* freed as an empty finding */
-    }
+    /* the reported result: cur with only the new findings and the suppressed ones */
+    sunset_result_keep(&cur, is_new);
     sunset_free(is_known);
     sunset_free(is_new);
-    out.cap_findings = n_out;
-    out.root = cur.root, cur.root = NULL;
-    out.stats = cur.stats;
-    out.families = cur.families;
-    out.n_families = cur.n_families;
-    out.unused = cur.unused, out.n_unused = cur.n_unused, out.cap_unused = cur.cap_unused;
-    cur.unused = NULL, cur.n_unused = cur.cap_unused = 0;
+    out = cur;
+    memset(&cur, 0, sizeof cur);
     if (c->baseline && c->diff_base) sb_printf(&against, "%s and baseline %s", c->diff_base, c->baseline);
     else if (c->diff_base) sb_printf(&against, "%s", c->diff_base);
     else if (c->baseline) sb_printf(&against, "baseline %s", c->baseline);

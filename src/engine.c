@@ -99,21 +99,6 @@ static const char *seek_line(sunset_sink *s, uint32_t line) {
 
 /* ---- small helpers ---- */
 
-static int result_add_warning(sunset_result *r, const char *line) {
-    if (r->n_warnings == r->cap_warnings) {
-        size_t cap = r->cap_warnings ? r->cap_warnings * 2 : 16;
-        char **v = sunset_realloc(r->warnings, cap * sizeof(char *));
-        if (!v) return -1;
-        r->warnings = v;
-        r->cap_warnings = cap;
-    }
-    char *s = sunset_strndup(line, strlen(line));
-    if (!s) return -1;
-    r->warnings[r->n_warnings++] = s;
-    r->stats.warnings++;
-    return 0;
-}
-
 static void warnf(worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warnf(worker *w, const char *fmt, ...) {
     char buf[1024];
@@ -121,17 +106,7 @@ static void warnf(worker *w, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    result_add_warning(&w->res, buf);
-}
-
-static int finding_grow(sunset_result *r) {
-    if (r->n_findings < r->cap_findings) return 0;
-    size_t cap = r->cap_findings ? r->cap_findings * 2 : 64;
-    sunset_finding *v = sunset_realloc(r->findings, cap * sizeof *v);
-    if (!v) return -1;
-    r->findings = v;
-    r->cap_findings = cap;
-    return 0;
+    sunset_result_add_warning(&w->res, buf);
 }
 
 static bool regex_list_match(const vec *res, const char *s, pcre2_match_data *md) {
@@ -433,21 +408,14 @@ static void finish_file(sunset_sink *s) {
         bool test = is_test_path(w, s->src->path);
         for (size_t i = 0; i < cv->n; i++) {
             cand *c = &VEC_AT(cv, cand, i);
-            if ((dead && dead[i]) || finding_grow(&w->res)) continue;
-            sunset_finding *f = &w->res.findings[w->res.n_findings];
-            memset(f, 0, sizeof *f);
-            f->rule_id = c->rule->id;
-            f->family = c->rule->family;
-            f->message = c->rule->message;
-            f->fix = c->rule->fix;
-            f->task = c->rule->task;
-            f->severity = rule_severity(c->rule, c->ctx);
-            f->ctx = c->ctx;
-            f->span = c->span;
-            f->test = test;
-            f->path = sunset_strndup(s->src->path, strlen(s->src->path));
-            f->matched = normalise(c->matched);
-            f->snippet = line_text(s, c->span.line);
+            if (dead && dead[i]) continue;
+            sunset_finding f = {
+                .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
+                .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
+                .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
+            };
+            f.matched = normalise(c->matched);
+            f.snippet = line_text(s, c->span.line);
             const scope *best = NULL;
             for (size_t k = 0; k < s->scopes.n; k++) {
                 const scope *sc = &VEC_AT(&s->scopes, scope, k);
@@ -457,20 +425,14 @@ static void finish_file(sunset_sink *s) {
                     best = sc;
             }
             if (best) {
-                f->enc_kind = sunset_strndup(best->kind, strlen(best->kind));
-                f->enc_name = sunset_strndup(best->name, strlen(best->name));
-                f->enc_start = best->start;
-                f->enc_end = best->end;
+                f.enc_kind = best->kind;
+                f.enc_name = best->name;
+                f.enc_start = best->start;
+                f.enc_end = best->end;
             }
-            if (!f->path || !f->matched || !f->snippet) {
-                sunset_free(f->path);
-                sunset_free(f->matched);
-                sunset_free(f->snippet);
-                sunset_free(f->enc_kind);
-                sunset_free(f->enc_name);
-                continue;
-            }
-            w->res.n_findings++;
+            if (f.matched && f.snippet) sunset_result_add(&w->res, &f); /* OOM: the finding is lost */
+            sunset_free(f.matched);
+            sunset_free(f.snippet);
         }
         sunset_free(dead);
     }
@@ -699,40 +661,6 @@ static void worker_free(worker *w) {
     sunset_free(w);
 }
 
-/* Move a worker's findings and warnings into the shared result. */
-static int merge(sunset_result *dst, sunset_result *src) {
-    /* make room first, so a failure moves nothing (no finding is owned twice) */
-    if (dst->n_findings + src->n_findings > dst->cap_findings) {
-        size_t cap = dst->cap_findings ? dst->cap_findings * 2 : 64;
-        if (cap < dst->n_findings + src->n_findings) cap = dst->n_findings + src->n_findings;
-        sunset_finding *v = sunset_realloc(dst->findings, cap * sizeof *v);
-        if (!v) return -1;
-        dst->findings = v;
-        dst->cap_findings = cap;
-    }
-    for (size_t i = 0; i < src->n_findings; i++) dst->findings[dst->n_findings++] = src->findings[i];
-    src->n_findings = 0;
-    if (sunset_suppress_merge(dst, src)) return -1;
-    for (size_t i = 0; i < src->n_warnings; i++) {
-        if (result_add_warning(dst, src->warnings[i])) return -1;
-        dst->stats.warnings--; /* counted below with the stats */
-    }
-    sunset_stats *a = &dst->stats;
-    const sunset_stats *b = &src->stats;
-    a->files_scanned += b->files_scanned;
-    a->files_parsed += b->files_parsed;
-    a->files_prefiltered += b->files_prefiltered;
-    a->skipped_binary += b->skipped_binary;
-    a->skipped_generated += b->skipped_generated;
-    a->skipped_too_large += b->skipped_too_large;
-    a->skipped_unreadable += b->skipped_unreadable;
-    a->skipped_no_language += b->skipped_no_language;
-    a->skipped_parse_failed += b->skipped_parse_failed;
-    a->warnings += b->warnings;
-    a->bytes_read += b->bytes_read;
-    return 0;
-}
-
 typedef struct pool {
     sunset_engine *e;
     const char *root;
@@ -818,7 +746,7 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
             if (started[i]) pthread_join(th[i], NULL);
     }
     for (int i = 0; i < jobs; i++)
-        if (merge(res, &ws[i]->res)) rc = -1;
+        if (sunset_result_absorb(res, &ws[i]->res)) rc = -1;
     res->stats.files_seen += n;
     res->stats.jobs = jobs;
     res->stats.elapsed_ms += now_ms() - t0;
@@ -839,7 +767,7 @@ int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *da
     worker *w = worker_new(e);
     if (!w) return -1;
     scan_one(w, ".", path, data, len);
-    int rc = merge(res, &w->res);
+    int rc = sunset_result_absorb(res, &w->res);
     res->stats.files_seen++;
     res->families = e->families;
     res->n_families = e->rs->families.n;
@@ -872,78 +800,11 @@ int sunset_worker_scan(sunset_worker *sw, const char *path, const char *data, si
                        sunset_result *res) {
     worker *w = sw->w;
     scan_one(w, ".", path, data, len);
-    int rc = merge(res, &w->res);
+    int rc = sunset_result_absorb(res, &w->res);
     /* merge moved the findings; reset the worker's own counters for the next file */
     sunset_result_free(&w->res);
     res->stats.files_seen++;
     res->families = w->e->families;
     res->n_families = w->e->rs->families.n;
     return rc;
-}
-
-/* ---- results ---- */
-
-static int cmp_finding(const void *x, const void *y) {
-    const sunset_finding *a = x, *b = y;
-    int c = strcmp(a->path, b->path);
-    if (c) return c;
-    if (a->span.line != b->span.line) return a->span.line < b->span.line ? -1 : 1;
-    if (a->span.col != b->span.col) return a->span.col < b->span.col ? -1 : 1;
-    return strcmp(a->rule_id, b->rule_id);
-}
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static uint64_t fp_base(const sunset_finding *f) {
-    uint64_t h = hash64(f->rule_id, strlen(f->rule_id) + 1, 0);
-    h = hash64(f->path, strlen(f->path) + 1, h);
-    h = hash64(f->matched, strlen(f->matched) + 1, h);
-    if (f->enc_kind) {
-        h = hash64(f->enc_kind, strlen(f->enc_kind) + 1, h);
-        h = hash64(f->enc_name, strlen(f->enc_name) + 1, h);
-    }
-    return h;
-}
-
-void sunset_result_finish(sunset_result *r) {
-    if (r->n_findings) qsort(r->findings, r->n_findings, sizeof *r->findings, cmp_finding);
-    if (r->n_warnings) qsort(r->warnings, r->n_warnings, sizeof(char *), cmp_str);
-    sunset_suppress_sort(r);
-    /* occurrence index: how many earlier findings (in sorted order) share the same base */
-    uint64_t *base = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof(uint64_t));
-    for (size_t i = 0; i < r->n_findings; i++) {
-        sunset_finding *f = &r->findings[i];
-        uint64_t b = fp_base(f);
-        unsigned occ = 0;
-        if (base) {
-            base[i] = b;
-            /* same path sorts together, so scanning back within the path is enough */
-            for (size_t j = i; j-- > 0 && strcmp(r->findings[j].path, f->path) == 0;)
-                occ += base[j] == b;
-        }
-        uint64_t h = hash64(&occ, sizeof occ, b);
-        snprintf(f->fingerprint, sizeof f->fingerprint, "%016llx", (unsigned long long)h);
-    }
-    sunset_free(base);
-}
-
-void sunset_result_free(sunset_result *r) {
-    for (size_t i = 0; i < r->n_findings; i++) {
-        sunset_finding *f = &r->findings[i];
-        sunset_free(f->path);
-        sunset_free(f->matched);
-        sunset_free(f->snippet);
-        sunset_free(f->enc_kind);
-        sunset_free(f->enc_name);
-        sunset_free(f->justification);
-        sunset_free(f->chain);
-    }
-    sunset_free(r->findings);
-    sunset_suppress_result_free(r);
-    for (size_t i = 0; i < r->n_warnings; i++) sunset_free(r->warnings[i]);
-    sunset_free(r->warnings);
-    sunset_free(r->root);
-    memset(r, 0, sizeof *r);
 }

@@ -7,6 +7,7 @@
 #define SUNSET_ENGINE_INT_H
 
 #include "report.h"
+#include "result.h"
 #include "rules_int.h"
 #include "walk.h"
 
@@ -63,8 +64,5 @@ sunset_worker *sunset_worker_new(sunset_engine *e);
 void sunset_worker_free(sunset_worker *w);
 int sunset_worker_scan(sunset_worker *w, const char *path, const char *data, size_t len,
                        sunset_result *res);
-
-/* Sort findings and assign fingerprints; called by both scan functions. */
-void sunset_result_finish(sunset_result *res);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "result.h"
 #include "scan.h"
 
 static const char *str_of(const cJSON *o, const char *k) {
@@ -23,7 +23,8 @@ static long num_of(const cJSON *o, const char *k, long dflt) {
     return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
 }
 
-/* A finding from JSON; every string is borrowed from the parsed document. */
+/* A finding from JSON into f; every string is borrowed from the parsed document (copied when
+ * the finding is added to the result). */
 static int finding_of(const cJSON *j, sunset_finding *f) {
     memset(f, 0, sizeof *f);
     f->rule_id = str_of(j, "rule");
@@ -58,15 +59,6 @@ static int finding_of(const cJSON *j, sunset_finding *f) {
     return 0;
 }
 
-static int cmp_finding(const void *x, const void *y) {
-    const sunset_finding *a = x, *b = y;
-    int c = strcmp(a->path, b->path);
-    if (c) return c;
-    if (a->span.line != b->span.line) return a->span.line < b->span.line ? -1 : 1;
-    if (a->span.col != b->span.col) return a->span.col < b->span.col ? -1 : 1;
-    return strcmp(a->rule_id, b->rule_id);
-}
-
 static int cmp_index(const void *x, const void *y) {
     long a = num_of(*(cJSON *const *)x, "index", 0), b = num_of(*(cJSON *const *)y, "index", 0);
     return a < b ? -1 : a > b;
@@ -86,38 +78,21 @@ static int merge_scans(cJSON **docs, size_t n, const char *const *names, sb *out
             goto cleanup;
         }
         cJSON_ArrayForEach(it, fs) {
-            if (r.n_findings == r.cap_findings) {
-                size_t cap = r.cap_findings ? r.cap_findings * 2 : 256;
-                sunset_finding *v = sunset_realloc(r.findings, cap * sizeof *v);
-                if (!v) goto cleanup;
-                r.findings = v;
-                r.cap_findings = cap;
-            }
-            if (finding_of(it, &r.findings[r.n_findings])) {
+            sunset_finding f;
+            if (finding_of(it, &f)) {
                 fprintf(stderr, "sunset: %s: finding %zu is malformed\n", names[d], r.n_findings + 1);
                 goto cleanup;
             }
-            r.n_findings++;
+            if (!sunset_result_add(&r, &f)) goto cleanup; /* fingerprint kept as written */
         }
         sunset_stats *s = &r.stats;
-        add_stat(&s->files_seen, st, "files_seen");
-        add_stat(&s->files_scanned, st, "files_scanned");
-        add_stat(&s->files_parsed, st, "files_parsed");
-        add_stat(&s->files_prefiltered, st, "files_prefiltered");
-        add_stat(&s->warnings, st, "warnings");
-        add_stat(&s->bytes_read, st, "bytes_read");
         const cJSON *sk = cJSON_GetObjectItemCaseSensitive(st, "skipped");
-        add_stat(&s->skipped_binary, sk, "binary");
-        add_stat(&s->skipped_generated, sk, "generated");
-        add_stat(&s->skipped_too_large, sk, "too_large");
-        add_stat(&s->skipped_unreadable, sk, "unreadable");
-        add_stat(&s->skipped_no_language, sk, "no_language");
-        add_stat(&s->skipped_parse_failed, sk, "parse_failed");
-        /* ignored/excluded/symlinks come from the walk, which every shard repeats */
+        /* the walk's own counters (ignored, excluded, symlinks): every shard repeats them */
+#define STAT(field, kind, group, k)                                                            \
+    if ((kind) != SUNSET_STAT_WALK || d == 0) add_stat(&s->field, (group) == 1 ? sk : st, k);
+        SUNSET_STATS_COUNTERS(STAT)
+#undef STAT
         if (d == 0) {
-            s->ignored = (size_t)num_of(sk, "ignored", 0);
-            s->excluded = (size_t)num_of(sk, "excluded", 0);
-            s->symlinks_skipped = (size_t)num_of(sk, "symlinks", 0);
             r.root = (char *)str_of(docs[d], "root");
             const cJSON *bf = cJSON_GetObjectItemCaseSensitive(st, "by_family"), *f;
             cJSON_ArrayForEach(f, bf) {
@@ -129,13 +104,14 @@ static int merge_scans(cJSON **docs, size_t n, const char *const *names, sb *out
         if (el > s->elapsed_ms) s->elapsed_ms = el;
         if (num_of(st, "jobs", 0) > s->jobs) s->jobs = (int)num_of(st, "jobs", 0);
     }
-    if (r.n_findings) qsort(r.findings, r.n_findings, sizeof *r.findings, cmp_finding);
+    sunset_result_sort(&r);
     r.families = (const sunset_family_title *)fams.v;
     r.n_families = fams.n;
     sunset_output_opts oo = {false, false, false};
     rc = sunset_writer_find("json")->write(&r, &oo, out);
 cleanup:
-    sunset_free(r.findings); /* the strings belong to the parsed documents */
+    r.root = NULL; /* borrowed from the first document */
+    sunset_result_free(&r);
     vec_free(&fams);
     return rc;
 }

@@ -59,16 +59,40 @@ typedef struct sunset_gate {
     size_t baseline_before, baseline_after;
 } sunset_gate;
 
+/* Every counter of sunset_stats, listed once: X(field, kind, group, key). kind:
+ * SUNSET_STAT_WALK  set by the walk (each shard repeats it; `merge` takes the first shard's),
+ * SUNSET_STAT_SEEN  files found by the walk (summed over shards),
+ * SUNSET_STAT_FILE  counted per file by the workers (summed over workers and shards),
+ * SUNSET_STAT_CACHE per file too, and replayed from a cache entry (src/cache.c).
+ * group and key place it in the JSON document's "stats": 0 at the top, 1 inside "skipped",
+ * 2 after "by_severity" (README "JSON output"); the order here is the document's order.
+ * Adding a counter is one line here: the workers' sums, the cache, the JSON writer and
+ * `merge` all iterate this list. */
+#define SUNSET_STAT_WALK 0
+#define SUNSET_STAT_SEEN 1
+#define SUNSET_STAT_FILE 2
+#define SUNSET_STAT_CACHE 3
+#define SUNSET_STATS_COUNTERS(X)                                        \
+    X(files_seen, SUNSET_STAT_SEEN, 0, "files_seen")                    \
+    X(files_scanned, SUNSET_STAT_CACHE, 0, "files_scanned")             \
+    X(files_parsed, SUNSET_STAT_CACHE, 0, "files_parsed")               \
+    X(files_prefiltered, SUNSET_STAT_CACHE, 0, "files_prefiltered")     \
+    X(skipped_binary, SUNSET_STAT_FILE, 1, "binary")                    \
+    X(skipped_generated, SUNSET_STAT_FILE, 1, "generated")              \
+    X(skipped_too_large, SUNSET_STAT_FILE, 1, "too_large")              \
+    X(skipped_unreadable, SUNSET_STAT_FILE, 1, "unreadable")            \
+    X(skipped_no_language, SUNSET_STAT_CACHE, 1, "no_language")         \
+    X(skipped_parse_failed, SUNSET_STAT_CACHE, 1, "parse_failed")       \
+    X(ignored, SUNSET_STAT_WALK, 1, "ignored")                          \
+    X(excluded, SUNSET_STAT_WALK, 1, "excluded")                        \
+    X(symlinks_skipped, SUNSET_STAT_WALK, 1, "symlinks")                \
+    X(warnings, SUNSET_STAT_CACHE, 2, "warnings")                       \
+    X(bytes_read, SUNSET_STAT_FILE, 2, "bytes_read")
+
 typedef struct sunset_stats {
-    size_t files_seen;          /* found by the walk (after ignore/exclude) */
-    size_t files_scanned;       /* read and checked against the rules */
-    size_t files_parsed;        /* passed the prefilter and went through a frontend */
-    size_t files_prefiltered;   /* read, but no literal of any rule occurs: not parsed */
-    size_t skipped_binary, skipped_generated, skipped_too_large, skipped_unreadable;
-    size_t skipped_no_language, skipped_parse_failed;
-    size_t ignored, excluded, symlinks_skipped;
-    size_t warnings;
-    size_t bytes_read;
+#define SUNSET_STAT_FIELD(field, kind, group, key) size_t field;
+    SUNSET_STATS_COUNTERS(SUNSET_STAT_FIELD)
+#undef SUNSET_STAT_FIELD
     double elapsed_ms;
     int jobs;
 } sunset_stats;

@@ -219,24 +219,7 @@ static void supp_free(supp *s) {
     sunset_free(s->what);
 }
 
-static int grow_findings(sunset_result *r) {
-    if (r->n_findings < r->cap_findings) return 0;
-    size_t cap = r->cap_findings ? r->cap_findings * 2 : 64;
-    sunset_finding *v = sunset_realloc(r->findings, cap * sizeof *v);
-    if (!v) return -1;
-    r->findings = v;
-    r->cap_findings = cap;
-    return 0;
-}
-
 static int add_unused(sunset_result *r, const char *path, const supp *s, bool expired) {
-    if (r->n_unused == r->cap_unused) {
-        size_t cap = r->cap_unused ? r->cap_unused * 2 : 8;
-        sunset_unused *v = sunset_realloc(r->unused, cap * sizeof *v);
-        if (!v) return -1;
-        r->unused = v;
-        r->cap_unused = cap;
-    }
     sb what = {0};
     sb_puts(&what, s->what ? s->what : MARKER);
     if (expired) {
@@ -246,43 +229,26 @@ static int add_unused(sunset_result *r, const char *path, const supp *s, bool ex
         gmtime_r(&t, &tm);
         sb_printf(&what, " (expired %04d-%02d-%02d)", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
     }
-    char *p = sunset_strndup(path, strlen(path));
-    if (what.oom || !p) {
-        sb_free(&what);
-        sunset_free(p);
-        return -1;
-    }
-    r->unused[r->n_unused++] = (sunset_unused){p, s->line, sb_take(&what)};
-    return 0;
+    int rc = what.oom ? -1 : sunset_result_add_unused(r, path, s->line, what.s);
+    sb_free(&what);
+    return rc;
 }
 
 /* A SUNSET-SUPPRESSION finding for a malformed marker. */
 static int add_bad(sunset_result *r, const sunset_source *src, const supp *s, const char *line,
                    size_t line_len) {
-    if (grow_findings(r)) return -1;
-    sunset_finding *f = &r->findings[r->n_findings];
-    memset(f, 0, sizeof *f);
-    f->rule_id = SUNSET_SUPPRESSION_RULE;
-    f->family = SUNSET_SUPPRESSION_FAMILY;
-    f->message = s->bad;
-    f->fix = SUNSET_SUPPRESSION_FIX;
-    f->task = 0;
-    f->severity = SUNSET_SEV_ERROR;
-    f->ctx = SUNSET_CTX_COMMENT;
-    f->span = (sunset_span){s->line, s->col, s->line, s->end_col};
-    f->path = sunset_strndup(src->path, strlen(src->path));
-    f->matched = sunset_strndup(s->what ? s->what : MARKER, strlen(s->what ? s->what : MARKER));
     if (line_len > 400) line_len = 400;
     if (line_len && line[line_len - 1] == '\r') line_len--;
-    f->snippet = sunset_strndup(line, line_len);
-    if (!f->path || !f->matched || !f->snippet) {
-        sunset_free(f->path);
-        sunset_free(f->matched);
-        sunset_free(f->snippet);
-        return -1;
-    }
-    r->n_findings++;
-    return 0;
+    char *snippet = sunset_strndup(line, line_len);
+    sunset_finding f = {
+        .rule_id = SUNSET_SUPPRESSION_RULE, .family = SUNSET_SUPPRESSION_FAMILY, .message = s->bad,
+        .fix = SUNSET_SUPPRESSION_FIX, .severity = SUNSET_SEV_ERROR, .ctx = SUNSET_CTX_COMMENT,
+        .span = {s->line, s->col, s->line, s->end_col}, .path = (char *)src->path,
+        .matched = (char *)(s->what ? s->what : MARKER), .snippet = snippet,
+    };
+    int rc = snippet && sunset_result_add(r, &f) ? 0 : -1;
+    sunset_free(snippet);
+    return rc;
 }
 
 static bool covers(const supp *s, uint32_t line) {
@@ -388,41 +354,4 @@ cleanup:
     vec_free(&ss);
     vec_free(&lines);
     return rc;
-}
-
-int sunset_suppress_merge(sunset_result *dst, sunset_result *src) {
-    for (size_t i = 0; i < src->n_unused; i++) {
-        if (dst->n_unused == dst->cap_unused) {
-            size_t cap = dst->cap_unused ? dst->cap_unused * 2 : 8;
-            sunset_unused *v = sunset_realloc(dst->unused, cap * sizeof *v);
-            if (!v) return -1;
-            dst->unused = v;
-            dst->cap_unused = cap;
-        }
-        dst->unused[dst->n_unused++] = src->unused[i];
-    }
-    src->n_unused = 0;
-    return 0;
-}
-
-static int cmp_unused(const void *x, const void *y) {
-    const sunset_unused *a = x, *b = y;
-    int c = strcmp(a->path, b->path);
-    if (c) return c;
-    if (a->line != b->line) return a->line < b->line ? -1 : 1;
-    return strcmp(a->what, b->what);
-}
-
-void sunset_suppress_sort(sunset_result *res) {
-    if (res->n_unused) qsort(res->unused, res->n_unused, sizeof *res->unused, cmp_unused);
-}
-
-void sunset_suppress_result_free(sunset_result *res) {
-    for (size_t i = 0; i < res->n_unused; i++) {
-        sunset_free(res->unused[i].path);
-        sunset_free(res->unused[i].what);
-    }
-    sunset_free(res->unused);
-    res->unused = NULL;
-    res->n_unused = res->cap_unused = 0;
 }

@@ -7,7 +7,7 @@
 #ifndef SUNSET_SUPPRESS_H
 #define SUNSET_SUPPRESS_H
 
-#include "report.h"
+#include "result.h"
 #include "rules_int.h"
 
 /* The rule id of sunset's own findings about malformed suppressions (no reason, unknown rule,
@@ -31,12 +31,5 @@ int sunset_suppress_file(sunset_result *res, size_t first, const sunset_source *
 long sunset_suppress_today(void);
 /* Parse "YYYY-MM-DD" (exactly) into days since 1970-01-01; -1 when malformed. */
 long sunset_suppress_parse_date(const char *s, size_t n);
-
-/* Move src's unused suppressions to dst (the engine's merge). Returns 0 or -1 on OOM. */
-int sunset_suppress_merge(sunset_result *dst, sunset_result *src);
-/* Sort res->unused by path and line. */
-void sunset_suppress_sort(sunset_result *res);
-/* Free res->unused (sunset_result_free calls it). */
-void sunset_suppress_result_free(sunset_result *res);
 
 #endif

@@ -74,21 +74,17 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
     }
     sb_puts(b, r->n_findings ? "\n],\"stats\":{" : "],\"stats\":{");
     const sunset_stats *s = &r->stats;
-    kv_num(b, "files_seen", s->files_seen, true);
-    kv_num(b, "files_scanned", s->files_scanned, false);
-    kv_num(b, "files_parsed", s->files_parsed, false);
-    kv_num(b, "files_prefiltered", s->files_prefiltered, false);
-    key(b, "skipped", false);
+    bool first = true, first_skipped = true;
+#define TOP(field, kind, group, k)                                                            \
+    if ((group) == 0) kv_num(b, k, s->field, first), first = false;
+    SUNSET_STATS_COUNTERS(TOP)
+#undef TOP
+    key(b, "skipped", first);
     sb_putc(b, '{');
-    kv_num(b, "binary", s->skipped_binary, true);
-    kv_num(b, "generated", s->skipped_generated, false);
-    kv_num(b, "too_large", s->skipped_too_large, false);
-    kv_num(b, "unreadable", s->skipped_unreadable, false);
-    kv_num(b, "no_language", s->skipped_no_language, false);
-    kv_num(b, "parse_failed", s->skipped_parse_failed, false);
-    kv_num(b, "ignored", s->ignored, false);
-    kv_num(b, "excluded", s->excluded, false);
-    kv_num(b, "symlinks", s->symlinks_skipped, false);
+#define SKIPPED(field, kind, group, k)                                                        \
+    if ((group) == 1) kv_num(b, k, s->field, first_skipped), first_skipped = false;
+    SUNSET_STATS_COUNTERS(SKIPPED)
+#undef SKIPPED
     sb_putc(b, '}');
     kv_num(b, "findings", r->n_findings, false);
     size_t n_supp = sunset_findings_suppressed(r);
@@ -109,8 +105,10 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
         kv_num(b, sunset_severity_name((sunset_severity)sev), n, sev == SUNSET_SEV_ERROR);
     }
     sb_putc(b, '}');
-    kv_num(b, "warnings", s->warnings, false);
-    kv_num(b, "bytes_read", s->bytes_read, false);
+#define TAIL(field, kind, group, k)                                                           \
+    if ((group) == 2) kv_num(b, k, s->field, false);
+    SUNSET_STATS_COUNTERS(TAIL)
+#undef TAIL
     kv_num(b, "jobs", (unsigned)s->jobs, false);
     key(b, "elapsed_ms", false);
     sb_printf(b, "%.1f", s->elapsed_ms);
