@@ -10,13 +10,6 @@
 #include <stddef.h>
 #include "util.h"
 
-/* Exit codes of every command; documented in the README and the man page. */
-enum exit_code {
-    EXIT_OK = 0,       /* the command ran (findings or not) */
-    EXIT_FINDINGS = 1, /* check: new findings; rules test: a failing example */
-    EXIT_USAGE = 2,    /* usage, configuration, rule or I/O error */
-};
-
 /* Command bits, for options that belong to several commands. */
 enum {
     CMD_SCAN = 1u << 0,
@@ -83,11 +76,8 @@ extern const size_t sunset_n_commands;
 int cmd_scan(cli *c);   /* src/scan.c */
 int cmd_rules(cli *c);  /* src/selftest.c */
 int cmd_removable(cli *c); /* src/cmd_removable.c */
-int cmd_baseline(cli *c); /* src/check.c */
-int cmd_check(cli *c);    /* src/check.c */
-/* Load FILE as a baseline and drop it (the fuzz harness): EXIT_OK, or EXIT_USAGE after the
- * one-line message. */
-int sunset_baseline_check_file(const char *file);
+int cmd_baseline(cli *c); /* src/cmd_check.c */
+int cmd_check(cli *c);    /* src/cmd_check.c */
 int cmd_history(cli *c); /* src/history.c */
 int cmd_merge(cli *c);   /* src/merge.c */
 /* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */

@@ -150,6 +150,9 @@ const char *sunset_writer_names(void);
 
 /* The gate's part of the JSON document (src/report/gate.c): appends `,"gate":{...}`. */
 void sunset_gate_json(const sunset_result *r, sb *out);
+/* The gate's closing lines for the text report (src/report/gate.c): verdict, fixed per task,
+ * new per task, baseline update, unused suppressions. r->gate must be set. */
+void sunset_gate_text(const sunset_result *r, sb *out);
 /* Escape s for a GitHub workflow command (src/report/github.c): % CR LF always, ':' and ','
  * too in a property value. */
 void sunset_github_escape(sb *out, const char *s, bool property);

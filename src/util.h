@@ -80,4 +80,11 @@ const char *sunset_severity_name(sunset_severity sev);
 /* Returns -1 for an unknown name. */
 int sunset_severity_from_name(const char *name);
 
+/* Exit codes of every command; documented in the README and the man page. */
+enum exit_code {
+    EXIT_OK = 0,       /* the command ran (findings or not) */
+    EXIT_FINDINGS = 1, /* check: new findings; rules test: a failing example */
+    EXIT_USAGE = 2,    /* usage, configuration, rule or I/O error */
+};
+
 #endif

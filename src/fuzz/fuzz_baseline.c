@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cli.h"
 #include "fuzz_engine.h"
 

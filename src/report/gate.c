@@ -62,3 +62,35 @@ void sunset_gate_json(const sunset_result *r, sb *b) {
         sb_printf(b, ",\"baseline\":{\"before\":%zu,\"after\":%zu}", g->baseline_before, g->baseline_after);
     sb_putc(b, '}');
 }
+
+/* The text report's closing lines (check's summary). */
+void sunset_gate_text(const sunset_result *r, sb *b) {
+    const sunset_gate *g = r->gate;
+    if (b->len) sb_putc(b, '\n');
+    sb_printf(b, "sunset check against %s: %zu new finding%s (%zu at or above %s), %zu suppressed, "
+                 "%zu unchanged, %zu moved\n",
+              g->against, g->n_new, g->n_new == 1 ? "" : "s", g->n_failing,
+              sunset_severity_name(g->threshold), g->n_suppressed, g->n_unchanged, g->n_moved);
+    if (g->n_fixed) {
+        sb_printf(b, "this change removes %zu use%s", g->n_fixed, g->n_fixed == 1 ? "" : "s");
+        for (int t = 0; t < SUNSET_TASKS; t++) {
+            if (!g->fixed_by_task[t]) continue;
+            if (g->open_known)
+                sb_printf(b, "; task %d: %zu fixed, now %zu open", t, g->fixed_by_task[t], g->open_by_task[t]);
+            else
+                sb_printf(b, "; task %d: %zu fixed", t, g->fixed_by_task[t]);
+        }
+        sb_puts(b, "\n");
+    }
+    for (int t = 0; t < SUNSET_TASKS; t++)
+        if (g->new_by_task[t]) sb_printf(b, "task %d: %zu new\n", t, g->new_by_task[t]);
+    if (g->updated)
+        sb_printf(b, "baseline updated: %zu -> %zu findings\n", g->baseline_before, g->baseline_after);
+    if (g->list_unused) {
+        for (size_t i = 0; i < r->n_unused; i++)
+            sb_printf(b, "%s:%u: note: unused suppression %s\n", r->unused[i].path, r->unused[i].line,
+                      r->unused[i].what);
+        if (!r->n_unused) sb_puts(b, "no unused suppressions\n");
+    }
+    sb_printf(b, "gate: %s\n", g->n_failing ? "FAILED" : "passed");
+}
