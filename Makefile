@@ -25,12 +25,17 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -W
 override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib -Wl,-rpath,$(LIBCLANG_DIR)/lib -lclang \
 	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
-# One source list: everything under src/ except the unit tests.
-SRCS := $(sort $(wildcard src/*.c src/lang/*.c src/report/*.c))
+# One source list: everything under src/ (two folders deep) except the unit tests and the
+# fuzz harnesses.
+SRCS := $(sort $(filter-out src/test/% src/fuzz/%,$(wildcard src/*.c src/*/*.c src/*/*/*.c)))
+HDRS := $(filter-out src/fuzz/%,$(wildcard src/*.h src/*/*.h src/*/*/*.h))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 GRAMMAR_OBJS := $(GRAMMAR_DIR)/parser.o $(GRAMMAR_DIR)/scanner.o
+# A frontend's objects: src/lang/NAME.c, or every file of the folder src/lang/NAME/.
+lang_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/lang/$(1).c src/lang/$(1)/*.c))
+CLANG_OBJS = $(call lang_objs,clang)
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
 LANG_TEST_OBJS := $(BUILD)/obj/src/util.o $(BUILD)/obj/src/test/recorder.o $(GRAMMAR_OBJS)
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
@@ -54,7 +59,7 @@ deps:
 $(BUILD)/sunset: $(OBJS) $(GRAMMAR_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(wildcard src/*.h src/lang/*.h src/report/*.h src/test/*.h) | $(GRAMMAR_SRC)/parser.c
+$(BUILD)/obj/%.o: %.c $(HDRS) | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -c -o $@ $<
 
@@ -65,7 +70,10 @@ $(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: scripts/tree-sitter-python.sha
 $(GRAMMAR_DIR)/%.o: $(GRAMMAR_SRC)/%.c
 	$(CC) -O2 -g -std=c11 -w -fPIC $(filter -fsanitize=%,$(CFLAGS)) -I$(GRAMMAR_SRC) -c -o $@ $<
 
-$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $(BUILD)/obj/src/lang/%.o $(LANG_TEST_OBJS)
+# test_lang_NAME links lang_objs of NAME: the prerequisite list is expanded a second time,
+# once the stem is known.
+.SECONDEXPANSION:
+$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $$(call lang_objs,$$*) $(LANG_TEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -77,7 +85,7 @@ $(FUZZ_ENGINE_BINS): $(BUILD)/fuzz/%: src/fuzz/%.c src/fuzz/fuzz_engine.h $(LIB_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS)
 
-$(FUZZ_LANG_BINS): $(BUILD)/fuzz/%: src/fuzz/%.c $(BUILD)/obj/src/lang/clang.o $(LANG_TEST_OBJS)
+$(FUZZ_LANG_BINS): $(BUILD)/fuzz/%: src/fuzz/%.c $(CLANG_OBJS) $(LANG_TEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -140,10 +148,17 @@ golden: $(BUILD)/sunset
 	SUNSET_UPDATE_GOLDEN=1 SUNSET_BIN=$(BUILD)/sunset $(BUILD)/test/test_tracking >/dev/null
 	@echo "golden files rewritten; review: git diff testdata/"
 
-# Frontends and writers may include only public headers (no *_int.h).
+# Writers may include only public headers (no *_int.h). Frontends (src/lang/, two folders
+# deep) may include only sunset.h, the base headers (util.h, base/) and headers of src/lang/
+# (their own private ones, such as lang/clang/clang_int.h).
+LANG_FILES = $(wildcard src/lang/*.[ch] src/lang/*/*.[ch])
 lint-headers:
-	@if grep -n '#include "[^"]*_int\.h"' src/lang/*.c src/report/*.c; then \
-		echo "lint-headers: a frontend or writer includes an engine-private header" >&2; exit 1; fi
+	@if grep -n '#include "[^"]*_int\.h"' src/report/*.c; then \
+		echo "lint-headers: a writer includes an engine-private header" >&2; exit 1; fi
+	@if grep -Hn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $(LANG_FILES) | \
+		grep -v -E 'include[[:space:]]*"(sunset\.h|util\.h|base/[^"]*|lang/[^"]*)"'; then \
+		echo "lint-headers: a frontend includes more than sunset.h, base/ and src/lang/ headers" >&2; \
+		exit 1; fi
 
 clean:
 	rm -rf $(BUILD) build-san build-fuzz

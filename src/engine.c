@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "lang/registry.h"
 #include "prefilter.h"
 #include "suppress.h"
 
@@ -26,12 +27,8 @@ struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, s
 
 #define DEFAULT_MAX_FILE (16u << 20)
 
-static const sunset_frontend *const frontends[] = {
-    &sunset_frontend_clang,
-    &sunset_frontend_python,
-    &sunset_frontend_text,
-};
-#define N_FRONTENDS (sizeof frontends / sizeof frontends[0])
+/* One slot per frontend of the registry (src/lang/registry.c), in its order. */
+#define N_FRONTENDS SUNSET_N_FRONTENDS
 
 struct sunset_engine {
     const sunset_ruleset *rs;
@@ -554,7 +551,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
             st->files_prefiltered++;
         } else {
             int fi = e->fe_of_lang[lang];
-            const sunset_frontend *fe = frontends[fi];
+            const sunset_frontend *fe = sunset_frontends(NULL)[fi];
             if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
             if (!w->fe_worker[fi]) {
                 warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", path, fe->name);
@@ -587,7 +584,7 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
     sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
     for (size_t i = 0; i < N_FRONTENDS; i++) {
-        const sunset_frontend *fe = frontends[i];
+        const sunset_frontend *fe = sunset_frontends(NULL)[i];
         if (fe->abi != SUNSET_FRONTEND_ABI) {
             snprintf(err->msg, sizeof err->msg, "frontend %s: ABI %u, engine wants %u", fe->name,
                      fe->abi, SUNSET_FRONTEND_ABI);
@@ -629,7 +626,7 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
 void sunset_engine_free(sunset_engine *e) {
     if (!e) return;
     for (size_t i = 0; i < N_FRONTENDS; i++)
-        if (e->fe_state[i]) frontends[i]->fini(e->fe_state[i]);
+        if (e->fe_state[i]) sunset_frontends(NULL)[i]->fini(e->fe_state[i]);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) prefilter_free(e->pf[l]);
     sunset_free(e->families);
     sunset_free(e);
@@ -653,7 +650,7 @@ static worker *worker_new(sunset_engine *e) {
 static void worker_free(worker *w) {
     if (!w) return;
     for (size_t i = 0; i < N_FRONTENDS; i++)
-        if (w->fe_worker[i]) frontends[i]->worker_free(w->fe_worker[i]);
+        if (w->fe_worker[i]) sunset_frontends(NULL)[i]->worker_free(w->fe_worker[i]);
     pcre2_match_data_free(w->md);
     sunset_free(w->rule_ok);
     sb_free(&w->readbuf);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lang/registry.h"
 #include "scan.h"
 
 #define MAX_FAMILIES 32

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/registry.h"
+
 typedef struct loader {
     sunset_ruleset *rs;
     const char *origin; /* file name for messages */

@@ -5,6 +5,7 @@
  */
 #include "selftest.h"
 
+#include "lang/registry.h"
 #include "scan.h"
 
 #include <cjson/cJSON.h>

@@ -189,10 +189,6 @@ typedef struct sunset_frontend {
     int (*scan)(void *worker, const sunset_source *src, sunset_sink *sink);
 } sunset_frontend;
 
-extern const sunset_frontend sunset_frontend_clang;
-extern const sunset_frontend sunset_frontend_python;
-extern const sunset_frontend sunset_frontend_text;
-
 /* Memory hook: all sunset code allocates through these, so tests can count allocations and
  * fail the Nth one. They return NULL on failure (never abort); free accepts NULL. */
 void *sunset_malloc(size_t n);

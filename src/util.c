@@ -362,50 +362,6 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed) {
     return h;
 }
 
-static const char *const lang_names[SUNSET_LANG_COUNT] = {
-    [SUNSET_LANG_NONE] = "none",         [SUNSET_LANG_CPP] = "cpp",
-    [SUNSET_LANG_PYTHON] = "python",     [SUNSET_LANG_CMAKE] = "cmake",
-    [SUNSET_LANG_PROTO] = "proto",       [SUNSET_LANG_SHELL] = "shell",
-    [SUNSET_LANG_MARKDOWN] = "markdown", [SUNSET_LANG_RST] = "rst",
-    [SUNSET_LANG_TEXT] = "text",
-};
-
-const char *sunset_lang_name(sunset_lang lang) {
-    return (unsigned)lang < SUNSET_LANG_COUNT ? lang_names[lang] : "none";
-}
-
-sunset_lang sunset_lang_from_name(const char *name) {
-    for (int i = 1; i < SUNSET_LANG_COUNT; i++)
-        if (strcmp(lang_names[i], name) == 0) return (sunset_lang)i;
-    return SUNSET_LANG_NONE;
-}
-
-static const struct {
-    const char *suffix;
-    sunset_lang lang;
-} lang_table[] = {
-    {".cc", SUNSET_LANG_CPP},     {".cpp", SUNSET_LANG_CPP},    {".cxx", SUNSET_LANG_CPP},
-    {".c", SUNSET_LANG_CPP},      {".cu", SUNSET_LANG_CPP},     {".h", SUNSET_LANG_CPP},
-    {".hh", SUNSET_LANG_CPP},     {".hpp", SUNSET_LANG_CPP},    {".cuh", SUNSET_LANG_CPP},
-    {".py", SUNSET_LANG_PYTHON},  {".pyi", SUNSET_LANG_PYTHON}, {".cmake", SUNSET_LANG_CMAKE},
-    {".proto", SUNSET_LANG_PROTO}, {".sh", SUNSET_LANG_SHELL},  {".bash", SUNSET_LANG_SHELL},
-    {".md", SUNSET_LANG_MARKDOWN}, {".rst", SUNSET_LANG_RST},   {".txt", SUNSET_LANG_TEXT},
-    {".cfg", SUNSET_LANG_TEXT},   {".ini", SUNSET_LANG_TEXT},   {".yml", SUNSET_LANG_TEXT},
-    {".yaml", SUNSET_LANG_TEXT},  {".toml", SUNSET_LANG_TEXT},  {".in", SUNSET_LANG_TEXT},
-};
-
-sunset_lang sunset_lang_for_path(const char *path) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    if (strcmp(base, "CMakeLists.txt") == 0) return SUNSET_LANG_CMAKE;
-    if (strcmp(base, "CODEOWNERS") == 0) return SUNSET_LANG_TEXT;
-    const char *dot = strrchr(base, '.');
-    if (!dot) return SUNSET_LANG_NONE;
-    for (size_t i = 0; i < sizeof lang_table / sizeof lang_table[0]; i++)
-        if (strcmp(dot, lang_table[i].suffix) == 0) return lang_table[i].lang;
-    return SUNSET_LANG_NONE;
-}
-
 static const char *const ctx_names[SUNSET_CTX_COUNT] = {"code", "comment", "string", "docstring"};
 const char *sunset_context_name(sunset_context ctx) {
     return (unsigned)ctx < SUNSET_CTX_COUNT ? ctx_names[ctx] : "code";

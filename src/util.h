@@ -70,11 +70,6 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed);
 void sunset_alloc_fail_after(long n);
 long sunset_alloc_live(void);
 
-/* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
-sunset_lang sunset_lang_for_path(const char *path);
-const char *sunset_lang_name(sunset_lang lang);
-sunset_lang sunset_lang_from_name(const char *name);
-
 const char *sunset_context_name(sunset_context ctx);
 const char *sunset_severity_name(sunset_severity sev);
 /* Returns -1 for an unknown name. */

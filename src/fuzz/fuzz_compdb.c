@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../test/recorder.h"
+#include "lang/registry.h"
 #include "util.h"
 
 /* See fuzz_engine.h: libclang's own leaks are suppressed, sunset's are counted exactly. */

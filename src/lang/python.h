@@ -1,6 +1,6 @@
 /*
  * python.h — test hooks of the Python frontend (src/lang/python.c). The frontend itself is
- * reached through `sunset_frontend_python` in sunset.h; nothing here is needed by the engine.
+ * reached through `sunset_frontend_python` in lang/registry.h; nothing here is needed by the engine.
  */
 #ifndef SUNSET_LANG_PYTHON_H
 #define SUNSET_LANG_PYTHON_H

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lang/python.h"
+#include "lang/registry.h"
 #include "sunset.h"
 #include "test/recorder.h"
 #include "util.h"

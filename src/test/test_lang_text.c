@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "lang/registry.h"
 #include "test/recorder.h"
 #include "util.h"
 

@@ -1,0 +1,217 @@
+/*
+ * facts.c — pass 2 of the C/C++ frontend: facts from the token table once the outline is
+ * built. Every comment and string literal goes to the engine as text (words and all);
+ * every identifier becomes an IDENT fact with its enclosing call, its definition flag and,
+ * in precise mode, its qualified name; a member access also becomes an ATTR fact with the
+ * receiver as written. Finally each record yields its DEF fact and its scope.
+ */
+#include "lang/clang/clang_int.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static const char *const rec_kind_name[] = {"namespace", "class",  "struct", "union",
+                                            "function",  "method", "macro"};
+
+void clang_emit_fact(cscan *c, sunset_fact_kind kind, uint32_t s, uint32_t e, unsigned flags,
+                     const char *text, size_t text_len, const char *aux, size_t aux_len) {
+    sunset_fact f = {0};
+    f.kind = kind;
+    f.ctx = SUNSET_CTX_CODE;
+    f.span = clang_span_of(c, s, e);
+    f.flags = flags;
+    f.text = text;
+    f.text_len = text_len;
+    f.aux = aux;
+    f.aux_len = aux_len;
+    sunset_emit(c->sink, &f);
+}
+
+/* ---------------------------------------------------------------- facts (pass 2) */
+
+/* One element of a receiver, ending at token j: `name`, `this`, `name(...)`, `a[i]`,
+ * `f<T>()`, `(expr)`. Sets *first to its first token. */
+static bool receiver_elem(cscan *c, int32_t j, bool in_dir, int *budget, int32_t *first) {
+    int32_t k = j;
+    bool grp = false;
+    while (k >= 0 && (is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) && c->t[k].match >= 0 &&
+           c->t[k].match < k) {
+        *budget -= k - c->t[k].match;
+        if (*budget < 0) return false;
+        *first = c->t[k].match;
+        k = pv(c, c->t[k].match, in_dir);
+        grp = true;
+    }
+    if (grp && (is_p(c, k, P_GT) || is_p(c, k, P_SHR))) {
+        int32_t l = clang_angle_back(c, k, in_dir);
+        int32_t n = l >= 0 ? pv(c, l, in_dir) : -1;
+        if (is_ident(c, n)) k = n;
+    }
+    if (is_ident(c, k) || is_kw(c, k, "this")) {
+        *first = k;
+        return true;
+    }
+    return grp;
+}
+
+/* The receiver of the member access whose '.' or '->' is token dot: the chain of names,
+ * calls and subscripts written just before it, e.g. "this->strategy_" or "member_->places_". */
+static void receiver_text(cscan *c, int32_t dot, bool in_dir, sb *out) {
+    out->len = 0;
+    int budget = 256;
+    int32_t last = pv(c, dot, in_dir), first = -1;
+    if (last < 0) return;
+    if (!receiver_elem(c, last, in_dir, &budget, &first)) {
+        sb_putn(out, ttext(c, last), tlen(c, last) < 256 ? tlen(c, last) : 256);
+        return;
+    }
+    for (int elems = 1; elems < 32; elems++) {
+        int32_t sep = pv(c, first, in_dir);
+        if (!(is_p(c, sep, P_DOT) || is_p(c, sep, P_ARROW) || is_p(c, sep, P_SCOPE))) break;
+        int32_t f2 = -1;
+        if (!receiver_elem(c, pv(c, sep, in_dir), in_dir, &budget, &f2)) break;
+        first = f2;
+    }
+    clang_join_tokens(c, first, last, in_dir, false, out);
+}
+
+static bool is_assign_op(const cscan *c, int32_t k) {
+    return is_p(c, k, P_ASSIGN) || is_p(c, k, P_OPASSIGN);
+}
+
+/* String literal contents: after the prefix (L u8 u U, R"delim() and before the closing
+ * quote (and any user-defined suffix). False for character and numeric literals. */
+static bool string_contents(const cscan *c, int32_t i, uint32_t *cs, uint32_t *ce) {
+    const char *s = ttext(c, i);
+    uint32_t n = tlen(c, i), p = 0;
+    while (p < n && p < 3 && (s[p] == 'L' || s[p] == 'u' || s[p] == 'U' || s[p] == '8')) p++;
+    bool raw = p < n && s[p] == 'R';
+    if (raw) p++;
+    if (p >= n || s[p] != '"') return false;
+    p++;
+    uint32_t q = n;
+    while (q > p && s[q - 1] != '"') q--; /* user-defined suffix */
+    if (q <= p) return false;             /* unterminated */
+    q--;                                  /* the closing quote */
+    if (raw) {
+        uint32_t d = p;
+        while (d < q && s[d] != '(' && d - p < 16) d++;
+        if (d >= q || s[d] != '(') return false;
+        uint32_t dl = d - p;
+        if (q < d + 1 + dl + 1 || s[q - dl - 1] != ')' || memcmp(s + q - dl, s + p, dl) != 0)
+            return false;
+        *cs = c->t[i].start + d + 1;
+        *ce = c->t[i].start + q - dl - 1;
+        return true;
+    }
+    *cs = c->t[i].start + p;
+    *ce = c->t[i].start + q;
+    return true;
+}
+
+static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
+                         const char *call) {
+    sunset_span at = clang_span_of(c, s, s);
+    sunset_emit_text(c->sink, ctx, at, c->d + s, e - s, call);
+}
+
+void clang_emit_tokens(cscan *c) {
+    char call[256];
+    for (int32_t i = 0; i < c->n && !c->oom; i++) {
+        const ctok *t = &c->t[i];
+        bool in_dir = (t->flags & TF_DIRECTIVE) != 0;
+        if (t->kind == TK_COMMENT) {
+            const char *s = ttext(c, i);
+            uint32_t n = tlen(c, i);
+            if (n < 2) continue;
+            uint32_t cs = t->start + 2, ce = t->end;
+            if (s[1] == '*' && n >= 4 && s[n - 2] == '*' && s[n - 1] == '/') ce -= 2;
+            while (s[1] == '/' && ce > cs && c->d[ce - 1] == '\r') ce--;
+            if (ce > cs) emit_text_at(c, SUNSET_CTX_COMMENT, cs, ce, NULL);
+            continue;
+        }
+        if (t->flags & TF_SKIP) continue;
+        if (t->kind == TK_LITERAL) {
+            uint32_t cs, ce;
+            if (!string_contents(c, i, &cs, &ce) || ce == cs) continue;
+            const char *cl = NULL;
+            if (t->aux >= 0) {
+                size_t al = tlen(c, t->aux) < sizeof call - 1 ? tlen(c, t->aux) : sizeof call - 1;
+                memcpy(call, ttext(c, t->aux), al);
+                call[al] = 0;
+                cl = call;
+            }
+            emit_text_at(c, SUNSET_CTX_STRING, cs, ce, cl);
+            continue;
+        }
+        if (t->kind != TK_IDENT) continue;
+
+        const char *text = ttext(c, i);
+        size_t text_len = tlen(c, i);
+        if (memchr(text, '\\', text_len)) { /* spliced by backslash-newline */
+            c->tmp.len = 0;
+            for (size_t k = 0; k < text_len; k++) {
+                if (text[k] == '\\') {
+                    size_t m = k + 1;
+                    if (m < text_len && text[m] == '\r') m++;
+                    if (m < text_len && text[m] == '\n') { k = m; continue; }
+                }
+                sb_putc(&c->tmp, text[k]);
+            }
+            if (c->tmp.oom) { c->oom = true; break; }
+            text = c->tmp.s;
+            text_len = c->tmp.len;
+        }
+        sunset_fact f = {0};
+        f.kind = SUNSET_FACT_IDENT;
+        f.ctx = SUNSET_CTX_CODE;
+        f.span = clang_span_of(c, t->start, t->end);
+        f.flags = (t->flags & TF_DEFINITION) ? SUNSET_FACT_DEFINITION : 0;
+        f.text = text;
+        f.text_len = text_len;
+        if (t->aux >= 0) {
+            f.aux = ttext(c, t->aux);
+            f.aux_len = tlen(c, t->aux);
+        }
+        if (c->cursors && clang_token_qual(c, i, &c->tmp2)) {
+            f.qual = c->tmp2.s;
+            f.qual_len = c->tmp2.len;
+        }
+        sunset_emit(c->sink, &f);
+
+        int32_t p = pv(c, i, in_dir);
+        if (is_kw(c, p, "template")) p = pv(c, p, in_dir);
+        if (is_p(c, p, P_DOT) || is_p(c, p, P_ARROW)) {
+            receiver_text(c, p, in_dir, &c->tmp2);
+            if (c->tmp2.oom) { c->oom = true; break; }
+            unsigned flags = is_assign_op(c, nx(c, i, in_dir)) ? SUNSET_FACT_STORE : 0;
+            clang_emit_fact(c, SUNSET_FACT_ATTR, t->start, t->end, flags, text, text_len,
+                            c->tmp2.len ? c->tmp2.s : "", c->tmp2.len);
+        }
+    }
+}
+
+void clang_emit_records(cscan *c) {
+    uint32_t last_line = (uint32_t)c->lines.n;
+    for (size_t r = 0; r < c->recs.n; r++) {
+        crec *rc = rec_at(c, (int32_t)r);
+        const char *kind = rec_kind_name[rc->kind];
+        if (rc->def_end > rc->def_start) {
+            sunset_fact f = {0};
+            f.kind = SUNSET_FACT_DEF;
+            f.ctx = SUNSET_CTX_CODE;
+            f.span = clang_span_of(c, rc->def_start, rc->def_end);
+            f.flags = 0;
+            f.text = c->d + rc->def_start;
+            f.text_len = rc->def_end - rc->def_start;
+            f.aux = kind;
+            f.aux_len = strlen(kind);
+            sunset_emit(c->sink, &f);
+        }
+        if (rc->has_scope) {
+            uint32_t end = rc->end_line ? rc->end_line : last_line;
+            if (end < rc->start_line) end = rc->start_line;
+            sunset_scope(c->sink, kind, c->names.s + rc->name_off, rc->start_line, end);
+        }
+    }
+}

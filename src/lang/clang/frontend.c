@@ -1,0 +1,376 @@
+/*
+ * frontend.c — the C/C++/CUDA frontend. Each file is parsed on its own by libclang and then
+ * read three ways:
+ *
+ *   1. Tokens. clang_tokenize lexes the whole file raw, so code in inactive #if/#elif/#else
+ *      branches is seen too (Paddle defines AllReduceOpHandle three times that way). Most
+ *      facts come from the tokens: identifiers, comments, string literals, member accesses,
+ *      calls, includes, class bases, and an outline of namespaces, classes and function
+ *      bodies built by brace matching. Brackets are matched on a persistent stack that
+ *      follows the first branch of each conditional and re-joins the others at #endif, so
+ *      an unbalanced brace inside one branch does not derail the rest of the file.
+ *   2. Cursors. A bounded, iterative walk over the main file's declarations adds function
+ *      and method declarations without bodies, and in precise mode exact scopes.
+ *   3. References (precise mode only). With a compilation database, files it lists are
+ *      parsed with their real arguments and each identifier is resolved to the fully
+ *      qualified entity it names.
+ *
+ * Fast mode (the default) parses with SingleFileParse + SkipFunctionBodies and never opens
+ * an include, so it needs no build; in that mode libclang's AST loses out-of-line method
+ * definitions of classes declared elsewhere, which is why scopes come from the token
+ * outline and the cursors only refine it.
+ *
+ * Ownership: everything allocated for one file lives in a `cscan` and is freed before
+ * scan() returns; the worker owns only its CXIndex; the state owns the compilation database.
+ * All memory goes through sunset_malloc; libclang's own objects are disposed with their
+ * clang_dispose* functions. No recursion depends on the input's nesting depth.
+ *
+ * This file is the frontend's seam: the descriptor, init/fini (the compilation database),
+ * the workers, the parse on a thread with a large stack, and scan(), which runs the passes
+ * that live beside it: tokens.c (the token table), brackets.c (bracket matching across
+ * preprocessor branches), outline.c (pass 1), cursors.c (the AST and precise references),
+ * facts.c (pass 2) and compdb.c (compile commands). clang_int.h is shared by those files only.
+ */
+#include "lang/clang/clang_int.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct clang_worker {
+    clang_state *st;            /* borrowed */
+    CXIndex index;              /* owned, used by this worker's thread only */
+} clang_worker;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---------------------------------------------------------------- frontend entry points */
+
+static const char *const fast_args[] = {"-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc",
+                                        "-nostdinc++", "-Wno-everything", "-ferror-limit=0"};
+static const unsigned fast_opts = CXTranslationUnit_SingleFileParse | CXTranslationUnit_KeepGoing |
+                                  CXTranslationUnit_SkipFunctionBodies;
+static const unsigned precise_opts = CXTranslationUnit_KeepGoing;
+
+static void clang_fini(void *state);
+
+/* Loads the compilation database once (precise mode). On success *state owns it. */
+static int clang_init(const sunset_frontend_config *cfg, void **state, sunset_error *err) {
+    int rc = -1;
+    clang_state *st = sunset_calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err->msg, sizeof err->msg, "clang: out of memory");
+        return -1;
+    }
+    pthread_mutex_init(&st->db_lock, NULL);
+    /* parses run on our own big-stack thread (parse_deep); once per run, before any worker */
+    setenv("LIBCLANG_NOTHREADS", "1", 1);
+    st->budget_ms = cfg ? cfg->parse_budget_ms : 0;
+    if (cfg && cfg->root) {
+        st->root = clang_dup_cstr(cfg->root);
+        if (!st->root) {
+            snprintf(err->msg, sizeof err->msg, "clang: out of memory");
+            goto cleanup;
+        }
+    }
+    if (cfg && cfg->compile_db_dir) {
+        CXCompilationDatabase_Error dberr = CXCompilationDatabase_NoError;
+        char *json = clang_path_join(cfg->compile_db_dir, "compile_commands.json");
+        /* libclang prints to stderr when the file is missing; check first */
+        bool readable = json && access(json, R_OK) == 0;
+        if (readable && !clang_compdb_check(json, err)) {
+            sunset_free(json);
+            goto cleanup;
+        }
+        sunset_free(json);
+        if (readable) {
+            /* what libclang would still print, it prints to stderr: keep it off the user's
+             * terminal (init runs once, before any worker thread) */
+            fflush(stderr);
+            int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+            if (saved >= 0 && null >= 0) dup2(null, 2);
+            st->db = clang_CompilationDatabase_fromDirectory(cfg->compile_db_dir, &dberr);
+            if (saved >= 0 && null >= 0) dup2(saved, 2);
+            if (saved >= 0) close(saved);
+            if (null >= 0) close(null);
+        }
+        if (!st->db || dberr != CXCompilationDatabase_NoError) {
+            const char *d = cfg->compile_db_dir;
+            size_t dl = strlen(d);
+            snprintf(err->msg, sizeof err->msg,
+                     "%s%scompile_commands.json: cannot load compilation database", d,
+                     dl && d[dl - 1] == '/' ? "" : "/");
+            goto cleanup;
+        }
+        if (!clang_collect_db_files(st)) {
+            snprintf(err->msg, sizeof err->msg, "clang: out of memory");
+            goto cleanup;
+        }
+    }
+    *state = st;
+    st = NULL;
+    rc = 0;
+cleanup:
+    clang_fini(st); /* NULL on success */
+    return rc;
+}
+
+static void clang_fini(void *state) {
+    clang_state *st = state;
+    if (!st) return;
+    for (size_t i = 0; i < st->n_db_files; i++) sunset_free(st->db_files[i]);
+    sunset_free(st->db_files);
+    if (st->db) clang_CompilationDatabase_dispose(st->db);
+    pthread_mutex_destroy(&st->db_lock);
+    sunset_free(st->root);
+    sunset_free(st);
+}
+
+static void *clang_worker_new(void *state) {
+    clang_worker *w = sunset_calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->st = state;
+    w->index = clang_createIndex(0, 0); /* 0: never print diagnostics */
+    if (!w->index) {
+        sunset_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void clang_worker_free(void *worker) {
+    clang_worker *w = worker;
+    if (!w) return;
+    clang_disposeIndex(w->index);
+    sunset_free(w);
+}
+
+/* Absolute path of the file, for the compilation database. Caller frees. */
+static char *absolute_path(const clang_state *st, const sunset_source *src) {
+    if (src->fspath && src->fspath[0] == '/') return clang_dup_cstr(src->fspath);
+    if (st->root && src->path) return clang_path_join(st->root, src->path);
+    if (src->fspath) {
+        char buf[PATH_MAX];
+        if (realpath(src->fspath, buf)) return clang_dup_cstr(buf);
+    }
+    return NULL;
+}
+
+/* Deeply nested input. libclang parses on a thread of its own with an 8 MB stack, and its
+ * recursive-descent parser spends about 2.7 KB of it per nested unary operator: a file
+ * holding `int x = - - - ... 1;` 4,000 deep (or `1+1+...` 50,000 long) overflowed it and
+ * killed the whole scan, which crash recovery cannot catch. So clang_init sets
+ * LIBCLANG_NOTHREADS, every parse runs on a thread of ours with PARSE_STACK bytes of stack
+ * (address space; only what a parse touches is ever committed), and a file with an operator
+ * chain longer than MAX_CHAIN is refused before libclang sees it (20,000 unary operators take
+ * ~55 MB of stack; a chain of 99,000 casts took 48 s to parse). */
+#define PARSE_STACK ((size_t)512 << 20)
+#define MAX_CHAIN 20000u
+
+typedef struct parse_job {
+    CXIndex index;
+    const char *file;
+    const char *const *argv;
+    int argc;
+    struct CXUnsavedFile *uf;
+    unsigned opts;
+    CXTranslationUnit tu;
+    enum CXErrorCode e;
+} parse_job;
+
+static void *parse_thread(void *arg) {
+    parse_job *j = arg;
+    j->e = clang_parseTranslationUnit2(j->index, j->file, j->argv, j->argc, j->uf, 1, j->opts,
+                                       &j->tu);
+    return NULL;
+}
+
+static enum CXErrorCode parse_deep(CXIndex index, const char *file, const char *const *argv,
+                                   int argc, struct CXUnsavedFile *uf, unsigned opts,
+                                   CXTranslationUnit *tu) {
+    parse_job j = {index, file, argv, argc, uf, opts, NULL, CXError_Failure};
+    pthread_attr_t attr;
+    pthread_t th;
+    bool ran = false;
+    if (pthread_attr_init(&attr) == 0) {
+        if (pthread_attr_setstacksize(&attr, PARSE_STACK) == 0 &&
+            pthread_create(&th, &attr, parse_thread, &j) == 0) {
+            pthread_join(th, NULL);
+            ran = true;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    /* no thread (address space exhausted): the file is reported unparsable */
+    *tu = ran ? j.tu : NULL;
+    return ran ? j.e : CXError_Failure;
+}
+
+static uint32_t line_at(const char *d, uint32_t off) {
+    uint32_t line = 1;
+    for (uint32_t i = 0; i < off; i++) line += d[i] == '\n';
+    return line;
+}
+
+/* Is there an expression with more than MAX_CHAIN operators? Counts operator characters and
+ * opening parentheses between separators (; , { }), outside comments and string/character literals; *at = the
+ * offset where the count ran over. Linear, no allocation. */
+static bool operator_chain(const char *d, size_t len, uint32_t *at) {
+    uint32_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = d[i];
+        if (ch == '/' && i + 1 < len && d[i + 1] == '/') {
+            while (i < len && d[i] != '\n') i++;
+        } else if (ch == '/' && i + 1 < len && d[i + 1] == '*') {
+            for (i += 2; i + 1 < len && !(d[i] == '*' && d[i + 1] == '/'); i++) {}
+            i++;
+        } else if (ch == '"' || ch == '\'') {
+            for (i++; i < len && d[i] != ch && d[i] != '\n'; i++)
+                if (d[i] == '\\') i++;
+        } else if (ch == ';' || ch == ',' || ch == '{' || ch == '}') {
+            n = 0;
+        } else if (strchr("+-*/%&|^!~<>=?:(", ch) && ch) {
+            if (++n > MAX_CHAIN) {
+                *at = (uint32_t)i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
+    clang_worker *w = worker;
+    clang_state *st = w->st;
+    cscan c = {0};
+    c.src = src;
+    c.sink = sink;
+    c.d = src->data;
+    c.lines = VEC_INIT(uint32_t);
+    c.recs = VEC_INIT(crec);
+    c.nodes = VEC_INIT(pnode);
+    c.conds = VEC_INIT(cond);
+    c.work = VEC_INIT(int32_t);
+    int rc = -1;
+    CXTranslationUnit tu = NULL;
+    CXToken *toks = NULL;
+    unsigned ntoks = 0;
+    precise_cmd pc = {0};
+    char *abs = NULL;
+    const char *name = src->fspath && *src->fspath ? src->fspath : src->path ? src->path : "";
+
+    if (src->len > UINT32_MAX - 1) {
+        sunset_warn(sink, 0, 0, "file too large for the C++ frontend");
+        goto cleanup;
+    }
+    c.len = (uint32_t)src->len;
+    uint32_t chain_at = 0;
+    if (operator_chain(src->data, src->len, &chain_at)) {
+        sunset_warn(sink, line_at(src->data, chain_at), 0,
+                    "skipped: an expression of more than %u operators (libclang's parser "
+                    "would overflow its stack)", MAX_CHAIN);
+        goto cleanup;
+    }
+
+    double t0 = now_ms();
+    if (st->db) {
+        bool oom = false;
+        abs = absolute_path(st, src);
+        if (abs && clang_db_lists(st, abs) && clang_precise_lookup(st, abs, &pc, &oom)) {
+            struct CXUnsavedFile uf = {pc.file, src->data, src->len};
+            enum CXErrorCode e = parse_deep(w->index, pc.file, (const char *const *)pc.argv,
+                                            pc.argc, &uf, precise_opts, &tu);
+            if (e == CXError_Success && tu) {
+                c.precise = true;
+                name = pc.file;
+            } else {
+                tu = NULL;
+                sunset_warn(sink, 0, 0,
+                            "libclang could not parse this file with its compile command "
+                            "(error %d); falling back to fast mode",
+                            (int)e);
+            }
+        } else if (oom) {
+            sunset_warn(sink, 0, 0, "out of memory");
+            goto cleanup;
+        }
+    }
+    if (!tu) {
+        struct CXUnsavedFile uf = {name, src->data, src->len};
+        enum CXErrorCode e = parse_deep(w->index, name, fast_args,
+                                        (int)(sizeof fast_args / sizeof *fast_args), &uf,
+                                        fast_opts, &tu);
+        if (e != CXError_Success || !tu) {
+            tu = NULL;
+            sunset_warn(sink, 0, 0, "libclang could not parse this file (error %d)", (int)e);
+            goto cleanup;
+        }
+    }
+    double parse_ms = now_ms() - t0;
+    if (st->budget_ms && parse_ms > st->budget_ms)
+        sunset_warn(sink, 0, 0, "parse took %.0f ms, over the %u ms budget", parse_ms,
+                    st->budget_ms);
+
+    CXFile file = clang_getFile(tu, name);
+    if (!file) {
+        sunset_warn(sink, 0, 0, "libclang lost track of this file");
+        goto cleanup;
+    }
+    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+                                         clang_getLocationForOffset(tu, file, c.len));
+    clang_tokenize(tu, whole, &toks, &ntoks);
+    if (!clang_load_tokens(&c, tu, toks, ntoks) || !clang_mark_lines(&c)) {
+        sunset_warn(sink, 0, 0, "out of memory");
+        goto cleanup;
+    }
+    if (toks) clang_disposeTokens(tu, toks, ntoks);
+    toks = NULL;
+
+    clang_cursor_walk(&c, tu);
+    clang_walk(&c, 0);
+    clang_walk(&c, 1);
+    clang_emit_tokens(&c);
+    clang_emit_records(&c);
+    if (c.oom || c.names.oom) {
+        sunset_warn(sink, 0, 0, "out of memory");
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    if (toks) clang_disposeTokens(tu, toks, ntoks);
+    if (tu) clang_disposeTranslationUnit(tu);
+    clang_precise_cmd_free(&pc);
+    sunset_free(abs);
+    sunset_free(c.t);
+    sunset_free(c.cursors);
+    vec_free(&c.lines);
+    vec_free(&c.recs);
+    vec_free(&c.nodes);
+    vec_free(&c.conds);
+    vec_free(&c.work);
+    sb_free(&c.names);
+    sb_free(&c.tmp);
+    sb_free(&c.tmp2);
+    return rc;
+}
+
+static const sunset_lang clang_langs[] = {SUNSET_LANG_CPP, SUNSET_LANG_NONE};
+
+const sunset_frontend sunset_frontend_clang = {
+    .abi = SUNSET_FRONTEND_ABI,
+    .name = "clang",
+    .langs = clang_langs,
+    .init = clang_init,
+    .fini = clang_fini,
+    .worker_new = clang_worker_new,
+    .worker_free = clang_worker_free,
+    .scan = clang_scan,
+};

@@ -1,0 +1,70 @@
+/*
+ * registry.c — which frontends exist and which language a file is. The engine asks
+ * sunset_frontends() for the list it initialises and sunset_lang_for_path() for each file it
+ * scans; rules and reports spell languages through sunset_lang_name / sunset_lang_from_name.
+ * Only this file lists frontends, extensions and special basenames. (Shebangs: SHELL is
+ * documented as also covering them, but no code looks at a file's first line today; a file
+ * without a known name or extension is SUNSET_LANG_NONE and skipped.)
+ */
+#include "lang/registry.h"
+
+#include <string.h>
+
+static const sunset_frontend *const frontends[] = {
+    &sunset_frontend_clang,
+    &sunset_frontend_python,
+    &sunset_frontend_text,
+};
+_Static_assert(sizeof frontends / sizeof frontends[0] == SUNSET_N_FRONTENDS,
+               "SUNSET_N_FRONTENDS must count the registry's frontends");
+
+const sunset_frontend *const *sunset_frontends(size_t *n) {
+    if (n) *n = SUNSET_N_FRONTENDS;
+    return frontends;
+}
+
+/* ---- languages: names, then the file-name table ---- */
+
+static const char *const lang_names[SUNSET_LANG_COUNT] = {
+    [SUNSET_LANG_NONE] = "none",         [SUNSET_LANG_CPP] = "cpp",
+    [SUNSET_LANG_PYTHON] = "python",     [SUNSET_LANG_CMAKE] = "cmake",
+    [SUNSET_LANG_PROTO] = "proto",       [SUNSET_LANG_SHELL] = "shell",
+    [SUNSET_LANG_MARKDOWN] = "markdown", [SUNSET_LANG_RST] = "rst",
+    [SUNSET_LANG_TEXT] = "text",
+};
+
+const char *sunset_lang_name(sunset_lang lang) {
+    return (unsigned)lang < SUNSET_LANG_COUNT ? lang_names[lang] : "none";
+}
+
+sunset_lang sunset_lang_from_name(const char *name) {
+    for (int i = 1; i < SUNSET_LANG_COUNT; i++)
+        if (strcmp(lang_names[i], name) == 0) return (sunset_lang)i;
+    return SUNSET_LANG_NONE;
+}
+
+static const struct {
+    const char *suffix;
+    sunset_lang lang;
+} lang_table[] = {
+    {".cc", SUNSET_LANG_CPP},     {".cpp", SUNSET_LANG_CPP},    {".cxx", SUNSET_LANG_CPP},
+    {".c", SUNSET_LANG_CPP},      {".cu", SUNSET_LANG_CPP},     {".h", SUNSET_LANG_CPP},
+    {".hh", SUNSET_LANG_CPP},     {".hpp", SUNSET_LANG_CPP},    {".cuh", SUNSET_LANG_CPP},
+    {".py", SUNSET_LANG_PYTHON},  {".pyi", SUNSET_LANG_PYTHON}, {".cmake", SUNSET_LANG_CMAKE},
+    {".proto", SUNSET_LANG_PROTO}, {".sh", SUNSET_LANG_SHELL},  {".bash", SUNSET_LANG_SHELL},
+    {".md", SUNSET_LANG_MARKDOWN}, {".rst", SUNSET_LANG_RST},   {".txt", SUNSET_LANG_TEXT},
+    {".cfg", SUNSET_LANG_TEXT},   {".ini", SUNSET_LANG_TEXT},   {".yml", SUNSET_LANG_TEXT},
+    {".yaml", SUNSET_LANG_TEXT},  {".toml", SUNSET_LANG_TEXT},  {".in", SUNSET_LANG_TEXT},
+};
+
+sunset_lang sunset_lang_for_path(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strcmp(base, "CMakeLists.txt") == 0) return SUNSET_LANG_CMAKE;
+    if (strcmp(base, "CODEOWNERS") == 0) return SUNSET_LANG_TEXT;
+    const char *dot = strrchr(base, '.');
+    if (!dot) return SUNSET_LANG_NONE;
+    for (size_t i = 0; i < sizeof lang_table / sizeof lang_table[0]; i++)
+        if (strcmp(dot, lang_table[i].suffix) == 0) return lang_table[i].lang;
+    return SUNSET_LANG_NONE;
+}

@@ -1,0 +1,36 @@
+/*
+ * registry.h — the one list of frontends and the language table (src/lang/registry.c).
+ *
+ * Adding a frontend: its descriptor below, one entry in registry.c's list, SUNSET_N_FRONTENDS
+ * bumped (registry.c checks the count at compile time). Adding a file type: one row of the
+ * language table in registry.c. Nothing else in the engine names a frontend or an extension.
+ */
+#ifndef SUNSET_LANG_REGISTRY_H
+#define SUNSET_LANG_REGISTRY_H
+
+#include <stddef.h>
+
+#include "sunset.h"
+
+/* Each frontend's descriptor, defined in its own file under src/lang/. Tests of one frontend
+ * link that frontend alone and call its descriptor directly. */
+extern const sunset_frontend sunset_frontend_clang;
+extern const sunset_frontend sunset_frontend_python;
+extern const sunset_frontend sunset_frontend_text;
+
+/* How many frontends the registry lists: a constant, so that the engine can keep one slot
+ * per frontend in fixed-size arrays. */
+#define SUNSET_N_FRONTENDS 3
+
+/* The frontends, in the order the engine initialises them (a later one claiming a language
+ * wins). Static storage, never freed; *n (when n is not NULL) = SUNSET_N_FRONTENDS. */
+const sunset_frontend *const *sunset_frontends(size_t *n);
+
+/* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
+sunset_lang sunset_lang_for_path(const char *path);
+/* "cpp", "python" ... as rules and reports spell them; "none" for an unknown value. */
+const char *sunset_lang_name(sunset_lang lang);
+/* The inverse of sunset_lang_name; SUNSET_LANG_NONE for an unknown name. */
+sunset_lang sunset_lang_from_name(const char *name);
+
+#endif
