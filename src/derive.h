@@ -7,7 +7,7 @@
 #define SUNSET_DERIVE_H
 
 #include "index.h"
-#include "scan.h"
+#include "cmd/session.h"
 
 /* scan_execute with an index attached: on success *ix (caller frees with sunset_index_free)
  * is finished and res filled. Returns an exit code, having printed any error. */

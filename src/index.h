@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "sunset.h"
-#include "util.h"
+#include "base/util.h"
 
 typedef struct ix_class {
     char *name;

@@ -2,7 +2,7 @@
  * main.c — main(): parse, run the command, exit with its code. Library code returns errors;
  * commands print them; only this function exits (codes: `enum exit_code` in cli.h).
  */
-#include "cli.h"
+#include "cmd/cli.h"
 
 int main(int argc, char **argv) {
     cli c;

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "index.h"
-#include "report.h"
+#include "report/report.h"
 
 typedef enum rm_kind {
     RM_FILE = 0,   /* a whole file */

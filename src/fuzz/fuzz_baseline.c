@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "cli.h"
+#include "analysis/baseline.h"
+#include "cmd/cli.h"
 #include "fuzz_engine.h"
 
 static const char *file;

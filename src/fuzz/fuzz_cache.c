@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "core/cache.h"
 #include "fuzz_engine.h"
-#include "rules_int.h"
+#include "core/rules_int.h"
 
 #define NS 0x5eedcafe12345678ULL
 

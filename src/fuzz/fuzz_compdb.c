@@ -16,7 +16,7 @@
 
 #include "../test/recorder.h"
 #include "lang/registry.h"
-#include "util.h"
+#include "base/util.h"
 
 /* See fuzz_engine.h: libclang's own leaks are suppressed, sunset's are counted exactly. */
 const char *__lsan_default_suppressions(void);

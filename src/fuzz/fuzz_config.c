@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "fuzz_engine.h"
 
 static const char *file;

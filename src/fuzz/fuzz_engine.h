@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "core/engine.h"
 
 /* libclang leaks its copy of the unsaved buffer when a parse fails (see testdata/clang/lsan.supp);
  * libLLVM has no frame pointers, so with the fast unwinder the leak's stack shows only the

@@ -21,7 +21,7 @@
  */
 #include "lang/python.h"
 #include "sunset.h"
-#include "util.h"
+#include "base/util.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

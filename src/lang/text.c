@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "sunset.h"
-#include "util.h"
+#include "base/util.h"
 
 /* After this many unterminated commands in one file the rest is not tokenized further:
  * each resumption rescans to the end of the file, so the cap keeps the cost linear. */

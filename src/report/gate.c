@@ -3,7 +3,7 @@
  * the JSON document and the suppressed count. The gate itself is computed in src/check.c;
  * writers only read the sunset_gate attached to the result.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

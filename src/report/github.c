@@ -6,7 +6,7 @@
  * "+N more" line. Data is escaped as the runner expects (% CR LF as %25 %0D %0A), property
  * values also ':' and ',' (%3A %2C). The Markdown step summary is the markdown writer's job.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

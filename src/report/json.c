@@ -3,7 +3,7 @@
  * "stats":{...}}, schema documented in the README. Written by hand with sb rather than built
  * as a cJSON tree: a large scan's findings would otherwise be held twice.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * findings, each list capped so the comment stays readable. Under `scan`: findings per task
  * and per family. Table cells are escaped (| and newlines) and code spans keep backquotes out.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

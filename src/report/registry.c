@@ -2,7 +2,7 @@
  * registry.c — the one list of report writers. Adding a format = one file in src/report/
  * exporting a sunset_writer, and one line here.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

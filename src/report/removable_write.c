@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "../removable.h"
+#include "removable.h"
 
 static bool whole(const rm_item *it) { return it->kind == RM_FILE && !it->live; }
 

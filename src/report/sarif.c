@@ -6,7 +6,7 @@
  * line numbers). Suppressed findings carry suppressions[] with the comment's justification;
  * under `check` every result is new to the baseline, so it says baselineState "new".
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

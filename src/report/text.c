@@ -3,7 +3,7 @@
  * and a caret under the match, then a summary of files and findings per family. Colour only
  * when asked (main.c decides: a tty, or --color=always).
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

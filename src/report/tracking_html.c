@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracking.h"
+#include "analysis/tracking.h"
 
 enum { MAX_DIRS = 20 };
 

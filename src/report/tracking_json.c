@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "tracking.h"
+#include "analysis/tracking.h"
 
 static void findings(sb *out, const tracking_report *r, const vec *idx, const vec *through) {
     sb_putc(out, '[');

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "tracking.h"
+#include "analysis/tracking.h"
 
 enum { MAX_LINKS = 5, MAX_FILES = 15 };
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static inline const char *test_bin(void) {
     const char *b = getenv("SUNSET_BIN");

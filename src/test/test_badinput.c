@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine_int.h"
+#include "core/engine.h"
 
 static char bin_abs[PATH_MAX];
 

@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "core/cache.h"
 #include "shell.h"
-#include "rules_int.h"
+#include "core/rules_int.h"
 
 static char dir[64];
 

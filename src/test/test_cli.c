@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static const char *bin(void) {
     const char *b = getenv("SUNSET_BIN");

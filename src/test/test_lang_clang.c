@@ -22,7 +22,7 @@
 #include "lang/registry.h"
 #include "sunset.h"
 #include "test/recorder.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---------------------------------------------------------------- sanitizers */
 

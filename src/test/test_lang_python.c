@@ -22,7 +22,7 @@
 #include "lang/registry.h"
 #include "sunset.h"
 #include "test/recorder.h"
-#include "util.h"
+#include "base/util.h"
 
 #define ANY ((const char *)1) /* rec_get: any aux */
 

@@ -18,7 +18,7 @@
 
 #include "lang/registry.h"
 #include "test/recorder.h"
-#include "util.h"
+#include "base/util.h"
 
 static sunset_sink sink;
 static void *state;

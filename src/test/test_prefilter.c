@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "prefilter.h"
+#include "core/prefilter.h"
 
 static void finds_literals(void **state) {
     (void)state;

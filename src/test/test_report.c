@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 
 static const sunset_family_title fams[] = {{"parallel_executor", "PE"}, {"op_handle", "OH"}};
 

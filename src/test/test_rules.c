@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "rules_int.h"
+#include "core/rules_int.h"
 
 #define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]}"
 

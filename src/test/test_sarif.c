@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "report/report.h"
 
 #define SCHEMA "testdata/sarif/sarif-schema-2.1.0-subset.json"
 

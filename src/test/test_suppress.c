@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
-#include "suppress.h"
+#include "core/engine.h"
+#include "core/suppress.h"
 
 static const char *pack =
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}],"

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tracking.h"
+#include "analysis/tracking.h"
 
 /* --- helpers --- */
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "walk.h"
+#include "core/walk.h"
 
 static char root[256];
 

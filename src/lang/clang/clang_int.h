@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "sunset.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---------------------------------------------------------------- state and worker */
 

@@ -1,0 +1,75 @@
+#!/bin/sh
+# lint-headers.sh [SRC] — checks the layering of the source tree (README "Architecture"):
+#   base/      sunset.h and base/ only (no sunset semantics)
+#   lang/      sunset.h, base/ and lang/ (a frontend sees the seam, never the engine)
+#   core/      + core/ and lang/registry.h (the language table; every tier above may use it)
+#   analysis/  + analysis/ (never report/ or cmd/)
+#   report/    + analysis/ and report/ (never cmd/)
+#   cmd/       anything but test/ and fuzz/
+# plus: no *_int.h (core's private headers) outside core/ and cmd/, no include cycle between files, no .c file over
+# 1,200 lines, at most three .c files loose in src/ beside main.c. Prints one line per
+# violation (FILE:LINE: what) and exits 1 if there is any. POSIX sh and awk only.
+set -u
+src=${1:-src}
+files=$(find "$src" -name '*.[ch]' ! -path "$src/test/*" ! -path "$src/fuzz/*" | sort)
+# shellcheck disable=SC2086
+awk -v src="$src/" '
+function tier(p) {
+    sub("^" src, "", p)
+    if (p == "sunset.h") return "seam"
+    if (p ~ /^base\//) return "base"
+    if (p ~ /^lang\//) return "lang"
+    if (p ~ /^core\//) return "core"
+    if (p ~ /^analysis\//) return "analysis"
+    if (p ~ /^report\//) return "report"
+    if (p ~ /^cmd\//) return "cmd"
+    if (p == "main.c") return "main"
+    return "loose"
+}
+function allowed(t, inc) {
+    if (inc == "sunset.h") return t != "seam"
+    if (inc ~ /^base\//) return t != "seam"
+    if (t == "base") return 0
+    if (inc ~ /^lang\//) return t == "lang" || t == "cmd" || t == "main" || t == "loose" || inc == "lang/registry.h"
+    if (t == "lang") return 0
+    if (inc ~ /_int\.h$/ && t != "core" && t != "cmd" && t != "loose") return 0
+    if (inc ~ /^core\//) return 1
+    if (t == "core") return 0
+    if (inc ~ /^analysis\//) return 1
+    if (t == "analysis") return inc !~ /^(report|cmd)\//
+    if (inc ~ /^report\//) return 1
+    if (t == "report") return inc !~ /^cmd\//
+    return inc !~ /^(test|fuzz)\//
+}
+FNR == 1 {
+    f = FILENAME; rel = f; sub("^" src, "", rel); t = tier(f); nlines[rel] = 0
+    if (rel ~ /\.c$/ && t == "loose") loose[++nloose] = rel
+}
+{ nlines[rel]++ }
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+    inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*$/, "", inc)
+    if (inc ~ /^(cjson|tree_sitter|clang-c|pcre2|git2)/) next
+    if (!allowed(t, inc)) { printf "%s:%d: a %s file may not include \"%s\"\n", f, FNR, t, inc; bad = 1 }
+    edges[rel] = edges[rel] " " inc
+}
+function visit(n,    k, parts, i, m) {
+    if (state[n] == 1) { printf "%s: include cycle through %s\n", src n, stackpath(n); bad = 1; return }
+    if (state[n] == 2) return
+    state[n] = 1; stack[++depth] = n
+    m = split(edges[n], parts, " ")
+    for (i = 1; i <= m; i++) visit(parts[i])
+    depth--; state[n] = 2
+}
+function stackpath(n,    i, s) { s = ""; for (i = 1; i <= depth; i++) s = s stack[i] " -> "; return s n }
+END {
+    for (n in nlines) {
+        if (n ~ /\.c$/ && nlines[n] > 1200) { printf "%s%s: %d lines (at most 1,200)\n", src, n, nlines[n]; bad = 1 }
+        visit(n)
+    }
+    if (nloose > 3) {
+        printf "%s: %d .c files loose beside main.c (at most 3):", src, nloose
+        for (i = 1; i <= nloose; i++) printf " %s", loose[i]
+        printf "\n"; bad = 1
+    }
+    exit bad
+}' $files

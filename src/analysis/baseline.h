@@ -1,0 +1,47 @@
+/*
+ * baseline.h — known findings and the baseline file (src/baseline.c). A known finding is a
+ * baseline entry or a finding of a file as it was at the diff base; the gate (src/gate.c)
+ * matches today's findings against a set of them.
+ */
+#ifndef SUNSET_BASELINE_H
+#define SUNSET_BASELINE_H
+
+#include <stdbool.h>
+#include "core/result.h"
+
+#define SUNSET_DEFAULT_BASELINE ".sunset-baseline.json"
+
+/* One sunset_known finding: a baseline entry or a finding of the file at REV. */
+typedef struct sunset_known {
+    char *rule, *path, *matched, *scope, *fp; /* owned */
+    uint32_t line;
+    int task;
+    bool in_scope;       /* may be matched as moved, and counts as fixed when unseen */
+    bool seen;
+    const sunset_finding *now; /* the current finding that matched it */
+} sunset_known;
+
+typedef struct sunset_known_set {
+    sunset_known *v;
+    size_t n, cap;
+} sunset_known_set;
+
+/* Frees every entry and the array; k is left empty. */
+void sunset_known_set_free(sunset_known_set *k);
+/* A zeroed entry appended to k (owned by k), or NULL on OOM. */
+sunset_known *sunset_known_push(sunset_known_set *k);
+/* An entry copied from f. 0, or -1 on OOM. */
+int sunset_known_add_finding(sunset_known_set *k, const sunset_finding *f, bool in_scope);
+
+/* Load FILE into k. Prints "FILE:LINE:COL: message" or "FILE: findings[i]: message" and
+ * returns EXIT_USAGE (2) when it cannot be read or is not a baseline; 0 when loaded. */
+int sunset_baseline_load(const char *file, sunset_known_set *k);
+/* Write entries (sorted here, duplicates by fingerprint dropped) to FILE atomically; *written
+ * gets the count. 0, or EXIT_USAGE with a message. */
+int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *written);
+
+/* Load FILE as a baseline and drop it (the fuzz harness): EXIT_OK, or EXIT_USAGE after the
+ * one-line message. */
+int sunset_baseline_check_file(const char *file);
+
+#endif

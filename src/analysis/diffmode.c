@@ -1,0 +1,206 @@
+/*
+ * diffmode.c — the change a pull request makes, read through libgit2 rather than by running
+ * git: tree(REV) against the work tree with the index (so staged, unstaged and untracked files
+ * all count), zero context lines, rename detection (untracked files too), then per file the
+ * added lines' new line numbers and the old blob. Paths are made relative to the scan root;
+ * files outside it are left out.
+ */
+#include "analysis/diffmode.h"
+
+#include <git2.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static void git_err(char *err, size_t n, const char *what) {
+    const git_error *e = git_error_last();
+    snprintf(err, n, "%s: %s", what, e && e->message ? e->message : "unknown libgit2 error");
+}
+
+/* The root's path below the work tree ("" or "a/b/"), or NULL when it is not below it. */
+static char *prefix_of(git_repository *repo, const char *root) {
+    const char *wd = git_repository_workdir(repo);
+    char real[PATH_MAX];
+    if (!wd || !realpath(wd, real)) return NULL;
+    size_t n = strlen(real);
+    if (strncmp(root, real, n) != 0 || (root[n] != 0 && root[n] != '/')) return NULL;
+    const char *rest = root + n + (root[n] == '/');
+    sb p = {0};
+    sb_puts(&p, rest);
+    if (p.len && p.s[p.len - 1] != '/') sb_putc(&p, '/');
+    if (p.oom) return NULL;
+    return p.s ? sb_take(&p) : sunset_strndup("", 0);
+}
+
+char *diff_repo_prefix(const char *root) {
+    git_libgit2_init();
+    git_repository *repo = NULL;
+    char *p = NULL;
+    if (git_repository_open_ext(&repo, root, 0, NULL) == 0) p = prefix_of(repo, root);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    return p;
+}
+
+/* A repository path made root-relative; NULL when outside the root. */
+static char *rel(const char *prefix, const char *path) {
+    size_t n = strlen(prefix);
+    if (!path || strncmp(path, prefix, n) != 0) return NULL;
+    return sunset_strndup(path + n, strlen(path + n));
+}
+
+static void file_free(diff_file *f) {
+    sunset_free(f->path);
+    sunset_free(f->old_path);
+    sunset_free(f->old_data);
+    sunset_free(f->added);
+}
+
+void diff_set_free(diff_set *d) {
+    for (size_t i = 0; i < d->n; i++) file_free(&d->files[i]);
+    sunset_free(d->files);
+    d->files = NULL;
+    d->n = 0;
+}
+
+bool diff_line_added(const diff_file *f, uint32_t line) {
+    size_t lo = 0, hi = f->n_added;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (f->added[mid] == line) return true;
+        if (f->added[mid] < line) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+static int add_lines(git_patch *patch, diff_file *f) {
+    vec lines = VEC_INIT(uint32_t);
+    size_t nh = git_patch_num_hunks(patch);
+    for (size_t h = 0; h < nh; h++) {
+        const git_diff_hunk *hunk;
+        size_t nl;
+        if (git_patch_get_hunk(&hunk, &nl, patch, h)) continue;
+        for (size_t l = 0; l < nl; l++) {
+            const git_diff_line *line;
+            if (git_patch_get_line_in_hunk(&line, patch, h, l)) continue;
+            if (line->origin != GIT_DIFF_LINE_ADDITION || line->new_lineno <= 0) continue;
+            uint32_t n = (uint32_t)line->new_lineno;
+            if (!vec_push(&lines, &n)) {
+                vec_free(&lines);
+                return -1;
+            }
+        }
+    }
+    f->added = lines.v; /* hunks come in order, so the lines are ascending */
+    f->n_added = lines.n;
+    return 0;
+}
+
+int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn) {
+    git_repository *repo = NULL;
+    git_object *obj = NULL, *tree = NULL;
+    git_diff *diff = NULL;
+    char *prefix = NULL;
+    vec files = VEC_INIT(diff_file);
+    int rc = -1;
+    memset(out, 0, sizeof *out);
+    git_libgit2_init();
+    if (git_repository_open_ext(&repo, root, 0, NULL)) {
+        git_err(err, errn, root);
+        goto cleanup;
+    }
+    if (git_repository_is_bare(repo) || !(prefix = prefix_of(repo, root))) {
+        snprintf(err, errn, "%s: not inside a git work tree", root);
+        goto cleanup;
+    }
+    if (git_revparse_single(&obj, repo, rev) || git_object_peel(&tree, obj, GIT_OBJECT_TREE)) {
+        git_err(err, errn, rev);
+        goto cleanup;
+    }
+    git_diff_options opts;
+    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+    opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+    opts.context_lines = 0;
+    char *spec[1] = {prefix};
+    if (*prefix) {
+        opts.pathspec.strings = spec;
+        opts.pathspec.count = 1;
+    }
+    if (git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts)) {
+        git_err(err, errn, "diff");
+        goto cleanup;
+    }
+    git_diff_find_options fo;
+    git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+    fo.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_FOR_UNTRACKED;
+    if (git_diff_find_similar(diff, &fo)) {
+        git_err(err, errn, "rename detection");
+        goto cleanup;
+    }
+    size_t n = git_diff_num_deltas(diff);
+    for (size_t i = 0; i < n; i++) {
+        const git_diff_delta *d = git_diff_get_delta(diff, i);
+        if (d->status == GIT_DELTA_UNMODIFIED || d->status == GIT_DELTA_IGNORED ||
+            d->status == GIT_DELTA_UNREADABLE)
+            continue;
+        bool is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED;
+        bool gone = d->status == GIT_DELTA_DELETED;
+        diff_file f = {0};
+        f.path = gone ? NULL : rel(prefix, d->new_file.path);
+        f.old_path = is_new ? NULL : rel(prefix, d->old_file.path);
+        f.renamed = d->status == GIT_DELTA_RENAMED;
+        if (!f.path && !f.old_path) continue; /* outside the root */
+        if (f.old_path) {
+            git_blob *blob = NULL;
+            if (git_blob_lookup(&blob, repo, &d->old_file.id) == 0) {
+                size_t len = (size_t)git_blob_rawsize(blob);
+                f.old_data = sunset_strndup(git_blob_rawcontent(blob), len);
+                f.old_len = len;
+                git_blob_free(blob);
+            }
+            if (!f.old_data) {
+                /* an old side we cannot read (a submodule ...) is treated as a new file */
+                sunset_free(f.old_path);
+                f.old_path = NULL;
+            }
+        }
+        if (f.path) {
+            git_patch *patch = NULL;
+            if (git_patch_from_diff(&patch, diff, i)) {
+                git_err(err, errn, d->new_file.path);
+                file_free(&f);
+                goto cleanup;
+            }
+            int e = patch ? add_lines(patch, &f) : 0;
+            git_patch_free(patch);
+            if (e) {
+                snprintf(err, errn, "out of memory reading the diff");
+                file_free(&f);
+                goto cleanup;
+            }
+        }
+        if (!vec_push(&files, &f)) {
+            snprintf(err, errn, "out of memory reading the diff");
+            file_free(&f);
+            goto cleanup;
+        }
+    }
+    out->files = files.v;
+    out->n = files.n;
+    files = VEC_INIT(diff_file);
+    rc = 0;
+cleanup:
+    for (size_t i = 0; i < files.n; i++) file_free(&VEC_AT(&files, diff_file, i));
+    vec_free(&files);
+    sunset_free(prefix);
+    git_diff_free(diff);
+    git_object_free(tree);
+    git_object_free(obj);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    return rc;
+}

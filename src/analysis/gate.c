@@ -1,0 +1,188 @@
+/*
+ * gate.c — the gate's judgement: today's findings against the known ones.
+ *
+ * Fingerprints never contain line numbers, and matching is per finding, so a fix and a
+ * regression in one file never cancel. Four steps, each its own function: known by
+ * fingerprint, then the rest classified as moved, unchanged or new, then the fixed (known in
+ * scope, claimed by nobody), then the open count per task.
+ */
+#include "analysis/gate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int task_slot(int t) { return t >= 0 && t < SUNSET_TASKS ? t : 0; }
+
+static int cmp_known_fp(const void *x, const void *y) {
+    return strcmp((*(sunset_known *const *)x)->fp, (*(sunset_known *const *)y)->fp);
+}
+
+/* Key for moves: rule, matched text and enclosing scope — not the path. */
+static bool same_move_key(const sunset_known *k, const sunset_finding *f) {
+    if (strcmp(k->rule, f->rule_id) || strcmp(k->matched, f->matched)) return false;
+    if (!k->scope || !f->enc_kind) return !k->scope && !f->enc_kind;
+    size_t kl = strlen(f->enc_kind);
+    return strncmp(k->scope, f->enc_kind, kl) == 0 && k->scope[kl] == ' ' &&
+           strcmp(k->scope + kl + 1, f->enc_name ? f->enc_name : "") == 0;
+}
+
+/* 1. known by fingerprint: is_known[i], and every known entry it matches marked seen. */
+static int match_known(sunset_gate_run *run, bool *is_known) {
+    sunset_known_set *ks = run->known;
+    sunset_known **byfp = sunset_calloc(ks->n ? ks->n : 1, sizeof *byfp);
+    if (!byfp) return -1;
+    for (size_t i = 0; i < ks->n; i++) byfp[i] = &ks->v[i];
+    if (ks->n) qsort(byfp, ks->n, sizeof *byfp, cmp_known_fp);
+    for (size_t i = 0; i < run->cur->n_findings; i++) {
+        const sunset_finding *f = &run->cur->findings[i];
+        sunset_known key = {.fp = (char *)f->fingerprint}, *kp = &key;
+        sunset_known **hit = ks->n ? bsearch(&kp, byfp, ks->n, sizeof *byfp, cmp_known_fp) : NULL;
+        if (!hit) continue;
+        while (hit > byfp && strcmp(hit[-1]->fp, f->fingerprint) == 0) hit--;
+        for (; hit < byfp + ks->n && strcmp((*hit)->fp, f->fingerprint) == 0; hit++) {
+            (*hit)->seen = true;
+            (*hit)->now = f;
+        }
+        is_known[i] = true;
+    }
+    sunset_free(byfp);
+    return 0;
+}
+
+/* The vanished in-scope known finding f moved from, or NULL. */
+static sunset_known *moved_from(sunset_known_set *ks, const sunset_finding *f, bool on_added, bool diff) {
+    for (size_t k = 0; k < ks->n; k++)
+        if (ks->v[k].in_scope && !ks->v[k].seen && same_move_key(&ks->v[k], f)) return &ks->v[k];
+    if (on_added || !diff) return NULL;
+    /* an untouched line whose fingerprint changed (its scope was renamed above it): not new;
+     * it takes the vanished finding of the same rule and text in its file */
+    for (size_t k = 0; k < ks->n; k++) {
+        sunset_known *e = &ks->v[k];
+        if (e->in_scope && !e->seen && !strcmp(e->path, f->path) && !strcmp(e->rule, f->rule_id) &&
+            !strcmp(e->matched, f->matched))
+            return e;
+    }
+    return NULL;
+}
+
+/* 2. the rest: moved, unchanged (not on an added line) or new. */
+static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g) {
+    const diff_file *df = NULL;
+    const diff_set *ds = run->diff;
+    for (size_t i = 0; i < run->cur->n_findings; i++) {
+        const sunset_finding *f = &run->cur->findings[i];
+        if (is_known[i]) {
+            g->n_unchanged++;
+            continue;
+        }
+        bool on_added = true;
+        if (ds) {
+            if (!df || !df->path || strcmp(df->path, f->path)) {
+                df = NULL;
+                for (size_t k = 0; k < ds->n && !df; k++)
+                    if (ds->files[k].path && strcmp(ds->files[k].path, f->path) == 0) df = &ds->files[k];
+            }
+            on_added = df && diff_line_added(df, f->span.line);
+        }
+        sunset_known *mv = moved_from(run->known, f, on_added, ds != NULL);
+        if (mv) {
+            mv->seen = true;
+            mv->now = f;
+            g->n_moved++;
+            continue;
+        }
+        if (!on_added) {
+            g->n_unchanged++;
+            continue;
+        }
+        run->is_new[i] = true;
+        int t = task_slot(f->task);
+        if (f->suppressed) {
+            g->n_suppressed++;
+            g->suppressed_by_task[t]++;
+        } else {
+            g->n_new++;
+            g->new_by_task[t]++;
+            if (f->severity >= g->threshold) g->n_failing++;
+        }
+    }
+}
+
+/* 3. fixed: in-scope known findings nobody claimed. */
+static int collect_fixed(sunset_gate_run *run, sunset_gate *g) {
+    sunset_known_set *ks = run->known;
+    run->fixed = sunset_calloc(ks->n ? ks->n : 1, sizeof *run->fixed);
+    if (!run->fixed) return -1;
+    for (size_t i = 0; i < ks->n; i++) {
+        sunset_known *k = &ks->v[i];
+        if (!k->in_scope || k->seen) continue;
+        run->fixed[g->n_fixed++] = (sunset_fixed){k->rule, k->path, k->matched, k->line, k->task};
+        g->fixed_by_task[task_slot(k->task)]++;
+    }
+    g->fixed = run->fixed;
+    return 0;
+}
+
+/* 4. open per task: counted on a full scan, estimated from the baseline otherwise. */
+static void count_open(const sunset_gate_run *run, sunset_gate *g) {
+    if (run->full) {
+        g->open_known = true;
+        for (size_t i = 0; i < run->cur->n_findings; i++)
+            if (!run->cur->findings[i].suppressed) g->open_by_task[task_slot(run->cur->findings[i].task)]++;
+    } else if (run->have_baseline) {
+        g->open_known = true;
+        for (size_t i = 0; i < run->n_baseline; i++) g->open_by_task[task_slot(run->known->v[i].task)]++;
+        for (int t = 0; t < SUNSET_TASKS; t++) {
+            g->open_by_task[t] += g->new_by_task[t];
+            g->open_by_task[t] = g->open_by_task[t] > g->fixed_by_task[t] ? g->open_by_task[t] - g->fixed_by_task[t] : 0;
+        }
+    }
+}
+
+int sunset_gate_judge(sunset_gate_run *run, sunset_gate *g) {
+    size_t n = run->cur->n_findings ? run->cur->n_findings : 1;
+    bool *is_known = sunset_calloc(n, sizeof(bool));
+    run->is_new = sunset_calloc(n, sizeof(bool));
+    int rc = -1;
+    if (!is_known || !run->is_new || match_known(run, is_known)) goto cleanup;
+    classify(run, is_known, g);
+    if (collect_fixed(run, g)) goto cleanup;
+    count_open(run, g);
+    rc = 0;
+cleanup:
+    sunset_free(is_known);
+    return rc;
+}
+
+static char *dup(const char *s) { return s ? sunset_strndup(s, strlen(s)) : NULL; }
+
+int sunset_gate_next_baseline(const sunset_gate_run *run, bool accept_new, sunset_known_set *nb) {
+    const sunset_known_set *ks = run->known;
+    for (size_t i = 0; i < ks->n; i++) {
+        const sunset_known *k = &ks->v[i];
+        if (k->in_scope && !k->seen) continue;
+        if (k->in_scope && k->now) {
+            if (sunset_known_add_finding(nb, k->now, true)) return -1;
+            continue;
+        }
+        sunset_known *e = sunset_known_push(nb);
+        if (!e) return -1;
+        *e = *k;
+        e->rule = dup(k->rule), e->path = dup(k->path), e->matched = dup(k->matched);
+        e->scope = dup(k->scope), e->fp = dup(k->fp);
+        if (!e->rule || !e->path || !e->matched || !e->fp || (k->scope && !e->scope)) return -1;
+    }
+    for (size_t i = 0; accept_new && i < run->cur->n_findings; i++)
+        if (run->is_new[i] && !run->cur->findings[i].suppressed &&
+            sunset_known_add_finding(nb, &run->cur->findings[i], true))
+            return -1;
+    return 0;
+}
+
+void sunset_gate_run_free(sunset_gate_run *run) {
+    if (!run) return;
+    sunset_free(run->is_new);
+    sunset_free(run->fixed);
+    run->is_new = NULL;
+    run->fixed = NULL;
+}

@@ -1,0 +1,961 @@
+/*
+ * tracking.c — the tracking manifest (rules/tracking/*.json) and the measurement of a
+ * tracking issue against one scan: where each checklist file is now (at its path, moved —
+ * found by basename — or gone), whether each item and task is done, and how every file with
+ * findings should be removed (直接删除 / 部分删除 with line ranges and reasons). Status is
+ * always computed from the findings and the tree, never copied from the issue text.
+ *
+ * Classification of a file with findings, first rule that applies:
+ *   1. a derived fact says the file exists only for legacy (opts->legacy_file, the
+ *      cross-file layer's hook);
+ *   2. a file-level ("path") finding;
+ *   3. its main declaration is legacy: a code finding whose matched name is the file's
+ *      stem in CamelCase (parallel_executor.h → ParallelExecutor);
+ *   4. a Python test whose every top-level test class has a finding on its header line
+ *      (it derives from a legacy base);
+ * otherwise 部分删除: each finding contributes its enclosing scope when the scope itself is
+ * legacy (the finding sits on the scope's first line, or the scope's name contains the
+ * matched name), else its own lines; overlapping and adjacent ranges merge.
+ */
+#include "analysis/tracking.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/walk.h"
+
+const char *trk_handling_zh(trk_handling h) {
+    return h == TRK_DIRECT ? "直接删除" : h == TRK_PARTIAL ? "部分删除" : "";
+}
+
+const char *trk_handling_key(trk_handling h) {
+    return h == TRK_DIRECT ? "delete" : h == TRK_PARTIAL ? "partial" : "";
+}
+
+const char *trk_cn_number(int n, char buf[16]) {
+    static const char *const d[] = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+    buf[0] = 0;
+    if (n <= 0 || n > 99) {
+        snprintf(buf, 16, "%d", n);
+        return buf;
+    }
+    if (n >= 10) {
+        if (n / 10 > 1) strcat(buf, d[n / 10]);
+        strcat(buf, "十");
+    }
+    strcat(buf, d[n % 10]);
+    return buf;
+}
+
+static char *dup(const char *s) {
+    return s ? sunset_strndup(s, strlen(s)) : NULL;
+}
+
+/* The buffer's text, or NULL (and the buffer freed) when an append ran out of memory. */
+static char *take(sb *b) {
+    if (b->oom) {
+        sb_free(b);
+        return NULL;
+    }
+    return sb_take(b);
+}
+
+static void free_strs(vec *v) {
+    for (size_t i = 0; i < v->n; i++) sunset_free(VEC_AT(v, char *, i));
+    vec_free(v);
+}
+
+static void selector_init(trk_selector *s) {
+    s->tasks = VEC_INIT(int);
+    s->families = s->rules = s->paths = VEC_INIT(char *);
+}
+
+static void selector_free(trk_selector *s) {
+    vec_free(&s->tasks);
+    free_strs(&s->families);
+    free_strs(&s->rules);
+    free_strs(&s->paths);
+}
+
+bool trk_selector_match(const trk_selector *s, const sunset_finding *f) {
+    bool any = s->tasks.n || s->families.n || s->rules.n, hit = !any;
+    for (size_t i = 0; !hit && i < s->tasks.n; i++) hit = VEC_AT(&s->tasks, int, i) == f->task;
+    for (size_t i = 0; !hit && i < s->families.n; i++)
+        hit = f->family && strcmp(VEC_AT(&s->families, char *, i), f->family) == 0;
+    for (size_t i = 0; !hit && i < s->rules.n; i++)
+        hit = f->rule_id && sunset_glob_match(VEC_AT(&s->rules, char *, i), f->rule_id);
+    if (!hit || !s->paths.n) return hit;
+    for (size_t i = 0; i < s->paths.n; i++)
+        if (sunset_glob_match(VEC_AT(&s->paths, char *, i), f->path)) return true;
+    return false;
+}
+
+static void item_free(trk_item *it) {
+    sunset_free(it->name);
+    sunset_free(it->name_en);
+    sunset_free(it->file);
+    sunset_free(it->note);
+    sunset_free(it->pr);
+    selector_free(&it->sel);
+    sunset_free(it->found);
+    sunset_free(it->remark);
+    vec_free(&it->open);
+}
+
+static void task_free(trk_task *t) {
+    sunset_free(t->title);
+    sunset_free(t->title_en);
+    sunset_free(t->claimant);
+    sunset_free(t->items_header);
+    free_strs(&t->prs);
+    selector_free(&t->sel);
+    for (size_t i = 0; i < t->items.n; i++) item_free(&VEC_AT(&t->items, trk_item, i));
+    vec_free(&t->items);
+    vec_free(&t->findings);
+}
+
+void tracking_manifest_free(tracking_manifest *m) {
+    if (!m) return;
+    sunset_free(m->origin);
+    sunset_free(m->id);
+    sunset_free(m->title);
+    sunset_free(m->url);
+    sunset_free(m->board);
+    sunset_free(m->source_url);
+    for (size_t i = 0; i < m->tasks.n; i++) task_free(&VEC_AT(&m->tasks, trk_task, i));
+    vec_free(&m->tasks);
+    sunset_free(m);
+}
+
+/* --- loading --- */
+
+typedef struct mload {
+    const char *origin;
+    sunset_error *err;
+    char where[96];
+} mload;
+
+static int mfail(mload *L, const char *fmt, const char *key) {
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, key);
+    snprintf(L->err->msg, sizeof L->err->msg, "%s: %s%s%s", L->origin, L->where, L->where[0] ? ": " : "", msg);
+    return -1;
+}
+
+/* Optional string member: absent → NULL; present and not a string → error. */
+static int opt_str(mload *L, const cJSON *o, const char *key, char **out) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    *out = NULL;
+    if (!v) return 0;
+    if (!cJSON_IsString(v)) return mfail(L, "\"%s\" must be a string", key);
+    *out = dup(v->valuestring);
+    return *out ? 0 : mfail(L, "out of memory reading \"%s\"", key);
+}
+
+static int req_str(mload *L, const cJSON *o, const char *key, char **out) {
+    if (opt_str(L, o, key, out)) return -1;
+    return *out ? 0 : mfail(L, "missing \"%s\"", key);
+}
+
+static int str_list(mload *L, const cJSON *v, const char *key, vec *out) {
+    if (!v) return 0;
+    if (!cJSON_IsArray(v)) return mfail(L, "\"%s\" must be an array of strings", key);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v) {
+        if (!cJSON_IsString(e)) return mfail(L, "\"%s\" must be an array of strings", key);
+        char *s = dup(e->valuestring);
+        if (!s || !vec_push(out, &s)) {
+            sunset_free(s);
+            return mfail(L, "out of memory reading \"%s\"", key);
+        }
+    }
+    return 0;
+}
+
+static int check_keys(mload *L, const cJSON *o, const char *const *keys) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, o) {
+        bool ok = false;
+        for (size_t i = 0; keys[i] && !ok; i++) ok = strcmp(keys[i], e->string) == 0;
+        if (!ok) return mfail(L, "unknown key \"%s\"", e->string);
+    }
+    return 0;
+}
+
+static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
+    static const char *const keys[] = {"tasks", "families", "rules", "paths", NULL};
+    if (!cJSON_IsObject(o)) return mfail(L, "\"%s\" must be an object", "match");
+    if (check_keys(L, o, keys)) return -1;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tasks"), *e;
+    if (t) {
+        if (!cJSON_IsArray(t)) return mfail(L, "\"%s\" must be an array of task numbers", "tasks");
+        cJSON_ArrayForEach(e, t) {
+            if (!cJSON_IsNumber(e) || e->valueint < 1 || e->valueint > 99)
+                return mfail(L, "\"%s\" must be an array of task numbers (1-99)", "tasks");
+            int n = e->valueint;
+            if (!vec_push(&s->tasks, &n)) return mfail(L, "out of memory reading \"%s\"", "tasks");
+        }
+    }
+    if (str_list(L, cJSON_GetObjectItemCaseSensitive(o, "families"), "families", &s->families) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "rules"), "rules", &s->rules) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "paths"), "paths", &s->paths))
+        return -1;
+    return 0;
+}
+
+static int load_item(mload *L, const cJSON *o, trk_item *it) {
+    static const char *const keys[] = {"name", "name_en", "file", "handling", "pr", "note", "match", NULL};
+    if (!cJSON_IsObject(o)) return mfail(L, "an item must be an %s", "object");
+    if (check_keys(L, o, keys)) return -1;
+    char *h = NULL;
+    if (req_str(L, o, "name", &it->name) || opt_str(L, o, "name_en", &it->name_en) ||
+        opt_str(L, o, "file", &it->file) || opt_str(L, o, "pr", &it->pr) ||
+        opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h))
+        return -1;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
+    int rc = 0;
+    if (it->file) {
+        if (!h) rc = mfail(L, "a file item needs \"%s\" (直接删除 or 部分删除)", "handling");
+        else if (strcmp(h, "直接删除") == 0 || strcmp(h, "delete") == 0) it->handling = TRK_DIRECT;
+        else if (strcmp(h, "部分删除") == 0 || strcmp(h, "partial") == 0) it->handling = TRK_PARTIAL;
+        else rc = mfail(L, "\"handling\" must be 直接删除 or 部分删除, not \"%s\"", h);
+        if (!rc && m) rc = mfail(L, "a file item takes no \"%s\" (it uses the task's rules)", "match");
+    } else if (!m) {
+        rc = mfail(L, "an item needs \"file\" or \"%s\"", "match");
+    } else {
+        rc = load_selector(L, m, &it->sel);
+    }
+    sunset_free(h);
+    return rc;
+}
+
+static int load_task(mload *L, const cJSON *o, trk_task *t) {
+    static const char *const keys[] = {"number", "title", "title_en", "claimant", "prs", "match",
+                                       "items_header", "items", NULL};
+    if (!cJSON_IsObject(o)) return mfail(L, "a task must be an %s", "object");
+    if (check_keys(L, o, keys)) return -1;
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "number");
+    if (!cJSON_IsNumber(n) || n->valueint < 1 || n->valueint > 99)
+        return mfail(L, "\"%s\" must be a task number (1-99)", "number");
+    t->number = n->valueint;
+    if (req_str(L, o, "title", &t->title) || opt_str(L, o, "title_en", &t->title_en) ||
+        opt_str(L, o, "claimant", &t->claimant) || opt_str(L, o, "items_header", &t->items_header) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "prs"), "prs", &t->prs))
+        return -1;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
+    if (!m) return mfail(L, "missing \"%s\" (which findings belong to the task)", "match");
+    if (load_selector(L, m, &t->sel)) return -1;
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(o, "items"), *e;
+    if (items && !cJSON_IsArray(items)) return mfail(L, "\"%s\" must be an array", "items");
+    size_t at = strlen(L->where), k = 0;
+    cJSON_ArrayForEach(e, items) {
+        trk_item it = {0};
+        selector_init(&it.sel);
+        it.open = VEC_INIT(size_t);
+        snprintf(L->where + at, sizeof L->where - at, ".items[%zu]", k++);
+        int rc = load_item(L, e, &it);
+        if (rc || !vec_push(&t->items, &it)) {
+            item_free(&it);
+            return rc ? rc : mfail(L, "out of %s", "memory");
+        }
+    }
+    L->where[at] = 0;
+    return 0;
+}
+
+tracking_manifest *tracking_manifest_parse(const char *json, const char *origin, sunset_error *err) {
+    mload L = {origin, err, ""};
+    tracking_manifest *m = sunset_calloc(1, sizeof *m);
+    cJSON *doc = NULL;
+    if (!m) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
+        return NULL;
+    }
+    m->tasks = VEC_INIT(trk_task);
+    m->origin = dup(origin);
+    const char *end = NULL;
+    if (!m->origin) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
+        goto fail;
+    }
+    doc = cJSON_ParseWithOpts(json, &end, 1);
+    if (!doc) {
+        const char *at = cJSON_GetErrorPtr();
+        unsigned line = 1, col = 1;
+        for (const char *p = json; at && p < at && *p; p++) {
+            if (*p == '\n') line++, col = 1;
+            else col++;
+        }
+        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", origin, line, col);
+        goto fail;
+    }
+    static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "tasks", NULL};
+    if (!cJSON_IsObject(doc)) {
+        mfail(&L, "the manifest must be a JSON %s", "object");
+        goto fail;
+    }
+    if (check_keys(&L, doc, keys)) goto fail;
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsNumber(sc) || sc->valueint != TRACKING_MANIFEST_SCHEMA) {
+        snprintf(err->msg, sizeof err->msg, "%s: \"schema\" must be %d", origin, TRACKING_MANIFEST_SCHEMA);
+        goto fail;
+    }
+    if (req_str(&L, doc, "id", &m->id) || req_str(&L, doc, "title", &m->title) ||
+        opt_str(&L, doc, "url", &m->url) || opt_str(&L, doc, "board", &m->board) ||
+        opt_str(&L, doc, "source_url", &m->source_url))
+        goto fail;
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks"), *e;
+    if (!cJSON_IsArray(tasks) || cJSON_GetArraySize(tasks) == 0) {
+        mfail(&L, "\"%s\" must be a non-empty array", "tasks");
+        goto fail;
+    }
+    size_t k = 0;
+    cJSON_ArrayForEach(e, tasks) {
+        trk_task t = {0};
+        t.prs = VEC_INIT(char *);
+        t.items = VEC_INIT(trk_item);
+        t.findings = VEC_INIT(size_t);
+        selector_init(&t.sel);
+        snprintf(L.where, sizeof L.where, "tasks[%zu]", k++);
+        if (load_task(&L, e, &t) || !vec_push(&m->tasks, &t)) {
+            if (!L.err->msg[0]) mfail(&L, "out of %s", "memory");
+            task_free(&t);
+            goto fail;
+        }
+        for (size_t i = 0; i + 1 < m->tasks.n; i++)
+            if (VEC_AT(&m->tasks, trk_task, i).number == t.number) {
+                mfail(&L, "task number %s repeats an earlier task", "");
+                goto fail;
+            }
+    }
+    cJSON_Delete(doc);
+    return m;
+fail:
+    cJSON_Delete(doc);
+    tracking_manifest_free(m);
+    return NULL;
+}
+
+tracking_manifest *tracking_manifest_load(const char *file, sunset_error *err) {
+    char *text = NULL;
+    size_t len;
+    int e = read_file(file, 0, &text, &len);
+    if (e) {
+        snprintf(err->msg, sizeof err->msg, "%s: %s", file, strerror(e));
+        return NULL;
+    }
+    err->msg[0] = 0;
+    tracking_manifest *m = tracking_manifest_parse(text, file, err);
+    sunset_free(text);
+    return m;
+}
+
+/* --- classification --- */
+
+static bool default_file_level(void *ctx, const sunset_finding *f) {
+    (void)ctx;
+    return f->span.line == 1 && f->span.col == 1 && f->span.end_line == 1 && f->span.end_col == 1 &&
+           f->matched && strcmp(f->matched, f->path) == 0;
+}
+
+/* The stem's letters lower-cased without '_' ("parallel_executor.h" → "parallelexecutor"). */
+static void stem_key(const char *path, char *out, size_t n) {
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t k = 0;
+    for (; *b && *b != '.' && k + 1 < n; b++)
+        if (*b != '_') out[k++] = (char)tolower((unsigned char)*b);
+    out[k] = 0;
+}
+
+static bool same_key(const char *name, const char *key) {
+    size_t k = 0;
+    for (; *name; name++) {
+        if (*name == '_') continue;
+        if (!key[k] || tolower((unsigned char)*name) != key[k]) return false;
+        k++;
+    }
+    return k > 0 && key[k] == 0;
+}
+
+static bool icontains(const char *hay, const char *needle) {
+    size_t n = strlen(needle);
+    if (!n) return false;
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0) return true;
+    return false;
+}
+
+/* Python test file: every top-level class has a finding on its header line. */
+static bool py_all_classes_legacy(const tracking_opts *o, const sunset_result *res, const trk_file *tf,
+                                  char **reason, bool *oom) {
+    const char *p = tf->path;
+    size_t pl = strlen(p);
+    if (!o->root || pl < 3 || strcmp(p + pl - 3, ".py") != 0) return false;
+    bool test = false;
+    for (size_t i = 0; i < tf->n; i++) test |= res->findings[tf->first + i].test;
+    if (!test) return false;
+    sb full = {0};
+    char *text = NULL;
+    size_t len;
+    bool ok = false;
+    size_t classes = 0, legacy = 0;
+    if (!sb_printf(&full, "%s/%s", o->root, p)) {
+        *oom = true;
+        goto cleanup;
+    }
+    int e = read_file(full.s, 0, &text, &len);
+    if (e) {
+        *oom = e == ENOMEM;
+        goto cleanup;
+    }
+    uint32_t line = 1;
+    for (char *s = text; *s; line++) {
+        char *nl = strchr(s, '\n');
+        if (strncmp(s, "class ", 6) == 0) {
+            classes++;
+            for (size_t i = 0; i < tf->n; i++) {
+                const sunset_finding *f = &res->findings[tf->first + i];
+                if (f->span.line == line && f->ctx == SUNSET_CTX_CODE) {
+                    legacy++;
+                    break;
+                }
+            }
+        }
+        if (!nl) break;
+        s = nl + 1;
+    }
+    if (classes && classes == legacy) {
+        sb r = {0};
+        sb_printf(&r, "a legacy test: its %zu test class%s derive%s from a legacy base", classes,
+                  classes == 1 ? "" : "es", classes == 1 ? "s" : "");
+        *reason = take(&r);
+        ok = *reason != NULL;
+        *oom = !ok;
+    }
+cleanup:
+    sb_free(&full);
+    sunset_free(text);
+    return ok;
+}
+
+static bool is_block_scope(const char *kind) {
+    return kind && strcmp(kind, "namespace") != 0 && strcmp(kind, "module") != 0 && strcmp(kind, "file") != 0;
+}
+
+static int cmp_range(const void *a, const void *b) {
+    const trk_range *x = a, *y = b;
+    return x->start != y->start ? (x->start < y->start ? -1 : 1) : (x->end < y->end ? -1 : x->end > y->end);
+}
+
+static int partial_ranges(const sunset_result *res, trk_file *tf) {
+    for (size_t i = 0; i < tf->n; i++) {
+        const sunset_finding *f = &res->findings[tf->first + i];
+        trk_range r = {f->span.line, f->span.end_line > f->span.line ? f->span.end_line : f->span.line, NULL};
+        sb why = {0};
+        const char *what = f->matched && *f->matched ? f->matched : f->rule_id;
+        if (f->enc_kind && is_block_scope(f->enc_kind) && f->enc_end >= f->enc_start &&
+            (f->span.line == f->enc_start || (f->enc_name && f->matched && icontains(f->enc_name, f->matched)))) {
+            r.start = f->enc_start;
+            r.end = f->enc_end;
+            sb_printf(&why, "%s %s is legacy (%s)", f->enc_kind, f->enc_name ? f->enc_name : "", what);
+        } else {
+            sb_printf(&why, "%s %s", what,
+                      f->ctx == SUNSET_CTX_CODE ? (f->enc_name && is_block_scope(f->enc_kind) ? "in" : "reference")
+                                                : sunset_context_name(f->ctx));
+            if (f->ctx == SUNSET_CTX_CODE && f->enc_name && is_block_scope(f->enc_kind))
+                sb_printf(&why, " %s %s", f->enc_kind, f->enc_name);
+        }
+        r.reason = take(&why);
+        if (!r.reason || !vec_push(&tf->ranges, &r)) {
+            sunset_free(r.reason);
+            return -1;
+        }
+    }
+    if (tf->ranges.n > 1) qsort(tf->ranges.v, tf->ranges.n, sizeof(trk_range), cmp_range);
+    /* merge overlapping and adjacent ranges; the first reason stays, the others are counted */
+    size_t u = 0, merged = 0;
+    for (size_t i = 0; i < tf->ranges.n; i++) {
+        trk_range *r = &VEC_AT(&tf->ranges, trk_range, i);
+        if (u && r->start <= VEC_AT(&tf->ranges, trk_range, u - 1).end + 1) {
+            trk_range *last = &VEC_AT(&tf->ranges, trk_range, u - 1);
+            if (r->end > last->end) last->end = r->end;
+            sunset_free(r->reason);
+            merged++;
+            continue;
+        }
+        VEC_AT(&tf->ranges, trk_range, u++) = *r;
+    }
+    tf->ranges.n = u;
+    tf->lines = 0;
+    for (size_t i = 0; i < u; i++) {
+        trk_range *r = &VEC_AT(&tf->ranges, trk_range, i);
+        tf->lines += r->end - r->start + 1;
+    }
+    return 0;
+}
+
+/* Lines of a file (a last line without '\n' counts) into *n, 0 when it cannot be read.
+ * Returns -1 on OOM. */
+static int count_lines(const tracking_opts *o, const char *path, uint32_t *n) {
+    *n = 0;
+    if (!o->root) return 0;
+    sb full = {0};
+    char *text = NULL;
+    size_t len = 0;
+    if (!sb_printf(&full, "%s/%s", o->root, path)) {
+        sb_free(&full);
+        return -1;
+    }
+    int e = read_file(full.s, 0, &text, &len);
+    sb_free(&full);
+    if (e == ENOMEM) return -1;
+    if (!e) {
+        for (size_t i = 0; i < len; i++) *n += text[i] == '\n';
+        if (len && text[len - 1] != '\n') ++*n;
+    }
+    sunset_free(text);
+    return 0;
+}
+
+static int classify_file(const tracking_opts *o, const sunset_result *res, trk_file *tf);
+
+/* The handling of one file; a 直接删除 file's `lines` is its length. */
+static int classify(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
+    if (classify_file(o, res, tf)) return -1;
+    return tf->handling == TRK_DIRECT ? count_lines(o, tf->path, &tf->lines) : 0;
+}
+
+static int classify_file(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
+    const char *why = NULL;
+    if (o->legacy_file && o->legacy_file(o->ctx, tf->path, &why)) {
+        tf->handling = TRK_DIRECT;
+        tf->reason = dup(why ? why : "exists only for legacy (derived)");
+        return tf->reason ? 0 : -1;
+    }
+    char key[256];
+    stem_key(tf->path, key, sizeof key);
+    const sunset_finding *main_decl = NULL;
+    for (size_t i = 0; i < tf->n; i++) {
+        const sunset_finding *f = &res->findings[tf->first + i];
+        bool fl = o->file_level ? o->file_level(o->ctx, f) : default_file_level(NULL, f);
+        if (fl) {
+            tf->handling = TRK_DIRECT;
+            sb r = {0};
+            sb_printf(&r, "%s", f->message ? f->message : "file-level legacy rule");
+            /* one phrase: the message up to its first period */
+            char *s = r.s ? strstr(r.s, ". ") : NULL;
+            if (s) *s = 0;
+            else if (r.len && r.s[r.len - 1] == '.') r.s[--r.len] = 0;
+            tf->reason = take(&r);
+            return tf->reason ? 0 : -1;
+        }
+        if (!main_decl && f->ctx == SUNSET_CTX_CODE && f->matched && same_key(f->matched, key)) main_decl = f;
+    }
+    if (main_decl) {
+        sb r = {0};
+        sb_printf(&r, "its main declaration %s is legacy", main_decl->matched);
+        tf->handling = TRK_DIRECT;
+        tf->reason = take(&r);
+        return tf->reason ? 0 : -1;
+    }
+    char *reason = NULL;
+    bool oom = false;
+    if (py_all_classes_legacy(o, res, tf, &reason, &oom)) {
+        tf->handling = TRK_DIRECT;
+        tf->reason = reason;
+        return 0;
+    }
+    if (oom) return -1;
+    tf->handling = TRK_PARTIAL;
+    return partial_ranges(res, tf);
+}
+
+/* --- compute --- */
+
+static void file_free(trk_file *tf) {
+    sunset_free(tf->reason);
+    for (size_t i = 0; i < tf->ranges.n; i++) sunset_free(VEC_AT(&tf->ranges, trk_range, i).reason);
+    vec_free(&tf->ranges);
+}
+
+void tracking_report_free(tracking_report *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->files.n; i++) file_free(&VEC_AT(&r->files, trk_file, i));
+    vec_free(&r->files);
+    memset(r, 0, sizeof *r);
+}
+
+const trk_file *tracking_file(const tracking_report *r, const char *path) {
+    size_t lo = 0, hi = r->files.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(VEC_AT(&r->files, trk_file, mid).path, path);
+        if (c == 0) return &VEC_AT(&r->files, trk_file, mid);
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+static const char *base_of(const char *p) {
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static bool in_tree(const tracking_opts *o, const char *path) {
+    size_t lo = 0, hi = o->n_tree;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(o->tree[mid], path);
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+/* Where a checklist file is now. The manifest may name a file by a display name only (the
+ * issue's typo), so its "file" is authoritative; a moved file is the one with the same
+ * basename, preferring the longest common directory suffix. */
+static int locate(const tracking_opts *o, trk_item *it) {
+    if (in_tree(o, it->file)) {
+        it->where = TRK_AT_PATH;
+        it->found = dup(it->file);
+        return it->found ? 0 : -1;
+    }
+    const char *b = base_of(it->file);
+    const char *best = NULL;
+    size_t best_score = 0;
+    for (size_t i = 0; i < o->n_tree; i++) {
+        const char *t = o->tree[i];
+        if (strcmp(base_of(t), b) != 0) continue;
+        /* common trailing path components */
+        size_t score = 1;
+        const char *x = it->file + strlen(it->file), *y = t + strlen(t);
+        while (x > it->file && y > t && x[-1] == y[-1]) {
+            if (x[-1] == '/') score++;
+            x--, y--;
+        }
+        if (!best || score > best_score) best = t, best_score = score;
+    }
+    if (!best) {
+        it->where = TRK_GONE;
+        return 0;
+    }
+    it->where = TRK_MOVED;
+    it->found = dup(best);
+    return it->found ? 0 : -1;
+}
+
+static int measure_item(const tracking_opts *o, const sunset_result *res, const tracking_report *r,
+                        const trk_task *t, trk_item *it) {
+    sb rem = {0};
+    int rc = -1;
+    if (!it->file) {
+        /* a check item: open while a finding of both its selector and the task's remains */
+        for (size_t i = 0; i < res->n_findings; i++)
+            if (trk_selector_match(&it->sel, &res->findings[i]) && trk_selector_match(&t->sel, &res->findings[i]) &&
+                !vec_push(&it->open, &i))
+                goto cleanup;
+        it->done = it->open.n == 0;
+        rc = 0;
+        goto cleanup;
+    }
+    if (locate(o, it)) goto cleanup;
+    const trk_file *tf = it->found ? tracking_file(r, it->found) : NULL;
+    it->computed = tf ? tf->handling : TRK_NONE;
+    if (tf)
+        for (size_t i = 0; i < tf->n; i++)
+            if (trk_selector_match(&t->sel, &res->findings[tf->first + i])) {
+                size_t k = tf->first + i;
+                if (!vec_push(&it->open, &k)) goto cleanup;
+            }
+    if (it->where == TRK_MOVED) sb_printf(&rem, "moved to %s", it->found);
+    if (it->handling == TRK_DIRECT) {
+        it->done = it->where == TRK_GONE;
+        if (!it->done && it->computed == TRK_PARTIAL)
+            sb_printf(&rem, "%s直接删除 in the manifest, but only parts are legacy now (%zu range%s)",
+                      rem.len ? "; " : "", tf->ranges.n, tf->ranges.n == 1 ? "" : "s");
+        else if (!it->done && it->computed == TRK_NONE)
+            sb_printf(&rem, "%sno legacy finding left, but the file still exists", rem.len ? "; " : "");
+    } else {
+        it->done = it->open.n == 0;
+        if (it->where == TRK_GONE) sb_printf(&rem, "file deleted (the manifest says 部分删除)");
+        else if (it->computed == TRK_DIRECT && it->open.n)
+            sb_printf(&rem, "%s部分删除 in the manifest, but the file is now entirely legacy: %s",
+                      rem.len ? "; " : "", tf->reason);
+    }
+    if (rem.oom) goto cleanup;
+    it->remark = rem.len ? take(&rem) : NULL;
+    rc = 0;
+cleanup:
+    sb_free(&rem);
+    return rc;
+}
+
+int tracking_compute(tracking_manifest *m, const sunset_result *res, const tracking_opts *o,
+                     tracking_report *out) {
+    memset(out, 0, sizeof *out);
+    out->m = m;
+    out->res = res;
+    out->files = VEC_INIT(trk_file);
+    /* findings are sorted by path: one record per run of equal paths */
+    for (size_t i = 0; i < res->n_findings;) {
+        size_t j = i;
+        while (j < res->n_findings && strcmp(res->findings[j].path, res->findings[i].path) == 0) j++;
+        trk_file tf = {res->findings[i].path, i, j - i, TRK_NONE, NULL, VEC_INIT(trk_range), 0, 0};
+        for (size_t k = i; k < j; k++)
+            if (res->findings[k].task > 0 && res->findings[k].task < 32) tf.tasks |= 1u << res->findings[k].task;
+        if (classify(o, res, &tf) || !vec_push(&out->files, &tf)) {
+            file_free(&tf);
+            goto oom;
+        }
+        i = j;
+    }
+    for (size_t ti = 0; ti < m->tasks.n; ti++) {
+        trk_task *t = &VEC_AT(&m->tasks, trk_task, ti);
+        t->findings.n = 0;
+        t->n_files = 0;
+        t->items_done = 0;
+        const char *last = NULL;
+        for (size_t i = 0; i < res->n_findings; i++)
+            if (trk_selector_match(&t->sel, &res->findings[i])) {
+                if (!vec_push(&t->findings, &i)) goto oom;
+                if (!last || strcmp(last, res->findings[i].path) != 0) t->n_files++;
+                last = res->findings[i].path;
+            }
+        for (size_t k = 0; k < t->items.n; k++) {
+            trk_item *it = &VEC_AT(&t->items, trk_item, k);
+            sunset_free(it->found);
+            sunset_free(it->remark);
+            it->found = it->remark = NULL;
+            it->open.n = 0;
+            if (measure_item(o, res, out, t, it)) goto oom;
+            t->items_done += it->done;
+        }
+        t->done = t->items_done == t->items.n && t->findings.n == 0;
+        out->tasks_done += t->done;
+        out->tasks_claimed += t->claimant != NULL;
+        out->tasks_submitted += t->prs.n > 0;
+    }
+    return 0;
+oom:
+    tracking_report_free(out);
+    return -1;
+}
+
+/* --- helpers for the writers --- */
+
+bool trk_url(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end) {
+    if (m->source_url && *m->source_url) {
+        size_t n = strlen(m->source_url);
+        sb_putn(out, m->source_url, n);
+        if (m->source_url[n - 1] != '/') sb_putc(out, '/');
+    }
+    sb_puts(out, path);
+    if (line) sb_printf(out, "#L%u", line);
+    if (line && end > line) sb_printf(out, "-L%u", end);
+    return !out->oom;
+}
+
+double trk_rate(size_t a, size_t b) {
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+typedef struct group {
+    size_t first, n; /* into t->findings */
+} group;
+
+
+static int cmp_group(const void *a, const void *b) {
+    const group *x = a, *y = b;
+    if (x->n != y->n) return x->n > y->n ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+int trk_task_groups(const trk_task *t, const sunset_result *res, size_t max_files, vec *idx,
+                    size_t *n_groups) {
+    vec g = VEC_INIT(group);
+    *idx = VEC_INIT(size_t);
+    *n_groups = 0;
+    for (size_t i = 0; i < t->findings.n;) {
+        const char *p = res->findings[VEC_AT(&t->findings, size_t, i)].path;
+        size_t j = i;
+        while (j < t->findings.n && strcmp(res->findings[VEC_AT(&t->findings, size_t, j)].path, p) == 0) j++;
+        group x = {i, j - i};
+        if (!vec_push(&g, &x)) goto oom;
+        i = j;
+    }
+    if (g.n > 1) qsort(g.v, g.n, sizeof(group), cmp_group);
+    *n_groups = g.n;
+    for (size_t i = 0; i < g.n && i < max_files; i++)
+        if (!vec_push(idx, &VEC_AT(&g, group, i).first)) goto oom;
+    vec_free(&g);
+    return 0;
+oom:
+    vec_free(&g);
+    vec_free(idx);
+    return -1;
+}
+
+/* --- batches --- */
+
+void tracking_batches_free(vec *batches) {
+    if (!batches) return;
+    for (size_t i = 0; i < batches->n; i++) {
+        trk_batch *b = &VEC_AT(batches, trk_batch, i);
+        sunset_free(b->key);
+        vec_free(&b->files);
+        vec_free(&b->families);
+    }
+    vec_free(batches);
+}
+
+/* The owners of `path` by CODEOWNERS (last matching line wins), or NULL. Returns a pointer
+ * into `owners` and the length through *n. */
+static const char *owner_of(const char *owners, const char *path, size_t *n) {
+    const char *hit = NULL;
+    *n = 0;
+    for (const char *s = owners; s && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        while (len && (*s == ' ' || *s == '\t')) s++, len--;
+        if (len && *s != '#') {
+            size_t pl = strcspn(s, " \t\n");
+            if (pl < len && pl < 512) {
+                char pat[520];
+                const char *p = s;
+                size_t k = 0;
+                if (*p == '/') p++, pl--; /* anchored at the root */
+                memcpy(pat, p, pl);
+                k = pl;
+                pat[k] = 0;
+                bool anchored = s[0] == '/' || strchr(pat, '/') != NULL;
+                bool m = false;
+                if (k && pat[k - 1] == '/') {
+                    m = strncmp(path, pat, k) == 0 || (!anchored && strstr(path, pat));
+                } else if (anchored) {
+                    m = sunset_glob_match(pat, path);
+                    if (!m && !strpbrk(pat, "*?[")) m = strncmp(path, pat, k) == 0 && path[k] == '/';
+                } else {
+                    m = sunset_glob_match(pat, path);
+                }
+                if (m) {
+                    const char *o = s + pl + (s[0] == '/');
+                    size_t rest = len - (size_t)(o - s);
+                    while (rest && (*o == ' ' || *o == '\t')) o++, rest--;
+                    while (rest && (o[rest - 1] == ' ' || o[rest - 1] == '\t' || o[rest - 1] == '\r')) rest--;
+                    if (rest) hit = o, *n = rest;
+                }
+            }
+        }
+        if (!nl) break;
+        s = nl + 1;
+    }
+    return hit;
+}
+
+static int cmp_cstr(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+typedef struct batch_key {
+    char *key;    /* owned */
+    size_t batch; /* index of its newest batch */
+    size_t count; /* batches so far */
+} batch_key;
+
+int tracking_batches(const tracking_report *r, const char *owners, size_t max_files, vec *out) {
+    *out = VEC_INIT(trk_batch);
+    vec keys = VEC_INIT(batch_key);
+    int rc = -1;
+    if (!max_files) max_files = 8;
+    for (size_t i = 0; i < r->files.n; i++) {
+        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
+        sb key = {0};
+        if (owners) {
+            size_t n;
+            const char *o = owner_of(owners, tf->path, &n);
+            if (o) sb_putn(&key, o, n);
+            else sb_puts(&key, "(no owner)");
+        } else {
+            const char *sl = strrchr(tf->path, '/');
+            if (sl) sb_putn(&key, tf->path, (size_t)(sl - tf->path));
+            else sb_puts(&key, ".");
+        }
+        if (key.oom) {
+            sb_free(&key);
+            goto cleanup;
+        }
+        batch_key *bk = NULL;
+        for (size_t j = 0; j < keys.n && !bk; j++)
+            if (strcmp(VEC_AT(&keys, batch_key, j).key, key.s) == 0) bk = &VEC_AT(&keys, batch_key, j);
+        if (!bk) {
+            batch_key nk = {take(&key), 0, 0};
+            if (!nk.key || !(bk = vec_push(&keys, &nk))) {
+                sunset_free(nk.key);
+                goto cleanup;
+            }
+        }
+        sb_free(&key);
+        trk_batch *b = bk->count ? &VEC_AT(out, trk_batch, bk->batch) : NULL;
+        if (!b || b->files.n >= max_files) {
+            sb kk = {0};
+            if (bk->count) sb_printf(&kk, "%s (%zu)", bk->key, bk->count + 1);
+            else sb_puts(&kk, bk->key);
+            trk_batch nb = {take(&kk), VEC_INIT(size_t), 0, 0, VEC_INIT(const char *)};
+            if (!nb.key || !(b = vec_push(out, &nb))) {
+                sunset_free(nb.key);
+                goto cleanup;
+            }
+            bk->batch = out->n - 1;
+            bk->count++;
+        }
+        if (!vec_push(&b->files, &i)) goto cleanup;
+        b->findings += tf->n;
+        b->lines += tf->lines;
+        for (size_t f = 0; f < tf->n; f++) {
+            const char *fam = r->res->findings[tf->first + f].family;
+            bool seen = false;
+            for (size_t q = 0; q < b->families.n && !seen; q++)
+                seen = strcmp(VEC_AT(&b->families, const char *, q), fam) == 0;
+            if (!seen && !vec_push(&b->families, &fam)) goto cleanup;
+        }
+        if (b->families.n > 1) qsort(b->families.v, b->families.n, sizeof(char *), cmp_cstr);
+    }
+    rc = 0;
+cleanup:
+    for (size_t j = 0; j < keys.n; j++) sunset_free(VEC_AT(&keys, batch_key, j).key);
+    vec_free(&keys);
+    if (rc) tracking_batches_free(out);
+    return rc;
+}
+
+/* --- --update --- */
+
+char *tracking_update_body(const char *body, const char *region, bool *missing) {
+    *missing = false;
+    const char *b = strstr(body, TRACKING_MARK_BEGIN);
+    const char *e = b ? strstr(b, TRACKING_MARK_END) : NULL;
+    if (!b || !e) {
+        *missing = true;
+        return NULL;
+    }
+    e += strlen(TRACKING_MARK_END);
+    /* the region carries its own markers; drop a trailing newline so the body's own stays */
+    size_t rl = strlen(region);
+    if (rl && region[rl - 1] == '\n') rl--;
+    sb out = {0};
+    sb_putn(&out, body, (size_t)(b - body));
+    sb_putn(&out, region, rl);
+    sb_puts(&out, e);
+    if (out.oom) {
+        sb_free(&out);
+        return NULL;
+    }
+    return take(&out);
+}

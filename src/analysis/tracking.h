@@ -1,0 +1,191 @@
+/*
+ * tracking.h — tracking-issue reports: a manifest (rules/tracking/*.json) describes a tracking
+ * issue as data — its tasks, their claimants and PRs, which findings belong to each task, and
+ * per-task checklists of files (直接删除 / 部分删除) or rule selections — and
+ * tracking_compute() measures every status against one scan. Nothing here knows Paddle: the
+ * manifest carries all of it.
+ *
+ * Public tier: the writers in src/report/tracking_*.c include this header, report.h and util.h.
+ *
+ * Ownership: a tracking_manifest owns every string in it (tracking_manifest_free); a
+ * tracking_report borrows the manifest and the scan result it was computed from (both must
+ * outlive it) and owns its computed fields (tracking_report_free). Both _free accept NULL.
+ */
+#ifndef SUNSET_TRACKING_H
+#define SUNSET_TRACKING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/result.h"
+#include "base/util.h"
+
+#define TRACKING_MANIFEST_SCHEMA 1
+
+/* Markers around the generated region of an issue body (--update). */
+#define TRACKING_MARK_BEGIN "<!-- sunset:tracking:begin -->"
+#define TRACKING_MARK_END "<!-- sunset:tracking:end -->"
+
+typedef enum trk_handling {
+    TRK_NONE = 0, /* not a file item / no finding */
+    TRK_DIRECT,   /* 直接删除: the file exists only for legacy */
+    TRK_PARTIAL,  /* 部分删除: line ranges of a live file */
+} trk_handling;
+
+/* "直接删除", "部分删除" or "" */
+const char *trk_handling_zh(trk_handling h);
+/* "delete", "partial" or "" (JSON values) */
+const char *trk_handling_key(trk_handling h);
+
+/* Which findings a task or a check item counts. A finding matches when it matches any of
+ * tasks/families/rules (all empty: every finding), and, when paths is not empty, its path
+ * matches one of the globs. */
+typedef struct trk_selector {
+    vec tasks;    /* int: the rule's task number */
+    vec families; /* char *: rule families */
+    vec rules;    /* char *: globs over rule ids ("PE-PYBIND-*") */
+    vec paths;    /* char *: globs over root-relative paths (walk.h flavour) */
+} trk_selector;
+
+bool trk_selector_match(const trk_selector *s, const sunset_finding *f);
+
+typedef enum trk_where {
+    TRK_AT_PATH = 0, /* the file is where the manifest says */
+    TRK_MOVED,       /* found elsewhere by basename */
+    TRK_GONE,        /* nowhere in the tree */
+} trk_where;
+
+typedef struct trk_item {
+    /* from the manifest */
+    char *name;    /* as displayed (the issue's text) */
+    char *name_en; /* may be NULL */
+    char *file;    /* file item: repo-relative path; NULL for a check item */
+    char *note;    /* the manifest's remark on the item; may be NULL */
+    char *pr;      /* "#63470"; may be NULL */
+    trk_handling handling; /* file items: the handling the manifest states */
+    trk_selector sel;      /* check items: findings that keep it open */
+    /* computed */
+    trk_where where;
+    char *found;      /* where the file is now (file items, not gone); owned */
+    trk_handling computed; /* the file's measured handling (TRK_NONE: no finding of any task) */
+    bool done;
+    vec open;         /* size_t: indices into the result's findings that keep the item open */
+    char *remark;     /* measured disagreement with the manifest ("moved to ..."); may be NULL */
+} trk_item;
+
+typedef struct trk_task {
+    int number;
+    char *title, *title_en, *claimant; /* title_en, claimant may be NULL */
+    vec prs;           /* char * */
+    trk_selector sel;  /* the task's rules */
+    char *items_header;/* column title of the checklist ("单测文件统计"); may be NULL */
+    vec items;         /* trk_item */
+    /* computed */
+    size_t items_done;
+    vec findings;      /* size_t: every finding of the task's rules in the tree */
+    size_t n_files;    /* distinct files among them */
+    bool done;
+} trk_task;
+
+typedef struct tracking_manifest {
+    char *origin;      /* the file it was read from */
+    char *id, *title, *url, *board; /* url, board may be NULL */
+    char *source_url;  /* prefix for path#Lline links; may be NULL (relative links) */
+    vec tasks;         /* trk_task */
+} tracking_manifest;
+
+/* Load a manifest. NULL with err filled ("FILE:LINE:COL: message" for JSON syntax,
+ * "FILE: tasks[2].items[4]: message" for content). */
+tracking_manifest *tracking_manifest_load(const char *file, sunset_error *err);
+tracking_manifest *tracking_manifest_parse(const char *json, const char *origin, sunset_error *err);
+void tracking_manifest_free(tracking_manifest *m);
+
+/* One removal range of a 部分删除 file. */
+typedef struct trk_range {
+    uint32_t start, end;
+    char *reason; /* one phrase; owned */
+} trk_range;
+
+/* The measured handling of one file with findings (any task). */
+typedef struct trk_file {
+    const char *path;  /* borrowed from the result */
+    size_t first, n;   /* its findings: res->findings[first .. first+n) */
+    trk_handling handling;
+    char *reason;      /* 直接删除: why the whole file goes; owned */
+    vec ranges;        /* trk_range, 部分删除 only */
+    unsigned tasks;    /* bit t set: a finding of task t */
+    uint32_t lines;    /* 部分删除: lines in the ranges; 直接删除: the file's length (0 unknown) */
+} trk_file;
+
+/* Derived facts from outside the per-file findings (the cross-file layer): return true and
+ * set *reason (static or owned by ctx, copied) when `path` exists only for legacy. */
+typedef bool (*trk_legacy_file_fn)(void *ctx, const char *path, const char **reason);
+/* True when the finding's rule is file-level (a "path" rule). NULL: a finding at 1:1 whose
+ * matched text is the path itself. */
+typedef bool (*trk_file_level_fn)(void *ctx, const sunset_finding *f);
+
+typedef struct tracking_opts {
+    const char *root;          /* file-system root, to read files (Python test classes); may be NULL */
+    char *const *tree;         /* root-relative paths of every file in the tree (sorted) */
+    size_t n_tree;
+    trk_file_level_fn file_level;
+    trk_legacy_file_fn legacy_file;
+    void *ctx;
+} tracking_opts;
+
+typedef struct tracking_report {
+    const tracking_manifest *m; /* borrowed */
+    const sunset_result *res;   /* borrowed */
+    vec files;                  /* trk_file, by path */
+    size_t tasks_done, tasks_submitted, tasks_claimed;
+    const char *burndown;       /* an SVG chart to embed in the HTML (sunset history); borrowed, may be NULL */
+} tracking_report;
+
+/* Compute every status. Writes into m's computed fields (so a manifest serves one report at
+ * a time). Returns 0, -1 on OOM. */
+int tracking_compute(tracking_manifest *m, const sunset_result *res, const tracking_opts *o,
+                     tracking_report *out);
+void tracking_report_free(tracking_report *r);
+
+/* The file record of `path`, or NULL when it has no finding. */
+const trk_file *tracking_file(const tracking_report *r, const char *path);
+
+/* A source link for path#Lline (end > line: #Lline-Lend): the manifest's source_url joined
+ * with the path, or the bare path when it has none. */
+bool trk_url(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end);
+/* 100 * a / b, 0 when b is 0. */
+double trk_rate(size_t a, size_t b);
+/* Findings of the task that keep it open, grouped by file: up to `max_files` files, most
+ * findings first (then by path). Fills idx with indices into t->findings of each group's
+ * first finding; *n_groups is how many files there are in all. Caller frees idx. */
+int trk_task_groups(const trk_task *t, const sunset_result *res, size_t max_files, vec *idx,
+                    size_t *n_groups);
+
+/* Task number as the issue writes it in Chinese: 1 → "一" ... 10 → "十" (1..99). */
+const char *trk_cn_number(int n, char buf[16]);
+
+/* Work batches (contributor hand-out): the remaining files grouped by directory, or by owner
+ * when `owners` (CODEOWNERS text) is given, split into batches of at most `max_files`. */
+typedef struct trk_batch {
+    char *key;         /* directory or owner; owned */
+    vec files;         /* size_t: indices into report->files */
+    uint32_t lines;    /* lines to remove: ranges of 部分删除 files, whole 直接删除 files */
+    size_t findings;
+    vec families;      /* const char *, borrowed, sorted unique */
+} trk_batch;
+
+int tracking_batches(const tracking_report *r, const char *owners, size_t max_files, vec *out);
+void tracking_batches_free(vec *batches);
+
+/* The three documents; each appends to *out. 0, or -1 on OOM. */
+int tracking_write_md(const tracking_report *r, const vec *batches, sb *out);
+int tracking_write_json(const tracking_report *r, const vec *batches, sb *out);
+int tracking_write_html(const tracking_report *r, const vec *batches, sb *out);
+
+/* Replace the region between the markers in `body` with `region` (which carries its own
+ * markers). Returns a new string (caller frees with sunset_free), or NULL when a marker is
+ * missing (*missing set) or on OOM. */
+char *tracking_update_body(const char *body, const char *region, bool *missing);
+
+#endif

@@ -1,0 +1,378 @@
+/*
+ * util.c — the allocation hook, growable buffers and vectors, whole-file reads, atomic
+ * writes and the language table. Everything sunset allocates goes through sunset_malloc so
+ * that the test suite can count leaks and fail a chosen allocation.
+ */
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static atomic_long fail_countdown;
+static atomic_long live_allocs;
+
+void sunset_alloc_fail_after(long n) { atomic_store(&fail_countdown, n); }
+long sunset_alloc_live(void) { return atomic_load(&live_allocs); }
+
+static bool alloc_should_fail(void) {
+    long c = atomic_load(&fail_countdown);
+    while (c > 0) {
+        if (atomic_compare_exchange_weak(&fail_countdown, &c, c - 1))
+            return c == 1;
+    }
+    return false;
+}
+
+void *sunset_malloc(size_t n) {
+    if (alloc_should_fail()) return NULL;
+    void *p = malloc(n ? n : 1);
+    if (p) atomic_fetch_add(&live_allocs, 1);
+    return p;
+}
+
+void *sunset_calloc(size_t n, size_t size) {
+    if (alloc_should_fail()) return NULL;
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (p) atomic_fetch_add(&live_allocs, 1);
+    return p;
+}
+
+void *sunset_realloc(void *p, size_t n) {
+    if (!p) return sunset_malloc(n);
+    if (alloc_should_fail()) return NULL;
+    return realloc(p, n ? n : 1);
+}
+
+char *sunset_strndup(const char *s, size_t n) {
+    char *d = sunset_malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+void sunset_free(void *p) {
+    if (!p) return;
+    atomic_fetch_sub(&live_allocs, 1);
+    free(p);
+}
+
+void sb_free(sb *b) {
+    sunset_free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+bool sb_grow(sb *b, size_t extra) {
+    if (b->oom) return false;
+    if (b->len + extra + 1 <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) cap *= 2;
+    char *s = sunset_realloc(b->s, cap);
+    if (!s) {
+        b->oom = true;
+        return false;
+    }
+    b->s = s;
+    b->cap = cap;
+    return true;
+}
+
+bool sb_putn(sb *b, const char *s, size_t n) {
+    if (!sb_grow(b, n)) return false;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+    return true;
+}
+
+bool sb_puts(sb *b, const char *s) { return sb_putn(b, s, strlen(s)); }
+bool sb_putc(sb *b, char c) { return sb_putn(b, &c, 1); }
+
+bool sb_printf(sb *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !sb_grow(b, (size_t)n)) return false;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+    return true;
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+    if (s[0] < 0x80) return 1;
+    size_t len;
+    unsigned min;
+    if ((s[0] & 0xE0) == 0xC0) len = 2, min = 0x80;
+    else if ((s[0] & 0xF0) == 0xE0) len = 3, min = 0x800;
+    else if ((s[0] & 0xF8) == 0xF0) len = 4, min = 0x10000;
+    else return 0;
+    if (len > n) return 0;
+    unsigned cp = s[0] & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return len;
+}
+
+bool sb_put_json_escaped(sb *b, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = u[i];
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            if (!sb_putn(b, e, 2)) return false;
+            i++;
+        } else if (c < 0x20) {
+            const char *e = NULL;
+            switch (c) {
+            case '\n': e = "\\n"; break;
+            case '\t': e = "\\t"; break;
+            case '\r': e = "\\r"; break;
+            case '\b': e = "\\b"; break;
+            case '\f': e = "\\f"; break;
+            }
+            if (e ? !sb_puts(b, e) : !sb_printf(b, "\\u%04x", c)) return false;
+            i++;
+        } else if (c < 0x80) {
+            size_t j = i;
+            while (j < n && u[j] >= 0x20 && u[j] < 0x80 && u[j] != '"' && u[j] != '\\') j++;
+            if (!sb_putn(b, s + i, j - i)) return false;
+            i = j;
+        } else {
+            size_t l = utf8_len(u + i, n - i);
+            if (l) {
+                if (!sb_putn(b, s + i, l)) return false;
+                i += l;
+            } else {
+                if (!sb_puts(b, "\xEF\xBF\xBD")) return false;
+                i++;
+            }
+        }
+    }
+    return true;
+}
+
+bool sb_put_json_str(sb *b, const char *s) {
+    sb_putc(b, '"');
+    if (s) sb_put_json_escaped(b, s, strlen(s));
+    return sb_putc(b, '"');
+}
+
+bool sb_put_json_str_or_null(sb *b, const char *s) {
+    return s ? sb_put_json_str(b, s) : sb_puts(b, "null");
+}
+
+char *sb_take(sb *b) {
+    char *s = b->s;
+    if (!s) s = sunset_strndup("", 0);
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void *vec_push(vec *a, const void *elem) {
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 8;
+        void *v = sunset_realloc(a->v, cap * a->elem);
+        if (!v) return NULL;
+        a->v = v;
+        a->cap = cap;
+    }
+    void *slot = (char *)a->v + a->n * a->elem;
+    memcpy(slot, elem, a->elem);
+    a->n++;
+    return slot;
+}
+
+void vec_free(vec *a) {
+    sunset_free(a->v);
+    a->v = NULL;
+    a->n = a->cap = 0;
+}
+
+int read_file(const char *path, size_t max_size, char **out, size_t *len) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return e;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return EISDIR;
+    }
+    if (max_size && (size_t)st.st_size > max_size) {
+        close(fd);
+        return EFBIG;
+    }
+    /* The size may change under us (a file being written); read until EOF. */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = sunset_malloc(cap);
+    if (!buf) {
+        close(fd);
+        return ENOMEM;
+    }
+    for (;;) {
+        if (n + 1 >= cap) {
+            if (max_size && n > max_size) {
+                sunset_free(buf);
+                close(fd);
+                return EFBIG;
+            }
+            char *nb = sunset_realloc(buf, cap * 2);
+            if (!nb) {
+                sunset_free(buf);
+                close(fd);
+                return ENOMEM;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            sunset_free(buf);
+            close(fd);
+            return e;
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+int read_file_sb(const char *path, size_t max_size, sb *buf) {
+    buf->len = 0;
+    buf->oom = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return e;
+    }
+    if (S_ISDIR(st.st_mode) || (max_size && (size_t)st.st_size > max_size)) {
+        close(fd);
+        return S_ISDIR(st.st_mode) ? EISDIR : EFBIG;
+    }
+    int err = 0;
+    if (!sb_grow(buf, (size_t)st.st_size + 1)) err = ENOMEM;
+    while (!err) {
+        if (buf->len + 1 >= buf->cap && !sb_grow(buf, buf->cap)) {
+            err = ENOMEM;
+            break;
+        }
+        ssize_t r = read(fd, buf->s + buf->len, buf->cap - 1 - buf->len);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        if (r == 0) break;
+        buf->len += (size_t)r;
+        if (max_size && buf->len > max_size) err = EFBIG; /* grew while we read */
+    }
+    close(fd);
+    if (buf->s) buf->s[buf->len] = 0;
+    return err;
+}
+
+/* Write to something that is not a regular file (a device, a FIFO): never rename over it. */
+static int write_special(const char *path, const char *data, size_t len) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int err = 0;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0 && !err) err = errno;
+    return err;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len) {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) return EISDIR;
+        return write_special(path, data, len); /* /dev/null, /dev/stdout, a pipe */
+    }
+    sb tmp = {0};
+    if (!sb_printf(&tmp, "%s.tmp.XXXXXX", path)) return ENOMEM;
+    int fd = mkstemp(tmp.s);
+    if (fd < 0) {
+        int e = errno;
+        sb_free(&tmp);
+        return e;
+    }
+    int err = 0;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (!err && fchmod(fd, 0644) != 0) err = errno;
+    if (!err && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && rename(tmp.s, path) != 0) err = errno;
+    if (err) unlink(tmp.s);
+    sb_free(&tmp);
+    return err;
+}
+
+uint64_t hash64(const void *data, size_t n, uint64_t seed) {
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ULL ^ seed;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static const char *const ctx_names[SUNSET_CTX_COUNT] = {"code", "comment", "string", "docstring"};
+const char *sunset_context_name(sunset_context ctx) {
+    return (unsigned)ctx < SUNSET_CTX_COUNT ? ctx_names[ctx] : "code";
+}
+
+static const char *const sev_names[SUNSET_SEV_COUNT] = {"info", "warning", "error"};
+const char *sunset_severity_name(sunset_severity sev) {
+    return (unsigned)sev < SUNSET_SEV_COUNT ? sev_names[sev] : "info";
+}
+int sunset_severity_from_name(const char *name) {
+    for (int i = 0; i < SUNSET_SEV_COUNT; i++)
+        if (strcmp(sev_names[i], name) == 0) return i;
+    return -1;
+}

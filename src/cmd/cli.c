@@ -1,0 +1,277 @@
+/*
+ * cli.c — the option table and the parser built on it. Every option names the commands it
+ * belongs to, where its value goes in `struct cli` and how to read it; --help is printed from
+ * the same rows, so the two cannot disagree.
+ */
+#include "cmd/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sunset.h"
+
+typedef enum opt_kind { K_FLAG, K_STR, K_LIST, K_LONG, K_SIZE, K_HELP, K_NEVER_COLOR } opt_kind;
+
+typedef struct opt_def {
+    char short_name;
+    const char *long_name;
+    const char *arg; /* NULL: a flag */
+    unsigned cmds;
+    opt_kind kind;
+    size_t off;      /* where in struct cli */
+    long min, max;   /* K_LONG range */
+    const char *help;
+} opt_def;
+
+#define F(field) offsetof(cli, field)
+#define ALL (~0u)
+#define SC CMD_SCANNING
+#define SR (CMD_SCANNING | CMD_RULES)
+#define RH (CMD_SCANNING | CMD_RULES | CMD_HISTORY) /* commands that load rules */
+#define H CMD_HISTORY
+
+static const opt_def options[] = {
+    {'h', "help", NULL, ALL, K_HELP, 0, 0, 0, "show this help"},
+    {'f', "format", "FMT", CMD_SCAN | CMD_CHECK, K_STR, F(format), 0, 0, "output format: text (default), json, sarif, github or markdown"},
+    {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json"},
+    {'o', "output", "FILE", RH, K_STR, F(output), 0, 0, "write the report to FILE (atomically) instead of stdout"},
+    {'j', "jobs", "N", SC, K_LONG, F(jobs), 1, 1024, "worker threads (default: all cores)"},
+    {0, "rules", "DIR", RH, K_LIST, F(rules), 0, 0, "rule directory, repeatable (default: the bundled rules)"},
+    {0, "queries", "DIR", RH, K_STR, F(queries), 0, 0, "query directory (default: the bundled queries)"},
+    {0, "config", "FILE", RH, K_STR, F(config), 0, 0, "project configuration (default: nearest .sunset.json)"},
+    {0, "no-config", NULL, RH, K_FLAG, F(no_config), 0, 0, "do not read any .sunset.json"},
+    {'p', "compile-commands", "DIR", SC, K_STR, F(compdb), 0, 0, "precise C/C++ mode: DIR holds compile_commands.json"},
+    {0, "root", "DIR", SC, K_STR, F(root), 0, 0, "report paths relative to DIR (default: the scanned directory)"},
+    {0, "include", "GLOB", SC | H, K_LIST, F(include), 0, 0, "scan only files matching GLOB, repeatable"},
+    {0, "exclude", "GLOB", SC | H, K_LIST, F(exclude), 0, 0, "skip files and directories matching GLOB, repeatable"},
+    {0, "no-ignore", NULL, SC, K_FLAG, F(no_ignore), 0, 0, "do not honour .gitignore files"},
+    {0, "include-generated", NULL, SC, K_FLAG, F(generated), 0, 0, "scan generated files (*.pb.h, @generated ...) too"},
+    {0, "max-filesize", "SIZE", SC, K_SIZE, F(max_size), 0, 0, "skip larger files, e.g. 16M (default 16M)"},
+    {0, "parse-budget", "MS", SC, K_LONG, F(budget), 0, 86400000, "per-file parse time budget in ms (default 10000, 0 = none)"},
+    {0, "color", "WHEN", SC, K_STR, F(color), 0, 0, "auto (default), always or never"},
+    {0, "no-color", NULL, SC, K_NEVER_COLOR, F(color), 0, 0, "same as --color=never"},
+    {0, "no-summary", NULL, SC, K_FLAG, F(no_summary), 0, 0, "text output without the closing summary"},
+    {0, "no-snippets", NULL, SC, K_FLAG, F(no_snippets), 0, 0, "text output without source lines and carets"},
+    {0, "cache", "DIR", SC, K_STR, F(cache_dir), 0, 0, "content cache directory (default: .sunset-cache in the current directory)"},
+    {0, "no-cache", NULL, SC, K_FLAG, F(no_cache), 0, 0, "neither read nor write the content cache"},
+    {0, "no-prefilter", NULL, SC, K_FLAG, F(no_prefilter), 0, 0, "parse every file, even those no rule can match"},
+    {'q', "quiet", NULL, SC | H, K_FLAG, F(quiet), 0, 0, "no progress line and no warnings on stderr"},
+    {'v', "verbose", NULL, CMD_RULES, K_FLAG, F(verbose), 0, 0, "rules test: list every example, not only failures"},
+    {0, "baseline", "FILE", CMD_CHECK, K_STR, F(baseline), 0, 0, "report only findings not recorded in FILE (see 'sunset baseline')"},
+    {0, "update-baseline", NULL, CMD_CHECK, K_FLAG, F(update_baseline), 0, 0, "drop fixed findings from the --baseline file (it never grows)"},
+    {0, "accept-new", NULL, CMD_CHECK, K_FLAG, F(accept_new), 0, 0, "with --update-baseline: also record the new findings"},
+    {0, "diff-base", "REV", CMD_CHECK, K_STR, F(diff_base), 0, 0, "only findings on lines added or edited since REV (git)"},
+    {0, "files-from", "FILE", CMD_CHECK, K_STR, F(files_from), 0, 0, "only the files listed in FILE (one per line, - = stdin)"},
+    {0, "severity-threshold", "SEV", CMD_CHECK, K_STR, F(threshold), 0, 0, "new findings at or above SEV fail: info, warning (default), error"},
+    {0, "summary", "FILE", CMD_CHECK, K_STR, F(summary), 0, 0, "also write a Markdown summary to FILE (default with -f github: $GITHUB_STEP_SUMMARY)"},
+    {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing (full scans)"},
+    {'v', "verbose", NULL, H, K_FLAG, F(verbose), 0, 0, "print how many blobs were scanned and reused"},
+    {'f', "format", "FMT", H, K_STR, F(format), 0, 0, "csv (default), json or svg (a burn-down chart)"},
+    {0, "repo", "DIR", H, K_STR, F(repo), 0, 0, "the git repository (default: the current directory)"},
+    {0, "shard", "I/N", CMD_SCAN | H, K_STR, F(shard), 0, 0, "do part I of N (files by path, commits by position); join with 'sunset merge'"},
+    {'o', "output", "FILE", CMD_MERGE, K_STR, F(output), 0, 0, "write the merged document to FILE (atomically)"},
+    {0, "since", "DATE", H, K_STR, F(since), 0, 0, "only commits from DATE (YYYY-MM-DD) on"},
+    {0, "every", "N", H, K_LONG, F(every), 1, 1000000, "sample every Nth commit (the newest is always kept)"},
+    {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range)"},
+    {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "md (default), json or html"},
+    {0, "manifest", "FILE", CMD_REPORT, K_STR, F(manifest), 0, 0, "tracking manifest (default: the one in rules/tracking/)"},
+    {0, "out-dir", "DIR", CMD_REPORT, K_STR, F(out_dir), 0, 0, "write DIR/tracking.md, .json and .html from one run"},
+    {0, "update", "FILE", CMD_REPORT, K_STR, F(update), 0, 0, "rewrite the marked region of the issue body in FILE"},
+    {0, "batches", NULL, CMD_REPORT, K_FLAG, F(batches), 0, 0, "add the remaining work as contributor batches per directory"},
+    {0, "owners", "FILE", CMD_REPORT, K_STR, F(owners), 0, 0, "batches per owner, by the CODEOWNERS file FILE"},
+    {0, "burndown", "SVG", CMD_REPORT, K_STR, F(burndown), 0, 0, "embed this burn-down chart (sunset history -f svg) in the HTML"},
+    {0, "source-url", "URL", CMD_REPORT, K_STR, F(source_url), 0, 0, "prefix of path#Lline links (default: the manifest's; \"\" = relative)"},
+    {'f', "format", "FMT", CMD_REMOVABLE, K_STR, F(format), 0, 0, "markdown (default) or json"},
+    {0, "patch", NULL, CMD_REMOVABLE, K_FLAG, F(patch), 0, 0, "write a git-apply-able diff deleting the provably safe items"},
+    {0, "derive", NULL, CMD_SCAN, K_FLAG, F(derive), 0, 0, "add findings derived across files (legacy by inheritance, import, include ...)"},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+static void usage_lines(FILE *f) {
+    for (size_t i = 0; i < sunset_n_commands; i++)
+        fprintf(f, "%s sunset %s\n", i ? "      " : "usage:", sunset_commands[i].synopsis);
+    fprintf(f, "       sunset --help | --version | COMMAND --help\n");
+}
+
+int cli_usage_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "sunset: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    usage_lines(stderr);
+    return EXIT_USAGE;
+}
+
+static void help(const command *cmd) {
+    if (!cmd) {
+        usage_lines(stdout);
+        printf("\nAudits a Paddle-style source tree for remnants of the legacy executors "
+               "(ParallelExecutor,\nSSAGraphExecutor, ExecutionStrategy, OpHandles, AsyncExecutor ...).\n\n"
+               "commands:\n");
+        for (size_t i = 0; i < sunset_n_commands; i++)
+            printf("  %-10s %s\n", sunset_commands[i].name, sunset_commands[i].summary);
+        printf("\nexit status: 0 the command ran; 1 check found new findings / rules test failed;\n"
+               "2 usage, configuration, rule or I/O error. See 'sunset COMMAND --help' and man sunset.\n");
+        return;
+    }
+    printf("usage: sunset %s\n\n%s\n\noptions:\n", cmd->synopsis, cmd->summary);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *o = &options[i];
+        if (!(o->cmds & cmd->bit)) continue;
+        char left[64];
+        if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->long_name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        printf("  %-32s %s\n", left, o->help);
+    }
+}
+
+static bool parse_size(const char *s, size_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *s == '-') return false;
+    if (*end == 'K' || *end == 'k') v <<= 10, end++;
+    else if (*end == 'M' || *end == 'm') v <<= 20, end++;
+    else if (*end == 'G' || *end == 'g') v <<= 30, end++;
+    if (*end || v == 0) return false;
+    *out = (size_t)v;
+    return true;
+}
+
+static int set_option(const opt_def *o, const char *name, const char *val, cli *c, bool *done) {
+    char *base = (char *)c;
+    switch (o->kind) {
+    case K_HELP:
+        for (size_t i = 0; i < sunset_n_commands; i++)
+            if (sunset_commands[i].bit == c->cmd) help(&sunset_commands[i]);
+        *done = true;
+        return EXIT_OK;
+    case K_FLAG: *(bool *)(base + o->off) = true; return EXIT_OK;
+    case K_STR: *(const char **)(base + o->off) = val; return EXIT_OK;
+    case K_NEVER_COLOR: *(const char **)(base + o->off) = "never"; return EXIT_OK;
+    case K_LIST:
+        if (!vec_push((vec *)(base + o->off), &val)) return cli_usage_error("out of memory");
+        return EXIT_OK;
+    case K_LONG: {
+        char *end;
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        if (errno || end == val || *end || v < o->min || v > o->max)
+            return cli_usage_error("%s takes a whole number from %ld to %ld, not '%s'", name, o->min, o->max, val);
+        *(long *)(base + o->off) = v;
+        return EXIT_OK;
+    }
+    case K_SIZE:
+        if (!parse_size(val, (size_t *)(base + o->off)))
+            return cli_usage_error("%s takes a size like 512K or 16M, not '%s'", name, val);
+        return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
+int cli_parse(int argc, char **argv, cli *c, bool *done) {
+    memset(c, 0, sizeof *c);
+    c->paths = c->rules = c->include = c->exclude = VEC_INIT(const char *);
+    c->budget = -1;
+    *done = false;
+    if (argc < 2) {
+        usage_lines(stderr);
+        return EXIT_USAGE;
+    }
+    const char *first = argv[1];
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 || strcmp(first, "help") == 0) {
+        help(NULL);
+        *done = true;
+        return EXIT_OK;
+    }
+    if (strcmp(first, "--version") == 0) {
+        printf("sunset %s (rule schema %d, frontend ABI %d)\n", SUNSET_VERSION, SUNSET_RULE_SCHEMA,
+               SUNSET_FRONTEND_ABI);
+        *done = true;
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sunset_n_commands; i++)
+        if (strcmp(sunset_commands[i].name, first) == 0) {
+            c->cmd = sunset_commands[i].bit;
+            c->command = sunset_commands[i].name;
+        }
+    if (!c->cmd) return cli_usage_error("unknown command '%s'", first);
+    bool only_paths = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_paths || a[0] != '-' || a[1] == 0) {
+            if (!vec_push(&c->paths, &a)) return cli_usage_error("out of memory");
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_paths = true;
+            continue;
+        }
+        const opt_def *o = NULL;
+        const char *val = NULL;
+        if (a[1] == '-') {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t n = eq ? (size_t)(eq - name) : strlen(name);
+            for (size_t k = 0; k < N_OPTIONS; k++)
+                if (strlen(options[k].long_name) == n && strncmp(options[k].long_name, name, n) == 0 &&
+                    (options[k].cmds & c->cmd))
+                    o = &options[k];
+            if (o && eq) {
+                if (!o->arg) return cli_usage_error("option '--%s' takes no value", o->long_name);
+                val = eq + 1;
+            }
+        } else {
+            for (size_t k = 0; k < N_OPTIONS; k++)
+                if (options[k].short_name == a[1] && (options[k].cmds & c->cmd)) o = &options[k];
+            if (o && a[2]) {
+                if (!o->arg) return cli_usage_error("option '%s' takes no value", a);
+                val = a + 2;
+            }
+        }
+        if (!o) return cli_usage_error("unknown option '%s' for '%s'", a, c->command);
+        if (o->arg && !val) {
+            if (i + 1 >= argc) return cli_usage_error("option '%s' needs a value", a);
+            val = argv[++i];
+        }
+        char name[64];
+        snprintf(name, sizeof name, "--%s", o->long_name);
+        int rc = set_option(o, name, val, c, done);
+        if (rc != EXIT_OK || *done) return rc;
+    }
+    if (c->color && strcmp(c->color, "auto") && strcmp(c->color, "always") && strcmp(c->color, "never"))
+        return cli_usage_error("--color takes auto, always or never, not '%s'", c->color);
+    return EXIT_OK;
+}
+
+int cli_shard(cli *c) {
+    if (!c->shard) return EXIT_OK;
+    unsigned i, n;
+    char extra;
+    if (sscanf(c->shard, "%u/%u%c", &i, &n, &extra) != 2 || n == 0 || i == 0 || i > n || n > 100000)
+        return cli_usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", c->shard);
+    c->shard_i = i;
+    c->shard_n = n;
+    return EXIT_OK;
+}
+
+bool cli_in_shard(const cli *c, const char *key) {
+    if (!c->shard_n) return true;
+    /* a stable split: the same key always lands in the same shard, whatever the machine */
+    return hash64(key, strlen(key), 0x5eed) % c->shard_n == c->shard_i - 1;
+}
+
+void cli_free(cli *c) {
+    vec_free(&c->paths);
+    vec_free(&c->rules);
+    vec_free(&c->include);
+    vec_free(&c->exclude);
+}

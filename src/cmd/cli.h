@@ -1,0 +1,89 @@
+/*
+ * cli.h — the command line, shared by every command: one option table (src/cli.c) drives
+ * both the parser and --help. A command is a function in its own file taking the parsed
+ * `cli`; adding an option is one table row and one field here.
+ */
+#ifndef SUNSET_CLI_H
+#define SUNSET_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/util.h"
+
+/* Command bits, for options that belong to several commands. */
+enum {
+    CMD_SCAN = 1u << 0,
+    CMD_RULES = 1u << 1,
+    CMD_BASELINE = 1u << 2,
+    CMD_CHECK = 1u << 3,
+    CMD_REPORT = 1u << 4,
+    CMD_REMOVABLE = 1u << 5,
+    CMD_HISTORY = 1u << 6,
+    CMD_MERGE = 1u << 7,
+};
+/* Commands that run a scan and so take the scan options. */
+#define CMD_SCANNING (CMD_SCAN | CMD_BASELINE | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE)
+
+typedef struct cli {
+    unsigned cmd;          /* CMD_* bit of the command */
+    const char *command;   /* its name */
+    const char *sub;       /* a sub-command word (rules test|list) */
+    vec paths;             /* const char *: positional arguments */
+    /* scan options */
+    const char *format, *output, *config, *compdb, *root, *queries, *color;
+    vec rules, include, exclude; /* const char * */
+    long jobs;
+    bool no_config, no_ignore, generated, no_summary, no_snippets, no_prefilter, quiet, verbose;
+    bool patch, derive;    /* removable --patch; scan --derive */
+    size_t max_size;
+    long budget;           /* -1 = default */
+    /* baseline / check (src/check.c) */
+    const char *baseline, *diff_base, *files_from, *threshold, *summary;
+    bool update_baseline, accept_new, report_unused;
+    /* history */
+    const char *repo, *since;
+    long every, max_count;
+    /* the content cache (scanning commands) */
+    const char *cache_dir;
+    bool no_cache;
+    /* --shard i/n (scan, history): this run does part i of n; 0/0 = everything */
+    const char *shard;
+    unsigned shard_i, shard_n;
+    /* report (src/cmd_report.c) */
+    const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
+    bool batches;
+} cli;
+
+/* Parse argv. Returns EXIT_OK, or an exit code after printing the error (or the help, with
+ * *done set: then the caller exits with the returned code). */
+int cli_parse(int argc, char **argv, cli *c, bool *done);
+void cli_free(cli *c);
+/* "sunset: MESSAGE" and the usage lines on stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The command registry (main.c). */
+typedef struct command {
+    const char *name;
+    unsigned bit;
+    int (*run)(cli *c);
+    const char *synopsis; /* "scan [OPTIONS] [PATH...]" */
+    const char *summary;  /* one line for --help */
+} command;
+extern const command sunset_commands[];
+extern const size_t sunset_n_commands;
+
+/* Commands, one file each. */
+int cmd_scan(cli *c);   /* src/scan.c */
+int cmd_rules(cli *c);  /* src/selftest.c */
+int cmd_removable(cli *c); /* src/cmd_removable.c */
+int cmd_baseline(cli *c); /* src/cmd_check.c */
+int cmd_check(cli *c);    /* src/cmd_check.c */
+int cmd_history(cli *c); /* src/history.c */
+int cmd_merge(cli *c);   /* src/merge.c */
+/* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
+int cli_shard(cli *c);
+/* Is the item with this key in this run's shard? (true without --shard) */
+bool cli_in_shard(const cli *c, const char *key);
+int cmd_report(cli *c);  /* src/cmd_report.c */
+
+#endif

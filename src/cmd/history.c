@@ -1,0 +1,124 @@
+/*
+ * cmd/history.c — `sunset history [REV_RANGE]`: the burn-down of legacy findings over git
+ * history. Options, the rules and a one-job engine here; the replay in
+ * src/analysis/history.c; the CSV, JSON and SVG writers in src/report/history.c. PRs the
+ * tracking manifest names are marked on the chart.
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/session.h"
+#include "report/history.h"
+
+/* ---- the tracking manifest's PRs (rules DIR/tracking/*.json) ---- */
+
+static void collect_prs(const cJSON *j, vec *out) {
+    if (cJSON_IsString(j)) {
+        const char *s = j->valuestring;
+        if (s[0] == '#') {
+            char *end;
+            long v = strtol(s + 1, &end, 10);
+            if (end > s + 1 && !*end && v > 0) vec_push(out, &v);
+        }
+        return;
+    }
+    const cJSON *it;
+    cJSON_ArrayForEach(it, j) {
+        if (cJSON_IsArray(j) || (it->string && (strcmp(it->string, "pr") == 0 || strcmp(it->string, "prs") == 0)))
+            collect_prs(it, out);
+        else if (cJSON_IsObject(it) || cJSON_IsArray(it))
+            collect_prs(it, out);
+    }
+}
+
+/* Every "#NNN" under a "pr"/"prs" key of the manifests next to the rule directories. */
+static void manifest_prs(const scan_ctx *s, vec *out) {
+    for (size_t d = 0; d < s->dirs.n; d++) {
+        sb dir = {0};
+        sb_printf(&dir, "%s/tracking", VEC_AT(&s->dirs, const char *, d));
+        DIR *dp = dir.oom ? NULL : opendir(dir.s);
+        struct dirent *de;
+        while (dp && (de = readdir(dp))) {
+            size_t n = strlen(de->d_name);
+            if (n < 6 || strcmp(de->d_name + n - 5, ".json")) continue;
+            sb p = {0};
+            sb_printf(&p, "%s/%s", dir.s, de->d_name);
+            char *text = NULL;
+            size_t len;
+            if (!p.oom && read_file(p.s, 4 << 20, &text, &len) == 0) {
+                cJSON *j = cJSON_Parse(text);
+                if (j) collect_prs(j, out);
+                cJSON_Delete(j);
+            }
+            sunset_free(text);
+            sb_free(&p);
+        }
+        if (dp) closedir(dp);
+        sb_free(&dir);
+    }
+}
+
+int cmd_history(cli *c) {
+    const char *range = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : "HEAD";
+    if (c->paths.n > 1) return cli_usage_error("history takes one revision range, e.g. A..B");
+    const char *fmt = c->format ? c->format : "csv";
+    if (strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "svg")) {
+        fprintf(stderr, "sunset: unknown format '%s' (known: csv, json, svg)\n", fmt);
+        return EXIT_USAGE;
+    }
+    scan_ctx s = {0};
+    vec samples = VEC_INIT(history_sample);
+    sb doc = {0};
+    int rc = EXIT_USAGE;
+    const char *repo_dir = c->repo ? c->repo : ".";
+    c->paths.n = 0; /* the range is not a path to find a configuration from */
+    vec_push(&c->paths, &repo_dir);
+    if ((rc = scan_load_rules(c, &s))) goto cleanup;
+    rc = EXIT_USAGE;
+    sunset_error err = {{0}};
+    s.eo.jobs = 1;
+    if (!(s.eng = sunset_engine_new(s.rs, &s.eo, &err))) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        goto cleanup;
+    }
+    if (cli_shard(c)) goto cleanup;
+    history_opts ho = {.include = &c->include, .exclude = &c->exclude, .since = c->since,
+                       .max_count = c->max_count, .every = c->every, .shard_i = c->shard_i,
+                       .shard_n = c->shard_n, .progress = !c->quiet && isatty(2)};
+    history_stats hs = {0};
+    if (history_replay(s.eng, repo_dir, range, &ho, &samples, &hs)) goto cleanup;
+    /* annotate the PRs of the tracking manifest; without a manifest, every PR a subject names */
+    vec prs = VEC_INIT(long);
+    manifest_prs(&s, &prs);
+    for (size_t i = 0; i < samples.n; i++) {
+        history_sample *sp = &VEC_AT(&samples, history_sample, i);
+        sp->tracked = sp->pr > 0 && !prs.n;
+        for (size_t k = 0; k < prs.n && sp->pr > 0; k++)
+            if (VEC_AT(&prs, long, k) == sp->pr) sp->tracked = true;
+    }
+    vec_free(&prs);
+    sunset_family_title *fams = sunset_calloc(s.rs->families.n ? s.rs->families.n : 1, sizeof *fams);
+    size_t nf = s.rs->families.n < HISTORY_MAX_FAMILIES ? s.rs->families.n : HISTORY_MAX_FAMILIES;
+    for (size_t f = 0; fams && f < nf; f++) {
+        fams[f].id = VEC_AT(&s.rs->families, family_info, f).id;
+        fams[f].title = VEC_AT(&s.rs->families, family_info, f).title;
+    }
+    if (!fams) goto cleanup;
+    if (strcmp(fmt, "csv") == 0) history_write_csv((history_sample *)samples.v, samples.n, fams, nf, &doc);
+    else if (strcmp(fmt, "json") == 0) history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
+    else history_write_svg((history_sample *)samples.v, samples.n, &doc);
+    sunset_free(fams);
+    if (doc.oom) goto cleanup;
+    if (c->verbose)
+        fprintf(stderr, "sunset: history: %zu commits, %zu blobs scanned, %zu reused\n", samples.n,
+                hs.blobs_scanned, hs.blobs_cached);
+    rc = output_write(c->output, &doc);
+cleanup:
+    sb_free(&doc);
+    history_samples_free(&samples);
+    scan_ctx_free(&s);
+    return rc;
+}

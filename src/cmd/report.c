@@ -1,0 +1,216 @@
+/*
+ * cmd_report.c — `sunset report [PATH]`: scans PATH and measures a tracking issue against the
+ * findings (src/tracking.c), writing the progress report as Markdown (default), JSON or
+ * self-contained HTML — or all three from one run with --out-dir, so the numbers cannot
+ * disagree. --update FILE rewrites only the marked region of an issue body (alone, or with
+ * --out-dir / --output); --source-url overrides the manifest's link prefix; --batches and
+ * --owners CODEOWNERS add the remaining work grouped into contributor-sized batches.
+ *
+ * The manifest is --manifest FILE, else the single *.json under tracking/ in the rule
+ * directories (the bundled rules/tracking/).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd/session.h"
+#include "analysis/tracking.h"
+
+enum { BATCH_FILES = 8 };
+
+/* The manifest: --manifest, else the one tracking/*.json in the rule directories. */
+static char *find_manifest(cli *c, const scan_ctx *s) {
+    if (c->manifest) return sunset_strndup(c->manifest, strlen(c->manifest));
+    char *found = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < s->dirs.n; i++) {
+        sb dir = {0};
+        sb_printf(&dir, "%s/tracking", VEC_AT(&s->dirs, const char *, i));
+        DIR *d = dir.s ? opendir(dir.s) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
+            n++;
+            sunset_free(found);
+            sb p = {0};
+            sb_printf(&p, "%s/%s", dir.s, e->d_name);
+            found = sb_take(&p);
+        }
+        if (d) closedir(d);
+        sb_free(&dir);
+    }
+    if (n == 1) return found;
+    sunset_free(found);
+    fprintf(stderr, n ? "sunset: several tracking manifests in the rule directories; name one with --manifest FILE\n"
+                      : "sunset: no tracking manifest (rules/tracking/*.json); name one with --manifest FILE\n");
+    return NULL;
+}
+
+static bool is_path_rule(void *ctx, const sunset_finding *f) {
+    const sunset_rule *r = sunset_ruleset_find(ctx, f->rule_id);
+    return r && r->kind == RK_PATH;
+}
+
+static int write_one(const char *file, const tracking_report *r, const vec *batches,
+                     int (*fn)(const tracking_report *, const vec *, sb *)) {
+    sb doc = {0};
+    int rc = EXIT_USAGE;
+    if (fn(r, batches, &doc)) fprintf(stderr, "sunset: out of memory writing the report\n");
+    else rc = output_write(file, &doc);
+    sb_free(&doc);
+    return rc;
+}
+
+static int update_issue(const char *file, const tracking_report *r, const vec *batches) {
+    char *body = NULL, *next = NULL;
+    size_t len;
+    sb region = {0};
+    int rc = EXIT_USAGE, e = read_file(file, 0, &body, &len);
+    if (e) {
+        fprintf(stderr, "sunset: %s: %s\n", file, strerror(e));
+        goto cleanup;
+    }
+    if (tracking_write_md(r, batches, &region)) {
+        fprintf(stderr, "sunset: out of memory writing the report\n");
+        goto cleanup;
+    }
+    bool missing;
+    next = tracking_update_body(body, region.s, &missing);
+    if (!next) {
+        if (missing)
+            fprintf(stderr, "sunset: %s: no region to update: the body needs a line %s and, below it, %s\n", file,
+                    TRACKING_MARK_BEGIN, TRACKING_MARK_END);
+        else fprintf(stderr, "sunset: out of memory updating %s\n", file);
+        goto cleanup;
+    }
+    if (strcmp(next, body) == 0) {
+        rc = EXIT_OK; /* idempotent: an unchanged body is not rewritten */
+        goto cleanup;
+    }
+    if ((e = write_file_atomic(file, next, strlen(next)))) {
+        fprintf(stderr, "sunset: %s: cannot write: %s\n", file, strerror(e));
+        goto cleanup;
+    }
+    rc = EXIT_OK;
+cleanup:
+    sunset_free(body);
+    sunset_free(next);
+    sb_free(&region);
+    return rc;
+}
+
+int cmd_report(cli *c) {
+    scan_ctx s = {0};
+    sunset_result res = {0};
+    tracking_manifest *m = NULL;
+    tracking_report rep = {0};
+    vec batches = VEC_INIT(trk_batch);
+    bool want_batches = c->batches || c->owners;
+    char *manifest = NULL, *owners = NULL, *burndown = NULL;
+    sunset_finding *kept = NULL;
+    int rc = EXIT_USAGE;
+    const char *fmt = c->format ? c->format : "md";
+    int (*fn)(const tracking_report *, const vec *, sb *) = NULL;
+    if (strcmp(fmt, "md") == 0 || strcmp(fmt, "markdown") == 0) fn = tracking_write_md;
+    else if (strcmp(fmt, "json") == 0) fn = tracking_write_json;
+    else if (strcmp(fmt, "html") == 0) fn = tracking_write_html;
+    else {
+        fprintf(stderr, "sunset: unknown report format '%s' (known: md, json, html)\n", fmt);
+        goto cleanup;
+    }
+    if (c->paths.n > 1) {
+        rc = cli_usage_error("report takes one PATH");
+        goto cleanup;
+    }
+    if (c->owners) {
+        size_t len;
+        int e = read_file(c->owners, 0, &owners, &len);
+        if (e) {
+            fprintf(stderr, "sunset: %s: %s\n", c->owners, strerror(e));
+            goto cleanup;
+        }
+    }
+    if (c->burndown) {
+        size_t len;
+        int e = read_file(c->burndown, 16u << 20, &burndown, &len);
+        if (e) {
+            fprintf(stderr, "sunset: %s: %s\n", c->burndown, strerror(e));
+            goto cleanup;
+        }
+        const char *p = burndown;
+        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+        if (strncmp(p, "<svg", 4) != 0) {
+            fprintf(stderr, "sunset: %s:1:1: not an SVG document (write one with 'sunset history -f svg')\n", c->burndown);
+            goto cleanup;
+        }
+    }
+    if ((rc = scan_prepare(c, &s))) goto cleanup;
+    rc = EXIT_USAGE;
+    if (!(manifest = find_manifest(c, &s))) goto cleanup;
+    sunset_error err = {{0}};
+    if (!(m = tracking_manifest_load(manifest, &err))) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        goto cleanup;
+    }
+    if (c->source_url) {
+        /* the snapshot measured may not be the manifest's branch: links follow the user */
+        sunset_free(m->source_url);
+        m->source_url = *c->source_url ? sunset_strndup(c->source_url, strlen(c->source_url)) : NULL;
+        if (*c->source_url && !m->source_url) goto oom;
+    }
+    if ((rc = scan_execute(c, &s, &res))) goto cleanup;
+    rc = EXIT_USAGE;
+    /* suppressed findings (sunset-ignore) do not keep anything open: measure a filtered view */
+    sunset_result view = res;
+    kept = sunset_calloc(res.n_findings ? res.n_findings : 1, sizeof *kept);
+    if (!kept) goto oom;
+    view.n_findings = 0;
+    for (size_t i = 0; i < res.n_findings; i++)
+        if (!res.findings[i].suppressed) kept[view.n_findings++] = res.findings[i];
+    view.findings = kept;
+    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs};
+    if (tracking_compute(m, &view, &o, &rep)) goto oom;
+    rep.burndown = burndown;
+    if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
+    const vec *b = want_batches ? &batches : NULL;
+    if (c->update && (rc = update_issue(c->update, &rep, b))) goto cleanup;
+    if (c->out_dir) {
+        if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "sunset: %s: cannot create: %s\n", c->out_dir, strerror(errno));
+            goto cleanup;
+        }
+        static const struct {
+            const char *name;
+            int (*fn)(const tracking_report *, const vec *, sb *);
+        } outs[] = {{"tracking.md", tracking_write_md}, {"tracking.json", tracking_write_json},
+                    {"tracking.html", tracking_write_html}};
+        for (size_t i = 0; i < 3; i++) {
+            sb p = {0};
+            sb_printf(&p, "%s/%s", c->out_dir, outs[i].name);
+            rc = p.oom ? EXIT_USAGE : write_one(p.s, &rep, b, outs[i].fn);
+            sb_free(&p);
+            if (rc) goto cleanup;
+        }
+    } else if (!c->update || c->output) {
+        if ((rc = write_one(c->output, &rep, b, fn))) goto cleanup;
+    }
+    rc = EXIT_OK;
+    goto cleanup;
+oom:
+    fprintf(stderr, "sunset: out of memory computing the tracking report\n");
+    rc = EXIT_USAGE;
+cleanup:
+    tracking_batches_free(&batches);
+    tracking_report_free(&rep);
+    tracking_manifest_free(m);
+    sunset_free(kept);
+    sunset_free(manifest);
+    sunset_free(owners);
+    sunset_free(burndown);
+    sunset_result_free(&res);
+    scan_ctx_free(&s);
+    return rc;
+}

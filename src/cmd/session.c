@@ -1,0 +1,338 @@
+/*
+ * scan.c — the shared scan pipeline and the `scan` command. The bundled rules and queries
+ * are found next to the binary (../rules in the build tree, ../share/sunset/rules installed).
+ */
+#include "cmd/session.h"
+
+#include "derive.h"
+
+#include "core/cache.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The directory of the running binary. */
+static bool exe_dir(char *buf, size_t n) {
+    ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+    if (len <= 0) return false;
+    buf[len] = 0;
+    char *s = strrchr(buf, '/');
+    if (!s) return false;
+    *s = 0;
+    return true;
+}
+
+static char *bundled(const char *what) {
+    char dir[PATH_MAX];
+    if (!exe_dir(dir, sizeof dir)) return NULL;
+    const char *cands[] = {"%s/../%s", "%s/../share/sunset/%s"};
+    for (size_t i = 0; i < 2; i++) {
+        char p[PATH_MAX + 64];
+        snprintf(p, sizeof p, cands[i], dir, what);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            char real[PATH_MAX];
+            if (realpath(p, real)) return sunset_strndup(real, strlen(real));
+        }
+    }
+    return NULL;
+}
+
+int output_write(const char *file, const sb *doc) {
+    const char *data = doc->s ? doc->s : "";
+    if (file && strcmp(file, "-") != 0) {
+        int e = write_file_atomic(file, data, doc->len);
+        if (e) {
+            fprintf(stderr, "sunset: %s: cannot write: %s\n", file, strerror(e));
+            return EXIT_USAGE;
+        }
+        return EXIT_OK;
+    }
+    fwrite(data, 1, doc->len, stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "sunset: error writing to stdout: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+sunset_output_opts output_opts(const cli *c) {
+    bool color;
+    if (!c->color || strcmp(c->color, "auto") == 0)
+        color = (!c->output || strcmp(c->output, "-") == 0) && isatty(1) && !getenv("NO_COLOR");
+    else
+        color = strcmp(c->color, "always") == 0;
+    return (sunset_output_opts){color, !c->no_summary, !c->no_snippets};
+}
+
+void scan_ctx_free(scan_ctx *s) {
+    sunset_engine_free(s->eng);
+    sunset_cache_free(s->cache);
+    sunset_ruleset_free(s->rs);
+    sunset_config_free(&s->cfg);
+    for (size_t i = 0; i < s->starts.n; i++) sunset_free(VEC_AT(&s->starts, char *, i));
+    for (size_t i = 0; i < s->files.n; i++) sunset_free(VEC_AT(&s->files, char *, i));
+    vec_free(&s->starts);
+    vec_free(&s->files);
+    vec_free(&s->dirs);
+    sunset_free(s->bundled_rules);
+    sunset_free(s->bundled_queries);
+    sunset_free(s->root);
+    sunset_free(s->display);
+    memset(s, 0, sizeof *s);
+}
+
+int scan_load_rules(cli *c, scan_ctx *s) {
+    sunset_error err = {{0}};
+    sunset_config_init(&s->cfg);
+    s->dirs = VEC_INIT(const char *);
+    s->starts = s->files = VEC_INIT(char *);
+    if (!c->no_config) {
+        char *found = NULL;
+        if (!c->config) found = sunset_config_find(c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".");
+        const char *file = c->config ? c->config : found;
+        int bad = file && sunset_config_load(file, &s->cfg, &err);
+        sunset_free(found);
+        if (bad) {
+            fprintf(stderr, "sunset: %s\n", err.msg);
+            return EXIT_USAGE;
+        }
+    }
+    /* --rules replaces the bundled set; the configuration's directories add to it */
+    if (c->rules.n) {
+        for (size_t i = 0; i < c->rules.n; i++) vec_push(&s->dirs, &VEC_AT(&c->rules, const char *, i));
+    } else {
+        s->bundled_rules = bundled("rules");
+        if (!s->bundled_rules) {
+            fprintf(stderr, "sunset: cannot find the bundled rules (looked in ../rules and "
+                            "../share/sunset/rules next to the binary); use --rules DIR\n");
+            return EXIT_USAGE;
+        }
+        vec_push(&s->dirs, &s->bundled_rules);
+    }
+    for (size_t i = 0; i < s->cfg.rule_dirs.n; i++) vec_push(&s->dirs, &VEC_AT(&s->cfg.rule_dirs, char *, i));
+    s->queries = c->queries ? c->queries : s->cfg.queries_dir;
+    if (!s->queries) s->queries = s->bundled_queries = bundled("queries");
+    s->rs = sunset_ruleset_load((const char *const *)s->dirs.v, s->dirs.n, s->queries, &err);
+    if (!s->rs) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < s->cfg.severity.n; i++) {
+        sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
+        if (sunset_ruleset_set_severity(s->rs, o->id, o->sev)) {
+            fprintf(stderr, "sunset: %s: \"severity\" names unknown rule %s\n", s->cfg.path, o->id);
+            return EXIT_USAGE;
+        }
+    }
+    s->eo = (sunset_engine_opts){
+        .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
+        .include_generated = c->generated,
+        .max_file_size = c->max_size,
+        .parse_budget_ms = c->budget >= 0 ? (unsigned)c->budget : 10000,
+        .compile_db_dir = c->compdb ? c->compdb : s->cfg.compile_db,
+        .queries_dir = s->queries,
+        .no_prefilter = c->no_prefilter,
+        .progress = !c->quiet && isatty(2),
+        .disable = (const disable_entry *)s->cfg.disable.v,
+        .n_disable = s->cfg.disable.n,
+    };
+    return EXIT_OK;
+}
+
+/* Root and root-relative start paths. */
+static int resolve_paths(cli *c, scan_ctx *s) {
+    char real[PATH_MAX], root[PATH_MAX];
+    if (c->paths.n == 0) {
+        static const char *dot = ".";
+        vec_push(&c->paths, &dot);
+    }
+    if (c->root) {
+        if (!realpath(c->root, root)) {
+            fprintf(stderr, "sunset: %s: %s\n", c->root, strerror(errno));
+            return EXIT_USAGE;
+        }
+        s->display = sunset_strndup(c->root, strlen(c->root));
+    } else {
+        /* the common ancestor directory of every PATH */
+        root[0] = 0;
+        for (size_t i = 0; i < c->paths.n; i++) {
+            const char *p = VEC_AT(&c->paths, const char *, i);
+            struct stat st;
+            if (!realpath(p, real) || stat(real, &st) != 0) {
+                fprintf(stderr, "sunset: %s: %s\n", p, strerror(errno));
+                return EXIT_USAGE;
+            }
+            if (!S_ISDIR(st.st_mode)) {
+                char *sl = strrchr(real, '/');
+                if (sl && sl != real) *sl = 0;
+                else strcpy(real, "/");
+            }
+            if (!root[0]) {
+                strcpy(root, real);
+                continue;
+            }
+            size_t k = 0;
+            while (root[k] && root[k] == real[k]) k++;
+            if (!(root[k] == 0 && (real[k] == '/' || real[k] == 0))) {
+                while (k > 0 && root[k] != '/') k--;
+                root[k ? k : 1] = 0;
+            }
+        }
+        const char *first = VEC_AT(&c->paths, const char *, 0);
+        struct stat st;
+        bool single_dir = c->paths.n == 1 && stat(first, &st) == 0 && S_ISDIR(st.st_mode);
+        s->display = single_dir ? sunset_strndup(first, strlen(first)) : sunset_strndup(root, strlen(root));
+    }
+    s->root = sunset_strndup(root, strlen(root));
+    size_t rl = strlen(root);
+    for (size_t i = 0; i < c->paths.n; i++) {
+        const char *p = VEC_AT(&c->paths, const char *, i);
+        if (!realpath(p, real)) {
+            fprintf(stderr, "sunset: %s: %s\n", p, strerror(errno));
+            return EXIT_USAGE;
+        }
+        const char *rel;
+        if (strcmp(real, root) == 0) rel = "";
+        else if (strncmp(real, root, rl) == 0 && (real[rl] == '/' || rl == 1)) rel = real + rl + (rl > 1);
+        else {
+            fprintf(stderr, "sunset: %s: not under the root %s\n", p, c->root ? c->root : root);
+            return EXIT_USAGE;
+        }
+        char *dup = sunset_strndup(rel, strlen(rel));
+        if (!dup || !vec_push(&s->starts, &dup)) {
+            sunset_free(dup);
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
+static void walk_warn(void *ctx, const char *msg) {
+    if (!*(bool *)ctx) fprintf(stderr, "sunset: %s\n", msg);
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int scan_prepare(cli *c, scan_ctx *s) {
+    int rc = scan_load_rules(c, s);
+    if (rc) return rc;
+    if ((rc = resolve_paths(c, s))) return rc;
+    for (size_t i = 0; i < s->cfg.include.n; i++) vec_push(&c->include, &VEC_AT(&s->cfg.include, char *, i));
+    for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
+    walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
+                    (const char *const *)c->exclude.v, c->exclude.n};
+    for (size_t i = 0; i < s->starts.n; i++) {
+        int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &c->quiet);
+        if (e) {
+            fprintf(stderr, "sunset: %s: %s\n", VEC_AT(&c->paths, const char *, i), strerror(e));
+            return EXIT_USAGE;
+        }
+    }
+    /* overlapping PATHs must not scan a file twice */
+    if (s->files.n) qsort(s->files.v, s->files.n, sizeof(char *), cmp_str);
+    size_t u = 0;
+    for (size_t i = 0; i < s->files.n; i++) {
+        char *f = VEC_AT(&s->files, char *, i);
+        if (u && strcmp(VEC_AT(&s->files, char *, u - 1), f) == 0) sunset_free(f);
+        else VEC_AT(&s->files, char *, u++) = f;
+    }
+    s->files.n = u;
+    /* --shard i/n: keep this run's part, by a stable hash of the path */
+    if ((rc = cli_shard(c))) return rc;
+    if (c->shard_n) {
+        u = 0;
+        for (size_t i = 0; i < s->files.n; i++) {
+            char *f = VEC_AT(&s->files, char *, i);
+            if (cli_in_shard(c, f)) VEC_AT(&s->files, char *, u++) = f;
+            else sunset_free(f);
+        }
+        s->files.n = u;
+    }
+    /* the content cache, in a namespace of everything that changes a file's result */
+    if (!c->no_cache && c->cmd != CMD_RULES) {
+        uint64_t ns = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+        /* the binary itself: a rebuilt sunset may compute other results under one version */
+        struct stat self;
+        if (stat("/proc/self/exe", &self) == 0) {
+            uint64_t id[3] = {(uint64_t)self.st_size, (uint64_t)self.st_mtim.tv_sec, (uint64_t)self.st_mtim.tv_nsec};
+            ns = hash64(id, sizeof id, ns);
+        }
+        ns = hash64(&s->eo.parse_budget_ms, sizeof s->eo.parse_budget_ms, ns);
+        const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
+        ns = hash64(compdb, strlen(compdb) + 1, ns);
+        for (size_t i = 0; i < s->cfg.severity.n; i++) {
+            const sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
+            ns = hash64(o->id, strlen(o->id) + 1, ns ^ o->sev);
+        }
+        for (size_t i = 0; i < s->cfg.disable.n; i++) {
+            const disable_entry *d = &VEC_AT(&s->cfg.disable, disable_entry, i);
+            for (size_t k = 0; k < d->n_rules; k++) ns = hash64(d->rules[k], strlen(d->rules[k]) + 1, ns);
+            ns = hash64("|", 1, ns);
+            for (size_t k = 0; k < d->n_paths; k++) ns = hash64(d->paths[k], strlen(d->paths[k]) + 1, ns);
+        }
+        s->cache = sunset_cache_open(c->cache_dir ? c->cache_dir : ".sunset-cache", ns, s->rs, 0);
+        s->eo.cache = s->cache;
+    }
+    sunset_error err = {{0}};
+    s->eng = sunset_engine_new(s->rs, &s->eo, &err);
+    if (!s->eng) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
+    if (sunset_engine_scan(s->eng, s->root, (char *const *)s->files.v, s->files.n, res)) {
+        fprintf(stderr, "sunset: out of memory during the scan\n");
+        return EXIT_USAGE;
+    }
+    res->root = s->display;
+    s->display = NULL;
+    if (s->cache) {
+        int e = sunset_cache_save(s->cache);
+        if (e && !c->quiet)
+            fprintf(stderr, "sunset: warning: cannot write the cache in %s: %s (use --cache DIR or --no-cache)\n",
+                    c->cache_dir ? c->cache_dir : ".sunset-cache", strerror(e));
+    }
+    res->stats.ignored = s->ws.ignored;
+    res->stats.excluded = s->ws.excluded;
+    res->stats.symlinks_skipped = s->ws.symlinks_skipped;
+    if (!c->quiet)
+        for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
+    return EXIT_OK;
+}
+
+int cmd_scan(cli *c) {
+    scan_ctx s = {0};
+    sunset_result res = {0};
+    sb doc = {0};
+    const sunset_writer *writer = sunset_writer_find(c->format ? c->format : "text");
+    int rc = EXIT_USAGE;
+    if (!writer) {
+        fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", c->format, sunset_writer_names());
+        goto cleanup;
+    }
+    if ((rc = scan_prepare(c, &s)) ||
+        (rc = c->derive ? scan_derive(c, &s, &res) : scan_execute(c, &s, &res)))
+        goto cleanup;
+    sunset_output_opts oo = output_opts(c);
+    if (writer->write(&res, &oo, &doc)) {
+        fprintf(stderr, "sunset: out of memory writing the report\n");
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    rc = output_write(c->output, &doc);
+cleanup:
+    sb_free(&doc);
+    sunset_result_free(&res);
+    scan_ctx_free(&s);
+    return rc;
+}

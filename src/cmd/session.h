@@ -1,0 +1,43 @@
+/*
+ * scan.h — the scan pipeline every scanning command shares: configuration, rules, engine,
+ * file discovery and the scan itself, each step printing its own error and returning an
+ * exit code. `sunset scan` is the thinnest user; baseline, check, report ... build on it.
+ */
+#ifndef SUNSET_SCAN_H
+#define SUNSET_SCAN_H
+
+#include "cmd/cli.h"
+#include "core/config.h"
+#include "core/engine.h"
+#include "report/report.h"
+
+typedef struct scan_ctx {
+    sunset_config cfg;
+    sunset_ruleset *rs;
+    sunset_engine_opts eo;
+    sunset_engine *eng;
+    char *bundled_rules, *bundled_queries;
+    const char *queries;
+    vec dirs;          /* const char *: rule directories */
+    char *root;        /* absolute scan root */
+    char *display;     /* the root as the user named it */
+    vec starts;        /* char *: root-relative start paths */
+    vec files;         /* char *: root-relative files, sorted, unique */
+    walk_stats ws;
+    struct sunset_cache *cache; /* NULL with --no-cache */
+} scan_ctx;
+
+/* Configuration and rules (every command that reads rules). */
+int scan_load_rules(cli *c, scan_ctx *s);
+/* Configuration, rules and engine, then the walk: s->files is ready. */
+int scan_prepare(cli *c, scan_ctx *s);
+/* Run the engine over s->files into *res (zero it first; free with sunset_result_free). */
+int scan_execute(cli *c, scan_ctx *s, sunset_result *res);
+void scan_ctx_free(scan_ctx *s);
+
+/* Write a finished document to FILE (atomically; a device in place) or stdout. */
+int output_write(const char *file, const sb *doc);
+/* Output options for the text writer from the command line (colour on a tty, ...). */
+sunset_output_opts output_opts(const cli *c);
+
+#endif

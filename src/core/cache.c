@@ -1,0 +1,410 @@
+/*
+ * cache.c — the content cache. One file per namespace, DIR/<namespace>.cache:
+ *
+ *   "SUNSETC1" | u64 namespace | then entries until EOF:
+ *   u64 key | u64 content length | u64 last used (unix time) | u32 payload length |
+ *   u32 FNV-1a of the payload | payload
+ *
+ * A payload is one file's result: counter deltas, findings (rule id, span, context, test
+ * flag, matched text, snippet, enclosing scope) and warnings. Severity is not stored: it is
+ * recomputed from the rule and context at replay, so it follows severity overrides. An entry
+ * whose checksum or structure is wrong is skipped and counted as corrupt; a truncated file
+ * keeps the entries before the cut. The whole file is rewritten on save (temp + rename).
+ */
+#include "core/cache.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/rules_int.h"
+
+#define MAGIC "SUNSETC1"
+/* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
+ * Adding one changes the binary, and the namespace covers the binary (scan.c), so an older
+ * cache file is never misread. */
+#define CACHE_COUNT(field, kind, group, key) +((kind) == SUNSET_STAT_CACHE)
+#define N_COUNTERS (0 SUNSET_STATS_COUNTERS(CACHE_COUNT))
+
+typedef struct centry {
+    uint64_t key, len, last_used;
+    bool used;          /* hit or stored during this run */
+    uint32_t size;
+    unsigned char *payload;
+} centry;
+
+struct sunset_cache {
+    char *path;
+    uint64_t ns;
+    const sunset_ruleset *rs;
+    size_t max_bytes;
+    pthread_mutex_t mu;
+    centry *slots;      /* open addressing on key; key 0 = empty (keys are never 0) */
+    size_t cap, n;
+    sunset_cache_stats st;
+    uint64_t now;
+};
+
+/* ---- keys ---- */
+
+static inline uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* Eight bytes a step: fast enough that hashing costs less than the prefilter it replaces. */
+uint64_t sunset_cache_key(const char *path, const char *data, size_t len) {
+    uint64_t h = hash64(path, strlen(path), 0x9e3779b97f4a7c15ULL) ^ (len * 0x100000001b3ULL);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t v;
+        memcpy(&v, data + i, 8);
+        h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+        h = (h << 31) | (h >> 33);
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, data + i, len - i);
+    h = mix(h ^ tail ^ len);
+    return h ? h : 1;
+}
+
+/* ---- the table ---- */
+
+static centry *find_slot(sunset_cache *c, uint64_t key) {
+    size_t h = (size_t)mix(key) & (c->cap - 1);
+    while (c->slots[h].key && c->slots[h].key != key) h = (h + 1) & (c->cap - 1);
+    return &c->slots[h];
+}
+
+static bool grow(sunset_cache *c) {
+    if ((c->n + 1) * 2 <= c->cap) return true;
+    size_t cap = c->cap ? c->cap * 2 : 4096;
+    centry *s = sunset_calloc(cap, sizeof *s);
+    if (!s) return false;
+    centry *old = c->slots;
+    size_t old_cap = c->cap;
+    c->slots = s;
+    c->cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].key) *find_slot(c, old[i].key) = old[i];
+    sunset_free(old);
+    return true;
+}
+
+/* Takes ownership of payload. */
+static void put_entry(sunset_cache *c, uint64_t key, uint64_t len, uint64_t last_used, bool used,
+                      unsigned char *payload, uint32_t size) {
+    if (!grow(c)) {
+        sunset_free(payload);
+        return;
+    }
+    centry *e = find_slot(c, key);
+    if (e->key) sunset_free(e->payload);
+    else c->n++;
+    *e = (centry){key, len, last_used, used, size, payload};
+}
+
+/* ---- payload encoding ---- */
+
+typedef struct rd {
+    const unsigned char *p, *end;
+    bool bad;
+} rd;
+
+static uint32_t get32(rd *r) {
+    if (r->end - r->p < 4) {
+        r->bad = true;
+        return 0;
+    }
+    uint32_t v;
+    memcpy(&v, r->p, 4);
+    r->p += 4;
+    return v;
+}
+
+static uint64_t get64(rd *r) {
+    if (r->end - r->p < 8) {
+        r->bad = true;
+        return 0;
+    }
+    uint64_t v;
+    memcpy(&v, r->p, 8);
+    r->p += 8;
+    return v;
+}
+
+/* A string: length and bytes; returned NUL-terminated in an owned copy. */
+static char *getstr(rd *r) {
+    uint32_t n = get32(r);
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        return NULL;
+    }
+    char *s = sunset_strndup((const char *)r->p, n);
+    r->p += n;
+    if (!s) r->bad = true;
+    return s;
+}
+
+static void put32(sb *b, uint32_t v) { sb_putn(b, (const char *)&v, 4); }
+static void put64(sb *b, uint64_t v) { sb_putn(b, (const char *)&v, 8); }
+static void putstr(sb *b, const char *s) {
+    size_t n = s ? strlen(s) : 0;
+    put32(b, (uint32_t)n);
+    if (n) sb_putn(b, s, n);
+}
+
+static size_t *counter(sunset_stats *s, int i) {
+#define CACHE_FIELD(field, kind, group, key) if ((kind) == SUNSET_STAT_CACHE && i-- == 0) return &s->field;
+    SUNSET_STATS_COUNTERS(CACHE_FIELD)
+#undef CACHE_FIELD
+    return NULL; /* not reached: i < N_COUNTERS */
+}
+
+static uint32_t fnv32(const unsigned char *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* ---- load / save ---- */
+
+sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_ruleset *rs, size_t max_bytes) {
+    sunset_cache *c = sunset_calloc(1, sizeof *c);
+    if (!c) return NULL;
+    sb p = {0};
+    sb_printf(&p, "%s/%016llx.cache", dir, (unsigned long long)ns);
+    if (p.oom) {
+        sunset_free(c);
+        return NULL;
+    }
+    c->path = sb_take(&p);
+    c->ns = ns;
+    c->rs = rs;
+    c->max_bytes = max_bytes ? max_bytes : (64u << 20);
+    c->now = (uint64_t)time(NULL);
+    pthread_mutex_init(&c->mu, NULL);
+    char *text = NULL;
+    size_t len = 0;
+    if (read_file(c->path, 1u << 30, &text, &len) != 0) return c; /* no cache yet */
+    rd r = {(const unsigned char *)text, (const unsigned char *)text + len, false};
+    if (len < 16 || memcmp(text, MAGIC, 8) != 0) {
+        c->st.corrupt++;
+    } else {
+        r.p += 8;
+        if (get64(&r) != ns) c->st.corrupt++;
+        else
+            while (r.p < r.end) {
+                uint64_t key = get64(&r), clen = get64(&r), used = get64(&r);
+                uint32_t size = get32(&r), sum = get32(&r);
+                if (r.bad || (size_t)(r.end - r.p) < size) { /* truncated: keep what came before */
+                    c->st.corrupt++;
+                    break;
+                }
+                if (!key || fnv32(r.p, size) != sum) {
+                    c->st.corrupt++;
+                    r.p += size;
+                    continue;
+                }
+                unsigned char *copy = sunset_malloc(size ? size : 1);
+                if (!copy) break;
+                memcpy(copy, r.p, size);
+                put_entry(c, key, clen, used, false, copy, size);
+                c->st.loaded++;
+                r.p += size;
+            }
+    }
+    sunset_free(text);
+    return c;
+}
+
+static int cmp_recent(const void *x, const void *y) {
+    const centry *a = *(const centry *const *)x, *b = *(const centry *const *)y;
+    if (a->used != b->used) return a->used ? -1 : 1;
+    if (a->last_used != b->last_used) return a->last_used > b->last_used ? -1 : 1;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+int sunset_cache_save(sunset_cache *c) {
+    if (!c) return 0;
+    centry **order = sunset_calloc(c->n ? c->n : 1, sizeof *order);
+    if (!order) return ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i].key) order[k++] = &c->slots[i];
+    if (k) qsort(order, k, sizeof *order, cmp_recent);
+    sb out = {0};
+    sb_putn(&out, MAGIC, 8);
+    put64(&out, c->ns);
+    size_t kept = 0;
+    for (size_t i = 0; i < k; i++) {
+        centry *e = order[i];
+        if (out.len + 32 + e->size > c->max_bytes && !(e->used && kept == 0)) {
+            c->st.evicted += k - i;
+            break;
+        }
+        put64(&out, e->key);
+        put64(&out, e->len);
+        put64(&out, e->used ? c->now : e->last_used);
+        put32(&out, e->size);
+        put32(&out, fnv32(e->payload, e->size));
+        sb_putn(&out, (const char *)e->payload, e->size);
+        kept++;
+    }
+    sunset_free(order);
+    if (out.oom) {
+        sb_free(&out);
+        return ENOMEM;
+    }
+    /* the directory: create it (one level) if needed */
+    char *dir = sunset_strndup(c->path, strlen(c->path));
+    char *slash = dir ? strrchr(dir, '/') : NULL;
+    if (slash) {
+        *slash = 0;
+        mkdir(dir, 0755);
+    }
+    sunset_free(dir);
+    int err = write_file_atomic(c->path, out.s, out.len);
+    sb_free(&out);
+    return err;
+}
+
+void sunset_cache_free(sunset_cache *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->cap; i++) sunset_free(c->slots[i].payload);
+    sunset_free(c->slots);
+    sunset_free(c->path);
+    pthread_mutex_destroy(&c->mu);
+    sunset_free(c);
+}
+
+sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
+    sunset_cache_stats s = {0};
+    if (c) s = c->st;
+    return s;
+}
+
+/* ---- replay / store ---- */
+
+bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *path, sunset_result *res) {
+    pthread_mutex_lock(&c->mu);
+    centry *e = c->cap ? find_slot(c, key) : NULL;
+    if (!e || !e->key || e->len != len) {
+        c->st.misses++;
+        pthread_mutex_unlock(&c->mu);
+        return false;
+    }
+    e->used = true;
+    /* decode under the lock: the payload may be replaced by a concurrent store */
+    rd r = {e->payload, e->payload + e->size, false};
+    size_t f0 = res->n_findings, w0 = res->n_warnings;
+    sunset_stats delta = {0};
+    for (int i = 0; i < N_COUNTERS; i++) *counter(&delta, i) = get32(&r);
+    uint32_t nf = get32(&r), nw = get32(&r);
+    for (uint32_t i = 0; i < nf && !r.bad; i++) {
+        sunset_finding f = {0};
+        char *id = getstr(&r);
+        const sunset_rule *rule = id ? sunset_ruleset_find(c->rs, id) : NULL;
+        sunset_free(id);
+        f.span.line = get32(&r);
+        f.span.col = get32(&r);
+        f.span.end_line = get32(&r);
+        f.span.end_col = get32(&r);
+        uint32_t flags = get32(&r);
+        f.matched = getstr(&r);
+        f.snippet = getstr(&r);
+        char *ek = getstr(&r), *en = getstr(&r);
+        f.enc_start = get32(&r);
+        f.enc_end = get32(&r);
+        f.ctx = (sunset_context)(flags & 0xff);
+        f.test = (flags >> 8) & 1;
+        if (ek && *ek) {
+            f.enc_kind = ek;
+            f.enc_name = en;
+        }
+        f.path = (char *)path;
+        if (r.bad || !rule || (unsigned)f.ctx >= SUNSET_CTX_COUNT || !f.matched) {
+            r.bad = true;
+        } else {
+            f.rule_id = rule->id;
+            f.family = rule->family;
+            f.message = rule->message;
+            f.fix = rule->fix;
+            f.task = rule->task;
+            f.severity = rule_severity(rule, f.ctx);
+            if (!sunset_result_add(res, &f)) r.bad = true;
+        }
+        sunset_free(f.matched);
+        sunset_free(f.snippet);
+        sunset_free(ek);
+        sunset_free(en);
+    }
+    for (uint32_t i = 0; i < nw && !r.bad; i++) {
+        char *w = getstr(&r);
+        /* replayed warnings are counted by the replayed counters, not again here */
+        if (!w || sunset_result_add_warning(res, w)) r.bad = true;
+        else res->stats.warnings--;
+        sunset_free(w);
+    }
+    if (r.bad) {
+        /* a rule that no longer exists or a damaged entry: undo, drop it, scan the file */
+        sunset_result_truncate(res, f0);
+        while (res->n_warnings > w0) sunset_free(res->warnings[--res->n_warnings]);
+        c->st.corrupt++;
+        c->st.misses++;
+        sunset_free(e->payload);
+        e->payload = NULL;
+        e->size = 0;
+        e->len = (uint64_t)-1; /* never matches; overwritten by the next store */
+        pthread_mutex_unlock(&c->mu);
+        return false;
+    }
+    for (int i = 0; i < N_COUNTERS; i++) *counter(&res->stats, i) += *counter(&delta, i);
+    c->st.hits++;
+    pthread_mutex_unlock(&c->mu);
+    return true;
+}
+
+void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_result *res,
+                        size_t first_finding, size_t first_warning, const sunset_stats *before) {
+    sb b = {0};
+    sunset_stats after = res->stats;
+    for (int i = 0; i < N_COUNTERS; i++)
+        put32(&b, (uint32_t)(*counter(&after, i) - *counter((sunset_stats *)before, i)));
+    put32(&b, (uint32_t)(res->n_findings - first_finding));
+    put32(&b, (uint32_t)(res->n_warnings - first_warning));
+    for (size_t i = first_finding; i < res->n_findings; i++) {
+        const sunset_finding *f = &res->findings[i];
+        putstr(&b, f->rule_id);
+        put32(&b, f->span.line);
+        put32(&b, f->span.col);
+        put32(&b, f->span.end_line);
+        put32(&b, f->span.end_col);
+        put32(&b, (uint32_t)f->ctx | (f->test ? 1u << 8 : 0));
+        putstr(&b, f->matched);
+        putstr(&b, f->snippet);
+        putstr(&b, f->enc_kind);
+        putstr(&b, f->enc_name);
+        put32(&b, f->enc_start);
+        put32(&b, f->enc_end);
+    }
+    for (size_t i = first_warning; i < res->n_warnings; i++) putstr(&b, res->warnings[i]);
+    if (b.oom || b.len > UINT32_MAX) {
+        sb_free(&b);
+        return;
+    }
+    uint32_t size = (uint32_t)b.len;
+    unsigned char *payload = (unsigned char *)sb_take(&b);
+    if (!payload) return;
+    pthread_mutex_lock(&c->mu);
+    put_entry(c, key, len, c->now, true, payload, size);
+    c->st.stored++;
+    pthread_mutex_unlock(&c->mu);
+}

@@ -1,0 +1,46 @@
+/*
+ * cache.h — the content cache: a file's scan results keyed by (path, content), in a namespace
+ * of (rule-set hash, configuration that changes results, tool version). A warm re-scan of an
+ * unchanged tree only reads and hashes. Private to the engine and the scan pipeline.
+ */
+#ifndef SUNSET_CACHE_H
+#define SUNSET_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+typedef struct sunset_cache sunset_cache;
+struct sunset_ruleset;
+
+typedef struct sunset_cache_stats {
+    size_t loaded, hits, misses, stored, corrupt, evicted;
+} sunset_cache_stats;
+
+/* Open (and load) the cache in `dir` for this namespace. A missing or unreadable cache file
+ * is an empty cache; a corrupt entry is skipped (counted) and rewritten on save. NULL only
+ * on out of memory. rs must outlive the cache (replayed findings borrow its rule strings). */
+sunset_cache *sunset_cache_open(const char *dir, uint64_t namespace_hash,
+                                const struct sunset_ruleset *rs, size_t max_bytes);
+/* Write the cache back (atomically: temp file + rename, so concurrent runs never see a torn
+ * file; the last writer wins), keeping this run's entries and then the most recently used
+ * ones up to max_bytes. Returns 0 or an errno value. */
+int sunset_cache_save(sunset_cache *c);
+void sunset_cache_free(sunset_cache *c); /* accepts NULL */
+sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c);
+
+/* The key of a file: its path and its bytes. */
+uint64_t sunset_cache_key(const char *path, const char *data, size_t len);
+
+/* If the cache holds `key`, append its findings and warnings to *res, add its counters to
+ * res->stats and return true. Thread-safe. */
+bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *path,
+                         sunset_result *res);
+/* Record what scanning one file added to *res: findings [first_finding, n), warnings
+ * [first_warning, n) and the counter deltas between *before and res->stats. Thread-safe;
+ * a failure to allocate just leaves the file uncached. */
+void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_result *res,
+                        size_t first_finding, size_t first_warning, const sunset_stats *before);
+
+#endif

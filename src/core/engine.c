@@ -1,0 +1,807 @@
+/*
+ * engine.c — the scan engine. Per file: read once, skip binary and generated files, run the
+ * path rules, run the literal prefilter for the file's language, and only then hand the file
+ * to its frontend, whose facts are matched here against the rule set's clause index. Matches
+ * become candidates; when the frontend is done, overlapping candidates are reduced to the most
+ * specific rule, each survivor gets its severity (by context), enclosing scope, snippet and
+ * test flag, and is copied into the worker's result. Workers pull files from a shared atomic
+ * counter; results are merged and sorted, so output does not depend on the thread count.
+ */
+#include "core/engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/cache.h"
+#include "lang/registry.h"
+#include "core/prefilter.h"
+#include "core/suppress.h"
+
+struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n);
+
+#define DEFAULT_MAX_FILE (16u << 20)
+
+/* One slot per frontend of the registry (src/lang/registry.c), in its order. */
+#define N_FRONTENDS SUNSET_N_FRONTENDS
+
+struct sunset_engine {
+    const sunset_ruleset *rs;
+    const sunset_engine_opts *o;
+    void *fe_state[N_FRONTENDS];
+    int fe_of_lang[SUNSET_LANG_COUNT]; /* index into frontends, -1 = none */
+    prefilter *pf[SUNSET_LANG_COUNT];
+    size_t n_rules;
+    sunset_family_title *families;
+};
+
+typedef struct cand {
+    const sunset_rule *rule;
+    sunset_span span;
+    sunset_context ctx;
+    char *matched;
+} cand;
+
+typedef struct scope {
+    char *kind, *name;
+    uint32_t start, end;
+} scope;
+
+typedef struct worker {
+    sunset_engine *e;
+    void *fe_worker[N_FRONTENDS];
+    pcre2_match_data *md;
+    signed char *rule_ok; /* per rule: -1 unknown, 0/1 = path filters for the current file */
+    sb readbuf;           /* the file being scanned; reused for every file of this worker */
+    sunset_result res;
+} worker;
+
+struct sunset_sink {
+    worker *w;
+    const sunset_source *src;
+    vec cands;  /* cand */
+    vec scopes; /* scope */
+    bool capped;        /* MAX_FILE_CANDS reached: later matches dropped */
+    bool has_marker;    /* the file holds SUNSET_SUPPRESS_MARKER (searched once, in scan_one) */
+    uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
+    const char *at;
+};
+
+/* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
+ * otherwise hold a worker's memory without limit and make finishing the file quadratic;
+ * beyond this the rest of the file is not reported, with a warning naming it. */
+#define MAX_FILE_CANDS 10000
+
+/* Start of `line` (1-based), or NULL past the end. Matches arrive, and findings are built,
+ * mostly in line order: the cursor keeps that linear instead of rescanning from the top. */
+static const char *seek_line(sunset_sink *s, uint32_t line) {
+    const char *end = s->src->data + s->src->len;
+    if (!s->at || line < s->at_line) {
+        s->at = s->src->data;
+        s->at_line = 1;
+    }
+    while (s->at_line < line) {
+        const char *nl = memchr(s->at, '\n', (size_t)(end - s->at));
+        if (!nl) return NULL;
+        s->at = nl + 1;
+        s->at_line++;
+    }
+    return s->at;
+}
+
+/* ---- small helpers ---- */
+
+static void warnf(worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warnf(worker *w, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    sunset_result_add_warning(&w->res, buf);
+}
+
+static bool regex_list_match(const vec *res, const char *s, pcre2_match_data *md) {
+    for (size_t i = 0; i < res->n; i++)
+        if (re_search(VEC_AT(res, pcre2_code *, i), s, strlen(s), 0, md, NULL, NULL)) return true;
+    return false;
+}
+
+/* Do the rule's path filters and the configuration's disable list let it apply here? */
+static bool rule_applies(worker *w, const sunset_rule *r, const char *path) {
+    signed char *ok = &w->rule_ok[r->index];
+    if (*ok >= 0) return *ok;
+    bool yes = true;
+    if (r->path_include.n && !regex_list_match(&r->path_include, path, w->md)) yes = false;
+    if (yes && r->path_exclude.n && regex_list_match(&r->path_exclude, path, w->md)) yes = false;
+    const sunset_engine_opts *o = w->e->o;
+    for (size_t i = 0; yes && i < o->n_disable; i++) {
+        const disable_entry *d = &o->disable[i];
+        bool rule_hit = false, path_hit = d->n_paths == 0;
+        for (size_t k = 0; k < d->n_rules && !rule_hit; k++)
+            rule_hit = sunset_glob_match(d->rules[k], r->id);
+        for (size_t k = 0; k < d->n_paths && !path_hit; k++)
+            path_hit = sunset_glob_match(d->paths[k], path);
+        if (rule_hit && path_hit) yes = false;
+    }
+    *ok = yes;
+    return yes;
+}
+
+static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sunset_context ctx,
+                     const char *text, size_t len) {
+    if (s->cands.n >= MAX_FILE_CANDS) {
+        s->capped = true;
+        return;
+    }
+    if (!rule_applies(s->w, r, s->src->path)) return;
+    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0)};
+    if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
+}
+
+static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
+    if (!t->n_names && !t->re) return true;
+    if (!s) return false;
+    return strtest_match(t, s, n, md);
+}
+
+/* Everything but the main text test. */
+static bool clause_rest(const clause *c, const sunset_fact *f, pcre2_match_data *md) {
+    if (!(c->ctx_mask & (1u << f->ctx))) return false;
+    if ((f->flags & c->flags) != c->flags) return false;
+    if (!opt_test(&c->aux, f->aux, f->aux_len, md)) return false;
+    if (!opt_test(&c->target, f->target, f->target_len, md)) return false;
+    if (!opt_test(&c->section, f->section, f->section_len, md)) return false;
+    /* a qualified-name constraint only binds when the frontend resolved the name */
+    if (f->qual && !opt_test(&c->qual, f->qual, f->qual_len, md)) return false;
+    return true;
+}
+
+/* Compute the span of bytes [so, eo) inside text that starts at `at`. */
+static sunset_span span_in(sunset_span at, const char *text, size_t so, size_t eo) {
+    sunset_span sp = {at.line, at.col, at.line, at.col};
+    for (size_t i = 0; i < eo; i++) {
+        if (i == so) {
+            sp.line = sp.end_line;
+            sp.col = sp.end_col;
+        }
+        if (text[i] == '\n') {
+            sp.end_line++;
+            sp.end_col = 1;
+        } else {
+            sp.end_col++;
+        }
+    }
+    if (so == eo) {
+        sp.line = sp.end_line;
+        sp.col = sp.end_col;
+    }
+    return sp;
+}
+
+/* Match one fact (kind k) against the index. For regex clauses over LINE and STRING facts
+ * the span narrows to the regex match; otherwise the fact's span is used. */
+static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
+    const clause_index *ix = &s->w->e->rs->index[s->src->lang][k];
+    pcre2_match_data *md = s->w->md;
+    /* the finding's text is what its span covers: for a from-import, the imported name */
+    const char *shown = f->text;
+    size_t shown_len = f->text_len;
+    if (k == SUNSET_FACT_IMPORT && f->aux) {
+        shown = f->aux;
+        shown_len = f->aux_len;
+    }
+    if (ix->n_slots && f->text) {
+        const struct name_slot *slot = rules_index_lookup(ix, f->text, f->text_len);
+        if (slot) {
+            for (size_t i = 0; i < slot->clauses.n; i++) {
+                const clause *c = VEC_AT(&slot->clauses, clause *, i);
+                if (clause_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
+            }
+        }
+    }
+    if (!ix->all.n) return;
+    const char *text = f->text ? f->text : "";
+    size_t len = f->text ? f->text_len : 0;
+    if (ix->any_re && !re_search(ix->any_re, text, len, 0, md, NULL, NULL)) return;
+    bool narrow = k == SUNSET_FACT_LINE || k == SUNSET_FACT_STRING;
+    for (size_t i = 0; i < ix->all.n; i++) {
+        const clause *c = VEC_AT(&ix->all, clause *, i);
+        if (!clause_rest(c, f, md)) continue;
+        if (!c->main.re) {
+            add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
+            continue;
+        }
+        size_t so, eo;
+        if (!re_search(c->main.re, text, len, 0, md, &so, &eo)) continue;
+        if (narrow && eo > so) {
+            sunset_span sp = span_in(f->span, text, so, eo);
+            add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);
+        } else {
+            add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
+        }
+    }
+}
+
+/* ---- the sink API (sunset.h) ---- */
+
+void sunset_emit(sunset_sink *s, const sunset_fact *f) {
+    if ((unsigned)f->kind >= SUNSET_FACT_KIND_COUNT || (unsigned)f->ctx >= SUNSET_CTX_COUNT) return;
+    match_fact(s, f->kind, f);
+}
+
+static inline bool word_start(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+static inline bool word_char(unsigned char c) { return word_start(c) || (c >= '0' && c <= '9'); }
+
+void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
+                      size_t len, const char *call) {
+    if ((unsigned)ctx >= SUNSET_CTX_COUNT || !text) return;
+    const sunset_ruleset *rs = s->w->e->rs;
+    sunset_lang lang = s->src->lang;
+    /* whole-text string rules: literals and docstrings only */
+    if (ctx != SUNSET_CTX_COMMENT) {
+        const clause_index *ix = &rs->index[lang][SUNSET_FACT_STRING];
+        if (ix->n_slots || ix->all.n) {
+            sunset_span sp = span_in(at, text, 0, len);
+            sunset_fact f = {.kind = SUNSET_FACT_STRING, .ctx = ctx, .span = sp, .text = text,
+                             .text_len = len, .aux = call, .aux_len = call ? strlen(call) : 0};
+            match_fact(s, SUNSET_FACT_STRING, &f);
+        }
+    }
+    const clause_index *wx = &rs->index[lang][MATCH_WORD];
+    if (!wx->n_slots && !wx->all.n) return;
+    uint32_t line = at.line, col = at.col;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)text[i];
+        if (word_start(c) && (i == 0 || !word_char((unsigned char)text[i - 1]))) {
+            size_t j = i;
+            while (j < len && word_char((unsigned char)text[j])) j++;
+            sunset_fact f = {.kind = (sunset_fact_kind)MATCH_WORD, .ctx = ctx,
+                             .span = {line, col, line, col + (uint32_t)(j - i)},
+                             .text = text + i, .text_len = j - i};
+            match_fact(s, MATCH_WORD, &f);
+            col += (uint32_t)(j - i);
+            i = j;
+            continue;
+        }
+        if (c == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+        i++;
+    }
+}
+
+void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
+                       sunset_span span) {
+    if ((unsigned)ctx >= SUNSET_CTX_COUNT || !(rule->ctx_mask & (1u << ctx))) return;
+    if (s->cands.n >= MAX_FILE_CANDS) {
+        s->capped = true;
+        return;
+    }
+    /* the matched text: the span's bytes when on one line */
+    const char *p = NULL;
+    size_t n = 0;
+    if (span.line == span.end_line) {
+        const char *d = seek_line(s, span.line), *end = s->src->data + s->src->len;
+        if (d && span.col >= 1 && span.end_col >= span.col &&
+            (size_t)(end - d) >= (size_t)span.end_col - 1) {
+            p = d + span.col - 1;
+            n = span.end_col - span.col;
+        }
+    }
+    add_cand(s, rule, span, ctx, p, n);
+}
+
+void sunset_scope(sunset_sink *s, const char *kind, const char *name, uint32_t start,
+                  uint32_t end) {
+    scope sc = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
+                end < start ? start : end};
+    if (!sc.kind || !sc.name || !vec_push(&s->scopes, &sc)) {
+        sunset_free(sc.kind);
+        sunset_free(sc.name);
+    }
+}
+
+void sunset_warn(sunset_sink *s, uint32_t line, uint32_t col, const char *fmt, ...) {
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    warnf(s->w, "%s:%u:%u: warning: %s", s->src->path, line, col, msg);
+}
+
+/* ---- per-file finalisation ---- */
+
+/* Winner between two overlapping candidates: more specific kind, higher severity, smaller id. */
+static bool beats(const cand *a, const cand *b) {
+    if (a->rule->specificity != b->rule->specificity)
+        return a->rule->specificity > b->rule->specificity;
+    sunset_severity sa = rule_severity(a->rule, a->ctx), sb_ = rule_severity(b->rule, b->ctx);
+    if (sa != sb_) return sa > sb_;
+    return strcmp(a->rule->id, b->rule->id) < 0;
+}
+
+static bool overlaps(const sunset_span *a, const sunset_span *b) {
+    /* (line, col) pairs compared lexicographically; spans are half-open */
+    uint64_t as = (uint64_t)a->line << 32 | a->col, ae = (uint64_t)a->end_line << 32 | a->end_col;
+    uint64_t bs = (uint64_t)b->line << 32 | b->col, be = (uint64_t)b->end_line << 32 | b->end_col;
+    if (as == ae || bs == be) return as == bs; /* empty spans meet only at one point */
+    return as < be && bs < ae;
+}
+
+static int cmp_cand(const void *x, const void *y) {
+    const cand *a = x, *b = y;
+    if (a->span.line != b->span.line) return a->span.line < b->span.line ? -1 : 1;
+    if (a->span.col != b->span.col) return a->span.col < b->span.col ? -1 : 1;
+    return strcmp(a->rule->id, b->rule->id);
+}
+
+static char *line_text(sunset_sink *s, uint32_t line) {
+    const char *d = seek_line(s, line), *end = s->src->data + s->src->len;
+    if (!d) return sunset_strndup("", 0);
+    const char *nl = memchr(d, '\n', (size_t)(end - d));
+    size_t n = nl ? (size_t)(nl - d) : (size_t)(end - d);
+    if (n && d[n - 1] == '\r') n--;
+    if (n > 400) n = 400; /* a minified line is not worth printing whole */
+    return sunset_strndup(d, n);
+}
+
+static char *normalise(const char *s) {
+    sb b = {0};
+    bool space = false;
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+            space = b.len > 0;
+            continue;
+        }
+        if (space) sb_putc(&b, ' ');
+        space = false;
+        sb_putc(&b, *s);
+    }
+    return b.oom ? NULL : sb_take(&b);
+}
+
+static bool is_test_path(worker *w, const char *path) {
+    return regex_list_match(&w->e->rs->test_paths, path, w->md);
+}
+
+static void finish_file(sunset_sink *s) {
+    worker *w = s->w;
+    vec *cv = &s->cands;
+    if (s->capped)
+        warnf(w, "%s: warning: more than %d matches; the rest of this file is not reported",
+              s->src->path, MAX_FILE_CANDS);
+    size_t first = w->res.n_findings; /* this file's findings start here */
+    if (cv->n) {
+        qsort(cv->v, cv->n, sizeof(cand), cmp_cand);
+        /* drop losers of overlapping pairs; path findings (at 1:1, empty) stand alone */
+        bool *dead = sunset_calloc(cv->n, sizeof(bool));
+        for (size_t i = 0; dead && i < cv->n; i++) {
+            cand *a = &VEC_AT(cv, cand, i);
+            if (dead[i] || a->rule->kind == RK_PATH) continue;
+            for (size_t j = i + 1; j < cv->n; j++) {
+                cand *b = &VEC_AT(cv, cand, j);
+                if (b->span.line > a->span.end_line) break;
+                if (dead[j] || b->rule->kind == RK_PATH || !overlaps(&a->span, &b->span)) continue;
+                if (beats(b, a)) {
+                    dead[i] = true;
+                    break;
+                }
+                dead[j] = true;
+            }
+        }
+        bool test = is_test_path(w, s->src->path);
+        for (size_t i = 0; i < cv->n; i++) {
+            cand *c = &VEC_AT(cv, cand, i);
+            if (dead && dead[i]) continue;
+            sunset_finding f = {
+                .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
+                .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
+                .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
+            };
+            f.matched = normalise(c->matched);
+            f.snippet = line_text(s, c->span.line);
+            const scope *best = NULL;
+            for (size_t k = 0; k < s->scopes.n; k++) {
+                const scope *sc = &VEC_AT(&s->scopes, scope, k);
+                if (sc->start > c->span.line || sc->end < c->span.line) continue;
+                if (!best || sc->end - sc->start < best->end - best->start ||
+                    (sc->end - sc->start == best->end - best->start && sc->start > best->start))
+                    best = sc;
+            }
+            if (best) {
+                f.enc_kind = best->kind;
+                f.enc_name = best->name;
+                f.enc_start = best->start;
+                f.enc_end = best->end;
+            }
+            if (f.matched && f.snippet) sunset_result_add(&w->res, &f); /* OOM: the finding is lost */
+            sunset_free(f.matched);
+            sunset_free(f.snippet);
+        }
+        sunset_free(dead);
+    }
+    for (size_t i = 0; i < cv->n; i++) sunset_free(VEC_AT(cv, cand, i).matched);
+    vec_free(cv);
+    for (size_t i = 0; i < s->scopes.n; i++) {
+        sunset_free(VEC_AT(&s->scopes, scope, i).kind);
+        sunset_free(VEC_AT(&s->scopes, scope, i).name);
+    }
+    vec_free(&s->scopes);
+    /* in-source sunset-ignore comments (src/suppress.c) */
+    if (s->has_marker && sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
+        warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
+}
+
+static bool is_generated(worker *w, const char *path, const char *data, size_t len) {
+    const sunset_ruleset *rs = w->e->rs;
+    if (regex_list_match(&rs->generated_paths, path, w->md)) return true;
+    size_t head = len < 2048 ? len : 2048;
+    for (size_t i = 0; i < rs->generated_markers.n; i++) {
+        const char *m = VEC_AT(&rs->generated_markers, char *, i);
+        if (memmem(data, head, m, strlen(m))) return true;
+    }
+    return false;
+}
+
+static sunset_lang detect_lang(const char *path, const char *data, size_t len) {
+    sunset_lang l = sunset_lang_for_path(path);
+    if (l != SUNSET_LANG_NONE) return l;
+    if (len > 2 && data[0] == '#' && data[1] == '!') {
+        const char *nl = memchr(data, '\n', len);
+        size_t n = nl ? (size_t)(nl - data) : len;
+        if (memmem(data, n, "python", 6)) return SUNSET_LANG_PYTHON;
+        if (memmem(data, n, "sh", 2)) return SUNSET_LANG_SHELL;
+    }
+    return SUNSET_LANG_NONE;
+}
+
+/* The prefilter for rules limited to some paths: their literals count only where they apply. */
+static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, const char *data,
+                                 size_t len) {
+    const vec *sc = &w->e->rs->scoped[lang];
+    for (size_t i = 0; i < sc->n; i++) {
+        const sunset_rule *r = VEC_AT(sc, sunset_rule *, i);
+        if (!rule_applies(w, r, path)) continue;
+        for (size_t k = 0; k < r->literals.n; k++) {
+            const char *lit = VEC_AT(&r->literals, char *, k);
+            if (memmem(data, len, lit, strlen(lit))) return true;
+        }
+    }
+    return false;
+}
+
+/* Scan one file; data NULL = read it from root/path. */
+static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
+    const char *data = mem;
+    size_t len = memlen;
+    sb fspath = {0};
+    sb_printf(&fspath, "%s/%s", root, path);
+    if (!mem) {
+        size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
+        int err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
+        if (err == EFBIG) {
+            st->skipped_too_large++;
+            warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
+            goto cleanup;
+        }
+        if (err) {
+            st->skipped_unreadable++;
+            warnf(w, "%s: warning: skipped: %s", path, strerror(err));
+            goto cleanup;
+        }
+        data = w->readbuf.s;
+        len = w->readbuf.len;
+        st->bytes_read += len;
+    }
+    if (memchr(data, 0, len < 8000 ? len : 8000)) {
+        st->skipped_binary++;
+        goto cleanup;
+    }
+    if (!e->o->include_generated && is_generated(w, path, data, len)) {
+        st->skipped_generated++;
+        goto cleanup;
+    }
+    sunset_lang lang = detect_lang(path, data, len);
+    memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
+    sunset_source src = {path, fspath.s, data, len, lang};
+    sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
+    if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
+    /* the content cache (src/cache.c): a hit replays this file's findings and counters.
+     * Files with sunset-ignore comments are not cached: an until= date makes their result
+     * depend on the day. */
+    size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
+    sunset_stats before = *st;
+    uint64_t ckey = 0;
+    sink.has_marker = memmem(data, len, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) != NULL;
+    bool cacheable = e->o->cache && !sink.has_marker;
+    if (cacheable) {
+        ckey = sunset_cache_key(path, data, len);
+        if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
+    }
+    /* path rules need no parse */
+    const vec *pr = &e->rs->path_rules;
+    for (size_t i = 0; i < pr->n; i++) {
+        const sunset_rule *r = VEC_AT(pr, sunset_rule *, i);
+        if (lang != SUNSET_LANG_NONE && !(r->lang_mask & (1u << lang))) continue;
+        if (lang == SUNSET_LANG_NONE) continue;
+        if (strtest_match(&r->path, path, strlen(path), w->md))
+            add_cand(&sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
+    }
+    if (lang == SUNSET_LANG_NONE || e->fe_of_lang[lang] < 0) {
+        st->skipped_no_language++;
+    } else {
+        st->files_scanned++;
+        if (!e->o->no_prefilter && !prefilter_match(e->pf[lang], data, len) &&
+            !scoped_literal_match(w, lang, path, data, len)) {
+            st->files_prefiltered++;
+        } else {
+            int fi = e->fe_of_lang[lang];
+            const sunset_frontend *fe = sunset_frontends(NULL)[fi];
+            if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
+            if (!w->fe_worker[fi]) {
+                warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", path, fe->name);
+                st->skipped_parse_failed++;
+            } else if (fe->scan(w->fe_worker[fi], &src, &sink) != 0) {
+                st->skipped_parse_failed++;
+            } else {
+                st->files_parsed++;
+            }
+        }
+    }
+    finish_file(&sink);
+    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);
+cleanup:
+    sb_free(&fspath);
+}
+
+/* ---- engine lifetime ---- */
+
+sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_opts *o,
+                                 sunset_error *err) {
+    sunset_engine *e = sunset_calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    e->rs = rs;
+    e->o = o;
+    e->n_rules = rs->rules.n;
+    for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
+    sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
+    for (size_t i = 0; i < N_FRONTENDS; i++) {
+        const sunset_frontend *fe = sunset_frontends(NULL)[i];
+        if (fe->abi != SUNSET_FRONTEND_ABI) {
+            snprintf(err->msg, sizeof err->msg, "frontend %s: ABI %u, engine wants %u", fe->name,
+                     fe->abi, SUNSET_FRONTEND_ABI);
+            sunset_engine_free(e);
+            return NULL;
+        }
+        bool needed = false;
+        for (const sunset_lang *l = fe->langs; *l; l++)
+            if (rs->lang_has_rules[*l]) needed = true;
+        if (!needed) continue;
+        if (fe->init(&cfg, &e->fe_state[i], err) != 0) {
+            sunset_engine_free(e);
+            return NULL;
+        }
+        for (const sunset_lang *l = fe->langs; *l; l++) e->fe_of_lang[*l] = (int)i;
+    }
+    for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
+        const vec *lits = &rs->literals[l];
+        e->pf[l] = prefilter_new((const char *const *)lits->v, lits->n);
+        if (!e->pf[l]) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            sunset_engine_free(e);
+            return NULL;
+        }
+    }
+    e->families = sunset_calloc(rs->families.n ? rs->families.n : 1, sizeof *e->families);
+    if (!e->families) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        sunset_engine_free(e);
+        return NULL;
+    }
+    for (size_t i = 0; i < rs->families.n; i++) {
+        e->families[i].id = VEC_AT(&rs->families, family_info, i).id;
+        e->families[i].title = VEC_AT(&rs->families, family_info, i).title;
+    }
+    return e;
+}
+
+void sunset_engine_free(sunset_engine *e) {
+    if (!e) return;
+    for (size_t i = 0; i < N_FRONTENDS; i++)
+        if (e->fe_state[i]) sunset_frontends(NULL)[i]->fini(e->fe_state[i]);
+    for (int l = 0; l < SUNSET_LANG_COUNT; l++) prefilter_free(e->pf[l]);
+    sunset_free(e->families);
+    sunset_free(e);
+}
+
+static worker *worker_new(sunset_engine *e) {
+    worker *w = sunset_calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->e = e;
+    w->md = pcre2_match_data_create(32, NULL);
+    w->rule_ok = sunset_malloc(e->n_rules ? e->n_rules : 1);
+    if (!w->md || !w->rule_ok) {
+        pcre2_match_data_free(w->md);
+        sunset_free(w->rule_ok);
+        sunset_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void worker_free(worker *w) {
+    if (!w) return;
+    for (size_t i = 0; i < N_FRONTENDS; i++)
+        if (w->fe_worker[i]) sunset_frontends(NULL)[i]->worker_free(w->fe_worker[i]);
+    pcre2_match_data_free(w->md);
+    sunset_free(w->rule_ok);
+    sb_free(&w->readbuf);
+    sunset_result_free(&w->res);
+    sunset_free(w);
+}
+
+typedef struct pool {
+    sunset_engine *e;
+    const char *root;
+    char *const *paths;
+    size_t n;
+    atomic_size_t next, done;
+    worker **workers;
+} pool;
+
+static void *pool_run(void *arg) {
+    void **a = arg;
+    pool *p = a[0];
+    worker *w = a[1];
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n) break;
+        scan_one(w, p->root, p->paths[i], NULL, 0);
+        atomic_fetch_add(&p->done, 1);
+    }
+    return NULL;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cores(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
+                       sunset_result *res) {
+    double t0 = now_ms();
+    int jobs = e->o->jobs > 0 ? e->o->jobs : cores();
+    if ((size_t)jobs > n) jobs = n ? (int)n : 1;
+    pool p = {e, root, paths, n, 0, 0, NULL};
+    worker **ws = sunset_calloc((size_t)jobs, sizeof(worker *));
+    pthread_t *th = sunset_calloc((size_t)jobs, sizeof(pthread_t));
+    void *(*args)[2] = sunset_calloc((size_t)jobs, sizeof *args);
+    bool *started = sunset_calloc((size_t)jobs, sizeof(bool));
+    int rc = 0;
+    if (!ws || !th || !args || !started) {
+        rc = -1;
+        goto cleanup;
+    }
+    for (int i = 0; i < jobs; i++) {
+        if (!(ws[i] = worker_new(e))) {
+            rc = -1;
+            goto cleanup;
+        }
+        args[i][0] = &p;
+        args[i][1] = ws[i];
+    }
+    if (jobs == 1) {
+        pool_run(args[0]);
+    } else {
+        for (int i = 0; i < jobs; i++)
+            started[i] = pthread_create(&th[i], NULL, pool_run, args[i]) == 0;
+        /* a thread that could not start leaves its share to the others */
+        bool any = false;
+        for (int i = 0; i < jobs; i++) any |= started[i];
+        if (!any) pool_run(args[0]);
+        if (e->o->progress) {
+            double last = 0;
+            while (atomic_load(&p.done) < n) {
+                struct timespec ts = {0, 100 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+                double t = now_ms() - t0;
+                if (t > 1000 && t - last >= 200) {
+                    fprintf(stderr, "\rsunset: %zu/%zu files", atomic_load(&p.done), n);
+                    last = t;
+                }
+                bool alive = false;
+                for (int i = 0; i < jobs; i++) alive |= started[i];
+                if (!alive) break;
+            }
+            if (now_ms() - t0 > 1000) fprintf(stderr, "\r\033[K");
+        }
+        for (int i = 0; i < jobs; i++)
+            if (started[i]) pthread_join(th[i], NULL);
+    }
+    for (int i = 0; i < jobs; i++)
+        if (sunset_result_absorb(res, &ws[i]->res)) rc = -1;
+    res->stats.files_seen += n;
+    res->stats.jobs = jobs;
+    res->stats.elapsed_ms += now_ms() - t0;
+    res->families = e->families;
+    res->n_families = e->rs->families.n;
+    sunset_result_finish(res);
+cleanup:
+    for (int i = 0; ws && i < jobs; i++) worker_free(ws[i]);
+    sunset_free(ws);
+    sunset_free(th);
+    sunset_free(args);
+    sunset_free(started);
+    return rc;
+}
+
+int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *data, size_t len,
+                              sunset_result *res) {
+    worker *w = worker_new(e);
+    if (!w) return -1;
+    scan_one(w, ".", path, data, len);
+    int rc = sunset_result_absorb(res, &w->res);
+    res->stats.files_seen++;
+    res->families = e->families;
+    res->n_families = e->rs->families.n;
+    worker_free(w);
+    sunset_result_finish(res);
+    return rc;
+}
+
+struct sunset_worker {
+    worker *w;
+};
+
+sunset_worker *sunset_worker_new(sunset_engine *e) {
+    sunset_worker *sw = sunset_calloc(1, sizeof *sw);
+    if (!sw) return NULL;
+    if (!(sw->w = worker_new(e))) {
+        sunset_free(sw);
+        return NULL;
+    }
+    return sw;
+}
+
+void sunset_worker_free(sunset_worker *sw) {
+    if (!sw) return;
+    worker_free(sw->w);
+    sunset_free(sw);
+}
+
+int sunset_worker_scan(sunset_worker *sw, const char *path, const char *data, size_t len,
+                       sunset_result *res) {
+    worker *w = sw->w;
+    scan_one(w, ".", path, data, len);
+    int rc = sunset_result_absorb(res, &w->res);
+    /* merge moved the findings; reset the worker's own counters for the next file */
+    sunset_result_free(&w->res);
+    res->stats.files_seen++;
+    res->families = w->e->families;
+    res->n_families = w->e->rs->families.n;
+    return rc;
+}

@@ -1,0 +1,67 @@
+/*
+ * engine.h — the scan engine's API for the layers above core: runs the walker's file list
+ * through the prefilter and the frontends on a thread pool, matches facts against the rule
+ * set and produces a sorted sunset_result. Frontends and writers never include it.
+ */
+#ifndef SUNSET_ENGINE_H
+#define SUNSET_ENGINE_H
+
+#include "core/result.h"
+#include "core/rules_int.h"
+#include "core/walk.h"
+
+typedef struct disable_entry {
+    const char *const *rules; size_t n_rules; /* globs over rule ids */
+    const char *const *paths; size_t n_paths; /* globs over root-relative paths */
+} disable_entry;
+
+/* An observer of every file the engine reads (the cross-file index, src/index.h): called once
+ * per file that is not binary, generated or of no language, from any worker thread, with the
+ * bytes already in memory, whether or not the prefilter lets the file reach a frontend. */
+typedef struct sunset_indexer {
+    void *ud;
+    void (*file)(void *ud, const sunset_source *src);
+} sunset_indexer;
+
+typedef struct sunset_engine_opts {
+    int jobs;                   /* worker threads; <= 0 = number of cores */
+    bool include_generated;
+    size_t max_file_size;       /* bytes; 0 = default (16 MiB) */
+    unsigned parse_budget_ms;
+    const char *compile_db_dir; /* -p DIR or NULL */
+    const char *queries_dir;
+    bool no_prefilter;          /* parse every file (benchmarks, debugging) */
+    bool progress;              /* progress line on stderr */
+    const disable_entry *disable; size_t n_disable;
+    const sunset_indexer *indexer; /* NULL = none */
+    struct sunset_cache *cache;    /* the content cache (src/cache.h), NULL = none */
+} sunset_engine_opts;
+
+typedef struct sunset_engine sunset_engine;
+
+/* Initialises every frontend (compiles queries ...). NULL with err filled on failure.
+ * rs and opts are borrowed and must outlive the engine. */
+sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_opts *opts,
+                                 sunset_error *err);
+void sunset_engine_free(sunset_engine *e);
+
+/* Scan root-relative `paths` under `root`. Appends to *res (zero-initialise it first;
+ * free with sunset_result_free). Returns 0, -1 on OOM. */
+int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
+                       sunset_result *res);
+
+/* Scan one in-memory file as if it were at root-relative `path` (the rule self-test). */
+int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *data, size_t len,
+                              sunset_result *res);
+
+/* A worker kept across many in-memory scans (history replay): frontend state such as
+ * libclang's index is created once, not per file. Findings go to *res as with
+ * sunset_engine_scan_buffer, but unsorted: call sunset_result_finish when done. Use one
+ * worker per thread. */
+typedef struct sunset_worker sunset_worker;
+sunset_worker *sunset_worker_new(sunset_engine *e);
+void sunset_worker_free(sunset_worker *w);
+int sunset_worker_scan(sunset_worker *w, const char *path, const char *data, size_t len,
+                       sunset_result *res);
+
+#endif

@@ -1,0 +1,1100 @@
+/*
+ * rules.c — loads rule packs (rules/*.json) with cJSON, validates every field, and compiles
+ * each rule into clauses: tests on one kind of fact (an identifier, an include, a CMake
+ * argument ...). The sugar kinds gflag and pass expand into several clauses here, so the
+ * matcher in engine.c only ever sees clauses. Errors carry FILE:LINE:COL; cJSON does not keep
+ * positions, so for a semantic error the position is that of the offending key inside the
+ * rule, found by searching the pack's text from the rule's id.
+ */
+#include "core/rules_int.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/registry.h"
+
+typedef struct loader {
+    sunset_ruleset *rs;
+    const char *origin; /* file name for messages */
+    const char *text;   /* the pack's text */
+    sunset_error *err;
+    const char *rule_id; /* current rule, for positions */
+    pcre2_match_data *md;
+} loader;
+
+static void pos_of(const char *text, size_t off, unsigned *line, unsigned *col) {
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off && text[i]; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* Position of "key" within the current rule (or of the rule itself, or the file start). */
+static size_t locate(const loader *L, const char *key) {
+    const char *from = L->text;
+    if (L->rule_id) {
+        char pat[256];
+        snprintf(pat, sizeof pat, "\"%s\"", L->rule_id);
+        const char *p = strstr(L->text, pat);
+        if (p) {
+            /* back up to the "id" key of this rule */
+            const char *q = p;
+            while (q > L->text && *q != '{') q--;
+            from = q;
+        }
+    }
+    if (key) {
+        char pat[128];
+        snprintf(pat, sizeof pat, "\"%s\"", key);
+        const char *p = strstr(from, pat);
+        if (p) return (size_t)(p - L->text);
+    }
+    return (size_t)(from - L->text);
+}
+
+static int fail(loader *L, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(loader *L, const char *key, const char *fmt, ...) {
+    unsigned line, col;
+    pos_of(L->text, locate(L, key), &line, &col);
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (L->rule_id)
+        snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: rule %s: %s", L->origin, line, col,
+                 L->rule_id, msg);
+    else
+        snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: %s", L->origin, line, col, msg);
+    return -1;
+}
+
+static int oom(loader *L) { return fail(L, NULL, "out of memory"); }
+
+/* Compile a regex; on error names the rule, field and the offset in the pattern. */
+static int compile_re(loader *L, const char *field, const char *pat, pcre2_code **out) {
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+    if (!re) {
+        PCRE2_UCHAR buf[200];
+        pcre2_get_error_message(ec, buf, sizeof buf);
+        return fail(L, field, "invalid regex in \"%s\" at offset %zu: %s", field, (size_t)eo,
+                    (char *)buf);
+    }
+    pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* JIT is an optimisation: ignore failure */
+    *out = re;
+    return 0;
+}
+
+static void strtest_free(strtest *t) {
+    for (size_t i = 0; i < t->n_names; i++) sunset_free(t->names[i]);
+    sunset_free(t->names);
+    pcre2_code_free(t->re);
+    sunset_free(t->src);
+    memset(t, 0, sizeof *t);
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int strtest_names(loader *L, strtest *t, const char *field, const cJSON *arr,
+                         const char *prefix) {
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+        return fail(L, field, "\"%s\" must be a non-empty array of strings", field);
+    size_t n = (size_t)cJSON_GetArraySize(arr);
+    t->names = sunset_calloc(n, sizeof(char *));
+    if (!t->names) return oom(L);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsString(it) || !it->valuestring[0])
+            return fail(L, field, "\"%s\" must hold non-empty strings", field);
+        sb b = {0};
+        sb_puts(&b, prefix ? prefix : "");
+        sb_puts(&b, it->valuestring);
+        if (b.oom) {
+            sb_free(&b);
+            return oom(L);
+        }
+        t->names[t->n_names++] = sb_take(&b);
+    }
+    qsort(t->names, t->n_names, sizeof(char *), cmp_str);
+    return 0;
+}
+
+static int strtest_re(loader *L, strtest *t, const char *field, const cJSON *v) {
+    if (!cJSON_IsString(v)) return fail(L, field, "\"%s\" must be a string (a PCRE2 regex)", field);
+    if (!(t->src = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return oom(L);
+    return compile_re(L, field, v->valuestring, &t->re);
+}
+
+static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
+    memset(dst, 0, sizeof *dst);
+    if (src->n_names) {
+        dst->names = sunset_calloc(src->n_names, sizeof(char *));
+        if (!dst->names) return oom(L);
+        for (size_t i = 0; i < src->n_names; i++) {
+            dst->names[i] = sunset_strndup(src->names[i], strlen(src->names[i]));
+            if (!dst->names[i]) return oom(L);
+            dst->n_names++;
+        }
+    }
+    if (src->re) {
+        dst->re = pcre2_code_copy_with_tables(src->re);
+        if (!dst->re) return oom(L);
+        pcre2_jit_compile(dst->re, PCRE2_JIT_COMPLETE);
+    }
+    if (src->src && !(dst->src = sunset_strndup(src->src, strlen(src->src)))) return oom(L);
+    return 0;
+}
+
+bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start, pcre2_match_data *md,
+               size_t *so, size_t *eo) {
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, md, NULL);
+    if (rc < 0) return false;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    if (so) *so = ov[0];
+    if (eo) *eo = ov[1];
+    return true;
+}
+
+bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
+    if (t->n_names) {
+        size_t lo = 0, hi = t->n_names;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            int c = strncmp(t->names[mid], s, n);
+            if (c == 0 && t->names[mid][n] != 0) c = 1;
+            if (c == 0) return true;
+            if (c < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        return false;
+    }
+    if (t->re) return re_search(t->re, s ? s : "", s ? n : 0, 0, md, NULL, NULL);
+    return true;
+}
+
+static const char *const kind_names[RK_COUNT] = {
+    "identifier", "include", "import", "base_class", "attribute", "keyword", "call",
+    "definition", "string", "query", "path", "cmake", "gflag", "pass", "text",
+};
+
+/* Which kinds accept which languages, and their specificity (higher wins on one span). */
+static const struct {
+    unsigned langs;
+    int specificity;
+} kind_info[RK_COUNT] = {
+#define L(x) (1u << SUNSET_LANG_##x)
+    [RK_IDENTIFIER] = {L(CPP) | L(PYTHON), 2},
+    [RK_INCLUDE] = {L(CPP), 3},
+    [RK_IMPORT] = {L(PYTHON), 3},
+    [RK_BASE_CLASS] = {L(CPP) | L(PYTHON), 3},
+    [RK_ATTRIBUTE] = {L(CPP) | L(PYTHON), 3},
+    [RK_KEYWORD] = {L(PYTHON), 3},
+    [RK_CALL] = {L(CPP) | L(PYTHON), 3},
+    [RK_DEFINITION] = {L(CPP) | L(PYTHON), 3},
+    [RK_STRING] = {L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3},
+    [RK_QUERY] = {L(PYTHON), 4},
+    [RK_PATH] = {~0u & ~1u, 0},
+    [RK_CMAKE] = {L(CMAKE), 3},
+    [RK_GFLAG] = {L(CPP) | L(PYTHON) | L(CMAKE) | L(SHELL) | L(TEXT) | L(MARKDOWN) | L(RST), 3},
+    [RK_PASS] = {L(CPP) | L(PYTHON) | L(CMAKE), 3},
+    [RK_TEXT] = {L(CMAKE) | L(PROTO) | L(SHELL) | L(MARKDOWN) | L(RST) | L(TEXT), 1},
+#undef L
+};
+
+static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask) {
+    clause c = {0};
+    c.rule = r;
+    c.fact = fact;
+    c.ctx_mask = ctx_mask & r->ctx_mask;
+    clause *p = vec_push(&r->clauses, &c);
+    if (!p) oom(L);
+    return p;
+}
+
+#define CTX_ALL ((1u << SUNSET_CTX_COUNT) - 1)
+#define CTX_CODE (1u << SUNSET_CTX_CODE)
+#define CTX_TEXTUAL (CTX_ALL & ~CTX_CODE)
+
+/* The main text test shared by most kinds: "names" or "pattern". required: one must be given. */
+static int main_test(loader *L, const cJSON *m, strtest *t, bool required) {
+    const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
+    const cJSON *pat = cJSON_GetObjectItemCaseSensitive(m, "pattern");
+    if (names && pat) return fail(L, "names", "give \"names\" or \"pattern\", not both");
+    if (names) return strtest_names(L, t, "names", names, NULL);
+    if (pat) return strtest_re(L, t, "pattern", pat);
+    if (required) return fail(L, "match", "the matcher needs \"names\" or \"pattern\"");
+    return 0;
+}
+
+static int opt_re(loader *L, const cJSON *m, const char *field, strtest *t) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, field);
+    return v ? strtest_re(L, t, field, v) : 0;
+}
+
+static bool has_field(const cJSON *o, const char *f) {
+    return cJSON_GetObjectItemCaseSensitive(o, f) != NULL;
+}
+
+/* Reject fields the kind does not know: a typo must not silently widen a rule. */
+static int check_fields(loader *L, const cJSON *o, const char *what, const char *const *allowed) {
+    const cJSON *it;
+    cJSON_ArrayForEach(it, o) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            if (strcmp(*a, it->string) == 0) ok = true;
+        if (!ok) return fail(L, it->string, "unknown field \"%s\" in %s", it->string, what);
+    }
+    return 0;
+}
+
+static int add_literals_from(loader *L, sunset_rule *r, const strtest *t, const char *prefix) {
+    for (size_t i = 0; i < t->n_names; i++) {
+        sb b = {0};
+        sb_puts(&b, prefix ? prefix : "");
+        sb_puts(&b, t->names[i]);
+        if (b.oom) {
+            sb_free(&b);
+            return oom(L);
+        }
+        char *s = sb_take(&b);
+        if (!vec_push(&r->literals, &s)) {
+            sunset_free(s);
+            return oom(L);
+        }
+    }
+    return 0;
+}
+
+static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "kind");
+    if (!cJSON_IsString(k)) return fail(L, "match", "\"match\" needs a \"kind\" string");
+    int kind = -1;
+    for (int i = 0; i < RK_COUNT; i++)
+        if (strcmp(kind_names[i], k->valuestring) == 0) kind = i;
+    if (kind < 0) return fail(L, "kind", "unknown match kind \"%s\"", k->valuestring);
+    r->kind = (rule_kind)kind;
+    r->specificity = kind_info[kind].specificity;
+    if (r->lang_mask & ~kind_info[kind].langs)
+        return fail(L, "languages", "a \"%s\" matcher does not apply to one of the languages given",
+                    k->valuestring);
+
+    static const char *const f_ident[] = {"kind", "names", "pattern", "call", "qualified", NULL};
+    static const char *const f_pat[] = {"kind", "pattern", NULL};
+    static const char *const f_import[] = {"kind", "module", "name", NULL};
+    static const char *const f_base[] = {"kind", "pattern", "class", NULL};
+    static const char *const f_attr[] = {"kind", "names", "pattern", "receiver", "store", NULL};
+    static const char *const f_kw[] = {"kind", "names", "pattern", "callee", NULL};
+    static const char *const f_def[] = {"kind", "names", "pattern", "def_kind", NULL};
+    static const char *const f_str[] = {"kind", "names", "pattern", NULL};
+    static const char *const f_query[] = {"kind", "query", "query_file", "capture", NULL};
+    static const char *const f_cmake[] = {"kind", "command", "target", "section", "arg", "names",
+                                          "target_def", NULL};
+    static const char *const f_names[] = {"kind", "names", NULL};
+    static const char *const *fields[RK_COUNT] = {
+        f_ident, f_pat, f_import, f_base, f_attr, f_kw, f_pat, f_def, f_str, f_query, f_pat,
+        f_cmake, f_names, f_names, f_pat,
+    };
+    if (check_fields(L, m, "\"match\"", fields[kind])) return -1;
+
+    clause *c;
+    switch ((rule_kind)kind) {
+    case RK_IDENTIFIER: {
+        strtest main = {0}, call = {0}, qual = {0};
+        int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) ||
+                 opt_re(L, m, "qualified", &qual);
+        if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
+        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
+            rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
+                 strtest_copy(L, &c->qual, &qual);
+        } else if (!rc) rc = -1;
+        /* Words in comments and strings: a call constraint cannot hold there. */
+        if (!rc && !call.re && (r->ctx_mask & CTX_TEXTUAL)) {
+            if ((c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL))) rc = strtest_copy(L, &c->main, &main);
+            else rc = -1;
+        }
+        strtest_free(&main);
+        strtest_free(&call);
+        strtest_free(&qual);
+        return rc;
+    }
+    case RK_INCLUDE:
+    case RK_CALL:
+    case RK_TEXT: {
+        int fact = kind == RK_INCLUDE ? SUNSET_FACT_INCLUDE
+                 : kind == RK_CALL    ? SUNSET_FACT_CALL
+                                      : SUNSET_FACT_LINE;
+        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
+        if (!(c = add_clause(L, r, fact, CTX_ALL))) return -1;
+        return main_test(L, m, &c->main, true);
+    }
+    case RK_IMPORT:
+        if (!has_field(m, "module") && !has_field(m, "name"))
+            return fail(L, "match", "an import matcher needs \"module\" or \"name\"");
+        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE))) return -1;
+        return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
+    case RK_BASE_CLASS:
+        if (!(c = add_clause(L, r, SUNSET_FACT_BASE, CTX_CODE))) return -1;
+        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
+        return main_test(L, m, &c->main, true) || opt_re(L, m, "class", &c->aux);
+    case RK_ATTRIBUTE: {
+        if (!(c = add_clause(L, r, SUNSET_FACT_ATTR, CTX_CODE))) return -1;
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
+        if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
+        if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
+        if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
+        return add_literals_from(L, r, &c->main, NULL);
+    }
+    case RK_KEYWORD:
+        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE))) return -1;
+        if (main_test(L, m, &c->main, true) || opt_re(L, m, "callee", &c->aux)) return -1;
+        return add_literals_from(L, r, &c->main, NULL);
+    case RK_DEFINITION:
+        if (!(c = add_clause(L, r, SUNSET_FACT_DEF, CTX_CODE))) return -1;
+        if (main_test(L, m, &c->main, true) || opt_re(L, m, "def_kind", &c->aux)) return -1;
+        return add_literals_from(L, r, &c->main, NULL);
+    case RK_STRING:
+        if (!(c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL))) return -1;
+        if (main_test(L, m, &c->main, true)) return -1;
+        return add_literals_from(L, r, &c->main, NULL);
+    case RK_QUERY: {
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(m, "query");
+        const cJSON *qf = cJSON_GetObjectItemCaseSensitive(m, "query_file");
+        const cJSON *cap = cJSON_GetObjectItemCaseSensitive(m, "capture");
+        if (!!q == !!qf) return fail(L, "match", "a query matcher needs \"query\" or \"query_file\"");
+        if (cap && !cJSON_IsString(cap)) return fail(L, "capture", "\"capture\" must be a string");
+        unsigned langs = r->lang_mask;
+        if (langs == 0 || (langs & (langs - 1)))
+            return fail(L, "languages", "a query rule takes exactly one language");
+        for (int i = 0; i < SUNSET_LANG_COUNT; i++)
+            if (langs == 1u << i) r->query_lang = (sunset_lang)i;
+        if (q) {
+            if (!cJSON_IsString(q)) return fail(L, "query", "\"query\" must be a string");
+            r->query = sunset_strndup(q->valuestring, strlen(q->valuestring));
+            if (!r->query) return oom(L);
+        } else {
+            if (!cJSON_IsString(qf) || strstr(qf->valuestring, ".."))
+                return fail(L, "query_file", "\"query_file\" must be a relative path without ..");
+            sb p = {0};
+            sb_printf(&p, "%s/%s", L->rs->queries_dir ? L->rs->queries_dir : "queries",
+                      qf->valuestring);
+            size_t len;
+            int e = p.oom ? ENOMEM : read_file(p.s, 1 << 20, &r->query, &len);
+            if (e) {
+                fail(L, "query_file", "cannot read %s: %s", p.s, strerror(e));
+                sb_free(&p);
+                return -1;
+            }
+            sunset_free(r->origin);
+            r->origin = sb_take(&p);
+        }
+        r->capture = sunset_strndup(cap ? cap->valuestring : "", cap ? strlen(cap->valuestring) : 0);
+        return r->capture ? 0 : oom(L);
+    }
+    case RK_PATH:
+        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
+        return main_test(L, m, &r->path, true);
+    case RK_CMAKE: {
+        /* quoted arguments arrive with ctx STRING: they are still arguments */
+        if (!(c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING)))) return -1;
+        const cJSON *td = cJSON_GetObjectItemCaseSensitive(m, "target_def");
+        if (td && !cJSON_IsBool(td)) return fail(L, "target_def", "\"target_def\" must be true or false");
+        if (cJSON_IsTrue(td)) c->flags |= SUNSET_FACT_TARGET;
+        const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
+        if (names && has_field(m, "arg")) return fail(L, "names", "give \"names\" or \"arg\", not both");
+        int rc = names ? strtest_names(L, &c->main, "names", names, NULL) : opt_re(L, m, "arg", &c->main);
+        if (!rc) rc = opt_re(L, m, "command", &c->aux) || opt_re(L, m, "target", &c->target) ||
+                      opt_re(L, m, "section", &c->section);
+        if (!rc && !c->main.n_names && !c->main.re && !c->target.re)
+            rc = fail(L, "match", "a cmake matcher needs \"arg\", \"names\" or \"target\"");
+        if (!rc) rc = add_literals_from(L, r, &c->main, NULL);
+        return rc;
+    }
+    case RK_GFLAG:
+    case RK_PASS: {
+        strtest names = {0};
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(m, "names");
+        if (!arr) return fail(L, "match", "the matcher needs \"names\"");
+        int rc = strtest_names(L, &names, "names", arr, NULL);
+        if (!rc) rc = add_literals_from(L, r, &names, NULL);
+        if (kind == RK_GFLAG) {
+            /* FLAGS_x identifiers and words; x as a DEFINE/DECLARE macro argument; "x" and
+             * "FLAGS_x" strings; \bFLAGS_x\b or a DEFINE/DECLARE line in text files. */
+            strtest flags_names = {0};
+            if (!rc) rc = strtest_names(L, &flags_names, "names", arr, "FLAGS_");
+            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE)))
+                rc = strtest_copy(L, &c->main, &flags_names);
+            if (!rc && (c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL)))
+                rc = strtest_copy(L, &c->main, &flags_names);
+            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
+                rc = strtest_copy(L, &c->main, &names);
+                if (!rc) rc = compile_re(L, "names", "(DEFINE|DECLARE)", &c->aux.re);
+            }
+            for (int pass = 0; !rc && pass < 2; pass++) {
+                if ((c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
+                    rc = strtest_copy(L, &c->main, pass ? &flags_names : &names);
+                else rc = -1;
+            }
+            if (!rc) {
+                sb re = {0};
+                sb_puts(&re, "\\bFLAGS_(?:");
+                for (size_t i = 0; i < names.n_names; i++)
+                    sb_printf(&re, "%s%s", i ? "|" : "", names.names[i]);
+                sb_puts(&re, ")\\b");
+                if (re.oom) rc = oom(L);
+                if (!rc && (c = add_clause(L, r, SUNSET_FACT_LINE, CTX_ALL)))
+                    rc = compile_re(L, "names", re.s, &c->main.re);
+                sb_free(&re);
+            }
+            if (!rc) rc = add_literals_from(L, r, &flags_names, NULL);
+            strtest_free(&flags_names);
+        } else {
+            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
+                rc = strtest_copy(L, &c->main, &names);
+                if (!rc) rc = compile_re(L, "names", "^(USE|REGISTER)_PASS", &c->aux.re);
+            }
+            if (!rc && (c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
+                rc = strtest_copy(L, &c->main, &names);
+            if (!rc && (c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING))))
+                rc = strtest_copy(L, &c->main, &names);
+        }
+        strtest_free(&names);
+        return rc;
+    }
+    case RK_COUNT:
+        break;
+    }
+    return fail(L, "kind", "unsupported match kind");
+}
+
+static int lang_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+        return fail(L, "languages", "\"languages\" must be a non-empty array");
+    const cJSON *it;
+    *mask = 0;
+    cJSON_ArrayForEach(it, arr) {
+        sunset_lang l = cJSON_IsString(it) ? sunset_lang_from_name(it->valuestring) : SUNSET_LANG_NONE;
+        if (l == SUNSET_LANG_NONE)
+            return fail(L, "languages", "unknown language %s%s%s (known: cpp python cmake proto "
+                        "shell markdown rst text)", cJSON_IsString(it) ? "\"" : "",
+                        cJSON_IsString(it) ? it->valuestring : "(not a string)",
+                        cJSON_IsString(it) ? "\"" : "");
+        *mask |= 1u << l;
+    }
+    return 0;
+}
+
+static int ctx_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+        return fail(L, "contexts", "\"contexts\" must be a non-empty array");
+    *mask = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        int found = -1;
+        for (int i = 0; i < SUNSET_CTX_COUNT && cJSON_IsString(it); i++)
+            if (strcmp(it->valuestring, sunset_context_name((sunset_context)i)) == 0) found = i;
+        if (found < 0) return fail(L, "contexts", "unknown context (known: code comment string docstring)");
+        *mask |= 1u << found;
+    }
+    return 0;
+}
+
+static int severity_of(loader *L, const cJSON *v, const char *field, sunset_severity *out) {
+    int s = cJSON_IsString(v) ? sunset_severity_from_name(v->valuestring) : -1;
+    if (s < 0) return fail(L, field, "\"%s\" must be \"error\", \"warning\" or \"info\"", field);
+    *out = (sunset_severity)s;
+    return 0;
+}
+
+static int regex_list(loader *L, const cJSON *arr, const char *field, vec *out) {
+    if (!cJSON_IsArray(arr)) return fail(L, field, "\"%s\" must be an array of regexes", field);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        pcre2_code *re;
+        if (!cJSON_IsString(it)) return fail(L, field, "\"%s\" must hold strings", field);
+        if (compile_re(L, field, it->valuestring, &re)) return -1;
+        if (!vec_push(out, &re)) {
+            pcre2_code_free(re);
+            return oom(L);
+        }
+    }
+    return 0;
+}
+
+static char *dup_string_field(loader *L, const cJSON *o, const char *field, bool required) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
+    if (!v) {
+        if (required) fail(L, field, "missing \"%s\"", field);
+        return NULL;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring[0]) {
+        fail(L, field, "\"%s\" must be a non-empty string", field);
+        return NULL;
+    }
+    char *s = sunset_strndup(v->valuestring, strlen(v->valuestring));
+    if (!s) oom(L);
+    return s;
+}
+
+static void rule_free(sunset_rule *r) {
+    if (!r) return;
+    sunset_free(r->id);
+    sunset_free(r->family);
+    sunset_free(r->message);
+    sunset_free(r->fix);
+    sunset_free(r->origin);
+    for (size_t i = 0; i < r->path_include.n; i++) pcre2_code_free(VEC_AT(&r->path_include, pcre2_code *, i));
+    for (size_t i = 0; i < r->path_exclude.n; i++) pcre2_code_free(VEC_AT(&r->path_exclude, pcre2_code *, i));
+    vec_free(&r->path_include);
+    vec_free(&r->path_exclude);
+    for (size_t i = 0; i < r->clauses.n; i++) {
+        clause *c = &VEC_AT(&r->clauses, clause, i);
+        strtest_free(&c->main);
+        strtest_free(&c->aux);
+        strtest_free(&c->target);
+        strtest_free(&c->section);
+        strtest_free(&c->qual);
+    }
+    vec_free(&r->clauses);
+    strtest_free(&r->path);
+    sunset_free(r->query);
+    sunset_free(r->capture);
+    for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
+    vec_free(&r->literals);
+    sunset_free(r->examples_json);
+    sunset_free(r);
+}
+
+static bool valid_id(const char *s) {
+    if (!(*s >= 'A' && *s <= 'Z')) return false;
+    bool dash = false;
+    for (const char *p = s; *p; p++) {
+        if (*p == '-') {
+            if (p[1] == 0 || p[1] == '-') return false;
+            dash = true;
+        } else if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) {
+            return false;
+        }
+    }
+    return dash;
+}
+
+static bool family_known(const sunset_ruleset *rs, const char *f) {
+    for (size_t i = 0; i < rs->families.n; i++)
+        if (strcmp(VEC_AT(&rs->families, family_info, i).id, f) == 0) return true;
+    return false;
+}
+
+static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
+    static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
+                                          "comment_severity", "string_severity", "contexts",
+                                          "message", "fix", "paths", "match", "literals",
+                                          "examples", "description", NULL};
+    L->rule_id = NULL;
+    if (!cJSON_IsObject(o)) return fail(L, "rules", "each rule must be an object");
+    const cJSON *idv = cJSON_GetObjectItemCaseSensitive(o, "id");
+    if (!cJSON_IsString(idv)) return fail(L, "rules", "a rule without an \"id\" string");
+    L->rule_id = idv->valuestring;
+    if (!valid_id(idv->valuestring))
+        return fail(L, "id", "bad id (want upper-case words joined by '-', e.g. PE-CPP-CLASS)");
+    if (sunset_ruleset_find(L->rs, idv->valuestring)) return fail(L, "id", "duplicate rule id");
+    if (check_fields(L, o, "a rule", allowed)) return -1;
+
+    sunset_rule *r = sunset_calloc(1, sizeof *r);
+    if (!r) return oom(L);
+    r->path_include = r->path_exclude = VEC_INIT(pcre2_code *);
+    r->clauses = VEC_INIT(clause);
+    r->literals = VEC_INIT(char *);
+    r->index = L->rs->rules.n;
+    r->ctx_mask = CTX_ALL;
+    int rc = -1;
+
+    if (!(r->id = sunset_strndup(idv->valuestring, strlen(idv->valuestring)))) { oom(L); goto cleanup; }
+    r->origin = sunset_strndup(L->origin, strlen(L->origin));
+    if (!r->origin) { oom(L); goto cleanup; }
+    if (has_field(o, "family")) {
+        if (!(r->family = dup_string_field(L, o, "family", true))) goto cleanup;
+    } else if (pack_family) {
+        r->family = sunset_strndup(pack_family, strlen(pack_family));
+        if (!r->family) { oom(L); goto cleanup; }
+    } else {
+        fail(L, NULL, "no \"family\" in the rule or its pack");
+        goto cleanup;
+    }
+    if (!family_known(L->rs, r->family)) {
+        fail(L, "family", "family \"%s\" is not declared in the settings pack", r->family);
+        goto cleanup;
+    }
+    const cJSON *task = cJSON_GetObjectItemCaseSensitive(o, "task");
+    if (!cJSON_IsNumber(task) || task->valuedouble != (int)task->valuedouble ||
+        task->valueint < 1 || task->valueint > 6) {
+        fail(L, "task", "\"task\" must be a whole number from 1 to 6");
+        goto cleanup;
+    }
+    r->task = task->valueint;
+    if (lang_mask_of(L, cJSON_GetObjectItemCaseSensitive(o, "languages"), &r->lang_mask)) goto cleanup;
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(o, "contexts");
+    if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) goto cleanup;
+
+    sunset_severity sev = SUNSET_SEV_ERROR, csev = SUNSET_SEV_INFO, ssev;
+    if (!has_field(o, "severity")) { fail(L, NULL, "missing \"severity\""); goto cleanup; }
+    if (severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "severity"), "severity", &sev)) goto cleanup;
+    ssev = sev;
+    if (has_field(o, "comment_severity") &&
+        severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "comment_severity"), "comment_severity", &csev))
+        goto cleanup;
+    if (has_field(o, "string_severity") &&
+        severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "string_severity"), "string_severity", &ssev))
+        goto cleanup;
+    r->sev[SUNSET_CTX_CODE] = sev;
+    r->sev[SUNSET_CTX_COMMENT] = r->sev[SUNSET_CTX_DOCSTRING] = csev;
+    r->sev[SUNSET_CTX_STRING] = ssev;
+
+    if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
+    if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
+
+    const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
+    if (paths) {
+        static const char *const pf[] = {"include", "exclude", NULL};
+        if (!cJSON_IsObject(paths)) { fail(L, "paths", "\"paths\" must be an object"); goto cleanup; }
+        if (check_fields(L, paths, "\"paths\"", pf)) goto cleanup;
+        const cJSON *inc = cJSON_GetObjectItemCaseSensitive(paths, "include");
+        const cJSON *exc = cJSON_GetObjectItemCaseSensitive(paths, "exclude");
+        if (inc && regex_list(L, inc, "include", &r->path_include)) goto cleanup;
+        if (exc && regex_list(L, exc, "exclude", &r->path_exclude)) goto cleanup;
+    }
+
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
+    if (!cJSON_IsObject(m)) { fail(L, "match", "missing \"match\" object"); goto cleanup; }
+    if (compile_match(L, r, m)) goto cleanup;
+
+    const cJSON *lits = cJSON_GetObjectItemCaseSensitive(o, "literals");
+    if (lits) {
+        /* explicit literals replace those derived from names: the author may know a rarer
+         * string every match must contain (the receiver, say) */
+        for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
+        r->literals.n = 0;
+        if (!cJSON_IsArray(lits) || cJSON_GetArraySize(lits) == 0) {
+            fail(L, "literals", "\"literals\" must be a non-empty array of strings");
+            goto cleanup;
+        }
+        const cJSON *it;
+        cJSON_ArrayForEach(it, lits) {
+            if (!cJSON_IsString(it) || strlen(it->valuestring) < 4) {
+                fail(L, "literals", "each literal must be a string of at least 4 bytes");
+                goto cleanup;
+            }
+            char *s = sunset_strndup(it->valuestring, strlen(it->valuestring));
+            if (!s || !vec_push(&r->literals, &s)) { sunset_free(s); oom(L); goto cleanup; }
+        }
+    }
+    if (r->kind != RK_PATH && r->literals.n == 0) {
+        fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
+             "bytes, one of which every matching file contains)");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < r->literals.n; i++)
+        if (strlen(VEC_AT(&r->literals, char *, i)) < 4) {
+            fail(L, "names", "name \"%s\" is shorter than 4 bytes: give \"literals\" of >= 4 bytes",
+                 VEC_AT(&r->literals, char *, i));
+            goto cleanup;
+        }
+
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "examples");
+    if (ex) {
+        if (!cJSON_IsArray(ex)) { fail(L, "examples", "\"examples\" must be an array"); goto cleanup; }
+        r->examples_json = cJSON_PrintUnformatted(ex);
+        if (!r->examples_json) { oom(L); goto cleanup; }
+        /* cJSON allocates with malloc: move into our allocator so rule_free stays uniform. */
+        char *copy = sunset_strndup(r->examples_json, strlen(r->examples_json));
+        cJSON_free(r->examples_json);
+        r->examples_json = copy;
+        if (!copy) { oom(L); goto cleanup; }
+    }
+    if (!vec_push(&L->rs->rules, &r)) { oom(L); goto cleanup; }
+    rc = 0;
+cleanup:
+    if (rc) rule_free(r);
+    return rc;
+}
+
+static int load_settings(loader *L, const cJSON *s) {
+    static const char *const allowed[] = {"families", "test_paths", "generated_markers",
+                                          "generated_paths", NULL};
+    if (!cJSON_IsObject(s)) return fail(L, "settings", "\"settings\" must be an object");
+    if (L->rs->families.n) return fail(L, "settings", "a second settings pack");
+    if (check_fields(L, s, "\"settings\"", allowed)) return -1;
+    const cJSON *fam = cJSON_GetObjectItemCaseSensitive(s, "families");
+    if (!cJSON_IsArray(fam) || cJSON_GetArraySize(fam) == 0)
+        return fail(L, "families", "\"families\" must be a non-empty array");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, fam) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
+        const cJSON *title = cJSON_GetObjectItemCaseSensitive(it, "title");
+        if (!cJSON_IsString(id) || !cJSON_IsString(title))
+            return fail(L, "families", "each family needs \"id\" and \"title\" strings");
+        family_info f = {sunset_strndup(id->valuestring, strlen(id->valuestring)),
+                         sunset_strndup(title->valuestring, strlen(title->valuestring))};
+        if (!f.id || !f.title || !vec_push(&L->rs->families, &f)) {
+            sunset_free(f.id);
+            sunset_free(f.title);
+            return oom(L);
+        }
+    }
+    const cJSON *tp = cJSON_GetObjectItemCaseSensitive(s, "test_paths");
+    if (tp && regex_list(L, tp, "test_paths", &L->rs->test_paths)) return -1;
+    const cJSON *gp = cJSON_GetObjectItemCaseSensitive(s, "generated_paths");
+    if (gp && regex_list(L, gp, "generated_paths", &L->rs->generated_paths)) return -1;
+    const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
+    if (gm) {
+        if (!cJSON_IsArray(gm)) return fail(L, "generated_markers", "must be an array of strings");
+        cJSON_ArrayForEach(it, gm) {
+            if (!cJSON_IsString(it)) return fail(L, "generated_markers", "must hold strings");
+            char *m = sunset_strndup(it->valuestring, strlen(it->valuestring));
+            if (!m || !vec_push(&L->rs->generated_markers, &m)) {
+                sunset_free(m);
+                return oom(L);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Parse one pack. Settings come first in the directory order (00-settings.json), so
+ * families are known when rules refer to them. */
+static int load_pack(loader *L, const char *text) {
+    L->text = text;
+    L->rule_id = NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        unsigned line, col;
+        size_t off = end ? (size_t)(end - text) : 0;
+        const char *ep = cJSON_GetErrorPtr();
+        if (ep && ep >= text && ep <= text + strlen(text)) off = (size_t)(ep - text);
+        pos_of(text, off, &line, &col);
+        snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: invalid JSON", L->origin, line, col);
+        return -1;
+    }
+    int rc = -1;
+    static const char *const allowed[] = {"schema", "pack", "family", "description", "rules",
+                                          "settings", NULL};
+    if (!cJSON_IsObject(root)) { fail(L, NULL, "a pack must be a JSON object"); goto cleanup; }
+    if (check_fields(L, root, "a pack", allowed)) goto cleanup;
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    if (!cJSON_IsNumber(schema)) { fail(L, NULL, "missing \"schema\" (this sunset reads schema %d)", SUNSET_RULE_SCHEMA); goto cleanup; }
+    if (schema->valueint != SUNSET_RULE_SCHEMA) {
+        fail(L, "schema", "schema %d is not supported (this sunset reads schema %d)",
+             schema->valueint, SUNSET_RULE_SCHEMA);
+        goto cleanup;
+    }
+    const cJSON *settings = cJSON_GetObjectItemCaseSensitive(root, "settings");
+    if (settings && load_settings(L, settings)) goto cleanup;
+    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
+    if (rules) {
+        if (!L->rs->families.n) {
+            fail(L, "rules", "rules loaded before the settings pack (it declares the families)");
+            goto cleanup;
+        }
+        const cJSON *fam = cJSON_GetObjectItemCaseSensitive(root, "family");
+        if (fam && !cJSON_IsString(fam)) { fail(L, "family", "\"family\" must be a string"); goto cleanup; }
+        if (!cJSON_IsArray(rules)) { fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
+        const cJSON *it;
+        cJSON_ArrayForEach(it, rules) {
+            if (load_rule(L, it, fam ? fam->valuestring : NULL)) goto cleanup;
+        }
+    } else if (!settings) {
+        fail(L, NULL, "a pack needs \"rules\" or \"settings\"");
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    L->rule_id = NULL;
+    cJSON_Delete(root);
+    return rc;
+}
+
+static sunset_ruleset *ruleset_new(const char *queries_dir) {
+    sunset_ruleset *rs = sunset_calloc(1, sizeof *rs);
+    if (!rs) return NULL;
+    rs->rules = VEC_INIT(sunset_rule *);
+    rs->families = VEC_INIT(family_info);
+    rs->test_paths = rs->generated_paths = VEC_INIT(pcre2_code *);
+    rs->generated_markers = VEC_INIT(char *);
+    rs->path_rules = VEC_INIT(sunset_rule *);
+    for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
+        rs->queries[l] = VEC_INIT(sunset_rule *);
+        rs->literals[l] = VEC_INIT(char *);
+        rs->scoped[l] = VEC_INIT(sunset_rule *);
+        for (int k = 0; k < MATCH_KIND_COUNT; k++) rs->index[l][k].all = VEC_INIT(clause *);
+    }
+    if (queries_dir && !(rs->queries_dir = sunset_strndup(queries_dir, strlen(queries_dir)))) {
+        sunset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+/* --- the index: per language and fact kind --- */
+
+static struct name_slot *slot_for(clause_index *ix, const char *name, size_t n, bool insert) {
+    if (!ix->n_slots) return NULL;
+    size_t h = (size_t)hash64(name, n, 0) & (ix->n_slots - 1);
+    for (;;) {
+        struct name_slot *s = &ix->slots[h];
+        if (!s->name) return insert ? s : NULL;
+        if (strncmp(s->name, name, n) == 0 && s->name[n] == 0) return s;
+        h = (h + 1) & (ix->n_slots - 1);
+    }
+}
+
+struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n);
+struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n) {
+    return slot_for((clause_index *)ix, name, n, false);
+}
+
+static int index_build(loader *L, sunset_ruleset *rs) {
+    for (size_t i = 0; i < rs->rules.n; i++) {
+        sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+        for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
+            if (!(r->lang_mask & (1u << l))) continue;
+            rs->lang_has_rules[l] = true;
+            if (r->path_include.n && r->kind != RK_PATH) {
+                if (!vec_push(&rs->scoped[l], &r)) return oom(L);
+            } else {
+                for (size_t j = 0; j < r->literals.n; j++)
+                    if (!vec_push(&rs->literals[l], &VEC_AT(&r->literals, char *, j))) return oom(L);
+            }
+            if (r->kind == RK_QUERY && (int)r->query_lang == l && !vec_push(&rs->queries[l], &r)) return oom(L);
+        }
+        if (r->kind == RK_PATH && !vec_push(&rs->path_rules, &r)) return oom(L);
+    }
+    for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
+        for (int k = 0; k < MATCH_KIND_COUNT; k++) {
+            clause_index *ix = &rs->index[l][k];
+            size_t named = 0;
+            for (size_t i = 0; i < rs->rules.n; i++) {
+                sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+                if (!(r->lang_mask & (1u << l))) continue;
+                for (size_t j = 0; j < r->clauses.n; j++) {
+                    clause *c = &VEC_AT(&r->clauses, clause, j);
+                    if (c->fact == k) named += c->main.n_names;
+                }
+            }
+            size_t n_slots = 16;
+            while (n_slots < named * 2) n_slots *= 2;
+            ix->slots = sunset_calloc(n_slots, sizeof *ix->slots);
+            if (!ix->slots) return oom(L);
+            ix->n_slots = n_slots;
+            sb alt = {0};
+            bool alt_ok = true;
+            for (size_t i = 0; i < rs->rules.n; i++) {
+                sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+                if (!(r->lang_mask & (1u << l))) continue;
+                for (size_t j = 0; j < r->clauses.n; j++) {
+                    clause *c = &VEC_AT(&r->clauses, clause, j);
+                    if (c->fact != k) continue;
+                    if (c->main.n_names) {
+                        for (size_t n = 0; n < c->main.n_names; n++) {
+                            const char *nm = c->main.names[n];
+                            struct name_slot *s = slot_for(ix, nm, strlen(nm), true);
+                            if (!s->name) {
+                                s->name = nm;
+                                s->clauses = VEC_INIT(clause *);
+                            }
+                            if (!vec_push(&s->clauses, &c)) { sb_free(&alt); return oom(L); }
+                        }
+                        continue;
+                    }
+                    if (!vec_push(&ix->all, &c)) { sb_free(&alt); return oom(L); }
+                    if (!c->main.src) {
+                        alt_ok = false; /* a clause without a main regex always runs */
+                        continue;
+                    }
+                    sb_printf(&alt, "%s(?:%s)", alt.len ? "|" : "", c->main.src);
+                }
+            }
+            /* One combined regex rejects most tokens with a single JIT match. */
+            if (alt_ok && ix->all.n > 1 && !alt.oom) {
+                int ec;
+                PCRE2_SIZE eo;
+                ix->any_re = pcre2_compile((PCRE2_SPTR)alt.s, alt.len, 0, &ec, &eo, NULL);
+                if (ix->any_re) pcre2_jit_compile(ix->any_re, PCRE2_JIT_COMPLETE);
+            }
+            sb_free(&alt);
+        }
+    }
+    return 0;
+}
+
+static sunset_ruleset *finish(loader *L, sunset_ruleset *rs) {
+    if (!rs->families.n) {
+        snprintf(L->err->msg, sizeof L->err->msg, "no settings pack found (rules/00-settings.json)");
+        sunset_ruleset_free(rs);
+        return NULL;
+    }
+    if (index_build(L, rs)) {
+        sunset_ruleset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+sunset_ruleset *sunset_ruleset_load_string(const char *json, const char *origin,
+                                           const char *queries_dir, sunset_error *err) {
+    sunset_ruleset *rs = ruleset_new(queries_dir);
+    if (!rs) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
+        return NULL;
+    }
+    loader L = {rs, origin, json, err, NULL, NULL};
+    rs->hash = hash64(json, strlen(json), 0);
+    if (load_pack(&L, json)) {
+        sunset_ruleset_free(rs);
+        return NULL;
+    }
+    return finish(&L, rs);
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, const char *queries_dir,
+                                    sunset_error *err) {
+    sunset_ruleset *rs = ruleset_new(queries_dir);
+    if (!rs) {
+        snprintf(err->msg, sizeof err->msg, "out of memory loading rules");
+        return NULL;
+    }
+    for (size_t d = 0; d < n_dirs; d++) {
+        DIR *dir = opendir(dirs[d]);
+        if (!dir) {
+            snprintf(err->msg, sizeof err->msg, "%s: cannot open rules directory: %s", dirs[d],
+                     strerror(errno));
+            sunset_ruleset_free(rs);
+            return NULL;
+        }
+        vec names = VEC_INIT(char *);
+        struct dirent *de;
+        int rc = 0;
+        while ((de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0 && de->d_name[0] != '.') {
+                char *s = sunset_strndup(de->d_name, len);
+                if (!s || !vec_push(&names, &s)) {
+                    sunset_free(s);
+                    rc = -1;
+                    snprintf(err->msg, sizeof err->msg, "out of memory loading rules");
+                    break;
+                }
+            }
+        }
+        closedir(dir);
+        if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_names);
+        for (size_t i = 0; i < names.n && !rc; i++) {
+            sb path = {0};
+            sb_printf(&path, "%s/%s", dirs[d], VEC_AT(&names, char *, i));
+            char *text = NULL;
+            size_t len;
+            int e = path.oom ? ENOMEM : read_file(path.s, 16 << 20, &text, &len);
+            if (e) {
+                snprintf(err->msg, sizeof err->msg, "%s: cannot read: %s", path.s ? path.s : "rules",
+                         strerror(e));
+                rc = -1;
+            } else if (memchr(text, 0, len)) {
+                snprintf(err->msg, sizeof err->msg, "%s:1:1: not a text file (NUL byte)", path.s);
+                rc = -1;
+            } else {
+                loader L = {rs, path.s, text, err, NULL, NULL};
+                rs->hash = hash64(text, len, rs->hash);
+                rc = load_pack(&L, text);
+            }
+            sunset_free(text);
+            sb_free(&path);
+        }
+        for (size_t i = 0; i < names.n; i++) sunset_free(VEC_AT(&names, char *, i));
+        vec_free(&names);
+        if (rc) {
+            sunset_ruleset_free(rs);
+            return NULL;
+        }
+    }
+    loader L = {rs, "rules", "", err, NULL, NULL};
+    return finish(&L, rs);
+}
+
+void sunset_ruleset_free(sunset_ruleset *rs) {
+    if (!rs) return;
+    for (size_t i = 0; i < rs->rules.n; i++) rule_free(VEC_AT(&rs->rules, sunset_rule *, i));
+    vec_free(&rs->rules);
+    for (size_t i = 0; i < rs->families.n; i++) {
+        sunset_free(VEC_AT(&rs->families, family_info, i).id);
+        sunset_free(VEC_AT(&rs->families, family_info, i).title);
+    }
+    vec_free(&rs->families);
+    for (size_t i = 0; i < rs->test_paths.n; i++) pcre2_code_free(VEC_AT(&rs->test_paths, pcre2_code *, i));
+    for (size_t i = 0; i < rs->generated_paths.n; i++) pcre2_code_free(VEC_AT(&rs->generated_paths, pcre2_code *, i));
+    for (size_t i = 0; i < rs->generated_markers.n; i++) sunset_free(VEC_AT(&rs->generated_markers, char *, i));
+    vec_free(&rs->test_paths);
+    vec_free(&rs->generated_paths);
+    vec_free(&rs->generated_markers);
+    vec_free(&rs->path_rules);
+    for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
+        vec_free(&rs->queries[l]);
+        vec_free(&rs->literals[l]);
+        vec_free(&rs->scoped[l]);
+        for (int k = 0; k < MATCH_KIND_COUNT; k++) {
+            clause_index *ix = &rs->index[l][k];
+            vec_free(&ix->all);
+            for (size_t s = 0; s < ix->n_slots; s++) vec_free(&ix->slots[s].clauses);
+            sunset_free(ix->slots);
+            pcre2_code_free(ix->any_re);
+        }
+    }
+    sunset_free(rs->queries_dir);
+    sunset_free(rs);
+}
+
+const sunset_rule *sunset_ruleset_find(const sunset_ruleset *rs, const char *id) {
+    for (size_t i = 0; i < rs->rules.n; i++) {
+        const sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+        if (strcmp(r->id, id) == 0) return r;
+    }
+    return NULL;
+}
+
+int sunset_ruleset_set_severity(sunset_ruleset *rs, const char *id, sunset_severity sev) {
+    sunset_rule *r = (sunset_rule *)sunset_ruleset_find(rs, id);
+    if (!r) return -1;
+    for (int c = 0; c < SUNSET_CTX_COUNT; c++) r->sev[c] = sev;
+    r->sev_overridden = true;
+    return 0;
+}
+
+size_t sunset_ruleset_query_count(const sunset_ruleset *rs, sunset_lang lang) {
+    return (unsigned)lang < SUNSET_LANG_COUNT ? rs->queries[lang].n : 0;
+}
+
+const sunset_rule *sunset_ruleset_query_at(const sunset_ruleset *rs, sunset_lang lang, size_t i) {
+    if ((unsigned)lang >= SUNSET_LANG_COUNT || i >= rs->queries[lang].n) return NULL;
+    return VEC_AT(&rs->queries[lang], sunset_rule *, i);
+}
+
+const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
+const char *sunset_rule_query(const sunset_rule *r) { return r->query ? r->query : ""; }
+const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
+const char *sunset_rule_origin(const sunset_rule *r) { return r->origin; }

@@ -1,0 +1,121 @@
+/*
+ * rules_int.h — engine-private view of a loaded rule set: rules compiled into clauses, each
+ * clause a test on one kind of fact, indexed by language and fact kind for the scan's hot
+ * path. Frontends never include this (they use the accessors in sunset.h).
+ */
+#ifndef SUNSET_RULES_INT_H
+#define SUNSET_RULES_INT_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdbool.h>
+
+#include "sunset.h"
+#include "base/util.h"
+
+/* Fact kinds the matcher distinguishes: the frontend's kinds plus WORD, a word inside a
+ * comment/string/docstring, which the engine derives from sunset_emit_text(). */
+enum { MATCH_WORD = SUNSET_FACT_KIND_COUNT, MATCH_KIND_COUNT };
+
+typedef enum rule_kind {
+    RK_IDENTIFIER, RK_INCLUDE, RK_IMPORT, RK_BASE_CLASS, RK_ATTRIBUTE, RK_KEYWORD, RK_CALL,
+    RK_DEFINITION, RK_STRING, RK_QUERY, RK_PATH, RK_CMAKE, RK_GFLAG, RK_PASS, RK_TEXT,
+    RK_COUNT
+} rule_kind;
+
+typedef struct clause clause;
+
+/* A string test: exact names (sorted, for bsearch) or a regex. Neither = matches anything. */
+typedef struct strtest {
+    char **names;
+    size_t n_names;
+    pcre2_code *re;
+    char *src; /* the regex's source, for combining */
+} strtest;
+
+struct clause {
+    const sunset_rule *rule;
+    int fact;             /* sunset_fact_kind or MATCH_WORD */
+    unsigned ctx_mask;    /* 1u << sunset_context */
+    unsigned flags;       /* fact flags that must be set */
+    strtest main;         /* the fact's text */
+    strtest aux, target, section, qual;
+};
+
+struct sunset_rule {
+    char *id, *family, *message, *fix, *origin;
+    int task;
+    size_t index;          /* load order */
+    rule_kind kind;
+    int specificity;       /* higher wins when rules meet on one span */
+    unsigned lang_mask;    /* 1u << sunset_lang */
+    unsigned ctx_mask;
+    sunset_severity sev[SUNSET_CTX_COUNT];
+    bool sev_overridden;   /* by configuration */
+    vec path_include, path_exclude; /* pcre2_code * */
+    vec clauses;           /* clause */
+    strtest path;          /* RK_PATH */
+    char *query, *capture; /* RK_QUERY */
+    sunset_lang query_lang;
+    vec literals;          /* char * */
+    char *examples_json;   /* the rule's "examples" array, serialised; NULL if none */
+};
+
+typedef struct family_info {
+    char *id, *title;
+} family_info;
+
+/* Per (language, fact kind): the clauses to try. Identifier-like kinds get a hash of exact
+ * names and a combined regex of all pattern clauses as a quick reject. */
+typedef struct clause_index {
+    vec all;               /* clause * — clauses with regex or no main test */
+    /* open-addressing hash: name -> list of clause * with that exact name */
+    struct name_slot { const char *name; vec clauses; } *slots;
+    size_t n_slots;
+    pcre2_code *any_re;    /* alternation of the regexes in `all`; NULL = try each */
+} clause_index;
+
+struct sunset_ruleset {
+    vec rules;                 /* sunset_rule * */
+    vec families;              /* family_info */
+    vec test_paths;            /* pcre2_code * */
+    vec generated_markers;     /* char * */
+    vec generated_paths;       /* pcre2_code * */
+    clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
+    vec path_rules;            /* sunset_rule * of kind RK_PATH */
+    vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */
+    vec literals[SUNSET_LANG_COUNT]; /* char * (borrowed from rules), for the prefilter:
+                                      * the literals of rules that apply to every path */
+    vec scoped[SUNSET_LANG_COUNT];   /* sunset_rule *: rules with a path "include"; their
+                                      * literals are checked only for files they apply to */
+    bool lang_has_rules[SUNSET_LANG_COUNT];
+    char *queries_dir;
+    uint64_t hash;             /* over every pack's bytes, for caches */
+};
+
+/* Load every *.json pack in each directory (in name order). On error returns NULL and fills
+ * err with "FILE:LINE:COL: message". queries_dir resolves query_file. Caller frees with
+ * sunset_ruleset_free. */
+sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs,
+                                    const char *queries_dir, sunset_error *err);
+/* Load from one in-memory pack (tests). `origin` names it in messages. */
+sunset_ruleset *sunset_ruleset_load_string(const char *json, const char *origin,
+                                           const char *queries_dir, sunset_error *err);
+void sunset_ruleset_free(sunset_ruleset *rs);
+
+/* Severity overrides and rule disabling from configuration. Returns -1 for an unknown id. */
+int sunset_ruleset_set_severity(sunset_ruleset *rs, const char *id, sunset_severity sev);
+const sunset_rule *sunset_ruleset_find(const sunset_ruleset *rs, const char *id);
+
+/* String test against n bytes. */
+bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *md);
+/* Regex search; on a hit sets *so/*eo to the match offsets. */
+bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start,
+               pcre2_match_data *md, size_t *so, size_t *eo);
+
+/* Final severity of a rule's match in a context. */
+static inline sunset_severity rule_severity(const sunset_rule *r, sunset_context ctx) {
+    return r->sev[ctx];
+}
+
+#endif

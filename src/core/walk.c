@@ -1,0 +1,391 @@
+/*
+ * walk.c — the file walker. Directories are read in name order so the file list is
+ * deterministic. In a git work tree the .gitignore files of the root's ancestors (up to the
+ * work tree's top), .git/info/exclude and every .gitignore met on the way down apply, with
+ * git's precedence: deeper files win, the last matching line wins, '!' re-includes.
+ * Symlinks to directories are never followed (so no loop is possible); a symlink to a file is
+ * scanned only when its target resolves inside the root.
+ */
+#include "core/walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- glob matching ---- */
+
+static bool class_match(const char **pp, char c) {
+    const char *p = *pp + 1;
+    bool neg = false, ok = false;
+    if (*p == '!' || *p == '^') {
+        neg = true;
+        p++;
+    }
+    bool first = true;
+    while (*p && (first || *p != ']')) {
+        first = false;
+        char lo = *p, hi = *p;
+        if (p[1] == '-' && p[2] && p[2] != ']') {
+            hi = p[2];
+            p += 2;
+        }
+        if (c >= lo && c <= hi) ok = true;
+        p++;
+    }
+    if (*p != ']') return false; /* malformed: treat '[' as never matching */
+    *pp = p + 1;
+    return ok != neg;
+}
+
+static bool glob_rec(const char *p, const char *s) {
+    while (*p) {
+        if (p[0] == '*' && p[1] == '*') {
+            /* "**" matches any run, including '/'; "**" + "/" also matches nothing */
+            p += 2;
+            if (*p == '/') {
+                if (glob_rec(p + 1, s)) return true;
+            }
+            for (; *s; s++)
+                if (glob_rec(p, s)) return true;
+            return glob_rec(p, s);
+        }
+        if (*p == '*') {
+            p++;
+            for (;; s++) {
+                if (glob_rec(p, s)) return true;
+                if (!*s || *s == '/') return false;
+            }
+        }
+        if (!*s) return false;
+        if (*p == '?') {
+            if (*s == '/') return false;
+        } else if (*p == '[') {
+            const char *q = p;
+            if (*s == '/' || !class_match(&q, *s)) return false;
+            p = q;
+            s++;
+            continue;
+        } else {
+            if (*p == '\\' && p[1]) p++;
+            if (*p != *s) return false;
+        }
+        p++;
+        s++;
+    }
+    return *s == 0;
+}
+
+bool sunset_glob_match(const char *pat, const char *path) {
+    if (!strchr(pat, '/')) {
+        const char *base = strrchr(path, '/');
+        return glob_rec(pat, base ? base + 1 : path);
+    }
+    if (*pat == '/') pat++;
+    return glob_rec(pat, path);
+}
+
+/* ---- .gitignore ---- */
+
+typedef struct ign_rule {
+    char *pat;     /* relative to base; anchored when it had a '/' */
+    char *base;    /* directory of the .gitignore, root-relative ("" = root) */
+    bool neg, dir_only, anchored;
+} ign_rule;
+
+typedef struct walker {
+    const char *root;
+    const walk_opts *o;
+    vec *out;
+    walk_stats *st;
+    walk_warn_fn warn;
+    void *warn_ctx;
+    vec ign;        /* ign_rule, a stack: deeper files push, leaving pops */
+    char root_real[PATH_MAX];
+    bool in_git;
+} walker;
+
+static void warnf(walker *w, const char *fmt, const char *a, const char *b) {
+    if (!w->warn) return;
+    char buf[1024];
+    snprintf(buf, sizeof buf, fmt, a, b);
+    w->warn(w->warn_ctx, buf);
+}
+
+static void ign_load(walker *w, const char *file, const char *base) {
+    char *text;
+    size_t len;
+    if (read_file(file, 1 << 20, &text, &len)) return;
+    char *line = text;
+    while (line && *line) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\r') line[--n] = 0;
+        while (n && line[n - 1] == ' ' && (n < 2 || line[n - 2] != '\\')) line[--n] = 0;
+        char *p = line;
+        if (*p && *p != '#') {
+            ign_rule r = {0};
+            if (*p == '!') {
+                r.neg = true;
+                p++;
+            } else if (*p == '\\' && (p[1] == '#' || p[1] == '!')) {
+                p++;
+            }
+            n = strlen(p);
+            if (n && p[n - 1] == '/') {
+                r.dir_only = true;
+                p[--n] = 0;
+            }
+            if (n) {
+                r.anchored = strchr(p, '/') != NULL;
+                if (*p == '/') p++;
+                r.pat = sunset_strndup(p, strlen(p));
+                r.base = sunset_strndup(base, strlen(base));
+                if (!r.pat || !r.base || !vec_push(&w->ign, &r)) {
+                    sunset_free(r.pat);
+                    sunset_free(r.base);
+                }
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    sunset_free(text);
+}
+
+static void ign_pop_to(walker *w, size_t n) {
+    while (w->ign.n > n) {
+        ign_rule *r = &VEC_AT(&w->ign, ign_rule, w->ign.n - 1);
+        sunset_free(r->pat);
+        sunset_free(r->base);
+        w->ign.n--;
+    }
+}
+
+/* Is root-relative `rel` ignored? Rules are consulted last to first: the last match decides. */
+static bool ignored(walker *w, const char *rel, bool is_dir) {
+    for (size_t i = w->ign.n; i-- > 0;) {
+        ign_rule *r = &VEC_AT(&w->ign, ign_rule, i);
+        if (r->dir_only && !is_dir) continue;
+        size_t bl = strlen(r->base);
+        const char *sub = rel;
+        if (bl) {
+            if (strncmp(rel, r->base, bl) != 0 || rel[bl] != '/') continue;
+            sub = rel + bl + 1;
+        }
+        bool m = r->anchored ? glob_rec(r->pat, sub) : sunset_glob_match(r->pat, sub);
+        if (m) return !r->neg;
+    }
+    return false;
+}
+
+static bool globs_match(const char *const *g, size_t n, const char *rel) {
+    for (size_t i = 0; i < n; i++) {
+        if (sunset_glob_match(g[i], rel)) return true;
+        /* "dir/" or "dir/**" style: a glob naming a directory covers what is below it */
+        size_t gl = strlen(g[i]);
+        if (gl && g[i][gl - 1] == '/' && strncmp(rel, g[i], gl) == 0) return true;
+    }
+    return false;
+}
+
+static void add_file(walker *w, const char *rel) {
+    if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, rel)) {
+        w->st->excluded++;
+        return;
+    }
+    if (w->o->n_include && !globs_match(w->o->include, w->o->n_include, rel)) {
+        w->st->excluded++;
+        return;
+    }
+    char *s = sunset_strndup(rel, strlen(rel));
+    if (s && vec_push(w->out, &s)) w->st->files++;
+    else sunset_free(s);
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Is the resolved path of abs inside the root? */
+static bool inside_root(walker *w, const char *abs) {
+    char real[PATH_MAX];
+    if (!realpath(abs, real)) return false;
+    size_t n = strlen(w->root_real);
+    return strncmp(real, w->root_real, n) == 0 && (real[n] == '/' || real[n] == 0 ||
+                                                   (n == 1 && w->root_real[0] == '/'));
+}
+
+static void walk_dir(walker *w, const char *rel) {
+    sb abs = {0};
+    sb_printf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
+    DIR *d = abs.oom ? NULL : opendir(abs.s);
+    if (!d) {
+        w->st->unreadable_dirs++;
+        warnf(w, "skipping %s: %s", *rel ? rel : ".", strerror(errno));
+        sb_free(&abs);
+        return;
+    }
+    w->st->dirs++;
+    size_t ign_mark = w->ign.n;
+    if (w->in_git && w->o->gitignore) {
+        sb gi = {0};
+        sb_printf(&gi, "%s/.gitignore", abs.s);
+        if (!gi.oom) ign_load(w, gi.s, rel);
+        sb_free(&gi);
+    }
+    vec names = VEC_INIT(char *);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            strcmp(de->d_name, ".git") == 0 || strcmp(de->d_name, ".sunset-cache") == 0)
+            continue;
+        char *s = sunset_strndup(de->d_name, strlen(de->d_name));
+        if (s && !vec_push(&names, &s)) sunset_free(s);
+    }
+    closedir(d);
+    if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_names);
+    for (size_t i = 0; i < names.n; i++) {
+        const char *name = VEC_AT(&names, char *, i);
+        sb child = {0}, cabs = {0};
+        sb_printf(&child, "%s%s%s", rel, *rel ? "/" : "", name);
+        sb_printf(&cabs, "%s/%s", abs.s, name);
+        struct stat st;
+        if (child.oom || cabs.oom || lstat(cabs.s, &st) != 0) {
+            sb_free(&child);
+            sb_free(&cabs);
+            continue;
+        }
+        bool is_dir = S_ISDIR(st.st_mode);
+        if (S_ISLNK(st.st_mode)) {
+            struct stat tst;
+            if (stat(cabs.s, &tst) != 0 || S_ISDIR(tst.st_mode) || !inside_root(w, cabs.s)) {
+                w->st->symlinks_skipped++;
+                sb_free(&child);
+                sb_free(&cabs);
+                continue;
+            }
+            st = tst;
+        }
+        if (w->in_git && w->o->gitignore && ignored(w, child.s, is_dir)) {
+            w->st->ignored++;
+        } else if (is_dir) {
+            if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, child.s)) {
+                w->st->excluded++;
+            } else {
+                walk_dir(w, child.s);
+            }
+        } else if (S_ISREG(st.st_mode)) {
+            add_file(w, child.s);
+        }
+        sb_free(&child);
+        sb_free(&cabs);
+    }
+    for (size_t i = 0; i < names.n; i++) sunset_free(VEC_AT(&names, char *, i));
+    vec_free(&names);
+    ign_pop_to(w, ign_mark);
+    sb_free(&abs);
+}
+
+/* Find the git work tree holding root; load the ignore files above root. */
+static void git_setup(walker *w) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", w->root_real);
+    vec chain = VEC_INIT(char *); /* ancestor dirs from root up to the top */
+    for (;;) {
+        char *s = sunset_strndup(dir, strlen(dir));
+        if (s && !vec_push(&chain, &s)) sunset_free(s);
+        char probe[PATH_MAX + 8];
+        struct stat st;
+        snprintf(probe, sizeof probe, "%s/.git", dir);
+        if (stat(probe, &st) == 0) {
+            w->in_git = true;
+            break;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) break;
+        *slash = 0;
+    }
+    if (w->in_git && w->o->gitignore) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/.git/info/exclude", dir);
+        /* Ancestor .gitignore files apply to root's contents as if written at root, as long
+         * as their patterns are not anchored below a path we cannot express; we rebase
+         * anchored patterns by stripping the root's offset from the ancestor. */
+        ign_load(w, path, "");
+        for (size_t i = chain.n; i-- > 1;) {
+            const char *anc = VEC_AT(&chain, char *, i);
+            snprintf(path, sizeof path, "%s/.gitignore", anc);
+            size_t mark = w->ign.n;
+            ign_load(w, path, "");
+            /* anchored patterns relative to the ancestor: keep those under root's offset */
+            const char *off = w->root_real + strlen(anc);
+            if (*off == '/') off++;
+            size_t ol = strlen(off);
+            for (size_t k = mark; k < w->ign.n; k++) {
+                ign_rule *r = &VEC_AT(&w->ign, ign_rule, k);
+                if (!r->anchored) continue;
+                if (strncmp(r->pat, off, ol) == 0 && r->pat[ol] == '/') {
+                    memmove(r->pat, r->pat + ol + 1, strlen(r->pat + ol + 1) + 1);
+                } else {
+                    /* anchored outside root: make it unmatchable (no path holds \x01) */
+                    r->pat[0] = '\x01';
+                    r->pat[1] = 0;
+                }
+            }
+        }
+        /* the root's own .gitignore is loaded by walk_dir */
+    }
+    for (size_t i = 0; i < chain.n; i++) sunset_free(VEC_AT(&chain, char *, i));
+    vec_free(&chain);
+}
+
+int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out, walk_stats *st,
+              walk_warn_fn warn, void *warn_ctx) {
+    walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), {0}, false};
+    if (!realpath(root, w.root_real)) return errno;
+    git_setup(&w);
+    int rc = 0;
+    if (!start || !*start || strcmp(start, ".") == 0) {
+        walk_dir(&w, "");
+    } else {
+        sb abs = {0};
+        sb_printf(&abs, "%s/%s", root, start);
+        struct stat s;
+        if (abs.oom) rc = ENOMEM;
+        else if (stat(abs.s, &s) != 0) rc = errno;
+        else if (S_ISDIR(s.st_mode)) {
+            /* load .gitignore files between root and start */
+            if (w.in_git && o->gitignore) {
+                sb rgi = {0};
+                sb_printf(&rgi, "%s/.gitignore", root);
+                if (!rgi.oom) ign_load(&w, rgi.s, "");
+                sb_free(&rgi);
+                char *tmp = sunset_strndup(start, strlen(start));
+                for (char *p = tmp; p && *p; p++) {
+                    if (*p != '/') continue;
+                    *p = 0;
+                    sb gi = {0};
+                    sb_printf(&gi, "%s/%s/.gitignore", root, tmp);
+                    if (!gi.oom) ign_load(&w, gi.s, tmp);
+                    sb_free(&gi);
+                    *p = '/';
+                }
+                sunset_free(tmp);
+            }
+            walk_dir(&w, start);
+        } else if (S_ISREG(s.st_mode)) {
+            add_file(&w, start); /* named explicitly: not subject to .gitignore */
+        } else {
+            rc = EINVAL;
+        }
+        sb_free(&abs);
+    }
+    ign_pop_to(&w, 0);
+    vec_free(&w.ign);
+    return rc;
+}

@@ -1,0 +1,36 @@
+/*
+ * walk.h — discovers the files to scan below a root: honours .gitignore in a git work tree,
+ * include/exclude globs, never follows a symlink out of the tree or into a loop.
+ */
+#ifndef SUNSET_WALK_H
+#define SUNSET_WALK_H
+
+#include <stdbool.h>
+#include "base/util.h"
+
+typedef struct walk_opts {
+    bool gitignore;              /* honour .gitignore files (when inside a git work tree) */
+    const char *const *include;  /* globs; a file must match one when any are given */
+    size_t n_include;
+    const char *const *exclude;  /* globs; matching files and directories are skipped */
+    size_t n_exclude;
+} walk_opts;
+
+typedef struct walk_stats {
+    size_t files, dirs, ignored, excluded, symlinks_skipped, unreadable_dirs;
+} walk_stats;
+
+/* Called for each problem met (unreadable directory ...); msg is one line. */
+typedef void (*walk_warn_fn)(void *ctx, const char *msg);
+
+/* Walk `start` (a directory or a file under root; "" or "." = root itself) and append the
+ * root-relative paths of regular files to *out (char *, caller frees each with sunset_free).
+ * Returns 0, or an errno value when `start` itself cannot be read. */
+int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out, walk_stats *st,
+              walk_warn_fn warn, void *warn_ctx);
+
+/* Glob match, gitignore flavour: `*` and `?` do not cross '/', `**` does, `[...]` classes.
+ * A pattern without '/' is matched against the last path component only. */
+bool sunset_glob_match(const char *pat, const char *path);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * report.h — the report writers' plug-in interface (src/report/*.c): a writer turns a finished
+ * result (core/result.h) into one document. Findings are sorted by path, line, column, rule
+ * before any writer runs, so every output is independent of the thread count.
+ */
+#ifndef SUNSET_REPORT_H
+#define SUNSET_REPORT_H
+
+#include <stdbool.h>
+#include "core/result.h"
+
+
+typedef struct sunset_output_opts {
+    bool color;     /* ANSI colour in text output */
+    bool summary;   /* the closing summary in text output */
+    bool snippets;  /* source line and caret under each text finding */
+} sunset_output_opts;
+
+/* A report writer appends the whole document to *out. Returns 0, or -1 on OOM. */
+typedef int (*sunset_writer_fn)(const sunset_result *r, const sunset_output_opts *o, sb *out);
+
+typedef struct sunset_writer {
+    const char *name; /* the --format value */
+    sunset_writer_fn write;
+} sunset_writer;
+
+/* The registry (src/report/registry.c): NULL when no writer has that name. */
+const sunset_writer *sunset_writer_find(const char *name);
+/* "text, json, ..." for messages and --help. */
+const char *sunset_writer_names(void);
+
+/* The gate's part of the JSON document (src/report/gate.c): appends `,"gate":{...}`. */
+void sunset_gate_json(const sunset_result *r, sb *out);
+/* The gate's closing lines for the text report (src/report/gate.c): verdict, fixed per task,
+ * new per task, baseline update, unused suppressions. r->gate must be set. */
+void sunset_gate_text(const sunset_result *r, sb *out);
+/* Escape s for a GitHub workflow command (src/report/github.c): % CR LF always, ':' and ','
+ * too in a property value. */
+void sunset_github_escape(sb *out, const char *s, bool property);
+/* How many of r's findings are suppressed. */
+size_t sunset_findings_suppressed(const sunset_result *r);
+
+#endif
