@@ -66,7 +66,7 @@ uint64_t sunset_cache_key(const char *path, const char *data, size_t len) {
         h = (h << 31) | (h >> 33);
     }
     uint64_t tail = 0;
-    memcpy(&tail, data + i, len - i);
+    if (len > i) memcpy(&tail, data + i, len - i); /* an empty file's data may be NULL */
     h = mix(h ^ tail ^ len);
     return h ? h : 1;
 }

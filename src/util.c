@@ -52,7 +52,7 @@ void *sunset_realloc(void *p, size_t n) {
 char *sunset_strndup(const char *s, size_t n) {
     char *d = sunset_malloc(n + 1);
     if (!d) return NULL;
-    memcpy(d, s, n);
+    if (n) memcpy(d, s, n); /* s may be NULL when n == 0: memcpy's NULL is undefined even then */
     d[n] = 0;
     return d;
 }
@@ -86,7 +86,8 @@ bool sb_grow(sb *b, size_t extra) {
 
 bool sb_putn(sb *b, const char *s, size_t n) {
     if (!sb_grow(b, n)) return false;
-    memcpy(b->s + b->len, s, n);
+    /* an empty payload or slice is often (NULL, 0); memcpy from NULL is undefined even then */
+    if (n) memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = 0;
     return true;

@@ -179,6 +179,43 @@ static void bound_and_severity(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* A replay that finds a rule gone drops the entry's payload (NULL, size 0); saving the cache
+ * afterwards appends that empty payload. Regression: sb_putn passed the NULL source to
+ * memcpy (undefined even for 0 bytes; UBSan stops `make sanitize` here). */
+static void dropped_entry_saves(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "p.json", NULL, &err);
+    assert_non_null(rs);
+    char cdir[128];
+    snprintf(cdir, sizeof cdir, "%s/dropped", dir);
+    sunset_cache *c = sunset_cache_open(cdir, 44, rs, 1 << 20);
+    assert_non_null(c);
+    sunset_result r = {0};
+    sunset_finding f = {0};
+    f.rule_id = "PE-GONE"; /* not in the rule set: the replay rejects the entry */
+    f.path = "a.py";
+    f.matched = "x";
+    f.snippet = "x";
+    f.span = (sunset_span){1, 1, 1, 2};
+    r.findings = &f;
+    r.n_findings = 1;
+    sunset_stats before = {0};
+    sunset_cache_store(c, 7, 10, &r, 0, 0, &before);
+    sunset_result got = {0};
+    assert_false(sunset_cache_replay(c, 7, 10, "a.py", &got));
+    sunset_result_free(&got);
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    /* the key of an empty file: no bytes to hash, possibly no buffer */
+    assert_int_equal(sunset_cache_key("a.py", NULL, 0), sunset_cache_key("a.py", "", 0));
+    sb b = {0};
+    assert_true(sb_putn(&b, NULL, 0));
+    assert_int_equal(b.len, 0);
+    sb_free(&b);
+    sunset_ruleset_free(rs);
+}
+
 /* Every allocation of opening, replaying from and saving a real cache may fail: each run
  * must end cleanly (a smaller cache, a miss, an unsaved file) and leak nothing. */
 static void allocation_failures(void **state) {
@@ -240,6 +277,7 @@ int main(void) {
         cmocka_unit_test(rules_change_the_namespace),
         cmocka_unit_test(concurrent_runs),
         cmocka_unit_test(bound_and_severity),
+        cmocka_unit_test(dropped_entry_saves),
         cmocka_unit_test(allocation_failures),
     };
     return cmocka_run_group_tests_name("cache", tests, setup, teardown);
