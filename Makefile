@@ -32,7 +32,8 @@ OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 GRAMMAR_OBJS := $(GRAMMAR_DIR)/parser.o $(GRAMMAR_DIR)/scanner.o
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
-LANG_TEST_OBJS := $(BUILD)/obj/src/util.o $(BUILD)/obj/src/test/recorder.o $(GRAMMAR_OBJS)
+LANG_TEST_OBJS := $(BUILD)/obj/src/util.o $(BUILD)/obj/src/json.o $(BUILD)/obj/src/test/recorder.o \
+	$(GRAMMAR_OBJS)
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
 LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
 ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))

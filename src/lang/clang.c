@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "sunset.h"
 #include "util.h"
 
@@ -1909,15 +1910,12 @@ static bool compdb_check(const char *file, sunset_error *err) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot read: %s", file, strerror(e));
         return false;
     }
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    size_t err_off = 0;
+    cJSON *doc = json_parse(text, len, &err_off);
     bool ok = false;
     if (!doc) {
-        unsigned line = 1, col = 1;
-        for (const char *q = text; end && q < end && *q; q++) {
-            if (*q == '\n') line++, col = 1;
-            else col++;
-        }
+        unsigned line, col;
+        json_line_col(text, err_off, &line, &col);
         snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
         goto cleanup;
     }
