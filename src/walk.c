@@ -223,7 +223,9 @@ static void warnf(walker *w, const char *fmt, const char *a, const char *b) {
 static void ign_load(walker *w, const char *file, const char *base) {
     char *text;
     size_t len;
-    if (read_file(file, 1 << 20, &text, &len)) return;
+    /* never through a symlink (git does not follow a symlinked .gitignore either), and
+     * only a regular file (read_file refuses a FIFO or device without blocking) */
+    if (read_file_flags(file, O_NOFOLLOW, 1 << 20, &text, &len)) return;
     char *line = text;
     while (line && *line) {
         char *nl = strchr(line, '\n');

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "walk.h"
@@ -185,6 +188,67 @@ static void glob_many_stars(void **state) {
     assert_true(sunset_glob_match(longpat, name));  /* 100 a's */
 }
 
+/* A committed `.gitignore -> /dev/stdin` (here: a symlink to a FIFO nobody writes) made
+ * the walk block in open(2); so did a .gitignore that is itself a FIFO. The walk runs in a
+ * child with an alarm, so a regression fails the test instead of hanging it. */
+static void ignore_files_never_block(void **state) {
+    (void)state;
+    char dir[64], p[128], t[128];
+    snprintf(dir, sizeof dir, "/tmp/sunset-walk-fifo-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/.git", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/pipe", dir);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/.gitignore", dir);
+    assert_int_equal(symlink("pipe", p), 0);
+    snprintf(p, sizeof p, "%s/sub", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/sub/.gitignore", dir);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/sub/a.py", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+    /* a symlinked .gitignore to a regular file is not followed either */
+    snprintf(p, sizeof p, "%s/other", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/other/rules", dir);
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("*.py\n", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/other/.gitignore", dir);
+    assert_int_equal(symlink("rules", p), 0);
+    snprintf(p, sizeof p, "%s/other/b.py", dir);
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20);
+        walk_opts o = {true, NULL, 0, NULL, 0};
+        vec out = VEC_INIT(char *);
+        walk_stats st = {0};
+        int ok = walk_tree(dir, "", &o, &out, &st, NULL, NULL) == 0 && has(&out, "sub/a.py") &&
+                 has(&out, "other/b.py");
+        /* a configuration file that is a FIFO: refused at once, not read */
+        char *text = NULL;
+        size_t len = 0;
+        snprintf(t, sizeof t, "%s/pipe", dir);
+        ok = ok && read_file(t, 0, &text, &len) == EINVAL;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_true(WIFEXITED(status)); /* not killed by the alarm */
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(honours_gitignore),
@@ -192,6 +256,7 @@ int main(void) {
         cmocka_unit_test(start_below_root),
         cmocka_unit_test(glob_cases),
         cmocka_unit_test(glob_many_stars),
+        cmocka_unit_test(ignore_files_never_block),
     };
     return cmocka_run_group_tests_name("walk", tests, setup, teardown);
 }
