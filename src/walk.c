@@ -326,10 +326,26 @@ static bool inside_root(walker *w, const char *abs) {
                                                    (n == 1 && w->root_real[0] == '/'));
 }
 
+/* An entry whose path the system cannot take (more than PATH_MAX): said and counted, not
+ * silently lost. */
+static void too_long(walker *w, const char *rel) {
+    w->st->too_long++;
+    if (!w->warn) return;
+    sb m = {0}; /* not warnf: its buffer is shorter than such a path */
+    sb_printf(&m, "%s: warning: path too long, skipped", rel);
+    if (!m.oom) w->warn(w->warn_ctx, m.s);
+    sb_free(&m);
+}
+
 static void walk_dir(walker *w, const char *rel) {
     sb abs = {0};
     sb_printf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
     DIR *d = abs.oom ? NULL : opendir(abs.s);
+    if (!d && errno == ENAMETOOLONG) {
+        too_long(w, rel);
+        sb_free(&abs);
+        return;
+    }
     if (!d) {
         w->st->unreadable_dirs++;
         warnf(w, "skipping %s: %s", *rel ? rel : ".", strerror(errno));
@@ -362,6 +378,7 @@ static void walk_dir(walker *w, const char *rel) {
         sb_printf(&cabs, "%s/%s", abs.s, name);
         struct stat st;
         if (child.oom || cabs.oom || lstat(cabs.s, &st) != 0) {
+            if (!child.oom && !cabs.oom && errno == ENAMETOOLONG) too_long(w, child.s);
             sb_free(&child);
             sb_free(&cabs);
             continue;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -249,6 +251,71 @@ static void ignore_files_never_block(void **state) {
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+static size_t n_long_warnings;
+static void count_long(void *ctx, const char *msg) {
+    (void)ctx;
+    size_t n = strlen(msg);
+    const char *tail = ": warning: path too long, skipped";
+    if (n > strlen(tail) && strcmp(msg + n - strlen(tail), tail) == 0 && strncmp(msg, "d/", 2) == 0)
+        n_long_warnings++;
+}
+
+/* A subtree deeper than PATH_MAX was skipped without a word: now a warning names it and
+ * the skip is counted (walk stats; the scan's "unreadable" count). The tree is built with
+ * *at() calls relative to each level, as no absolute path can reach its bottom. */
+static void too_deep_is_warned(void **state) {
+    (void)state;
+    char dir[64], name[201];
+    snprintf(dir, sizeof dir, "/tmp/sunset-walk-deep-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    memset(name, 'd', 200);
+    name[200] = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_int_equal(mkdirat(fd, "d", 0755), 0);
+    int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    fd = next;
+    for (int i = 0; i < PATH_MAX / 200 + 2; i++) {
+        assert_int_equal(mkdirat(fd, name, 0755), 0);
+        next = openat(fd, name, O_RDONLY | O_DIRECTORY);
+        assert_true(next >= 0);
+        close(fd);
+        fd = next;
+    }
+    int ffd = openat(fd, "deep.py", O_CREAT | O_WRONLY, 0644);
+    assert_true(ffd >= 0);
+    close(ffd);
+    close(fd);
+    char p[128];
+    snprintf(p, sizeof p, "%s/top.py", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+
+    walk_opts o = {true, NULL, 0, NULL, 0};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    n_long_warnings = 0;
+    assert_int_equal(walk_tree(dir, "", &o, &out, &st, count_long, NULL), 0);
+    assert_true(has(&out, "top.py"));
+    assert_int_equal(out.n, 1);
+    assert_int_equal(st.too_long, 1); /* the first entry past PATH_MAX: its subtree with it */
+    assert_int_equal(n_long_warnings, 1);
+    free_list(&out);
+    /* the binary prints the warning and counts the skip as unreadable */
+    const char *bin = getenv("SUNSET_BIN");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "%s scan --no-config --no-cache -f json %s 2>%s.err | grep -q '\"unreadable\":1,' && "
+             "grep -q '^sunset: d/d*/.*: warning: path too long, skipped$' %s.err",
+             bin ? bin : "build/sunset", dir, dir, dir);
+    int rc = system(cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s.err'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rc, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(honours_gitignore),
@@ -257,6 +324,7 @@ int main(void) {
         cmocka_unit_test(glob_cases),
         cmocka_unit_test(glob_many_stars),
         cmocka_unit_test(ignore_files_never_block),
+        cmocka_unit_test(too_deep_is_warned),
     };
     return cmocka_run_group_tests_name("walk", tests, setup, teardown);
 }
