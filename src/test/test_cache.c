@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -216,6 +218,31 @@ static void dropped_entry_saves(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* The warning for a cache directory that cannot be written names the real reason. It said
+ * "No such file or directory" whenever the directory could not be made (the write that
+ * followed failed so), whatever mkdir's reason was. Tests run as root, so permission bits
+ * do not stop them: a path under a regular file (ENOTDIR), and a directory in sysfs, which
+ * no one may create (EPERM or EROFS, whatever mkdir(2) says here). */
+static void unwritable_dir_reason(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("touch %s/somefile", dir), 0);
+    assert_int_equal(test_sh("%s scan --no-config -f json -o /dev/null --cache %s/somefile/sub testdata/trees/small "
+                             "2>%s/err; grep -qx 'sunset: warning: cannot write the cache in %s/somefile/sub: Not a "
+                             "directory (use --cache DIR or --no-cache)' %s/err",
+                             test_bin(), dir, dir, dir, dir), 0);
+    const char *sys = "/sys/sunset-cache-test";
+    if (mkdir(sys, 0755) == 0) {
+        rmdir(sys);
+        return; /* a writable /sys: nothing to test here */
+    }
+    int e = errno;
+    if (e == ENOENT) return; /* no sysfs: the reason is ENOENT indeed */
+    assert_int_equal(test_sh("%s scan --no-config -f json -o /dev/null --cache %s testdata/trees/small 2>%s/err; "
+                             "grep -qx 'sunset: warning: cannot write the cache in %s: %s (use --cache DIR or "
+                             "--no-cache)' %s/err",
+                             test_bin(), sys, dir, sys, strerror(e), dir), 0);
+}
+
 /* Every allocation of opening, replaying from and saving a real cache may fail: each run
  * must end cleanly (a smaller cache, a miss, an unsaved file) and leak nothing. */
 static void allocation_failures(void **state) {
@@ -278,6 +305,7 @@ int main(void) {
         cmocka_unit_test(concurrent_runs),
         cmocka_unit_test(bound_and_severity),
         cmocka_unit_test(dropped_entry_saves),
+        cmocka_unit_test(unwritable_dir_reason),
         cmocka_unit_test(allocation_failures),
     };
     return cmocka_run_group_tests_name("cache", tests, setup, teardown);
