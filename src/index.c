@@ -106,7 +106,7 @@ typedef struct tok {
 
 static bool tok_is(const tok *t, const char *w) {
     size_t n = strlen(w);
-    return t->n == n && memcmp(t->s, w, n) == 0;
+    return t->n == n && (n == 0 || memcmp(t->s, w, n) == 0); /* t->s may be NULL when empty */
 }
 
 /* ---- Python ---- */

@@ -10,8 +10,12 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/json.h"
 
 void sunset_known_set_free(sunset_known_set *k) {
     for (size_t i = 0; i < k->n; i++) {
@@ -64,15 +68,6 @@ int sunset_known_add_finding(sunset_known_set *k, const sunset_finding *f, bool 
 
 /* ---- the baseline file ---- */
 
-static void pos_of(const char *data, const char *at, int *line, int *col) {
-    *line = 1;
-    *col = 1;
-    for (const char *p = data; p < at && *p; p++) {
-        if (*p == '\n') (*line)++, *col = 1;
-        else (*col)++;
-    }
-}
-
 static bool is_fp(const char *s) {
     if (!s || strlen(s) != 16) return false;
     for (const char *p = s; *p; p++)
@@ -92,13 +87,12 @@ int sunset_baseline_load(const char *file, sunset_known_set *k) {
         fprintf(stderr, "sunset: %s: cannot read the baseline: %s\n", file, strerror(e));
         goto cleanup;
     }
-    const char *end = NULL;
-    doc = cJSON_ParseWithLengthOpts(data, len + 1, &end, true); /* with the NUL */
+    size_t err_off = len;
+    doc = json_parse(data, len, &err_off);
     if (!doc) {
-        int line, col;
-        const char *at = cJSON_GetErrorPtr();
-        pos_of(data, at && at >= data && at <= data + len ? at : data + len, &line, &col);
-        fprintf(stderr, "sunset: %s:%d:%d: malformed baseline: not valid JSON\n", file, line, col);
+        unsigned line, col;
+        json_line_col(data, err_off, &line, &col);
+        fprintf(stderr, "sunset: %s:%u:%u: malformed baseline: not valid JSON\n", file, line, col);
         goto cleanup;
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
@@ -134,6 +128,21 @@ int sunset_baseline_load(const char *file, sunset_known_set *k) {
             fprintf(stderr, "sunset: %s: malformed baseline: findings[%d]: %s\n", file, i, why);
             goto cleanup;
         }
+        /* checked before any conversion: (uint32_t)1e10 is undefined behaviour */
+        long lv = 0, tv = 0;
+        const cJSON *num = line;
+        json_int_rc nrc = line ? json_get_int(line, LONG_MIN, UINT32_MAX, &lv) : JSON_INT_OK;
+        if (nrc == JSON_INT_OK && task) {
+            num = task;
+            nrc = json_get_int(task, INT_MIN, INT_MAX, &tv);
+        }
+        if (nrc != JSON_INT_OK) {
+            unsigned nl, nc;
+            json_item_pos(data, len, doc, num, &nl, &nc);
+            fprintf(stderr, "sunset: %s:%u:%u: malformed baseline: findings[%d]: \"%s\": %s\n", file, nl, nc,
+                    i, num->string, json_int_error(nrc));
+            goto cleanup;
+        }
         sunset_known *e = sunset_known_push(k);
         if (!e) goto oom;
         e->rule = dup(rule->valuestring);
@@ -141,8 +150,8 @@ int sunset_baseline_load(const char *file, sunset_known_set *k) {
         e->fp = dup(fp->valuestring);
         e->matched = dup(cJSON_IsString(matched) ? matched->valuestring : "");
         e->scope = cJSON_IsString(scope) ? dup(scope->valuestring) : NULL;
-        e->line = line && line->valuedouble > 0 ? (uint32_t)line->valuedouble : 0;
-        e->task = task ? task->valueint : 0;
+        e->line = lv > 0 ? (uint32_t)lv : 0;
+        e->task = (int)tv;
         if (!e->rule || !e->path || !e->fp || !e->matched || (cJSON_IsString(scope) && !e->scope)) goto oom;
         i++;
     }

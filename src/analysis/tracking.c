@@ -22,9 +22,11 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "core/walk.h"
 
 const char *trk_handling_zh(trk_handling h) {
@@ -193,9 +195,10 @@ static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
     if (t) {
         if (!cJSON_IsArray(t)) return mfail(L, "\"%s\" must be an array of task numbers", "tasks");
         cJSON_ArrayForEach(e, t) {
-            if (!cJSON_IsNumber(e) || e->valueint < 1 || e->valueint > 99)
+            long tv;
+            if (json_get_int(e, 1, 99, &tv) != JSON_INT_OK)
                 return mfail(L, "\"%s\" must be an array of task numbers (1-99)", "tasks");
-            int n = e->valueint;
+            int n = (int)tv;
             if (!vec_push(&s->tasks, &n)) return mfail(L, "out of memory reading \"%s\"", "tasks");
         }
     }
@@ -238,9 +241,10 @@ static int load_task(mload *L, const cJSON *o, trk_task *t) {
     if (!cJSON_IsObject(o)) return mfail(L, "a task must be an %s", "object");
     if (check_keys(L, o, keys)) return -1;
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "number");
-    if (!cJSON_IsNumber(n) || n->valueint < 1 || n->valueint > 99)
+    long num;
+    if (json_get_int(n, 1, 99, &num) != JSON_INT_OK)
         return mfail(L, "\"%s\" must be a task number (1-99)", "number");
-    t->number = n->valueint;
+    t->number = (int)num;
     if (req_str(L, o, "title", &t->title) || opt_str(L, o, "title_en", &t->title_en) ||
         opt_str(L, o, "claimant", &t->claimant) || opt_str(L, o, "items_header", &t->items_header) ||
         str_list(L, cJSON_GetObjectItemCaseSensitive(o, "prs"), "prs", &t->prs))
@@ -276,19 +280,15 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     }
     m->tasks = VEC_INIT(trk_task);
     m->origin = dup(origin);
-    const char *end = NULL;
     if (!m->origin) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
         goto fail;
     }
-    doc = cJSON_ParseWithOpts(json, &end, 1);
+    size_t err_off = 0;
+    doc = json_parse(json, strlen(json), &err_off);
     if (!doc) {
-        const char *at = cJSON_GetErrorPtr();
-        unsigned line = 1, col = 1;
-        for (const char *p = json; at && p < at && *p; p++) {
-            if (*p == '\n') line++, col = 1;
-            else col++;
-        }
+        unsigned line, col;
+        json_line_col(json, err_off, &line, &col);
         snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", origin, line, col);
         goto fail;
     }
@@ -299,7 +299,8 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     }
     if (check_keys(&L, doc, keys)) goto fail;
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(doc, "schema");
-    if (!cJSON_IsNumber(sc) || sc->valueint != TRACKING_MANIFEST_SCHEMA) {
+    long schema = 0;
+    if (json_get_int(sc, INT_MIN, INT_MAX, &schema) != JSON_INT_OK || schema != TRACKING_MANIFEST_SCHEMA) {
         snprintf(err->msg, sizeof err->msg, "%s: \"schema\" must be %d", origin, TRACKING_MANIFEST_SCHEMA);
         goto fail;
     }

@@ -52,7 +52,7 @@ void *sunset_realloc(void *p, size_t n) {
 char *sunset_strndup(const char *s, size_t n) {
     char *d = sunset_malloc(n + 1);
     if (!d) return NULL;
-    memcpy(d, s, n);
+    if (n) memcpy(d, s, n); /* s may be NULL when n == 0: memcpy's NULL is undefined even then */
     d[n] = 0;
     return d;
 }
@@ -86,7 +86,8 @@ bool sb_grow(sb *b, size_t extra) {
 
 bool sb_putn(sb *b, const char *s, size_t n) {
     if (!sb_grow(b, n)) return false;
-    memcpy(b->s + b->len, s, n);
+    /* an empty payload or slice is often (NULL, 0); memcpy from NULL is undefined even then */
+    if (n) memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = 0;
     return true;
@@ -205,7 +206,13 @@ void vec_free(vec *a) {
 }
 
 int read_file(const char *path, size_t max_size, char **out, size_t *len) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return read_file_flags(path, 0, max_size, out, len);
+}
+
+int read_file_flags(const char *path, int oflags, size_t max_size, char **out, size_t *len) {
+    /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever; the fstat
+     * below then refuses it (it has no effect on a regular file's reads) */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | oflags);
     if (fd < 0) return errno;
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -213,9 +220,9 @@ int read_file(const char *path, size_t max_size, char **out, size_t *len) {
         close(fd);
         return e;
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return EISDIR;
+        return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
     }
     if (max_size && (size_t)st.st_size > max_size) {
         close(fd);

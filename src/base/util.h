@@ -47,9 +47,16 @@ typedef struct vec {
 void *vec_push(vec *a, const void *elem);
 void vec_free(vec *a);
 
-/* Read a whole file into memory (NUL-terminated). Returns 0, or an errno value. The caller
- * frees *out with sunset_free. max_size 0 = unlimited; larger files return EFBIG. */
+/* Read a whole regular file into memory (NUL-terminated). Returns 0, or an errno value:
+ * EISDIR for a directory, EINVAL for anything else that is not a regular file (a FIFO, a
+ * device: opened without blocking and never read, so `.gitignore -> /dev/stdin` cannot
+ * hang a run). The caller frees *out with sunset_free. max_size 0 = unlimited; larger
+ * files return EFBIG. Every configuration input (rules, .sunset.json, baselines ...) is
+ * read with it. */
 int read_file(const char *path, size_t max_size, char **out, size_t *len);
+/* read_file, with extra open(2) flags: O_NOFOLLOW for files git itself does not follow
+ * through a symlink (.gitignore: a symlink then gives ELOOP). */
+int read_file_flags(const char *path, int oflags, size_t max_size, char **out, size_t *len);
 
 /* Like read_file, into a caller-owned buffer that is reused across calls (its memory is
  * kept, so a worker reading thousands of files does not map and unmap a fresh block for

@@ -3,29 +3,55 @@
  * Scan shards (`scan --shard i/n --format json`) merge into the document an unsharded scan
  * writes: findings re-sorted, counting stats summed (elapsed time and threads: the maximum).
  * History shards (`history --shard i/n --format json`) merge into one series ordered by each
- * commit's position in the unsharded range. Mixed or malformed inputs are an error (exit 2).
+ * commit's position in the unsharded range. Mixed or malformed inputs are an error (exit 2),
+ * and so is a number the field cannot hold (FILE:LINE:COL: number out of range).
  */
 #include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "cmd/cli.h"
-#include "core/result.h"
 #include "cmd/session.h"
+#include "core/result.h"
 
 static const char *str_of(const cJSON *o, const char *k) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static long num_of(const cJSON *o, const char *k, long dflt) {
+/* One input: the text is kept so that an error can name its line and column. */
+typedef struct mdoc {
+    const char *name; /* borrowed: the command line's */
+    char *text;       /* owned */
+    size_t len;
+    cJSON *root; /* owned: parsed from text */
+    bool bad;    /* a number error was printed */
+} mdoc;
+
+/* Member k of o as a whole number in [0, max], dflt when absent or not a number. A number
+ * out of range or with a fraction is printed as FILE:LINE:COL and marks the document bad
+ * (the first error only): a cast of 1e300 to an integer would be undefined. */
+static long num_of(mdoc *d, const cJSON *o, const char *k, long max, long dflt) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
+    if (!cJSON_IsNumber(v)) return dflt;
+    long n = dflt;
+    json_int_rc rc = json_get_int(v, 0, max, &n);
+    if (rc != JSON_INT_OK && !d->bad) {
+        unsigned line, col;
+        json_item_pos(d->text, d->len, d->root, v, &line, &col);
+        fprintf(stderr, "sunset: %s:%u:%u: %s\n", d->name, line, col, json_int_error(rc));
+        d->bad = true;
+    }
+    return rc == JSON_INT_OK ? n : dflt;
 }
 
 /* A finding from JSON into f; every string is borrowed from the parsed document (copied when
  * the finding is added to the result). */
-static int finding_of(const cJSON *j, sunset_finding *f) {
+static int finding_of(mdoc *d, const cJSON *j, sunset_finding *f) {
     memset(f, 0, sizeof *f);
     f->rule_id = str_of(j, "rule");
     f->family = str_of(j, "family");
@@ -44,43 +70,50 @@ static int finding_of(const cJSON *j, sunset_finding *f) {
     f->severity = (sunset_severity)s;
     for (int c = 0; c < SUNSET_CTX_COUNT; c++)
         if (strcmp(sunset_context_name((sunset_context)c), ctx) == 0) f->ctx = (sunset_context)c;
-    f->task = (int)num_of(j, "task", 0);
-    f->span = (sunset_span){(uint32_t)num_of(j, "line", 0), (uint32_t)num_of(j, "column", 0),
-                            (uint32_t)num_of(j, "end_line", 0), (uint32_t)num_of(j, "end_column", 0)};
+    f->task = (int)num_of(d, j, "task", INT_MAX, 0);
+    f->span = (sunset_span){(uint32_t)num_of(d, j, "line", UINT32_MAX, 0),
+                            (uint32_t)num_of(d, j, "column", UINT32_MAX, 0),
+                            (uint32_t)num_of(d, j, "end_line", UINT32_MAX, 0),
+                            (uint32_t)num_of(d, j, "end_column", UINT32_MAX, 0)};
     f->test = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "test"));
     const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "enclosing");
     if (cJSON_IsObject(enc)) {
         f->enc_kind = (char *)str_of(enc, "kind");
         f->enc_name = (char *)str_of(enc, "name");
-        f->enc_start = (uint32_t)num_of(enc, "start_line", 0);
-        f->enc_end = (uint32_t)num_of(enc, "end_line", 0);
+        f->enc_start = (uint32_t)num_of(d, enc, "start_line", UINT32_MAX, 0);
+        f->enc_end = (uint32_t)num_of(d, enc, "end_line", UINT32_MAX, 0);
     }
     memcpy(f->fingerprint, fp, 17);
-    return 0;
+    return d->bad ? -1 : 0;
 }
 
+/* "index" was checked by merge_histories: compared as doubles, never converted */
 static int cmp_index(const void *x, const void *y) {
-    long a = num_of(*(cJSON *const *)x, "index", 0), b = num_of(*(cJSON *const *)y, "index", 0);
+    double a = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(*(cJSON *const *)x, "index"));
+    double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(*(cJSON *const *)y, "index"));
     return a < b ? -1 : a > b;
 }
 
-static void add_stat(size_t *dst, const cJSON *o, const char *k) { *dst += (size_t)num_of(o, k, 0); }
+static void add_stat(mdoc *d, size_t *dst, const cJSON *o, const char *k) {
+    *dst += (size_t)num_of(d, o, k, LONG_MAX, 0);
+}
 
-static int merge_scans(cJSON **docs, size_t n, const char *const *names, sb *out) {
+static int merge_scans(mdoc *docs, size_t n, sb *out) {
     sunset_result r = {0};
     vec fams = VEC_INIT(sunset_family_title);
     int rc = -1;
     for (size_t d = 0; d < n; d++) {
-        const cJSON *fs = cJSON_GetObjectItemCaseSensitive(docs[d], "findings"), *it;
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(docs[d], "stats");
+        const cJSON *fs = cJSON_GetObjectItemCaseSensitive(docs[d].root, "findings"), *it;
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(docs[d].root, "stats");
         if (!cJSON_IsArray(fs) || !cJSON_IsObject(st)) {
-            fprintf(stderr, "sunset: %s: not a scan document (no findings/stats)\n", names[d]);
+            fprintf(stderr, "sunset: %s: not a scan document (no findings/stats)\n", docs[d].name);
             goto cleanup;
         }
         cJSON_ArrayForEach(it, fs) {
             sunset_finding f;
-            if (finding_of(it, &f)) {
-                fprintf(stderr, "sunset: %s: finding %zu is malformed\n", names[d], r.n_findings + 1);
+            if (finding_of(&docs[d], it, &f)) {
+                if (docs[d].bad) goto cleanup; /* the number error is printed */
+                fprintf(stderr, "sunset: %s: finding %zu is malformed\n", docs[d].name, r.n_findings + 1);
                 goto cleanup;
             }
             if (!sunset_result_add(&r, &f)) goto cleanup; /* fingerprint kept as written */
@@ -89,11 +122,11 @@ static int merge_scans(cJSON **docs, size_t n, const char *const *names, sb *out
         const cJSON *sk = cJSON_GetObjectItemCaseSensitive(st, "skipped");
         /* the walk's own counters (ignored, excluded, symlinks): every shard repeats them */
 #define STAT(field, kind, group, k)                                                            \
-    if ((kind) != SUNSET_STAT_WALK || d == 0) add_stat(&s->field, (group) == 1 ? sk : st, k);
+    if ((kind) != SUNSET_STAT_WALK || d == 0) add_stat(&docs[d], &s->field, (group) == 1 ? sk : st, k);
         SUNSET_STATS_COUNTERS(STAT)
 #undef STAT
         if (d == 0) {
-            r.root = (char *)str_of(docs[d], "root");
+            r.root = (char *)str_of(docs[d].root, "root");
             const cJSON *bf = cJSON_GetObjectItemCaseSensitive(st, "by_family"), *f;
             cJSON_ArrayForEach(f, bf) {
                 sunset_family_title t = {f->string, f->string};
@@ -102,7 +135,9 @@ static int merge_scans(cJSON **docs, size_t n, const char *const *names, sb *out
         }
         double el = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "elapsed_ms"));
         if (el > s->elapsed_ms) s->elapsed_ms = el;
-        if (num_of(st, "jobs", 0) > s->jobs) s->jobs = (int)num_of(st, "jobs", 0);
+        long jobs = num_of(&docs[d], st, "jobs", INT_MAX, 0);
+        if (jobs > s->jobs) s->jobs = (int)jobs;
+        if (docs[d].bad) goto cleanup;
     }
     sunset_result_sort(&r);
     r.families = (const sunset_family_title *)fams.v;
@@ -116,20 +151,22 @@ cleanup:
     return rc;
 }
 
-static int merge_histories(cJSON **docs, size_t n, const char *const *names, sb *out) {
+static int merge_histories(mdoc *docs, size_t n, sb *out) {
     vec all = VEC_INIT(cJSON *);
     int rc = -1;
     for (size_t d = 0; d < n; d++) {
-        const cJSON *cs = cJSON_GetObjectItemCaseSensitive(docs[d], "commits"), *it;
+        const cJSON *cs = cJSON_GetObjectItemCaseSensitive(docs[d].root, "commits"), *it;
         if (!cJSON_IsArray(cs)) {
-            fprintf(stderr, "sunset: %s: not a history document (no commits)\n", names[d]);
+            fprintf(stderr, "sunset: %s: not a history document (no commits)\n", docs[d].name);
             goto cleanup;
         }
         cJSON_ArrayForEach(it, cs) {
             if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(it, "index"))) {
-                fprintf(stderr, "sunset: %s: a commit without \"index\" (written by an older sunset?)\n", names[d]);
+                fprintf(stderr, "sunset: %s: a commit without \"index\" (written by an older sunset?)\n", docs[d].name);
                 goto cleanup;
             }
+            num_of(&docs[d], it, "index", LONG_MAX, 0); /* checked here, compared by cmp_index */
+            if (docs[d].bad) goto cleanup;
             if (!vec_push(&all, &it)) goto cleanup;
         }
     }
@@ -141,8 +178,8 @@ static int merge_histories(cJSON **docs, size_t n, const char *const *names, sb 
         goto cleanup;
     }
     cJSON_AddNumberToObject(doc, "version", 1);
-    cJSON_AddItemToObject(doc, "range", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(docs[0], "range"), 1));
-    cJSON_AddItemToObject(doc, "families", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(docs[0], "families"), 1));
+    cJSON_AddItemToObject(doc, "range", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(docs[0].root, "range"), 1));
+    cJSON_AddItemToObject(doc, "families", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(docs[0].root, "families"), 1));
     for (size_t i = 0; i < all.n; i++) cJSON_AddItemToArray(arr, cJSON_Duplicate(VEC_AT(&all, cJSON *, i), 1));
     cJSON_AddItemToObject(doc, "commits", arr);
     char *text = cJSON_PrintUnformatted(doc);
@@ -160,34 +197,27 @@ cleanup:
 int cmd_merge(cli *c) {
     size_t n = c->paths.n;
     if (!n) return cli_usage_error("merge needs the JSON files of the shards");
-    cJSON **docs = sunset_calloc(n, sizeof *docs);
+    mdoc *docs = sunset_calloc(n, sizeof *docs);
     const char *const *names = (const char *const *)c->paths.v;
     sb out = {0};
     int rc = EXIT_USAGE, kind = -1;
     if (!docs) goto cleanup;
     for (size_t i = 0; i < n; i++) {
-        char *text = NULL;
-        size_t len;
-        int e = read_file(names[i], 0, &text, &len);
+        docs[i].name = names[i];
+        int e = read_file(names[i], 0, &docs[i].text, &docs[i].len);
         if (e) {
             fprintf(stderr, "sunset: %s: cannot read: %s\n", names[i], strerror(e));
             goto cleanup;
         }
-        const char *end = NULL;
-        docs[i] = cJSON_ParseWithOpts(text, &end, 1);
-        if (!docs[i]) {
-            unsigned line = 1, col = 1;
-            const char *ep = cJSON_GetErrorPtr();
-            for (const char *p = text; ep && p < ep && *p; p++) {
-                if (*p == '\n') line++, col = 1;
-                else col++;
-            }
+        size_t err_off = 0;
+        docs[i].root = json_parse(docs[i].text, docs[i].len, &err_off);
+        if (!docs[i].root) {
+            unsigned line, col;
+            json_line_col(docs[i].text, err_off, &line, &col);
             fprintf(stderr, "sunset: %s:%u:%u: invalid JSON\n", names[i], line, col);
-            sunset_free(text);
             goto cleanup;
         }
-        sunset_free(text);
-        int k = cJSON_GetObjectItemCaseSensitive(docs[i], "commits") ? 1 : 0;
+        int k = cJSON_GetObjectItemCaseSensitive(docs[i].root, "commits") ? 1 : 0;
         if (kind >= 0 && k != kind) {
             fprintf(stderr, "sunset: %s: cannot merge a %s document with %s ones\n", names[i],
                     k ? "history" : "scan", kind ? "history" : "scan");
@@ -195,10 +225,13 @@ int cmd_merge(cli *c) {
         }
         kind = k;
     }
-    if ((kind ? merge_histories(docs, n, names, &out) : merge_scans(docs, n, names, &out)) != 0) goto cleanup;
+    if ((kind ? merge_histories(docs, n, &out) : merge_scans(docs, n, &out)) != 0) goto cleanup;
     rc = output_write(c->output, &out);
 cleanup:
-    for (size_t i = 0; docs && i < n; i++) cJSON_Delete(docs[i]);
+    for (size_t i = 0; docs && i < n; i++) {
+        cJSON_Delete(docs[i].root);
+        sunset_free(docs[i].text);
+    }
     sunset_free(docs);
     sb_free(&out);
     return rc;

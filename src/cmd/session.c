@@ -305,6 +305,7 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     res->stats.ignored = s->ws.ignored;
     res->stats.excluded = s->ws.excluded;
     res->stats.symlinks_skipped = s->ws.symlinks_skipped;
+    res->stats.skipped_unreadable += s->ws.too_long; /* a path too long cannot be read */
     if (!c->quiet)
         for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
     return EXIT_OK;

@@ -70,7 +70,7 @@ uint64_t sunset_cache_key(const char *path, const char *data, size_t len) {
         h = (h << 31) | (h >> 33);
     }
     uint64_t tail = 0;
-    memcpy(&tail, data + i, len - i);
+    if (len > i) memcpy(&tail, data + i, len - i); /* an empty file's data may be NULL */
     h = mix(h ^ tail ^ len);
     return h ? h : 1;
 }
@@ -266,12 +266,16 @@ int sunset_cache_save(sunset_cache *c) {
     /* the directory: create it (one level) if needed */
     char *dir = sunset_strndup(c->path, strlen(c->path));
     char *slash = dir ? strrchr(dir, '/') : NULL;
+    int mkdir_err = 0;
     if (slash) {
         *slash = 0;
-        mkdir(dir, 0755);
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST) mkdir_err = errno;
     }
     sunset_free(dir);
     int err = write_file_atomic(c->path, out.s, out.len);
+    /* a directory that could not be made fails the write with ENOENT ("No such file or
+     * directory"); the reason mkdir gave (EPERM, EROFS, EACCES ...) is the real one */
+    if (err && mkdir_err) err = mkdir_err;
     sb_free(&out);
     return err;
 }

@@ -9,6 +9,8 @@
  */
 #include "core/config.h"
 
+#include "base/json.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
@@ -115,17 +117,13 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
     char *slash = dir ? strrchr(dir, '/') : NULL;
     if (slash) *slash = 0;
     else if (dir) strcpy(dir, ".");
-    cfgload L = {file, text, dir ? dir : ".", err};
     int rc = -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    size_t err_off = 0;
+    cJSON *root = json_parse(text, len, &err_off);
+    cfgload L = {file, text, dir ? dir : ".", err};
     if (!root) {
-        const char *ep = cJSON_GetErrorPtr();
-        unsigned line = 1, col = 1;
-        for (const char *p = text; ep && p < ep && *p; p++) {
-            if (*p == '\n') line++, col = 1;
-            else col++;
-        }
+        unsigned line, col;
+        json_line_col(text, err_off, &line, &col);
         snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
         goto cleanup;
     }
@@ -149,11 +147,20 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
             sunset_free(*dst);
             if (!(*dst = resolve(&L, it->valuestring))) { fail(&L, k, "out of memory"); goto cleanup; }
         } else if (strcmp(k, "jobs") == 0) {
-            if (!cJSON_IsNumber(it) || it->valueint < 1 || it->valueint > 1024) {
+            long jobs = 0;
+            json_int_rc jrc = json_get_int(it, INT_MIN, INT_MAX, &jobs);
+            if (jrc == JSON_INT_RANGE) {
+                unsigned line, col;
+                json_item_pos(text, len, root, it, &line, &col);
+                snprintf(err->msg, sizeof err->msg, "%s:%u:%u: \"jobs\": %s", file, line, col,
+                         json_int_error(jrc));
+                goto cleanup;
+            }
+            if (jrc != JSON_INT_OK || jobs < 1 || jobs > 1024) {
                 fail(&L, k, "\"jobs\" must be a whole number from 1 to 1024");
                 goto cleanup;
             }
-            c->jobs = it->valueint;
+            c->jobs = (int)jobs;
         } else if (strcmp(k, "severity") == 0) {
             if (!cJSON_IsObject(it)) { fail(&L, k, "\"severity\" must map rule ids to severities"); goto cleanup; }
             const cJSON *s;

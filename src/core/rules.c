@@ -8,9 +8,12 @@
  */
 #include "core/rules_int.h"
 
+#include "base/json.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,20 +27,8 @@ typedef struct loader {
     sunset_error *err;
     const char *rule_id; /* current rule, for positions */
     pcre2_match_data *md;
+    const cJSON *root; /* the pack parsed from text (borrowed), for exact positions */
 } loader;
-
-static void pos_of(const char *text, size_t off, unsigned *line, unsigned *col) {
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off && text[i]; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
 
 /* Position of "key" within the current rule (or of the rule itself, or the file start). */
 static size_t locate(const loader *L, const char *key) {
@@ -62,20 +53,36 @@ static size_t locate(const loader *L, const char *key) {
     return (size_t)(from - L->text);
 }
 
-static int fail(loader *L, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(loader *L, const char *key, const char *fmt, ...) {
+static int vfail_at(loader *L, size_t off, const char *fmt, va_list ap) {
     unsigned line, col;
-    pos_of(L->text, locate(L, key), &line, &col);
+    json_line_col(L->text, off, &line, &col);
     char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (L->rule_id)
         snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: rule %s: %s", L->origin, line, col,
                  L->rule_id, msg);
     else
         snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: %s", L->origin, line, col, msg);
+    return -1;
+}
+
+/* An error at "key" of the current rule (located by searching the text). */
+static int fail(loader *L, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(loader *L, const char *key, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(L, locate(L, key), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* An error at the value of a parsed item (its exact position). */
+static int fail_item(loader *L, const cJSON *item, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail_item(loader *L, const cJSON *item, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(L, json_offset_of(L->text, strlen(L->text), L->root, item), fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -639,12 +646,17 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
         goto cleanup;
     }
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(o, "task");
-    if (!cJSON_IsNumber(task) || task->valuedouble != (int)task->valuedouble ||
-        task->valueint < 1 || task->valueint > 6) {
+    long tv = 0;
+    json_int_rc trc = json_get_int(task, INT_MIN, INT_MAX, &tv); /* (int)1e300 is undefined */
+    if (trc == JSON_INT_RANGE) {
+        fail_item(L, task, "\"task\": %s", json_int_error(trc));
+        goto cleanup;
+    }
+    if (trc != JSON_INT_OK || tv < 1 || tv > 6) {
         fail(L, "task", "\"task\" must be a whole number from 1 to 6");
         goto cleanup;
     }
-    r->task = task->valueint;
+    r->task = (int)tv;
     if (lang_mask_of(L, cJSON_GetObjectItemCaseSensitive(o, "languages"), &r->lang_mask)) goto cleanup;
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(o, "contexts");
     if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) goto cleanup;
@@ -778,14 +790,12 @@ static int load_settings(loader *L, const cJSON *s) {
 static int load_pack(loader *L, const char *text) {
     L->text = text;
     L->rule_id = NULL;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    size_t off = 0;
+    cJSON *root = json_parse(text, strlen(text), &off);
+    L->root = root;
     if (!root) {
         unsigned line, col;
-        size_t off = end ? (size_t)(end - text) : 0;
-        const char *ep = cJSON_GetErrorPtr();
-        if (ep && ep >= text && ep <= text + strlen(text)) off = (size_t)(ep - text);
-        pos_of(text, off, &line, &col);
+        json_line_col(text, off, &line, &col);
         snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: invalid JSON", L->origin, line, col);
         return -1;
     }
@@ -823,6 +833,7 @@ static int load_pack(loader *L, const char *text) {
     rc = 0;
 cleanup:
     L->rule_id = NULL;
+    L->root = NULL;
     cJSON_Delete(root);
     return rc;
 }
@@ -960,7 +971,7 @@ sunset_ruleset *sunset_ruleset_load_string(const char *json, const char *origin,
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
         return NULL;
     }
-    loader L = {rs, origin, json, err, NULL, NULL};
+    loader L = {rs, origin, json, err, NULL, NULL, NULL};
     rs->hash = hash64(json, strlen(json), 0);
     if (load_pack(&L, json)) {
         sunset_ruleset_free(rs);
@@ -1019,7 +1030,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
                 snprintf(err->msg, sizeof err->msg, "%s:1:1: not a text file (NUL byte)", path.s);
                 rc = -1;
             } else {
-                loader L = {rs, path.s, text, err, NULL, NULL};
+                loader L = {rs, path.s, text, err, NULL, NULL, NULL};
                 rs->hash = hash64(text, len, rs->hash);
                 rc = load_pack(&L, text);
             }
@@ -1033,7 +1044,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
             return NULL;
         }
     }
-    loader L = {rs, "rules", "", err, NULL, NULL};
+    loader L = {rs, "rules", "", err, NULL, NULL, NULL};
     return finish(&L, rs);
 }
 

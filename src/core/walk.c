@@ -42,42 +42,146 @@ static bool class_match(const char **pp, char c) {
     return ok != neg;
 }
 
-static bool glob_rec(const char *p, const char *s) {
+/* Where the class at p ('[') ends (past its ']'), or NULL when it is malformed; the same
+ * reading as class_match. */
+static const char *class_end(const char *p) {
+    p++;
+    if (*p == '!' || *p == '^') p++;
+    bool first = true;
+    while (*p && (first || *p != ']')) {
+        first = false;
+        if (p[1] == '-' && p[2] && p[2] != ']') p += 2;
+        p++;
+    }
+    return *p == ']' ? p + 1 : NULL;
+}
+
+/* One element of a compiled pattern. */
+typedef enum {
+    G_LIT,
+    G_ANY,
+    G_CLASS,
+    G_STAR,
+    G_DSTAR,
+    G_FORK, /* before the G_DSTAR of "**" + "/": consumes nothing; may skip that "**" + "/" */
+} gtok_kind;
+typedef struct gtok {
+    gtok_kind kind;
+    char c;          /* G_LIT */
+    const char *cls; /* G_CLASS: its '[' in the pattern */
+} gtok;
+
+/* Compile p into t (room for strlen(p) tokens: none takes fewer characters than tokens);
+ * -1 when a class is malformed (such a pattern never matches). */
+static long glob_compile(const char *p, gtok *t) {
+    long n = 0;
     while (*p) {
+        gtok g = {G_LIT, 0, NULL};
         if (p[0] == '*' && p[1] == '*') {
-            /* "**" matches any run, including '/'; "**" + "/" also matches nothing */
+            g.kind = G_DSTAR;
             p += 2;
-            if (*p == '/') {
-                if (glob_rec(p + 1, s)) return true;
-            }
-            for (; *s; s++)
-                if (glob_rec(p, s)) return true;
-            return glob_rec(p, s);
-        }
-        if (*p == '*') {
+            /* "**" + "/" is three tokens: fork, "**", then the '/' as a literal */
+            if (*p == '/') t[n++] = (gtok){G_FORK, 0, NULL};
+        } else if (*p == '*') {
+            g.kind = G_STAR;
             p++;
-            for (;; s++) {
-                if (glob_rec(p, s)) return true;
-                if (!*s || *s == '/') return false;
-            }
-        }
-        if (!*s) return false;
-        if (*p == '?') {
-            if (*s == '/') return false;
+        } else if (*p == '?') {
+            g.kind = G_ANY;
+            p++;
         } else if (*p == '[') {
-            const char *q = p;
-            if (*s == '/' || !class_match(&q, *s)) return false;
-            p = q;
-            s++;
-            continue;
+            g.kind = G_CLASS;
+            g.cls = p;
+            if (!(p = class_end(p))) return -1;
         } else {
             if (*p == '\\' && p[1]) p++;
-            if (*p != *s) return false;
+            g.c = *p++;
         }
-        p++;
-        s++;
+        t[n++] = g;
     }
-    return *s == 0;
+    return n;
+}
+
+/* Follow the moves that consume nothing: a star may match the empty run, and "**" + "/"
+ * may match nothing at all — only where it starts, hence the fork token, which is never
+ * left active by a consuming move. Moves go forward only: one pass in order closes the set. */
+static void glob_close(const gtok *t, long n, bool *on) {
+    for (long i = 0; i < n; i++) {
+        if (!on[i]) continue;
+        if (t[i].kind == G_STAR || t[i].kind == G_DSTAR || t[i].kind == G_FORK) on[i + 1] = true;
+        if (t[i].kind == G_FORK) on[i + 3] = true; /* past "**" and '/' */
+    }
+}
+
+/* Simulate the pattern as an automaton over the set of tokens reached so far: O(|p|·|s|)
+ * whatever the pattern. The recursive backtracking matcher this replaces was exponential in
+ * the number of stars (one 14-character line of a committed .gitignore held a scan for a
+ * minute). */
+static bool glob_run(const gtok *t, long n, bool *cur, bool *next, const char *s) {
+    memset(cur, 0, (size_t)n + 1);
+    cur[0] = true;
+    glob_close(t, n, cur);
+    for (; *s; s++) {
+        char c = *s;
+        bool any = false;
+        memset(next, 0, (size_t)n + 1);
+        for (long i = 0; i < n; i++) {
+            if (!cur[i]) continue;
+            const gtok *g = &t[i];
+            switch (g->kind) {
+            case G_FORK:
+                break;
+            case G_STAR:
+                if (c != '/') next[i] = any = true;
+                break;
+            case G_DSTAR:
+                next[i] = any = true;
+                break;
+            case G_ANY:
+                if (c != '/') next[i + 1] = any = true;
+                break;
+            case G_CLASS: {
+                const char *q = g->cls;
+                if (c != '/' && class_match(&q, c)) next[i + 1] = any = true;
+                break;
+            }
+            case G_LIT:
+                if (c == g->c) next[i + 1] = any = true;
+                break;
+            }
+        }
+        if (!any) return false;
+        glob_close(t, n, next);
+        bool *tmp = cur;
+        cur = next;
+        next = tmp;
+    }
+    return cur[n];
+}
+
+/* Gitignore-flavour match of the whole of s: `*`, `?` and classes stop at '/', `**`
+ * crosses it, `**` + `/` also matches no directory at all, `\\x` is x. */
+static bool glob_rec(const char *p, const char *s) {
+    size_t pl = strlen(p);
+    gtok tbuf[128];
+    bool sbuf[2 * 129];
+    gtok *t = tbuf;
+    bool *sets = sbuf;
+    if (pl > 128) { /* long patterns are rare: the heap, and no match if it fails */
+        t = sunset_malloc(pl * sizeof *t);
+        sets = sunset_malloc(2 * (pl + 1));
+        if (!t || !sets) {
+            sunset_free(t);
+            sunset_free(sets);
+            return false;
+        }
+    }
+    long n = glob_compile(p, t);
+    bool m = n >= 0 && glob_run(t, n, sets, sets + n + 1, s);
+    if (t != tbuf) {
+        sunset_free(t);
+        sunset_free(sets);
+    }
+    return m;
 }
 
 bool sunset_glob_match(const char *pat, const char *path) {
@@ -119,7 +223,9 @@ static void warnf(walker *w, const char *fmt, const char *a, const char *b) {
 static void ign_load(walker *w, const char *file, const char *base) {
     char *text;
     size_t len;
-    if (read_file(file, 1 << 20, &text, &len)) return;
+    /* never through a symlink (git does not follow a symlinked .gitignore either), and
+     * only a regular file (read_file refuses a FIFO or device without blocking) */
+    if (read_file_flags(file, O_NOFOLLOW, 1 << 20, &text, &len)) return;
     char *line = text;
     while (line && *line) {
         char *nl = strchr(line, '\n');
@@ -220,10 +326,26 @@ static bool inside_root(walker *w, const char *abs) {
                                                    (n == 1 && w->root_real[0] == '/'));
 }
 
+/* An entry whose path the system cannot take (more than PATH_MAX): said and counted, not
+ * silently lost. */
+static void too_long(walker *w, const char *rel) {
+    w->st->too_long++;
+    if (!w->warn) return;
+    sb m = {0}; /* not warnf: its buffer is shorter than such a path */
+    sb_printf(&m, "%s: warning: path too long, skipped", rel);
+    if (!m.oom) w->warn(w->warn_ctx, m.s);
+    sb_free(&m);
+}
+
 static void walk_dir(walker *w, const char *rel) {
     sb abs = {0};
     sb_printf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
     DIR *d = abs.oom ? NULL : opendir(abs.s);
+    if (!d && errno == ENAMETOOLONG) {
+        too_long(w, rel);
+        sb_free(&abs);
+        return;
+    }
     if (!d) {
         w->st->unreadable_dirs++;
         warnf(w, "skipping %s: %s", *rel ? rel : ".", strerror(errno));
@@ -256,6 +378,7 @@ static void walk_dir(walker *w, const char *rel) {
         sb_printf(&cabs, "%s/%s", abs.s, name);
         struct stat st;
         if (child.oom || cabs.oom || lstat(cabs.s, &st) != 0) {
+            if (!child.oom && !cabs.oom && errno == ENAMETOOLONG) too_long(w, child.s);
             sb_free(&child);
             sb_free(&cabs);
             continue;

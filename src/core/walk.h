@@ -18,6 +18,7 @@ typedef struct walk_opts {
 
 typedef struct walk_stats {
     size_t files, dirs, ignored, excluded, symlinks_skipped, unreadable_dirs;
+    size_t too_long; /* entries skipped because their path exceeds PATH_MAX (warned) */
 } walk_stats;
 
 /* Called for each problem met (unreadable directory ...); msg is one line. */

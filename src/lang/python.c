@@ -659,7 +659,7 @@ static slice compact_dotted(scan_ctx *sc, slice s) {
 /* ---- predicates ------------------------------------------------------------------------- */
 
 static bool slice_eq(slice a, const char *b, size_t bn) {
-    return a.n == bn && memcmp(a.s, b, bn) == 0;
+    return a.n == bn && (bn == 0 || memcmp(a.s, b, bn) == 0); /* an empty slice may be NULL */
 }
 
 static bool pred_holds(scan_ctx *sc, const pyquery *pq, const pred *pd, const TSQueryMatch *m) {
@@ -807,7 +807,7 @@ static const char *call_cstr(scan_ctx *sc) {
     if (!f->cstr) {
         f->cstr = pool_alloc(sc, f->callee.n + 1);
         if (!f->cstr) return NULL;
-        memcpy(f->cstr, f->callee.s, f->callee.n);
+        if (f->callee.n) memcpy(f->cstr, f->callee.s, f->callee.n); /* empty: maybe NULL */
         f->cstr[f->callee.n] = 0;
     }
     return f->cstr;
@@ -833,7 +833,7 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
         memcpy(q, up->qual, up->qlen);
         q[up->qlen] = '.';
     }
-    memcpy(q + qlen - nm.n, nm.s, nm.n);
+    if (nm.n) memcpy(q + qlen - nm.n, nm.s, nm.n); /* an empty slice may be NULL */
     q[qlen] = 0;
     sunset_scope(sc->sink, kind, q, ts_node_start_point(node).row + 1,
                  ts_node_end_point(node).row + 1);

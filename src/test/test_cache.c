@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,6 +181,68 @@ static void bound_and_severity(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* A replay that finds a rule gone drops the entry's payload (NULL, size 0); saving the cache
+ * afterwards appends that empty payload. Regression: sb_putn passed the NULL source to
+ * memcpy (undefined even for 0 bytes; UBSan stops `make sanitize` here). */
+static void dropped_entry_saves(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "p.json", NULL, &err);
+    assert_non_null(rs);
+    char cdir[128];
+    snprintf(cdir, sizeof cdir, "%s/dropped", dir);
+    sunset_cache *c = sunset_cache_open(cdir, 44, rs, 1 << 20);
+    assert_non_null(c);
+    sunset_result r = {0};
+    sunset_finding f = {0};
+    f.rule_id = "PE-GONE"; /* not in the rule set: the replay rejects the entry */
+    f.path = "a.py";
+    f.matched = "x";
+    f.snippet = "x";
+    f.span = (sunset_span){1, 1, 1, 2};
+    r.findings = &f;
+    r.n_findings = 1;
+    sunset_stats before = {0};
+    sunset_cache_store(c, 7, 10, &r, 0, 0, &before);
+    sunset_result got = {0};
+    assert_false(sunset_cache_replay(c, 7, 10, "a.py", &got));
+    sunset_result_free(&got);
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    /* the key of an empty file: no bytes to hash, possibly no buffer */
+    assert_int_equal(sunset_cache_key("a.py", NULL, 0), sunset_cache_key("a.py", "", 0));
+    sb b = {0};
+    assert_true(sb_putn(&b, NULL, 0));
+    assert_int_equal(b.len, 0);
+    sb_free(&b);
+    sunset_ruleset_free(rs);
+}
+
+/* The warning for a cache directory that cannot be written names the real reason. It said
+ * "No such file or directory" whenever the directory could not be made (the write that
+ * followed failed so), whatever mkdir's reason was. Tests run as root, so permission bits
+ * do not stop them: a path under a regular file (ENOTDIR), and a directory in sysfs, which
+ * no one may create (EPERM or EROFS, whatever mkdir(2) says here). */
+static void unwritable_dir_reason(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("touch %s/somefile", dir), 0);
+    assert_int_equal(test_sh("%s scan --no-config -f json -o /dev/null --cache %s/somefile/sub testdata/trees/small "
+                             "2>%s/err; grep -qx 'sunset: warning: cannot write the cache in %s/somefile/sub: Not a "
+                             "directory (use --cache DIR or --no-cache)' %s/err",
+                             test_bin(), dir, dir, dir, dir), 0);
+    const char *sys = "/sys/sunset-cache-test";
+    if (mkdir(sys, 0755) == 0) {
+        rmdir(sys);
+        return; /* a writable /sys: nothing to test here */
+    }
+    int e = errno;
+    if (e == ENOENT) return; /* no sysfs: the reason is ENOENT indeed */
+    assert_int_equal(test_sh("%s scan --no-config -f json -o /dev/null --cache %s testdata/trees/small 2>%s/err; "
+                             "grep -qx 'sunset: warning: cannot write the cache in %s: %s (use --cache DIR or "
+                             "--no-cache)' %s/err",
+                             test_bin(), sys, dir, sys, strerror(e), dir), 0);
+}
+
 /* Every allocation of opening, replaying from and saving a real cache may fail: each run
  * must end cleanly (a smaller cache, a miss, an unsaved file) and leak nothing. */
 static void allocation_failures(void **state) {
@@ -240,6 +304,8 @@ int main(void) {
         cmocka_unit_test(rules_change_the_namespace),
         cmocka_unit_test(concurrent_runs),
         cmocka_unit_test(bound_and_severity),
+        cmocka_unit_test(dropped_entry_saves),
+        cmocka_unit_test(unwritable_dir_reason),
         cmocka_unit_test(allocation_failures),
     };
     return cmocka_run_group_tests_name("cache", tests, setup, teardown);

@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "core/rules_int.h"
 
 #define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]}"
@@ -150,6 +152,50 @@ static void strtest_names_exact(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* json.c, the reader under every JSON document: exact item positions (a repeated key, a
+ * value inside nested arrays), and integers checked before any conversion. */
+static void json_reader(void **state) {
+    (void)state;
+    const char *t = "{\"a\": 1, \"a\": [\"x]\", {\"b\": 2}],\n  \"big\": 1e300, \"neg\": -1e19}";
+    size_t off = 99;
+    cJSON *doc = json_parse(t, strlen(t), &off);
+    assert_non_null(doc);
+    const cJSON *a2 = doc->child->next;
+    const cJSON *b = cJSON_GetObjectItem(cJSON_GetArrayItem(a2, 1), "b");
+    unsigned line, col;
+    json_item_pos(t, strlen(t), doc, a2, &line, &col);
+    assert_int_equal(line, 1);
+    assert_int_equal(col, 15);
+    json_item_pos(t, strlen(t), doc, b, &line, &col);
+    assert_int_equal(col, 28);
+    const cJSON *big = cJSON_GetObjectItem(doc, "big");
+    json_item_pos(t, strlen(t), doc, big, &line, &col);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 10);
+    long v = 7;
+    assert_int_equal(json_get_int(big, 0, 10, &v), JSON_INT_RANGE);
+    assert_int_equal(json_get_int(cJSON_GetObjectItem(doc, "neg"), LONG_MIN, LONG_MAX, &v), JSON_INT_RANGE);
+    assert_int_equal(v, 7);
+    assert_int_equal(json_get_int(b, 0, 10, &v), JSON_INT_OK);
+    assert_int_equal(v, 2);
+    assert_int_equal(json_get_int(b, 3, 10, &v), JSON_INT_RANGE);
+    assert_int_equal(json_get_int(a2, 0, 10, &v), JSON_INT_NOT_NUMBER);
+    assert_string_equal(json_int_error(JSON_INT_RANGE), "number out of range");
+    cJSON *two63 = cJSON_CreateNumber(0x1p63), *half = cJSON_CreateNumber(2.5);
+    assert_int_equal(json_get_int(two63, LONG_MIN, LONG_MAX, &v), JSON_INT_RANGE);
+    assert_int_equal(json_get_int(half, 0, 10, &v), JSON_INT_NOT_WHOLE);
+    cJSON_Delete(two63);
+    cJSON_Delete(half);
+    cJSON_Delete(doc);
+    /* a parse error: its offset; a NUL inside the text is an error, not the end */
+    assert_null(json_parse("{\"a\": ]", 8, &off));
+    assert_int_equal(off, 6);
+    assert_null(json_parse("{}\0{}", 5, &off));
+    json_line_col("ab\ncd", 4, &line, &col);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_valid_pack),
@@ -157,6 +203,7 @@ int main(void) {
         cmocka_unit_test(error_position_points_at_field),
         cmocka_unit_test(survives_every_allocation_failure),
         cmocka_unit_test(strtest_names_exact),
+        cmocka_unit_test(json_reader),
     };
     return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
 }

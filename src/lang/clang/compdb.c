@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
+
 /* ---------------------------------------------------------------- compile commands */
 
 void clang_precise_cmd_free(precise_cmd *pc) {
@@ -233,15 +235,12 @@ bool clang_compdb_check(const char *file, sunset_error *err) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot read: %s", file, strerror(e));
         return false;
     }
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    size_t err_off = 0;
+    cJSON *doc = json_parse(text, len, &err_off);
     bool ok = false;
     if (!doc) {
-        unsigned line = 1, col = 1;
-        for (const char *q = text; end && q < end && *q; q++) {
-            if (*q == '\n') line++, col = 1;
-            else col++;
-        }
+        unsigned line, col;
+        json_line_col(text, err_off, &line, &col);
         snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
         goto cleanup;
     }
