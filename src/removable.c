@@ -15,6 +15,8 @@
  */
 #include "removable.h"
 
+#include "rules_int.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +24,17 @@
 
 /* ---- graph ---- */
 
+/* The finding a legacy item's chain starts from: its rule's id, family and task, borrowed from
+ * the rule set (the result's findings array may move while derived findings are appended). */
+typedef struct seed_rule {
+    const char *rule_id, *family;
+    int task;
+} seed_rule;
+
 typedef struct node {
     bool legacy, derived, live;
     char *chain;
+    seed_rule seed;
     vec callers; /* char * */
 } node;
 
@@ -358,15 +368,29 @@ static long resolve_base(const ctx *c, size_t cid, const char *base) {
 
 /* ---- nodes ---- */
 
-static void mark(ctx *c, node *n, bool derived, char *chain) {
+/* A seed: a rule's finding marks n. */
+static void mark_seed(ctx *c, node *n, const sunset_finding *fd, char *chain) {
     if (n->legacy) {
         sunset_free(chain);
         return;
     }
     if (!chain) c->oom = true;
     n->legacy = true;
-    n->derived = derived;
     n->chain = chain;
+    n->seed = (seed_rule){fd->rule_id, fd->family, fd->task};
+}
+
+/* A derivation: n is legacy because of `cause`, whose seed it inherits. */
+static void mark(ctx *c, node *n, const node *cause, char *chain) {
+    if (n->legacy) {
+        sunset_free(chain);
+        return;
+    }
+    if (!chain) c->oom = true;
+    n->legacy = true;
+    n->derived = true;
+    n->chain = chain;
+    n->seed = cause->seed;
 }
 
 static void add_caller(ctx *c, node *n, char *who) {
@@ -806,7 +830,7 @@ static void seeds(ctx *c) {
         if (f < 0) continue;
         const ix_file *F = c->files[f];
         if (path_finding(fd)) {
-            mark(c, &c->fn[f], false, fmt("rule %s (path)", fd->rule_id));
+            mark_seed(c, &c->fn[f], fd, fmt("rule %s (path)", fd->rule_id));
             continue;
         }
         if (fd->ctx != SUNSET_CTX_CODE || !fd->matched) continue;
@@ -818,17 +842,17 @@ static void seeds(ctx *c) {
             bool hit = !strcmp(fd->matched, x->c->name);
             for (uint32_t b = 0; b < x->c->n_bases && !hit; b++) hit = same_tail(x->c->bases[b], fd->matched);
             if (hit)
-                mark(c, &c->cn[k], false, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
+                mark_seed(c, &c->cn[k], fd, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
         }
         for (size_t k = 0; k < c->flags.n; k++) {
             const wordref *w = &VEC_AT(&c->flags, wordref, k);
             if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end && strstr(fd->matched, w->w->text))
-                mark(c, &c->gn[k], false, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
+                mark_seed(c, &c->gn[k], fd, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
         }
         for (size_t k = 0; k < c->passes.n; k++) {
             const wordref *w = &VEC_AT(&c->passes, wordref, k);
             if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end)
-                mark(c, &c->pn[k], false, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
+                mark_seed(c, &c->pn[k], fd, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
         }
         if (F->lang == SUNSET_LANG_CMAKE) {
             long tp = target_pos(c, fd->matched);
@@ -837,7 +861,7 @@ static void seeds(ctx *c) {
                 for (size_t d = 0; d < T->defs.n; d++) {
                     const cmdref *r = &VEC_AT(&c->cmds, cmdref, VEC_AT(&T->defs, size_t, d));
                     if (r->file == (size_t)f && r->cmd->arg_lines[0] == line)
-                        mark(c, &c->tn[t], false, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
+                        mark_seed(c, &c->tn[t], fd, fmt("rule %s at %s:%u", fd->rule_id, fd->path, line));
                 }
             }
         }
@@ -872,7 +896,7 @@ static bool propagate_once(ctx *c) {
         if (c->cn[k].legacy) continue;
         const cls *x = &VEC_AT(&c->classes, cls, k);
         if (c->fn[x->file].legacy) {
-            mark(c, &c->cn[k], true, fmt("%s is defined in %s, which is legacy: %s", x->c->name,
+            mark(c, &c->cn[k], &c->fn[x->file], fmt("%s is defined in %s, which is legacy: %s", x->c->name,
                                           c->files[x->file]->path, chain_of(&c->fn[x->file])));
             changed = true;
             continue;
@@ -881,7 +905,7 @@ static bool propagate_once(ctx *c) {
             long r = resolve_base(c, k, x->c->bases[b]);
             if (r < 0 || !c->cn[r].legacy) continue;
             const cls *y = &VEC_AT(&c->classes, cls, r);
-            mark(c, &c->cn[k], true,
+            mark(c, &c->cn[k], &c->cn[r],
                  fmt("%s:%u: %s derives %s (%s:%u), %s", c->files[x->file]->path, x->c->line, x->c->name,
                      y->c->name, c->files[y->file]->path, y->c->line, chain_of(&c->cn[r])));
             changed = true;
@@ -893,6 +917,7 @@ static bool propagate_once(ctx *c) {
         if (c->fn[f].legacy) continue;
         const ix_file *F = c->files[f];
         char *why = NULL;
+        const node *cause = NULL;
         if (F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && is_header(F->path))) {
             size_t n = 0, leg = 0;
             long first = -1;
@@ -908,7 +933,7 @@ static bool propagate_once(ctx *c) {
             }
             bool pure = F->lang == SUNSET_LANG_CPP || in_test_tree(F->path) || F->funcs.n == 0;
             if (n && leg == n && pure)
-                why = fmt("every class in it is legacy: %s", chain_of(&c->cn[first]));
+                cause = &c->cn[first], why = fmt("every class in it is legacy: %s", chain_of(&c->cn[first]));
         }
         if (!why && (F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && is_header(F->path))) &&
             c->users[f].n) {
@@ -926,6 +951,7 @@ static bool propagate_once(ctx *c) {
                 for (size_t i = 0; i < c->users[f].n && i < 4; i++) {
                     size_t g = VEC_AT(&c->users[f], size_t, i);
                     sb_printf(&b, "%s%s (%s)", i ? "; " : "", c->files[g]->path, chain_of(&c->fn[g]));
+                    cause = &c->fn[g];
                 }
                 if (c->users[f].n > 4) sb_printf(&b, "; and %zu more", c->users[f].n - 4);
                 why = b.oom ? (sb_free(&b), NULL) : sb_take(&b);
@@ -939,7 +965,7 @@ static bool propagate_once(ctx *c) {
             if (dot) *dot = 0;
             long t = target_pos(c, stem);
             if (t >= 0 && c->tn[t].legacy)
-                why = fmt("empty, and registered as the legacy test target %s (%s)", stem, chain_of(&c->tn[t]));
+                cause = &c->tn[t], why = fmt("empty, and registered as the legacy test target %s (%s)", stem, chain_of(&c->tn[t]));
         }
         if (!why && F->lang == SUNSET_LANG_CPP && !is_header(F->path)) {
             /* a source whose header is legacy, when it defines nothing else */
@@ -952,13 +978,13 @@ static bool propagate_once(ctx *c) {
                 bool other = false;
                 for (size_t q = 0; q < c->file_classes[f].n; q++)
                     if (!c->cn[VEC_AT(&c->file_classes[f], size_t, q)].legacy) other = true;
-                if (!other) why = fmt("implements %s, which is legacy: %s", b, chain_of(&c->fn[g]));
+                if (!other) cause = &c->fn[g], why = fmt("implements %s, which is legacy: %s", b, chain_of(&c->fn[g]));
             }
             if (!why && c->file_targets_n[f] == 0 && has_cmakelists(c, F->path) && !cmake_mentions(c, F->path)) {
                 for (size_t e = 0; e < c->out[f].n && !why; e++) {
                     size_t g = VEC_AT(&c->out[f], edge, e).to;
                     if (c->fn[g].legacy && is_header(c->files[g]->path))
-                        why = fmt("no CMake target compiles it, and it includes legacy %s (%s)",
+                        cause = &c->fn[g], why = fmt("no CMake target compiles it, and it includes legacy %s (%s)",
                                   c->files[g]->path, chain_of(&c->fn[g]));
                 }
             }
@@ -975,11 +1001,11 @@ static bool propagate_once(ctx *c) {
                 }
             }
             if (n && leg == n && F->lang == SUNSET_LANG_CPP)
-                why = fmt("compiled only by legacy target %s (%s)",
+                cause = &c->tn[first], why = fmt("compiled only by legacy target %s (%s)",
                           VEC_AT(&c->targets, tgt, first).name, chain_of(&c->tn[first]));
         }
         if (why) {
-            mark(c, &c->fn[f], true, why);
+            mark(c, &c->fn[f], cause, why);
             changed = true;
         }
     }
@@ -988,22 +1014,23 @@ static bool propagate_once(ctx *c) {
         if (c->tn[t].legacy) continue;
         tgt *T = &VEC_AT(&c->targets, tgt, t);
         char *why = NULL;
+        const node *cause = NULL;
         if (T->srcs.n) {
             bool all = true;
             for (size_t s = 0; s < T->srcs.n && all; s++) all = c->fn[VEC_AT(&T->srcs, size_t, s)].legacy;
             size_t s0 = VEC_AT(&T->srcs, size_t, 0);
-            if (all) why = fmt("every source is legacy: %s (%s)", c->files[s0]->path, chain_of(&c->fn[s0]));
+            if (all) cause = &c->fn[s0], why = fmt("every source is legacy: %s (%s)", c->files[s0]->path, chain_of(&c->fn[s0]));
         }
         if (!why && T->dependents.n) {
             bool all = true;
             for (size_t d = 0; d < T->dependents.n && all; d++) all = c->tn[VEC_AT(&T->dependents, size_t, d)].legacy;
             size_t d0 = VEC_AT(&T->dependents, size_t, 0);
             if (all)
-                why = fmt("only legacy targets depend on it: %s (%s)", VEC_AT(&c->targets, tgt, d0).name,
+                cause = &c->tn[d0], why = fmt("only legacy targets depend on it: %s (%s)", VEC_AT(&c->targets, tgt, d0).name,
                           chain_of(&c->tn[d0]));
         }
         if (why) {
-            mark(c, &c->tn[t], true, why);
+            mark(c, &c->tn[t], cause, why);
             changed = true;
         }
     }
@@ -1017,7 +1044,7 @@ static bool propagate_once(ctx *c) {
             char name[300];
             snprintf(name, sizeof name, kind ? "%s" : "FLAGS_%s", w->w->text);
             if (c->fn[w->file].legacy) {
-                mark(c, &nodes[i], true, fmt("defined in legacy %s (%s)", c->files[w->file]->path,
+                mark(c, &nodes[i], &c->fn[w->file], fmt("defined in legacy %s (%s)", c->files[w->file]->path,
                                               chain_of(&c->fn[w->file])));
                 changed = true;
                 continue;
@@ -1033,7 +1060,7 @@ static bool propagate_once(ctx *c) {
                 }
             }
             if (users && leg == users) {
-                mark(c, &nodes[i], true, fmt("%s only in legacy code: %s (%s)", kind ? "used" : "read",
+                mark(c, &nodes[i], &c->fn[first], fmt("%s only in legacy code: %s (%s)", kind ? "used" : "read",
                                               c->files[first]->path, chain_of(&c->fn[first])));
                 changed = true;
             }
@@ -1277,6 +1304,9 @@ static rm_item *plan_add(ctx *c, rm_plan *p, rm_kind kind, const char *path, con
 
 static void item_from_node(ctx *c, rm_item *it, const node *n) {
     if (!it) return;
+    it->seed_rule = n->seed.rule_id;
+    it->seed_family = n->seed.family;
+    it->seed_task = n->seed.task;
     it->derived = n->derived;
     it->live = n->live;
     it->chain = n->chain ? dupz(n->chain) : NULL;
@@ -1646,37 +1676,32 @@ cleanup:
     return rc;
 }
 
-/* The rule a chain starts from: its last "rule ID". */
-static const sunset_finding *seed_finding(const sunset_result *res, const char *chain) {
-    const char *last = NULL;
-    for (const char *p = chain; p && (p = strstr(p, "rule ")); p += 5) last = p + 5;
-    if (!last) return NULL;
-    size_t n = strcspn(last, " ()");
-    for (size_t i = 0; i < res->n_findings; i++) {
-        const char *id = res->findings[i].rule_id;
-        if (id && strlen(id) == n && !strncmp(id, last, n)) return &res->findings[i];
-    }
-    return NULL;
+/* Is path a test (settings.test_paths), as the engine decides for ordinary findings? */
+static bool is_test_path(const sunset_ruleset *rs, pcre2_match_data *md, const char *path) {
+    for (size_t i = 0; rs && i < rs->test_paths.n; i++)
+        if (re_search(VEC_AT(&rs->test_paths, pcre2_code *, i), path, strlen(path), 0, md, NULL, NULL)) return true;
+    return false;
 }
 
-int rm_plan_derived_findings(const rm_plan *p, sunset_result *res) {
-    size_t n0 = res->n_findings;
+int rm_plan_derived_findings(const rm_plan *p, const sunset_ruleset *rs, sunset_result *res) {
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    if (!md) return -1;
+    int rc = -1;
     for (size_t i = 0; i < p->n_items; i++) {
         const rm_item *it = &p->items[i];
         if (!it->derived || !it->chain || it->kind == RM_IMPORT || it->kind == RM_REGISTRATION) continue;
-        const sunset_finding *seed = seed_finding(res, it->chain);
-        if (!seed) continue;
+        if (!it->seed_rule) continue;
         if (res->n_findings == res->cap_findings) {
             size_t cap = res->cap_findings ? res->cap_findings * 2 : 64;
             sunset_finding *v = sunset_realloc(res->findings, cap * sizeof *v);
-            if (!v) return -1;
+            if (!v) goto cleanup;
             res->findings = v;
             res->cap_findings = cap;
         }
         sunset_finding f = {0};
         f.rule_id = "DERIVED";
-        f.family = seed->family;
-        f.task = seed->task;
+        f.family = it->seed_family;
+        f.task = it->seed_task;
         f.message = it->kind == RM_FILE ? "legacy across files: the whole file only serves legacy code"
                                         : "legacy across files: only serves legacy code";
         f.fix = it->live ? "migrate its live callers first (sunset removable lists them)"
@@ -1684,7 +1709,8 @@ int rm_plan_derived_findings(const rm_plan *p, sunset_result *res) {
         f.severity = SUNSET_SEV_WARNING;
         f.ctx = SUNSET_CTX_CODE;
         f.span = (sunset_span){it->line, 1, it->line, 1};
-        f.test = seed->test;
+        /* the item's own path decides, as for every finding; not the seed's */
+        f.test = is_test_path(rs, md, it->path);
         f.derived = true;
         f.path = dupz(it->path);
         f.matched = dupz(it->name ? it->name : it->path);
@@ -1703,12 +1729,14 @@ int rm_plan_derived_findings(const rm_plan *p, sunset_result *res) {
             sunset_free(f.chain);
             sunset_free(f.enc_kind);
             sunset_free(f.enc_name);
-            return -1;
+            goto cleanup;
         }
         res->findings[res->n_findings++] = f;
     }
-    (void)n0;
-    return 0;
+    rc = 0;
+cleanup:
+    pcre2_match_data_free(md);
+    return rc;
 }
 
 void rm_plan_free(rm_plan *p) {

@@ -42,6 +42,9 @@ typedef struct rm_item {
     bool live;          /* legacy, but live code depends on it: migrate first */
     bool patchable;     /* provably safe: --patch removes it */
     char *chain;        /* evidence: "rule LT-PY-PATH" or "TestX derives TestBase (f.py:9), ..." */
+    const char *seed_rule, *seed_family; /* the rule the chain starts from; borrowed from the
+                                            rule set; NULL when not legacy by a rule */
+    int seed_task;
     char **callers;     /* live callers "path:line name" (live items) */
     size_t n_callers;
     int step;           /* order in the plan: dependents before dependencies (1-based) */
@@ -63,9 +66,10 @@ int rm_plan_build(const sunset_index *ix, const sunset_result *res, rm_plan *pla
 void rm_plan_free(rm_plan *plan);
 
 /* Derived findings for `scan --derive`: one finding per derived legacy file, class, target,
- * flag or pass (rule "DERIVED", the family, task, message and fix of the rule its chain starts
- * from), appended to res; the caller re-sorts (sunset_result_finish). Returns 0, -1 on OOM. */
-int rm_plan_derived_findings(const rm_plan *plan, sunset_result *res);
+ * flag or pass (rule "DERIVED", the family and task of the rule its chain starts from, `test`
+ * from the item's own path by rs's settings.test_paths), appended to res; the caller re-sorts
+ * (sunset_result_finish). Returns 0, -1 on OOM. */
+int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, sunset_result *res);
 
 const char *rm_kind_name(rm_kind k);
 

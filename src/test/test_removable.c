@@ -483,6 +483,53 @@ static void sample_tree_patch(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A derived finding's test flag is its own path's (settings.test_paths), and its family and
+ * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
+ * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
+static void derived_test_flag_from_own_path(void **state) {
+    const char *bin = getenv("SUNSET_BIN");
+    if (!bin || access(bin, X_OK) != 0) {
+        skip();
+        return;
+    }
+    char dir[] = "/tmp/sunset-derive-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cp -r testdata/paddle-mini/. %s/ && mkdir -p %s/a/test/framework && "
+             "printf 'class ParallelExecutor {};\\n' > %s/a/test/framework/parallel_executor.h",
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s scan %s --no-config --no-cache -q -j1 --derive -f json", bin, dir);
+    char *out = run(cmd);
+    assert_non_null(out);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    size_t derived = 0, wrong = 0;
+    cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+        if (!cJSON_IsTrue(cJSON_GetObjectItem(f, "derived"))) continue;
+        derived++;
+        const char *path = cJSON_GetObjectItem(f, "path")->valuestring;
+        bool test = cJSON_IsTrue(cJSON_GetObjectItem(f, "test"));
+        bool want = strstr(path, "test/") == path || strstr(path, "/test/") || strstr(path, "/tests/") ||
+                    strstr(path, "unittests/") || strstr(path, "/test_") || strstr(path, "_test.");
+        if (test != want) {
+            fprintf(stderr, "derived finding %s: \"test\": %s\n", path, test ? "true" : "false");
+            wrong++;
+        }
+        /* the family is the seed rule's: the rule named at the end of its chain */
+        cJSON *fam = cJSON_GetObjectItem(f, "family");
+        assert_true(cJSON_IsString(fam) && fam->valuestring[0]);
+    }
+    assert_true(derived > 10);
+    assert_int_equal(wrong, 0);
+    cJSON_Delete(j);
+    sunset_free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
@@ -493,6 +540,7 @@ int main(void) {
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),
         cmocka_unit_test(sample_tree_patch),
+        cmocka_unit_test(derived_test_flag_from_own_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
