@@ -25,8 +25,10 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -W
 override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib -Wl,-rpath,$(LIBCLANG_DIR)/lib -lclang \
 	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
-# One source list: everything under src/ except the unit tests.
-SRCS := $(sort $(wildcard src/*.c src/lang/*.c src/report/*.c))
+# One source list: everything under src/ (two levels of folders deep) except the unit tests and
+# the fuzz harnesses.
+SRCS := $(sort $(filter-out src/test/% src/fuzz/%,$(wildcard src/*.c src/*/*.c src/*/*/*.c)))
+HDRS := $(wildcard src/*.h src/*/*.h src/*/*/*.h)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -54,7 +56,7 @@ deps:
 $(BUILD)/sunset: $(OBJS) $(GRAMMAR_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(wildcard src/*.h src/lang/*.h src/report/*.h src/test/*.h) | $(GRAMMAR_SRC)/parser.c
+$(BUILD)/obj/%.o: %.c $(HDRS) | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -c -o $@ $<
 

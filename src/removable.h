@@ -32,6 +32,59 @@ typedef enum rm_kind {
     RM_KIND_COUNT
 } rm_kind;
 
+/* One step of an evidence chain. A chain is a list of steps in preorder: a step, then the
+ * chains of its n_causes causes, each complete (a seed step has none). The seed rule of a
+ * chain is its last step with a rule_id. Rendered to text only by rm_chain_write
+ * (src/report/evidence.c); nothing parses text back. */
+typedef enum rm_step_kind {
+    RM_EV_RULE_PATH = 0,   /* seed: a path rule matched the file */
+    RM_EV_RULE_AT,         /* seed: rule_id matched at path:line */
+    RM_EV_CLASS_IN_LEGACY, /* class `detail` is defined in legacy file `path` */
+    RM_EV_DERIVES,         /* class `detail` at path:line derives `other` (other_path:other_line) */
+    RM_EV_ALL_CLASSES,     /* every class in the file is legacy (cause: the first one) */
+    RM_EV_IMPORTED_ONLY,   /* imported only by legacy files: causes are RM_EV_USER steps */
+    RM_EV_INCLUDED_ONLY,   /* included only by legacy files: likewise */
+    RM_EV_USER,            /* one of those files, `path` (cause: its chain) */
+    RM_EV_EMPTY_TEST,      /* empty, registered as the legacy test target `detail` */
+    RM_EV_IMPLEMENTS,      /* implements header `path`, which is legacy */
+    RM_EV_ORPHAN,          /* no CMake target compiles it, and it includes legacy `path` */
+    RM_EV_ONLY_TARGET,     /* compiled only by legacy target `detail` */
+    RM_EV_ALL_SOURCES,     /* every source is legacy (`path`: the first) */
+    RM_EV_ONLY_DEPENDENTS, /* only legacy targets depend on it (`detail`: the first) */
+    RM_EV_DEFINED_IN,      /* flag or pass defined in legacy file `path` */
+    RM_EV_READ_ONLY,       /* flag read only in legacy code (`path`: the first reader) */
+    RM_EV_USED_ONLY,       /* pass used only in legacy code (`path`: the first user) */
+    RM_EV_IMPORTS,         /* plan: imports legacy `path` (used here) */
+    RM_EV_IMPORTS_UNUSED,  /* plan: imports legacy `path`, unused here */
+    RM_EV_INCLUDES,        /* plan: includes legacy `path` */
+    RM_EV_INCLUDES_UNUSED, /* plan: includes legacy `path`, unused here */
+    RM_EV_SOURCE_REMOVED,  /* plan: a live target lists removed source `detail` */
+    RM_EV_TARGET_REMOVED,  /* plan: a live target depends on removed target `detail` */
+    RM_EV_REGISTERS,       /* plan: the command registers only removed `detail` */
+    RM_EV_NAMES,           /* plan: a list entry names removed `detail` */
+    RM_EV_NAMES_MIXED,     /* plan: names removed `detail`; the command also names live tests */
+    RM_EV_KIND_COUNT
+} rm_step_kind;
+
+typedef struct rm_step {
+    rm_step_kind kind;
+    char *path;            /* the file the step names; owned; NULL when none */
+    uint32_t line;         /* 0 when none */
+    const char *rule_id;   /* seeds: the rule that matched; borrowed from the rule set */
+    char *detail;          /* the class, target or entry the step names; owned; NULL when none */
+    char *other, *other_path; /* RM_EV_DERIVES: the base class and where it is; owned */
+    uint32_t other_line;
+    uint32_t n_causes;     /* this many complete chains follow */
+    size_t n_more;         /* RM_EV_*_ONLY: users not listed */
+} rm_step;
+
+/* The seed rule of a chain: its last step with a rule id; NULL when none. */
+const char *rm_chain_seed(const rm_step *steps, size_t n);
+void rm_steps_free(rm_step *steps, size_t n);
+/* Render a chain as text (src/report/evidence.c, the one renderer). Returns 0, -1 on OOM. */
+int rm_chain_write(sb *out, const rm_step *steps, size_t n);
+typedef int (*rm_chain_writer)(sb *out, const rm_step *steps, size_t n);
+
 typedef struct rm_item {
     rm_kind kind;
     char *path;         /* the file holding it */
@@ -41,10 +94,8 @@ typedef struct rm_item {
     bool derived;       /* legacy by propagation, not by a rule matching it */
     bool live;          /* legacy, but live code depends on it: migrate first */
     bool patchable;     /* provably safe: --patch removes it */
-    char *chain;        /* evidence: "rule LT-PY-PATH" or "TestX derives TestBase (f.py:9), ..." */
-    const char *seed_rule, *seed_family; /* the rule the chain starts from; borrowed from the
-                                            rule set; NULL when not legacy by a rule */
-    int seed_task;
+    rm_step *steps;     /* the evidence chain (see rm_step); owned */
+    size_t n_steps;
     char **callers;     /* live callers "path:line name" (live items) */
     size_t n_callers;
     int step;           /* order in the plan: dependents before dependencies (1-based) */
@@ -66,10 +117,12 @@ int rm_plan_build(const sunset_index *ix, const sunset_result *res, rm_plan *pla
 void rm_plan_free(rm_plan *plan);
 
 /* Derived findings for `scan --derive`: one finding per derived legacy file, class, target,
- * flag or pass (rule "DERIVED", the family and task of the rule its chain starts from, `test`
- * from the item's own path by rs's settings.test_paths), appended to res; the caller re-sorts
+ * flag or pass (rule "DERIVED", the family and task of its chain's seed rule as rs defines
+ * it, `test` from the item's own path by rs's settings.test_paths, the chain rendered by
+ * `write`, normally rm_chain_write), appended to res; the caller re-sorts
  * (sunset_result_finish). Returns 0, -1 on OOM. */
-int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, sunset_result *res);
+int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, rm_chain_writer write,
+                             sunset_result *res);
 
 const char *rm_kind_name(rm_kind k);
 

@@ -102,6 +102,14 @@ static const rm_item *item(const rm_plan *p, rm_kind k, const char *path, const 
     return NULL;
 }
 
+/* The item's evidence chain as the writers render it (valid until the next call). */
+static const char *chain(const rm_item *it) {
+    static sb t;
+    sb_free(&t);
+    assert_int_equal(rm_chain_write(&t, it->steps, it->n_steps), 0);
+    return t.s ? t.s : "";
+}
+
 static void build(rm_plan *p, bool reverse) {
     sunset_index *ix = tree_index(reverse);
     sunset_result r;
@@ -118,9 +126,16 @@ static void chain_across_files(void **state) {
     assert_true(leaf->derived);
     assert_false(leaf->live);
     assert_true(leaf->patchable);
-    assert_non_null(strstr(leaf->chain, "TestLeaf derives Mid (t/mid.py:2)"));
-    assert_non_null(strstr(leaf->chain, "Mid derives LegacyBase (t/base.py:2)"));
-    assert_non_null(strstr(leaf->chain, "rule R-PY at t/base.py:2"));
+    assert_non_null(strstr(chain(leaf), "TestLeaf derives Mid (t/mid.py:2)"));
+    assert_non_null(strstr(chain(leaf), "Mid derives LegacyBase (t/base.py:2)"));
+    assert_non_null(strstr(chain(leaf), "rule R-PY at t/base.py:2"));
+    /* the chain is data: steps, the seed rule a field of the last seed step */
+    assert_int_equal(leaf->steps[0].kind, RM_EV_ALL_CLASSES);
+    assert_int_equal(leaf->steps[1].kind, RM_EV_DERIVES);
+    assert_string_equal(leaf->steps[1].detail, "TestLeaf");
+    assert_string_equal(leaf->steps[1].other, "Mid");
+    assert_string_equal(rm_chain_seed(leaf->steps, leaf->n_steps), "R-PY");
+    assert_int_equal(leaf->steps[leaf->n_steps - 1].kind, RM_EV_RULE_AT);
     const rm_item *mid = item(&p, RM_FILE, "t/mid.py", NULL);
     const rm_item *base = item(&p, RM_FILE, "t/base.py", NULL);
     assert_non_null(mid);
@@ -158,8 +173,8 @@ static void empty_test_headers_targets(void **state) {
     const rm_item *e = item(&p, RM_FILE, "t/test_empty_pe.py", NULL);
     assert_non_null(e);
     assert_true(e->derived);
-    assert_non_null(strstr(e->chain, "empty"));
-    assert_non_null(strstr(e->chain, "rule R-CMAKE"));
+    assert_non_null(strstr(chain(e), "empty"));
+    assert_non_null(strstr(chain(e), "rule R-CMAKE"));
     const rm_item *t = item(&p, RM_TARGET, "t/CMakeLists.txt", "test_empty_pe");
     assert_non_null(t);
     assert_true(t->patchable);
@@ -170,9 +185,9 @@ static void empty_test_headers_targets(void **state) {
     assert_non_null(h);
     assert_true(h->derived);
     assert_false(h->live);
-    assert_non_null(strstr(h->chain, "included only by legacy files: "));
-    assert_non_null(strstr(h->chain, "c/legacy.h (rule R-PATH (path))"));
-    assert_non_null(strstr(h->chain, "c/helper.cc (compiled only by legacy target helper_lib"));
+    assert_non_null(strstr(chain(h), "included only by legacy files: "));
+    assert_non_null(strstr(chain(h), "c/legacy.h (rule R-PATH (path))"));
+    assert_non_null(strstr(chain(h), "c/helper.cc (compiled only by legacy target helper_lib"));
     const rm_item *l = item(&p, RM_FILE, "c/legacy.h", NULL);
     const rm_item *lc = item(&p, RM_FILE, "c/legacy.cc", NULL);
     assert_true(lc->step < l->step);
@@ -181,7 +196,7 @@ static void empty_test_headers_targets(void **state) {
     const rm_item *ht = item(&p, RM_TARGET, "c/CMakeLists.txt", "helper_lib");
     assert_non_null(ht);
     assert_true(ht->derived);
-    assert_non_null(strstr(ht->chain, "only legacy targets depend on it: legacy_lib"));
+    assert_non_null(strstr(chain(ht), "only legacy targets depend on it: legacy_lib"));
     assert_non_null(item(&p, RM_FILE, "c/helper.cc", NULL));
     /* shared by legacy and live code: nothing */
     assert_null(item(&p, RM_FILE, "c/shared.h", NULL));
@@ -229,12 +244,12 @@ static void flags_and_passes(void **state) {
     assert_true(fl->derived);
     assert_false(fl->live);
     assert_int_equal(fl->line, 1);
-    assert_non_null(strstr(fl->chain, "read only in legacy code: c/legacy.cc"));
+    assert_non_null(strstr(chain(fl), "read only in legacy code: c/legacy.cc"));
     assert_null(item(&p, RM_FLAG, "c/flags.cc", "both_flag"));
     const rm_item *ps = item(&p, RM_PASS, "c/passes.cc", "old_pass");
     assert_non_null(ps);
     assert_true(ps->derived);
-    assert_non_null(strstr(ps->chain, "used only in legacy code: c/legacy.cc"));
+    assert_non_null(strstr(chain(ps), "used only in legacy code: c/legacy.cc"));
     assert_null(item(&p, RM_PASS, "c/passes.cc", "both_pass"));
     rm_plan_free(&p);
 }
