@@ -58,7 +58,7 @@ $(BUILD)/sunset: $(OBJS) $(GRAMMAR_OBJS)
 
 $(BUILD)/obj/%.o: %.c $(HDRS) | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh
 	sh scripts/fetch-grammar.sh $(GRAMMAR_DIR)
