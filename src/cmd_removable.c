@@ -29,7 +29,7 @@ int cmd_removable(cli *c) {
     if ((rc = scan_prepare(c, &s))) goto cleanup;
     if ((rc = scan_with_index(c, &s, &res, &ix))) goto cleanup;
     rc = EXIT_USAGE;
-    if (rm_plan_build(ix, &res, &plan)) {
+    if (rm_plan_build(ix, s.rs, &res, &plan)) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         goto cleanup;
     }

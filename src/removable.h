@@ -112,8 +112,9 @@ typedef struct rm_plan {
     size_t n_legacy_files, n_dead_files, n_live_files, n_derived_files;
 } rm_plan;
 
-/* Build the plan from a finished index and the scan result (the seeds). Returns 0, -1 on OOM. */
-int rm_plan_build(const sunset_index *ix, const sunset_result *res, rm_plan *plan);
+/* Build the plan from a finished index and the scan result (the seeds), with the tree's
+ * conventions from rs's settings.cross_file (NULL: none). Returns 0, -1 on OOM. */
+int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *plan);
 void rm_plan_free(rm_plan *plan);
 
 /* Derived findings for `scan --derive`: one finding per derived legacy file, class, target,

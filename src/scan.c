@@ -336,7 +336,7 @@ int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
     rm_plan plan = {0};
     int rc = scan_with_index(c, s, res, &ix);
     if (rc) goto cleanup;
-    if (rm_plan_build(ix, res, &plan) || rm_plan_derived_findings(&plan, s->rs, rm_chain_write, res)) {
+    if (rm_plan_build(ix, s->rs, res, &plan) || rm_plan_derived_findings(&plan, s->rs, rm_chain_write, res)) {
         fprintf(stderr, "sunset: out of memory deriving findings\n");
         rc = EXIT_USAGE;
         goto cleanup;

@@ -23,6 +23,7 @@
 
 #include "index.h"
 #include "removable.h"
+#include "rules_int.h"
 
 typedef struct tfile {
     const char *path;
@@ -64,6 +65,23 @@ static const tfile TREE[] = {
 #define N_TREE (sizeof TREE / sizeof TREE[0])
 
 static sunset_finding F[4];
+
+/* The bundled rule set: its settings.cross_file holds the tree's conventions (test modules,
+ * import roots ...) the plan needs; the seeds are hand-made, so its rules play no part. */
+static sunset_ruleset *RS;
+
+static int load_rules(void **state) {
+    const char *dirs[] = {"rules"};
+    sunset_error err = {0};
+    RS = sunset_ruleset_load(dirs, 1, "queries", &err);
+    if (!RS) fprintf(stderr, "%s\n", err.msg);
+    return RS ? 0 : -1;
+}
+
+static int free_rules(void **state) {
+    sunset_ruleset_free(RS);
+    return 0;
+}
 
 /* The seeds: a rule on LegacyBase's header, path rules on two headers and a source, a rule on
  * the CMake registration of test_empty_pe. */
@@ -114,7 +132,7 @@ static void build(rm_plan *p, bool reverse) {
     sunset_index *ix = tree_index(reverse);
     sunset_result r;
     seed_result(&r);
-    assert_int_equal(rm_plan_build(ix, &r, p), 0);
+    assert_int_equal(rm_plan_build(ix, RS, &r, p), 0);
     sunset_index_free(ix);
 }
 
@@ -219,7 +237,7 @@ static void live_legacy_has_callers(void **state) {
     r.findings = f;
     r.n_findings = 5;
     rm_plan p;
-    assert_int_equal(rm_plan_build(ix, &r, &p), 0);
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
     const rm_item *ll = item(&p, RM_FILE, "c/live_legacy.h", NULL);
     assert_non_null(ll);
     assert_true(ll->live);
@@ -254,6 +272,21 @@ static void flags_and_passes(void **state) {
     rm_plan_free(&p);
 }
 
+/* Paddle's conventions are data (settings.cross_file): without them, the empty test module is
+ * no test module, so it is not legacy, and no tool-list entry names a removed test. */
+static void conventions_from_settings(void **state) {
+    sunset_index *ix = tree_index(false);
+    sunset_result r;
+    seed_result(&r);
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, NULL, &r, &p), 0);
+    assert_null(item(&p, RM_FILE, "t/test_empty_pe.py", NULL));
+    assert_null(item(&p, RM_REGISTRATION, "tools/list.py", "test_leaf"));
+    assert_non_null(item(&p, RM_FILE, "c/helper.h", NULL));
+    rm_plan_free(&p);
+    sunset_index_free(ix);
+}
+
 static void independent_of_order(void **state) {
     rm_plan a, b;
     build(&a, false);
@@ -282,7 +315,7 @@ static void no_leak_on_oom(void **state) {
         long before = sunset_alloc_live();
         rm_plan p;
         sunset_alloc_fail_after(n);
-        int rc = rm_plan_build(ix, &r, &p);
+        int rc = rm_plan_build(ix, RS, &r, &p);
         sunset_alloc_fail_after(0);
         ok = rc == 0;
         if (ok) rm_plan_free(&p);
@@ -551,11 +584,12 @@ int main(void) {
         cmocka_unit_test(empty_test_headers_targets),
         cmocka_unit_test(live_legacy_has_callers),
         cmocka_unit_test(flags_and_passes),
+        cmocka_unit_test(conventions_from_settings),
         cmocka_unit_test(independent_of_order),
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),
         cmocka_unit_test(sample_tree_patch),
         cmocka_unit_test(derived_test_flag_from_own_path),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

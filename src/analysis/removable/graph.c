@@ -216,14 +216,14 @@ static int weigh_edges(ctx *c) {
     return 0;
 }
 
-/* The sources (SRCS, and MODULES of the Python test commands) and DEPS of target t as defined
+/* The sources (SRCS, and MODULES of settings.cross_file.module_commands) and DEPS of target t as defined
  * by command r. */
 static void target_sections(ctx *c, const cmdref *r, size_t t) {
     tgt *T = &VEC_AT(&c->targets, tgt, t);
     const ix_file *F = c->files[r->file];
     vec vals = VEC_INIT(const char *);
     section_values(F, r->cmd, "SRCS", &vals, 0);
-    bool py = !strcmp(r->cmd->name, "py_test_modules") || !strcmp(r->cmd->name, "py_test");
+    bool py = rm_has_string(&c->conv->module_commands, r->cmd->name);
     if (py) section_values(F, r->cmd, "MODULES", &vals, 0);
     for (size_t k = 0; k < vals.n; k++) {
         const char *v = VEC_AT(&vals, const char *, k);

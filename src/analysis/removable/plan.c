@@ -407,12 +407,15 @@ cleanup:
     return rc;
 }
 
-int rm_plan_build(const sunset_index *ix, const sunset_result *res, rm_plan *p) {
+int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *p) {
+    static const sunset_cross_file none; /* no settings: no conventions */
     ctx c = {0};
     c.ix = ix;
     c.res = res;
+    c.conv = rs ? &rs->cross_file : &none;
     int rc = -1;
     memset(p, 0, sizeof *p);
+    if (!(c.md = pcre2_match_data_create(1, NULL))) return -1;
     p->n_files_indexed = ix->files.n;
     if (res->root && !(p->root = rm_dupz(res->root))) goto cleanup;
     if (rm_graph_build(&c)) goto cleanup;
@@ -423,6 +426,7 @@ int rm_plan_build(const sunset_index *ix, const sunset_result *res, rm_plan *p) 
     rc = plan(&c, p);
 cleanup:
     rm_graph_free(&c);
+    pcre2_match_data_free(c.md);
     if (rc) rm_plan_free(p);
     return rc;
 }

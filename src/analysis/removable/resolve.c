@@ -49,15 +49,21 @@ bool rm_same_stem(const char *a, const char *b) {
     return an == bn && !strncmp(a, b, an);
 }
 
-bool rm_is_test_module(const ctx *c, const char *path) {
-    const char *b = rm_base_name(path);
-    return strncmp(b, "test_", 5) == 0;
+bool rm_matches(const ctx *c, const vec *regexes, const char *path) {
+    for (size_t i = 0; i < regexes->n; i++)
+        if (re_search(VEC_AT(regexes, pcre2_code *, i), path, strlen(path), 0, c->md, NULL, NULL)) return true;
+    return false;
 }
 
-bool rm_in_test_tree(const ctx *c, const char *path) {
-    return strncmp(path, "test/", 5) == 0 || strstr(path, "/tests/") || strstr(path, "/unittests/") ||
-           strstr(path, "/test/") || rm_is_test_module(c, path);
+bool rm_has_string(const vec *strings, const char *s) {
+    for (size_t i = 0; i < strings->n; i++)
+        if (!strcmp(VEC_AT(strings, char *, i), s)) return true;
+    return false;
 }
+
+bool rm_is_test_module(const ctx *c, const char *path) { return rm_matches(c, &c->conv->test_modules, path); }
+
+bool rm_in_test_tree(const ctx *c, const char *path) { return rm_matches(c, &c->conv->test_trees, path); }
 
 /* Normalise dir + "/" + rel ("./", "../") and look it up. */
 long rm_lookup_rel(const ctx *c, const char *dir, size_t dn, const char *rel) {
@@ -127,9 +133,12 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
         if (p >= 0) return p;
         if (dots) continue;
         if ((p = sunset_index_file_pos(c->ix, cand)) >= 0) return p;
-        char py[2300];
-        snprintf(py, sizeof py, "python/%s", cand);
-        if ((p = sunset_index_file_pos(c->ix, py)) >= 0) return p;
+        /* the import roots: `import paddle.x` is python/paddle/x.py in Paddle */
+        for (size_t r = 0; r < c->conv->import_roots.n; r++) {
+            char py[2300];
+            snprintf(py, sizeof py, "%s/%s", VEC_AT(&c->conv->import_roots, char *, r), cand);
+            if ((p = sunset_index_file_pos(c->ix, py)) >= 0) return p;
+        }
     }
     return -1;
 }

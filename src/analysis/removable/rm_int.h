@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "removable.h"
+#include "rules_int.h"
 
 struct node;
 
@@ -70,6 +71,8 @@ typedef struct wordref {
 typedef struct ctx {
     const sunset_index *ix;
     const sunset_result *res;
+    const sunset_cross_file *conv; /* the tree's conventions (settings.cross_file); never NULL */
+    pcre2_match_data *md;          /* for conv's regexes */
     size_t nf;
     ix_file **files;
     node *fn;
@@ -109,6 +112,8 @@ bool rm_is_header(const char *path);
 bool rm_same_stem(const char *a, const char *b);
 bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h);
 /* A Python test module (settings.cross_file.test_modules) / a file of a test tree (test_trees). */
+bool rm_matches(const ctx *c, const vec *regexes, const char *path);
+bool rm_has_string(const vec *strings, const char *s);
 bool rm_is_test_module(const ctx *c, const char *path);
 bool rm_in_test_tree(const ctx *c, const char *path);
 
