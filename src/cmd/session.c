@@ -4,9 +4,9 @@
  */
 #include "cmd/session.h"
 
-#include "derive.h"
-
 #include "core/cache.h"
+#include "analysis/index.h"
+#include "report/removable.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -309,6 +309,44 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     if (!c->quiet)
         for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
     return EXIT_OK;
+}
+
+/* ---- the scan with the cross-file index: removable, scan --derive ---- */
+
+int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
+    *ix = sunset_index_new();
+    if (!*ix) {
+        fprintf(stderr, "sunset: out of memory\n");
+        return EXIT_USAGE;
+    }
+    sunset_indexer hook = {*ix, sunset_index_hook};
+    s->eo.indexer = &hook;
+    int rc = scan_execute(c, s, res);
+    s->eo.indexer = NULL;
+    if (rc) return rc;
+    if ((*ix)->oom) {
+        fprintf(stderr, "sunset: out of memory building the index\n");
+        return EXIT_USAGE;
+    }
+    sunset_index_finish(*ix);
+    return EXIT_OK;
+}
+
+int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
+    sunset_index *ix = NULL;
+    rm_plan plan = {0};
+    int rc = scan_with_index(c, s, res, &ix);
+    if (rc) goto cleanup;
+    if (rm_plan_build(ix, s->rs, res, &plan) || rm_plan_derived_findings(&plan, s->rs, rm_chain_write, res)) {
+        fprintf(stderr, "sunset: out of memory deriving findings\n");
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    sunset_result_finish(res);
+cleanup:
+    rm_plan_free(&plan);
+    sunset_index_free(ix);
+    return rc;
 }
 
 int cmd_scan(cli *c) {

@@ -35,6 +35,15 @@ int scan_prepare(cli *c, scan_ctx *s);
 int scan_execute(cli *c, scan_ctx *s, sunset_result *res);
 void scan_ctx_free(scan_ctx *s);
 
+/* The scan with the cross-file index attached (the analysis in src/analysis/ runs on it):
+ * scan_execute with an index; on success *ix (caller frees with sunset_index_free) is
+ * finished and res filled. Returns an exit code, having printed any error. */
+struct sunset_index;
+int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, struct sunset_index **ix);
+/* `scan --derive`: scan_execute, then one derived finding (marked derived, with its evidence
+ * chain) per item that is legacy only by propagation, and the result re-sorted. */
+int scan_derive(cli *c, scan_ctx *s, sunset_result *res);
+
 /* Write a finished document to FILE (atomically; a device in place) or stdout. */
 int output_write(const char *file, const sb *doc);
 /* Output options for the text writer from the command line (colour on a tty, ...). */

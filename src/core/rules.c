@@ -743,9 +743,57 @@ cleanup:
     return rc;
 }
 
+static int string_list(loader *L, const cJSON *arr, const char *field, vec *out) {
+    if (!cJSON_IsArray(arr)) return fail(L, field, "\"%s\" must be an array of strings", field);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsString(it)) return fail(L, field, "\"%s\" must hold strings", field);
+        char *v = sunset_strndup(it->valuestring, strlen(it->valuestring));
+        if (!v || !vec_push(out, &v)) {
+            sunset_free(v);
+            return oom(L);
+        }
+    }
+    return 0;
+}
+
+static void cross_file_init(sunset_cross_file *x) {
+    x->test_modules = x->test_trees = VEC_INIT(pcre2_code *);
+    x->import_roots = x->module_commands = VEC_INIT(char *);
+}
+
+static void cross_file_free(sunset_cross_file *x) {
+    vec *res[] = {&x->test_modules, &x->test_trees}, *strs[] = {&x->import_roots, &x->module_commands};
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < res[k]->n; i++) pcre2_code_free(VEC_AT(res[k], pcre2_code *, i));
+        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
+        vec_free(res[k]);
+        vec_free(strs[k]);
+    }
+}
+
+/* settings.cross_file (rules/SCHEMA.md): the conventions of the tree for removable.h. */
+static int load_cross_file(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"test_modules", "test_trees", "import_roots", "module_commands", NULL};
+    if (!cJSON_IsObject(x)) return fail(L, "cross_file", "\"cross_file\" must be an object");
+    if (check_fields(L, x, "\"cross_file\"", allowed)) return -1;
+    sunset_cross_file *cf = &L->rs->cross_file;
+    const cJSON *v;
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "test_modules")) && regex_list(L, v, "test_modules", &cf->test_modules))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "test_trees")) && regex_list(L, v, "test_trees", &cf->test_trees))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "import_roots")) && string_list(L, v, "import_roots", &cf->import_roots))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "module_commands")) &&
+        string_list(L, v, "module_commands", &cf->module_commands))
+        return -1;
+    return 0;
+}
+
 static int load_settings(loader *L, const cJSON *s) {
     static const char *const allowed[] = {"families", "test_paths", "generated_markers",
-                                          "generated_paths", NULL};
+                                          "generated_paths", "cross_file", NULL};
     if (!cJSON_IsObject(s)) return fail(L, "settings", "\"settings\" must be an object");
     if (L->rs->families.n) return fail(L, "settings", "a second settings pack");
     if (check_fields(L, s, "\"settings\"", allowed)) return -1;
@@ -770,6 +818,8 @@ static int load_settings(loader *L, const cJSON *s) {
     if (tp && regex_list(L, tp, "test_paths", &L->rs->test_paths)) return -1;
     const cJSON *gp = cJSON_GetObjectItemCaseSensitive(s, "generated_paths");
     if (gp && regex_list(L, gp, "generated_paths", &L->rs->generated_paths)) return -1;
+    const cJSON *cf = cJSON_GetObjectItemCaseSensitive(s, "cross_file");
+    if (cf && load_cross_file(L, cf)) return -1;
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
     if (gm) {
         if (!cJSON_IsArray(gm)) return fail(L, "generated_markers", "must be an array of strings");
@@ -845,6 +895,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->families = VEC_INIT(family_info);
     rs->test_paths = rs->generated_paths = VEC_INIT(pcre2_code *);
     rs->generated_markers = VEC_INIT(char *);
+    cross_file_init(&rs->cross_file);
     rs->path_rules = VEC_INIT(sunset_rule *);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         rs->queries[l] = VEC_INIT(sunset_rule *);
@@ -1063,6 +1114,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->test_paths);
     vec_free(&rs->generated_paths);
     vec_free(&rs->generated_markers);
+    cross_file_free(&rs->cross_file);
     vec_free(&rs->path_rules);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         vec_free(&rs->queries[l]);

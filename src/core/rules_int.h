@@ -75,12 +75,22 @@ typedef struct clause_index {
     pcre2_code *any_re;    /* alternation of the regexes in `all`; NULL = try each */
 } clause_index;
 
+/* settings.cross_file: the tree's conventions the cross-file analysis needs (removable.h);
+ * all empty when the settings pack has none. */
+typedef struct sunset_cross_file {
+    vec test_modules;     /* pcre2_code *: a Python test module (registered by its file stem) */
+    vec test_trees;       /* pcre2_code *: a file of a test tree (its helpers may have functions) */
+    vec import_roots;     /* char *: directories absolute Python imports are also resolved under */
+    vec module_commands;  /* char *: CMake commands whose MODULES section lists Python sources */
+} sunset_cross_file;
+
 struct sunset_ruleset {
     vec rules;                 /* sunset_rule * */
     vec families;              /* family_info */
     vec test_paths;            /* pcre2_code * */
     vec generated_markers;     /* char * */
     vec generated_paths;       /* pcre2_code * */
+    sunset_cross_file cross_file;
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */

@@ -10,9 +10,17 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "removable.h"
+#include "report/removable.h"
 
 static bool whole(const rm_item *it) { return it->kind == RM_FILE && !it->live; }
+
+/* The item's evidence chain as a JSON string, null when it has none. */
+static void chain_json(sb *out, const rm_item *it) {
+    sb t = {0};
+    if (it->n_steps && rm_chain_write(&t, it->steps, it->n_steps)) out->oom = true;
+    sb_put_json_str_or_null(out, it->n_steps ? (t.s ? t.s : "") : NULL);
+    sb_free(&t);
+}
 
 int rm_write_json(const rm_plan *p, sb *out) {
     size_t n_whole = 0, n_live = 0, n_partial = 0, n_patch = 0;
@@ -43,7 +51,7 @@ int rm_write_json(const rm_plan *p, sb *out) {
         sb_printf(out, ", \"derived\": %s, \"status\": \"%s\", \"patchable\": %s, \"step\": %d, \"chain\": ",
                   it->derived ? "true" : "false", it->live ? "live" : "dead",
                   it->patchable && !it->live ? "true" : "false", it->step);
-        sb_put_json_str_or_null(out, it->chain);
+        chain_json(out, it);
         sb_puts(out, ", \"after\": ");
         sb_put_json_str_or_null(out, it->after);
         sb_puts(out, ", \"live_callers\": [");
@@ -63,6 +71,14 @@ static void md_cell(sb *b, const char *s) {
         else if (*s == '\n') sb_putc(b, ' ');
         else sb_putc(b, *s);
     }
+}
+
+/* The item's evidence chain in a table cell. */
+static void md_chain(sb *b, const rm_item *it) {
+    sb t = {0};
+    if (rm_chain_write(&t, it->steps, it->n_steps)) b->oom = true;
+    md_cell(b, t.s);
+    sb_free(&t);
 }
 
 int rm_write_markdown(const rm_plan *p, sb *out) {
@@ -101,7 +117,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
             }
             if (sel == 0) {
                 sb_printf(out, "| %d | `%s` | %s | ", it->step, it->path, it->derived ? "yes" : "no");
-                md_cell(out, it->chain);
+                md_chain(out, it);
                 if (it->after) {
                     sb_puts(out, " — first remove the imports/includes at ");
                     md_cell(out, it->after);
@@ -111,7 +127,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
             } else if (sel == 5) {
                 sb_printf(out, "| %s `%s` | `%s:%u` | ", rm_kind_name(it->kind), it->name ? it->name : it->path,
                           it->path, it->line);
-                md_cell(out, it->chain);
+                md_chain(out, it);
                 sb_puts(out, " | ");
                 for (size_t k = 0; k < it->n_callers; k++) {
                     if (k) sb_puts(out, "; ");
@@ -122,7 +138,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
                 sb_printf(out, "| %s `%s` | `%s` | %u-%u%s%s | %s | ", rm_kind_name(it->kind),
                           it->name ? it->name : "", it->path, it->line, it->end, it->enclosing ? " in " : "",
                           it->enclosing ? it->enclosing : "", it->patchable ? "yes" : "no");
-                md_cell(out, it->chain);
+                md_chain(out, it);
                 sb_puts(out, " |\n");
             }
         }

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "index.h"
+#include "analysis/index.h"
 
 static const ix_file *add(sunset_index *ix, const char *path, sunset_lang lang, const char *text) {
     sunset_source src = {path, path, text, strlen(text), lang};

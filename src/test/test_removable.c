@@ -21,8 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "index.h"
-#include "removable.h"
+#include "analysis/index.h"
+#include "report/removable.h"
+#include "core/rules_int.h"
 
 typedef struct tfile {
     const char *path;
@@ -65,6 +66,23 @@ static const tfile TREE[] = {
 
 static sunset_finding F[4];
 
+/* The bundled rule set: its settings.cross_file holds the tree's conventions (test modules,
+ * import roots ...) the plan needs; the seeds are hand-made, so its rules play no part. */
+static sunset_ruleset *RS;
+
+static int load_rules(void **state) {
+    const char *dirs[] = {"rules"};
+    sunset_error err = {0};
+    RS = sunset_ruleset_load(dirs, 1, "queries", &err);
+    if (!RS) fprintf(stderr, "%s\n", err.msg);
+    return RS ? 0 : -1;
+}
+
+static int free_rules(void **state) {
+    sunset_ruleset_free(RS);
+    return 0;
+}
+
 /* The seeds: a rule on LegacyBase's header, path rules on two headers and a source, a rule on
  * the CMake registration of test_empty_pe. */
 static void seed_result(sunset_result *r) {
@@ -102,11 +120,19 @@ static const rm_item *item(const rm_plan *p, rm_kind k, const char *path, const 
     return NULL;
 }
 
+/* The item's evidence chain as the writers render it (valid until the next call). */
+static const char *chain(const rm_item *it) {
+    static sb t;
+    sb_free(&t);
+    assert_int_equal(rm_chain_write(&t, it->steps, it->n_steps), 0);
+    return t.s ? t.s : "";
+}
+
 static void build(rm_plan *p, bool reverse) {
     sunset_index *ix = tree_index(reverse);
     sunset_result r;
     seed_result(&r);
-    assert_int_equal(rm_plan_build(ix, &r, p), 0);
+    assert_int_equal(rm_plan_build(ix, RS, &r, p), 0);
     sunset_index_free(ix);
 }
 
@@ -118,9 +144,16 @@ static void chain_across_files(void **state) {
     assert_true(leaf->derived);
     assert_false(leaf->live);
     assert_true(leaf->patchable);
-    assert_non_null(strstr(leaf->chain, "TestLeaf derives Mid (t/mid.py:2)"));
-    assert_non_null(strstr(leaf->chain, "Mid derives LegacyBase (t/base.py:2)"));
-    assert_non_null(strstr(leaf->chain, "rule R-PY at t/base.py:2"));
+    assert_non_null(strstr(chain(leaf), "TestLeaf derives Mid (t/mid.py:2)"));
+    assert_non_null(strstr(chain(leaf), "Mid derives LegacyBase (t/base.py:2)"));
+    assert_non_null(strstr(chain(leaf), "rule R-PY at t/base.py:2"));
+    /* the chain is data: steps, the seed rule a field of the last seed step */
+    assert_int_equal(leaf->steps[0].kind, RM_EV_ALL_CLASSES);
+    assert_int_equal(leaf->steps[1].kind, RM_EV_DERIVES);
+    assert_string_equal(leaf->steps[1].detail, "TestLeaf");
+    assert_string_equal(leaf->steps[1].other, "Mid");
+    assert_string_equal(rm_chain_seed(leaf->steps, leaf->n_steps), "R-PY");
+    assert_int_equal(leaf->steps[leaf->n_steps - 1].kind, RM_EV_RULE_AT);
     const rm_item *mid = item(&p, RM_FILE, "t/mid.py", NULL);
     const rm_item *base = item(&p, RM_FILE, "t/base.py", NULL);
     assert_non_null(mid);
@@ -158,8 +191,8 @@ static void empty_test_headers_targets(void **state) {
     const rm_item *e = item(&p, RM_FILE, "t/test_empty_pe.py", NULL);
     assert_non_null(e);
     assert_true(e->derived);
-    assert_non_null(strstr(e->chain, "empty"));
-    assert_non_null(strstr(e->chain, "rule R-CMAKE"));
+    assert_non_null(strstr(chain(e), "empty"));
+    assert_non_null(strstr(chain(e), "rule R-CMAKE"));
     const rm_item *t = item(&p, RM_TARGET, "t/CMakeLists.txt", "test_empty_pe");
     assert_non_null(t);
     assert_true(t->patchable);
@@ -170,9 +203,9 @@ static void empty_test_headers_targets(void **state) {
     assert_non_null(h);
     assert_true(h->derived);
     assert_false(h->live);
-    assert_non_null(strstr(h->chain, "included only by legacy files: "));
-    assert_non_null(strstr(h->chain, "c/legacy.h (rule R-PATH (path))"));
-    assert_non_null(strstr(h->chain, "c/helper.cc (compiled only by legacy target helper_lib"));
+    assert_non_null(strstr(chain(h), "included only by legacy files: "));
+    assert_non_null(strstr(chain(h), "c/legacy.h (rule R-PATH (path))"));
+    assert_non_null(strstr(chain(h), "c/helper.cc (compiled only by legacy target helper_lib"));
     const rm_item *l = item(&p, RM_FILE, "c/legacy.h", NULL);
     const rm_item *lc = item(&p, RM_FILE, "c/legacy.cc", NULL);
     assert_true(lc->step < l->step);
@@ -181,7 +214,7 @@ static void empty_test_headers_targets(void **state) {
     const rm_item *ht = item(&p, RM_TARGET, "c/CMakeLists.txt", "helper_lib");
     assert_non_null(ht);
     assert_true(ht->derived);
-    assert_non_null(strstr(ht->chain, "only legacy targets depend on it: legacy_lib"));
+    assert_non_null(strstr(chain(ht), "only legacy targets depend on it: legacy_lib"));
     assert_non_null(item(&p, RM_FILE, "c/helper.cc", NULL));
     /* shared by legacy and live code: nothing */
     assert_null(item(&p, RM_FILE, "c/shared.h", NULL));
@@ -204,7 +237,7 @@ static void live_legacy_has_callers(void **state) {
     r.findings = f;
     r.n_findings = 5;
     rm_plan p;
-    assert_int_equal(rm_plan_build(ix, &r, &p), 0);
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
     const rm_item *ll = item(&p, RM_FILE, "c/live_legacy.h", NULL);
     assert_non_null(ll);
     assert_true(ll->live);
@@ -229,14 +262,29 @@ static void flags_and_passes(void **state) {
     assert_true(fl->derived);
     assert_false(fl->live);
     assert_int_equal(fl->line, 1);
-    assert_non_null(strstr(fl->chain, "read only in legacy code: c/legacy.cc"));
+    assert_non_null(strstr(chain(fl), "read only in legacy code: c/legacy.cc"));
     assert_null(item(&p, RM_FLAG, "c/flags.cc", "both_flag"));
     const rm_item *ps = item(&p, RM_PASS, "c/passes.cc", "old_pass");
     assert_non_null(ps);
     assert_true(ps->derived);
-    assert_non_null(strstr(ps->chain, "used only in legacy code: c/legacy.cc"));
+    assert_non_null(strstr(chain(ps), "used only in legacy code: c/legacy.cc"));
     assert_null(item(&p, RM_PASS, "c/passes.cc", "both_pass"));
     rm_plan_free(&p);
+}
+
+/* Paddle's conventions are data (settings.cross_file): without them, the empty test module is
+ * no test module, so it is not legacy, and no tool-list entry names a removed test. */
+static void conventions_from_settings(void **state) {
+    sunset_index *ix = tree_index(false);
+    sunset_result r;
+    seed_result(&r);
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, NULL, &r, &p), 0);
+    assert_null(item(&p, RM_FILE, "t/test_empty_pe.py", NULL));
+    assert_null(item(&p, RM_REGISTRATION, "tools/list.py", "test_leaf"));
+    assert_non_null(item(&p, RM_FILE, "c/helper.h", NULL));
+    rm_plan_free(&p);
+    sunset_index_free(ix);
 }
 
 static void independent_of_order(void **state) {
@@ -267,7 +315,7 @@ static void no_leak_on_oom(void **state) {
         long before = sunset_alloc_live();
         rm_plan p;
         sunset_alloc_fail_after(n);
-        int rc = rm_plan_build(ix, &r, &p);
+        int rc = rm_plan_build(ix, RS, &r, &p);
         sunset_alloc_fail_after(0);
         ok = rc == 0;
         if (ok) rm_plan_free(&p);
@@ -483,16 +531,65 @@ static void sample_tree_patch(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A derived finding's test flag is its own path's (settings.test_paths), and its family and
+ * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
+ * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
+static void derived_test_flag_from_own_path(void **state) {
+    const char *bin = getenv("SUNSET_BIN");
+    if (!bin || access(bin, X_OK) != 0) {
+        skip();
+        return;
+    }
+    char dir[] = "/tmp/sunset-derive-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cp -r testdata/paddle-mini/. %s/ && mkdir -p %s/a/test/framework && "
+             "printf 'class ParallelExecutor {};\\n' > %s/a/test/framework/parallel_executor.h",
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s scan %s --no-config --no-cache -q -j1 --derive -f json", bin, dir);
+    char *out = run(cmd);
+    assert_non_null(out);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    size_t derived = 0, wrong = 0;
+    cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+        if (!cJSON_IsTrue(cJSON_GetObjectItem(f, "derived"))) continue;
+        derived++;
+        const char *path = cJSON_GetObjectItem(f, "path")->valuestring;
+        bool test = cJSON_IsTrue(cJSON_GetObjectItem(f, "test"));
+        bool want = strstr(path, "test/") == path || strstr(path, "/test/") || strstr(path, "/tests/") ||
+                    strstr(path, "unittests/") || strstr(path, "/test_") || strstr(path, "_test.");
+        if (test != want) {
+            fprintf(stderr, "derived finding %s: \"test\": %s\n", path, test ? "true" : "false");
+            wrong++;
+        }
+        /* the family is the seed rule's: the rule named at the end of its chain */
+        cJSON *fam = cJSON_GetObjectItem(f, "family");
+        assert_true(cJSON_IsString(fam) && fam->valuestring[0]);
+    }
+    assert_true(derived > 10);
+    assert_int_equal(wrong, 0);
+    cJSON_Delete(j);
+    sunset_free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
         cmocka_unit_test(empty_test_headers_targets),
         cmocka_unit_test(live_legacy_has_callers),
         cmocka_unit_test(flags_and_passes),
+        cmocka_unit_test(conventions_from_settings),
         cmocka_unit_test(independent_of_order),
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),
         cmocka_unit_test(sample_tree_patch),
+        cmocka_unit_test(derived_test_flag_from_own_path),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -1,51 +1,14 @@
 /*
  * cmd_removable.c — `sunset removable [PATH]`: one scan with the cross-file index attached
- * (the index sees every file the engine reads, in the same read), then propagation and the
- * removal plan as Markdown (default) or JSON, or with --patch a unified diff that deletes the
+ * (scan_with_index, src/scan.c: the index sees every file the engine reads, in the same
+ * read), then propagation and the removal plan as Markdown (default) or JSON, or with --patch a unified diff that deletes the
  * provably safe part of it.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "derive.h"
-#include "removable.h"
-
-/* Run the scan with an index attached; on success *ix is finished and res filled. */
-int removable_scan(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
-    *ix = sunset_index_new();
-    if (!*ix) {
-        fprintf(stderr, "sunset: out of memory\n");
-        return EXIT_USAGE;
-    }
-    sunset_indexer hook = {*ix, sunset_index_hook};
-    s->eo.indexer = &hook;
-    int rc = scan_execute(c, s, res);
-    s->eo.indexer = NULL;
-    if (rc) return rc;
-    if ((*ix)->oom) {
-        fprintf(stderr, "sunset: out of memory building the index\n");
-        return EXIT_USAGE;
-    }
-    sunset_index_finish(*ix);
-    return EXIT_OK;
-}
-
-int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
-    sunset_index *ix = NULL;
-    rm_plan plan = {0};
-    int rc = removable_scan(c, s, res, &ix);
-    if (rc) goto cleanup;
-    if (rm_plan_build(ix, res, &plan) || rm_plan_derived_findings(&plan, res)) {
-        fprintf(stderr, "sunset: out of memory deriving findings\n");
-        rc = EXIT_USAGE;
-        goto cleanup;
-    }
-    sunset_result_finish(res);
-cleanup:
-    rm_plan_free(&plan);
-    sunset_index_free(ix);
-    return rc;
-}
+#include "report/removable.h"
+#include "cmd/session.h"
 
 int cmd_removable(cli *c) {
     scan_ctx s = {0};
@@ -64,9 +27,9 @@ int cmd_removable(cli *c) {
         goto cleanup;
     }
     if ((rc = scan_prepare(c, &s))) goto cleanup;
-    if ((rc = removable_scan(c, &s, &res, &ix))) goto cleanup;
+    if ((rc = scan_with_index(c, &s, &res, &ix))) goto cleanup;
     rc = EXIT_USAGE;
-    if (rm_plan_build(ix, &res, &plan)) {
+    if (rm_plan_build(ix, s.rs, &res, &plan)) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         goto cleanup;
     }

@@ -1,0 +1,163 @@
+/*
+ * cmake.c — the index's CMake lexer (commands with their unquoted arguments and the line of
+ * each, bracket comments skipped, ${VAR} kept whole) and the word lexer for shell scripts and
+ * other text.
+ */
+#include "analysis/index/ix_int.h"
+
+int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
+    uint32_t line = 1;
+    size_t i = 0;
+    bool oom = false;
+    while (i < len && !oom) {
+        unsigned char ch = (unsigned char)d[i];
+        if (ch == '\n') {
+            line++;
+            i++;
+            continue;
+        }
+        if (ch == '#') {
+            if (i + 2 < len && d[i + 1] == '[' && d[i + 2] == '[') {
+                const char *e = memmem(d + i, len - i, "]]", 2);
+                size_t stop = e ? (size_t)(e - d) + 2 : len;
+                for (size_t k = i; k < stop; k++)
+                    if (d[k] == '\n') line++;
+                i = stop;
+                continue;
+            }
+            while (i < len && d[i] != '\n') i++;
+            continue;
+        }
+        if (!id_start(ch)) {
+            i++;
+            continue;
+        }
+        size_t s = i;
+        while (i < len && id_char((unsigned char)d[i])) i++;
+        size_t nl = i - s;
+        size_t p = i;
+        while (p < len && (d[p] == ' ' || d[p] == '\t')) p++;
+        if (p >= len || d[p] != '(') continue;
+        f->blank = false;
+        ix_cmd cmd = {sunset_strndup(d + s, nl), line, line, NULL, NULL, 0};
+        if (!cmd.name) {
+            oom = true;
+            break;
+        }
+        for (char *c = cmd.name; *c; c++)
+            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+        vec args = VEC_INIT(char *), lines = VEC_INIT(uint32_t);
+        i = p + 1;
+        int depth = 1;
+        while (i < len && depth > 0) {
+            ch = (unsigned char)d[i];
+            if (ch == '\n') {
+                line++;
+                i++;
+                continue;
+            }
+            if (ch == ' ' || ch == '\t' || ch == '\r') {
+                i++;
+                continue;
+            }
+            if (ch == '#') {
+                while (i < len && d[i] != '\n') i++;
+                continue;
+            }
+            if (ch == '(') {
+                depth++;
+                i++;
+                continue;
+            }
+            if (ch == ')') {
+                depth--;
+                i++;
+                continue;
+            }
+            uint32_t at = line;
+            sb a = {0};
+            if (ch == '"') {
+                i++;
+                while (i < len && d[i] != '"') {
+                    if (d[i] == '\\' && i + 1 < len) {
+                        sb_putc(&a, d[i + 1]);
+                        i += 2;
+                        continue;
+                    }
+                    if (d[i] == '\n') line++;
+                    sb_putc(&a, d[i++]);
+                }
+                i++;
+            } else {
+                while (i < len && !strchr(" \t\r\n()#\"", d[i])) {
+                    if (d[i] == '$' && i + 1 < len && d[i + 1] == '{') {
+                        while (i < len && d[i] != '}' && d[i] != '\n') sb_putc(&a, d[i++]);
+                        if (i < len && d[i] == '}') sb_putc(&a, d[i++]);
+                        continue;
+                    }
+                    sb_putc(&a, d[i++]);
+                }
+            }
+            if (a.oom) oom = true;
+            if (!a.s) sb_puts(&a, "");
+            char *arg = sb_take(&a);
+            if (!arg || !vec_push(&lines, &at) || !vec_push(&args, &arg)) {
+                if (lines.n > args.n) lines.n = args.n;
+                sunset_free(arg);
+                arg = NULL;
+                oom = true;
+            }
+            /* words inside the argument are names (DEPS entries, FLAGS_x=1 in ENVS) */
+            for (size_t k = 0; arg && arg[k];) {
+                if (id_start((unsigned char)arg[k])) {
+                    size_t e = k;
+                    while (arg[e] && id_char((unsigned char)arg[e])) e++;
+                    ix_hset_name(names, arg + k, e - k);
+                    k = e;
+                } else {
+                    k++;
+                }
+            }
+        }
+        cmd.end = line;
+        cmd.args = args.v;
+        cmd.arg_lines = lines.v;
+        cmd.n_args = (uint32_t)args.n;
+        if (!vec_push(&f->cmds, &cmd)) {
+            for (size_t k = 0; k < args.n; k++) sunset_free(VEC_AT(&args, char *, k));
+            vec_free(&args);
+            vec_free(&lines);
+            sunset_free(cmd.name);
+            oom = true;
+        }
+    }
+    return oom ? -1 : 0;
+}
+
+/* ---- shell and other text: words ---- */
+
+int ix_lex_words(ix_file *f, const char *d, size_t len, hset *names, bool list) {
+    uint32_t line = 1;
+    for (size_t i = 0; i < len;) {
+        unsigned char ch = (unsigned char)d[i];
+        if (ch == '\n') {
+            line++;
+            i++;
+            continue;
+        }
+        if (!id_start(ch) || (i > 0 && id_char((unsigned char)d[i - 1]))) {
+            if (!(ch == ' ' || ch == '\t' || ch == '\r')) f->blank = false;
+            i++;
+            continue;
+        }
+        f->blank = false;
+        size_t e = i;
+        while (e < len && id_char((unsigned char)d[e])) e++;
+        ix_hset_name(names, d + i, e - i);
+        if (list && e - i >= 6 && (memmem(d + i, e - i, "test", 4) || memmem(d + i, e - i, "Test", 4)) &&
+            !ix_word_push(&f->list_words, d + i, e - i, line, line))
+            return -1;
+        i = e;
+    }
+    return 0;
+}

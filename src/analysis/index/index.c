@@ -1,0 +1,198 @@
+/*
+ * index.c — the cross-file index (index.h). One small lexer per language (python.c, cpp.c,
+ * cmake.c) turns a file's bytes, already in memory in the engine's worker, into the facts the
+ * propagation needs: C/C++ includes, class definitions with their bases and brace-matched
+ * extent, gflag definitions, pass registrations; Python imports (which names they bind and
+ * whether the module uses them), classes with bases and indentation extent, top-level
+ * functions; CMake commands with their arguments and lines; words of tool lists and scripts;
+ * and for every file the set of names its code uses (comments and import lines excluded), kept
+ * as sorted 64-bit hashes. The lexers never parse: they know strings, comments, brackets and a
+ * handful of keywords, which is what the facts need, and they cost a few percent of the scan.
+ * This file is the index itself: adding a file, sorting, lookups.
+ */
+#include "analysis/index/ix_int.h"
+
+#include <stdlib.h>
+
+uint64_t sunset_index_name_hash(const char *s, size_t n) { return hash64(s, n, 0x5157u); }
+
+static void file_free(ix_file *f) {
+    if (!f) return;
+    sunset_free(f->path);
+    for (size_t i = 0; i < f->classes.n; i++) {
+        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        sunset_free(c->name);
+        for (uint32_t k = 0; k < c->n_bases; k++) sunset_free(c->bases[k]);
+        sunset_free(c->bases);
+        sunset_free(c->names);
+    }
+    for (size_t i = 0; i < f->funcs.n; i++) sunset_free(VEC_AT(&f->funcs, ix_func, i).name);
+    for (size_t i = 0; i < f->imports.n; i++) {
+        ix_import *m = &VEC_AT(&f->imports, ix_import, i);
+        sunset_free(m->module);
+        sunset_free(m->name);
+        sunset_free(m->alias);
+    }
+    for (size_t i = 0; i < f->includes.n; i++) sunset_free(VEC_AT(&f->includes, ix_include, i).path);
+    for (size_t i = 0; i < f->cmds.n; i++) {
+        ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, i);
+        sunset_free(c->name);
+        for (uint32_t k = 0; k < c->n_args; k++) sunset_free(c->args[k]);
+        sunset_free(c->args);
+        sunset_free(c->arg_lines);
+    }
+    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->list_words};
+    for (size_t w = 0; w < 3; w++) {
+        for (size_t i = 0; i < words[w]->n; i++) sunset_free(VEC_AT(words[w], ix_word, i).text);
+        vec_free(words[w]);
+    }
+    vec_free(&f->classes);
+    vec_free(&f->funcs);
+    vec_free(&f->imports);
+    vec_free(&f->includes);
+    vec_free(&f->cmds);
+    sunset_free(f->names);
+    sunset_free(f->outside);
+    sunset_free(f);
+}
+
+sunset_index *sunset_index_new(void) {
+    sunset_index *ix = sunset_calloc(1, sizeof *ix);
+    if (!ix) return NULL;
+    if (pthread_mutex_init(&ix->mu, NULL) != 0) {
+        sunset_free(ix);
+        return NULL;
+    }
+    ix->files = VEC_INIT(ix_file *);
+    return ix;
+}
+
+void sunset_index_free(sunset_index *ix) {
+    if (!ix) return;
+    for (size_t i = 0; i < ix->files.n; i++) file_free(VEC_AT(&ix->files, ix_file *, i));
+    vec_free(&ix->files);
+    pthread_mutex_destroy(&ix->mu);
+    sunset_free(ix);
+}
+
+bool ix_hashes_have(const uint64_t *v, size_t n, const char *name) {
+    if (!n) return false;
+    uint64_t h = sunset_index_name_hash(name, strlen(name));
+    if (!h) h = 1;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && v[lo] == h;
+}
+
+bool ix_file_uses(const ix_file *f, const char *name) { return ix_hashes_have(f->names, f->n_names, name); }
+
+/* An import is used when the name it binds occurs in the module's code. */
+static void mark_used_imports(ix_file *f) {
+    for (size_t i = 0; i < f->imports.n; i++) {
+        ix_import *m = &VEC_AT(&f->imports, ix_import, i);
+        if (m->name && strcmp(m->name, "*") == 0) continue;
+        const char *bound = m->alias ? m->alias : m->name;
+        char first[256];
+        if (!bound) {
+            size_t k = 0;
+            while (m->module[k] && m->module[k] != '.' && k < sizeof first - 1) {
+                first[k] = m->module[k];
+                k++;
+            }
+            first[k] = 0;
+            bound = first;
+        }
+        m->used = strlen(bound) < 3 ? true : ix_file_uses(f, bound);
+    }
+}
+
+int sunset_index_add(sunset_index *ix, const sunset_source *src) {
+    ix_file *f = sunset_calloc(1, sizeof *f);
+    if (!f) return -1;
+    hset names = {0};
+    int rc = -1;
+    f->path = sunset_strndup(src->path, strlen(src->path));
+    if (!f->path) goto cleanup;
+    f->lang = src->lang;
+    f->size = src->len;
+    f->blank = true;
+    f->classes = VEC_INIT(ix_class);
+    f->funcs = VEC_INIT(ix_func);
+    f->imports = VEC_INIT(ix_import);
+    f->includes = VEC_INIT(ix_include);
+    f->cmds = VEC_INIT(ix_cmd);
+    f->flag_defs = VEC_INIT(ix_word);
+    f->pass_regs = VEC_INIT(ix_word);
+    f->list_words = VEC_INIT(ix_word);
+    uint32_t nl = 0;
+    for (const char *p = src->data, *end = src->data + src->len; (p = memchr(p, '\n', (size_t)(end - p)));
+         p++)
+        nl++;
+    f->n_lines = nl + (src->len && src->data[src->len - 1] != '\n');
+    int r = 0;
+    switch (src->lang) {
+    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, src->data, src->len, &names); break;
+    case SUNSET_LANG_PYTHON: r = ix_lex_python(f, src->data, src->len, &names); break;
+    case SUNSET_LANG_CMAKE: r = ix_lex_cmake(f, src->data, src->len, &names); break;
+    case SUNSET_LANG_SHELL: r = ix_lex_words(f, src->data, src->len, &names, true); break;
+    default: f->blank = src->len == 0; break;
+    }
+    if (r || names.oom) goto cleanup;
+    if (names.n) {
+        f->names = sunset_malloc(names.n * sizeof(uint64_t));
+        if (!f->names) goto cleanup;
+        for (size_t i = 0; i < names.cap; i++)
+            if (names.slots[i]) f->names[f->n_names++] = names.slots[i];
+        qsort(f->names, f->n_names, sizeof(uint64_t), ix_cmp_u64);
+    }
+    mark_used_imports(f);
+    pthread_mutex_lock(&ix->mu);
+    bool ok = vec_push(&ix->files, &f) != NULL;
+    pthread_mutex_unlock(&ix->mu);
+    if (!ok) goto cleanup;
+    f = NULL;
+    rc = 0;
+cleanup:
+    sunset_free(names.slots);
+    file_free(f);
+    return rc;
+}
+
+void sunset_index_hook(void *ud, const sunset_source *src) {
+    sunset_index *ix = ud;
+    if (sunset_index_add(ix, src) == 0) return;
+    pthread_mutex_lock(&ix->mu);
+    ix->oom = true;
+    pthread_mutex_unlock(&ix->mu);
+}
+
+static int cmp_file(const void *a, const void *b) {
+    return strcmp((*(ix_file *const *)a)->path, (*(ix_file *const *)b)->path);
+}
+
+void sunset_index_finish(sunset_index *ix) {
+    if (ix->files.n) qsort(ix->files.v, ix->files.n, sizeof(ix_file *), cmp_file);
+    ix->finished = true;
+}
+
+long sunset_index_file_pos(const sunset_index *ix, const char *path) {
+    size_t lo = 0, hi = ix->files.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(VEC_AT(&ix->files, ix_file *, mid)->path, path);
+        if (c == 0) return (long)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+const ix_file *sunset_index_file(const sunset_index *ix, const char *path) {
+    long p = sunset_index_file_pos(ix, path);
+    return p < 0 ? NULL : VEC_AT(&ix->files, ix_file *, p);
+}
+

@@ -1,0 +1,469 @@
+/*
+ * graph.c — the graph propagation runs on, built from a finished index (rm_int.h): one node
+ * per file, top-level class, CMake target, gflag definition and pass registration; edges from
+ * a file to the files it includes or imports (counting only when the includer uses what the
+ * header defines, or the import's name is used); targets with their sources, dependencies and
+ * dependents; the files using each flag and pass. Built in named steps (rm_graph_build).
+ */
+#include "analysis/removable/rm_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- nodes ---- */
+
+void rm_add_caller(ctx *c, node *n, char *who) {
+    if (!who) {
+        c->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < n->callers.n; i++)
+        if (!strcmp(VEC_AT(&n->callers, char *, i), who)) {
+            sunset_free(who);
+            return;
+        }
+    if (n->callers.n >= 20 || !vec_push(&n->callers, &who)) sunset_free(who);
+}
+
+static void node_free(node *n) {
+    for (size_t i = 0; i < n->callers.n; i++) sunset_free(VEC_AT(&n->callers, char *, i));
+    vec_free(&n->callers);
+}
+
+/* ---- building the graph ---- */
+
+
+static bool is_keyword(const char *a) {
+    size_t n = strlen(a);
+    if (n < 3) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((a[i] >= 'A' && a[i] <= 'Z') || a[i] == '_')) return false;
+    return true;
+}
+
+/* set(VAR a b c) in the same CMake file: its values. */
+static const ix_cmd *find_set(const ix_file *F, const char *var) {
+    const ix_cmd *found = NULL;
+    for (size_t i = 0; i < F->cmds.n; i++) {
+        const ix_cmd *k = &VEC_AT(&F->cmds, ix_cmd, i);
+        if (k->n_args >= 1 && !strcmp(k->name, "set") && !strcmp(k->args[0], var)) found = k;
+    }
+    return found;
+}
+
+bool rm_target_command(const ix_cmd *k) {
+    if (k->n_args < 2 || !strcmp(k->name, "set") || !strcmp(k->name, "list") ||
+        !strcmp(k->name, "set_tests_properties") || !strcmp(k->name, "set_property") ||
+        !strcmp(k->name, "foreach") || !strcmp(k->name, "if") || !strcmp(k->name, "file") ||
+        !strcmp(k->name, "string") || !strcmp(k->name, "set_target_properties"))
+        return false;
+    if (strchr(k->args[0], '$')) return false;
+    for (uint32_t i = 1; i < k->n_args; i++)
+        if (!strcmp(k->args[i], "SRCS") || !strcmp(k->args[i], "MODULES") || !strcmp(k->args[i], "DEPS"))
+            return true;
+    return false;
+}
+
+static int cmp_tgt(const void *a, const void *b, void *arg) {
+    const ctx *c = arg;
+    return strcmp(VEC_AT(&c->targets, tgt, *(const size_t *)a).name, VEC_AT(&c->targets, tgt, *(const size_t *)b).name);
+}
+
+/* Collect a section's values (expanding ${VAR} from set() in the same file, two levels). */
+static void section_values(const ix_file *F, const ix_cmd *k, const char *sec, vec *out, int depth) {
+    bool in = false;
+    for (uint32_t i = 1; i < k->n_args; i++) {
+        const char *a = k->args[i];
+        if (is_keyword(a)) {
+            in = !strcmp(a, sec);
+            continue;
+        }
+        if (!in) continue;
+        if (a[0] == '$' && a[1] == '{' && depth < 2) {
+            char var[256];
+            size_t n = strlen(a);
+            if (n > 3 && n - 3 < sizeof var && a[n - 1] == '}') {
+                memcpy(var, a + 2, n - 3);
+                var[n - 3] = 0;
+                const ix_cmd *s = find_set(F, var);
+                if (s) {
+                    ix_cmd tmp = *s;
+                    /* treat set's values as the section */
+                    for (uint32_t j = 1; j < tmp.n_args; j++) {
+                        if (tmp.args[j][0] == '$') continue;
+                        const char *v = tmp.args[j];
+                        vec_push(out, &v);
+                    }
+                }
+            }
+            continue;
+        }
+        if (strchr(a, '$')) continue;
+        vec_push(out, &a);
+    }
+}
+
+
+/* Per-file arrays, and every top-level class, CMake command, flag and pass in one list each. */
+static int collect(ctx *c) {
+    size_t nf = c->nf ? c->nf : 1;
+    c->fn = sunset_calloc(nf, sizeof(node));
+    c->out = sunset_calloc(nf, sizeof(vec));
+    c->in = sunset_calloc(nf, sizeof(vec));
+    c->users = sunset_calloc(nf, sizeof(vec));
+    c->file_classes = sunset_calloc(nf, sizeof(vec));
+    c->file_tgts = sunset_calloc(nf, sizeof(vec));
+    if (!c->file_classes || !c->file_tgts) return -1;
+    c->file_targets_n = sunset_calloc(nf, sizeof(size_t));
+    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n) return -1;
+    for (size_t f = 0; f < c->nf; f++) {
+        c->fn[f].callers = VEC_INIT(char *);
+        c->out[f] = VEC_INIT(edge);
+        c->in[f] = VEC_INIT(size_t);
+        c->users[f] = VEC_INIT(size_t);
+        const ix_file *F = c->files[f];
+        c->file_classes[f] = VEC_INIT(size_t);
+        c->file_tgts[f] = VEC_INIT(size_t);
+        for (size_t i = 0; i < F->classes.n; i++) {
+            cls k = {f, &VEC_AT(&F->classes, ix_class, i)};
+            if (!k.c->top) continue;
+            if (!vec_push(&c->classes, &k)) return -1;
+            size_t id = c->classes.n - 1;
+            if (!vec_push(&c->file_classes[f], &id)) return -1;
+        }
+        for (size_t i = 0; i < F->cmds.n; i++) {
+            cmdref r = {f, &VEC_AT(&F->cmds, ix_cmd, i)};
+            if (!vec_push(&c->cmds, &r)) return -1;
+        }
+        for (size_t i = 0; i < F->flag_defs.n; i++) {
+            wordref w = {f, &VEC_AT(&F->flag_defs, ix_word, i)};
+            if (!vec_push(&c->flags, &w)) return -1;
+        }
+        for (size_t i = 0; i < F->pass_regs.n; i++) {
+            wordref w = {f, &VEC_AT(&F->pass_regs, ix_word, i)};
+            if (!vec_push(&c->passes, &w)) return -1;
+        }
+    }
+    size_t nc = c->classes.n ? c->classes.n : 1;
+    c->cn = sunset_calloc(nc, sizeof(node));
+    c->by_name = sunset_calloc(nc, sizeof(size_t));
+    if (!c->cn || !c->by_name) return -1;
+    for (size_t i = 0; i < c->classes.n; i++) {
+        c->by_name[i] = i;
+        c->cn[i].callers = VEC_INIT(char *);
+    }
+    qsort_r(c->by_name, c->classes.n, sizeof(size_t), rm_cmp_cls_name, c);
+    return 0;
+}
+
+/* Edges: includes and imports resolved to files. */
+static int add_edges(ctx *c) {
+    for (size_t f = 0; f < c->nf; f++) {
+        const ix_file *F = c->files[f];
+        for (size_t i = 0; i < F->includes.n; i++) {
+            const ix_include *inc = &VEC_AT(&F->includes, ix_include, i);
+            long to = rm_resolve_include(c, f, inc->path);
+            if (to < 0 || (size_t)to == f) continue;
+            edge e = {(size_t)to, inc->line, true};
+            if (!vec_push(&c->out[f], &e)) return -1;
+        }
+        for (size_t i = 0; i < F->imports.n; i++) {
+            const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+            long to = -1;
+            if (m->name && strcmp(m->name, "*") != 0) {
+                /* from pkg import mod: the submodule when there is one */
+                char sub[1024];
+                snprintf(sub, sizeof sub, "%s%s%s", m->module,
+                         m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+                to = rm_resolve_module(c, f, sub);
+            }
+            if (to < 0) to = rm_resolve_module(c, f, m->module);
+            if (to < 0 || (size_t)to == f) continue;
+            edge e = {(size_t)to, m->line, m->used};
+            if (!vec_push(&c->out[f], &e)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* An include counts when the includer uses a class the header defines (or it defines none);
+ * then the reverse lists: counting importers (in) and every importer (users). */
+static int weigh_edges(ctx *c) {
+    for (size_t f = 0; f < c->nf; f++) {
+        for (size_t e = 0; e < c->out[f].n; e++) {
+            edge *ed = &VEC_AT(&c->out[f], edge, e);
+            const ix_file *G = c->files[ed->to];
+            if (c->files[f]->lang == SUNSET_LANG_CPP && G->lang == SUNSET_LANG_CPP && G->classes.n) {
+                bool used = false;
+                for (size_t k = 0; k < G->classes.n && !used; k++)
+                    used = ix_file_uses(c->files[f], VEC_AT(&G->classes, ix_class, k).name);
+                /* a source always depends on its own header */
+                if (!used && !rm_is_header(c->files[f]->path)) used = rm_same_stem(c->files[f]->path, G->path);
+                ed->counts = used;
+            }
+            if (ed->counts && !vec_push(&c->in[ed->to], &f)) return -1;
+            bool dup = false;
+            for (size_t u = 0; u < c->users[ed->to].n && !dup; u++) dup = VEC_AT(&c->users[ed->to], size_t, u) == f;
+            if (!dup && !vec_push(&c->users[ed->to], &f)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The sources (SRCS, and MODULES of settings.cross_file.module_commands) and DEPS of target t as defined
+ * by command r. */
+static void target_sections(ctx *c, const cmdref *r, size_t t) {
+    tgt *T = &VEC_AT(&c->targets, tgt, t);
+    const ix_file *F = c->files[r->file];
+    vec vals = VEC_INIT(const char *);
+    section_values(F, r->cmd, "SRCS", &vals, 0);
+    bool py = rm_has_string(&c->conv->module_commands, r->cmd->name);
+    if (py) section_values(F, r->cmd, "MODULES", &vals, 0);
+    for (size_t k = 0; k < vals.n; k++) {
+        const char *v = VEC_AT(&vals, const char *, k);
+        char rel[1024];
+        snprintf(rel, sizeof rel, "%s%s", v, py && !strstr(v, ".py") ? ".py" : "");
+        long sf = rm_lookup_rel(c, F->path, rm_dir_len(F->path), rel);
+        if (sf < 0) continue;
+        bool dup = false;
+        for (size_t s = 0; s < T->srcs.n; s++) dup |= VEC_AT(&T->srcs, size_t, s) == (size_t)sf;
+        if (!dup) {
+            size_t u = (size_t)sf;
+            vec_push(&T->srcs, &u);
+            vec_push(&c->file_tgts[u], &t);
+            c->file_targets_n[u]++;
+        }
+    }
+    vals.n = 0;
+    section_values(F, r->cmd, "DEPS", &vals, 0);
+    for (size_t k = 0; k < vals.n; k++) {
+        const char *v = VEC_AT(&vals, const char *, k);
+        vec_push(&T->deps, &v);
+    }
+    vec_free(&vals);
+}
+
+/* CMake targets (a small open hash from name to target while they are collected), and the
+ * sorted hashes of every argument's basename and of the directories that glob sources, for
+ * the orphan rule. */
+static int add_targets(ctx *c) {
+    size_t hcap = 1024;
+    while (hcap < c->cmds.n * 2) hcap *= 2;
+    long *th = sunset_malloc(hcap * sizeof(long));
+    if (!th) return -1;
+    for (size_t i = 0; i < hcap; i++) th[i] = -1;
+    vec cmarg = VEC_INIT(uint64_t), globd = VEC_INIT(uint64_t);
+    int rc = 0;
+    for (size_t i = 0; i < c->cmds.n && !rc; i++) {
+        const cmdref *r = &VEC_AT(&c->cmds, cmdref, i);
+        for (uint32_t a = 0; a < r->cmd->n_args; a++) {
+            const char *b = rm_base_name(r->cmd->args[a]);
+            uint64_t h = hash64(b, strlen(b), 7);
+            vec_push(&cmarg, &h);
+            if (!strcmp(r->cmd->name, "file") && strstr(r->cmd->args[a], "GLOB")) {
+                const char *fp = c->files[r->file]->path;
+                uint64_t d = hash64(fp, rm_dir_len(fp), 9);
+                vec_push(&globd, &d);
+            }
+        }
+        if (!rm_target_command(r->cmd)) continue;
+        const char *tname = r->cmd->args[0];
+        size_t slot = hash64(tname, strlen(tname), 3) & (hcap - 1);
+        while (th[slot] >= 0 && strcmp(VEC_AT(&c->targets, tgt, th[slot]).name, tname) != 0)
+            slot = (slot + 1) & (hcap - 1);
+        long t = th[slot];
+        if (t < 0) {
+            tgt nt = {r->cmd->args[0], VEC_INIT(size_t), VEC_INIT(size_t), VEC_INIT(char *), VEC_INIT(size_t)};
+            if (!vec_push(&c->targets, &nt)) {
+                rc = -1;
+                break;
+            }
+            t = (long)c->targets.n - 1;
+            th[slot] = t;
+        }
+        vec_push(&VEC_AT(&c->targets, tgt, t).defs, &i);
+        target_sections(c, r, (size_t)t);
+    }
+    sunset_free(th);
+    c->cm_args = cmarg.v;
+    c->n_cm_args = cmarg.n;
+    c->glob_dirs = globd.v;
+    c->n_glob_dirs = globd.n;
+    if (c->n_cm_args) qsort(c->cm_args, c->n_cm_args, sizeof(uint64_t), cmp_u64);
+    if (c->n_glob_dirs) qsort(c->glob_dirs, c->n_glob_dirs, sizeof(uint64_t), cmp_u64);
+    return rc;
+}
+
+/* Target nodes, the by-name order, and each target's dependents. */
+static int link_targets(ctx *c) {
+    size_t nt = c->targets.n ? c->targets.n : 1;
+    c->tn = sunset_calloc(nt, sizeof(node));
+    c->tgt_sorted = sunset_calloc(nt, sizeof(size_t));
+    if (!c->tn || !c->tgt_sorted) return -1;
+    for (size_t t = 0; t < c->targets.n; t++) c->tgt_sorted[t] = t;
+    qsort_r(c->tgt_sorted, c->targets.n, sizeof(size_t), cmp_tgt, c);
+    for (size_t t = 0; t < c->targets.n; t++) {
+        c->tn[t].callers = VEC_INIT(char *);
+        tgt *T = &VEC_AT(&c->targets, tgt, t);
+        for (size_t k = 0; k < T->deps.n; k++) {
+            long d = rm_target_pos(c, VEC_AT(&T->deps, char *, k));
+            if (d < 0 || (size_t)d == t) continue;
+            tgt *D = &VEC_AT(&c->targets, tgt, d);
+            bool dup = false;
+            for (size_t s = 0; s < D->dependents.n; s++) dup |= VEC_AT(&D->dependents, size_t, s) == t;
+            if (!dup) vec_push(&D->dependents, &t);
+        }
+    }
+    c->gn = sunset_calloc(c->flags.n ? c->flags.n : 1, sizeof(node));
+    c->pn = sunset_calloc(c->passes.n ? c->passes.n : 1, sizeof(node));
+    if (!c->gn || !c->pn) return -1;
+    for (size_t i = 0; i < c->flags.n; i++) c->gn[i].callers = VEC_INIT(char *);
+    for (size_t i = 0; i < c->passes.n; i++) c->pn[i].callers = VEC_INIT(char *);
+    return 0;
+}
+
+static bool is_cmake_file_(const ix_file *F) { return F->lang == SUNSET_LANG_CMAKE; }
+
+/* For n names, the files whose code uses each (one pass over every file's name set). */
+typedef struct want {
+    uint64_t h;
+    size_t id;
+} want;
+
+static int cmp_want(const void *a, const void *b) {
+    const want *x = a, *y = b;
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
+    want *w = sunset_calloc(n ? n : 1, sizeof *w);
+    if (!w) return -1;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = VEC_INIT(size_t);
+        uint64_t h = sunset_index_name_hash(names[i], strlen(names[i]));
+        w[i] = (want){h ? h : 1, i};
+    }
+    qsort(w, n, sizeof *w, cmp_want);
+    for (size_t f = 0; f < c->nf; f++) {
+        const ix_file *F = c->files[f];
+        if (!F->n_names) continue;
+        /* merge two sorted lists */
+        size_t a = 0, b = 0;
+        while (a < F->n_names && b < n) {
+            if (F->names[a] < w[b].h) a++;
+            else if (F->names[a] > w[b].h) b++;
+            else {
+                for (size_t k = b; k < n && w[k].h == F->names[a]; k++)
+                    if (!vec_push(&out[w[k].id], &f)) {
+                        sunset_free(w);
+                        return -1;
+                    }
+                a++;
+            }
+        }
+    }
+    sunset_free(w);
+    return 0;
+}
+
+static int flag_pass_users(ctx *c) {
+    for (int kind = 0; kind < 2; kind++) {
+        vec *v = kind ? &c->passes : &c->flags;
+        char **names = sunset_calloc(v->n ? v->n : 1, sizeof(char *));
+        vec *out = sunset_calloc(v->n ? v->n : 1, sizeof(vec));
+        if (!names || !out) {
+            sunset_free(names);
+            sunset_free(out);
+            return -1;
+        }
+        int rc = 0;
+        for (size_t i = 0; i < v->n && !rc; i++) {
+            const wordref *w = &VEC_AT(v, wordref, i);
+            names[i] = kind ? rm_dupz(w->w->text) : rm_fmt("FLAGS_%s", w->w->text);
+            if (!names[i]) rc = -1;
+        }
+        if (!rc) rc = rm_users_of(c, (const char *const *)names, v->n, out);
+        for (size_t i = 0; i < v->n; i++) sunset_free(names[i]);
+        sunset_free(names);
+        if (kind) c->pass_users = out;
+        else c->flag_users = out;
+        if (rc) return -1;
+        /* drop the definer, CMake files, and for flags anything but C++ and Python */
+        for (size_t i = 0; i < v->n; i++) {
+            const wordref *w = &VEC_AT(v, wordref, i);
+            size_t k = 0;
+            for (size_t j = 0; j < out[i].n; j++) {
+                size_t f = VEC_AT(&out[i], size_t, j);
+                const ix_file *F = c->files[f];
+                if (f == w->file || is_cmake_file_(F)) continue;
+                if (!kind && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
+                VEC_AT(&out[i], size_t, k++) = f;
+            }
+            out[i].n = k;
+        }
+    }
+    return 0;
+}
+
+int rm_graph_build(ctx *c) {
+    c->nf = c->ix->files.n;
+    c->files = c->ix->files.v;
+    c->classes = VEC_INIT(cls);
+    c->cmds = VEC_INIT(cmdref);
+    c->targets = VEC_INIT(tgt);
+    c->flags = VEC_INIT(wordref);
+    c->passes = VEC_INIT(wordref);
+    if (collect(c) || add_edges(c) || weigh_edges(c) || add_targets(c) || link_targets(c)) return -1;
+    return flag_pass_users(c);
+}
+
+void rm_graph_free(ctx *c) {
+    for (size_t f = 0; c->fn && f < c->nf; f++) node_free(&c->fn[f]);
+    for (size_t f = 0; c->out && f < c->nf; f++) vec_free(&c->out[f]);
+    for (size_t f = 0; c->in && f < c->nf; f++) vec_free(&c->in[f]);
+    for (size_t f = 0; c->users && f < c->nf; f++) vec_free(&c->users[f]);
+    for (size_t f = 0; c->file_classes && f < c->nf; f++) vec_free(&c->file_classes[f]);
+    for (size_t f = 0; c->file_tgts && f < c->nf; f++) vec_free(&c->file_tgts[f]);
+    sunset_free(c->file_classes);
+    sunset_free(c->file_tgts);
+    sunset_free(c->tgt_sorted);
+    sunset_free(c->cm_args);
+    sunset_free(c->glob_dirs);
+    for (size_t k = 0; c->cn && k < c->classes.n; k++) node_free(&c->cn[k]);
+    for (size_t t = 0; t < c->targets.n; t++) {
+        tgt *T = &VEC_AT(&c->targets, tgt, t);
+        vec_free(&T->defs);
+        vec_free(&T->srcs);
+        vec_free(&T->deps);
+        vec_free(&T->dependents);
+        if (c->tn) node_free(&c->tn[t]);
+    }
+    for (size_t i = 0; c->flag_users && i < c->flags.n; i++) vec_free(&c->flag_users[i]);
+    for (size_t i = 0; c->pass_users && i < c->passes.n; i++) vec_free(&c->pass_users[i]);
+    sunset_free(c->flag_users);
+    sunset_free(c->pass_users);
+    for (size_t i = 0; c->gn && i < c->flags.n; i++) node_free(&c->gn[i]);
+    for (size_t i = 0; c->pn && i < c->passes.n; i++) node_free(&c->pn[i]);
+    sunset_free(c->fn);
+    sunset_free(c->out);
+    sunset_free(c->in);
+    sunset_free(c->users);
+    sunset_free(c->cn);
+    sunset_free(c->by_name);
+    sunset_free(c->tn);
+    sunset_free(c->gn);
+    sunset_free(c->pn);
+    sunset_free(c->file_targets_n);
+    vec_free(&c->classes);
+    vec_free(&c->cmds);
+    vec_free(&c->targets);
+    vec_free(&c->flags);
+    vec_free(&c->passes);
+}

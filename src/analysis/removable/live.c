@@ -1,0 +1,230 @@
+/*
+ * live.c — which legacy items live code still needs. Everything not legacy is live; a legacy
+ * item reached from live code through an import whose name is used, an include whose classes
+ * are used, a class name, a CMake dependency or a flag/pass use is live too, with that caller
+ * recorded (at most 20). A second fixed point over the graph, after propagation; the plan
+ * never deletes a live item.
+ */
+#include "analysis/removable/rm_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool reaches(const ctx *c, size_t from, size_t to, int depth) {
+    if (from == to) return true;
+    if (depth == 0) return false;
+    for (size_t e = 0; e < c->out[from].n; e++)
+        if (reaches(c, VEC_AT(&c->out[from], edge, e).to, to, depth - 1)) return true;
+    return false;
+}
+
+static bool file_live(const ctx *c, size_t f) { return !c->fn[f].legacy || c->fn[f].live; }
+
+/* Does live code in file f use `name`? In Python, a use inside the body of a dead legacy class
+ * does not count (deleting the class deletes the use). */
+static bool uses_live(const ctx *c, size_t f, const char *name) {
+    const ix_file *F = c->files[f];
+    if (F->lang != SUNSET_LANG_PYTHON || !c->file_classes[f].n) return ix_file_uses(F, name);
+    if (ix_hashes_have(F->outside, F->n_outside, name)) return true;
+    for (size_t q = 0; q < c->file_classes[f].n; q++) {
+        size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+        const ix_class *x = VEC_AT(&c->classes, cls, k).c;
+        if (c->cn[k].legacy && !c->cn[k].live) continue;
+        if (ix_hashes_have(x->names, x->n_names, name)) return true;
+    }
+    return false;
+}
+
+/* An edge from a live file: does it still count? Python imports are re-checked against live uses. */
+static bool edge_live(const ctx *c, size_t f, const edge *ed) {
+    if (!ed->counts) return false;
+    const ix_file *F = c->files[f];
+    if (F->lang != SUNSET_LANG_PYTHON) return true;
+    for (size_t i = 0; i < F->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+        if (m->line != ed->line) continue;
+        if (m->name && !strcmp(m->name, "*")) return true;
+        const char *bound = m->alias ? m->alias : m->name;
+        char first[256];
+        if (!bound) {
+            size_t k = 0;
+            while (m->module[k] && m->module[k] != '.' && k < sizeof first - 1) {
+                first[k] = m->module[k];
+                k++;
+            }
+            first[k] = 0;
+            bound = first;
+        }
+        if (strlen(bound) < 3 || uses_live(c, f, bound)) return true;
+    }
+    return false;
+}
+
+static void make_live(ctx *c, node *n, char *who, bool *changed) {
+    rm_add_caller(c, n, who);
+    if (!n->live) {
+        n->live = true;
+        *changed = true;
+    }
+}
+
+/* Legacy files a live file imports or includes (a counting, still-used edge) are live. */
+static void live_edges(ctx *c, bool *changed) {
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!file_live(c, f)) continue;
+        for (size_t e = 0; e < c->out[f].n; e++) {
+            const edge *ed = &VEC_AT(&c->out[f], edge, e);
+            if (!c->fn[ed->to].legacy || !edge_live(c, f, ed)) continue;
+            if (c->fn[ed->to].live) {
+                rm_add_caller(c, &c->fn[ed->to], rm_fmt("%s:%u", c->files[f]->path, ed->line));
+                continue;
+            }
+            make_live(c, &c->fn[ed->to], rm_fmt("%s:%u", c->files[f]->path, ed->line), changed);
+        }
+    }
+}
+
+/* Legacy class leg[i] (cu[i]: the files using its name): live when live code uses it. */
+static void live_class(ctx *c, size_t k, const vec *users, bool *changed) {
+    const cls *x = &VEC_AT(&c->classes, cls, k);
+    /* C++: a class of a legacy file that stays live stays with it (its own file's uses
+     * cannot be told from its definition) */
+    if (!c->cn[k].live && c->files[x->file]->lang == SUNSET_LANG_CPP && c->fn[x->file].legacy &&
+        c->fn[x->file].live)
+        make_live(c, &c->cn[k], rm_fmt("defined in %s, which stays live", c->files[x->file]->path), changed);
+    /* C++: uses within one file are not tracked, so a live class keeps its neighbours */
+    if (!c->cn[k].live && c->files[x->file]->lang == SUNSET_LANG_CPP) {
+        for (size_t q = 0; q < c->file_classes[x->file].n; q++) {
+            size_t o = VEC_AT(&c->file_classes[x->file], size_t, q);
+            if (o == k || !c->cn[o].legacy || !c->cn[o].live) continue;
+            make_live(c, &c->cn[k], rm_fmt("in the same file as live %s", VEC_AT(&c->classes, cls, o).c->name),
+                      changed);
+            break;
+        }
+    }
+    for (size_t j = 0; j < users->n; j++) {
+        size_t f = VEC_AT(users, size_t, j);
+        if (f == x->file || !file_live(c, f)) continue;
+        if (c->cn[k].live && c->cn[k].callers.n >= 20) break;
+        if (!uses_live(c, f, x->c->name)) continue;
+        if (!reaches(c, f, x->file, 3)) continue;
+        make_live(c, &c->cn[k], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
+        if (!c->fn[x->file].live && c->fn[x->file].legacy)
+            make_live(c, &c->fn[x->file], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
+    }
+}
+
+/* A live target keeps the legacy targets it depends on and the legacy sources it compiles. */
+static void live_target_deps(ctx *c, bool *changed) {
+    for (size_t t = 0; t < c->targets.n; t++) {
+        if (c->tn[t].legacy && !c->tn[t].live) continue;
+        tgt *T = &VEC_AT(&c->targets, tgt, t);
+        const cmdref *r = &VEC_AT(&c->cmds, cmdref, VEC_AT(&T->defs, size_t, 0));
+        for (size_t k = 0; k < T->deps.n; k++) {
+            long d = rm_target_pos(c, VEC_AT(&T->deps, char *, k));
+            if (d < 0 || !c->tn[d].legacy || (size_t)d == t) continue;
+            char *who = rm_fmt("%s:%u target %s", c->files[r->file]->path, r->cmd->line, T->name);
+            if (c->tn[d].live) rm_add_caller(c, &c->tn[d], who);
+            else make_live(c, &c->tn[d], who, changed);
+        }
+        for (size_t s = 0; s < T->srcs.n; s++) {
+            size_t sf = VEC_AT(&T->srcs, size_t, s);
+            if (!c->fn[sf].legacy || c->fn[sf].live) continue;
+            make_live(c, &c->fn[sf], rm_fmt("%s:%u target %s compiles it", c->files[r->file]->path,
+                                            r->cmd->line, T->name), changed);
+        }
+    }
+}
+
+/* A source implementing a header that stays live stays too. */
+static void live_sources(ctx *c, bool *changed) {
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!c->fn[f].legacy || c->fn[f].live || c->files[f]->lang != SUNSET_LANG_CPP ||
+            rm_is_header(c->files[f]->path))
+            continue;
+        for (size_t e = 0; e < c->out[f].n; e++) {
+            size_t g = VEC_AT(&c->out[f], edge, e).to;
+            const char *b = c->files[g]->path;
+            if (!rm_same_stem(c->files[f]->path, b) || !file_live(c, g)) continue;
+            make_live(c, &c->fn[f], rm_fmt("implements %s, which stays", b), changed);
+            break;
+        }
+    }
+}
+
+/* A live legacy file keeps its targets. */
+static void live_targets_of_files(ctx *c, bool *changed) {
+    for (size_t t = 0; t < c->targets.n; t++) {
+        if (!c->tn[t].legacy || c->tn[t].live) continue;
+        tgt *T = &VEC_AT(&c->targets, tgt, t);
+        for (size_t s = 0; s < T->srcs.n; s++) {
+            size_t sf = VEC_AT(&T->srcs, size_t, s);
+            if (c->fn[sf].legacy && c->fn[sf].live) {
+                make_live(c, &c->tn[t], rm_fmt("compiles live %s", c->files[sf]->path), changed);
+                break;
+            }
+        }
+    }
+}
+
+static void files_classes_targets_live(ctx *c) {
+    /* the users of every legacy class's name, computed once */
+    vec leg = VEC_INIT(size_t);
+    for (size_t k = 0; k < c->classes.n; k++)
+        if (c->cn[k].legacy && !vec_push(&leg, &k)) c->oom = true;
+    const char **names = sunset_calloc(leg.n ? leg.n : 1, sizeof(char *));
+    vec *cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
+    if (!names || !cu) c->oom = true;
+    for (size_t i = 0; names && i < leg.n; i++) names[i] = VEC_AT(&c->classes, cls, VEC_AT(&leg, size_t, i)).c->name;
+    if (!c->oom && rm_users_of(c, names, leg.n, cu)) c->oom = true;
+    bool changed = true;
+    while (changed && !c->oom) {
+        changed = false;
+        live_edges(c, &changed);
+        for (size_t i = 0; i < leg.n; i++) live_class(c, VEC_AT(&leg, size_t, i), &cu[i], &changed);
+        live_target_deps(c, &changed);
+        live_sources(c, &changed);
+        live_targets_of_files(c, &changed);
+    }
+    for (size_t i = 0; cu && i < leg.n; i++) vec_free(&cu[i]);
+    sunset_free(cu);
+    sunset_free(names);
+    vec_free(&leg);
+}
+
+/* Flags and passes that live code uses are live, and so is the legacy file defining them
+ * (a pass registered in a legacy file that a live file names in USE_PASS keeps that file).
+ * Returns whether anything changed. */
+static bool flags_passes_live(ctx *c) {
+    bool changed = false;
+    for (int kind = 0; kind < 2; kind++) {
+        vec *v = kind ? &c->passes : &c->flags;
+        node *nodes = kind ? c->pn : c->gn;
+        for (size_t i = 0; i < v->n; i++) {
+            const wordref *w = &VEC_AT(v, wordref, i);
+            if (!nodes[i].legacy && !c->fn[w->file].legacy) continue;
+            char name[300];
+            snprintf(name, sizeof name, kind ? "%s" : "FLAGS_%s", w->w->text);
+            const vec *us = kind ? &c->pass_users[i] : &c->flag_users[i];
+            for (size_t j = 0; j < us->n; j++) {
+                size_t f = VEC_AT(us, size_t, j);
+                if (!file_live(c, f)) continue;
+                if (nodes[i].legacy) {
+                    if (nodes[i].live) rm_add_caller(c, &nodes[i], rm_fmt("%s uses %s", c->files[f]->path, name));
+                    else make_live(c, &nodes[i], rm_fmt("%s uses %s", c->files[f]->path, name), &changed);
+                }
+                if (c->fn[w->file].legacy && !c->fn[w->file].live)
+                    make_live(c, &c->fn[w->file], rm_fmt("%s uses %s %s defined here", c->files[f]->path,
+                                                      kind ? "pass" : "flag", w->w->text), &changed);
+            }
+        }
+    }
+    return changed;
+}
+
+void rm_liveness(ctx *c) {
+    /* live files keep the passes and flags they use, which can keep more files live */
+    do {
+        files_classes_targets_live(c);
+    } while (!c->oom && flags_passes_live(c));
+}

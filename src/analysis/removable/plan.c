@@ -1,0 +1,449 @@
+/*
+ * plan.c — the removal plan (removable.h): after propagation and liveness, the dead remainder.
+ * Whole dead files first, in an order where a file comes before the files it depends on; then
+ * the registrations naming removed things (CMake commands, tool lists, scripts), dead classes
+ * in files that stay, imports and includes of legacy modules in files that stay, and flags and
+ * passes to retire. Live legacy items are listed with their callers and never patched.
+ */
+#include "analysis/removable/rm_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *rm_kind_name(rm_kind k) {
+    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration"};
+    return (unsigned)k < RM_KIND_COUNT ? names[k] : "?";
+}
+
+static rm_item *plan_add(ctx *c, rm_plan *p, rm_kind kind, const char *path, const char *name,
+                         uint32_t line, uint32_t end) {
+    if (p->n_items == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        rm_item *v = sunset_realloc(p->items, cap * sizeof *v);
+        if (!v) {
+            c->oom = true;
+            return NULL;
+        }
+        p->items = v;
+        p->cap = cap;
+    }
+    rm_item *it = &p->items[p->n_items];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->path = rm_dupz(path);
+    it->name = name ? rm_dupz(name) : NULL;
+    it->line = line;
+    it->end = end < line ? line : end;
+    if (!it->path || (name && !it->name)) {
+        sunset_free(it->path);
+        sunset_free(it->name);
+        c->oom = true;
+        return NULL;
+    }
+    p->n_items++;
+    return it;
+}
+
+static void item_from_node(ctx *c, rm_item *it, const node *n) {
+    if (!it) return;
+    it->derived = n->derived;
+    it->live = n->live;
+    if (n->legacy) rm_ev_flatten(c, &n->ev, &it->steps, &it->n_steps);
+    if (n->callers.n) {
+        it->callers = sunset_calloc(n->callers.n, sizeof(char *));
+        if (!it->callers) {
+            c->oom = true;
+            return;
+        }
+        for (size_t i = 0; i < n->callers.n; i++) {
+            it->callers[i] = rm_dupz(VEC_AT(&n->callers, char *, i));
+            if (it->callers[i]) it->n_callers++;
+        }
+    }
+}
+
+/* A one-step chain naming `detail` (plan steps that no node carries). */
+static void item_step(ctx *c, rm_item *it, rm_step_kind kind, const char *detail) {
+    rm_ev ev = {0};
+    ev.step = rm_step_of(kind, NULL, 0, detail);
+    rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+}
+
+/* Names of removed things that registrations mention: test module stems, dead targets. */
+typedef struct rmname {
+    const char *name;
+    int step;
+    const char *why; /* the test module's path / the target's name */
+} rmname;
+
+static const rmname *find_rmname(const vec *v, const char *s) {
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(VEC_AT(v, rmname, i).name, s)) return &VEC_AT(v, rmname, i);
+    return NULL;
+}
+
+static int cmp_item(const void *a, const void *b) {
+    const rm_item *x = a, *y = b;
+    bool xf = x->kind == RM_FILE, yf = y->kind == RM_FILE;
+    if (xf != yf) return xf ? -1 : 1;
+    if (x->step != y->step) return x->step < y->step ? -1 : 1;
+    int r = strcmp(x->path, y->path);
+    if (r) return r;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+/* The plan's working state: which files and targets go, in which step, and their names. */
+typedef struct planner {
+    ctx *c;
+    rm_plan *p;
+    bool *dead;        /* per file */
+    int *step;         /* per dead file, 1-based */
+    bool *dead_target; /* per target */
+    vec names;         /* rmname */
+} planner;
+
+/* ---- registrations ---- */
+
+/* A target command: a dead target goes whole; a live one loses its removed sources and deps. */
+static void target_registration(planner *P, const cmdref *r) {
+    ctx *c = P->c;
+    const ix_cmd *k = r->cmd;
+    const ix_file *F = c->files[r->file];
+    long t = rm_target_pos(c, k->args[0]);
+    if (t >= 0 && P->dead_target[t]) {
+        rm_item *it = plan_add(c, P->p, RM_TARGET, F->path, k->args[0], k->line, k->end);
+        if (!it) return;
+        item_from_node(c, it, &c->tn[t]);
+        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
+        it->patchable = true;
+        const rmname *rn = find_rmname(&P->names, k->args[0]);
+        it->step = rn ? rn->step : 0;
+        return;
+    }
+    /* a live target listing a removed source or dependency: drop that entry */
+    for (uint32_t a = 1; a < k->n_args; a++) {
+        const char *arg = k->args[a];
+        long sf = rm_lookup_rel(c, F->path, rm_dir_len(F->path), arg);
+        bool removed_src = sf >= 0 && c->fn[sf].legacy && !c->fn[sf].live;
+        long dt = rm_target_pos(c, arg);
+        bool removed_dep = dt >= 0 && P->dead_target[dt];
+        if (!removed_src && !removed_dep) continue;
+        rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, arg, k->arg_lines[a], k->arg_lines[a]);
+        if (!it) continue;
+        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
+        item_step(c, it, removed_src ? RM_EV_SOURCE_REMOVED : RM_EV_TARGET_REMOVED, arg);
+    }
+}
+
+/* list(REMOVE_ITEM VAR names...), set_tests_properties(names... PROPERTIES ...), or another
+ * command naming removed tests: the whole command when it names only removed ones. */
+static void other_registration(planner *P, const cmdref *r) {
+    ctx *c = P->c;
+    const ix_cmd *k = r->cmd;
+    const ix_file *F = c->files[r->file];
+    uint32_t from = 0, to = k->n_args;
+    if (!strcmp(k->name, "list")) {
+        if (k->n_args < 3 || strcmp(k->args[0], "REMOVE_ITEM") != 0) return;
+        from = 2;
+    } else if (!strcmp(k->name, "set_tests_properties")) {
+        for (to = 0; to < k->n_args && strcmp(k->args[to], "PROPERTIES") != 0; to++) {}
+    } else if (!strcmp(k->name, "set") || !strcmp(k->name, "foreach") || !strcmp(k->name, "if") ||
+               !strcmp(k->name, "file") || !strcmp(k->name, "string")) {
+        return;
+    } else {
+        to = k->n_args == 1 ? 1 : 0; /* copy_onnx(name): a one-argument command */
+    }
+    uint32_t hits = 0;
+    for (uint32_t a = from; a < to; a++) hits += find_rmname(&P->names, k->args[a]) != NULL;
+    if (!hits) return;
+    if (hits == to - from) {
+        rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, k->args[from], k->line, k->end);
+        if (!it) return;
+        const rmname *rn = find_rmname(&P->names, k->args[from]);
+        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
+        item_step(c, it, RM_EV_REGISTERS, rn->why);
+        it->patchable = true;
+        it->step = rn->step;
+        return;
+    }
+    for (uint32_t a = from; a < to; a++) {
+        const rmname *rn = find_rmname(&P->names, k->args[a]);
+        if (!rn) continue;
+        rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, k->args[a], k->arg_lines[a], k->arg_lines[a]);
+        if (!it) continue;
+        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
+        item_step(c, it, RM_EV_NAMES_MIXED, rn->why);
+        it->step = rn->step;
+    }
+}
+
+static void registrations(planner *P) {
+    ctx *c = P->c;
+    /* CMake commands */
+    for (size_t i = 0; i < c->cmds.n; i++) {
+        const cmdref *r = &VEC_AT(&c->cmds, cmdref, i);
+        if (c->fn[r->file].legacy && !c->fn[r->file].live) continue;
+        if (rm_target_command(r->cmd)) target_registration(P, r);
+        else other_registration(P, r);
+    }
+    /* tool lists and scripts */
+    for (size_t f = 0; f < c->nf; f++) {
+        const ix_file *F = c->files[f];
+        if (c->fn[f].legacy && !c->fn[f].live) continue;
+        for (size_t i = 0; i < F->list_words.n; i++) {
+            const ix_word *w = &VEC_AT(&F->list_words, ix_word, i);
+            const rmname *rn = find_rmname(&P->names, w->text);
+            if (!rn) continue;
+            rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, w->text, w->line, w->end);
+            if (!it) continue;
+            it->enclosing = rm_dupz(F->lang == SUNSET_LANG_SHELL ? "script" : "tool list");
+            item_step(c, it, RM_EV_NAMES, rn->why);
+            it->patchable = true; /* the patch writer keeps only lines holding just this entry */
+            it->step = rn->step;
+        }
+    }
+}
+
+/* ---- whole files ---- */
+
+/* Which legacy files are dead, and the summary counts. */
+static void classify_files(planner *P) {
+    ctx *c = P->c;
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!c->fn[f].legacy) continue;
+        P->p->n_legacy_files++;
+        P->p->n_derived_files += c->fn[f].derived;
+        if (c->fn[f].live) P->p->n_live_files++;
+        else {
+            P->dead[f] = true;
+            P->p->n_dead_files++;
+        }
+    }
+}
+
+static void take_step(planner *P, size_t *indeg, size_t f, int *s) {
+    P->step[f] = ++*s;
+    for (size_t e = 0; e < P->c->out[f].n; e++) {
+        size_t to = VEC_AT(&P->c->out[f], edge, e).to;
+        if (P->dead[to] && to != f && indeg[to]) indeg[to]--;
+    }
+}
+
+/* Order: a file before the files it depends on (Kahn over edges among dead files). */
+static int order_files(planner *P) {
+    ctx *c = P->c;
+    size_t *indeg = sunset_calloc(c->nf ? c->nf : 1, sizeof(size_t));
+    if (!indeg) return -1;
+    for (size_t f = 0; f < c->nf; f++)
+        if (P->dead[f])
+            for (size_t e = 0; e < c->out[f].n; e++) {
+                size_t to = VEC_AT(&c->out[f], edge, e).to;
+                if (P->dead[to] && to != f) indeg[to]++;
+            }
+    int s = 0;
+    for (size_t left = P->p->n_dead_files; left; left--) {
+        /* always the first ready file by path; in a cycle, the first remaining one */
+        size_t pick = c->nf;
+        for (size_t f = 0; f < c->nf && pick == c->nf; f++)
+            if (P->dead[f] && !P->step[f] && !indeg[f]) pick = f;
+        for (size_t f = 0; f < c->nf && pick == c->nf; f++)
+            if (P->dead[f] && !P->step[f]) pick = f;
+        take_step(P, indeg, pick, &s);
+    }
+    sunset_free(indeg);
+    return 0;
+}
+
+/* Files that stay but still import or include dead file f (unused, or only from dead code):
+ * the partial removals to do first. */
+static void file_after(planner *P, rm_item *it, size_t f) {
+    ctx *c = P->c;
+    sb after = {0};
+    for (size_t u = 0; P->dead[f] && u < c->users[f].n; u++) {
+        size_t g = VEC_AT(&c->users[f], size_t, u);
+        if (P->dead[g]) continue;
+        for (size_t e = 0; e < c->out[g].n; e++)
+            if (VEC_AT(&c->out[g], edge, e).to == f) {
+                sb_printf(&after, "%s%s:%u", after.len ? "; " : "", c->files[g]->path, VEC_AT(&c->out[g], edge, e).line);
+                break;
+            }
+    }
+    if (after.len) {
+        it->patchable = false;
+        it->after = sb_take(&after);
+        if (!it->after) c->oom = true;
+    }
+    sb_free(&after);
+}
+
+/* One item per legacy file; a dead test module's stem names it in registrations. */
+static int file_items(planner *P) {
+    ctx *c = P->c;
+    for (size_t f = 0; f < c->nf; f++) {
+        const ix_file *F = c->files[f];
+        if (!c->fn[f].legacy) continue;
+        rm_item *it = plan_add(c, P->p, RM_FILE, F->path, NULL, 1, F->n_lines ? F->n_lines : 1);
+        item_from_node(c, it, &c->fn[f]);
+        if (it) {
+            it->step = P->dead[f] ? P->step[f] : 0;
+            it->patchable = P->dead[f];
+            file_after(P, it, f);
+        }
+        if (P->dead[f] && F->lang == SUNSET_LANG_PYTHON && rm_is_test_module(c, F->path)) {
+            if (!it) return -1;
+            char *stem = rm_dupz(rm_base_name(F->path));
+            if (!stem) return -1;
+            char *dot = strrchr(stem, '.');
+            if (dot) *dot = 0;
+            it->name = stem; /* owned by the item; the name list borrows it */
+            rmname rn = {stem, P->step[f], F->path};
+            vec_push(&P->names, &rn);
+        }
+    }
+    return 0;
+}
+
+/* Dead targets, named in registrations at the earliest step of their dead sources. */
+static void dead_targets(planner *P) {
+    ctx *c = P->c;
+    for (size_t t = 0; t < c->targets.n; t++) {
+        if (!c->tn[t].legacy || c->tn[t].live) continue;
+        tgt *T = &VEC_AT(&c->targets, tgt, t);
+        P->dead_target[t] = true;
+        if (find_rmname(&P->names, T->name)) continue;
+        int st = 0;
+        for (size_t k = 0; k < T->srcs.n; k++) {
+            size_t sf = VEC_AT(&T->srcs, size_t, k);
+            if (P->dead[sf] && (!st || P->step[sf] < st)) st = P->step[sf];
+        }
+        rmname rn = {T->name, st, T->name};
+        vec_push(&P->names, &rn);
+    }
+}
+
+/* ---- partial removals in files that stay ---- */
+
+/* Dead legacy classes. */
+static void class_items(planner *P) {
+    ctx *c = P->c;
+    for (size_t k = 0; k < c->classes.n; k++) {
+        const cls *x = &VEC_AT(&c->classes, cls, k);
+        if (!c->cn[k].legacy || P->dead[x->file]) continue;
+        rm_item *it = plan_add(c, P->p, RM_CLASS, c->files[x->file]->path, x->c->name, x->c->line, x->c->end);
+        item_from_node(c, it, &c->cn[k]);
+        if (it) it->enclosing = rm_fmt("class %s", x->c->name);
+    }
+}
+
+/* The import or include line of edge e of file f, when it is to go. */
+static void import_item(planner *P, size_t f, size_t e) {
+    ctx *c = P->c;
+    const ix_file *F = c->files[f];
+    const edge *ed = &VEC_AT(&c->out[f], edge, e);
+    if (!c->fn[ed->to].legacy || (ed->counts && !P->dead[ed->to])) return;
+    for (size_t e2 = 0; e2 < c->out[f].n; e2++) {
+        const edge *o = &VEC_AT(&c->out[f], edge, e2);
+        if (o->to != ed->to) continue;
+        if (o->counts && !P->dead[ed->to]) return; /* another line still needs it */
+        if (e2 < e && o->line == ed->line) return; /* listed already */
+    }
+    uint32_t end = ed->line;
+    for (size_t i = 0; i < F->imports.n; i++)
+        if (VEC_AT(&F->imports, ix_import, i).line == ed->line) end = VEC_AT(&F->imports, ix_import, i).end;
+    rm_item *it = plan_add(c, P->p, RM_IMPORT, F->path, c->files[ed->to]->path, ed->line, end);
+    if (!it) return;
+    bool py = F->lang == SUNSET_LANG_PYTHON;
+    rm_ev ev = {0};
+    ev.step = rm_step_of(py ? (ed->counts ? RM_EV_IMPORTS : RM_EV_IMPORTS_UNUSED)
+                            : (ed->counts ? RM_EV_INCLUDES : RM_EV_INCLUDES_UNUSED),
+                         c->files[ed->to]->path, 0, NULL);
+    ev.step.n_causes = 1;
+    ev.cause[0] = &c->fn[ed->to];
+    rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+    it->derived = true;
+    it->live = !P->dead[ed->to];
+}
+
+/* Flags and passes defined in files that stay. */
+static void word_items(planner *P) {
+    ctx *c = P->c;
+    for (int kind = 0; kind < 2; kind++) {
+        vec *v = kind ? &c->passes : &c->flags;
+        node *nodes = kind ? c->pn : c->gn;
+        for (size_t i = 0; i < v->n; i++) {
+            const wordref *w = &VEC_AT(v, wordref, i);
+            if (!nodes[i].legacy || P->dead[w->file]) continue;
+            rm_item *it = plan_add(c, P->p, kind ? RM_PASS : RM_FLAG, c->files[w->file]->path, w->w->text,
+                                   w->w->line, w->w->end);
+            item_from_node(c, it, &nodes[i]);
+        }
+    }
+}
+
+static int plan(ctx *c, rm_plan *p) {
+    size_t nf = c->nf ? c->nf : 1;
+    planner P = {c, p, sunset_calloc(nf, 1), sunset_calloc(nf, sizeof(int)),
+                 sunset_calloc(c->targets.n ? c->targets.n : 1, 1), VEC_INIT(rmname)};
+    int rc = -1;
+    if (!P.dead || !P.step || !P.dead_target) goto cleanup;
+    classify_files(&P);
+    if (order_files(&P) || file_items(&P)) goto cleanup;
+    dead_targets(&P);
+    registrations(&P);
+    class_items(&P);
+    /* imports and includes of removed or legacy modules in files that stay */
+    for (size_t f = 0; f < c->nf; f++)
+        for (size_t e = 0; !P.dead[f] && e < c->out[f].n; e++) import_item(&P, f, e);
+    word_items(&P);
+    if (!c->oom) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
+    rc = c->oom ? -1 : 0;
+cleanup:
+    vec_free(&P.names);
+    sunset_free(P.dead);
+    sunset_free(P.step);
+    sunset_free(P.dead_target);
+    return rc;
+}
+
+int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *p) {
+    static const sunset_cross_file none; /* no settings: no conventions */
+    ctx c = {0};
+    c.ix = ix;
+    c.res = res;
+    c.conv = rs ? &rs->cross_file : &none;
+    int rc = -1;
+    memset(p, 0, sizeof *p);
+    if (!(c.md = pcre2_match_data_create(1, NULL))) return -1;
+    p->n_files_indexed = ix->files.n;
+    if (res->root && !(p->root = rm_dupz(res->root))) goto cleanup;
+    if (rm_graph_build(&c)) goto cleanup;
+    rm_seeds(&c);
+    rm_propagate(&c);
+    rm_liveness(&c);
+    if (c.oom) goto cleanup;
+    rc = plan(&c, p);
+cleanup:
+    rm_graph_free(&c);
+    pcre2_match_data_free(c.md);
+    if (rc) rm_plan_free(p);
+    return rc;
+}
+
+void rm_plan_free(rm_plan *p) {
+    if (!p) return;
+    for (size_t i = 0; i < p->n_items; i++) {
+        rm_item *it = &p->items[i];
+        sunset_free(it->path);
+        sunset_free(it->name);
+        sunset_free(it->enclosing);
+        rm_steps_free(it->steps, it->n_steps);
+        sunset_free(it->after);
+        for (size_t k = 0; k < it->n_callers; k++) sunset_free(it->callers[k]);
+        sunset_free(it->callers);
+    }
+    sunset_free(p->items);
+    sunset_free(p->root);
+    memset(p, 0, sizeof *p);
+}

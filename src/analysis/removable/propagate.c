@@ -1,0 +1,363 @@
+/*
+ * propagate.c — what is legacy. Seeds are the scan's findings: a path finding marks its file,
+ * a code finding on a class header marks the class, a finding on a CMake target's name marks
+ * the target, one inside a flag definition or pass registration marks the flag or pass.
+ * Propagation then runs a table of named rules to a fixed point: each rule looks at one item
+ * that is not legacy yet and, when it applies, says why (an evidence step and the items it was
+ * derived from). Items are visited by kind (classes, files, targets, flags, passes) and, for
+ * each item, the rules of its kind in table order: the first that applies gives the reason.
+ * The rules are monotone except where noted, so the fixed point does not depend on the order;
+ * the reasons (the chains) do, which is why the order is fixed.
+ */
+#include "analysis/removable/rm_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- seeds ---- */
+
+static bool path_finding(const sunset_finding *f) {
+    return f->span.line == 1 && f->span.col == 1 && f->span.end_line == 1 && f->span.end_col == 1 &&
+           f->matched && !strcmp(f->matched, f->path);
+}
+
+static bool same_tail(const char *base, const char *matched) {
+    size_t bn = strlen(base), mn = strlen(matched);
+    if (mn > bn) return false;
+    if (strcmp(base + bn - mn, matched) != 0) return false;
+    return bn == mn || base[bn - mn - 1] == '.' || base[bn - mn - 1] == ':';
+}
+
+/* A seed's evidence: the rule and where it matched (strings borrowed from the result). */
+static rm_ev seed_ev(const sunset_finding *fd, bool path) {
+    rm_ev ev = {0};
+    ev.step = rm_step_of(path ? RM_EV_RULE_PATH : RM_EV_RULE_AT, fd->path, path ? 0 : fd->span.line, NULL);
+    ev.step.rule_id = fd->rule_id;
+    return ev;
+}
+
+void rm_seeds(ctx *c) {
+    for (size_t i = 0; i < c->res->n_findings; i++) {
+        const sunset_finding *fd = &c->res->findings[i];
+        long f = sunset_index_file_pos(c->ix, fd->path);
+        if (f < 0) continue;
+        const ix_file *F = c->files[f];
+        if (path_finding(fd)) {
+            rm_ev ev = seed_ev(fd, true);
+            rm_mark(c, &c->fn[f], &ev);
+            continue;
+        }
+        if (fd->ctx != SUNSET_CTX_CODE || !fd->matched) continue;
+        uint32_t line = fd->span.line;
+        rm_ev ev = seed_ev(fd, false);
+        for (size_t q = 0; q < c->file_classes[f].n; q++) {
+            size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+            const cls *x = &VEC_AT(&c->classes, cls, k);
+            if (line < x->c->line || line > x->c->line + 2) continue;
+            bool hit = !strcmp(fd->matched, x->c->name);
+            for (uint32_t b = 0; b < x->c->n_bases && !hit; b++) hit = same_tail(x->c->bases[b], fd->matched);
+            if (hit)
+                rm_mark(c, &c->cn[k], &ev);
+        }
+        for (size_t k = 0; k < c->flags.n; k++) {
+            const wordref *w = &VEC_AT(&c->flags, wordref, k);
+            if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end && strstr(fd->matched, w->w->text))
+                rm_mark(c, &c->gn[k], &ev);
+        }
+        for (size_t k = 0; k < c->passes.n; k++) {
+            const wordref *w = &VEC_AT(&c->passes, wordref, k);
+            if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end)
+                rm_mark(c, &c->pn[k], &ev);
+        }
+        if (F->lang == SUNSET_LANG_CMAKE) {
+            long tp = rm_target_pos(c, fd->matched);
+            for (size_t t = tp < 0 ? c->targets.n : (size_t)tp; t < c->targets.n && (long)t == tp; t++) {
+                tgt *T = &VEC_AT(&c->targets, tgt, t);
+                for (size_t d = 0; d < T->defs.n; d++) {
+                    const cmdref *r = &VEC_AT(&c->cmds, cmdref, VEC_AT(&T->defs, size_t, d));
+                    if (r->file == (size_t)f && r->cmd->arg_lines[0] == line)
+                        rm_mark(c, &c->tn[t], &ev);
+                }
+            }
+        }
+    }
+}
+
+/* ---- propagation ---- */
+
+typedef enum rule_on { ON_CLASS, ON_FILE, ON_TARGET, ON_FLAG, ON_PASS, ON_COUNT } rule_on;
+
+/* Does the rule make item `id` legacy? Then it fills *ev and returns true. */
+typedef bool (*rule_fn)(const ctx *c, size_t id, rm_ev *ev);
+
+typedef struct prop_rule {
+    const char *name;
+    const char *what; /* one line: when it applies */
+    rule_on on;
+    rule_fn fn;
+} prop_rule;
+
+/* ev: one step caused by one node. */
+static bool because(rm_ev *ev, rm_step_kind kind, const char *path, uint32_t line, const char *detail,
+                    const node *cause) {
+    memset(ev, 0, sizeof *ev);
+    ev->step = rm_step_of(kind, path, line, detail);
+    ev->step.n_causes = 1;
+    ev->cause[0] = cause;
+    return true;
+}
+
+static bool py_considered(const ix_class *k) { return k->n_bases > 0; }
+
+static bool py_or_header(const ix_file *F) {
+    return F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && rm_is_header(F->path));
+}
+
+/* The one CMake file naming a source's basename anywhere, for the orphan rule. */
+static bool cmake_mentions(const ctx *c, const char *path) {
+    const char *b = rm_base_name(path);
+    if (rm_u64_has(c->cm_args, c->n_cm_args, hash64(b, strlen(b), 7))) return true;
+    return rm_u64_has(c->glob_dirs, c->n_glob_dirs, hash64(path, rm_dir_len(path), 9));
+}
+
+static bool has_cmakelists(const ctx *c, const char *path) {
+    char buf[4096];
+    size_t dn = rm_dir_len(path);
+    if (dn + 20 > sizeof buf) return false;
+    memcpy(buf, path, dn);
+    snprintf(buf + dn, sizeof buf - dn, "%sCMakeLists.txt", dn ? "/" : "");
+    return sunset_index_file_pos(c->ix, buf) >= 0;
+}
+
+/* ---- classes ---- */
+
+static bool rule_class_in_legacy_file(const ctx *c, size_t k, rm_ev *ev) {
+    const cls *x = &VEC_AT(&c->classes, cls, k);
+    if (!c->fn[x->file].legacy) return false;
+    return because(ev, RM_EV_CLASS_IN_LEGACY, c->files[x->file]->path, 0, x->c->name, &c->fn[x->file]);
+}
+
+static bool rule_class_derives_legacy(const ctx *c, size_t k, rm_ev *ev) {
+    const cls *x = &VEC_AT(&c->classes, cls, k);
+    for (uint32_t b = 0; b < x->c->n_bases; b++) {
+        long r = rm_resolve_base(c, k, x->c->bases[b]);
+        if (r < 0 || !c->cn[r].legacy) continue;
+        const cls *y = &VEC_AT(&c->classes, cls, r);
+        because(ev, RM_EV_DERIVES, c->files[x->file]->path, x->c->line, x->c->name, &c->cn[r]);
+        ev->step.other = (char *)y->c->name; /* borrowed until flattened */
+        ev->step.other_path = c->files[y->file]->path;
+        ev->step.other_line = y->c->line;
+        return true;
+    }
+    return false;
+}
+
+/* ---- files ---- */
+
+static bool rule_file_all_classes(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (!py_or_header(F)) return false;
+    size_t n = 0, leg = 0;
+    long first = -1;
+    for (size_t q = 0; q < c->file_classes[f].n; q++) {
+        size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+        const cls *x = &VEC_AT(&c->classes, cls, k);
+        if (F->lang == SUNSET_LANG_PYTHON && !py_considered(x->c)) continue;
+        n++;
+        if (c->cn[k].legacy) {
+            leg++;
+            if (first < 0) first = (long)k;
+        }
+    }
+    /* a Python module with functions besides its classes is not all legacy, unless it is a test */
+    bool pure = F->lang == SUNSET_LANG_CPP || rm_in_test_tree(c, F->path) || F->funcs.n == 0;
+    if (!n || leg != n || !pure) return false;
+    return because(ev, RM_EV_ALL_CLASSES, NULL, 0, NULL, &c->cn[first]);
+}
+
+/* Not monotone: a test module holding a live test class is kept. */
+static bool rule_file_only_legacy_users(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (!py_or_header(F) || !c->users[f].n) return false;
+    if (F->lang == SUNSET_LANG_PYTHON && rm_is_test_module(c, F->path)) {
+        for (size_t q = 0; q < c->file_classes[f].n; q++) {
+            size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+            if (py_considered(VEC_AT(&c->classes, cls, k).c) && !c->cn[k].legacy) return false;
+        }
+    }
+    for (size_t i = 0; i < c->users[f].n; i++)
+        if (!c->fn[VEC_AT(&c->users[f], size_t, i)].legacy) return false;
+    memset(ev, 0, sizeof *ev);
+    ev->step = rm_step_of(F->lang == SUNSET_LANG_PYTHON ? RM_EV_IMPORTED_ONLY : RM_EV_INCLUDED_ONLY, NULL, 0, NULL);
+    size_t n = c->users[f].n < RM_EV_MAX_CAUSES ? c->users[f].n : RM_EV_MAX_CAUSES;
+    for (size_t i = 0; i < n; i++) {
+        size_t g = VEC_AT(&c->users[f], size_t, i);
+        ev->cause[i] = &c->fn[g];
+        ev->cause_path[i] = c->files[g]->path;
+    }
+    ev->step.n_causes = (uint32_t)n;
+    ev->step.n_more = c->users[f].n - n;
+    return true;
+}
+
+static bool rule_file_empty_test(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (!F->blank || F->lang != SUNSET_LANG_PYTHON || !rm_is_test_module(c, F->path)) return false;
+    char stem[512];
+    snprintf(stem, sizeof stem, "%s", rm_base_name(F->path));
+    char *dot = strrchr(stem, '.');
+    if (dot) *dot = 0;
+    long t = rm_target_pos(c, stem);
+    if (t < 0 || !c->tn[t].legacy) return false;
+    /* the target's name is the stem: borrow it from the target */
+    return because(ev, RM_EV_EMPTY_TEST, NULL, 0, VEC_AT(&c->targets, tgt, t).name, &c->tn[t]);
+}
+
+/* Not monotone: a source defining a class that is not legacy is kept. */
+static bool rule_file_implements_legacy(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (F->lang != SUNSET_LANG_CPP || rm_is_header(F->path)) return false;
+    /* a source whose header is legacy, when it defines nothing else */
+    for (size_t e = 0; e < c->out[f].n; e++) {
+        size_t g = VEC_AT(&c->out[f], edge, e).to;
+        if (!rm_same_stem(F->path, c->files[g]->path) || !c->fn[g].legacy) continue;
+        for (size_t q = 0; q < c->file_classes[f].n; q++)
+            if (!c->cn[VEC_AT(&c->file_classes[f], size_t, q)].legacy) return false;
+        return because(ev, RM_EV_IMPLEMENTS, c->files[g]->path, 0, NULL, &c->fn[g]);
+    }
+    return false;
+}
+
+static bool rule_file_orphan(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (F->lang != SUNSET_LANG_CPP || rm_is_header(F->path)) return false;
+    if (c->file_targets_n[f] || !has_cmakelists(c, F->path) || cmake_mentions(c, F->path)) return false;
+    for (size_t e = 0; e < c->out[f].n; e++) {
+        size_t g = VEC_AT(&c->out[f], edge, e).to;
+        if (c->fn[g].legacy && rm_is_header(c->files[g]->path))
+            return because(ev, RM_EV_ORPHAN, c->files[g]->path, 0, NULL, &c->fn[g]);
+    }
+    return false;
+}
+
+static bool rule_file_only_legacy_targets(const ctx *c, size_t f, rm_ev *ev) {
+    if (!c->file_targets_n[f] || c->files[f]->lang != SUNSET_LANG_CPP) return false;
+    long first = -1;
+    for (size_t q = 0; q < c->file_tgts[f].n; q++) {
+        size_t t = VEC_AT(&c->file_tgts[f], size_t, q);
+        if (!c->tn[t].legacy) return false;
+        if (first < 0) first = (long)t;
+    }
+    if (first < 0) return false;
+    return because(ev, RM_EV_ONLY_TARGET, NULL, 0, VEC_AT(&c->targets, tgt, first).name, &c->tn[first]);
+}
+
+/* ---- targets ---- */
+
+static bool rule_target_all_sources(const ctx *c, size_t t, rm_ev *ev) {
+    const tgt *T = &VEC_AT(&c->targets, tgt, t);
+    if (!T->srcs.n) return false;
+    for (size_t s = 0; s < T->srcs.n; s++)
+        if (!c->fn[VEC_AT(&T->srcs, size_t, s)].legacy) return false;
+    size_t s0 = VEC_AT(&T->srcs, size_t, 0);
+    return because(ev, RM_EV_ALL_SOURCES, c->files[s0]->path, 0, NULL, &c->fn[s0]);
+}
+
+static bool rule_target_only_legacy_dependents(const ctx *c, size_t t, rm_ev *ev) {
+    const tgt *T = &VEC_AT(&c->targets, tgt, t);
+    if (!T->dependents.n) return false;
+    for (size_t d = 0; d < T->dependents.n; d++)
+        if (!c->tn[VEC_AT(&T->dependents, size_t, d)].legacy) return false;
+    size_t d0 = VEC_AT(&T->dependents, size_t, 0);
+    return because(ev, RM_EV_ONLY_DEPENDENTS, NULL, 0, VEC_AT(&c->targets, tgt, d0).name, &c->tn[d0]);
+}
+
+/* ---- flags and passes: only legacy non-CMake files use them ---- */
+
+static bool word_defined_in_legacy(const ctx *c, const vec *v, size_t i, rm_ev *ev) {
+    const wordref *w = &VEC_AT(v, wordref, i);
+    if (!c->fn[w->file].legacy) return false;
+    return because(ev, RM_EV_DEFINED_IN, c->files[w->file]->path, 0, NULL, &c->fn[w->file]);
+}
+
+static bool word_only_legacy_users(const ctx *c, const vec *us, rm_step_kind kind, rm_ev *ev) {
+    long first = -1;
+    for (size_t j = 0; j < us->n; j++) {
+        size_t f = VEC_AT(us, size_t, j);
+        if (!c->fn[f].legacy) return false;
+        if (first < 0) first = (long)f;
+    }
+    if (first < 0) return false;
+    return because(ev, kind, c->files[first]->path, 0, NULL, &c->fn[first]);
+}
+
+static bool rule_flag_defined_in_legacy(const ctx *c, size_t i, rm_ev *ev) {
+    return word_defined_in_legacy(c, &c->flags, i, ev);
+}
+
+static bool rule_flag_read_only_by_legacy(const ctx *c, size_t i, rm_ev *ev) {
+    return word_only_legacy_users(c, &c->flag_users[i], RM_EV_READ_ONLY, ev);
+}
+
+static bool rule_pass_defined_in_legacy(const ctx *c, size_t i, rm_ev *ev) {
+    return word_defined_in_legacy(c, &c->passes, i, ev);
+}
+
+static bool rule_pass_used_only_by_legacy(const ctx *c, size_t i, rm_ev *ev) {
+    return word_only_legacy_users(c, &c->pass_users[i], RM_EV_USED_ONLY, ev);
+}
+
+/* In the order they are tried for an item of each kind. */
+static const prop_rule RULES[] = {
+    {"class-in-legacy-file", "a class defined in a legacy file", ON_CLASS, rule_class_in_legacy_file},
+    {"class-derives-legacy", "a class one of whose bases is a legacy class", ON_CLASS, rule_class_derives_legacy},
+    {"file-all-classes", "a Python module (no functions, or a test) or a header whose classes are all legacy",
+     ON_FILE, rule_file_all_classes},
+    {"file-only-legacy-users", "a Python module or header only legacy files import or include", ON_FILE,
+     rule_file_only_legacy_users},
+    {"file-empty-test", "an empty Python test module registered under a legacy test target", ON_FILE,
+     rule_file_empty_test},
+    {"file-implements-legacy", "a C++ source of a legacy header that defines no other class", ON_FILE,
+     rule_file_implements_legacy},
+    {"file-orphan", "a C++ source no CMake file names, that includes a legacy header", ON_FILE, rule_file_orphan},
+    {"file-only-legacy-targets", "a C++ source only legacy targets compile", ON_FILE, rule_file_only_legacy_targets},
+    {"target-all-sources", "a CMake target whose sources are all legacy", ON_TARGET, rule_target_all_sources},
+    {"target-only-legacy-dependents", "a CMake target only legacy targets depend on", ON_TARGET,
+     rule_target_only_legacy_dependents},
+    {"flag-defined-in-legacy", "a gflag defined in a legacy file", ON_FLAG, rule_flag_defined_in_legacy},
+    {"flag-read-only-by-legacy", "a gflag only legacy code reads", ON_FLAG, rule_flag_read_only_by_legacy},
+    {"pass-defined-in-legacy", "a pass registered in a legacy file", ON_PASS, rule_pass_defined_in_legacy},
+    {"pass-used-only-by-legacy", "a pass only legacy code uses", ON_PASS, rule_pass_used_only_by_legacy},
+};
+
+static node *nodes_of(ctx *c, rule_on on, size_t *n) {
+    switch (on) {
+    case ON_CLASS: *n = c->classes.n; return c->cn;
+    case ON_FILE: *n = c->nf; return c->fn;
+    case ON_TARGET: *n = c->targets.n; return c->tn;
+    case ON_FLAG: *n = c->flags.n; return c->gn;
+    default: *n = c->passes.n; return c->pn;
+    }
+}
+
+/* One pass over every item not legacy yet; a mark is seen by the items after it. */
+static bool propagate_once(ctx *c) {
+    bool changed = false;
+    for (int on = 0; on < ON_COUNT; on++) {
+        size_t n;
+        node *nodes = nodes_of(c, (rule_on)on, &n);
+        for (size_t id = 0; id < n; id++) {
+            for (size_t r = 0; r < sizeof RULES / sizeof RULES[0] && !nodes[id].legacy; r++) {
+                rm_ev ev;
+                if (RULES[r].on != (rule_on)on || !RULES[r].fn(c, id, &ev)) continue;
+                rm_mark(c, &nodes[id], &ev);
+                changed = true;
+            }
+        }
+    }
+    return changed;
+}
+
+void rm_propagate(ctx *c) {
+    while (!c->oom && propagate_once(c)) {}
+}

@@ -1,0 +1,326 @@
+/*
+ * resolve.c — names to things, for the graph (rm_int.h): an include or a Python module named
+ * in a file to the file it means, a base class as written to the class it means (Python: through
+ * the module's imports; C++: the file, then what it includes, then a unique class of that name),
+ * a target name to its target; and the small path helpers every step shares.
+ */
+#include "analysis/removable/rm_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *rm_dupz(const char *s) { return sunset_strndup(s, strlen(s)); }
+
+/* Sized exactly: nothing is cut. */
+char *rm_fmt(const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *s = sunset_malloc((size_t)n + 1);
+    if (!s) return NULL;
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+const char *rm_base_name(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+size_t rm_dir_len(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? (size_t)(s - path) : 0;
+}
+
+bool rm_is_header(const char *path) {
+    const char *e = strrchr(path, '.');
+    return e && (!strcmp(e, ".h") || !strcmp(e, ".hh") || !strcmp(e, ".hpp") || !strcmp(e, ".cuh"));
+}
+
+bool rm_same_stem(const char *a, const char *b) {
+    size_t an = strrchr(a, '.') ? (size_t)(strrchr(a, '.') - a) : strlen(a);
+    size_t bn = strrchr(b, '.') ? (size_t)(strrchr(b, '.') - b) : strlen(b);
+    return an == bn && !strncmp(a, b, an);
+}
+
+bool rm_matches(const ctx *c, const vec *regexes, const char *path) {
+    for (size_t i = 0; i < regexes->n; i++)
+        if (re_search(VEC_AT(regexes, pcre2_code *, i), path, strlen(path), 0, c->md, NULL, NULL)) return true;
+    return false;
+}
+
+bool rm_has_string(const vec *strings, const char *s) {
+    for (size_t i = 0; i < strings->n; i++)
+        if (!strcmp(VEC_AT(strings, char *, i), s)) return true;
+    return false;
+}
+
+bool rm_is_test_module(const ctx *c, const char *path) { return rm_matches(c, &c->conv->test_modules, path); }
+
+bool rm_in_test_tree(const ctx *c, const char *path) { return rm_matches(c, &c->conv->test_trees, path); }
+
+/* Normalise dir + "/" + rel ("./", "../") and look it up. */
+long rm_lookup_rel(const ctx *c, const char *dir, size_t dn, const char *rel) {
+    char buf[4096];
+    size_t n = 0;
+    if (dn) {
+        if (dn >= sizeof buf - 2) return -1;
+        memcpy(buf, dir, dn);
+        n = dn;
+        buf[n++] = '/';
+    }
+    for (const char *p = rel; *p;) {
+        const char *q = strchr(p, '/');
+        size_t seg = q ? (size_t)(q - p) : strlen(p);
+        if (seg == 1 && p[0] == '.') {
+        } else if (seg == 2 && p[0] == '.' && p[1] == '.') {
+            if (n) n--;
+            while (n && buf[n - 1] != '/') n--;
+        } else {
+            if (n + seg + 2 >= sizeof buf) return -1;
+            memcpy(buf + n, p, seg);
+            n += seg;
+            if (q) buf[n++] = '/';
+        }
+        p = q ? q + 1 : p + seg;
+    }
+    buf[n] = 0;
+    return sunset_index_file_pos(c->ix, buf);
+}
+
+long rm_resolve_include(const ctx *c, size_t from, const char *inc) {
+    long p = sunset_index_file_pos(c->ix, inc);
+    if (p >= 0) return p;
+    const char *path = c->files[from]->path;
+    return rm_lookup_rel(c, path, rm_dir_len(path), inc);
+}
+
+/* A Python module named in file `from` (dotted, maybe relative) to a file index. */
+long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
+    const char *path = c->files[from]->path;
+    char rel[2048];
+    size_t dots = 0;
+    while (mod[dots] == '.') dots++;
+    size_t n = 0;
+    for (const char *p = mod + dots; *p && n < sizeof rel - 16; p++) rel[n++] = *p == '.' ? '/' : *p;
+    rel[n] = 0;
+    char dir[2048];
+    size_t dn = rm_dir_len(path);
+    if (dn >= sizeof dir) return -1;
+    memcpy(dir, path, dn);
+    dir[dn] = 0;
+    for (size_t k = 1; k < dots; k++) {
+        while (dn && dir[dn - 1] != '/') dn--;
+        if (dn) dn--;
+        dir[dn] = 0;
+    }
+    char cand[2200];
+    const char *exts[] = {".py", "/__init__.py"};
+    for (int e = 0; e < 2; e++) {
+        if (!n) {
+            if (e == 0) continue;
+            snprintf(cand, sizeof cand, "__init__.py");
+        } else {
+            snprintf(cand, sizeof cand, "%s%s", rel, exts[e]);
+        }
+        long p = rm_lookup_rel(c, dir, dn, cand);
+        if (p >= 0) return p;
+        if (dots) continue;
+        if ((p = sunset_index_file_pos(c->ix, cand)) >= 0) return p;
+        /* the import roots: `import paddle.x` is python/paddle/x.py in Paddle */
+        for (size_t r = 0; r < c->conv->import_roots.n; r++) {
+            char py[2300];
+            snprintf(py, sizeof py, "%s/%s", VEC_AT(&c->conv->import_roots, char *, r), cand);
+            if ((p = sunset_index_file_pos(c->ix, py)) >= 0) return p;
+        }
+    }
+    return -1;
+}
+
+int rm_cmp_cls_name(const void *a, const void *b, void *arg) {
+    const ctx *c = arg;
+    const cls *x = &VEC_AT(&c->classes, cls, *(const size_t *)a);
+    const cls *y = &VEC_AT(&c->classes, cls, *(const size_t *)b);
+    int r = strcmp(x->c->name, y->c->name);
+    if (r) return r;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* First and one-past-last position in by_name of classes called `name`. */
+static void class_range(const ctx *c, const char *name, size_t *lo, size_t *hi) {
+    size_t n = c->classes.n, l = 0, h = n;
+    while (l < h) {
+        size_t m = (l + h) / 2;
+        if (strcmp(VEC_AT(&c->classes, cls, c->by_name[m]).c->name, name) < 0) l = m + 1;
+        else h = m;
+    }
+    *lo = l;
+    h = n;
+    size_t l2 = l;
+    while (l2 < h) {
+        size_t m = (l2 + h) / 2;
+        if (strcmp(VEC_AT(&c->classes, cls, c->by_name[m]).c->name, name) <= 0) l2 = m + 1;
+        else h = m;
+    }
+    *hi = l2;
+}
+
+/* Class id of `name` defined at the top of file f, or -1. */
+static long class_in_file(const ctx *c, size_t f, const char *name) {
+    size_t lo, hi;
+    class_range(c, name, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const cls *k = &VEC_AT(&c->classes, cls, c->by_name[i]);
+        if (k->file == f) return (long)c->by_name[i];
+    }
+    return -1;
+}
+
+static long py_find_class(const ctx *c, size_t f, const char *name, const char *qual, int depth);
+
+/* A name bound in module f by its imports. */
+static long py_imported_class(const ctx *c, size_t f, const char *name, const char *qual, int depth) {
+    const ix_file *F = c->files[f];
+    for (size_t i = 0; i < F->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+        if (qual) {
+            /* qual.Name: import qual / import x as qual / from pkg import qual */
+            const char *bound = m->alias ? m->alias : m->name;
+            long g = -1;
+            if (m->name && bound && strcmp(bound, qual) == 0 && strcmp(m->name, "*") != 0) {
+                char sub[1024];
+                snprintf(sub, sizeof sub, "%s%s%s", m->module,
+                         m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+                g = rm_resolve_module(c, f, sub);
+            } else if (!m->name && ((m->alias && !strcmp(m->alias, qual)) || !strcmp(m->module, qual))) {
+                g = rm_resolve_module(c, f, m->module);
+            }
+            if (g >= 0 && (size_t)g != f) {
+                long k = py_find_class(c, (size_t)g, name, NULL, depth + 1);
+                if (k >= 0) return k;
+            }
+            continue;
+        }
+        if (!m->name) continue;
+        bool star = strcmp(m->name, "*") == 0;
+        const char *bound = m->alias ? m->alias : m->name;
+        if (!star && strcmp(bound, name) != 0) continue;
+        long g = rm_resolve_module(c, f, m->module);
+        if (g < 0 || (size_t)g == f) continue;
+        long k = py_find_class(c, (size_t)g, star ? name : m->name, NULL, depth + 1);
+        if (k >= 0) return k;
+    }
+    return -1;
+}
+
+static long py_find_class(const ctx *c, size_t f, const char *name, const char *qual, int depth) {
+    if (depth > 4) return -1;
+    if (!qual) {
+        long k = class_in_file(c, f, name);
+        if (k >= 0) return k;
+    }
+    return py_imported_class(c, f, name, qual, depth);
+}
+
+/* C++: the class in f or in a file f includes (breadth first, 4 levels), else a unique one. */
+static long cpp_find_class(const ctx *c, size_t f, const char *name) {
+    long k = class_in_file(c, f, name);
+    if (k >= 0) return k;
+    size_t lo, hi;
+    class_range(c, name, &lo, &hi);
+    if (lo == hi) return -1;
+    vec q = VEC_INIT(size_t), depth = VEC_INIT(int);
+    bool *seen = sunset_calloc(c->nf, 1);
+    long found = -1;
+    if (!seen) goto cleanup;
+    seen[f] = true;
+    int d0 = 0;
+    vec_push(&q, &f);
+    vec_push(&depth, &d0);
+    for (size_t qi = 0; qi < q.n && found < 0; qi++) {
+        size_t g = VEC_AT(&q, size_t, qi);
+        int d = VEC_AT(&depth, int, qi);
+        if (g != f && (found = class_in_file(c, g, name)) >= 0) break;
+        if (d >= 4) continue;
+        for (size_t e = 0; e < c->out[g].n; e++) {
+            size_t to = VEC_AT(&c->out[g], edge, e).to;
+            if (seen[to] || c->files[to]->lang != SUNSET_LANG_CPP) continue;
+            seen[to] = true;
+            int d1 = d + 1;
+            vec_push(&q, &to);
+            vec_push(&depth, &d1);
+        }
+    }
+    if (found < 0) {
+        size_t n_cpp = 0;
+        for (size_t i = lo; i < hi; i++) {
+            const cls *x = &VEC_AT(&c->classes, cls, c->by_name[i]);
+            if (c->files[x->file]->lang == SUNSET_LANG_CPP) {
+                n_cpp++;
+                found = (long)c->by_name[i];
+            }
+        }
+        if (n_cpp != 1) found = -1;
+    }
+cleanup:
+    sunset_free(seen);
+    vec_free(&q);
+    vec_free(&depth);
+    return found;
+}
+
+long rm_resolve_base(const ctx *c, size_t cid, const char *base) {
+    const cls *k = &VEC_AT(&c->classes, cls, cid);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", base);
+    /* template arguments were dropped by the lexer; strip qualifiers */
+    char *name = buf, *qual = NULL;
+    if (c->files[k->file]->lang == SUNSET_LANG_PYTHON) {
+        char *dot = strrchr(buf, '.');
+        if (dot) {
+            *dot = 0;
+            qual = buf;
+            name = dot + 1;
+        }
+        long r = py_find_class(c, k->file, name, qual, 0);
+        return r == (long)cid ? -1 : r;
+    }
+    char *cc = NULL;
+    for (char *p = buf; (p = strstr(p, "::")); p += 2) cc = p;
+    if (cc) name = cc + 2;
+    long r = cpp_find_class(c, k->file, name);
+    return r == (long)cid ? -1 : r;
+}
+long rm_target_pos(const ctx *c, const char *name) {
+    if (!c->tgt_sorted) {
+        for (size_t i = 0; i < c->targets.n; i++)
+            if (!strcmp(VEC_AT(&c->targets, tgt, i).name, name)) return (long)i;
+        return -1;
+    }
+    size_t lo = 0, hi = c->targets.n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        int r = strcmp(VEC_AT(&c->targets, tgt, c->tgt_sorted[m]).name, name);
+        if (!r) return (long)c->tgt_sorted[m];
+        if (r < 0) lo = m + 1;
+        else hi = m;
+    }
+    return -1;
+}
+
+bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        if (v[m] < h) lo = m + 1;
+        else hi = m;
+    }
+    return lo < n && v[lo] == h;
+}
+

@@ -1,0 +1,163 @@
+/*
+ * rm_int.h — private to src/analysis/removable/: the graph the propagation runs on, and the
+ * steps of rm_plan_build that share it.
+ *
+ * rm_plan_build (plan.c) runs, in order: rm_graph_build (graph.c: files, classes, CMake
+ * targets, flags and passes from the index, and the edges between them; resolve.c answers
+ * "which file / class / target does this name mean"), rm_seeds and rm_propagate (propagate.c:
+ * the scan's findings mark their items legacy, then a table of named rules derives more to a
+ * fixed point), rm_liveness (live.c: which legacy items live code still needs), then the plan
+ * itself (plan.c). Every node is marked legacy at most once, and its evidence is fixed then.
+ *
+ * Ownership: the ctx owns every array and node it holds (rm_graph_free); names and paths are
+ * borrowed from the index, which outlives it.
+ */
+#ifndef SUNSET_RM_INT_H
+#define SUNSET_RM_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/removable.h"
+#include "core/rules_int.h"
+
+struct node;
+
+/* Why a node is legacy: its own step (strings borrowed from the index and the rule set) and
+ * the nodes it was derived from, whose evidence is complete and never changes again. Flattened
+ * into an owned rm_step list only for the plan (rm_ev_flatten). */
+#define RM_EV_MAX_CAUSES 4
+typedef struct rm_ev {
+    rm_step step;                  /* its strings are borrowed here, not owned */
+    const struct node *cause[RM_EV_MAX_CAUSES];
+    const char *cause_path[RM_EV_MAX_CAUSES]; /* RM_EV_*_ONLY: the user file of each cause */
+} rm_ev;
+
+typedef struct node {
+    bool legacy, derived, live;
+    rm_ev ev;    /* why it is legacy, when it is (cause nodes are borrowed) */
+    vec callers; /* char *: live callers "path:line name"; owned */
+} node;
+
+typedef struct edge {
+    size_t to;
+    uint32_t line;
+    bool counts; /* a real dependency (used import, include whose names are used) */
+} edge;
+
+typedef struct cls {
+    size_t file;
+    const ix_class *c;
+} cls;
+
+typedef struct tgt {
+    char *name;
+    vec defs;    /* size_t: index into cmds (file, cmd) pairs */
+    vec srcs;    /* size_t: file indexes */
+    vec deps;    /* char *: names (borrowed from the index) */
+    vec dependents; /* size_t: target indexes */
+} tgt;
+
+typedef struct cmdref {
+    size_t file;
+    const ix_cmd *cmd;
+} cmdref;
+
+typedef struct wordref {
+    size_t file;
+    const ix_word *w;
+} wordref;
+
+typedef struct ctx {
+    const sunset_index *ix;
+    const sunset_result *res;
+    const sunset_cross_file *conv; /* the tree's conventions (settings.cross_file); never NULL */
+    pcre2_match_data *md;          /* for conv's regexes */
+    size_t nf;
+    ix_file **files;
+    node *fn;
+    vec *out;        /* per file: edge */
+    vec *in;         /* per file: size_t importer file index (only counting edges) */
+    vec *users;      /* per file: size_t every importer / includer, used or not */
+    vec classes;     /* cls */
+    node *cn;
+    size_t *by_name; /* class ids sorted by name */
+    vec cmds;        /* cmdref: every CMake command */
+    vec targets;     /* tgt */
+    node *tn;
+    vec flags;       /* wordref */
+    node *gn;
+    vec passes;      /* wordref */
+    node *pn;
+    vec *flag_users, *pass_users; /* per flag / pass: size_t files using it (not the definer, not CMake) */
+    size_t *file_targets_n; /* per file: number of targets compiling it */
+    vec *file_classes;      /* per file: size_t class ids */
+    vec *file_tgts;         /* per file: size_t targets compiling it */
+    size_t *tgt_sorted;     /* target ids sorted by name */
+    uint64_t *cm_args;      /* sorted hashes of every CMake argument's basename */
+    size_t n_cm_args;
+    uint64_t *glob_dirs;    /* sorted hashes of directories whose CMake files glob sources */
+    size_t n_glob_dirs;
+    bool oom;
+} ctx;
+
+/* ---- small helpers (resolve.c) ---- */
+
+char *rm_dupz(const char *s); /* NULL on OOM */
+char *rm_fmt(const char *f, ...) __attribute__((format(printf, 1, 2))); /* NULL on OOM */
+const char *rm_base_name(const char *path);
+size_t rm_dir_len(const char *path);
+bool rm_is_header(const char *path);
+/* a.cc and a.h: the same path up to the last '.' */
+bool rm_same_stem(const char *a, const char *b);
+bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h);
+/* A Python test module (settings.cross_file.test_modules) / a file of a test tree (test_trees). */
+bool rm_matches(const ctx *c, const vec *regexes, const char *path);
+bool rm_has_string(const vec *strings, const char *s);
+bool rm_is_test_module(const ctx *c, const char *path);
+bool rm_in_test_tree(const ctx *c, const char *path);
+
+/* ---- names to files, classes, targets (resolve.c); -1 when none ---- */
+
+/* dir (dn bytes) + "/" + rel, "./" and "../" normalised, looked up in the index. */
+long rm_lookup_rel(const ctx *c, const char *dir, size_t dn, const char *rel);
+long rm_resolve_include(const ctx *c, size_t from, const char *inc);
+/* A Python module named in file `from` (dotted, maybe relative) to a file index. */
+long rm_resolve_module(const ctx *c, size_t from, const char *mod);
+/* The class a base of class cid names (never cid itself). */
+long rm_resolve_base(const ctx *c, size_t cid, const char *base);
+/* qsort_r order of class ids by name (arg: the ctx). */
+int rm_cmp_cls_name(const void *a, const void *b, void *arg);
+long rm_target_pos(const ctx *c, const char *name);
+/* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
+bool rm_target_command(const ix_cmd *k);
+
+/* ---- the graph (graph.c) ---- */
+
+/* Everything propagation needs from the index. Returns 0, -1 on OOM (free with rm_graph_free). */
+int rm_graph_build(ctx *c);
+void rm_graph_free(ctx *c);
+/* For n names, the files whose code uses each (out[i]: size_t file ids). Returns 0, -1 on OOM. */
+int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out);
+void rm_add_caller(ctx *c, node *n, char *who); /* takes who (NULL = OOM) */
+
+/* ---- evidence (evidence.c) ---- */
+
+/* Mark n legacy, a seed (derived false) when ev has no cause, else derived. No-op when it is
+ * legacy already: the first reason found stays. */
+void rm_mark(ctx *c, node *n, const rm_ev *ev);
+/* A step with borrowed strings (copied when flattened). */
+rm_step rm_step_of(rm_step_kind kind, const char *path, uint32_t line, const char *detail);
+/* Append n's chain (ev's step and, recursively, its causes'), strings copied, to *steps.
+ * On OOM sets c->oom. */
+void rm_ev_flatten(ctx *c, const rm_ev *ev, rm_step **steps, size_t *n_steps);
+
+/* ---- legacy (propagate.c) and live (live.c) ---- */
+
+void rm_seeds(ctx *c);
+/* The propagation rules to a fixed point. */
+void rm_propagate(ctx *c);
+/* The liveness fixed point, flags and passes included. */
+void rm_liveness(ctx *c);
+
+#endif
