@@ -105,6 +105,7 @@ run: deps
 	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps
+	@$(MAKE) --no-print-directory lint-headers
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
 	@$(MAKE) --no-print-directory rules-test
 

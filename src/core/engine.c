@@ -106,19 +106,13 @@ static void warnf(worker *w, const char *fmt, ...) {
     sunset_result_add_warning(&w->res, buf);
 }
 
-static bool regex_list_match(const vec *res, const char *s, pcre2_match_data *md) {
-    for (size_t i = 0; i < res->n; i++)
-        if (re_search(VEC_AT(res, pcre2_code *, i), s, strlen(s), 0, md, NULL, NULL)) return true;
-    return false;
-}
-
 /* Do the rule's path filters and the configuration's disable list let it apply here? */
 static bool rule_applies(worker *w, const sunset_rule *r, const char *path) {
     signed char *ok = &w->rule_ok[r->index];
     if (*ok >= 0) return *ok;
     bool yes = true;
-    if (r->path_include.n && !regex_list_match(&r->path_include, path, w->md)) yes = false;
-    if (yes && r->path_exclude.n && regex_list_match(&r->path_exclude, path, w->md)) yes = false;
+    if (r->path_include.n && !re_list_search(&r->path_include, path, w->md)) yes = false;
+    if (yes && r->path_exclude.n && re_list_search(&r->path_exclude, path, w->md)) yes = false;
     const sunset_engine_opts *o = w->e->o;
     for (size_t i = 0; yes && i < o->n_disable; i++) {
         const disable_entry *d = &o->disable[i];
@@ -373,10 +367,6 @@ static char *normalise(const char *s) {
     return b.oom ? NULL : sb_take(&b);
 }
 
-static bool is_test_path(worker *w, const char *path) {
-    return regex_list_match(&w->e->rs->test_paths, path, w->md);
-}
-
 static void finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
@@ -402,7 +392,7 @@ static void finish_file(sunset_sink *s) {
                 dead[j] = true;
             }
         }
-        bool test = is_test_path(w, s->src->path);
+        bool test = sunset_ruleset_is_test_path(w->e->rs, s->src->path, w->md);
         for (size_t i = 0; i < cv->n; i++) {
             cand *c = &VEC_AT(cv, cand, i);
             if (dead && dead[i]) continue;
@@ -447,7 +437,7 @@ static void finish_file(sunset_sink *s) {
 
 static bool is_generated(worker *w, const char *path, const char *data, size_t len) {
     const sunset_ruleset *rs = w->e->rs;
-    if (regex_list_match(&rs->generated_paths, path, w->md)) return true;
+    if (re_list_search(&rs->generated_paths, path, w->md)) return true;
     size_t head = len < 2048 ? len : 2048;
     for (size_t i = 0; i < rs->generated_markers.n; i++) {
         const char *m = VEC_AT(&rs->generated_markers, char *, i);

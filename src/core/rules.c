@@ -176,6 +176,16 @@ bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start, pcre
     return true;
 }
 
+bool re_list_search(const vec *res, const char *s, pcre2_match_data *md) {
+    for (size_t i = 0; i < res->n; i++)
+        if (re_search(VEC_AT(res, pcre2_code *, i), s, strlen(s), 0, md, NULL, NULL)) return true;
+    return false;
+}
+
+bool sunset_ruleset_is_test_path(const sunset_ruleset *rs, const char *path, pcre2_match_data *md) {
+    return rs && re_list_search(&rs->test_paths, path, md);
+}
+
 bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
     if (t->n_names) {
         size_t lo = 0, hi = t->n_names;

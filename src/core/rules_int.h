@@ -123,6 +123,11 @@ bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *
 bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start,
                pcre2_match_data *md, size_t *so, size_t *eo);
 
+/* Does any regex of the list (a vec of pcre2_code *) match somewhere in s? */
+bool re_list_search(const vec *res, const char *s, pcre2_match_data *md);
+/* Is path a test file (settings.test_paths)? The one place every finding's `test` comes from. */
+bool sunset_ruleset_is_test_path(const sunset_ruleset *rs, const char *path, pcre2_match_data *md);
+
 /* Final severity of a rule's match in a context. */
 static inline sunset_severity rule_severity(const sunset_rule *r, sunset_context ctx) {
     return r->sev[ctx];
