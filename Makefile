@@ -4,7 +4,10 @@
 #   make run      install missing dependencies, build, scan testdata/paddle-mini, write reports/
 #   make test     install missing dependencies, build, run every test
 #   make sanitize the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make fuzz     build the libFuzzer harnesses (src/fuzz/) and run each FUZZ_SECONDS (10)
+#   make fuzz-regress  build the libFuzzer harnesses (src/fuzz/), replay their committed inputs
+#                 (deterministic: CI's fuzz step); `make fuzz` is the same target
+#   make fuzz-explore SECONDS=N  random exploration, N seconds per harness (default 60)
+#   make fuzz-coverage  lines of src/ each harness reaches on its committed inputs
 #   make valgrind valgrind memcheck on a full scan of testdata/paddle-mini
 #   make install PREFIX=/usr/local ; make uninstall
 #
@@ -43,14 +46,17 @@ UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*
 LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
 ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))
 # libFuzzer harnesses: linked with the engine, except fuzz_compdb (the C/C++ frontend alone,
-# with the fact recorder). Built only by `make fuzz`, into build-fuzz/.
-FUZZ_SECONDS ?= 10
+# with the fact recorder). Built only by the fuzz targets, into build-fuzz/ (build-cov/ for
+# the coverage build).
+SECONDS ?= 60
+FUZZ_CC_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+COV_FLAGS = -fprofile-instr-generate -fcoverage-mapping
 FUZZ_BINS := $(patsubst src/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard src/fuzz/fuzz_*.c))
 FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
-	lint-headers fuzz fuzz-bins valgrind
+	lint-headers fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind
 
 all: $(BUILD)/sunset
 
@@ -121,14 +127,29 @@ sanitize:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" build-san/sunset unit-tests rules-test
 
-# Each harness runs FUZZ_SECONDS on its seeds (testdata/fuzz/<harness>/, crash regressions
-# included); scripts/fuzz.sh prints executions and crashes per harness, fails on a crash.
-fuzz:
+# The fuzz targets (scripts/fuzz.sh). fuzz-regress is the gate: each harness replays its
+# committed seeds and crash inputs (testdata/fuzz/<harness>/, regress-* included) and a fixed
+# number of mutations from -seed=1, no clock involved, so a commit always gets the same
+# verdict. fuzz-explore is the open-ended search for a person or a scheduled job; see the
+# README ("Fuzzing") for turning what it finds into a regression input. `make fuzz` is
+# fuzz-regress.
+fuzz-build:
 	@SUNSET_WITH_CLANG=1 sh scripts/install-deps.sh
-	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
-		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_CC_FLAGS)" \
 		LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-bins
-	sh scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+
+fuzz-regress fuzz: fuzz-build
+	sh scripts/fuzz.sh regress build-fuzz
+
+fuzz-explore: fuzz-build
+	sh scripts/fuzz.sh explore build-fuzz $(SECONDS)
+
+# Coverage build (no sanitizers, llvm source-based coverage), then per-harness line counts.
+fuzz-coverage:
+	@SUNSET_WITH_CLANG=1 sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-cov CC=clang CFLAGS="-O1 -g $(COV_FLAGS) -fsanitize=fuzzer-no-link" \
+		LDFLAGS="-fsanitize=fuzzer -fprofile-instr-generate" fuzz-bins
+	sh scripts/fuzz-coverage.sh build-cov
 
 # Memcheck on a full scan (-j2: the worker threads too). Suppressions: libclang's own leak
 # on failed parses only (testdata/valgrind.supp).
@@ -156,7 +177,7 @@ lint-headers:
 	@sh scripts/lint-headers.sh src
 
 clean:
-	rm -rf $(BUILD) build-san build-fuzz
+	rm -rf $(BUILD) build-san build-fuzz build-cov
 
 install: $(BUILD)/sunset
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sunset/rules \

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/index.h"
 
@@ -234,6 +235,28 @@ static void cpp_facts(void **state) {
     sunset_index_free(ix);
 }
 
+/* A NUL byte inside a CMake argument list (after the engine's 8000-byte binary probe, so
+ * the file is indexed) once looped forever pushing empty arguments (found by fuzz_index,
+ * testdata/fuzz/fuzz_index/regress-cmake-nul-arg). The alarm turns that hang into a failure. */
+static void cmake_nul_byte(void **state) {
+    static const char text[] = "cc_library(a\0b DEPS c)\nSc(\0";
+    alarm(10);
+    sunset_index *ix = sunset_index_new();
+    sunset_source src = {"CMakeLists.txt", "CMakeLists.txt", text, sizeof text - 1, SUNSET_LANG_CMAKE};
+    assert_int_equal(sunset_index_add(ix, &src), 0);
+    sunset_index_finish(ix);
+    const ix_file *f = sunset_index_file(ix, "CMakeLists.txt");
+    assert_non_null(f);
+    assert_int_equal(f->cmds.n, 2);
+    const ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, 0);
+    assert_string_equal(c->name, "cc_library");
+    assert_int_equal(c->n_args, 4); /* a, b, DEPS, c: the NUL separates */
+    assert_string_equal(c->args[1], "b");
+    assert_int_equal(VEC_AT(&f->cmds, ix_cmd, 1).n_args, 0);
+    sunset_index_free(ix);
+    alarm(0);
+}
+
 static void cmake_and_shell(void **state) {
     sunset_index *ix = sunset_index_new();
     const ix_file *f = add(ix, "d/CMakeLists.txt", SUNSET_LANG_CMAKE,
@@ -321,6 +344,7 @@ int main(void) {
         cmocka_unit_test(python_blank_and_tools),
         cmocka_unit_test(cpp_facts),
         cmocka_unit_test(cmake_and_shell),
+        cmocka_unit_test(cmake_nul_byte),
         cmocka_unit_test(order_independent),
         cmocka_unit_test(oom_never_leaks),
     };

@@ -56,7 +56,9 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                 i++;
                 continue;
             }
-            if (ch == ' ' || ch == '\t' || ch == '\r') {
+            /* a NUL byte separates like a blank: the unquoted-argument loop below stops at
+             * it (strchr finds the terminator) without consuming it, which never advanced */
+            if (ch == ' ' || ch == '\t' || ch == '\r' || ch == 0) {
                 i++;
                 continue;
             }
