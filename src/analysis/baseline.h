@@ -1,6 +1,6 @@
 /*
- * baseline.h — known findings and the baseline file (src/baseline.c). A known finding is a
- * baseline entry or a finding of a file as it was at the diff base; the gate (src/gate.c)
+ * baseline.h — known findings and the baseline file (src/analysis/baseline.c). A known finding is a
+ * baseline entry or a finding of a file as it was at the diff base; the gate (src/analysis/gate.c)
  * matches today's findings against a set of them.
  */
 #ifndef SUNSET_BASELINE_H

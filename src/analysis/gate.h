@@ -1,6 +1,6 @@
 /*
- * gate.h — the pull-request gate's judgement (src/gate.c), apart from the command that reads
- * options and writes reports (src/cmd_check.c). Today's findings are sorted into known
+ * gate.h — the pull-request gate's judgement (src/analysis/gate.c), apart from the command that reads
+ * options and writes reports (src/cmd/check.c). Today's findings are sorted into known
  * (fingerprint in the known set), moved (a vanished known finding with the same rule, matched
  * text and enclosing scope turned up elsewhere), new (the rest; against a diff base only those
  * on lines the change adds or edits) and fixed (known findings in scope that vanished).

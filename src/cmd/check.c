@@ -1,7 +1,7 @@
 /*
  * cmd_check.c — `sunset baseline` and `sunset check`, the pull-request gate's commands: options,
  * which files to scan (all, a list, or those a change touched), the known findings (the
- * baseline, or the files as they were at the diff base), then the judgement (src/gate.c) and
+ * baseline, or the files as they were at the diff base), then the judgement (src/analysis/gate.c) and
  * the reports. New findings at or above --severity-threshold fail the gate (exit 1); errors
  * exit 2 and win over findings.
  */

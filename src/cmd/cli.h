@@ -1,5 +1,5 @@
 /*
- * cli.h — the command line, shared by every command: one option table (src/cli.c) drives
+ * cli.h — the command line, shared by every command: one option table (src/cmd/cli.c) drives
  * both the parser and --help. A command is a function in its own file taking the parsed
  * `cli`; adding an option is one table row and one field here.
  */
@@ -37,7 +37,7 @@ typedef struct cli {
     bool patch, derive;    /* removable --patch; scan --derive */
     size_t max_size;
     long budget;           /* -1 = default */
-    /* baseline / check (src/check.c) */
+    /* baseline / check (src/cmd/check.c) */
     const char *baseline, *diff_base, *files_from, *threshold, *summary;
     bool update_baseline, accept_new, report_unused;
     /* history */
@@ -49,7 +49,7 @@ typedef struct cli {
     /* --shard i/n (scan, history): this run does part i of n; 0/0 = everything */
     const char *shard;
     unsigned shard_i, shard_n;
-    /* report (src/cmd_report.c) */
+    /* report (src/cmd/report.c) */
     const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
     bool batches;
 } cli;
@@ -73,17 +73,17 @@ extern const command sunset_commands[];
 extern const size_t sunset_n_commands;
 
 /* Commands, one file each. */
-int cmd_scan(cli *c);   /* src/scan.c */
-int cmd_rules(cli *c);  /* src/selftest.c */
-int cmd_removable(cli *c); /* src/cmd_removable.c */
-int cmd_baseline(cli *c); /* src/cmd_check.c */
-int cmd_check(cli *c);    /* src/cmd_check.c */
-int cmd_history(cli *c); /* src/history.c */
-int cmd_merge(cli *c);   /* src/merge.c */
+int cmd_scan(cli *c);   /* src/cmd/session.c */
+int cmd_rules(cli *c);  /* src/cmd/selftest.c */
+int cmd_removable(cli *c); /* src/cmd/removable.c */
+int cmd_baseline(cli *c); /* src/cmd/check.c */
+int cmd_check(cli *c);    /* src/cmd/check.c */
+int cmd_history(cli *c); /* src/cmd/history.c */
+int cmd_merge(cli *c);   /* src/cmd/merge.c */
 /* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
 int cli_shard(cli *c);
 /* Is the item with this key in this run's shard? (true without --shard) */
 bool cli_in_shard(const cli *c, const char *key);
-int cmd_report(cli *c);  /* src/cmd_report.c */
+int cmd_report(cli *c);  /* src/cmd/report.c */
 
 #endif

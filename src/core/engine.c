@@ -430,7 +430,7 @@ static void finish_file(sunset_sink *s) {
         sunset_free(VEC_AT(&s->scopes, scope, i).name);
     }
     vec_free(&s->scopes);
-    /* in-source sunset-ignore comments (src/suppress.c) */
+    /* in-source sunset-ignore comments (src/core/suppress.c) */
     if (s->has_marker && sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
         warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
 }
@@ -511,7 +511,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     sunset_source src = {path, fspath.s, data, len, lang};
     sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
     if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
-    /* the content cache (src/cache.c): a hit replays this file's findings and counters.
+    /* the content cache (src/core/cache.c): a hit replays this file's findings and counters.
      * Files with sunset-ignore comments are not cached: an until= date makes their result
      * depend on the day. */
     size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;

@@ -15,7 +15,7 @@ typedef struct disable_entry {
     const char *const *paths; size_t n_paths; /* globs over root-relative paths */
 } disable_entry;
 
-/* An observer of every file the engine reads (the cross-file index, src/index.h): called once
+/* An observer of every file the engine reads (the cross-file index, src/analysis/index.h): called once
  * per file that is not binary, generated or of no language, from any worker thread, with the
  * bytes already in memory, whether or not the prefilter lets the file reach a frontend. */
 typedef struct sunset_indexer {
@@ -34,7 +34,7 @@ typedef struct sunset_engine_opts {
     bool progress;              /* progress line on stderr */
     const disable_entry *disable; size_t n_disable;
     const sunset_indexer *indexer; /* NULL = none */
-    struct sunset_cache *cache;    /* the content cache (src/cache.h), NULL = none */
+    struct sunset_cache *cache;    /* the content cache (src/core/cache.h), NULL = none */
 } sunset_engine_opts;
 
 typedef struct sunset_engine sunset_engine;

@@ -119,13 +119,17 @@ int sunset_result_absorb(sunset_result *dst, sunset_result *src) {
         reserve((void **)&dst->unused, &dst->cap_unused, dst->n_unused, src->n_unused,
                 sizeof *dst->unused))
         return -1;
-    memcpy(dst->findings + dst->n_findings, src->findings, src->n_findings * sizeof *src->findings);
+    /* guarded: an empty array may be NULL, and NULL + 0 is undefined too */
+    if (src->n_findings)
+        memcpy(dst->findings + dst->n_findings, src->findings, src->n_findings * sizeof *src->findings);
     dst->n_findings += src->n_findings;
     src->n_findings = 0;
-    memcpy(dst->warnings + dst->n_warnings, src->warnings, src->n_warnings * sizeof(char *));
+    if (src->n_warnings)
+        memcpy(dst->warnings + dst->n_warnings, src->warnings, src->n_warnings * sizeof(char *));
     dst->n_warnings += src->n_warnings;
     src->n_warnings = 0;
-    memcpy(dst->unused + dst->n_unused, src->unused, src->n_unused * sizeof *src->unused);
+    if (src->n_unused)
+        memcpy(dst->unused + dst->n_unused, src->unused, src->n_unused * sizeof *src->unused);
     dst->n_unused += src->n_unused;
     src->n_unused = 0;
     sunset_stats_add(&dst->stats, &src->stats, SUNSET_STAT_FILE);

@@ -25,7 +25,7 @@ typedef struct sunset_finding {
     char *enc_kind, *enc_name; /* innermost enclosing scope, NULL when none; owned */
     uint32_t enc_start, enc_end;
     char fingerprint[17];      /* 16 hex digits; see README "Fingerprints" */
-    bool suppressed;           /* a sunset-ignore comment covers it (src/suppress.c) */
+    bool suppressed;           /* a sunset-ignore comment covers it (src/core/suppress.c) */
     char *justification;       /* that comment's reason when suppressed; owned */
     bool derived;              /* legacy by propagation across files (scan --derive, removable.h) */
     char *chain;               /* the evidence chain when derived; owned */
@@ -38,7 +38,7 @@ typedef struct sunset_unused {
     char *what;      /* "sunset-ignore[RULES]" as written, plus " (expired YYYY-MM-DD)"; owned */
 } sunset_unused;
 
-/* The CI gate's verdict (src/check.c), attached to the result it writes: the result's
+/* The CI gate's verdict (src/analysis/gate.c), attached to the result it writes: the result's
  * findings are then the new ones (failing or below the threshold) and the suppressed ones. */
 #define SUNSET_TASKS 8 /* task numbers 0..7; 0 = not a task (sunset's own findings) */
 
@@ -65,7 +65,7 @@ typedef struct sunset_gate {
  * SUNSET_STAT_WALK  set by the walk (each shard repeats it; `merge` takes the first shard's),
  * SUNSET_STAT_SEEN  files found by the walk (summed over shards),
  * SUNSET_STAT_FILE  counted per file by the workers (summed over workers and shards),
- * SUNSET_STAT_CACHE per file too, and replayed from a cache entry (src/cache.c).
+ * SUNSET_STAT_CACHE per file too, and replayed from a cache entry (src/core/cache.c).
  * group and key place it in the JSON document's "stats": 0 at the top, 1 inside "skipped",
  * 2 after "by_severity" (README "JSON output"); the order here is the document's order.
  * Adding a counter is one line here: the workers' sums, the cache, the JSON writer and

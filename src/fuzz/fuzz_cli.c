@@ -1,5 +1,5 @@
 /*
- * fuzz_cli.c — libFuzzer harness for the option parser (src/cli.c): the input's
+ * fuzz_cli.c — libFuzzer harness for the option parser (src/cmd/cli.c): the input's
  * NUL-separated fields are argv[1..] of `sunset` (the command, then options and values: long
  * and short forms, "--opt=value", bundled values, "--"). cli_parse must return a documented
  * exit code, leave every string it kept pointing into argv, and cli_free must release all of

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "report/report.h"
 
 /* libclang leaks its copy of the unsaved buffer when a parse fails (see testdata/clang/lsan.supp);
  * libLLVM has no frame pointers, so with the fast unwinder the leak's stack shows only the

@@ -1,5 +1,5 @@
 /*
- * fuzz_index.c — libFuzzer harness for the cross-file index lexers (src/index.c, behind
+ * fuzz_index.c — libFuzzer harness for the cross-file index lexers (src/analysis/index/, behind
  * `sunset removable` and `scan --derive`): one fast lexer per language that reads a file's
  * bytes with no parser in front of it. The first input byte picks the file name (so the
  * lexer: Python, C++, CMake, shell, plain text tool list), the rest is the file; it is

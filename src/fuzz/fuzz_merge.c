@@ -1,5 +1,5 @@
 /*
- * fuzz_merge.c — libFuzzer harness for `sunset merge` (src/merge.c): the input's
+ * fuzz_merge.c — libFuzzer harness for `sunset merge` (src/cmd/merge.c): the input's
  * NUL-separated parts (up to four) are the JSON documents of shards, written to files and
  * merged as `sunset merge FILE... -o OUT` does. Whatever they hold (scan or history
  * documents, mixed, malformed), the command exits 0 or 2 after its message, and leaks

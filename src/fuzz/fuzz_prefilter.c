@@ -1,5 +1,5 @@
 /*
- * fuzz_prefilter.c — libFuzzer harness for the prefilter (src/prefilter.c), the code every
+ * fuzz_prefilter.c — libFuzzer harness for the prefilter (src/core/prefilter.c), the code every
  * scanned file goes through first (the engine harnesses turn it off so that each input reaches
  * its frontend). The input's lines up to the first empty line are the literals, the rest is a
  * file; prefilter_match must agree with a plain memmem over the literals, the contract in

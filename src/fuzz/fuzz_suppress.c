@@ -1,5 +1,5 @@
 /*
- * fuzz_suppress.c — libFuzzer harness for the suppression-comment parser (src/suppress.c):
+ * fuzz_suppress.c — libFuzzer harness for the suppression-comment parser (src/core/suppress.c):
  * the input is a file's text; every one of its first lines carries a finding of one of two
  * rules of a small pack built here (FZ-ONE, FZ-TWO: the seeds name them, so they stay valid
  * whatever the bundled rules are called), and sunset_suppress_file applies the file's
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
         if (i >= before && strcmp(f->rule_id, SUNSET_SUPPRESSION_RULE) != 0) abort();
         if (f->span.line < 1) abort();
     }
-    sunset_suppress_sort(&res);
+    sunset_result_sort(&res);
     for (size_t i = 0; i < res.n_unused; i++)
         if (!res.unused[i].path || !res.unused[i].what || res.unused[i].line < 1) abort();
     sunset_result_free(&res);

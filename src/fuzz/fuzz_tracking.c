@@ -1,5 +1,5 @@
 /*
- * fuzz_tracking.c — libFuzzer harness for the tracking manifest (src/tracking.c) and the
+ * fuzz_tracking.c — libFuzzer harness for the tracking manifest (src/analysis/tracking.c) and the
  * three tracking writers (src/report/tracking_*.c): the input is a manifest as
  * `sunset report --manifest` reads it. It is parsed (a bad one must give a message); a good
  * one is measured against a small fixed scan result and written as Markdown, JSON and HTML,

@@ -1,6 +1,6 @@
 /*
  * gate.c — what the writers share about the CI gate (`sunset check`): the gate's member of
- * the JSON document and the suppressed count. The gate itself is computed in src/check.c;
+ * the JSON document and the suppressed count. The gate itself is computed in src/analysis/gate.c;
  * writers only read the sunset_gate attached to the result.
  */
 #include "report/report.h"

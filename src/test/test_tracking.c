@@ -1,5 +1,5 @@
 /*
- * test_tracking.c — tracking reports (src/tracking.c, src/report/tracking_*.c, `sunset report`):
+ * test_tracking.c — tracking reports (src/analysis/tracking.c, src/report/tracking_*.c, `sunset report`):
  *  - the manifest loader: the bundled 63510 manifest, and one-line errors naming the place;
  *  - the removal handling of a file (直接删除 by a file-level finding, by the main declaration,
  *    by a derived fact, by legacy test classes; 部分删除 ranges merged from scopes and lines);
