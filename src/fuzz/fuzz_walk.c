@@ -21,7 +21,7 @@
 
 #define MAX_STARS 6
 #define MAX_GLOBS 32
-#define MAX_INPUT 4096
+#define WALK_MAX_INPUT 4096
 
 static const char *const tree[] = {
     "a.py", "b.cc", "build/x.o", "build/gen/y.py", "doc/design.md",
@@ -116,7 +116,7 @@ static bool plain_pattern(const char *g) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
-    if (len > MAX_INPUT) return 0;
+    if (len > WALK_MAX_INPUT) return 0;
     char *text = fuzz_copy(data, len);
     /* sections */
     const char *sec[3] = {text, text + len, text + len}, *sec_end[3] = {text + len, text + len, text + len};
