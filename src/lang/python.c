@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -41,6 +42,20 @@ const TSLanguage *tree_sitter_python(void);
 #define NO_OFFSET UINT32_MAX
 
 static const char OOM_MSG[] = "python frontend: out of memory";
+
+/* Chain bound. The 0.20 query cursor keeps one in-progress state per enclosing node that
+ * still waits for a later child, and steps every state at every node. A postfix chain
+ * (`paddle.a.a...`, `f()()...`, `a.b().b()...`) nests each link as the first child of the
+ * next, and facts.scm's attribute and call patterns wait behind each link for its name or
+ * arguments: the walk costs the square of the chain (40,000 links took 7.5 s, 20,000
+ * method calls 8.4 s; other deep nesting, `((((1))))` or `f(f(f(y)))`, stays linear). A
+ * file with a chain longer than MAX_CHAIN is refused with a warning before any query runs,
+ * as the C++ frontend refuses 20,000-operator chains; 10,000 links take ~0.5 s. */
+#define MAX_CHAIN 12000u
+
+/* The budget is checked every CLOCK_EVERY query matches: one match costs far more than a
+ * clock read, but the cursor's loop between two matches cannot be interrupted. */
+#define CLOCK_EVERY 64u
 
 static uint32_t match_limit_override;
 
@@ -135,6 +150,7 @@ typedef struct py_state {
     char *facts_path;            /* for messages; owned */
     unsigned parse_budget_ms;
     uint32_t match_limit;
+    TSSymbol sym_attribute, sym_call; /* the links of a postfix chain (see MAX_CHAIN) */
 } py_state;
 
 typedef struct py_worker {
@@ -466,6 +482,8 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
     if (!st) goto cleanup;
     st->parse_budget_ms = cfg->parse_budget_ms;
     st->match_limit = match_limit_override ? match_limit_override : SUNSET_PYTHON_MATCH_LIMIT;
+    st->sym_attribute = ts_language_symbol_for_name(tree_sitter_python(), "attribute", 9, true);
+    st->sym_call = ts_language_symbol_for_name(tree_sitter_python(), "call", 4, true);
     st->gctx = pcre2_general_context_create(pc_malloc, pc_free, NULL);
     st->cctx = st->gctx ? pcre2_compile_context_create(st->gctx) : NULL;
     if (!st->cctx) goto cleanup;
@@ -588,8 +606,26 @@ typedef struct scan_ctx {
     sunset_sink *sink;
     vec caps, items, marks, ranges, calls, scopes, found;
     pool_chunk *pool;
+    double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
+    unsigned ticks;      /* matches since the last clock read */
     bool oom;
+    bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
 } scan_ctx;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Called once per query match: true (and sc->over_budget set) once the budget is spent. */
+static bool budget_spent(scan_ctx *sc) {
+    if (sc->over_budget) return true;
+    if (!sc->deadline_ms || ++sc->ticks < CLOCK_EVERY) return false;
+    sc->ticks = 0;
+    sc->over_budget = now_ms() > sc->deadline_ms;
+    return sc->over_budget;
+}
 
 static char *pool_alloc(scan_ctx *sc, size_t n) {
     pool_chunk *c = sc->pool;
@@ -726,6 +762,7 @@ static bool collect_facts(scan_ctx *sc, TSNode root) {
     TSQueryMatch m;
     ts_query_cursor_exec(cur, pq->q, root);
     while (ts_query_cursor_next_match(cur, &m)) {
+        if (budget_spent(sc)) return true; /* the caller reports it */
         if (!preds_hold(sc, pq, &m)) continue;
         uint32_t first = (uint32_t)sc->caps.n;
         for (uint16_t i = 0; i < m.capture_count; i++) {
@@ -926,11 +963,15 @@ static void emit_item(scan_ctx *sc, const item *it) {
     }
 }
 
-/* Emit every fact in document order; the call and scope stacks hold the argument lists and
- * definitions enclosing the current item (tree nodes nest, so a popped frame never returns). */
-static void emit_facts(scan_ctx *sc) {
+/* Items in document order, marks sorted for has_mark's and build_ranges' lookups. */
+static void sort_facts(scan_ctx *sc) {
     if (sc->items.n) qsort(sc->items.v, sc->items.n, sizeof(item), item_cmp);
     if (sc->marks.n) qsort(sc->marks.v, sc->marks.n, sizeof(mark), mark_cmp);
+}
+
+/* Emit every fact in document order (after sort_facts); the call and scope stacks hold the argument lists and
+ * definitions enclosing the current item (tree nodes nest, so a popped frame never returns). */
+static void emit_facts(scan_ctx *sc) {
     for (size_t i = 0; i < sc->items.n && !sc->oom; i++) {
         const item *it = &VEC_AT(&sc->items, item, i);
         while (sc->calls.n && it->start >= VEC_AT(&sc->calls, call_frame, sc->calls.n - 1).end)
@@ -1019,6 +1060,7 @@ static bool run_query(scan_ctx *sc, const pyquery *pq, TSNode root) {
     TSQueryMatch m;
     ts_query_cursor_exec(cur, pq->q, root);
     while (ts_query_cursor_next_match(cur, &m)) {
+        if (budget_spent(sc)) return true; /* the caller reports it */
         const pattern_info *pi = &pq->pats[m.pattern_index];
         if (!preds_hold(sc, pq, &m)) continue;
         TSNode n;
@@ -1037,21 +1079,65 @@ static bool run_query(scan_ctx *sc, const pyquery *pq, TSNode root) {
 }
 
 /* All rules in one walk; if that hits the match limit, which cannot be pinned on one rule,
- * its results are dropped and each rule runs alone with the whole limit to itself. */
+ * its results are dropped and each rule runs alone with the whole limit to itself. The hits
+ * stay in sc->found until emit_matches. */
 static void run_rules(scan_ctx *sc, TSNode root) {
     const py_state *st = sc->w->st;
     if (!st->all.q || !run_query(sc, &st->all, root)) {
         sc->found.n = 0;
-        for (size_t r = 0; r < st->nrules && !sc->oom; r++)
+        for (size_t r = 0; r < st->nrules && !sc->oom && !sc->over_budget; r++)
             if (!run_query(sc, &st->rules[r], root))
                 sunset_warn(sc->sink, 0, 0,
                             "query match limit hit for rule %s; matches may be missing",
                             sunset_rule_id(st->rules[r].pats[0].rule));
     }
+}
+
+static void emit_matches(scan_ctx *sc) {
     for (size_t i = 0; i < sc->found.n && !sc->oom; i++) {
         const rule_hit *f = &VEC_AT(&sc->found, rule_hit, i);
         sunset_emit_match(sc->sink, f->rule, f->ctx, f->span);
     }
+}
+
+static bool is_link(const py_state *st, TSNode n) {
+    TSSymbol sym = ts_node_symbol(n);
+    return sym == st->sym_attribute || sym == st->sym_call;
+}
+
+/* The head of a postfix chain longer than MAX_CHAIN (links: attribute and call nodes, each
+ * the first child of the next); false when there is none. One iterative walk (no recursion
+ * over the tree) that measures each chain from its head only, so linear in the nodes. */
+static bool long_chain(const py_state *st, TSNode root, TSNode *at) {
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    bool found = false, first_of_link = false; /* entered as the first child of a link */
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        bool link = is_link(st, n);
+        if (link && !first_of_link) {
+            uint32_t len = 1;
+            for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
+                k = ts_node_child(k, 0);
+                if (!is_link(st, k)) break;
+                len++;
+            }
+            if (len > MAX_CHAIN) {
+                *at = n;
+                found = true;
+                break;
+            }
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) {
+            first_of_link = link;
+            continue;
+        }
+        first_of_link = false;
+        while (!ts_tree_cursor_goto_next_sibling(&cur))
+            if (!ts_tree_cursor_goto_parent(&cur)) goto done;
+    }
+done:
+    ts_tree_cursor_delete(&cur);
+    return found;
 }
 
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
@@ -1064,6 +1150,9 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
         .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
         .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
     };
+    /* One budget for the parse and the queries: the parser stops itself at its timeout, the
+     * queries stop at the deadline. */
+    if (w->st->parse_budget_ms) sc.deadline_ms = now_ms() + w->st->parse_budget_ms;
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
@@ -1080,11 +1169,31 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
             sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
         goto cleanup;
     }
-    TSNode root = ts_tree_root_node(tree);
+    TSNode root = ts_tree_root_node(tree), head;
+    if (long_chain(w->st, root, &head)) {
+        sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
+                    "skipped: a chain of more than %u attributes and calls (the query cost "
+                    "grows with the square of its length)",
+                    MAX_CHAIN);
+        goto cleanup;
+    }
+    /* Everything is computed before anything is emitted, so that a file over budget is
+     * reported as not analysed rather than half analysed. */
     if (!collect_facts(&sc, root)) sc.oom = true;
-    if (!sc.oom) emit_facts(&sc);
-    if (!sc.oom && !build_ranges(&sc)) sc.oom = true;
-    if (!sc.oom) run_rules(&sc, root);
+    if (!sc.oom && !sc.over_budget) sort_facts(&sc);
+    if (!sc.oom && !sc.over_budget && !build_ranges(&sc)) sc.oom = true;
+    if (!sc.oom && !sc.over_budget) run_rules(&sc, root);
+    if (sc.oom) {
+        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
+        goto cleanup;
+    }
+    if (sc.over_budget) {
+        sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms) in the queries; file not analysed",
+                    w->st->parse_budget_ms);
+        goto cleanup;
+    }
+    emit_facts(&sc);
+    if (!sc.oom) emit_matches(&sc);
     if (sc.oom) {
         sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
         goto cleanup;
