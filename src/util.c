@@ -420,3 +420,45 @@ int sunset_severity_from_name(const char *name) {
         if (strcmp(sev_names[i], name) == 0) return i;
     return -1;
 }
+
+/* ---- text for terminals and CI logs --------------------------------------------------- */
+
+bool sb_put_printable(sb *b, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && u[j] >= 0x20 && u[j] < 0x7F) j++; /* the common case: a printable run */
+        if (j > i && !sb_putn(b, s + i, j - i)) return false;
+        if (j == n) break;
+        i = j;
+        unsigned char c = u[i];
+        if (c == '\t') {
+            if (!sb_putc(b, '\t')) return false;
+            i++;
+        } else if (c == '\n' || c == '\r') {
+            if (!sb_puts(b, c == '\n' ? "\\n" : "\\r")) return false;
+            i++;
+        } else if (c < 0x80) { /* other C0 controls (ESC among them) and DEL */
+            if (!sb_printf(b, "\\x%02x", c)) return false;
+            i++;
+        } else {
+            size_t l = utf8_len(u + i, n - i);
+            if (!l) { /* not UTF-8: the byte, so that the name can still be found */
+                if (!sb_printf(b, "\\x%02x", c)) return false;
+                i++;
+            } else if (l == 2 && c == 0xC2 && u[i + 1] < 0xA0) { /* C1: U+0080..U+009F */
+                if (!sb_printf(b, "\\u%04x", (unsigned)u[i + 1])) return false;
+                i += 2;
+            } else {
+                if (!sb_putn(b, s + i, l)) return false;
+                i += l;
+            }
+        }
+    }
+    return !b->oom;
+}
+
+bool sb_put_printable_str(sb *b, const char *s) {
+    return s ? sb_put_printable(b, s, strlen(s)) : !b->oom;
+}

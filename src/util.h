@@ -62,6 +62,15 @@ int read_file_sb(const char *path, size_t max_size, sb *buf);
  * in place: renaming over a device would replace it. A directory is EISDIR. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
+/* Text for a human-readable report (a terminal, a CI log, Markdown): printable ASCII and valid
+ * UTF-8 as they are, tab kept; LF and CR as \n and \r, the other C0 controls (ESC) and DEL as
+ * \xHH, C1 controls as \u00HH, bytes that are not UTF-8 as \xHH. So a file name cannot start
+ * a new line (a `::error` workflow command in a CI log) or a terminal escape sequence. A
+ * backslash stays as it is: the output is for people, not for parsing back. The _str form
+ * writes nothing for NULL. Both return false on OOM. */
+bool sb_put_printable(sb *b, const char *s, size_t n);
+bool sb_put_printable_str(sb *b, const char *s);
+
 /* 64-bit FNV-1a, for fingerprints and hash tables. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
 
