@@ -155,6 +155,12 @@ int cmd_report(cli *c) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         goto cleanup;
     }
+    if (c->source_url && *c->source_url && !trk_is_web_url(c->source_url)) {
+        /* links are http(s) or relative: a javascript: prefix would run in a reader's page */
+        fprintf(stderr, "sunset: --source-url: want an http:// or https:// URL, or \"\" for "
+                        "relative links: %s\n", c->source_url);
+        goto cleanup;
+    }
     if (c->source_url) {
         /* the snapshot measured may not be the manifest's branch: links follow the user */
         sunset_free(m->source_url);
