@@ -11,7 +11,9 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,9 +159,38 @@ static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
     return 0;
 }
 
+/* The interpreter's limits for the retry: the default match limit (it bounds catastrophic
+ * backtracking), a larger heap for its backtracking frames. Read-only once made, so one
+ * context serves every thread. */
+#define RETRY_HEAP_KIB (256u * 1024u)
+
+static pcre2_match_context *retry_ctx;
+static pthread_once_t retry_once = PTHREAD_ONCE_INIT;
+
+static void retry_ctx_make(void) {
+    retry_ctx = pcre2_match_context_create(NULL); /* NULL (no memory): default limits */
+    if (retry_ctx) pcre2_set_heap_limit(retry_ctx, RETRY_HEAP_KIB);
+}
+
+int re_match_rc(const pcre2_code *re, const char *s, size_t n, size_t start,
+                pcre2_match_data *md) {
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, md, NULL);
+    if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH) return rc;
+    /* An error is not "no match": the JIT's 32 KiB stack runs out on long input (a dotted
+     * path of ~850 components against (\.\w+)*), so retry with the interpreter, which keeps
+     * its backtracking on the heap. */
+    pthread_once(&retry_once, retry_ctx_make);
+    return pcre2_match(re, (PCRE2_SPTR)s, n, start, PCRE2_NO_JIT, md, retry_ctx);
+}
+
+void re_error_message(int rc, char *buf, size_t size) {
+    if (pcre2_get_error_message(rc, (PCRE2_UCHAR *)buf, size) < 0)
+        snprintf(buf, size, "error %d", rc);
+}
+
 bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start, pcre2_match_data *md,
                size_t *so, size_t *eo) {
-    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, md, NULL);
+    int rc = re_match_rc(re, s, n, start, md);
     if (rc < 0) return false;
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
     if (so) *so = ov[0];

@@ -158,6 +158,7 @@ typedef struct py_worker {
     TSParser *parser;
     TSQueryCursor *cursor;
     pcre2_match_data *md;
+    pcre2_match_context *mctx;   /* the interpreter retry's limits (a larger heap) */
 } py_worker;
 
 /* A query text and where it comes from, for init error messages. */
@@ -528,6 +529,7 @@ static void py_worker_free(void *wp) {
     if (w->parser) ts_parser_delete(w->parser);
     if (w->cursor) ts_query_cursor_delete(w->cursor);
     pcre2_match_data_free(w->md);
+    pcre2_match_context_free(w->mctx);
     sunset_free(w);
 }
 
@@ -539,7 +541,9 @@ static void *py_worker_new(void *state) {
     w->parser = ts_parser_new();
     w->cursor = ts_query_cursor_new();
     w->md = pcre2_match_data_create(1, st->gctx);
-    if (!w->parser || !w->cursor || !w->md ||
+    w->mctx = pcre2_match_context_create(st->gctx);
+    if (w->mctx) pcre2_set_heap_limit(w->mctx, 256u * 1024u); /* KiB */
+    if (!w->parser || !w->cursor || !w->md || !w->mctx ||
         !ts_parser_set_language(w->parser, tree_sitter_python())) {
         py_worker_free(w);
         return NULL;
@@ -722,12 +726,26 @@ static bool pred_holds(scan_ctx *sc, const pyquery *pq, const pred *pd, const TS
         case PRED_MATCH:
         case PRED_NOT_MATCH: {
             int r = pcre2_match(pd->re, (PCRE2_SPTR)t.s, t.n, 0, 0, sc->w->md, NULL);
+            /* An error is not a mismatch: the JIT's small stack runs out on long text, so
+             * retry with the interpreter (its backtracking is on the heap) before giving up. */
             if (r < 0 && r != PCRE2_ERROR_NOMATCH)
-                sunset_warn(sc->sink, 0, 0, "%s: regex error %d; predicate taken as false",
-                            pq->pats[m->pattern_index].rule
-                                ? sunset_rule_id(pq->pats[m->pattern_index].rule)
-                                : "facts.scm",
-                            r);
+                r = pcre2_match(pd->re, (PCRE2_SPTR)t.s, t.n, 0, PCRE2_NO_JIT, sc->w->md,
+                                sc->w->mctx);
+            if (r < 0 && r != PCRE2_ERROR_NOMATCH) {
+                PCRE2_UCHAR msg[160];
+                if (pcre2_get_error_message(r, msg, sizeof msg) < 0)
+                    snprintf((char *)msg, sizeof msg, "error %d", r);
+                const pattern_info *pi = &pq->pats[m->pattern_index];
+                TSPoint at = ts_node_start_point(m->captures[i].node);
+                if (pi->rule)
+                    sunset_warn(sc->sink, at.row + 1, at.column + 1,
+                                "rule %s: regex error: %s; predicate taken as false",
+                                sunset_rule_id(pi->rule), (const char *)msg);
+                else
+                    sunset_warn(sc->sink, at.row + 1, at.column + 1,
+                                "%s: regex error: %s; predicate taken as false",
+                                sc->w->st->facts_path, (const char *)msg);
+            }
             ok = r >= 0;
             if (pd->op == PRED_NOT_MATCH && (r >= 0 || r == PCRE2_ERROR_NOMATCH)) ok = !ok;
             break;

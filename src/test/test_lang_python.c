@@ -782,6 +782,37 @@ static void test_query_budget(void **unused) {
     fx_close(&f);
 }
 
+static void test_regex_error(void **unused) {
+    /* #match? on a dotted path of 850 components: the JIT's stack runs out, which was taken
+     * as "no match"; the interpreter retry matches. A regex that fails in both (the match
+     * limit) is a warning naming the rule and the position. */
+    struct sunset_rule rules[] = {
+        {"PY-DOTTED",
+         "((string_content) @s (#match? @s \"^(paddle|fluid)(\\\\.\\\\w+)*\\\\.ExecutionStrategy$\"))", "",
+         SUNSET_LANG_PYTHON},
+        {"PY-BACKTRACK", "((string_content) @s (#match? @s \"^(a+)+$\"))", "", SUNSET_LANG_PYTHON},
+    };
+    struct sunset_ruleset rs = {rules, 2};
+    char *dotted = chain("x = 'paddle", ".a", 850);
+    size_t n = strlen(dotted);
+    char *code = malloc(n + 64);
+    assert_non_null(code);
+    sprintf(code, "%.*s.ExecutionStrategy'\ny = '%s'\n", (int)n - 1, dotted,
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaab");
+    fx f;
+    fx_open(&f, &rs);
+    assert_int_equal(fx_scan(&f, code), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-DOTTED", ANY), 1);
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-BACKTRACK", ANY), 0);
+    const rec *r = warning_with(&f.sink, "rule PY-BACKTRACK: regex error: match limit exceeded");
+    assert_non_null(r);
+    assert_int_equal(r->span.line, 2);
+    assert_int_equal(r->span.col, 6);
+    fx_close(&f);
+    free(code);
+    free(dotted);
+}
+
 /* Whether the failure armed by sunset_alloc_fail_after(k) is still pending, i.e. fewer than
  * k allocations happened since; disarms it either way. */
 static bool failure_pending(long k) {
@@ -869,6 +900,7 @@ int main(void) {
         cmocka_unit_test(test_parse_budget),
         cmocka_unit_test(test_chain_limit),
         cmocka_unit_test(test_query_budget),
+        cmocka_unit_test(test_regex_error),
         cmocka_unit_test(test_no_leaks_and_oom),
     };
     if (getenv("PY_TEST_FILTER")) cmocka_set_test_filter(getenv("PY_TEST_FILTER"));
