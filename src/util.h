@@ -58,6 +58,7 @@ int read_file_sb(const char *path, size_t max_size, sb *buf);
 
 /* Write `len` bytes to `path` atomically: a temp file in the same directory, fsync, rename.
  * Returns 0 or an errno value; on failure the old file is untouched and no temp remains.
+ * A new file gets 0666 less the umask, a replaced one keeps its mode (see write_file_stage).
  * A path that exists and is not a regular file (/dev/null, a FIFO) is opened and written
  * in place: renaming over a device would replace it. A directory is EISDIR. */
 int write_file_atomic(const char *path, const char *data, size_t len);
@@ -70,6 +71,19 @@ int write_file_atomic(const char *path, const char *data, size_t len);
  * writes nothing for NULL. Both return false on OOM. */
 bool sb_put_printable(sb *b, const char *s, size_t n);
 bool sb_put_printable_str(sb *b, const char *s);
+
+/* write_file_atomic in two steps, for a set of files that must be replaced together: stage
+ * writes and fsyncs the temp next to `path` (*tmp, caller-owned, NULL when `path` is not a
+ * regular file and was written in place); commit renames it over `path`, abort removes it;
+ * both free *tmp. New files get 0666 less the umask; a replaced file keeps its mode. Until
+ * commit or abort, SIGINT/SIGTERM/SIGHUP unlink the temp before the process dies of the
+ * signal (handlers installed on first use where the signal's action is the default). */
+int write_file_stage(const char *path, const char *data, size_t len, char **tmp);
+int write_file_commit(char *tmp, const char *path);
+void write_file_abort(char *tmp);
+/* Unlinks every temp staged and not yet committed or aborted; async-signal-safe (the signal
+ * handler's work, callable by tests). */
+void sunset_tmp_cleanup(void);
 
 /* 64-bit FNV-1a, for fingerprints and hash tables. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
