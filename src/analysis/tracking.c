@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/json.h"
 #include "core/walk.h"
@@ -751,13 +752,32 @@ oom:
 
 /* --- helpers for the writers --- */
 
+bool trk_is_web_url(const char *u) {
+    return u && (strncasecmp(u, "https://", 8) == 0 || strncasecmp(u, "http://", 7) == 0);
+}
+
+/* A path as a URL path: bytes outside the unreserved and path-safe set percent-encoded, so
+ * a name cannot end the URL, the attribute or the Markdown link ('"', ')', '#', '?', blanks,
+ * controls, non-ASCII). */
+static void put_url_path(sb *out, const char *p) {
+    for (const unsigned char *u = (const unsigned char *)p; *u; u++) {
+        if (isalnum(*u) || strchr("-._~/!$&'*+,;=:@", *u)) sb_putc(out, (char)*u);
+        else sb_printf(out, "%%%02X", *u);
+    }
+}
+
 bool trk_url(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end) {
-    if (m->source_url && *m->source_url) {
+    if (trk_is_web_url(m->source_url)) {
         size_t n = strlen(m->source_url);
         sb_putn(out, m->source_url, n);
         if (m->source_url[n - 1] != '/') sb_putc(out, '/');
+    } else {
+        /* A relative link. A first segment with ':' would read as a scheme (a directory named
+         * "javascript:alert(1)"), a leading '/' or "//" as another host or root: "./" first. */
+        size_t seg = strcspn(path, "/");
+        if (memchr(path, ':', seg) || path[0] == '/') sb_puts(out, "./");
     }
-    sb_puts(out, path);
+    put_url_path(out, path);
     if (line) sb_printf(out, "#L%u", line);
     if (line && end > line) sb_printf(out, "-L%u", end);
     return !out->oom;

@@ -152,8 +152,14 @@ void tracking_report_free(tracking_report *r);
 const trk_file *tracking_file(const tracking_report *r, const char *path);
 
 /* A source link for path#Lline (end > line: #Lline-Lend): the manifest's source_url joined
- * with the path, or the bare path when it has none. */
+ * with the path, or the path as a relative link when it has none. Only an http(s) source_url
+ * is used (anything else, javascript: among them, gives the relative link); the path is
+ * percent-encoded where a URL needs it, and a relative link whose first segment holds ':'
+ * (it would read as a scheme) or that starts with '/' gets "./" in front. */
 bool trk_url(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end);
+/* Whether u is an http:// or https:// URL (case-insensitive scheme). */
+bool trk_is_web_url(const char *u);
+
 /* 100 * a / b, 0 when b is 0. */
 double trk_rate(size_t a, size_t b);
 /* Findings of the task that keep it open, grouped by file: up to `max_files` files, most

@@ -6,6 +6,8 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -326,36 +328,9 @@ static int write_special(const char *path, const char *data, size_t len) {
 }
 
 int write_file_atomic(const char *path, const char *data, size_t len) {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) return EISDIR;
-        return write_special(path, data, len); /* /dev/null, /dev/stdout, a pipe */
-    }
-    sb tmp = {0};
-    if (!sb_printf(&tmp, "%s.tmp.XXXXXX", path)) return ENOMEM;
-    int fd = mkstemp(tmp.s);
-    if (fd < 0) {
-        int e = errno;
-        sb_free(&tmp);
-        return e;
-    }
-    int err = 0;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            err = errno;
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (!err && fchmod(fd, 0644) != 0) err = errno;
-    if (!err && fsync(fd) != 0) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && rename(tmp.s, path) != 0) err = errno;
-    if (err) unlink(tmp.s);
-    sb_free(&tmp);
+    char *tmp = NULL;
+    int err = write_file_stage(path, data, len, &tmp);
+    if (!err) err = write_file_commit(tmp, path);
     return err;
 }
 
@@ -382,4 +357,184 @@ int sunset_severity_from_name(const char *name) {
     for (int i = 0; i < SUNSET_SEV_COUNT; i++)
         if (strcmp(sev_names[i], name) == 0) return i;
     return -1;
+}
+
+/* ---- text for terminals and CI logs --------------------------------------------------- */
+
+bool sb_put_printable(sb *b, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && u[j] >= 0x20 && u[j] < 0x7F) j++; /* the common case: a printable run */
+        if (j > i && !sb_putn(b, s + i, j - i)) return false;
+        if (j == n) break;
+        i = j;
+        unsigned char c = u[i];
+        if (c == '\t') {
+            if (!sb_putc(b, '\t')) return false;
+            i++;
+        } else if (c == '\n' || c == '\r') {
+            if (!sb_puts(b, c == '\n' ? "\\n" : "\\r")) return false;
+            i++;
+        } else if (c < 0x80) { /* other C0 controls (ESC among them) and DEL */
+            if (!sb_printf(b, "\\x%02x", c)) return false;
+            i++;
+        } else {
+            size_t l = utf8_len(u + i, n - i);
+            if (!l) { /* not UTF-8: the byte, so that the name can still be found */
+                if (!sb_printf(b, "\\x%02x", c)) return false;
+                i++;
+            } else if (l == 2 && c == 0xC2 && u[i + 1] < 0xA0) { /* C1: U+0080..U+009F */
+                if (!sb_printf(b, "\\u%04x", (unsigned)u[i + 1])) return false;
+                i += 2;
+            } else {
+                if (!sb_putn(b, s + i, l)) return false;
+                i += l;
+            }
+        }
+    }
+    return !b->oom;
+}
+
+bool sb_put_printable_str(sb *b, const char *s) {
+    return s ? sb_put_printable(b, s, strlen(s)) : !b->oom;
+}
+
+/* ---- staged writes and their cleanup on SIGINT/SIGTERM ------------------------------------ */
+
+/* Temp files being written, for the signal handler: a slot is claimed (FREE -> BUSY), its path
+ * written, then published (READY); the handler unlinks READY slots only. Static storage and
+ * lock-free atomics, so the handler needs no allocation and no lock. A write that finds no
+ * free slot still works, unprotected. */
+enum { TMP_SLOTS = 16, TMP_FREE = 0, TMP_BUSY = 1, TMP_READY = 2 };
+static atomic_int tmp_state[TMP_SLOTS];
+static char tmp_path[TMP_SLOTS][4096];
+static pthread_once_t tmp_handlers_once = PTHREAD_ONCE_INIT;
+static atomic_uint tmp_counter;
+
+void sunset_tmp_cleanup(void) {
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (atomic_load(&tmp_state[i]) == TMP_READY) unlink(tmp_path[i]); /* async-signal-safe */
+}
+
+static void on_fatal_signal(int sig) {
+    sunset_tmp_cleanup();
+    /* then die of the signal, as without the handler: the parent sees the same status */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void) {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* a signal the caller ignores (nohup, a shell's background job) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        struct sigaction sa = {0};
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Publish tmp for cleanup; returns the slot or -1 when there is none (or it is too long). */
+static int tmp_register(const char *tmp) {
+    size_t n = strlen(tmp);
+    if (n >= sizeof tmp_path[0]) return -1;
+    pthread_once(&tmp_handlers_once, install_handlers);
+    for (int i = 0; i < TMP_SLOTS; i++) {
+        int expect = TMP_FREE;
+        if (!atomic_compare_exchange_strong(&tmp_state[i], &expect, TMP_BUSY)) continue;
+        memcpy(tmp_path[i], tmp, n + 1);
+        atomic_store(&tmp_state[i], TMP_READY);
+        return i;
+    }
+    return -1;
+}
+
+static void tmp_unregister(const char *tmp) {
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (atomic_load(&tmp_state[i]) == TMP_READY && strcmp(tmp_path[i], tmp) == 0) {
+            atomic_store(&tmp_state[i], TMP_FREE);
+            return;
+        }
+}
+
+/* An exclusive new temp next to path: "PATH.tmp.PID.N". open(O_EXCL, 0666) rather than mkstemp
+ * (always 0600), so that the process umask applies to a new file as it does to any other. */
+static int tmp_create(const char *path, sb *tmp) {
+    for (int attempt = 0; attempt < 100; attempt++) {
+        tmp->len = 0;
+        if (!sb_printf(tmp, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&tmp_counter, 1)))
+            return -ENOMEM;
+        int fd = open(tmp->s, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd >= 0 ? fd : -errno;
+    }
+    return -EEXIST;
+}
+
+/* Tests: SUNSET_TEST_SIGNAL_IN_WRITE=N sends this process SIGTERM once its Nth temp file
+ * exists, so that a test can interrupt a write at a chosen point without timing. */
+static void test_signal_hook(void) {
+    static atomic_int staged;
+    const char *n = getenv("SUNSET_TEST_SIGNAL_IN_WRITE");
+    if (n && atomic_fetch_add(&staged, 1) + 1 == atoi(n)) raise(SIGTERM);
+}
+
+int write_file_stage(const char *path, const char *data, size_t len, char **tmp_out) {
+    *tmp_out = NULL;
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) return EISDIR;
+        return write_special(path, data, len); /* /dev/null, /dev/stdout, a pipe */
+    }
+    sb tmp = {0};
+    int fd = tmp_create(path, &tmp);
+    if (fd < 0) {
+        sb_free(&tmp);
+        return -fd;
+    }
+    int slot = tmp_register(tmp.s);
+    test_signal_hook();
+    int err = 0;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        off += (size_t)w;
+    }
+    /* replacing a file keeps its permissions (a 0600 target stays 0600) */
+    if (!err && exists && fchmod(fd, st.st_mode & 07777) != 0) err = errno;
+    if (!err && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (err) {
+        unlink(tmp.s);
+        if (slot >= 0) tmp_unregister(tmp.s);
+        sb_free(&tmp);
+        return err;
+    }
+    *tmp_out = sb_take(&tmp);
+    return 0;
+}
+
+int write_file_commit(char *tmp, const char *path) {
+    if (!tmp) return 0; /* written in place */
+    int err = rename(tmp, path) != 0 ? errno : 0;
+    if (err) unlink(tmp);
+    tmp_unregister(tmp);
+    sunset_free(tmp);
+    return err;
+}
+
+void write_file_abort(char *tmp) {
+    if (!tmp) return;
+    unlink(tmp);
+    tmp_unregister(tmp);
+    sunset_free(tmp);
 }

@@ -65,9 +65,32 @@ int read_file_sb(const char *path, size_t max_size, sb *buf);
 
 /* Write `len` bytes to `path` atomically: a temp file in the same directory, fsync, rename.
  * Returns 0 or an errno value; on failure the old file is untouched and no temp remains.
+ * A new file gets 0666 less the umask, a replaced one keeps its mode (see write_file_stage).
  * A path that exists and is not a regular file (/dev/null, a FIFO) is opened and written
  * in place: renaming over a device would replace it. A directory is EISDIR. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Text for a human-readable report (a terminal, a CI log, Markdown): printable ASCII and valid
+ * UTF-8 as they are, tab kept; LF and CR as \n and \r, the other C0 controls (ESC) and DEL as
+ * \xHH, C1 controls as \u00HH, bytes that are not UTF-8 as \xHH. So a file name cannot start
+ * a new line (a `::error` workflow command in a CI log) or a terminal escape sequence. A
+ * backslash stays as it is: the output is for people, not for parsing back. The _str form
+ * writes nothing for NULL. Both return false on OOM. */
+bool sb_put_printable(sb *b, const char *s, size_t n);
+bool sb_put_printable_str(sb *b, const char *s);
+
+/* write_file_atomic in two steps, for a set of files that must be replaced together: stage
+ * writes and fsyncs the temp next to `path` (*tmp, caller-owned, NULL when `path` is not a
+ * regular file and was written in place); commit renames it over `path`, abort removes it;
+ * both free *tmp. New files get 0666 less the umask; a replaced file keeps its mode. Until
+ * commit or abort, SIGINT/SIGTERM/SIGHUP unlink the temp before the process dies of the
+ * signal (handlers installed on first use where the signal's action is the default). */
+int write_file_stage(const char *path, const char *data, size_t len, char **tmp);
+int write_file_commit(char *tmp, const char *path);
+void write_file_abort(char *tmp);
+/* Unlinks every temp staged and not yet committed or aborted; async-signal-safe (the signal
+ * handler's work, callable by tests). */
+void sunset_tmp_cleanup(void);
 
 /* 64-bit FNV-1a, for fingerprints and hash tables. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);

@@ -155,6 +155,12 @@ int cmd_report(cli *c) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         goto cleanup;
     }
+    if (c->source_url && *c->source_url && !trk_is_web_url(c->source_url)) {
+        /* links are http(s) or relative: a javascript: prefix would run in a reader's page */
+        fprintf(stderr, "sunset: --source-url: want an http:// or https:// URL, or \"\" for "
+                        "relative links: %s\n", c->source_url);
+        goto cleanup;
+    }
     if (c->source_url) {
         /* the snapshot measured may not be the manifest's branch: links follow the user */
         sunset_free(m->source_url);
@@ -187,13 +193,38 @@ int cmd_report(cli *c) {
             int (*fn)(const tracking_report *, const vec *, sb *);
         } outs[] = {{"tracking.md", tracking_write_md}, {"tracking.json", tracking_write_json},
                     {"tracking.html", tracking_write_html}};
-        for (size_t i = 0; i < 3; i++) {
-            sb p = {0};
-            sb_printf(&p, "%s/%s", c->out_dir, outs[i].name);
-            rc = p.oom ? EXIT_USAGE : write_one(p.s, &rep, b, outs[i].fn);
-            sb_free(&p);
-            if (rc) goto cleanup;
+        /* All three temps are written before any is renamed: an error or a signal on the way
+         * leaves the previous set whole (only the renames at the end can split it). */
+        char *tmp[3] = {NULL, NULL, NULL};
+        sb path[3] = {{0}, {0}, {0}};
+        size_t staged = 0;
+        for (; staged < 3; staged++) {
+            sb doc = {0};
+            sb_printf(&path[staged], "%s/%s", c->out_dir, outs[staged].name);
+            int e = path[staged].oom || outs[staged].fn(&rep, b, &doc) ? ENOMEM
+                    : write_file_stage(path[staged].s, doc.s ? doc.s : "", doc.len, &tmp[staged]);
+            sb_free(&doc);
+            if (e) {
+                fprintf(stderr, "sunset: %s: cannot write: %s\n",
+                        path[staged].s ? path[staged].s : c->out_dir, strerror(e));
+                break;
+            }
         }
+        rc = EXIT_OK;
+        for (size_t i = 0; i < 3; i++) {
+            if (staged < 3) {
+                if (i < staged) write_file_abort(tmp[i]);
+            } else {
+                int e = write_file_commit(tmp[i], path[i].s);
+                if (e && rc == EXIT_OK) {
+                    fprintf(stderr, "sunset: %s: cannot write: %s\n", path[i].s, strerror(e));
+                    rc = EXIT_USAGE;
+                }
+            }
+            sb_free(&path[i]);
+        }
+        if (staged < 3) rc = EXIT_USAGE;
+        if (rc) goto cleanup;
     } else if (!c->update || c->output) {
         if ((rc = write_one(c->output, &rep, b, fn))) goto cleanup;
     }

@@ -202,7 +202,9 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
     if (!ix->all.n) return;
     const char *text = f->text ? f->text : "";
     size_t len = f->text ? f->text_len : 0;
-    if (ix->any_re && !re_search(ix->any_re, text, len, 0, md, NULL, NULL)) return;
+    /* the union of the clauses' regexes: a mismatch rules them all out; an error rules out
+     * nothing (each clause's own regex reports it) */
+    if (ix->any_re && re_match_rc(ix->any_re, text, len, 0, md) == PCRE2_ERROR_NOMATCH) return;
     bool narrow = k == SUNSET_FACT_LINE || k == SUNSET_FACT_STRING;
     for (size_t i = 0; i < ix->all.n; i++) {
         const clause *c = VEC_AT(&ix->all, clause *, i);
@@ -211,8 +213,18 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
             add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
             continue;
         }
-        size_t so, eo;
-        if (!re_search(c->main.re, text, len, 0, md, &so, &eo)) continue;
+        int rc = re_match_rc(c->main.re, text, len, 0, md);
+        if (rc < 0) {
+            if (rc != PCRE2_ERROR_NOMATCH) {
+                char msg[160];
+                re_error_message(rc, msg, sizeof msg);
+                sunset_warn(s, f->span.line, f->span.col, "rule %s: regex error: %s", c->rule->id,
+                            msg);
+            }
+            continue;
+        }
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        size_t so = ov[0], eo = ov[1];
         if (narrow && eo > so) {
             sunset_span sp = span_in(f->span, text, so, eo);
             add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);

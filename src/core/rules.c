@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,43 +165,6 @@ static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
     }
     if (src->src && !(dst->src = sunset_strndup(src->src, strlen(src->src)))) return oom(L);
     return 0;
-}
-
-bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start, pcre2_match_data *md,
-               size_t *so, size_t *eo) {
-    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, 0, md, NULL);
-    if (rc < 0) return false;
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-    if (so) *so = ov[0];
-    if (eo) *eo = ov[1];
-    return true;
-}
-
-bool re_list_search(const vec *res, const char *s, pcre2_match_data *md) {
-    for (size_t i = 0; i < res->n; i++)
-        if (re_search(VEC_AT(res, pcre2_code *, i), s, strlen(s), 0, md, NULL, NULL)) return true;
-    return false;
-}
-
-bool sunset_ruleset_is_test_path(const sunset_ruleset *rs, const char *path, pcre2_match_data *md) {
-    return rs && re_list_search(&rs->test_paths, path, md);
-}
-
-bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
-    if (t->n_names) {
-        size_t lo = 0, hi = t->n_names;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            int c = strncmp(t->names[mid], s, n);
-            if (c == 0 && t->names[mid][n] != 0) c = 1;
-            if (c == 0) return true;
-            if (c < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        return false;
-    }
-    if (t->re) return re_search(t->re, s ? s : "", s ? n : 0, 0, md, NULL, NULL);
-    return true;
 }
 
 static const char *const kind_names[RK_COUNT] = {

@@ -119,7 +119,14 @@ const sunset_rule *sunset_ruleset_find(const sunset_ruleset *rs, const char *id)
 
 /* String test against n bytes. */
 bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *md);
-/* Regex search; on a hit sets *so/*eo to the match offsets. */
+/* pcre2_match, retried with the interpreter when the JIT fails with an error (not a
+ * mismatch): returns the match's rc (>= 0), PCRE2_ERROR_NOMATCH, or the retry's error. */
+int re_match_rc(const pcre2_code *re, const char *s, size_t n, size_t start,
+                pcre2_match_data *md);
+/* PCRE2's message for an error rc. */
+void re_error_message(int rc, char *buf, size_t size);
+/* Regex search (re_match_rc; an error counts as no match); on a hit sets *so/*eo to the
+ * match offsets. */
 bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start,
                pcre2_match_data *md, size_t *so, size_t *eo);
 

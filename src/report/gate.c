@@ -67,9 +67,11 @@ void sunset_gate_json(const sunset_result *r, sb *b) {
 void sunset_gate_text(const sunset_result *r, sb *b) {
     const sunset_gate *g = r->gate;
     if (b->len) sb_putc(b, '\n');
-    sb_printf(b, "sunset check against %s: %zu new finding%s (%zu at or above %s), %zu suppressed, "
+    sb_puts(b, "sunset check against ");
+    sb_put_printable_str(b, g->against);
+    sb_printf(b, ": %zu new finding%s (%zu at or above %s), %zu suppressed, "
                  "%zu unchanged, %zu moved\n",
-              g->against, g->n_new, g->n_new == 1 ? "" : "s", g->n_failing,
+              g->n_new, g->n_new == 1 ? "" : "s", g->n_failing,
               sunset_severity_name(g->threshold), g->n_suppressed, g->n_unchanged, g->n_moved);
     if (g->n_fixed) {
         sb_printf(b, "this change removes %zu use%s", g->n_fixed, g->n_fixed == 1 ? "" : "s");
@@ -87,9 +89,12 @@ void sunset_gate_text(const sunset_result *r, sb *b) {
     if (g->updated)
         sb_printf(b, "baseline updated: %zu -> %zu findings\n", g->baseline_before, g->baseline_after);
     if (g->list_unused) {
-        for (size_t i = 0; i < r->n_unused; i++)
-            sb_printf(b, "%s:%u: note: unused suppression %s\n", r->unused[i].path, r->unused[i].line,
-                      r->unused[i].what);
+        for (size_t i = 0; i < r->n_unused; i++) {
+            sb_put_printable_str(b, r->unused[i].path);
+            sb_printf(b, ":%u: note: unused suppression ", r->unused[i].line);
+            sb_put_printable_str(b, r->unused[i].what);
+            sb_putc(b, '\n');
+        }
         if (!r->n_unused) sb_puts(b, "no unused suppressions\n");
     }
     sb_printf(b, "gate: %s\n", g->n_failing ? "FAILED" : "passed");

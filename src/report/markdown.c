@@ -11,24 +11,27 @@
 
 #define LIST_CAP 50
 
-/* Table-cell text: '|' escaped, newlines as spaces. */
-static void cell(sb *b, const char *s) {
-    for (; s && *s; s++) {
+/* Table-cell text: '|' escaped, newlines as spaces, other control characters as
+ * sb_put_printable shows them. In a code span (code) backquotes also become quotes, so the
+ * span cannot end early. */
+static void md_text(sb *b, const char *s, bool in_code) {
+    while (s && *s) {
+        size_t n = strcspn(s, in_code ? "|\n\r`" : "|\n\r");
+        sb_put_printable(b, s, n);
+        s += n;
+        if (!*s) break;
         if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '\n' || *s == '\r') sb_putc(b, ' ');
-        else sb_putc(b, *s);
+        else if (*s == '`') sb_putc(b, '\'');
+        else sb_putc(b, ' ');
+        s++;
     }
 }
 
-/* A code span in a table cell: backquotes become quotes, so the span cannot end early. */
+static void cell(sb *b, const char *s) { md_text(b, s, false); }
+
 static void code(sb *b, const char *s) {
     sb_putc(b, '`');
-    for (; s && *s; s++) {
-        if (*s == '`') sb_putc(b, '\'');
-        else if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '\n' || *s == '\r') sb_putc(b, ' ');
-        else sb_putc(b, *s);
-    }
+    md_text(b, s, true);
     sb_putc(b, '`');
 }
 
@@ -48,7 +51,9 @@ static void task_name(sb *b, int t) {
 static void write_gate(const sunset_result *r, const sunset_gate *g, sb *b) {
     sb_printf(b, "## sunset legacy-executor gate: %s\n\n",
               g->n_failing ? "❌ failed" : "✅ passed");
-    sb_printf(b, "Compared with %s; findings at or above **%s** fail the gate.\n\n", g->against,
+    sb_puts(b, "Compared with ");
+    sb_put_printable_str(b, g->against);
+    sb_printf(b, "; findings at or above **%s** fail the gate.\n\n",
               sunset_severity_name(g->threshold));
     if (g->n_failing)
         sb_printf(b, "This change adds **%zu** new use%s of legacy executor code (%zu failing).\n",

@@ -65,12 +65,28 @@ int rm_write_json(const rm_plan *p, sb *out) {
     return out->oom ? -1 : 0;
 }
 
-static void md_cell(sb *b, const char *s) {
-    for (; s && *s; s++) {
+/* Table-cell text: '|' escaped, line breaks flattened, other control characters as
+ * sb_put_printable shows them; in a code span (md_code) backquotes become quotes, so the span
+ * cannot end early. */
+static void md_text(sb *b, const char *s, bool in_code) {
+    while (s && *s) {
+        size_t n = strcspn(s, in_code ? "|\n\r`" : "|\n\r");
+        sb_put_printable(b, s, n);
+        s += n;
+        if (!*s) break;
         if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '\n') sb_putc(b, ' ');
-        else sb_putc(b, *s);
+        else if (*s == '`') sb_putc(b, '\'');
+        else sb_putc(b, ' ');
+        s++;
     }
+}
+
+static void md_cell(sb *b, const char *s) { md_text(b, s, false); }
+
+static void md_code(sb *b, const char *s) {
+    sb_putc(b, '`');
+    md_text(b, s, true);
+    sb_putc(b, '`');
 }
 
 /* The item's evidence chain in a table cell. */
@@ -82,7 +98,9 @@ static void md_chain(sb *b, const rm_item *it) {
 }
 
 int rm_write_markdown(const rm_plan *p, sb *out) {
-    sb_printf(out, "# Removal plan: %s\n\n", p->root ? p->root : ".");
+    sb_puts(out, "# Removal plan: ");
+    md_cell(out, p->root ? p->root : ".");
+    sb_puts(out, "\n\n");
     sb_printf(out, "%zu files indexed; %zu legacy files (%zu derived across files), %zu dead "
                    "(delete), %zu live (migrate first).\n",
               p->n_files_indexed, p->n_legacy_files, p->n_derived_files, p->n_dead_files, p->n_live_files);
@@ -116,7 +134,9 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
                 else sb_puts(out, "| what | where | lines | patched | why |\n|---|---|---|---|---|\n");
             }
             if (sel == 0) {
-                sb_printf(out, "| %d | `%s` | %s | ", it->step, it->path, it->derived ? "yes" : "no");
+                sb_printf(out, "| %d | ", it->step);
+                md_code(out, it->path);
+                sb_printf(out, " | %s | ", it->derived ? "yes" : "no");
                 md_chain(out, it);
                 if (it->after) {
                     sb_puts(out, " — first remove the imports/includes at ");
@@ -125,8 +145,11 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
                 }
                 sb_puts(out, " |\n");
             } else if (sel == 5) {
-                sb_printf(out, "| %s `%s` | `%s:%u` | ", rm_kind_name(it->kind), it->name ? it->name : it->path,
-                          it->path, it->line);
+                sb_printf(out, "| %s ", rm_kind_name(it->kind));
+                md_code(out, it->name ? it->name : it->path);
+                sb_puts(out, " | `");
+                md_text(out, it->path, true);
+                sb_printf(out, ":%u` | ", it->line);
                 md_chain(out, it);
                 sb_puts(out, " | ");
                 for (size_t k = 0; k < it->n_callers; k++) {
@@ -135,9 +158,13 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
                 }
                 sb_puts(out, " |\n");
             } else {
-                sb_printf(out, "| %s `%s` | `%s` | %u-%u%s%s | %s | ", rm_kind_name(it->kind),
-                          it->name ? it->name : "", it->path, it->line, it->end, it->enclosing ? " in " : "",
-                          it->enclosing ? it->enclosing : "", it->patchable ? "yes" : "no");
+                sb_printf(out, "| %s ", rm_kind_name(it->kind));
+                md_code(out, it->name ? it->name : "");
+                sb_puts(out, " | ");
+                md_code(out, it->path);
+                sb_printf(out, " | %u-%u%s", it->line, it->end, it->enclosing ? " in " : "");
+                md_cell(out, it->enclosing);
+                sb_printf(out, " | %s | ", it->patchable ? "yes" : "no");
                 md_chain(out, it);
                 sb_puts(out, " |\n");
             }

@@ -1,7 +1,9 @@
 /*
  * text.c — the human report: "path:line:col: severity: [rule-id] message", the source line
  * and a caret under the match, then a summary of files and findings per family. Colour only
- * when asked (main.c decides: a tty, or --color=always).
+ * when asked (main.c decides: a tty, or --color=always). Paths, messages and snippets go
+ * through sb_put_printable: a control character in a file name or a source line is shown as
+ * an escape, never written raw to a terminal or a CI log.
  */
 #include "report/report.h"
 
@@ -15,18 +17,27 @@ static const char *sev_color(sunset_severity s) {
     return s == SUNSET_SEV_ERROR ? "\033[1;31m" : s == SUNSET_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
 }
 
-/* Caret line: the snippet's leading whitespace kept (tabs stay tabs), then ^~~~. */
+/* Caret line under the snippet as sb_put_printable shows it: one blank per byte of the
+ * shown prefix (tabs stay tabs), then ^~~~ as wide as the shown match. */
 static void caret(sb *b, const sunset_finding *f, bool color) {
     const char *s = f->snippet;
     size_t len = strlen(s), col = f->span.col ? f->span.col - 1 : 0;
+    size_t end = f->span.end_line == f->span.line ? f->span.end_col - 1 : len;
+    if (col > len) col = len;
+    if (end > len) end = len;
+    sb shown = {0};
+    sb_put_printable(&shown, s, col);
     sb_puts(b, "    ");
-    for (size_t i = 0; i < col && i < len; i++) sb_putc(b, s[i] == '\t' ? '\t' : ' ');
+    for (size_t i = 0; i < shown.len; i++) sb_putc(b, shown.s[i] == '\t' ? '\t' : ' ');
+    shown.len = 0;
+    if (end > col) sb_put_printable(&shown, s + col, end - col);
+    if (shown.oom) b->oom = true;
     if (color) sb_puts(b, C_GREEN);
     sb_putc(b, '^');
-    size_t end = f->span.end_line == f->span.line ? f->span.end_col - 1 : len;
-    for (size_t i = col + 1; i < end && i < len; i++) sb_putc(b, '~');
+    for (size_t i = 1; i < shown.len; i++) sb_putc(b, '~');
     if (color) sb_puts(b, C_RESET);
     sb_putc(b, '\n');
+    sb_free(&shown);
 }
 
 static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b) {
@@ -34,15 +45,21 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
         const sunset_finding *f = &r->findings[i];
         if (f->suppressed) continue; /* counted in the summary; listed in JSON and SARIF */
         if (o->color) sb_puts(b, C_BOLD);
-        sb_printf(b, "%s:%u:%u: ", f->path, f->span.line, f->span.col);
+        sb_put_printable_str(b, f->path);
+        sb_printf(b, ":%u:%u: ", f->span.line, f->span.col);
         if (o->color) sb_printf(b, "%s", sev_color(f->severity));
         sb_printf(b, "%s:", sunset_severity_name(f->severity));
         if (o->color) sb_puts(b, C_RESET);
-        sb_printf(b, " [%s] %s", f->rule_id, f->message);
+        sb_puts(b, " [");
+        sb_put_printable_str(b, f->rule_id);
+        sb_puts(b, "] ");
+        sb_put_printable_str(b, f->message);
         if (f->ctx != SUNSET_CTX_CODE) sb_printf(b, " (in a %s)", sunset_context_name(f->ctx));
         sb_putc(b, '\n');
         if (o->snippets && f->span.line && (f->span.col > 1 || f->span.end_col > 1)) {
-            sb_printf(b, "    %s\n", f->snippet);
+            sb_puts(b, "    ");
+            sb_put_printable_str(b, f->snippet); /* no raw ESC [ ... to recolour a terminal */
+            sb_putc(b, '\n');
             caret(b, f, o->color);
         }
     }

@@ -292,7 +292,7 @@ int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
     sb_puts(out, "</h1>\n<p>Measured by sunset on <code>");
     esc(out, r->res->root);
     sb_puts(out, "</code>");
-    if (m->url) {
+    if (trk_is_web_url(m->url)) { /* a javascript: or data: URL is not a link */
         sb_puts(out, " for <a href=\"");
         esc(out, m->url);
         sb_puts(out, "\">");

@@ -12,12 +12,16 @@
 
 enum { MAX_LINKS = 5, MAX_FILES = 15 };
 
-/* A table cell: '|' escaped, line breaks flattened. */
+/* A table cell: '|' escaped, line breaks flattened, other control characters as
+ * sb_put_printable shows them. */
 static void cell(sb *out, const char *s) {
-    for (; s && *s; s++) {
-        if (*s == '|') sb_puts(out, "\\|");
-        else if (*s == '\n' || *s == '\r') sb_putc(out, ' ');
-        else sb_putc(out, *s);
+    while (s && *s) {
+        size_t n = strcspn(s, "|\n\r");
+        sb_put_printable(out, s, n);
+        s += n;
+        if (!*s) break;
+        sb_puts(out, *s == '|' ? "\\|" : " ");
+        s++;
     }
 }
 
@@ -166,11 +170,11 @@ static int details(sb *out, const tracking_report *r) {
             if (!notes) sb_puts(out, "Notes:\n");
             notes = true;
             sb_puts(out, "- `");
-            sb_puts(out, it->name);
+            cell(out, it->name);
             sb_puts(out, "`: ");
-            if (it->remark) sb_puts(out, it->remark);
+            if (it->remark) cell(out, it->remark);
             if (it->remark && it->note) sb_puts(out, "; ");
-            if (it->note) sb_puts(out, it->note);
+            if (it->note) cell(out, it->note);
             sb_putc(out, '\n');
         }
         if (notes) sb_putc(out, '\n');

@@ -729,6 +729,91 @@ static void test_parse_budget(void **unused) {
     free(code);
 }
 
+/* head, then link n times, then a newline; the caller frees */
+static char *chain(const char *head, const char *link, int n) {
+    char *s = malloc(strlen(head) + (size_t)n * strlen(link) + 2), *p = s;
+    assert_non_null(s);
+    p += sprintf(p, "%s", head);
+    for (int i = 0; i < n; i++) p += sprintf(p, "%s", link);
+    sprintf(p, "\n");
+    return s;
+}
+
+static void test_chain_limit(void **unused) {
+    /* `paddle.a.a...` 40,000 long and 10,000 method calls (20,000 links): the query cursor's
+     * cost is quadratic in the chain (7.5 s and 2.9 s before the bound); refused at once with
+     * a warning naming the chain's line and column */
+    static const struct {
+        const char *head, *link;
+        int n;
+        unsigned line;
+    } chains[] = {{"x = paddle", ".a", 40000, 1}, {"x = 1\ny = a", ".b()", 10000, 2}};
+    fx f;
+    fx_open(&f, NULL);
+    for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
+        char *code = chain(chains[i].head, chains[i].link, chains[i].n);
+        assert_int_equal(fx_scan(&f, code), -1);
+        const rec *r = warning_with(&f.sink, "skipped: a chain of more than 12000 attributes");
+        assert_non_null(r);
+        assert_int_equal(r->span.line, chains[i].line);
+        assert_int_equal(r->span.col, 5);
+        assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
+        free(code);
+    }
+    /* the next file is analysed */
+    assert_int_equal(fx_scan(&f, "import os\n"), 0);
+    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IMPORT, "os", NULL));
+    fx_close(&f);
+}
+
+static void test_query_budget(void **unused) {
+    /* Parsing this takes milliseconds, the facts query (quadratic in the 11,000-deep chain)
+     * far longer than the budget: the budget stops the query, nothing is emitted. */
+    char *code = chain("x = a", ".b", 11000);
+    fx f;
+    assert_int_equal(fx_open_cfg(&f, NULL, "queries", 100), 0);
+    assert_int_equal(fx_scan(&f, code), -1);
+    assert_non_null(warning_with(&f.sink, "parse budget exceeded (100 ms) in the queries"));
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
+    free(code);
+    rec_reset(&f.sink);
+    assert_int_equal(fx_scan(&f, "import os\n"), 0);
+    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IMPORT, "os", NULL));
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    fx_close(&f);
+}
+
+static void test_regex_error(void **unused) {
+    /* #match? on a dotted path of 850 components: the JIT's stack runs out, which was taken
+     * as "no match"; the interpreter retry matches. A regex that fails in both (the match
+     * limit) is a warning naming the rule and the position. */
+    struct sunset_rule rules[] = {
+        {"PY-DOTTED",
+         "((string_content) @s (#match? @s \"^(paddle|fluid)(\\\\.\\\\w+)*\\\\.ExecutionStrategy$\"))", "",
+         SUNSET_LANG_PYTHON},
+        {"PY-BACKTRACK", "((string_content) @s (#match? @s \"^(a+)+$\"))", "", SUNSET_LANG_PYTHON},
+    };
+    struct sunset_ruleset rs = {rules, 2};
+    char *dotted = chain("x = 'paddle", ".a", 850);
+    size_t n = strlen(dotted);
+    char *code = malloc(n + 64);
+    assert_non_null(code);
+    sprintf(code, "%.*s.ExecutionStrategy'\ny = '%s'\n", (int)n - 1, dotted,
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaab");
+    fx f;
+    fx_open(&f, &rs);
+    assert_int_equal(fx_scan(&f, code), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-DOTTED", ANY), 1);
+    assert_int_equal(rec_cnt(&f.sink, REC_MATCH, 0, "PY-BACKTRACK", ANY), 0);
+    const rec *r = warning_with(&f.sink, "rule PY-BACKTRACK: regex error: match limit exceeded");
+    assert_non_null(r);
+    assert_int_equal(r->span.line, 2);
+    assert_int_equal(r->span.col, 6);
+    fx_close(&f);
+    free(code);
+    free(dotted);
+}
+
 /* Whether the failure armed by sunset_alloc_fail_after(k) is still pending, i.e. fewer than
  * k allocations happened since; disarms it either way. */
 static bool failure_pending(long k) {
@@ -814,6 +899,9 @@ int main(void) {
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_crlf),
         cmocka_unit_test(test_parse_budget),
+        cmocka_unit_test(test_chain_limit),
+        cmocka_unit_test(test_query_budget),
+        cmocka_unit_test(test_regex_error),
         cmocka_unit_test(test_no_leaks_and_oom),
     };
     if (getenv("PY_TEST_FILTER")) cmocka_set_test_filter(getenv("PY_TEST_FILTER"));

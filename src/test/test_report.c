@@ -85,7 +85,7 @@ static void text_format(void **state) {
     assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
     const char *want =
         "paddle/fluid/framework/pe.cc:3:5: error: [PE-CPP-IDENT] ParallelExecutor \"used\"\n"
-        "    \tnew ParallelExecutor(\x01\xff);\n"
+        "    \tnew ParallelExecutor(\\x01\\xff);\n"
         "    \t   ^~~~~~~~~~~~~~~~\n";
     assert_memory_equal(out.s, want, strlen(want));
     assert_non_null(strstr(out.s, "1 findings (1 error, 0 warning, 0 info)"));
@@ -101,6 +101,40 @@ static void text_format(void **state) {
     sb_free(&out);
 }
 
+static void printable(void **state) {
+    (void)state;
+    sb out = {0};
+    static const char in[] = "a\tb\nc\rd\033[2Je\x7f f\xc2\x9b g\xff h\xc3\xa9 \\ \x00z";
+    assert_true(sb_put_printable(&out, in, sizeof in - 1));
+    assert_string_equal(out.s, "a\tb\\nc\\rd\\x1b[2Je\\x7f f\\u009b g\\xff h\xc3\xa9 \\ \\x00z");
+    sb_free(&out);
+    assert_true(sb_put_printable_str(&out, NULL));
+    assert_null(out.s);
+}
+
+/* A file name with a newline must not start a line of its own in a CI log (`::error ...` is a
+ * workflow command there), nor a source line carry a raw terminal escape. */
+static void text_escapes_control_chars(void **state) {
+    (void)state;
+    sunset_result r;
+    sunset_finding f;
+    make_result(&r, &f);
+    f.path = "x.py\n::error file=ci.py::injected";
+    f.snippet = "\033[31mnew ParallelExecutor();";
+    f.span = (sunset_span){3, 10, 3, 26}; /* ParallelExecutor, after the 5-byte escape */
+    sb out = {0};
+    sunset_output_opts o = {false, false, true};
+    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    const char *want = "x.py\\n::error file=ci.py::injected:3:10: error: [PE-CPP-IDENT] "
+                       "ParallelExecutor \"used\"\n"
+                       "    \\x1b[31mnew ParallelExecutor();\n"
+                       "                ^~~~~~~~~~~~~~~~\n";
+    assert_string_equal(out.s, want);
+    assert_null(strstr(out.s, "\n::"));
+    assert_null(strchr(out.s, '\033'));
+    sb_free(&out);
+}
+
 static void registry(void **state) {
     (void)state;
     assert_null(sunset_writer_find("xml"));
@@ -111,6 +145,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_round_trip),
         cmocka_unit_test(text_format),
+        cmocka_unit_test(printable),
+        cmocka_unit_test(text_escapes_control_chars),
         cmocka_unit_test(registry),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -19,425 +19,25 @@
  * that scan() frees before returning. Text handed to the sink points into src->data or into
  * the scan_ctx pool and is copied by the engine.
  */
-#include "lang/python.h"
-#include "sunset.h"
-#include "base/util.h"
-
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-#include <tree_sitter/api.h>
+#include "lang/python/python_int.h"
 
 #include <ctype.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const TSLanguage *tree_sitter_python(void);
-
-#define FACTS_FILE "python/facts.scm"
-#define REPORT_OUTERMOST UINT32_MAX
-#define NO_OFFSET UINT32_MAX
-
-static const char OOM_MSG[] = "python frontend: out of memory";
+#include <time.h>
 
 static uint32_t match_limit_override;
 
 void sunset_python_set_match_limit(uint32_t limit) { match_limit_override = limit; }
 
-/* ---- capture roles of facts.scm ---------------------------------------------------------- */
-
-typedef enum role {
-    ROLE_IGNORE = 0,
-    ROLE_IMPORT_MODULE, ROLE_IMPORT_NAME, ROLE_IMPORT_STAR, ROLE_IMPORT_FROM, ROLE_IMPORT_ALIAS,
-    ROLE_BASE_NAME, ROLE_BASE_CLASS,
-    ROLE_CALL_CALLEE, ROLE_CALL_ARGS,
-    ROLE_KWARG_NAME,
-    ROLE_ATTR_NAME, ROLE_ATTR_OBJECT, ROLE_ATTR, ROLE_ATTR_STORE,
-    ROLE_DEF_CLASS, ROLE_DEF_FUNCTION, ROLE_DEF_NAME, ROLE_DEF_METHOD,
-    ROLE_IDENT, ROLE_IDENT_DEFINITION,
-    ROLE_STRING, ROLE_STRING_CONTENT, ROLE_DOCSTRING,
-    ROLE_COMMENT,
-    ROLE_COUNT
-} role;
-
-/* A primary capture yields a fact, a companion is read from the primary's match, a mark
- * annotates a node reported by another pattern's primary capture. */
-typedef enum role_class { RC_COMPANION, RC_PRIMARY, RC_MARK } role_class;
-
-static const struct {
-    const char *name;
-    role_class cls;
-} role_table[ROLE_COUNT] = {
-    [ROLE_IMPORT_MODULE] = {"import.module", RC_PRIMARY},
-    [ROLE_IMPORT_NAME] = {"import.name", RC_PRIMARY},
-    [ROLE_IMPORT_STAR] = {"import.star", RC_PRIMARY},
-    [ROLE_IMPORT_FROM] = {"import.from", RC_COMPANION},
-    [ROLE_IMPORT_ALIAS] = {"import.alias", RC_COMPANION},
-    [ROLE_BASE_NAME] = {"base.name", RC_PRIMARY},
-    [ROLE_BASE_CLASS] = {"base.class", RC_COMPANION},
-    [ROLE_CALL_CALLEE] = {"call.callee", RC_PRIMARY},
-    [ROLE_CALL_ARGS] = {"call.args", RC_PRIMARY},
-    [ROLE_KWARG_NAME] = {"kwarg.name", RC_PRIMARY},
-    [ROLE_ATTR_NAME] = {"attr.name", RC_PRIMARY},
-    [ROLE_ATTR_OBJECT] = {"attr.object", RC_COMPANION},
-    [ROLE_ATTR] = {"attr", RC_COMPANION},
-    [ROLE_ATTR_STORE] = {"attr.store", RC_MARK},
-    [ROLE_DEF_CLASS] = {"def.class", RC_PRIMARY},
-    [ROLE_DEF_FUNCTION] = {"def.function", RC_PRIMARY},
-    [ROLE_DEF_NAME] = {"def.name", RC_COMPANION},
-    [ROLE_DEF_METHOD] = {"def.method", RC_MARK},
-    [ROLE_IDENT] = {"ident", RC_PRIMARY},
-    [ROLE_IDENT_DEFINITION] = {"ident.definition", RC_MARK},
-    [ROLE_STRING] = {"string", RC_MARK},
-    [ROLE_STRING_CONTENT] = {"string.content", RC_PRIMARY},
-    [ROLE_DOCSTRING] = {"docstring", RC_MARK},
-    [ROLE_COMMENT] = {"comment", RC_PRIMARY},
-};
-
-/* ---- compiled queries ------------------------------------------------------------------- */
-
-typedef enum pred_op { PRED_EQ, PRED_NOT_EQ, PRED_MATCH, PRED_NOT_MATCH, PRED_ANY_OF } pred_op;
-
-typedef struct pred {
-    pred_op op;
-    uint32_t capture;                   /* the capture tested */
-    int64_t other;                      /* #eq?/#not-eq? against a capture: its id; else -1 */
-    const char *str;                    /* #eq?/#not-eq? string; borrowed from the TSQuery */
-    uint32_t str_len;
-    pcre2_code *re;                     /* #match?/#not-match?; owned */
-    const TSQueryPredicateStep *args;   /* #any-of? strings; borrowed from the TSQuery */
-    uint32_t nargs;
-} pred;
-
-typedef struct pattern_info {
-    uint32_t first, n;          /* its predicates: a slice of pyquery.preds */
-    uint32_t report;            /* query rules: the capture id reported, or REPORT_OUTERMOST */
-    const sunset_rule *rule;    /* query rules: the rule it belongs to; borrowed; else NULL */
-} pattern_info;
-
-typedef struct pyquery {
-    TSQuery *q;                 /* owned */
-    vec preds;                  /* of pred; owned */
-    pattern_info *pats;         /* one per pattern; owned */
-    uint8_t *roles;             /* facts.scm only: role per capture id; owned */
-} pyquery;
-
-typedef struct py_state {
-    pcre2_general_context *gctx; /* routes PCRE2's allocations through sunset_malloc */
-    pcre2_compile_context *cctx;
-    pyquery facts;
-    pyquery *rules;              /* one query per query rule; owned */
-    size_t nrules;
-    pyquery all;                 /* every rule's patterns in one query, so that a file is walked
-                                    once for all rules; q is NULL with fewer than two rules */
-    char *facts_path;            /* for messages; owned */
-    unsigned parse_budget_ms;
-    uint32_t match_limit;
-} py_state;
-
-typedef struct py_worker {
-    const py_state *st;          /* borrowed; outlives the worker */
-    TSParser *parser;
-    TSQueryCursor *cursor;
-    pcre2_match_data *md;
-} py_worker;
-
-/* A query text and where it comes from, for init error messages. */
-typedef struct qsrc {
-    const char *path;            /* facts.scm path, or a label; used when rule is NULL */
-    const sunset_rule *rule;     /* the rule whose query this is, or NULL */
-    const char *text;
-    size_t len;
-    bool facts;                  /* facts.scm: capture names are roles */
-} qsrc;
-
-static void *pc_malloc(PCRE2_SIZE n, void *ud) {
-    (void)ud;
-    return sunset_malloc(n);
-}
-
-static void pc_free(void *p, void *ud) {
-    (void)ud;
-    sunset_free(p);
-}
-
-/* 1-based line and byte column of `off` in text. */
-static void offset_to_pos(const char *text, size_t len, size_t off, unsigned *line, unsigned *col) {
-    unsigned l = 1;
-    size_t bol = 0;
-    if (off > len) off = len;
-    for (size_t i = 0; i < off; i++)
-        if (text[i] == '\n') l++, bol = i + 1;
-    *line = l;
-    *col = (unsigned)(off - bol + 1);
-}
-
-/* Fill err with "PREFIX: message"; PREFIX is "FILE:LINE:COL" for facts.scm (just FILE when
- * off is NO_OFFSET) and "ORIGIN: rule ID" for a rule. */
-static void qsrc_error(const qsrc *w, uint32_t off, sunset_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void qsrc_error(const qsrc *w, uint32_t off, sunset_error *err, const char *fmt, ...) {
-    int n;
-    if (w->rule) {
-        n = snprintf(err->msg, sizeof err->msg, "%s: rule %s: ", sunset_rule_origin(w->rule),
-                     sunset_rule_id(w->rule));
-    } else if (off != NO_OFFSET) {
-        unsigned line, col;
-        offset_to_pos(w->text, w->len, off, &line, &col);
-        n = snprintf(err->msg, sizeof err->msg, "%s:%u:%u: ", w->path, line, col);
-    } else {
-        n = snprintf(err->msg, sizeof err->msg, "%s: ", w->path);
-    }
-    if (n < 0 || (size_t)n >= sizeof err->msg) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-    va_end(ap);
-}
-
-static const char *query_error_name(TSQueryError e) {
-    switch (e) {
-    case TSQueryErrorSyntax: return "syntax error";
-    case TSQueryErrorNodeType: return "invalid node type";
-    case TSQueryErrorField: return "invalid field";
-    case TSQueryErrorCapture: return "invalid capture";
-    case TSQueryErrorStructure: return "impossible pattern structure";
-    case TSQueryErrorLanguage: return "incompatible grammar version";
-    default: return "unknown error";
-    }
-}
-
-static void pyquery_free(pyquery *pq) {
-    if (!pq) return;
-    for (size_t i = 0; i < pq->preds.n; i++) pcre2_code_free(VEC_AT(&pq->preds, pred, i).re);
-    vec_free(&pq->preds);
-    sunset_free(pq->pats);
-    sunset_free(pq->roles);
-    if (pq->q) ts_query_delete(pq->q);
-    memset(pq, 0, sizeof *pq);
-}
-
-/* Offset of the first "@name" (not followed by more name characters) in the query text, for
- * pointing at an unknown capture; NO_OFFSET if not found. */
-static uint32_t capture_offset(const qsrc *w, const char *name, uint32_t nlen) {
-    for (size_t i = 0; i + nlen < w->len; i++) {
-        if (w->text[i] != '@' || memcmp(w->text + i + 1, name, nlen) != 0) continue;
-        unsigned char c = i + 1 + nlen < w->len ? (unsigned char)w->text[i + 1 + nlen] : 0;
-        if (!(c == '_' || c == '.' || c == '-' || isalnum(c))) return (uint32_t)i;
-    }
-    return NO_OFFSET;
-}
-
-static int compile_roles(pyquery *pq, const qsrc *w, sunset_error *err) {
-    uint32_t n = ts_query_capture_count(pq->q);
-    pq->roles = sunset_calloc(n ? n : 1, 1);
-    if (!pq->roles) {
-        snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
-        return -1;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t len;
-        const char *name = ts_query_capture_name_for_id(pq->q, i, &len);
-        if (len > 0 && name[0] == '_') continue; /* free for predicates */
-        int r;
-        for (r = 1; r < ROLE_COUNT; r++)
-            if (strlen(role_table[r].name) == len && memcmp(role_table[r].name, name, len) == 0)
-                break;
-        if (r == ROLE_COUNT) {
-            qsrc_error(w, capture_offset(w, name, len), err, "unknown capture @%.*s", (int)len,
-                       name);
-            return -1;
-        }
-        pq->roles[i] = (uint8_t)r;
-    }
-    return 0;
-}
-
-/* Parse one predicate (steps up to, not including, its Done step) of pattern `pat`. */
-static int compile_pred(pyquery *pq, const py_state *st, const qsrc *w, uint32_t pat,
-                        const TSQueryPredicateStep *steps, uint32_t n, sunset_error *err) {
-    uint32_t pat_off = ts_query_start_byte_for_pattern(pq->q, pat);
-    uint32_t len;
-    if (n == 0 || steps[0].type != TSQueryPredicateStepTypeString) {
-        qsrc_error(w, pat_off, err, "invalid predicate in pattern %u: no predicate name", pat);
-        return -1;
-    }
-    const char *name = ts_query_string_value_for_id(pq->q, steps[0].value_id, &len);
-    pred pd = {.other = -1};
-    if (strcmp(name, "eq?") == 0) pd.op = PRED_EQ;
-    else if (strcmp(name, "not-eq?") == 0) pd.op = PRED_NOT_EQ;
-    else if (strcmp(name, "match?") == 0) pd.op = PRED_MATCH;
-    else if (strcmp(name, "not-match?") == 0) pd.op = PRED_NOT_MATCH;
-    else if (strcmp(name, "any-of?") == 0) pd.op = PRED_ANY_OF;
-    else {
-        qsrc_error(w, pat_off, err, "unsupported predicate #%s in pattern %u", name, pat);
-        return -1;
-    }
-    const TSQueryPredicateStep *a = steps + 1;
-    uint32_t na = n - 1;
-    bool ok = na >= 2 && a[0].type == TSQueryPredicateStepTypeCapture;
-    if (ok && pd.op != PRED_ANY_OF) ok = na == 2;
-    if (ok && pd.op != PRED_EQ && pd.op != PRED_NOT_EQ)
-        for (uint32_t i = 1; i < na; i++) ok = ok && a[i].type == TSQueryPredicateStepTypeString;
-    if (!ok) {
-        qsrc_error(w, pat_off, err,
-                   "invalid predicate #%s in pattern %u: expected a capture then %s", name, pat,
-                   pd.op == PRED_ANY_OF ? "one or more strings"
-                   : pd.op == PRED_MATCH || pd.op == PRED_NOT_MATCH ? "a regex string"
-                                                                     : "a string or a capture");
-        return -1;
-    }
-    pd.capture = a[0].value_id;
-    if (pd.op == PRED_EQ || pd.op == PRED_NOT_EQ) {
-        if (a[1].type == TSQueryPredicateStepTypeCapture) pd.other = a[1].value_id;
-        else pd.str = ts_query_string_value_for_id(pq->q, a[1].value_id, &pd.str_len);
-    } else if (pd.op == PRED_ANY_OF) {
-        pd.args = a + 1;
-        pd.nargs = na - 1;
-    } else {
-        uint32_t rlen;
-        const char *re = ts_query_string_value_for_id(pq->q, a[1].value_id, &rlen);
-        int code;
-        PCRE2_SIZE eoff;
-        pd.re = pcre2_compile((PCRE2_SPTR)re, rlen, 0, &code, &eoff, st->cctx);
-        if (!pd.re) {
-            PCRE2_UCHAR msg[160];
-            if (pcre2_get_error_message(code, msg, sizeof msg) < 0) strcpy((char *)msg, "?");
-            qsrc_error(w, pat_off, err, "invalid regex \"%s\" at offset %zu: %s", re, (size_t)eoff,
-                       (const char *)msg);
-            return -1;
-        }
-        /* Without JIT (unsupported platform) pcre2_match interprets; the result is the same. */
-        (void)pcre2_jit_compile(pd.re, PCRE2_JIT_COMPLETE);
-    }
-    if (!vec_push(&pq->preds, &pd)) {
-        pcre2_code_free(pd.re);
-        snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
-        return -1;
-    }
-    return 0;
-}
-
-/* Bind patterns [first, first + n) of pq to `rule`: the capture they report, which each of
- * them must have (any capture at all when the rule names none). */
-static int bind_rule(pyquery *pq, uint32_t first, uint32_t n, const sunset_rule *rule,
-                     sunset_error *err) {
-    qsrc w = {.rule = rule};
-    const char *cap = sunset_rule_query_capture(rule);
-    uint32_t ncap = ts_query_capture_count(pq->q), id = REPORT_OUTERMOST, len;
-    if (n == 0) {
-        qsrc_error(&w, NO_OFFSET, err, "query has no pattern");
-        return -1;
-    }
-    if (cap && *cap) {
-        for (id = 0; id < ncap; id++) {
-            const char *name = ts_query_capture_name_for_id(pq->q, id, &len);
-            if (strlen(cap) == len && memcmp(cap, name, len) == 0) break;
-        }
-        if (id == ncap) {
-            qsrc_error(&w, NO_OFFSET, err, "capture @%s is not in the query", cap);
-            return -1;
-        }
-    }
-    for (uint32_t p = first; p < first + n; p++) {
-        pq->pats[p].rule = rule;
-        pq->pats[p].report = id;
-        bool has = false;
-        for (uint32_t c = 0; c < ncap && !has; c++)
-            has = (id == REPORT_OUTERMOST || c == id) &&
-                  ts_query_capture_quantifier_for_id(pq->q, p, c) != TSQuantifierZero;
-        if (!has) {
-            if (id == REPORT_OUTERMOST)
-                qsrc_error(&w, NO_OFFSET, err, "pattern %u has no capture to report", p - first);
-            else
-                qsrc_error(&w, NO_OFFSET, err, "capture @%s is not in pattern %u", cap, p - first);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Compile one query with its predicates (and roles for facts.scm; bound to w->rule for a
- * rule). On error pq holds what was built so far; the caller frees it with pyquery_free. */
-static int pyquery_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_error *err) {
-    uint32_t eoff = 0;
-    TSQueryError etype = TSQueryErrorNone;
-    pq->preds = VEC_INIT(pred);
-    if (w->len > UINT32_MAX) {
-        qsrc_error(w, NO_OFFSET, err, "query too large");
-        return -1;
-    }
-    pq->q = ts_query_new(tree_sitter_python(), w->text, (uint32_t)w->len, &eoff, &etype);
-    if (!pq->q) {
-        if (w->rule)
-            qsrc_error(w, NO_OFFSET, err, "invalid query at offset %u: %s", eoff,
-                       query_error_name(etype));
-        else
-            qsrc_error(w, eoff, err, "invalid query: %s", query_error_name(etype));
-        return -1;
-    }
-    if (w->facts && compile_roles(pq, w, err) < 0) return -1;
-    uint32_t npat = ts_query_pattern_count(pq->q);
-    pq->pats = sunset_calloc(npat ? npat : 1, sizeof *pq->pats);
-    if (!pq->pats) {
-        snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
-        return -1;
-    }
-    for (uint32_t p = 0; p < npat; p++) {
-        pq->pats[p].report = REPORT_OUTERMOST;
-        uint32_t ns;
-        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(pq->q, p, &ns);
-        pq->pats[p].first = (uint32_t)pq->preds.n;
-        for (uint32_t i = 0; i < ns;) {
-            uint32_t j = i;
-            while (j < ns && steps[j].type != TSQueryPredicateStepTypeDone) j++;
-            if (compile_pred(pq, st, w, p, steps + i, j - i, err) < 0) return -1;
-            i = j + 1;
-        }
-        pq->pats[p].n = (uint32_t)pq->preds.n - pq->pats[p].first;
-    }
-    return w->rule ? bind_rule(pq, 0, npat, w->rule, err) : 0;
-}
-
-/* st->all: the rules' queries concatenated. Each compiled alone before, so this compiles, and
- * the patterns keep their order: rule i owns the next pattern_count(rules[i]) patterns. */
-static int compile_all_rules(py_state *st, sunset_error *err) {
-    sb text = {0};
-    int rc = -1;
-    snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG);
-    for (size_t i = 0; i < st->nrules; i++)
-        if (!sb_puts(&text, sunset_rule_query(st->rules[i].pats[0].rule)) || !sb_putc(&text, '\n'))
-            goto cleanup;
-    qsrc w = {.path = "query rules", .text = text.s, .len = text.len};
-    if (pyquery_compile(&st->all, st, &w, err) < 0) goto cleanup;
-    uint32_t first = 0, total = ts_query_pattern_count(st->all.q);
-    for (size_t i = 0; i < st->nrules; i++) {
-        uint32_t n = ts_query_pattern_count(st->rules[i].q);
-        if (first + n > total) break;
-        if (bind_rule(&st->all, first, n, st->rules[i].pats[0].rule, err) < 0) goto cleanup;
-        first += n;
-    }
-    if (first != total) {
-        snprintf(err->msg, sizeof err->msg, "python frontend: query rules: pattern count mismatch");
-        goto cleanup;
-    }
-    rc = 0;
-cleanup:
-    sb_free(&text);
-    return rc;
-}
-
-/* ---- frontend state --------------------------------------------------------------------- */
-
 static void py_fini(void *state) {
     py_state *st = state;
     if (!st) return;
-    pyquery_free(&st->facts);
-    pyquery_free(&st->all);
-    for (size_t i = 0; i < st->nrules; i++) pyquery_free(&st->rules[i]);
+    py_query_free(&st->facts);
+    py_query_free(&st->all);
+    for (size_t i = 0; i < st->nrules; i++) py_query_free(&st->rules[i]);
     sunset_free(st->rules);
     sunset_free(st->facts_path);
     pcre2_compile_context_free(st->cctx);
@@ -453,7 +53,7 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
     int rc = -1;
 
     *state = NULL;
-    snprintf(err->msg, sizeof err->msg, "%s", OOM_MSG); /* replaced by any other error */
+    snprintf(err->msg, sizeof err->msg, "%s", PY_OOM_MSG); /* replaced by any other error */
     uint32_t abi = ts_language_version(tree_sitter_python());
     if (abi < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION || abi > TREE_SITTER_LANGUAGE_VERSION) {
         snprintf(err->msg, sizeof err->msg,
@@ -466,7 +66,9 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
     if (!st) goto cleanup;
     st->parse_budget_ms = cfg->parse_budget_ms;
     st->match_limit = match_limit_override ? match_limit_override : SUNSET_PYTHON_MATCH_LIMIT;
-    st->gctx = pcre2_general_context_create(pc_malloc, pc_free, NULL);
+    st->sym_attribute = ts_language_symbol_for_name(tree_sitter_python(), "attribute", 9, true);
+    st->sym_call = ts_language_symbol_for_name(tree_sitter_python(), "call", 4, true);
+    st->gctx = pcre2_general_context_create(py_pc_malloc, py_pc_free, NULL);
     st->cctx = st->gctx ? pcre2_compile_context_create(st->gctx) : NULL;
     if (!st->cctx) goto cleanup;
 
@@ -479,7 +81,7 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
         goto cleanup;
     }
     qsrc fw = {.path = st->facts_path, .text = text, .len = len, .facts = true};
-    if (pyquery_compile(&st->facts, st, &fw, err) < 0) goto cleanup;
+    if (py_query_compile(&st->facts, st, &fw, err) < 0) goto cleanup;
 
     size_t n = cfg->rules ? sunset_ruleset_query_count(cfg->rules, SUNSET_LANG_PYTHON) : 0;
     st->rules = sunset_calloc(n ? n : 1, sizeof *st->rules);
@@ -490,9 +92,9 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
         if (!q) continue;
         qsrc rw = {.rule = rule, .text = q, .len = strlen(q)};
         st->nrules++;
-        if (pyquery_compile(&st->rules[st->nrules - 1], st, &rw, err) < 0) goto cleanup;
+        if (py_query_compile(&st->rules[st->nrules - 1], st, &rw, err) < 0) goto cleanup;
     }
-    if (st->nrules > 1 && compile_all_rules(st, err) < 0) goto cleanup;
+    if (st->nrules > 1 && py_compile_all_rules(st, err) < 0) goto cleanup;
     *state = st;
     st = NULL;
     err->msg[0] = 0;
@@ -510,6 +112,7 @@ static void py_worker_free(void *wp) {
     if (w->parser) ts_parser_delete(w->parser);
     if (w->cursor) ts_query_cursor_delete(w->cursor);
     pcre2_match_data_free(w->md);
+    pcre2_match_context_free(w->mctx);
     sunset_free(w);
 }
 
@@ -521,7 +124,9 @@ static void *py_worker_new(void *state) {
     w->parser = ts_parser_new();
     w->cursor = ts_query_cursor_new();
     w->md = pcre2_match_data_create(1, st->gctx);
-    if (!w->parser || !w->cursor || !w->md ||
+    w->mctx = pcre2_match_context_create(st->gctx);
+    if (w->mctx) pcre2_set_heap_limit(w->mctx, 256u * 1024u); /* KiB */
+    if (!w->parser || !w->cursor || !w->md || !w->mctx ||
         !ts_parser_set_language(w->parser, tree_sitter_python())) {
         py_worker_free(w);
         return NULL;
@@ -588,8 +193,26 @@ typedef struct scan_ctx {
     sunset_sink *sink;
     vec caps, items, marks, ranges, calls, scopes, found;
     pool_chunk *pool;
+    double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
+    unsigned ticks;      /* matches since the last clock read */
     bool oom;
+    bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
 } scan_ctx;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Called once per query match: true (and sc->over_budget set) once the budget is spent. */
+static bool budget_spent(scan_ctx *sc) {
+    if (sc->over_budget) return true;
+    if (!sc->deadline_ms || ++sc->ticks < CLOCK_EVERY) return false;
+    sc->ticks = 0;
+    sc->over_budget = now_ms() > sc->deadline_ms;
+    return sc->over_budget;
+}
 
 static char *pool_alloc(scan_ctx *sc, size_t n) {
     pool_chunk *c = sc->pool;
@@ -686,12 +309,26 @@ static bool pred_holds(scan_ctx *sc, const pyquery *pq, const pred *pd, const TS
         case PRED_MATCH:
         case PRED_NOT_MATCH: {
             int r = pcre2_match(pd->re, (PCRE2_SPTR)t.s, t.n, 0, 0, sc->w->md, NULL);
+            /* An error is not a mismatch: the JIT's small stack runs out on long text, so
+             * retry with the interpreter (its backtracking is on the heap) before giving up. */
             if (r < 0 && r != PCRE2_ERROR_NOMATCH)
-                sunset_warn(sc->sink, 0, 0, "%s: regex error %d; predicate taken as false",
-                            pq->pats[m->pattern_index].rule
-                                ? sunset_rule_id(pq->pats[m->pattern_index].rule)
-                                : "facts.scm",
-                            r);
+                r = pcre2_match(pd->re, (PCRE2_SPTR)t.s, t.n, 0, PCRE2_NO_JIT, sc->w->md,
+                                sc->w->mctx);
+            if (r < 0 && r != PCRE2_ERROR_NOMATCH) {
+                PCRE2_UCHAR msg[160];
+                if (pcre2_get_error_message(r, msg, sizeof msg) < 0)
+                    snprintf((char *)msg, sizeof msg, "error %d", r);
+                const pattern_info *pi = &pq->pats[m->pattern_index];
+                TSPoint at = ts_node_start_point(m->captures[i].node);
+                if (pi->rule)
+                    sunset_warn(sc->sink, at.row + 1, at.column + 1,
+                                "rule %s: regex error: %s; predicate taken as false",
+                                sunset_rule_id(pi->rule), (const char *)msg);
+                else
+                    sunset_warn(sc->sink, at.row + 1, at.column + 1,
+                                "%s: regex error: %s; predicate taken as false",
+                                sc->w->st->facts_path, (const char *)msg);
+            }
             ok = r >= 0;
             if (pd->op == PRED_NOT_MATCH && (r >= 0 || r == PCRE2_ERROR_NOMATCH)) ok = !ok;
             break;
@@ -726,6 +363,7 @@ static bool collect_facts(scan_ctx *sc, TSNode root) {
     TSQueryMatch m;
     ts_query_cursor_exec(cur, pq->q, root);
     while (ts_query_cursor_next_match(cur, &m)) {
+        if (budget_spent(sc)) return true; /* the caller reports it */
         if (!preds_hold(sc, pq, &m)) continue;
         uint32_t first = (uint32_t)sc->caps.n;
         for (uint16_t i = 0; i < m.capture_count; i++) {
@@ -926,11 +564,15 @@ static void emit_item(scan_ctx *sc, const item *it) {
     }
 }
 
-/* Emit every fact in document order; the call and scope stacks hold the argument lists and
- * definitions enclosing the current item (tree nodes nest, so a popped frame never returns). */
-static void emit_facts(scan_ctx *sc) {
+/* Items in document order, marks sorted for has_mark's and build_ranges' lookups. */
+static void sort_facts(scan_ctx *sc) {
     if (sc->items.n) qsort(sc->items.v, sc->items.n, sizeof(item), item_cmp);
     if (sc->marks.n) qsort(sc->marks.v, sc->marks.n, sizeof(mark), mark_cmp);
+}
+
+/* Emit every fact in document order (after sort_facts); the call and scope stacks hold the argument lists and
+ * definitions enclosing the current item (tree nodes nest, so a popped frame never returns). */
+static void emit_facts(scan_ctx *sc) {
     for (size_t i = 0; i < sc->items.n && !sc->oom; i++) {
         const item *it = &VEC_AT(&sc->items, item, i);
         while (sc->calls.n && it->start >= VEC_AT(&sc->calls, call_frame, sc->calls.n - 1).end)
@@ -1019,6 +661,7 @@ static bool run_query(scan_ctx *sc, const pyquery *pq, TSNode root) {
     TSQueryMatch m;
     ts_query_cursor_exec(cur, pq->q, root);
     while (ts_query_cursor_next_match(cur, &m)) {
+        if (budget_spent(sc)) return true; /* the caller reports it */
         const pattern_info *pi = &pq->pats[m.pattern_index];
         if (!preds_hold(sc, pq, &m)) continue;
         TSNode n;
@@ -1037,21 +680,65 @@ static bool run_query(scan_ctx *sc, const pyquery *pq, TSNode root) {
 }
 
 /* All rules in one walk; if that hits the match limit, which cannot be pinned on one rule,
- * its results are dropped and each rule runs alone with the whole limit to itself. */
+ * its results are dropped and each rule runs alone with the whole limit to itself. The hits
+ * stay in sc->found until emit_matches. */
 static void run_rules(scan_ctx *sc, TSNode root) {
     const py_state *st = sc->w->st;
     if (!st->all.q || !run_query(sc, &st->all, root)) {
         sc->found.n = 0;
-        for (size_t r = 0; r < st->nrules && !sc->oom; r++)
+        for (size_t r = 0; r < st->nrules && !sc->oom && !sc->over_budget; r++)
             if (!run_query(sc, &st->rules[r], root))
                 sunset_warn(sc->sink, 0, 0,
                             "query match limit hit for rule %s; matches may be missing",
                             sunset_rule_id(st->rules[r].pats[0].rule));
     }
+}
+
+static void emit_matches(scan_ctx *sc) {
     for (size_t i = 0; i < sc->found.n && !sc->oom; i++) {
         const rule_hit *f = &VEC_AT(&sc->found, rule_hit, i);
         sunset_emit_match(sc->sink, f->rule, f->ctx, f->span);
     }
+}
+
+static bool is_link(const py_state *st, TSNode n) {
+    TSSymbol sym = ts_node_symbol(n);
+    return sym == st->sym_attribute || sym == st->sym_call;
+}
+
+/* The head of a postfix chain longer than MAX_CHAIN (links: attribute and call nodes, each
+ * the first child of the next); false when there is none. One iterative walk (no recursion
+ * over the tree) that measures each chain from its head only, so linear in the nodes. */
+static bool long_chain(const py_state *st, TSNode root, TSNode *at) {
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    bool found = false, first_of_link = false; /* entered as the first child of a link */
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        bool link = is_link(st, n);
+        if (link && !first_of_link) {
+            uint32_t len = 1;
+            for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
+                k = ts_node_child(k, 0);
+                if (!is_link(st, k)) break;
+                len++;
+            }
+            if (len > MAX_CHAIN) {
+                *at = n;
+                found = true;
+                break;
+            }
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) {
+            first_of_link = link;
+            continue;
+        }
+        first_of_link = false;
+        while (!ts_tree_cursor_goto_next_sibling(&cur))
+            if (!ts_tree_cursor_goto_parent(&cur)) goto done;
+    }
+done:
+    ts_tree_cursor_delete(&cur);
+    return found;
 }
 
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
@@ -1064,6 +751,9 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
         .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
         .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
     };
+    /* One budget for the parse and the queries: the parser stops itself at its timeout, the
+     * queries stop at the deadline. */
+    if (w->st->parse_budget_ms) sc.deadline_ms = now_ms() + w->st->parse_budget_ms;
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
@@ -1080,11 +770,31 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
             sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
         goto cleanup;
     }
-    TSNode root = ts_tree_root_node(tree);
+    TSNode root = ts_tree_root_node(tree), head;
+    if (long_chain(w->st, root, &head)) {
+        sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
+                    "skipped: a chain of more than %u attributes and calls (the query cost "
+                    "grows with the square of its length)",
+                    MAX_CHAIN);
+        goto cleanup;
+    }
+    /* Everything is computed before anything is emitted, so that a file over budget is
+     * reported as not analysed rather than half analysed. */
     if (!collect_facts(&sc, root)) sc.oom = true;
-    if (!sc.oom) emit_facts(&sc);
-    if (!sc.oom && !build_ranges(&sc)) sc.oom = true;
-    if (!sc.oom) run_rules(&sc, root);
+    if (!sc.oom && !sc.over_budget) sort_facts(&sc);
+    if (!sc.oom && !sc.over_budget && !build_ranges(&sc)) sc.oom = true;
+    if (!sc.oom && !sc.over_budget) run_rules(&sc, root);
+    if (sc.oom) {
+        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
+        goto cleanup;
+    }
+    if (sc.over_budget) {
+        sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms) in the queries; file not analysed",
+                    w->st->parse_budget_ms);
+        goto cleanup;
+    }
+    emit_facts(&sc);
+    if (!sc.oom) emit_matches(&sc);
     if (sc.oom) {
         sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
         goto cleanup;

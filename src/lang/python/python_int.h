@@ -1,0 +1,165 @@
+/*
+ * python_int.h — private to the Python frontend (src/lang/python/): the capture roles of
+ * facts.scm, compiled queries and their predicates, the frontend's state and workers.
+ * query.c compiles facts.scm and the rules' queries; frontend.c parses and emits facts.
+ */
+#ifndef SUNSET_PYTHON_INT_H
+#define SUNSET_PYTHON_INT_H
+
+#include "lang/python.h"
+#include "sunset.h"
+#include "base/util.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <tree_sitter/api.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+#define FACTS_FILE "python/facts.scm"
+#define REPORT_OUTERMOST UINT32_MAX
+#define NO_OFFSET UINT32_MAX
+
+#define PY_OOM_MSG "python frontend: out of memory"
+
+/* Chain bound. The 0.20 query cursor keeps one in-progress state per enclosing node that
+ * still waits for a later child, and steps every state at every node. A postfix chain
+ * (`paddle.a.a...`, `f()()...`, `a.b().b()...`) nests each link as the first child of the
+ * next, and facts.scm's attribute and call patterns wait behind each link for its name or
+ * arguments: the walk costs the square of the chain (40,000 links took 7.5 s, 20,000
+ * method calls 8.4 s; other deep nesting, `((((1))))` or `f(f(f(y)))`, stays linear). A
+ * file with a chain longer than MAX_CHAIN is refused with a warning before any query runs,
+ * as the C++ frontend refuses 20,000-operator chains; 10,000 links take ~0.5 s. */
+#define MAX_CHAIN 12000u
+
+/* The budget is checked every CLOCK_EVERY query matches: one match costs far more than a
+ * clock read, but the cursor's loop between two matches cannot be interrupted. */
+#define CLOCK_EVERY 64u
+
+
+/* ---- capture roles of facts.scm ---------------------------------------------------------- */
+
+typedef enum role {
+    ROLE_IGNORE = 0,
+    ROLE_IMPORT_MODULE, ROLE_IMPORT_NAME, ROLE_IMPORT_STAR, ROLE_IMPORT_FROM, ROLE_IMPORT_ALIAS,
+    ROLE_BASE_NAME, ROLE_BASE_CLASS,
+    ROLE_CALL_CALLEE, ROLE_CALL_ARGS,
+    ROLE_KWARG_NAME,
+    ROLE_ATTR_NAME, ROLE_ATTR_OBJECT, ROLE_ATTR, ROLE_ATTR_STORE,
+    ROLE_DEF_CLASS, ROLE_DEF_FUNCTION, ROLE_DEF_NAME, ROLE_DEF_METHOD,
+    ROLE_IDENT, ROLE_IDENT_DEFINITION,
+    ROLE_STRING, ROLE_STRING_CONTENT, ROLE_DOCSTRING,
+    ROLE_COMMENT,
+    ROLE_COUNT
+} role;
+
+/* A primary capture yields a fact, a companion is read from the primary's match, a mark
+ * annotates a node reported by another pattern's primary capture. */
+typedef enum role_class { RC_COMPANION, RC_PRIMARY, RC_MARK } role_class;
+
+static const struct {
+    const char *name;
+    role_class cls;
+} role_table[ROLE_COUNT] __attribute__((unused)) = {
+    [ROLE_IMPORT_MODULE] = {"import.module", RC_PRIMARY},
+    [ROLE_IMPORT_NAME] = {"import.name", RC_PRIMARY},
+    [ROLE_IMPORT_STAR] = {"import.star", RC_PRIMARY},
+    [ROLE_IMPORT_FROM] = {"import.from", RC_COMPANION},
+    [ROLE_IMPORT_ALIAS] = {"import.alias", RC_COMPANION},
+    [ROLE_BASE_NAME] = {"base.name", RC_PRIMARY},
+    [ROLE_BASE_CLASS] = {"base.class", RC_COMPANION},
+    [ROLE_CALL_CALLEE] = {"call.callee", RC_PRIMARY},
+    [ROLE_CALL_ARGS] = {"call.args", RC_PRIMARY},
+    [ROLE_KWARG_NAME] = {"kwarg.name", RC_PRIMARY},
+    [ROLE_ATTR_NAME] = {"attr.name", RC_PRIMARY},
+    [ROLE_ATTR_OBJECT] = {"attr.object", RC_COMPANION},
+    [ROLE_ATTR] = {"attr", RC_COMPANION},
+    [ROLE_ATTR_STORE] = {"attr.store", RC_MARK},
+    [ROLE_DEF_CLASS] = {"def.class", RC_PRIMARY},
+    [ROLE_DEF_FUNCTION] = {"def.function", RC_PRIMARY},
+    [ROLE_DEF_NAME] = {"def.name", RC_COMPANION},
+    [ROLE_DEF_METHOD] = {"def.method", RC_MARK},
+    [ROLE_IDENT] = {"ident", RC_PRIMARY},
+    [ROLE_IDENT_DEFINITION] = {"ident.definition", RC_MARK},
+    [ROLE_STRING] = {"string", RC_MARK},
+    [ROLE_STRING_CONTENT] = {"string.content", RC_PRIMARY},
+    [ROLE_DOCSTRING] = {"docstring", RC_MARK},
+    [ROLE_COMMENT] = {"comment", RC_PRIMARY},
+};
+
+/* ---- compiled queries ------------------------------------------------------------------- */
+
+typedef enum pred_op { PRED_EQ, PRED_NOT_EQ, PRED_MATCH, PRED_NOT_MATCH, PRED_ANY_OF } pred_op;
+
+typedef struct pred {
+    pred_op op;
+    uint32_t capture;                   /* the capture tested */
+    int64_t other;                      /* #eq?/#not-eq? against a capture: its id; else -1 */
+    const char *str;                    /* #eq?/#not-eq? string; borrowed from the TSQuery */
+    uint32_t str_len;
+    pcre2_code *re;                     /* #match?/#not-match?; owned */
+    const TSQueryPredicateStep *args;   /* #any-of? strings; borrowed from the TSQuery */
+    uint32_t nargs;
+} pred;
+
+typedef struct pattern_info {
+    uint32_t first, n;          /* its predicates: a slice of pyquery.preds */
+    uint32_t report;            /* query rules: the capture id reported, or REPORT_OUTERMOST */
+    const sunset_rule *rule;    /* query rules: the rule it belongs to; borrowed; else NULL */
+} pattern_info;
+
+typedef struct pyquery {
+    TSQuery *q;                 /* owned */
+    vec preds;                  /* of pred; owned */
+    pattern_info *pats;         /* one per pattern; owned */
+    uint8_t *roles;             /* facts.scm only: role per capture id; owned */
+} pyquery;
+
+typedef struct py_state {
+    pcre2_general_context *gctx; /* routes PCRE2's allocations through sunset_malloc */
+    pcre2_compile_context *cctx;
+    pyquery facts;
+    pyquery *rules;              /* one query per query rule; owned */
+    size_t nrules;
+    pyquery all;                 /* every rule's patterns in one query, so that a file is walked
+                                    once for all rules; q is NULL with fewer than two rules */
+    char *facts_path;            /* for messages; owned */
+    unsigned parse_budget_ms;
+    uint32_t match_limit;
+    TSSymbol sym_attribute, sym_call; /* the links of a postfix chain (see MAX_CHAIN) */
+} py_state;
+
+typedef struct py_worker {
+    const py_state *st;          /* borrowed; outlives the worker */
+    TSParser *parser;
+    TSQueryCursor *cursor;
+    pcre2_match_data *md;
+    pcre2_match_context *mctx;   /* the interpreter retry's limits (a larger heap) */
+} py_worker;
+
+/* A query text and where it comes from, for init error messages. */
+typedef struct qsrc {
+    const char *path;            /* facts.scm path, or a label; used when rule is NULL */
+    const sunset_rule *rule;     /* the rule whose query this is, or NULL */
+    const char *text;
+    size_t len;
+    bool facts;                  /* facts.scm: capture names are roles */
+} qsrc;
+
+/* ---- query.c ---- */
+
+/* PCRE2's allocator hooks: sunset_malloc/sunset_free, so the allocation hook sees them. */
+void *py_pc_malloc(PCRE2_SIZE n, void *ud);
+void py_pc_free(void *p, void *ud);
+/* Frees what pq owns; pq is left zeroed. */
+void py_query_free(pyquery *pq);
+/* Compile w's text into pq (roles for facts.scm, predicates, the rule binding). 0, or -1 with
+ * err set to "FILE:LINE:COL: message". */
+int py_query_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_error *err);
+/* Every query rule of cfg's rule set, one by one and all together. 0, or -1 with err set. */
+int py_compile_all_rules(py_state *st, sunset_error *err);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * test_util.c — the atomic file writes: the umask decides a new file's mode, a replaced file
+ * keeps its own, a write interrupted by SIGTERM leaves no temp behind (in a forked child,
+ * and through the binary: `report --out-dir` keeps the previous set whole), and the cleanup
+ * the signal handler runs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "shell.h"
+
+static void make_dir(char *dir) {
+    strcpy(dir, "/tmp/sunset-util-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static void rm_dir(const char *dir) { assert_int_equal(test_sh("rm -rf '%s'", dir), 0); }
+
+static unsigned mode_of(const char *path) {
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+/* Entries of dir whose name holds ".tmp." */
+static int temps_in(const char *dir) {
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += strstr(e->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return n;
+}
+
+static void umask_decides_new_mode(void **st) {
+    (void)st;
+    char dir[64], p[128];
+    make_dir(dir);
+    snprintf(p, sizeof p, "%s/new.json", dir);
+    mode_t old = umask(077);
+    assert_int_equal(write_file_atomic(p, "x\n", 2), 0);
+    assert_int_equal(mode_of(p), 0600);
+    umask(022);
+    snprintf(p, sizeof p, "%s/pub.json", dir);
+    assert_int_equal(write_file_atomic(p, "x\n", 2), 0);
+    assert_int_equal(mode_of(p), 0644);
+    umask(old);
+    assert_int_equal(temps_in(dir), 0);
+    rm_dir(dir);
+}
+
+static void replace_keeps_mode(void **st) {
+    (void)st;
+    char dir[64], p[128];
+    make_dir(dir);
+    snprintf(p, sizeof p, "%s/secret.json", dir);
+    assert_int_equal(write_file_atomic(p, "a\n", 2), 0);
+    assert_int_equal(chmod(p, 0600), 0);
+    mode_t old = umask(022);
+    assert_int_equal(write_file_atomic(p, "bb\n", 3), 0);
+    assert_int_equal(mode_of(p), 0600);
+    assert_int_equal(chmod(p, 0640), 0);
+    assert_int_equal(write_file_atomic(p, "ccc\n", 4), 0);
+    assert_int_equal(mode_of(p), 0640);
+    umask(old);
+    rm_dir(dir);
+}
+
+static void cleanup_unlinks_staged(void **st) {
+    (void)st;
+    char dir[64], p[128];
+    make_dir(dir);
+    snprintf(p, sizeof p, "%s/out.json", dir);
+    char *tmp = NULL;
+    assert_int_equal(write_file_stage(p, "x\n", 2, &tmp), 0);
+    assert_non_null(tmp);
+    assert_int_equal(temps_in(dir), 1);
+    sunset_tmp_cleanup(); /* what the signal handler does */
+    assert_int_equal(temps_in(dir), 0);
+    write_file_abort(tmp); /* the temp is gone already: no error, no leak */
+    assert_int_equal(access(p, F_OK), -1);
+    /* staged then committed: the file, no temp */
+    assert_int_equal(write_file_stage(p, "y\n", 2, &tmp), 0);
+    assert_int_equal(write_file_commit(tmp, p), 0);
+    assert_int_equal(temps_in(dir), 0);
+    assert_int_equal(mode_of(p) & 0400, 0400);
+    rm_dir(dir);
+}
+
+static void sigterm_mid_write(void **st) {
+    (void)st;
+    char dir[64], p[128];
+    make_dir(dir);
+    snprintf(p, sizeof p, "%s/out.json", dir);
+    assert_int_equal(write_file_atomic(p, "old\n", 4), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* the hook sends SIGTERM once the temp exists; the handler must unlink it and the
+         * process die of the signal */
+        setenv("SUNSET_TEST_SIGNAL_IN_WRITE", "1", 1);
+        write_file_atomic(p, "new\n", 4);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(temps_in(dir), 0);
+    char *data = NULL;
+    size_t len;
+    assert_int_equal(read_file(p, 0, &data, &len), 0);
+    assert_string_equal(data, "old\n");
+    sunset_free(data);
+    rm_dir(dir);
+}
+
+/* `report --out-dir` killed while writing its third file: the three old files are intact and
+ * no temp remains (before, tracking.md and tracking.json were already replaced). */
+static void report_out_dir_interrupted(void **st) {
+    (void)st;
+    char dir[64];
+    make_dir(dir);
+    const char *bin = test_bin();
+    assert_int_equal(test_sh("%s report --no-config --no-cache -q --out-dir %s/r "
+                             "testdata/trees/small", bin, dir), 0);
+    assert_int_equal(test_sh("printf 'old' > %s/r/tracking.md && cd %s/r && "
+                             "cksum tracking.md tracking.json tracking.html > ../sum", dir, dir), 0);
+    assert_int_equal(test_sh("SUNSET_TEST_SIGNAL_IN_WRITE=3 %s report --no-config --no-cache -q "
+                             "--out-dir %s/r testdata/trees/small 2>/dev/null; [ $? -eq 143 ]", bin, dir), 0);
+    char r[128];
+    snprintf(r, sizeof r, "%s/r", dir);
+    assert_int_equal(temps_in(r), 0);
+    assert_int_equal(test_sh("cd %s/r && cksum tracking.md tracking.json tracking.html | "
+                             "cmp -s - ../sum", dir), 0);
+    /* uninterrupted, the set is replaced */
+    assert_int_equal(test_sh("%s report --no-config --no-cache -q --out-dir %s/r "
+                             "testdata/trees/small && ! grep -qx old %s/r/tracking.md", bin, dir, dir), 0);
+    rm_dir(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(umask_decides_new_mode),
+        cmocka_unit_test(replace_keeps_mode),
+        cmocka_unit_test(cleanup_unlinks_staged),
+        cmocka_unit_test(sigterm_mid_write),
+        cmocka_unit_test(report_out_dir_interrupted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
