@@ -220,12 +220,16 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void scan_add_config_globs(cli *c, const scan_ctx *s) {
+    for (size_t i = 0; i < s->cfg.include.n; i++) vec_push(&c->include, &VEC_AT(&s->cfg.include, char *, i));
+    for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
+}
+
 int scan_prepare(cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
     if ((rc = resolve_paths(c, s))) return rc;
-    for (size_t i = 0; i < s->cfg.include.n; i++) vec_push(&c->include, &VEC_AT(&s->cfg.include, char *, i));
-    for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
+    scan_add_config_globs(c, s);
     walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
                     (const char *const *)c->exclude.v, c->exclude.n};
     for (size_t i = 0; i < s->starts.n; i++) {

@@ -29,6 +29,9 @@ typedef struct scan_ctx {
 
 /* Configuration and rules (every command that reads rules). */
 int scan_load_rules(cli *c, scan_ctx *s);
+/* The configuration's include/exclude globs onto the command line's (borrowed from s->cfg):
+ * every command selects files by the same globs. */
+void scan_add_config_globs(cli *c, const scan_ctx *s);
 /* Configuration, rules and engine, then the walk: s->files is ready. */
 int scan_prepare(cli *c, scan_ctx *s);
 /* Run the engine over s->files into *res (zero it first; free with sunset_result_free). */
