@@ -21,6 +21,8 @@ typedef struct scan_ctx {
     vec dirs;          /* const char *: rule directories */
     char *root;        /* absolute scan root */
     char *display;     /* the root as the user named it */
+    char *shown;       /* result.shown_prefix: the root as seen from the current directory */
+    char *repo_prefix; /* result.uri_prefix: the root below its git work tree; NULL outside */
     vec starts;        /* char *: root-relative start paths */
     vec files;         /* char *: root-relative files, sorted, unique */
     walk_stats ws;

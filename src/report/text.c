@@ -45,6 +45,7 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
         const sunset_finding *f = &r->findings[i];
         if (f->suppressed) continue; /* counted in the summary; listed in JSON and SARIF */
         if (o->color) sb_puts(b, C_BOLD);
+        if (r->shown_prefix) sb_put_printable_str(b, r->shown_prefix);
         sb_put_printable_str(b, f->path);
         sb_printf(b, ":%u:%u: ", f->span.line, f->span.col);
         if (o->color) sb_printf(b, "%s", sev_color(f->severity));
