@@ -126,8 +126,12 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         uint32_t eline = f->span.end_line >= line ? f->span.end_line : line;
         uint32_t ecol = f->span.end_col ? f->span.end_col : col;
         if (eline == line && ecol < col) ecol = col;
-        sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%u,\"endLine\":%u,\"endColumn\":%u",
-                  line, col, eline, ecol);
+        /* columnKind utf16CodeUnits: the result's byte columns converted on the snippet (an
+         * end on another line has no text here and stays a byte column) */
+        size_t ucol = sunset_finding_column(f, col, true);
+        size_t uecol = eline == line ? sunset_finding_column(f, ecol, true) : ecol;
+        sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%zu,\"endLine\":%u,\"endColumn\":%zu",
+                  line, ucol, eline, uecol);
         if (f->snippet) {
             sb_puts(b, ",\"snippet\":{\"text\":");
             sb_put_json_str(b, f->snippet);
