@@ -86,6 +86,7 @@ void scan_ctx_free(scan_ctx *s) {
     sunset_free(s->display);
     sunset_free(s->shown);
     sunset_free(s->repo_prefix);
+    sunset_free(s->cache_dir);
     memset(s, 0, sizeof *s);
 }
 
@@ -269,6 +270,28 @@ static char *shown_prefix(const cli *c, const char *root) {
     return p.s ? sb_take(&p) : sunset_strndup("", 0);
 }
 
+/* Where the content cache lives: --cache DIR, $SUNSET_CACHE_DIR, .sunset-cache at the top of
+ * the git work tree holding the root (never in a sub-directory, whichever one was scanned or
+ * run from), else $XDG_CACHE_HOME/sunset (~/.cache/sunset). NULL: no place (no HOME). */
+static char *cache_location(const cli *c, const scan_ctx *s) {
+    const char *env = getenv("SUNSET_CACHE_DIR");
+    sb p = {0};
+    if (c->cache_dir) sb_puts(&p, c->cache_dir);
+    else if (env && *env) sb_puts(&p, env);
+    else if (s->repo_prefix) {
+        size_t rl = strlen(s->root), pl = strlen(s->repo_prefix);
+        size_t top = pl && rl >= pl ? rl - pl : rl; /* the root minus "a/b/" (with its slash) */
+        sb_putn(&p, s->root, top);
+        sb_puts(&p, strcmp(s->root, "/") && top ? "/.sunset-cache" : ".sunset-cache");
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg && xdg[0] == '/') sb_printf(&p, "%s/sunset", xdg);
+        else if (home && *home) sb_printf(&p, "%s/.cache/sunset", home);
+        else return NULL;
+    }
+    return p.oom ? NULL : sb_take(&p);
+}
+
 static void walk_warn(void *ctx, const char *msg) {
     if (!*(bool *)ctx) fprintf(stderr, "sunset: %s\n", msg);
 }
@@ -343,7 +366,8 @@ int scan_prepare(cli *c, scan_ctx *s) {
             ns = hash64("|", 1, ns);
             for (size_t k = 0; k < d->n_paths; k++) ns = hash64(d->paths[k], strlen(d->paths[k]) + 1, ns);
         }
-        s->cache = sunset_cache_open(c->cache_dir ? c->cache_dir : ".sunset-cache", ns, s->rs, 0);
+        s->cache_dir = cache_location(c, s);
+        s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
         s->eo.cache = s->cache;
     }
     sunset_error err = {{0}};
@@ -368,7 +392,7 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
         int e = sunset_cache_save(s->cache);
         if (e && !c->quiet)
             fprintf(stderr, "sunset: warning: cannot write the cache in %s: %s (use --cache DIR or --no-cache)\n",
-                    c->cache_dir ? c->cache_dir : ".sunset-cache", strerror(e));
+                    s->cache_dir, strerror(e));
     }
     res->stats.ignored = s->ws.ignored;
     res->stats.excluded = s->ws.excluded;

@@ -27,6 +27,7 @@ typedef struct scan_ctx {
     vec files;         /* char *: root-relative files, sorted, unique */
     walk_stats ws;
     struct sunset_cache *cache; /* NULL with --no-cache */
+    char *cache_dir;   /* where the cache lives (see cache_location); owned */
 } scan_ctx;
 
 /* Configuration and rules (every command that reads rules). */

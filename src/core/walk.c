@@ -12,6 +12,8 @@
  */
 #include "core/walk.h"
 
+#include "core/cache.h"
+
 #include <dirent.h>
 #include <git2.h>
 #include <errno.h>
@@ -415,6 +417,36 @@ static void too_long(walker *w, const char *rel) {
     sb_free(&m);
 }
 
+/* Does the directory hold a CACHEDIR.TAG (ours or any tool's)? Such a directory is a cache,
+ * recognised by content wherever --cache or SUNSET_CACHE_DIR put it. */
+static bool cachedir_tagged(const char *abs) {
+    sb p = {0};
+    char *text = NULL;
+    size_t len = 0;
+    sb_printf(&p, "%s/CACHEDIR.TAG", abs);
+    bool tag = !p.oom && read_file_flags(p.s, O_NOFOLLOW, 4096, &text, &len) == 0 &&
+               len >= sizeof SUNSET_CACHEDIR_SIGNATURE - 1 &&
+               memcmp(text, SUNSET_CACHEDIR_SIGNATURE, sizeof SUNSET_CACHEDIR_SIGNATURE - 1) == 0;
+    sunset_free(text);
+    sb_free(&p);
+    return tag;
+}
+
+bool sunset_own_output(const char *data, size_t len) {
+    static const char *const heads[] = {
+        "{\"version\":1,\"root\":",              /* scan --format json */
+        "{\"version\":1,\"range\":",             /* history --format json */
+        "{\n  \"version\": 1,\n  \"tool\": \"sunset ", /* a baseline */
+        "## sunset: ",                             /* the markdown summary */
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        if (len >= strlen(heads[i]) && memcmp(data, heads[i], strlen(heads[i])) == 0) return true;
+    /* SARIF: the driver's name, near the top whatever the layout */
+    static const char sarif[] = "\"driver\":{\"name\":\"sunset\"";
+    size_t head = len < 1024 ? len : 1024;
+    return len > 9 && memcmp(data, "{\"$schema\"", 10) == 0 && memmem(data, head, sarif, sizeof sarif - 1);
+}
+
 /* under_ignored: rel is an ignored directory entered for the tracked files below it; nothing
  * untracked below it is taken (git cannot re-include below an excluded directory either). */
 static void walk_dir(walker *w, const char *rel, bool under_ignored) {
@@ -480,6 +512,8 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
         } else if (is_dir) {
             if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, child.s)) {
                 w->st->excluded++;
+            } else if (cachedir_tagged(cabs.s)) {
+                w->st->ignored++;
             } else {
                 walk_dir(w, child.s, ign);
             }
