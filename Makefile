@@ -70,7 +70,8 @@ $(BUILD)/obj/%.o: %.c $(HDRS) | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh
+# one recipe makes both (a grouped target): two parallel fetches into one directory raced under -j2
+$(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c &: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh
 	sh scripts/fetch-grammar.sh $(GRAMMAR_DIR)
 
 # The grammar is third-party generated code: built with its own flags, warnings off.

@@ -110,12 +110,10 @@ static void counts_add(history_counts *a, const history_counts *b, int sign) {
 
 static bool path_wanted(const history_opts *o, const char *path) {
     if (sunset_lang_for_path(path) == SUNSET_LANG_NONE) return false;
-    for (size_t i = 0; o->exclude && i < o->exclude->n; i++)
-        if (sunset_glob_match(VEC_AT(o->exclude, const char *, i), path)) return false;
-    if (!o->include || !o->include->n) return true;
-    for (size_t i = 0; i < o->include->n; i++)
-        if (sunset_glob_match(VEC_AT(o->include, const char *, i), path)) return true;
-    return false;
+    /* the walk's rule: a commit's tree is its tracked files, which .gitignore never drops */
+    walk_opts wo = {false, o->include ? (const char *const *)o->include->v : NULL, o->include ? o->include->n : 0,
+                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0};
+    return walk_selected(&wo, path);
 }
 
 /* Counts of one blob at one path: from the cache, or by scanning it. */

@@ -130,6 +130,42 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
     return len;
 }
 
+static unsigned utf8_cp(const unsigned char *s, size_t len) {
+    unsigned cp = s[0] & (len == 1 ? 0x7F : 0x7F >> len);
+    for (size_t i = 1; i < len; i++) cp = (cp << 6) | (s[i] & 0x3F);
+    return cp;
+}
+
+/* Terminal columns of one code point: 0 for combining marks and zero-width characters, 2
+ * for the East Asian wide and fullwidth blocks (CJK, Hangul, fullwidth forms, emoji), else 1.
+ * The blocks of wcwidth() that Paddle's comments meet; no locale needed. */
+static unsigned cp_width(unsigned c) {
+    if ((c >= 0x300 && c <= 0x36F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
+    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF && c != 0x303F) ||
+        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
+        (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+        (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
+        return 2;
+    return 1;
+}
+
+size_t utf8_columns(const char *s, size_t n, bool utf16) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t cols = 0;
+    for (size_t i = 0; i < n;) {
+        size_t l = utf8_len(u + i, n - i);
+        if (!l) { /* not UTF-8: one unit per byte, as the escape would show it */
+            cols++;
+            i++;
+            continue;
+        }
+        unsigned cp = utf8_cp(u + i, l);
+        cols += utf16 ? (cp > 0xFFFF ? 2 : 1) : cp_width(cp);
+        i += l;
+    }
+    return cols;
+}
+
 bool sb_put_json_escaped(sb *b, const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;

@@ -77,6 +77,9 @@ int write_file_atomic(const char *path, const char *data, size_t len);
  * backslash stays as it is: the output is for people, not for parsing back. The _str form
  * writes nothing for NULL. Both return false on OOM. */
 bool sb_put_printable(sb *b, const char *s, size_t n);
+/* The first n bytes of s measured as UTF-16 code units (utf16) or as terminal columns (wide
+ * CJK characters 2, combining marks 0); a byte that is not UTF-8 counts 1. */
+size_t utf8_columns(const char *s, size_t n, bool utf16);
 bool sb_put_printable_str(sb *b, const char *s);
 
 /* write_file_atomic in two steps, for a set of files that must be replaced together: stage

@@ -126,14 +126,11 @@ static bool exists_under(const char *root, const char *path) {
     return ok;
 }
 
-/* Would the walk have taken this (now deleted) path? Only the globs can say. */
+/* Would the walk have taken this (now deleted) path? The walk's own rule says. */
 static bool path_selected(const cli *c, const char *path) {
-    for (size_t i = 0; i < c->exclude.n; i++)
-        if (sunset_glob_match(VEC_AT(&c->exclude, const char *, i), path)) return false;
-    if (!c->include.n) return true;
-    for (size_t i = 0; i < c->include.n; i++)
-        if (sunset_glob_match(VEC_AT(&c->include, const char *, i), path)) return true;
-    return false;
+    walk_opts o = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
+                   (const char *const *)c->exclude.v, c->exclude.n};
+    return walk_selected(&o, path);
 }
 
 static int write_summary_file(const char *file, const sb *md, bool append) {

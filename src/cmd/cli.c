@@ -55,7 +55,7 @@ static const opt_def options[] = {
     {0, "no-color", NULL, SC, K_NEVER_COLOR, F(color), 0, 0, "same as --color=never"},
     {0, "no-summary", NULL, SC, K_FLAG, F(no_summary), 0, 0, "text output without the closing summary"},
     {0, "no-snippets", NULL, SC, K_FLAG, F(no_snippets), 0, 0, "text output without source lines and carets"},
-    {0, "cache", "DIR", SC, K_STR, F(cache_dir), 0, 0, "content cache directory (default: .sunset-cache in the current directory)"},
+    {0, "cache", "DIR", SC, K_STR, F(cache_dir), 0, 0, "content cache directory (default: $SUNSET_CACHE_DIR, else .sunset-cache at the git work tree's top, else $XDG_CACHE_HOME/sunset)"},
     {0, "no-cache", NULL, SC, K_FLAG, F(no_cache), 0, 0, "neither read nor write the content cache"},
     {0, "no-prefilter", NULL, SC, K_FLAG, F(no_prefilter), 0, 0, "parse every file, even those no rule can match"},
     {'q', "quiet", NULL, SC | H, K_FLAG, F(quiet), 0, 0, "no progress line and no warnings on stderr"},

@@ -77,6 +77,7 @@ int cmd_history(cli *c) {
     c->paths.n = 0; /* the range is not a path to find a configuration from */
     vec_push(&c->paths, &repo_dir);
     if ((rc = scan_load_rules(c, &s))) goto cleanup;
+    scan_add_config_globs(c, &s);
     rc = EXIT_USAGE;
     sunset_error err = {{0}};
     s.eo.jobs = 1;

@@ -5,6 +5,7 @@
 #include "cmd/session.h"
 
 #include "core/cache.h"
+#include "analysis/diffmode.h"
 #include "analysis/index.h"
 #include "report/removable.h"
 
@@ -83,6 +84,9 @@ void scan_ctx_free(scan_ctx *s) {
     sunset_free(s->bundled_queries);
     sunset_free(s->root);
     sunset_free(s->display);
+    sunset_free(s->shown);
+    sunset_free(s->repo_prefix);
+    sunset_free(s->cache_dir);
     memset(s, 0, sizeof *s);
 }
 
@@ -212,6 +216,82 @@ static int resolve_paths(cli *c, scan_ctx *s) {
     return EXIT_OK;
 }
 
+/* root (absolute, resolved) as a path relative to cwd (absolute, resolved), "../" included,
+ * with a trailing '/' unless empty. */
+static void relative_to(sb *p, const char *cwd, const char *root) {
+    size_t k = 0, common = 0;
+    while (cwd[k] && cwd[k] == root[k]) {
+        k++;
+        if (cwd[k - 1] == '/') common = k;
+    }
+    if ((cwd[k] == 0 || cwd[k] == '/') && (root[k] == 0 || root[k] == '/')) common = k;
+    for (const char *q = cwd + common; *q;) {
+        while (*q == '/') q++;
+        if (!*q) break;
+        sb_puts(p, "../");
+        while (*q && *q != '/') q++;
+    }
+    const char *rest = root + common;
+    while (*rest == '/') rest++;
+    if (*rest) sb_printf(p, "%s/", rest);
+}
+
+/* The prefix that turns a root-relative path into the one the user would type to open the
+ * file, as gcc, rg and ruff print it: relative to the current directory when the root is
+ * inside it; else the PATH as given (its directory, for a file), or for several PATHs their
+ * common root, relative when they were all given relative. --root keeps paths relative to
+ * DIR, as documented. */
+static char *shown_prefix(const cli *c, const char *root) {
+    char here[PATH_MAX], cwd[PATH_MAX];
+    sb p = {0};
+    if (c->root) return sunset_strndup("", 0);
+    size_t cl = getcwd(here, sizeof here) && realpath(here, cwd) ? strlen(cwd) : 0;
+    bool all_relative = cl > 0;
+    for (size_t i = 0; i < c->paths.n; i++)
+        if (VEC_AT(&c->paths, const char *, i)[0] == '/') all_relative = false;
+    if (cl && strncmp(root, cwd, cl) == 0 && (root[cl] == 0 || root[cl] == '/' || cl == 1)) {
+        relative_to(&p, cwd, root);
+    } else if (c->paths.n == 1) {
+        const char *given = VEC_AT(&c->paths, const char *, 0);
+        struct stat st;
+        size_t n = strlen(given);
+        if (stat(given, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            const char *sl = strrchr(given, '/');
+            n = sl ? (size_t)(sl - given) + 1 : 0;
+        }
+        sb_putn(&p, given, n);
+        if (p.len && p.s[p.len - 1] != '/') sb_putc(&p, '/');
+    } else if (all_relative) {
+        relative_to(&p, cwd, root);
+    } else {
+        sb_printf(&p, "%s/", strcmp(root, "/") ? root : "");
+    }
+    if (p.oom) return NULL;
+    return p.s ? sb_take(&p) : sunset_strndup("", 0);
+}
+
+/* Where the content cache lives: --cache DIR, $SUNSET_CACHE_DIR, .sunset-cache at the top of
+ * the git work tree holding the root (never in a sub-directory, whichever one was scanned or
+ * run from), else $XDG_CACHE_HOME/sunset (~/.cache/sunset). NULL: no place (no HOME). */
+static char *cache_location(const cli *c, const scan_ctx *s) {
+    const char *env = getenv("SUNSET_CACHE_DIR");
+    sb p = {0};
+    if (c->cache_dir) sb_puts(&p, c->cache_dir);
+    else if (env && *env) sb_puts(&p, env);
+    else if (s->repo_prefix) {
+        size_t rl = strlen(s->root), pl = strlen(s->repo_prefix);
+        size_t top = pl && rl >= pl ? rl - pl : rl; /* the root minus "a/b/" (with its slash) */
+        sb_putn(&p, s->root, top);
+        sb_puts(&p, strcmp(s->root, "/") && top ? "/.sunset-cache" : ".sunset-cache");
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg && xdg[0] == '/') sb_printf(&p, "%s/sunset", xdg);
+        else if (home && *home) sb_printf(&p, "%s/.cache/sunset", home);
+        else return NULL;
+    }
+    return p.oom ? NULL : sb_take(&p);
+}
+
 static void walk_warn(void *ctx, const char *msg) {
     if (!*(bool *)ctx) fprintf(stderr, "sunset: %s\n", msg);
 }
@@ -220,12 +300,21 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void scan_add_config_globs(cli *c, const scan_ctx *s) {
+    for (size_t i = 0; i < s->cfg.include.n; i++) vec_push(&c->include, &VEC_AT(&s->cfg.include, char *, i));
+    for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
+}
+
 int scan_prepare(cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
     if ((rc = resolve_paths(c, s))) return rc;
-    for (size_t i = 0; i < s->cfg.include.n; i++) vec_push(&c->include, &VEC_AT(&s->cfg.include, char *, i));
-    for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
+    if (!(s->shown = shown_prefix(c, s->root))) {
+        fprintf(stderr, "sunset: out of memory\n");
+        return EXIT_USAGE;
+    }
+    s->repo_prefix = diff_repo_prefix(s->root);
+    scan_add_config_globs(c, s);
     walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
                     (const char *const *)c->exclude.v, c->exclude.n};
     for (size_t i = 0; i < s->starts.n; i++) {
@@ -277,7 +366,8 @@ int scan_prepare(cli *c, scan_ctx *s) {
             ns = hash64("|", 1, ns);
             for (size_t k = 0; k < d->n_paths; k++) ns = hash64(d->paths[k], strlen(d->paths[k]) + 1, ns);
         }
-        s->cache = sunset_cache_open(c->cache_dir ? c->cache_dir : ".sunset-cache", ns, s->rs, 0);
+        s->cache_dir = cache_location(c, s);
+        s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
         s->eo.cache = s->cache;
     }
     sunset_error err = {{0}};
@@ -296,11 +386,13 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     }
     res->root = s->display;
     s->display = NULL;
+    res->shown_prefix = s->shown;
+    if (!res->uri_prefix) res->uri_prefix = s->repo_prefix;
     if (s->cache) {
         int e = sunset_cache_save(s->cache);
         if (e && !c->quiet)
             fprintf(stderr, "sunset: warning: cannot write the cache in %s: %s (use --cache DIR or --no-cache)\n",
-                    c->cache_dir ? c->cache_dir : ".sunset-cache", strerror(e));
+                    s->cache_dir, strerror(e));
     }
     res->stats.ignored = s->ws.ignored;
     res->stats.excluded = s->ws.excluded;

@@ -21,14 +21,20 @@ typedef struct scan_ctx {
     vec dirs;          /* const char *: rule directories */
     char *root;        /* absolute scan root */
     char *display;     /* the root as the user named it */
+    char *shown;       /* result.shown_prefix: the root as seen from the current directory */
+    char *repo_prefix; /* result.uri_prefix: the root below its git work tree; NULL outside */
     vec starts;        /* char *: root-relative start paths */
     vec files;         /* char *: root-relative files, sorted, unique */
     walk_stats ws;
     struct sunset_cache *cache; /* NULL with --no-cache */
+    char *cache_dir;   /* where the cache lives (see cache_location); owned */
 } scan_ctx;
 
 /* Configuration and rules (every command that reads rules). */
 int scan_load_rules(cli *c, scan_ctx *s);
+/* The configuration's include/exclude globs onto the command line's (borrowed from s->cfg):
+ * every command selects files by the same globs. */
+void scan_add_config_globs(cli *c, const scan_ctx *s);
 /* Configuration, rules and engine, then the walk: s->files is ready. */
 int scan_prepare(cli *c, scan_ctx *s);
 /* Run the engine over s->files into *res (zero it first; free with sunset_result_free). */

@@ -263,13 +263,33 @@ int sunset_cache_save(sunset_cache *c) {
         sb_free(&out);
         return ENOMEM;
     }
-    /* the directory: create it (one level) if needed */
+    /* the directory: create it and its parents ($XDG_CACHE_HOME may not exist yet), then
+     * mark it as a cache: CACHEDIR.TAG for backup tools, a .gitignore of "*" so that
+     * `git add -A` never commits it (as ruff and pytest do) */
     char *dir = sunset_strndup(c->path, strlen(c->path));
     char *slash = dir ? strrchr(dir, '/') : NULL;
     int mkdir_err = 0;
-    if (slash) {
+    if (slash && slash != dir) {
         *slash = 0;
+        for (char *q = dir + 1; *q; q++) {
+            if (*q != '/') continue;
+            *q = 0;
+            mkdir(dir, 0755); /* a parent that exists or cannot be made: the last mkdir says */
+            *q = '/';
+        }
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) mkdir_err = errno;
+        static const char *const marks[][2] = {
+            {"CACHEDIR.TAG", SUNSET_CACHEDIR_SIGNATURE "\n# This file is a cache directory tag created by sunset.\n"
+                             "# For information about cache directory tags see https://bford.info/cachedir/\n"},
+            {".gitignore", "# Automatically created by sunset.\n*\n"},
+        };
+        for (size_t i = 0; !mkdir_err && i < 2; i++) {
+            sb m = {0};
+            struct stat st;
+            sb_printf(&m, "%s/%s", dir, marks[i][0]);
+            if (!m.oom && lstat(m.s, &st) != 0) write_file_atomic(m.s, marks[i][1], strlen(marks[i][1]));
+            sb_free(&m);
+        }
     }
     sunset_free(dir);
     int err = write_file_atomic(c->path, out.s, out.len);

@@ -43,4 +43,8 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *
 void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_result *res,
                         size_t first_finding, size_t first_warning, const sunset_stats *before);
 
+/* The first line of a CACHEDIR.TAG (bford.info/cachedir): the cache directory writes one,
+ * and the walk never enters a directory holding one. */
+#define SUNSET_CACHEDIR_SIGNATURE "Signature: 8a477f597d28d172789f06886806bc55"
+
 #endif

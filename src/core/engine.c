@@ -514,7 +514,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         st->skipped_binary++;
         goto cleanup;
     }
-    if (!e->o->include_generated && is_generated(w, path, data, len)) {
+    /* sunset's own reports are generated whatever --include-generated says */
+    if (sunset_own_output(data, len) || (!e->o->include_generated && is_generated(w, path, data, len))) {
         st->skipped_generated++;
         goto cleanup;
     }

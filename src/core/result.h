@@ -127,6 +127,9 @@ typedef struct sunset_result {
     size_t n_rules;
     const char *uri_prefix;     /* the root's path inside its repository ("" or "a/b/"), for
                                  * SARIF and GitHub annotations; NULL = none; borrowed */
+    const char *shown_prefix;   /* what makes a root-relative path the path the user would type
+                                 * from the current directory ("", "a/b/", "../x/"), for the
+                                 * text report; NULL = none; borrowed */
 } sunset_result;
 
 void sunset_result_free(sunset_result *r); /* frees the members; r itself is the caller's */

@@ -3,12 +3,19 @@
  * deterministic. In a git work tree the .gitignore files of the root's ancestors (up to the
  * work tree's top), .git/info/exclude and every .gitignore met on the way down apply, with
  * git's precedence: deeper files win, the last matching line wins, '!' re-includes.
+ * Files git tracks are never dropped by .gitignore (git's own semantics: ignore rules only
+ * apply to untracked files): the index, read with libgit2, says which are tracked, and an
+ * ignored directory is still entered when tracked files live below it (its untracked files
+ * stay ignored). Without a readable index the ignore rules alone decide.
  * Symlinks to directories are never followed (so no loop is possible); a symlink to a file is
  * scanned only when its target resolves inside the root.
  */
 #include "core/walk.h"
 
+#include "core/cache.h"
+
 #include <dirent.h>
+#include <git2.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -209,6 +216,7 @@ typedef struct walker {
     walk_warn_fn warn;
     void *warn_ctx;
     vec ign;        /* ign_rule, a stack: deeper files push, leaving pops */
+    vec tracked;    /* char *: root-relative paths of the index's entries, sorted; owned */
     char root_real[PATH_MAX];
     bool in_git;
 } walker;
@@ -289,6 +297,77 @@ static bool ignored(walker *w, const char *rel, bool is_dir) {
     return false;
 }
 
+/* ---- the index: files git tracks ---- */
+
+static int cmp_names(const void *a, const void *b);
+
+/* Load the root-relative paths of the index's entries under the root (gitlinks left out:
+ * a submodule is another repository). Silent when there is no readable repository. */
+static void tracked_load(walker *w) {
+    git_libgit2_init();
+    git_repository *repo = NULL;
+    git_index *idx = NULL;
+    char wd[PATH_MAX];
+    if (git_repository_open_ext(&repo, w->root_real, 0, NULL) || git_repository_is_bare(repo) ||
+        !git_repository_workdir(repo) || !realpath(git_repository_workdir(repo), wd) ||
+        git_repository_index(&idx, repo))
+        goto cleanup;
+    /* the root's offset in the work tree: "" at the top, "sub/dir/" below it */
+    size_t wl = strlen(wd);
+    if (strncmp(w->root_real, wd, wl) != 0 || (w->root_real[wl] && w->root_real[wl] != '/')) goto cleanup;
+    const char *off = w->root_real + wl + (w->root_real[wl] == '/');
+    size_t ol = strlen(off);
+    size_t n = git_index_entrycount(idx);
+    for (size_t i = 0; i < n; i++) {
+        const git_index_entry *e = git_index_get_byindex(idx, i);
+        if (!e || e->mode == GIT_FILEMODE_COMMIT) continue;
+        const char *p = e->path;
+        if (ol) {
+            if (strncmp(p, off, ol) != 0 || p[ol] != '/') continue;
+            p += ol + 1;
+        }
+        /* a conflicted path has one entry per stage, adjacent: keep one */
+        if (w->tracked.n && strcmp(VEC_AT(&w->tracked, char *, w->tracked.n - 1), p) == 0) continue;
+        char *d = sunset_strndup(p, strlen(p));
+        if (d && !vec_push(&w->tracked, &d)) sunset_free(d);
+    }
+    /* the index is sorted already; sorting again costs little and is what bsearch relies on */
+    if (w->tracked.n) qsort(w->tracked.v, w->tracked.n, sizeof(char *), cmp_names);
+cleanup:
+    git_index_free(idx);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+}
+
+/* The first tracked path not below key in sort order. */
+static size_t tracked_lower(const walker *w, const char *key) {
+    size_t lo = 0, hi = w->tracked.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(VEC_AT(&w->tracked, char *, mid), key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Is rel tracked (a file) or does a tracked file live below it (a directory)? */
+static bool tracked(const walker *w, const char *rel, bool is_dir) {
+    if (!w->tracked.n) return false;
+    if (!is_dir) {
+        size_t i = tracked_lower(w, rel);
+        return i < w->tracked.n && strcmp(VEC_AT(&w->tracked, char *, i), rel) == 0;
+    }
+    sb k = {0};
+    sb_printf(&k, "%s/", rel);
+    bool found = false;
+    if (!k.oom) {
+        size_t i = tracked_lower(w, k.s);
+        found = i < w->tracked.n && strncmp(VEC_AT(&w->tracked, char *, i), k.s, k.len) == 0;
+    }
+    sb_free(&k);
+    return found;
+}
+
 static bool globs_match(const char *const *g, size_t n, const char *rel) {
     for (size_t i = 0; i < n; i++) {
         if (sunset_glob_match(g[i], rel)) return true;
@@ -299,12 +378,13 @@ static bool globs_match(const char *const *g, size_t n, const char *rel) {
     return false;
 }
 
+bool walk_selected(const walk_opts *o, const char *rel) {
+    if (o->n_exclude && globs_match(o->exclude, o->n_exclude, rel)) return false;
+    return !o->n_include || globs_match(o->include, o->n_include, rel);
+}
+
 static void add_file(walker *w, const char *rel) {
-    if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, rel)) {
-        w->st->excluded++;
-        return;
-    }
-    if (w->o->n_include && !globs_match(w->o->include, w->o->n_include, rel)) {
+    if (!walk_selected(w->o, rel)) {
         w->st->excluded++;
         return;
     }
@@ -337,7 +417,39 @@ static void too_long(walker *w, const char *rel) {
     sb_free(&m);
 }
 
-static void walk_dir(walker *w, const char *rel) {
+/* Does the directory hold a CACHEDIR.TAG (ours or any tool's)? Such a directory is a cache,
+ * recognised by content wherever --cache or SUNSET_CACHE_DIR put it. */
+static bool cachedir_tagged(const char *abs) {
+    sb p = {0};
+    char *text = NULL;
+    size_t len = 0;
+    sb_printf(&p, "%s/CACHEDIR.TAG", abs);
+    bool tag = !p.oom && read_file_flags(p.s, O_NOFOLLOW, 4096, &text, &len) == 0 &&
+               len >= sizeof SUNSET_CACHEDIR_SIGNATURE - 1 &&
+               memcmp(text, SUNSET_CACHEDIR_SIGNATURE, sizeof SUNSET_CACHEDIR_SIGNATURE - 1) == 0;
+    sunset_free(text);
+    sb_free(&p);
+    return tag;
+}
+
+bool sunset_own_output(const char *data, size_t len) {
+    static const char *const heads[] = {
+        "{\"version\":1,\"root\":",              /* scan --format json */
+        "{\"version\":1,\"range\":",             /* history --format json */
+        "{\n  \"version\": 1,\n  \"tool\": \"sunset ", /* a baseline */
+        "## sunset: ",                             /* the markdown summary */
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        if (len >= strlen(heads[i]) && memcmp(data, heads[i], strlen(heads[i])) == 0) return true;
+    /* SARIF: the driver's name, near the top whatever the layout */
+    static const char sarif[] = "\"driver\":{\"name\":\"sunset\"";
+    size_t head = len < 1024 ? len : 1024;
+    return len > 9 && memcmp(data, "{\"$schema\"", 10) == 0 && memmem(data, head, sarif, sizeof sarif - 1);
+}
+
+/* under_ignored: rel is an ignored directory entered for the tracked files below it; nothing
+ * untracked below it is taken (git cannot re-include below an excluded directory either). */
+static void walk_dir(walker *w, const char *rel, bool under_ignored) {
     sb abs = {0};
     sb_printf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
     DIR *d = abs.oom ? NULL : opendir(abs.s);
@@ -394,13 +506,16 @@ static void walk_dir(walker *w, const char *rel) {
             }
             st = tst;
         }
-        if (w->in_git && w->o->gitignore && ignored(w, child.s, is_dir)) {
+        bool ign = w->in_git && w->o->gitignore && (under_ignored || ignored(w, child.s, is_dir));
+        if (ign && !tracked(w, child.s, is_dir)) {
             w->st->ignored++;
         } else if (is_dir) {
             if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, child.s)) {
                 w->st->excluded++;
+            } else if (cachedir_tagged(cabs.s)) {
+                w->st->ignored++;
             } else {
-                walk_dir(w, child.s);
+                walk_dir(w, child.s, ign);
             }
         } else if (S_ISREG(st.st_mode)) {
             add_file(w, child.s);
@@ -469,12 +584,13 @@ static void git_setup(walker *w) {
 
 int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out, walk_stats *st,
               walk_warn_fn warn, void *warn_ctx) {
-    walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), {0}, false};
+    walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), VEC_INIT(char *), {0}, false};
     if (!realpath(root, w.root_real)) return errno;
     git_setup(&w);
+    if (w.in_git && o->gitignore) tracked_load(&w);
     int rc = 0;
     if (!start || !*start || strcmp(start, ".") == 0) {
-        walk_dir(&w, "");
+        walk_dir(&w, "", false);
     } else {
         sb abs = {0};
         sb_printf(&abs, "%s/%s", root, start);
@@ -500,7 +616,7 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
                 }
                 sunset_free(tmp);
             }
-            walk_dir(&w, start);
+            walk_dir(&w, start, false);
         } else if (S_ISREG(s.st_mode)) {
             add_file(&w, start); /* named explicitly: not subject to .gitignore */
         } else {
@@ -510,5 +626,7 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
     }
     ign_pop_to(&w, 0);
     vec_free(&w.ign);
+    for (size_t i = 0; i < w.tracked.n; i++) sunset_free(VEC_AT(&w.tracked, char *, i));
+    vec_free(&w.tracked);
     return rc;
 }

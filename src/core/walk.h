@@ -30,6 +30,15 @@ typedef void (*walk_warn_fn)(void *ctx, const char *msg);
 int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out, walk_stats *st,
               walk_warn_fn warn, void *warn_ctx);
 
+/* Does the include/exclude part of the rule take root-relative rel? For paths the walk cannot
+ * see (deleted files, paths of another revision): check and history ask this. */
+bool walk_selected(const walk_opts *o, const char *rel);
+
+/* Is this file one sunset wrote (a JSON, SARIF or markdown report, a baseline)? Recognised
+ * by its first bytes, whatever its name: the engine never scans its own outputs, whose
+ * messages and help texts name every legacy symbol. */
+bool sunset_own_output(const char *data, size_t len);
+
 /* Glob match, gitignore flavour: `*` and `?` do not cross '/', `**` does, `[...]` classes.
  * A pattern without '/' is matched against the last path component only. */
 bool sunset_glob_match(const char *pat, const char *path);

@@ -24,6 +24,11 @@ typedef struct sunset_writer {
     sunset_writer_fn write;
 } sunset_writer;
 
+/* A finding's byte column `col` (1-based, on its start line; the result's unit) as terminal
+ * columns (utf16 false: the text report) or UTF-16 code units (SARIF's columnKind), measured
+ * on the snippet; bytes past the snippet's 400 count one each (src/report/registry.c). */
+size_t sunset_finding_column(const sunset_finding *f, uint32_t col, bool utf16);
+
 /* The registry (src/report/registry.c): NULL when no writer has that name. */
 const sunset_writer *sunset_writer_find(const char *name);
 /* "text, json, ..." for messages and --help. */

@@ -1,8 +1,8 @@
 /*
  * sarif.c — SARIF 2.1.0 as GitHub code scanning accepts it: one run whose tool.driver lists
  * the rules (id, short and full description, help, default level, task and family), and one
- * result per finding with its rule, level, message, a physical location (repository-relative
- * URI and a region with the snippet) and a partial fingerprint (sunset's own, which ignores
+ * result per finding with its rule, level, message, a physical location (a URI relative to
+ * %SRCROOT%, the repository's top, whatever sub-directory was scanned, and a region with the snippet) and a partial fingerprint (sunset's own, which ignores
  * line numbers). Suppressed findings carry suppressions[] with the comment's justification;
  * under `check` every result is new to the baseline, so it says baselineState "new".
  */
@@ -99,7 +99,12 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         if (i) sb_puts(b, ",\n");
         rule_obj(b, &rules[i]);
     }
-    sb_puts(b, "]}},\"results\":[");
+    /* %SRCROOT% is the repository's top (the scan root outside git): every URI is relative to
+     * it whatever sub-directory was scanned, so code scanning resolves it in the checkout.
+     * No absolute uri: a report must not carry the machine's paths. */
+    sb_printf(b, "]}},\"originalUriBaseIds\":{\"%%SRCROOT%%\":{\"description\":{\"text\":\"%s\"}}}"
+                 ",\"results\":[",
+              r->uri_prefix ? "The top of the git work tree." : "The scanned root.");
     for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
         size_t idx = 0;
@@ -116,12 +121,17 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         sb_free(&msg);
         sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
         uri(b, r->uri_prefix, f->path);
+        sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
         uint32_t line = f->span.line ? f->span.line : 1, col = f->span.col ? f->span.col : 1;
         uint32_t eline = f->span.end_line >= line ? f->span.end_line : line;
         uint32_t ecol = f->span.end_col ? f->span.end_col : col;
         if (eline == line && ecol < col) ecol = col;
-        sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%u,\"endLine\":%u,\"endColumn\":%u",
-                  line, col, eline, ecol);
+        /* columnKind utf16CodeUnits: the result's byte columns converted on the snippet (an
+         * end on another line has no text here and stays a byte column) */
+        size_t ucol = sunset_finding_column(f, col, true);
+        size_t uecol = eline == line ? sunset_finding_column(f, ecol, true) : ecol;
+        sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%zu,\"endLine\":%u,\"endColumn\":%zu",
+                  line, ucol, eline, uecol);
         if (f->snippet) {
             sb_puts(b, ",\"snippet\":{\"text\":");
             sb_put_json_str(b, f->snippet);

@@ -1,6 +1,7 @@
 /*
- * text.c — the human report: "path:line:col: severity: [rule-id] message", the source line
- * and a caret under the match, then a summary of files and findings per family. Colour only
+ * text.c — the human report: "path:line:col: severity: [rule-id] message" (col in terminal
+ * columns: a CJK character counts two, as gcc's display columns), the source line and a caret
+ * under the match, then a summary of files and findings per family. Colour only
  * when asked (main.c decides: a tty, or --color=always). Paths, messages and snippets go
  * through sb_put_printable: a control character in a file name or a source line is shown as
  * an escape, never written raw to a terminal or a CI log.
@@ -17,8 +18,22 @@ static const char *sev_color(sunset_severity s) {
     return s == SUNSET_SEV_ERROR ? "\033[1;31m" : s == SUNSET_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
 }
 
-/* Caret line under the snippet as sb_put_printable shows it: one blank per byte of the
- * shown prefix (tabs stay tabs), then ^~~~ as wide as the shown match. */
+/* Blanks as wide as the n bytes of s on a terminal (tabs stay tabs, so the caret lines up
+ * whatever the tab width). */
+static void pad(sb *b, const char *s, size_t n) {
+    while (n) {
+        const char *tab = memchr(s, '\t', n);
+        size_t seg = tab ? (size_t)(tab - s) : n;
+        for (size_t w = utf8_columns(s, seg, false); w; w--) sb_putc(b, ' ');
+        if (!tab) break;
+        sb_putc(b, '\t');
+        n -= seg + 1;
+        s = tab + 1;
+    }
+}
+
+/* Caret line under the snippet as sb_put_printable shows it: blanks as wide as the shown
+ * prefix, then ^~~~ as wide as the shown match, in terminal columns (a CJK character is two). */
 static void caret(sb *b, const sunset_finding *f, bool color) {
     const char *s = f->snippet;
     size_t len = strlen(s), col = f->span.col ? f->span.col - 1 : 0;
@@ -28,13 +43,13 @@ static void caret(sb *b, const sunset_finding *f, bool color) {
     sb shown = {0};
     sb_put_printable(&shown, s, col);
     sb_puts(b, "    ");
-    for (size_t i = 0; i < shown.len; i++) sb_putc(b, shown.s[i] == '\t' ? '\t' : ' ');
+    pad(b, shown.s ? shown.s : "", shown.len);
     shown.len = 0;
     if (end > col) sb_put_printable(&shown, s + col, end - col);
     if (shown.oom) b->oom = true;
     if (color) sb_puts(b, C_GREEN);
     sb_putc(b, '^');
-    for (size_t i = 1; i < shown.len; i++) sb_putc(b, '~');
+    for (size_t i = 1, w = utf8_columns(shown.s ? shown.s : "", shown.len, false); i < w; i++) sb_putc(b, '~');
     if (color) sb_puts(b, C_RESET);
     sb_putc(b, '\n');
     sb_free(&shown);
@@ -45,8 +60,9 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
         const sunset_finding *f = &r->findings[i];
         if (f->suppressed) continue; /* counted in the summary; listed in JSON and SARIF */
         if (o->color) sb_puts(b, C_BOLD);
+        if (r->shown_prefix) sb_put_printable_str(b, r->shown_prefix);
         sb_put_printable_str(b, f->path);
-        sb_printf(b, ":%u:%u: ", f->span.line, f->span.col);
+        sb_printf(b, ":%u:%zu: ", f->span.line, sunset_finding_column(f, f->span.col, false));
         if (o->color) sb_printf(b, "%s", sev_color(f->severity));
         sb_printf(b, "%s:", sunset_severity_name(f->severity));
         if (o->color) sb_puts(b, C_RESET);

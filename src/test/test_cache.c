@@ -113,7 +113,11 @@ static void concurrent_runs(void **state) {
     assert_same_scan("cold.json", "p2.json");
     assert_int_equal(scan("p3.json"), 0);
     assert_same_scan("cold.json", "p3.json");
-    assert_int_equal(test_sh("test $(ls %s/cache | wc -l) -eq 1", dir), 0); /* no temp file left */
+    /* one cache file, the two marks, no temp file left */
+    assert_int_equal(test_sh("test $(ls -A %s/cache | wc -l) -eq 3 && test $(ls %s/cache/*.cache | wc -l) -eq 1 && "
+                             "grep -qx '[*]' %s/cache/.gitignore && "
+                             "head -1 %s/cache/CACHEDIR.TAG | grep -qx 'Signature: 8a477f597d28d172789f06886806bc55'",
+                             dir, dir, dir, dir), 0);
 }
 
 static const char *pack =

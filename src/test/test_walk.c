@@ -316,6 +316,50 @@ static void too_deep_is_warned(void **state) {
     assert_int_equal(rc, 0);
 }
 
+/* A real git work tree (the git CLI makes the index): tracked files matching .gitignore are
+ * walked, as git and `git archive` see them; untracked ones stay ignored, also inside an
+ * ignored directory entered for its tracked files; the same from a sub-directory root. */
+static void tracked_files_beat_gitignore(void **state) {
+    (void)state;
+    char saved[256], cmd[1024];
+    snprintf(saved, sizeof saved, "%s", root);
+    snprintf(root, sizeof root, "/tmp/sunset-walkgit-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    put(".gitignore", "build_*\n");
+    put("details/build_strategy.cc", "x");
+    put("details/build_tmp.cc", "x");
+    put("build_dir/kept.cc", "x");
+    put("build_dir/scratch.cc", "x");
+    put("plain.cc", "x");
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && git init -q . && git add .gitignore plain.cc && "
+             "git add -f details/build_strategy.cc build_dir/kept.cc",
+             root);
+    int rc = system(cmd);
+    walk_opts o = {true, NULL, 0, NULL, 0};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    int wrc = rc ? -1 : walk_tree(root, "", &o, &out, &st, NULL, NULL);
+    bool top_ok = has(&out, "details/build_strategy.cc") && has(&out, "build_dir/kept.cc") &&
+                  has(&out, "plain.cc") && !has(&out, "details/build_tmp.cc") &&
+                  !has(&out, "build_dir/scratch.cc") && st.ignored == 2;
+    free_list(&out);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/details", root);
+    out = VEC_INIT(char *);
+    int src = rc ? -1 : walk_tree(sub, "", &o, &out, &st, NULL, NULL);
+    bool sub_ok = has(&out, "build_strategy.cc") && !has(&out, "build_tmp.cc");
+    free_list(&out);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(root, sizeof root, "%s", saved);
+    assert_int_equal(rc, 0);
+    assert_int_equal(wrc, 0);
+    assert_int_equal(src, 0);
+    assert_true(top_ok);
+    assert_true(sub_ok);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(honours_gitignore),
@@ -325,6 +369,7 @@ int main(void) {
         cmocka_unit_test(glob_many_stars),
         cmocka_unit_test(ignore_files_never_block),
         cmocka_unit_test(too_deep_is_warned),
+        cmocka_unit_test(tracked_files_beat_gitignore),
     };
     return cmocka_run_group_tests_name("walk", tests, setup, teardown);
 }
