@@ -128,6 +128,13 @@ void rm_plan_free(rm_plan *plan);
 int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, rm_chain_writer write,
                              sunset_result *res);
 
+/* Apply a unified diff (`git diff` form) to the index in memory and re-check every reference
+ * (CMake names of files and targets, includes, imports): one "path:line: names ..." line per
+ * dangling one into report, counted in *n_dangling. Returns 0, 1 when the patch is malformed
+ * (report holds "LINE: why"), -1 on OOM. */
+int rm_patch_check(const sunset_index *ix, const sunset_ruleset *rs, const char *patch, size_t len, sb *report,
+                   size_t *n_dangling);
+
 const char *rm_kind_name(rm_kind k);
 
 #endif
