@@ -128,7 +128,8 @@ static void edit_items(planner *P, const vec *edits) {
             const ix_cmd *x = &VEC_AT(&F->cmds, ix_cmd, j);
             if (x->line <= e->line && x->end >= e->line) k = x;
         }
-        bool defines = k && e->how == RM_REF_COMMAND && e->target >= 0 && rm_target_command(k);
+        long dt = k && k->n_args ? rm_target_pos(c, k->args[0]) : -1;
+        bool defines = k && e->how == RM_REF_COMMAND && rm_target_command(k) && dt >= 0 && P->dead_target[dt];
         rm_kind kind = !cmake ? RM_IMPORT : defines ? RM_TARGET : RM_REGISTRATION;
         rm_item *it = plan_add(c, P->p, kind, F->path, e->token ? e->token : defines ? k->args[0] : named,
                                e->line, e->end);
@@ -138,7 +139,7 @@ static void edit_items(planner *P, const vec *edits) {
                            : e->how == RM_REF_COMMAND ? RM_EV_REGISTERS
                            : e->to >= 0                ? RM_EV_SOURCE_REMOVED
                                                        : RM_EV_TARGET_REMOVED;
-        if (defines) item_from_node(c, it, &c->tn[e->target]);
+        if (defines) item_from_node(c, it, &c->tn[dt]);
         else item_step(c, it, why, named);
         it->token = e->token != NULL;
         it->patchable = true;
