@@ -99,8 +99,9 @@ typedef struct rm_item {
     char **callers;     /* live callers "path:line name" (live items) */
     size_t n_callers;
     int step;           /* order in the plan: dependents before dependencies (1-based) */
-    char *after;        /* a dead file still imported/included by files that stay: the partial
-                           removals to do first ("a.py:7; b.cc:3"); such a file is not patched */
+    char *after;        /* a dead legacy file the patch keeps: why (a reference no safe edit
+                           removes, "kept: a.h:32 still names it ..."); such a file is not patched */
+    bool token;         /* a registration: remove only the argument `name` from line `line` */
 } rm_item;
 
 typedef struct rm_plan {
@@ -110,6 +111,8 @@ typedef struct rm_plan {
     size_t n_files_indexed;
     /* legacy items by classification, for the summary */
     size_t n_legacy_files, n_dead_files, n_live_files, n_derived_files;
+    size_t n_kept_files; /* dead but kept: a reference to them cannot go by a safe edit */
+    size_t n_steps;      /* independently landable steps (rm_item.step 1..n_steps) */
 } rm_plan;
 
 /* Build the plan from a finished index and the scan result (the seeds), with the tree's
@@ -124,6 +127,13 @@ void rm_plan_free(rm_plan *plan);
  * (sunset_result_finish). Returns 0, -1 on OOM. */
 int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, rm_chain_writer write,
                              sunset_result *res);
+
+/* Apply a unified diff (`git diff` form) to the index in memory and re-check every reference
+ * (CMake names of files and targets, includes, imports): one "path:line: names ..." line per
+ * dangling one into report, counted in *n_dangling. Returns 0, 1 when the patch is malformed
+ * (report holds "LINE: why"), -1 on OOM. */
+int rm_patch_check(const sunset_index *ix, const sunset_ruleset *rs, const char *patch, size_t len, sb *report,
+                   size_t *n_dangling);
 
 const char *rm_kind_name(rm_kind k);
 

@@ -86,6 +86,7 @@ static const opt_def options[] = {
     {0, "source-url", "URL", CMD_REPORT, K_STR, F(source_url), 0, 0, "prefix of path#Lline links (default: the manifest's; \"\" = relative)"},
     {'f', "format", "FMT", CMD_REMOVABLE, K_STR, F(format), 0, 0, "markdown (default) or json"},
     {0, "patch", NULL, CMD_REMOVABLE, K_FLAG, F(patch), 0, 0, "write a git-apply-able diff deleting the provably safe items"},
+    {0, "check-patch", "FILE", CMD_REMOVABLE, K_STR, F(check_patch), 0, 0, "check a removal patch: list references it leaves dangling (exit 1)"},
     {0, "derive", NULL, CMD_SCAN, K_FLAG, F(derive), 0, 0, "add findings derived across files (legacy by inheritance, import, include ...)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])

@@ -2,7 +2,9 @@
  * cmd_removable.c — `sunset removable [PATH]`: one scan with the cross-file index attached
  * (scan_with_index, src/cmd/session.c: the index sees every file the engine reads, in the same
  * read), then propagation and the removal plan as Markdown (default) or JSON, or with --patch a unified diff that deletes the
- * provably safe part of it.
+ * provably safe part of it. The patch is verified before it is written (rm_patch_check): one
+ * that leaves a reference dangling is a bug, refused with exit 2. --check-patch FILE runs the
+ * same check on any patch and exits 1 when a reference dangles.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,9 +17,15 @@ int cmd_removable(cli *c) {
     sunset_result res = {0};
     sunset_index *ix = NULL;
     rm_plan plan = {0};
-    sb doc = {0};
+    sb doc = {0}, msg = {0};
+    char *given = NULL; /* the --check-patch file; owned */
+    size_t given_len = 0;
     int rc = EXIT_USAGE;
     const char *format = c->format ? c->format : "markdown";
+    if (c->patch && c->check_patch) {
+        rc = cli_usage_error("--patch and --check-patch exclude each other");
+        goto cleanup;
+    }
     if (!c->patch && strcmp(format, "json") != 0 && strcmp(format, "markdown") != 0) {
         fprintf(stderr, "sunset: removable: unknown format '%s' (known: markdown, json)\n", format);
         goto cleanup;
@@ -25,6 +33,13 @@ int cmd_removable(cli *c) {
     if (c->paths.n > 1) {
         rc = cli_usage_error("removable takes one PATH");
         goto cleanup;
+    }
+    if (c->check_patch) {
+        int e = read_file(c->check_patch, 0, &given, &given_len);
+        if (e) {
+            fprintf(stderr, "sunset: removable: %s: %s\n", c->check_patch, strerror(e));
+            goto cleanup;
+        }
     }
     if ((rc = scan_prepare(c, &s))) goto cleanup;
     if ((rc = scan_with_index(c, &s, &res, &ix))) goto cleanup;
@@ -34,10 +49,32 @@ int cmd_removable(cli *c) {
         goto cleanup;
     }
     int err = 0;
-    if (c->patch) {
-        err = rm_write_patch(&plan, s.root, &doc);
-        if (err) {
+    if (c->check_patch || c->patch) {
+        if (c->patch && (err = rm_write_patch(&plan, s.root, &doc))) {
             fprintf(stderr, "sunset: writing the patch: %s\n", strerror(err));
+            goto cleanup;
+        }
+        size_t n = 0;
+        int v = c->patch ? rm_patch_check(ix, s.rs, doc.s ? doc.s : "", doc.len, &msg, &n)
+                         : rm_patch_check(ix, s.rs, given ? given : "", given_len, &msg, &n);
+        if (v < 0) {
+            fprintf(stderr, "sunset: out of memory checking the patch\n");
+            goto cleanup;
+        }
+        if (v > 0) {
+            fprintf(stderr, "sunset: removable: %s:%s", c->patch ? "(own patch)" : c->check_patch, msg.s);
+            goto cleanup;
+        }
+        if (c->patch && n) {
+            /* a patch of ours that fails the check is a bug: never write it */
+            fprintf(stderr, "%ssunset: internal error: the patch leaves %zu reference%s dangling; not written\n",
+                    msg.s, n, n == 1 ? "" : "s");
+            goto cleanup;
+        }
+        if (c->check_patch) {
+            if (msg.len) fputs(msg.s, stdout);
+            if (!c->quiet) fprintf(stderr, "sunset: %zu dangling reference%s\n", n, n == 1 ? "" : "s");
+            rc = n ? EXIT_FINDINGS : EXIT_OK;
             goto cleanup;
         }
     } else if (!strcmp(format, "json") ? rm_write_json(&plan, &doc) : rm_write_markdown(&plan, &doc)) {
@@ -46,6 +83,8 @@ int cmd_removable(cli *c) {
     }
     rc = output_write(c->output, &doc);
 cleanup:
+    sunset_free(given);
+    sb_free(&msg);
     sb_free(&doc);
     rm_plan_free(&plan);
     sunset_index_free(ix);

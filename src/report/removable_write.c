@@ -257,19 +257,49 @@ static bool command_only(const lines *L, uint32_t line, uint32_t end, const char
     return en && e[en - 1] == ')';
 }
 
-static int patch_modify(sb *out, const char *path, const lines *L, const bool *del) {
+/* Line i without the CMake argument `tok` (delimited by blanks, parentheses or quotes), the
+ * blank before it going too; NULL when the argument is not on the line or on OOM. */
+static char *drop_token(const char *s, size_t n, const char *tok) {
+    size_t k = strlen(tok);
+    for (size_t i = 0; k && i + k <= n; i++) {
+        if (memcmp(s + i, tok, k) != 0) continue;
+        size_t a = i, b = i + k;
+        if (a > 0 && s[a - 1] == '"' && b < n && s[b] == '"') a--, b++;
+        bool left = a == 0 || strchr(" \t(", s[a - 1]), right = b == n || strchr(" \t)\r", s[b]);
+        if (!left || !right) continue;
+        while (a > 0 && (s[a - 1] == ' ' || s[a - 1] == '\t')) a--;
+        if (a == 0 || s[a - 1] == '(') /* first on its line or after '(': keep the indentation */
+            while (b < n && (s[b] == ' ' || s[b] == '\t')) b++;
+        if (a == 0) /* keep the line's indentation */
+            while (a < i && (s[a] == ' ' || s[a] == '\t')) a++;
+        sb r = {0};
+        sb_putn(&r, s, a); /* the blanks after the argument separate what is left */
+        sb_putn(&r, s + b, n - b);
+        if (!r.s) sb_puts(&r, "");
+        return sb_take(&r);
+    }
+    return NULL;
+}
+
+static bool blank_line(const char *s) {
+    for (; *s; s++)
+        if (!strchr(" \t\r", *s)) return false;
+    return true;
+}
+
+static int patch_modify(sb *out, const char *path, const lines *L, const bool *del, char *const *repl) {
     size_t n = L->n, i = 0;
     bool header = false;
     long delta = 0;
     while (i < n) {
-        if (!del[i]) {
+        if (!del[i] && !repl[i]) {
             i++;
             continue;
         }
-        /* a hunk: from 3 lines before the first deletion to 3 after the last one within reach */
+        /* a hunk: from 3 lines before the first change to 3 after the last one within reach */
         size_t start = i >= 3 ? i - 3 : 0, last = i;
         for (size_t j = i; j < n && j <= last + 6; j++)
-            if (del[j]) last = j;
+            if (del[j] || repl[j]) last = j;
         size_t stop = last + 4 < n ? last + 4 : n;
         size_t old_n = stop - start, removed = 0;
         for (size_t j = start; j < stop; j++) removed += del[j];
@@ -280,7 +310,13 @@ static int patch_modify(sb *out, const char *path, const lines *L, const bool *d
         size_t new_n = old_n - removed;
         sb_printf(out, "@@ -%zu,%zu +%ld,%zu @@\n", start + 1, old_n,
                   new_n ? (long)start + 1 + delta : (long)start + delta, new_n);
-        for (size_t j = start; j < stop; j++) put_line(out, del[j] ? '-' : ' ', L, j);
+        for (size_t j = start; j < stop; j++) {
+            put_line(out, del[j] || repl[j] ? '-' : ' ', L, j);
+            if (!del[j] && repl[j]) {
+                sb_printf(out, "+%s\n", repl[j]);
+                if (j == L->n - 1 && !L->final_nl) sb_puts(out, "\\ No newline at end of file\n");
+            }
+        }
         delta -= (long)removed;
         i = stop;
     }
@@ -327,7 +363,10 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             break;
         }
         bool *del = sunset_calloc(L.n ? L.n : 1, 1);
-        if (!del) {
+        char **repl = sunset_calloc(L.n ? L.n : 1, sizeof(char *)); /* a line's new text; owned */
+        if (!del || !repl) {
+            sunset_free(del);
+            sunset_free(repl);
             lines_free(&L);
             err = ENOMEM;
             break;
@@ -336,6 +375,7 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
         for (size_t i = 0; i < p->n_items; i++) {
             const rm_item *it = &p->items[i];
             if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
+            if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
             if (it->kind == RM_REGISTRATION && it->line == it->end && it->enclosing &&
                 (!strcmp(it->enclosing, "tool list") || !strcmp(it->enclosing, "script"))) {
                 if (it->line <= L.n && entry_only(&L, it->line - 1, it->name)) {
@@ -359,7 +399,31 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
                 any++;
             }
         }
-        if (any) patch_modify(out, path, &L, del);
+        /* include / import lines, then single arguments on lines that stay */
+        for (size_t i = 0; i < p->n_items; i++) {
+            const rm_item *it = &p->items[i];
+            if (it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
+            if (it->kind == RM_IMPORT && !it->token && it->line && it->end <= L.n) {
+                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+                any++;
+            }
+            if (!it->token || !it->line || it->line > L.n || del[it->line - 1]) continue;
+            size_t l = it->line - 1;
+            const char *cur = repl[l] ? repl[l] : L.at[l];
+            char *now = drop_token(cur, repl[l] ? strlen(repl[l]) : L.len[l], it->name);
+            if (!now) continue;
+            sunset_free(repl[l]);
+            repl[l] = now;
+            if (blank_line(now)) {
+                sunset_free(repl[l]);
+                repl[l] = NULL;
+                del[l] = true;
+            }
+            any++;
+        }
+        if (any) patch_modify(out, path, &L, del, repl);
+        for (size_t l = 0; l < L.n; l++) sunset_free(repl[l]);
+        sunset_free(repl);
         sunset_free(del);
         lines_free(&L);
     }

@@ -100,98 +100,59 @@ typedef struct planner {
     rm_plan *p;
     bool *dead;        /* per file */
     int *step;         /* per dead file, 1-based */
-    bool *dead_target; /* per target */
+    bool *dead_target; /* per target: dropped with the dead files */
+    char **why;        /* per file: why a dead legacy file stays (owned until an item takes it) */
     vec names;         /* rmname */
 } planner;
 
 /* ---- registrations ---- */
 
-/* A target command: a dead target goes whole; a live one loses its removed sources and deps. */
-static void target_registration(planner *P, const cmdref *r) {
+/* The closure's edits as items: the CMake commands and list entries, include and import lines
+ * that name what the patch deletes. */
+static void edit_items(planner *P, const vec *edits) {
     ctx *c = P->c;
-    const ix_cmd *k = r->cmd;
-    const ix_file *F = c->files[r->file];
-    long t = rm_target_pos(c, k->args[0]);
-    if (t >= 0 && P->dead_target[t]) {
-        rm_item *it = plan_add(c, P->p, RM_TARGET, F->path, k->args[0], k->line, k->end);
-        if (!it) return;
-        item_from_node(c, it, &c->tn[t]);
-        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
-        it->patchable = true;
-        const rmname *rn = find_rmname(&P->names, k->args[0]);
-        it->step = rn ? rn->step : 0;
-        return;
-    }
-    /* a live target listing a removed source or dependency: drop that entry */
-    for (uint32_t a = 1; a < k->n_args; a++) {
-        const char *arg = k->args[a];
-        long sf = rm_lookup_rel(c, F->path, rm_dir_len(F->path), arg);
-        bool removed_src = sf >= 0 && c->fn[sf].legacy && !c->fn[sf].live;
-        long dt = rm_target_pos(c, arg);
-        bool removed_dep = dt >= 0 && P->dead_target[dt];
-        if (!removed_src && !removed_dep) continue;
-        rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, arg, k->arg_lines[a], k->arg_lines[a]);
+    for (size_t i = 0; i < edits->n; i++) {
+        const rm_edit *e = &VEC_AT(edits, rm_edit, i);
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++) {
+            const rm_edit *o = &VEC_AT(edits, rm_edit, j);
+            dup = o->file == e->file && o->line == e->line && o->how == e->how &&
+                  (o->token == e->token || (o->token && e->token && !strcmp(o->token, e->token)));
+        }
+        if (dup) continue;
+        const ix_file *F = c->files[e->file];
+        const char *named = e->to >= 0 ? c->files[e->to]->path : VEC_AT(&c->targets, tgt, e->target).name;
+        bool cmake = e->how != RM_REF_LINE;
+        const ix_cmd *k = NULL;
+        for (size_t j = 0; cmake && j < F->cmds.n && !k; j++) {
+            const ix_cmd *x = &VEC_AT(&F->cmds, ix_cmd, j);
+            if (x->line <= e->line && x->end >= e->line) k = x;
+        }
+        long dt = k && k->n_args ? rm_target_pos(c, k->args[0]) : -1;
+        bool defines = k && e->how == RM_REF_COMMAND && rm_target_command(k) && dt >= 0 && P->dead_target[dt];
+        rm_kind kind = !cmake ? RM_IMPORT : defines ? RM_TARGET : RM_REGISTRATION;
+        rm_item *it = plan_add(c, P->p, kind, F->path, e->token ? e->token : defines ? k->args[0] : named,
+                               e->line, e->end);
         if (!it) continue;
-        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
-        item_step(c, it, removed_src ? RM_EV_SOURCE_REMOVED : RM_EV_TARGET_REMOVED, arg);
-    }
-}
-
-/* list(REMOVE_ITEM VAR names...), set_tests_properties(names... PROPERTIES ...), or another
- * command naming removed tests: the whole command when it names only removed ones. */
-static void other_registration(planner *P, const cmdref *r) {
-    ctx *c = P->c;
-    const ix_cmd *k = r->cmd;
-    const ix_file *F = c->files[r->file];
-    uint32_t from = 0, to = k->n_args;
-    if (!strcmp(k->name, "list")) {
-        if (k->n_args < 3 || strcmp(k->args[0], "REMOVE_ITEM") != 0) return;
-        from = 2;
-    } else if (!strcmp(k->name, "set_tests_properties")) {
-        for (to = 0; to < k->n_args && strcmp(k->args[to], "PROPERTIES") != 0; to++) {}
-    } else if (!strcmp(k->name, "set") || !strcmp(k->name, "foreach") || !strcmp(k->name, "if") ||
-               !strcmp(k->name, "file") || !strcmp(k->name, "string")) {
-        return;
-    } else {
-        to = k->n_args == 1 ? 1 : 0; /* copy_onnx(name): a one-argument command */
-    }
-    uint32_t hits = 0;
-    for (uint32_t a = from; a < to; a++) hits += find_rmname(&P->names, k->args[a]) != NULL;
-    if (!hits) return;
-    if (hits == to - from) {
-        rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, k->args[from], k->line, k->end);
-        if (!it) return;
-        const rmname *rn = find_rmname(&P->names, k->args[from]);
-        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
-        item_step(c, it, RM_EV_REGISTERS, rn->why);
+        if (k) it->enclosing = rm_fmt("%s(%s)", k->name, k->n_args ? k->args[0] : "");
+        rm_step_kind why = !cmake ? (F->lang == SUNSET_LANG_PYTHON ? RM_EV_IMPORTS_UNUSED : RM_EV_INCLUDES_UNUSED)
+                           : e->how == RM_REF_COMMAND ? RM_EV_REGISTERS
+                           : e->to >= 0                ? RM_EV_SOURCE_REMOVED
+                                                       : RM_EV_TARGET_REMOVED;
+        if (defines) item_from_node(c, it, &c->tn[dt]);
+        else item_step(c, it, why, named);
+        it->token = e->token != NULL;
         it->patchable = true;
-        it->step = rn->step;
-        return;
-    }
-    for (uint32_t a = from; a < to; a++) {
-        const rmname *rn = find_rmname(&P->names, k->args[a]);
-        if (!rn) continue;
-        rm_item *it = plan_add(c, P->p, RM_REGISTRATION, F->path, k->args[a], k->arg_lines[a], k->arg_lines[a]);
-        if (!it) continue;
-        it->enclosing = rm_fmt("%s(%s)", k->name, k->args[0]);
-        item_step(c, it, RM_EV_NAMES_MIXED, rn->why);
-        it->step = rn->step;
+        it->step = e->step;
     }
 }
 
 static void registrations(planner *P) {
     ctx *c = P->c;
-    /* CMake commands */
-    for (size_t i = 0; i < c->cmds.n; i++) {
-        const cmdref *r = &VEC_AT(&c->cmds, cmdref, i);
-        if (c->fn[r->file].legacy && !c->fn[r->file].live) continue;
-        if (rm_target_command(r->cmd)) target_registration(P, r);
-        else other_registration(P, r);
-    }
-    /* tool lists and scripts */
+    /* tool lists and scripts (CMake, includes and imports: the closure's edits) */
     for (size_t f = 0; f < c->nf; f++) {
         const ix_file *F = c->files[f];
-        if (c->fn[f].legacy && !c->fn[f].live) continue;
+        if (P->dead[f]) continue;
         for (size_t i = 0; i < F->list_words.n; i++) {
             const ix_word *w = &VEC_AT(&F->list_words, ix_word, i);
             const rmname *rn = find_rmname(&P->names, w->text);
@@ -256,28 +217,6 @@ static int order_files(planner *P) {
     return 0;
 }
 
-/* Files that stay but still import or include dead file f (unused, or only from dead code):
- * the partial removals to do first. */
-static void file_after(planner *P, rm_item *it, size_t f) {
-    ctx *c = P->c;
-    sb after = {0};
-    for (size_t u = 0; P->dead[f] && u < c->users[f].n; u++) {
-        size_t g = VEC_AT(&c->users[f], size_t, u);
-        if (P->dead[g]) continue;
-        for (size_t e = 0; e < c->out[g].n; e++)
-            if (VEC_AT(&c->out[g], edge, e).to == f) {
-                sb_printf(&after, "%s%s:%u", after.len ? "; " : "", c->files[g]->path, VEC_AT(&c->out[g], edge, e).line);
-                break;
-            }
-    }
-    if (after.len) {
-        it->patchable = false;
-        it->after = sb_take(&after);
-        if (!it->after) c->oom = true;
-    }
-    sb_free(&after);
-}
-
 /* One item per legacy file; a dead test module's stem names it in registrations. */
 static int file_items(planner *P) {
     ctx *c = P->c;
@@ -289,7 +228,8 @@ static int file_items(planner *P) {
         if (it) {
             it->step = P->dead[f] ? P->step[f] : 0;
             it->patchable = P->dead[f];
-            file_after(P, it, f);
+            it->after = P->why[f]; /* the item takes the reason */
+            P->why[f] = NULL;
         }
         if (P->dead[f] && F->lang == SUNSET_LANG_PYTHON && rm_is_test_module(c, F->path)) {
             if (!it) return -1;
@@ -309,9 +249,8 @@ static int file_items(planner *P) {
 static void dead_targets(planner *P) {
     ctx *c = P->c;
     for (size_t t = 0; t < c->targets.n; t++) {
-        if (!c->tn[t].legacy || c->tn[t].live) continue;
+        if (!P->dead_target[t]) continue;
         tgt *T = &VEC_AT(&c->targets, tgt, t);
-        P->dead_target[t] = true;
         if (find_rmname(&P->names, T->name)) continue;
         int st = 0;
         for (size_t k = 0; k < T->srcs.n; k++) {
@@ -342,7 +281,8 @@ static void import_item(planner *P, size_t f, size_t e) {
     ctx *c = P->c;
     const ix_file *F = c->files[f];
     const edge *ed = &VEC_AT(&c->out[f], edge, e);
-    if (!c->fn[ed->to].legacy || (ed->counts && !P->dead[ed->to])) return;
+    /* references to deleted files are the closure's edits */
+    if (!c->fn[ed->to].legacy || P->dead[ed->to] || ed->counts) return;
     for (size_t e2 = 0; e2 < c->out[f].n; e2++) {
         const edge *o = &VEC_AT(&c->out[f], edge, e2);
         if (o->to != ed->to) continue;
@@ -363,7 +303,7 @@ static void import_item(planner *P, size_t f, size_t e) {
     ev.cause[0] = &c->fn[ed->to];
     rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
     it->derived = true;
-    it->live = !P->dead[ed->to];
+    it->live = true;
 }
 
 /* Flags and passes defined in files that stay. */
@@ -385,12 +325,24 @@ static void word_items(planner *P) {
 static int plan(ctx *c, rm_plan *p) {
     size_t nf = c->nf ? c->nf : 1;
     planner P = {c, p, sunset_calloc(nf, 1), sunset_calloc(nf, sizeof(int)),
-                 sunset_calloc(c->targets.n ? c->targets.n : 1, 1), VEC_INIT(rmname)};
+                 sunset_calloc(c->targets.n ? c->targets.n : 1, 1), sunset_calloc(nf, sizeof(char *)),
+                 VEC_INIT(rmname)};
+    vec edits = VEC_INIT(rm_edit);
     int rc = -1;
-    if (!P.dead || !P.step || !P.dead_target) goto cleanup;
+    if (!P.dead || !P.step || !P.dead_target || !P.why) goto cleanup;
     classify_files(&P);
-    if (order_files(&P) || file_items(&P)) goto cleanup;
+    if (order_files(&P)) goto cleanup;
+    int n_steps = rm_closure(c, P.dead, P.dead_target, P.why, P.step, &edits);
+    if (n_steps < 0) goto cleanup;
+    p->n_steps = (size_t)n_steps;
+    for (size_t f = 0; f < c->nf; f++)
+        if (c->fn[f].legacy && !c->fn[f].live && !P.dead[f]) {
+            p->n_dead_files--;
+            p->n_kept_files++;
+        }
+    if (file_items(&P)) goto cleanup;
     dead_targets(&P);
+    edit_items(&P, &edits);
     registrations(&P);
     class_items(&P);
     /* imports and includes of removed or legacy modules in files that stay */
@@ -400,6 +352,9 @@ static int plan(ctx *c, rm_plan *p) {
     if (!c->oom) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
     rc = c->oom ? -1 : 0;
 cleanup:
+    for (size_t f = 0; P.why && f < c->nf; f++) sunset_free(P.why[f]);
+    sunset_free(P.why);
+    vec_free(&edits);
     vec_free(&P.names);
     sunset_free(P.dead);
     sunset_free(P.step);

@@ -160,4 +160,46 @@ void rm_propagate(ctx *c);
 /* The liveness fixed point, flags and passes included. */
 void rm_liveness(ctx *c);
 
+/* ---- references a removal could leave dangling (refs.c) ---- */
+
+typedef enum rm_ref_how {
+    RM_REF_KEEP = 0, /* cannot go by a safe edit: the file it names must stay */
+    RM_REF_COMMAND,  /* the whole CMake command [line, end] goes */
+    RM_REF_TOKEN,    /* the one argument `token` goes from line `line` */
+    RM_REF_LINE,     /* the include / import statement [line, end] goes */
+} rm_ref_how;
+
+typedef struct rm_ref {
+    size_t from;          /* the file holding the reference (it stays) */
+    long to, target;      /* the dead file or the dropped target it names; -1 when not */
+    const ix_cmd *cmd;    /* CMake: the command; NULL otherwise */
+    uint32_t arg;         /* CMake: the argument's index */
+    uint32_t line, end;
+    const char *token;    /* CMake: the argument as written; else the named file's path */
+    rm_ref_how how;
+} rm_ref;
+
+typedef void (*rm_ref_fn)(ctx *c, const rm_ref *r, void *ud);
+/* Every reference from a file not dead[] to a dead[] file or a dropped[] target. */
+void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud);
+/* dropped[t]: every source target t resolves to is dead. */
+void rm_dropped_targets(const ctx *c, const bool *dead, bool *dropped);
+
+/* ---- the closure (closure.c) ---- */
+
+typedef struct rm_edit {
+    size_t file;
+    uint32_t line, end;
+    const char *token;   /* RM_REF_TOKEN: the argument to drop; NULL: the lines go */
+    rm_ref_how how;
+    long to, target;     /* what it removes a reference to */
+    int step;
+} rm_edit;
+
+/* Shrink dead[] until every reference to a dead file or dropped target can go by an edit;
+ * a file that must stay gets its reason (owned) in why[f]. Fills edits (rm_edit), dropped[]
+ * and step[] (per dead file: its independently landable step, 1-based; edits carry theirs).
+ * Returns the number of steps, -1 on OOM. */
+int rm_closure(ctx *c, bool *dead, bool *dropped, char **why, int *step, vec *edits);
+
 #endif

@@ -1,0 +1,118 @@
+#!/bin/sh
+# check-refs.sh — an independent check of a removal patch, written without sunset's code: after
+# `git apply PATCH` in TREE (a git work tree), does anything still name a file PATCH deleted?
+#
+#   scripts/check-refs.sh TREE PATCH
+#
+# For every file the patch deletes (`deleted file mode`), it looks with git grep for
+#   - CMake: the file's name (as written: a path relative to the CMake file, or its base name)
+#     in CMakeLists.txt / *.cmake of its own directory and every ancestor, resolved back to the
+#     deleted file; a deleted Python test module's stem in its own directory's CMakeLists.txt;
+#   - includes: `#include "ROOT/RELATIVE/PATH"` of a deleted header anywhere, and
+#     `#include "base.h"` from its own directory;
+#   - imports: `import a.b.c` / `from a.b.c import` / `from a.b import c` of a deleted module
+#     under python/ (dotted from python/), and of a deleted test module's stem from its own
+#     directory (sibling imports);
+#   - CMake targets: a target whose defining command the patch removes (`cc_test(NAME`,
+#     `paddle_test(NAME`, `py_test_modules(NAME` ...) and that no CMake file still defines, named
+#     as a word in the CMake file it was defined in.
+# Prints one `path:line: names deleted FILE` per dangling reference; exits 0 when there is none,
+# 1 when there are, 2 on a usage error.
+set -eu
+
+if [ $# -ne 2 ] || [ ! -d "$1" ] || [ ! -f "$2" ]; then
+    echo "usage: check-refs.sh TREE PATCH (TREE: a git work tree the patch was applied to)" >&2
+    exit 2
+fi
+tree=$1
+patch=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# deleted files: the b/ path of a "diff --git" header followed by "deleted file mode"
+awk '/^diff --git /{p=substr($4,3); next} /^deleted file mode/{print p}' "$patch" | sort -u >"$tmp/deleted"
+: >"$tmp/out"
+
+cd "$tree"
+git ls-files -- 'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake' >"$tmp/cmake"
+
+ere_quote() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+
+# normalise a/./b and a/x/../b
+norm() { printf '%s\n' "$1" | awk -F/ '{n=0; for(i=1;i<=NF;i++){ if($i=="."||$i=="") continue; if($i==".."){ if(n) n--; continue } s[++n]=$i } o=""; for(i=1;i<=n;i++) o=o (i>1?"/":"") s[i]; print o}'; }
+
+while IFS= read -r del; do
+    dir=$(dirname "$del")
+    base=$(basename "$del")
+    qb=$(ere_quote "$base")
+    # CMake files of this directory and every ancestor
+    d=$dir
+    while :; do
+        if [ "$d" = . ]; then cm=CMakeLists.txt; else cm=$d/CMakeLists.txt; fi
+        for f in $(grep -E "^$(ere_quote "${cm%CMakeLists.txt}")[^/]*(CMakeLists\.txt|\.cmake)\$" "$tmp/cmake" || true); do
+            [ -f "$f" ] || continue
+            fdir=$(dirname "$f")
+            grep -noE "[A-Za-z0-9_./\${}-]*(^|/)?$qb" "$f" 2>/dev/null | while IFS=: read -r ln tok; do
+                case "$tok" in *'${'*) continue ;; esac
+                # the token must end the argument: check the character after it on its line
+                line=$(sed -n "${ln}p" "$f")
+                if ! printf '%s\n' "$line" | grep -qE "(^|[^A-Za-z0-9_.-])$(ere_quote "$tok")(\$|[^A-Za-z0-9_.-])"; then continue; fi
+                if [ "$fdir" = . ]; then r=$(norm "$tok"); else r=$(norm "$fdir/$tok"); fi
+                [ "$r" = "$del" ] && echo "$f:$ln: names deleted $del"
+            done
+        done
+        [ "$d" = . ] && break
+        d=$(dirname "$d")
+    done
+    case "$base" in
+    *.py)
+        stem=${base%.py}
+        qs=$(ere_quote "$stem")
+        # test names registered in the module's own CMakeLists.txt
+        cm=$dir/CMakeLists.txt
+        if [ -f "$cm" ]; then
+            grep -nE "(^|[^A-Za-z0-9_])$qs(\$|[^A-Za-z0-9_])" "$cm" | sed "s|^\([0-9]*\):.*|$cm:\1: names deleted $del|" || true
+        fi
+        # imports of the module: dotted from python/, and by stem from its own directory
+        case "$del" in
+        python/*)
+            mod=$(printf '%s' "${del#python/}" | sed 's/\.py$//; s|/__init__$||; s|/|.|g')
+            pkg=${mod%.*}
+            last=${mod##*.}
+            git grep -nE "^[[:space:]]*(import[[:space:]]+$(ere_quote "$mod")([[:space:]]|,|\$)|from[[:space:]]+$(ere_quote "$mod")[[:space:]]+import|from[[:space:]]+$(ere_quote "$pkg")[[:space:]]+import[[:space:]].*\\b$(ere_quote "$last")\\b)" -- '*.py' |
+                sed "s|^\([^:]*:[0-9]*\):.*|\1: names deleted $del|" || true
+            ;;
+        esac
+        git grep -nE "^[[:space:]]*(import[[:space:]]+$qs([[:space:]]|,|\$)|from[[:space:]]+\.?$qs[[:space:]]+import|from[[:space:]]+\.[[:space:]]+import[[:space:]].*\\b$qs\\b)" -- "$dir/*.py" |
+            sed "s|^\([^:]*:[0-9]*\):.*|\1: names deleted $del|" || true
+        ;;
+    *.h | *.hpp | *.cuh | *.hh | *.inc)
+        git grep -nF "#include \"$del\"" -- '*.h' '*.hpp' '*.hh' '*.cuh' '*.c' '*.cc' '*.cpp' '*.cu' '*.cxx' '*.inc' |
+            sed "s|^\([^:]*:[0-9]*\):.*|\1: names deleted $del|" || true
+        git grep -nF "#include \"$base\"" -- "$dir/*" |
+            sed "s|^\([^:]*:[0-9]*\):.*|\1: names deleted $del|" || true
+        ;;
+    esac
+done <"$tmp/deleted" >>"$tmp/out"
+
+# targets whose definition the patch removed
+awk '/^diff --git /{p=substr($4,3)} /^-[[:space:]]*[A-Za-z_]+\([[:space:]]*[A-Za-z0-9_]+/{
+        if (p !~ /(CMakeLists\.txt|\.cmake)$/) next
+        l=substr($0,2); sub(/^[[:space:]]*/,"",l); cmd=l; sub(/\(.*/,"",cmd); cmd=tolower(cmd)
+        if (cmd !~ /^(cc_test|cc_test_old|cc_library|nv_test|nv_library|hip_test|paddle_test|py_test|py_test_modules|cinn_cc_test|cc_binary|xpu_library|xpu_test)$/) next
+        n=l; sub(/^[^(]*\([[:space:]]*/,"",n); sub(/[^A-Za-z0-9_].*/,"",n); print p "\t" n }' "$patch" | sort -u >"$tmp/targets"
+while IFS="$(printf '\t')" read -r f name; do
+    [ -f "$f" ] || continue
+    if git grep -qiE "^[[:space:]]*[a-z_]+\([[:space:]]*$name([[:space:]]|\)|\$)" -- 'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake'; then
+        # still defined somewhere: only a reference if no definition is left
+        git grep -hiE "^[[:space:]]*[a-z_]+\([[:space:]]*$name([[:space:]]|\)|\$)" -- 'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake' |
+            grep -qiE "^[[:space:]]*(cc_test|cc_test_old|cc_library|nv_test|nv_library|hip_test|paddle_test|py_test|py_test_modules|cinn_cc_test|cc_binary|xpu_library|xpu_test)\(" && continue
+    fi
+    grep -nwF "$name" "$f" | sed "s|^\([0-9]*\):.*|$f:\1: names removed target $name|" || true
+done <"$tmp/targets" >>"$tmp/out"
+
+sort -u "$tmp/out" >"$tmp/sorted"
+cat "$tmp/sorted"
+n=$(wc -l <"$tmp/sorted")
+echo "check-refs: $(wc -l <"$tmp/deleted") deleted files, $n dangling references" >&2
+[ "$n" -eq 0 ]

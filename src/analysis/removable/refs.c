@@ -1,0 +1,152 @@
+/*
+ * refs.c — every reference to a file or CMake target that a removal could leave dangling, in
+ * one enumeration shared by the closure (closure.c: which deletions the patch may make, and
+ * the line edits they need) and the verification (verify.c: does a patch leave any behind).
+ *
+ * A reference lies in a file that stays and names a file that goes or a target that goes:
+ * a CMake argument naming the file as a path relative to its CMake file (SRCS, set() lists,
+ * anything), a CMake argument naming a removed Python test module by its stem (py_test_modules,
+ * set_tests_properties, list(REMOVE_ITEM ...)), a CMake argument naming a removed target
+ * (DEPS, target_link_libraries, set_property(TEST ...)), an #include and a Python import. For
+ * each it says how it can go: the whole CMake command (it defines or configures only the
+ * removed thing), the one argument (a list entry), the whole import/include line, or not at all.
+ */
+#include "analysis/removable/rm_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Commands whose arguments are conditions or loop variables: an edit could change meaning. */
+static bool control_command(const ix_cmd *k) {
+    return !strcmp(k->name, "if") || !strcmp(k->name, "elseif") || !strcmp(k->name, "while") ||
+           !strcmp(k->name, "foreach") || !strcmp(k->name, "string") || !strcmp(k->name, "file");
+}
+
+/* What CMake argument a of k names in the removal: a dead file (path relative to the CMake
+ * file, or a Python module's stem beside it) or a dropped target. Sets *to / *tgt. */
+static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const bool *dead,
+                              const bool *dropped, long *to, long *tgt) {
+    const char *arg = k->args[a];
+    *to = *tgt = -1;
+    if (!arg[0] || strchr(arg, '$')) return false;
+    const char *path = c->files[f]->path;
+    size_t dn = rm_dir_len(path);
+    long p = rm_lookup_rel(c, path, dn, arg);
+    if (p >= 0 && (size_t)p != f && dead[p]) {
+        *to = p;
+        return true;
+    }
+    if (p < 0 && !strchr(arg, '.') && !strchr(arg, '/')) {
+        char py[512];
+        if (snprintf(py, sizeof py, "%s.py", arg) < (int)sizeof py) {
+            p = rm_lookup_rel(c, path, dn, py);
+            if (p >= 0 && dead[p] && rm_is_test_module(c, c->files[p]->path)) {
+                *to = p;
+                return true;
+            }
+        }
+    }
+    long t = rm_target_pos(c, arg);
+    if (t >= 0 && dropped[t]) {
+        *tgt = t;
+        return true;
+    }
+    return false;
+}
+
+/* How a CMake reference at argument a goes. */
+static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const bool *dead,
+                            const bool *dropped) {
+    if (control_command(k)) return RM_REF_KEEP;
+    if (a == 0) return strcmp(k->name, "set") && strcmp(k->name, "list") ? RM_REF_COMMAND : RM_REF_KEEP;
+    if (!strcmp(k->name, "set_property") || !strcmp(k->name, "get_property")) {
+        const char *prev = k->args[a - 1];
+        return !strcmp(prev, "TEST") || !strcmp(prev, "TARGET") ? RM_REF_COMMAND : RM_REF_TOKEN;
+    }
+    if (!strcmp(k->name, "set_tests_properties")) {
+        uint32_t to = 0, hits = 0;
+        for (; to < k->n_args && strcmp(k->args[to], "PROPERTIES") != 0; to++) {
+            long x, y;
+            hits += cmake_arg_removed(c, f, k, to, dead, dropped, &x, &y);
+        }
+        return hits == to ? RM_REF_COMMAND : RM_REF_TOKEN;
+    }
+    if (!strcmp(k->name, "list") && k->n_args >= 3 && !strcmp(k->args[0], "REMOVE_ITEM")) {
+        uint32_t hits = 0;
+        for (uint32_t i = 2; i < k->n_args; i++) {
+            long x, y;
+            hits += cmake_arg_removed(c, f, k, i, dead, dropped, &x, &y);
+        }
+        return hits == k->n_args - 2 ? RM_REF_COMMAND : RM_REF_TOKEN;
+    }
+    return RM_REF_TOKEN;
+}
+
+static void cmake_refs(ctx *c, size_t f, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
+    const ix_file *F = c->files[f];
+    for (size_t i = 0; i < F->cmds.n; i++) {
+        const ix_cmd *k = &VEC_AT(&F->cmds, ix_cmd, i);
+        for (uint32_t a = 0; a < k->n_args; a++) {
+            rm_ref r = {0};
+            if (!cmake_arg_removed(c, f, k, a, dead, dropped, &r.to, &r.target)) continue;
+            r.from = f;
+            r.cmd = k;
+            r.arg = a;
+            r.token = k->args[a];
+            r.how = cmake_how(c, f, k, a, dead, dropped);
+            r.line = r.how == RM_REF_COMMAND ? k->line : k->arg_lines[a];
+            r.end = r.how == RM_REF_COMMAND ? k->end : k->arg_lines[a];
+            fn(c, &r, ud);
+            /* the command goes whole: its other arguments go with it */
+            if (r.how == RM_REF_COMMAND) break;
+        }
+    }
+}
+
+/* An import statement binding only the one module, on lines of its own. */
+static bool import_alone(const ix_file *F, uint32_t line, uint32_t *end) {
+    size_t n = 0;
+    for (size_t i = 0; i < F->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+        if (m->line <= line && m->end >= line) {
+            n++;
+            *end = m->end;
+        }
+    }
+    return n == 1;
+}
+
+void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
+    for (size_t f = 0; f < c->nf; f++) {
+        if (dead[f]) continue;
+        const ix_file *F = c->files[f];
+        if (F->lang == SUNSET_LANG_CMAKE) {
+            cmake_refs(c, f, dead, dropped, fn, ud);
+            continue;
+        }
+        for (size_t e = 0; e < c->out[f].n; e++) {
+            const edge *ed = &VEC_AT(&c->out[f], edge, e);
+            if (!dead[ed->to]) continue;
+            rm_ref r = {0};
+            r.from = f;
+            r.to = (long)ed->to;
+            r.target = -1;
+            r.arg = UINT32_MAX;
+            r.line = r.end = ed->line;
+            r.token = c->files[ed->to]->path;
+            if (F->lang == SUNSET_LANG_PYTHON) r.how = !ed->counts && import_alone(F, ed->line, &r.end) ? RM_REF_LINE : RM_REF_KEEP;
+            else r.how = ed->counts ? RM_REF_KEEP : RM_REF_LINE;
+            fn(c, &r, ud);
+        }
+    }
+}
+
+/* Targets that go with the dead files: every source they resolve to is dead. */
+void rm_dropped_targets(const ctx *c, const bool *dead, bool *dropped) {
+    for (size_t t = 0; t < c->targets.n; t++) {
+        const tgt *T = &VEC_AT(&c->targets, tgt, t);
+        bool all = T->srcs.n > 0;
+        for (size_t s = 0; s < T->srcs.n && all; s++) all = dead[VEC_AT(&T->srcs, size_t, s)];
+        dropped[t] = all;
+    }
+}
