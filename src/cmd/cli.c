@@ -253,11 +253,18 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
     return EXIT_OK;
 }
 
+bool cli_shard_parse(const char *s, unsigned *i, unsigned *n) {
+    char extra;
+    /* digits only: sscanf's %u would take "-1" and " 2" */
+    if (!s || s[0] < '0' || s[0] > '9' || !strchr(s, '/') || strchr(s, '/')[1] < '0' || strchr(s, '/')[1] > '9')
+        return false;
+    return sscanf(s, "%u/%u%c", i, n, &extra) == 2 && *n > 0 && *i > 0 && *i <= *n && *n <= 100000;
+}
+
 int cli_shard(cli *c) {
     if (!c->shard) return EXIT_OK;
     unsigned i, n;
-    char extra;
-    if (sscanf(c->shard, "%u/%u%c", &i, &n, &extra) != 2 || n == 0 || i == 0 || i > n || n > 100000)
+    if (!cli_shard_parse(c->shard, &i, &n))
         return cli_usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", c->shard);
     c->shard_i = i;
     c->shard_n = n;

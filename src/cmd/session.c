@@ -305,6 +305,47 @@ void scan_add_config_globs(cli *c, const scan_ctx *s) {
     for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
 }
 
+/* What changes a file's findings whatever the machine: the tool's version, the rules and the
+ * configuration's severity overrides and disables. The cache namespace and a shard's inputs
+ * both start from it. */
+static uint64_t results_hash(const scan_ctx *s) {
+    uint64_t h = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+    for (size_t i = 0; i < s->cfg.severity.n; i++) {
+        const sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
+        h = hash64(o->id, strlen(o->id) + 1, h ^ o->sev);
+    }
+    for (size_t i = 0; i < s->cfg.disable.n; i++) {
+        const disable_entry *d = &VEC_AT(&s->cfg.disable, disable_entry, i);
+        for (size_t k = 0; k < d->n_rules; k++) h = hash64(d->rules[k], strlen(d->rules[k]) + 1, h);
+        h = hash64("|", 1, h);
+        for (size_t k = 0; k < d->n_paths; k++) h = hash64(d->paths[k], strlen(d->paths[k]) + 1, h);
+    }
+    return h;
+}
+
+static uint64_t hash_strs(const vec *v, uint64_t h) {
+    for (size_t i = 0; i < v->n; i++) {
+        const char *x = VEC_AT(v, const char *, i);
+        h = hash64(x, strlen(x) + 1, h);
+    }
+    return hash64("|", 1, h);
+}
+
+void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[17]) {
+    /* not the binary or the machine's paths: shards of one CI job run on different hosts */
+    uint64_t h = results_hash(s);
+    h = hash_strs(&c->include, h);
+    h = hash_strs(&c->exclude, h);
+    h = hash_strs(&c->paths, h);
+    const long nums[] = {c->no_ignore, c->derive, c->generated, (long)c->max_size, c->budget,
+                         c->every, c->max_count, (long)c->shard_n};
+    h = hash64(nums, sizeof nums, h);
+    const char *strs[] = {what, c->since, c->root, c->compdb};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        h = strs[i] ? hash64(strs[i], strlen(strs[i]) + 1, h) : hash64("", 1, h ^ 0x9e37);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
 int scan_prepare(cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
@@ -346,7 +387,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
     }
     /* the content cache, in a namespace of everything that changes a file's result */
     if (!c->no_cache && c->cmd != CMD_RULES) {
-        uint64_t ns = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+        uint64_t ns = results_hash(s);
         /* the binary itself: a rebuilt sunset may compute other results under one version */
         struct stat self;
         if (stat("/proc/self/exe", &self) == 0) {
@@ -356,16 +397,6 @@ int scan_prepare(cli *c, scan_ctx *s) {
         ns = hash64(&s->eo.parse_budget_ms, sizeof s->eo.parse_budget_ms, ns);
         const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
         ns = hash64(compdb, strlen(compdb) + 1, ns);
-        for (size_t i = 0; i < s->cfg.severity.n; i++) {
-            const sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
-            ns = hash64(o->id, strlen(o->id) + 1, ns ^ o->sev);
-        }
-        for (size_t i = 0; i < s->cfg.disable.n; i++) {
-            const disable_entry *d = &VEC_AT(&s->cfg.disable, disable_entry, i);
-            for (size_t k = 0; k < d->n_rules; k++) ns = hash64(d->rules[k], strlen(d->rules[k]) + 1, ns);
-            ns = hash64("|", 1, ns);
-            for (size_t k = 0; k < d->n_paths; k++) ns = hash64(d->paths[k], strlen(d->paths[k]) + 1, ns);
-        }
         s->cache_dir = cache_location(c, s);
         s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
         s->eo.cache = s->cache;
@@ -454,6 +485,10 @@ int cmd_scan(cli *c) {
     if ((rc = scan_prepare(c, &s)) ||
         (rc = c->derive ? scan_derive(c, &s, &res) : scan_execute(c, &s, &res)))
         goto cleanup;
+    if (c->shard_n) { /* the JSON names its shard and inputs, for merge */
+        res.shard = c->shard;
+        scan_inputs_id(c, &s, "scan", res.inputs);
+    }
     sunset_output_opts oo = output_opts(c);
     if (writer->write(&res, &oo, &doc)) {
         fprintf(stderr, "sunset: out of memory writing the report\n");

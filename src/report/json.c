@@ -28,6 +28,10 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
     (void)o;
     sb_puts(b, "{\"version\":1,");
     kv_str(b, "root", r->root ? r->root : ".", true);
+    if (r->shard) { /* only then: a merged document equals an unsharded one */
+        kv_str(b, "shard", r->shard, false);
+        kv_str(b, "inputs", r->inputs, false);
+    }
     sb_puts(b, ",\"findings\":[");
     for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
