@@ -61,12 +61,23 @@ int output_write(const char *file, const sb *doc) {
     return EXIT_OK;
 }
 
+static bool env_set(const char *name) { /* set, non-empty and not "0" */
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* --color always/never first; then, in this order, NO_COLOR (no-color.org: any non-empty
+ * value; an empty one counts as unset), FORCE_COLOR and CLICOLOR_FORCE (non-empty and not
+ * "0": colour even into a pipe, as CI logs want), CLICOLOR=0 and TERM=dumb; else colour on a
+ * terminal only. */
 sunset_output_opts output_opts(const cli *c) {
     bool color;
-    if (!c->color || strcmp(c->color, "auto") == 0)
-        color = (!c->output || strcmp(c->output, "-") == 0) && isatty(1) && !getenv("NO_COLOR");
-    else
-        color = strcmp(c->color, "always") == 0;
+    const char *nc = getenv("NO_COLOR"), *cl = getenv("CLICOLOR"), *term = getenv("TERM");
+    if (c->color && strcmp(c->color, "auto") != 0) color = strcmp(c->color, "always") == 0;
+    else if (nc && *nc) color = false;
+    else if (env_set("FORCE_COLOR") || env_set("CLICOLOR_FORCE")) color = true;
+    else if ((cl && strcmp(cl, "0") == 0) || (term && strcmp(term, "dumb") == 0)) color = false;
+    else color = (!c->output || strcmp(c->output, "-") == 0) && isatty(1);
     return (sunset_output_opts){color, !c->no_summary, !c->no_snippets};
 }
 

@@ -728,6 +728,7 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
         if (!any) pool_run(args[0]);
         if (e->o->progress) {
             double last = 0;
+            bool shown = false;
             while (atomic_load(&p.done) < n) {
                 struct timespec ts = {0, 100 * 1000 * 1000};
                 nanosleep(&ts, NULL);
@@ -735,12 +736,17 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
                 if (t > 1000 && t - last >= 200) {
                     fprintf(stderr, "\rsunset: %zu/%zu files", atomic_load(&p.done), n);
                     last = t;
+                    shown = true;
                 }
                 bool alive = false;
                 for (int i = 0; i < jobs; i++) alive |= started[i];
                 if (!alive) break;
             }
-            if (now_ms() - t0 > 1000) fprintf(stderr, "\r\033[K");
+            /* the line ends at the total it counted to, and stays: a count left at n-1 (the
+             * last files finish between two updates) reads as a scan that stopped */
+            if (shown)
+                fprintf(stderr, "\rsunset: %zu/%zu files, %.1f s\033[K\n", atomic_load(&p.done), n,
+                        (now_ms() - t0) / 1000);
         }
         for (int i = 0; i < jobs; i++)
             if (started[i]) pthread_join(th[i], NULL);
