@@ -56,7 +56,7 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
-	lint-headers fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind
+	lint-headers rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind
 
 all: $(BUILD)/sunset
 
@@ -121,6 +121,12 @@ unit-tests: $(UNIT_TESTS) $(BUILD)/sunset
 
 rules-test: $(BUILD)/sunset
 	$(BUILD)/sunset rules test
+	@$(BUILD)/sunset rules show --no-config -f markdown | cmp -s - rules/RULES.md || \
+		{ echo "rules/RULES.md is not what 'sunset rules show -f markdown' writes: run make rules-doc"; exit 1; }
+
+# rules/RULES.md, the rule reference SARIF's helpUri points at, generated from rules/*.json
+rules-doc: $(BUILD)/sunset
+	$(BUILD)/sunset rules show --no-config -f markdown -o rules/RULES.md
 
 sanitize:
 	@SUNSET_WITH_CLANG=1 sh scripts/install-deps.sh
@@ -162,7 +168,7 @@ valgrind: $(BUILD)/sunset
 
 # Regenerate the golden files from the tool's own output; review the diff line by line
 # (testdata/paddle-mini.EXPECTED.md is the checklist) before committing.
-golden: $(BUILD)/sunset
+golden: $(BUILD)/sunset rules-doc
 	@mkdir -p testdata/golden
 	$(BUILD)/sunset scan testdata/paddle-mini --no-config -q -j1 --format json --output testdata/golden/paddle-mini.json
 	@for d in testdata/cli/*/; do \

@@ -38,7 +38,7 @@ typedef struct opt_def {
 static const opt_def options[] = {
     {'h', "help", NULL, ALL, K_HELP, 0, 0, 0, "show this help"},
     {'f', "format", "FMT", CMD_SCAN | CMD_CHECK, K_STR, F(format), 0, 0, "output format: text (default), json, sarif, github or markdown"},
-    {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json"},
+    {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json; rules show: also markdown"},
     {'o', "output", "FILE", RH, K_STR, F(output), 0, 0, "write the report to FILE (atomically) instead of stdout"},
     {'j', "jobs", "N", SC, K_LONG, F(jobs), 1, 1024, "worker threads (default: all cores)"},
     {0, "rules", "DIR", RH, K_LIST, F(rules), 0, 0, "rule directory, repeatable (default: the bundled rules)"},
@@ -188,7 +188,7 @@ static const struct {
     {"json", NULL, CMD_SCAN | CMD_CHECK | CMD_RULES | CMD_HISTORY | CMD_REPORT | CMD_REMOVABLE},
     {"sarif", NULL, CMD_SCAN | CMD_CHECK},
     {"github", "gh", CMD_SCAN | CMD_CHECK},
-    {"markdown", "md", CMD_SCAN | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE},
+    {"markdown", "md", CMD_SCAN | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE | CMD_RULES},
     {"csv", NULL, CMD_HISTORY},
     {"svg", NULL, CMD_HISTORY},
     {"html", "htm", CMD_REPORT},

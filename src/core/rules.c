@@ -535,6 +535,7 @@ static void rule_free(sunset_rule *r) {
     sunset_free(r->id);
     sunset_free(r->family);
     sunset_free(r->message);
+    sunset_free(r->description);
     sunset_free(r->fix);
     sunset_free(r->origin);
     for (size_t i = 0; i < r->path_include.n; i++) pcre2_code_free(VEC_AT(&r->path_include, pcre2_code *, i));
@@ -579,7 +580,7 @@ static bool family_known(const sunset_ruleset *rs, const char *f) {
     return false;
 }
 
-static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
+static int load_rule(loader *L, const cJSON *o, const char *pack_family, const char *pack_desc) {
     static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
                                           "comment_severity", "string_severity", "contexts",
                                           "message", "fix", "paths", "match", "literals",
@@ -651,6 +652,13 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
 
     if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
+    /* the rationale `rules show` prints: the rule's own, else its pack's */
+    if (has_field(o, "description")) {
+        if (!(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
+    } else if (pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) {
+        oom(L);
+        goto cleanup;
+    }
 
     const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
     if (paths) {
@@ -845,10 +853,11 @@ static int load_pack(loader *L, const char *text) {
         }
         const cJSON *fam = cJSON_GetObjectItemCaseSensitive(root, "family");
         if (fam && !cJSON_IsString(fam)) { fail(L, "family", "\"family\" must be a string"); goto cleanup; }
+        const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
         if (!cJSON_IsArray(rules)) { fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
         const cJSON *it;
         cJSON_ArrayForEach(it, rules) {
-            if (load_rule(L, it, fam ? fam->valuestring : NULL)) goto cleanup;
+            if (load_rule(L, it, fam ? fam->valuestring : NULL, cJSON_GetStringValue(desc))) goto cleanup;
         }
     } else if (!settings) {
         fail(L, NULL, "a pack needs \"rules\" or \"settings\"");
@@ -1135,3 +1144,4 @@ const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
 const char *sunset_rule_query(const sunset_rule *r) { return r->query ? r->query : ""; }
 const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
 const char *sunset_rule_origin(const sunset_rule *r) { return r->origin; }
+const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kind_names[k] : "?"; }

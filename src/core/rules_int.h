@@ -23,6 +23,9 @@ typedef enum rule_kind {
     RK_COUNT
 } rule_kind;
 
+/* The matcher's name as rules/*.json spell it ("identifier", "cmake" ...). */
+const char *rule_kind_name(rule_kind k);
+
 typedef struct clause clause;
 
 /* A string test: exact names (sorted, for bsearch) or a regex. Neither = matches anything. */
@@ -59,6 +62,7 @@ struct sunset_rule {
     sunset_lang query_lang;
     vec literals;          /* char * */
     char *examples_json;   /* the rule's "examples" array, serialised; NULL if none */
+    char *description;     /* the rule's "description", else its pack's; NULL if neither */
 };
 
 typedef struct family_info {
