@@ -19,7 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SUNSET_VERSION "0.1.0"
+#define SUNSET_VERSION "0.2.0"
+
+/* Set by the Makefile for the objects that print them (cmd/cli.c, report/sarif.c): the commit
+ * sunset was built from ("" outside a checkout) and where its sources are published ("" =
+ * unknown: SARIF then has no informationUri/helpUri). */
+#ifndef SUNSET_GIT_COMMIT
+#define SUNSET_GIT_COMMIT ""
+#endif
+#ifndef SUNSET_URL
+#define SUNSET_URL ""
+#endif
 
 /* Bumped whenever sunset_frontend or the sink API changes shape; the registry refuses a
  * frontend built against another value. */

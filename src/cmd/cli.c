@@ -346,8 +346,8 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
         return EXIT_OK;
     }
     if (strcmp(first, "--version") == 0) {
-        printf("sunset %s (rule schema %d, frontend ABI %d)\n", SUNSET_VERSION, SUNSET_RULE_SCHEMA,
-               SUNSET_FRONTEND_ABI);
+        printf("sunset %s (%s%s%srule schema %d, frontend ABI %d)\n", SUNSET_VERSION, *SUNSET_GIT_COMMIT ? "commit " : "",
+               SUNSET_GIT_COMMIT, *SUNSET_GIT_COMMIT ? ", " : "", SUNSET_RULE_SCHEMA, SUNSET_FRONTEND_ABI);
         *done = true;
         return EXIT_OK;
     }
