@@ -78,7 +78,7 @@ static const opt_def options[] = {
     {0, "since", "DATE", H, K_STR, F(since), 0, 0, "only commits from DATE (YYYY-MM-DD) on"},
     {0, "every", "N", H, K_LONG, F(every), 1, 1000000, "sample every Nth commit (the newest is always kept)"},
     {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range)"},
-    {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "md (default), json or html"},
+    {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "markdown (md; default), json or html"},
     {0, "manifest", "FILE", CMD_REPORT, K_STR, F(manifest), 0, 0, "tracking manifest (default: the one in rules/tracking/)"},
     {0, "out-dir", "DIR", CMD_REPORT, K_STR, F(out_dir), 0, 0, "write DIR/tracking.md, .json and .html from one run"},
     {0, "update", "FILE", CMD_REPORT, K_STR, F(update), 0, 0, "rewrite the marked region of the issue body in FILE"},
