@@ -61,16 +61,18 @@ static void manifest_prs(const scan_ctx *s, vec *out) {
     }
 }
 
-/* A history shard's JSON names its shard and inputs for merge: the two members go first in
- * the document history_write_json wrote (it starts with '{"version"'). */
+/* A history shard's JSON names its shard and inputs for merge: the two members go right after
+ * the '{"version":1,' history_write_json starts with (sunset_own_output knows that head). */
 static void shard_stamp(const cli *c, const scan_ctx *s, const char *range, sb *doc) {
+    static const char head0[] = "{\"version\":1,";
     char id[17];
     scan_inputs_id(c, s, range, id);
     sb head = {0};
-    sb_puts(&head, "{\"shard\":");
+    sb_puts(&head, head0);
+    sb_puts(&head, "\"shard\":");
     sb_put_json_str(&head, c->shard);
     sb_printf(&head, ",\"inputs\":\"%s\",", id);
-    if (doc->len) sb_putn(&head, doc->s + 1, doc->len - 1);
+    if (doc->len >= sizeof head0 - 1) sb_putn(&head, doc->s + sizeof head0 - 1, doc->len - (sizeof head0 - 1));
     head.oom |= doc->oom;
     sb_free(doc);
     *doc = head;
