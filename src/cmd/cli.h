@@ -51,6 +51,8 @@ typedef struct cli {
     unsigned shard_i, shard_n;
     /* report (src/cmd/report.c) */
     const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
+    const char *lang, *revision; /* --lang zh|en; --revision SHA (a tree not in git) */
+    long md_budget;              /* --md-budget N characters; 0 = the default */
     bool batches;
 } cli;
 
