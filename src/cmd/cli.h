@@ -43,6 +43,7 @@ typedef struct cli {
     /* history */
     const char *repo, *since;
     long every, max_count;
+    long min_drop;         /* history -f svg: label drops of more than N findings (0: 10) */
     /* the content cache (scanning commands) */
     const char *cache_dir;
     bool no_cache;
