@@ -327,6 +327,48 @@ static void item_states(void **state) {
     tracking_manifest_free(m);
 }
 
+/* A 部分删除 item stays open while its file holds legacy code of any task: the test that still
+ * constructs a ParallelExecutor is not done because task 1's rules no longer match it. The
+ * task row and the progress line show the same done/total; the remark names the other task. */
+static void partial_item_other_task(void **state) {
+    (void)state;
+    char *tree[] = {"old/y.py"};
+    sunset_finding f[1];
+    f[0] = fnd("old/y.py", 7, "ExecutionStrategy", 6, SUNSET_CTX_CODE);
+    f[0].family = "execution_strategy";
+    sunset_result res;
+    result_of(&res, f, 1);
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
+    assert_non_null(m);
+    for (int lang = TRK_ZH; lang <= TRK_EN; lang++) {
+        tracking_opts o = {NULL, tree, 1, NULL, NULL, NULL, (trk_lang)lang};
+        tracking_report r;
+        assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+        r.lang = (trk_lang)lang;
+        const trk_task *t1 = &VEC_AT(&m->tasks, trk_task, 0);
+        const trk_item *y = &VEC_AT(&t1->items, trk_item, 1);
+        assert_int_equal(t1->findings.n, 0); /* no finding of task 1's own rules */
+        assert_false(y->done);
+        assert_int_equal(y->open.n, 1);
+        assert_int_equal(y->open_other, 1);
+        assert_non_null(strstr(y->remark, lang == TRK_EN ? "still holds legacy code of task 6 (execution_strategy: 1)"
+                                                          : "仍有任务6（execution_strategy：1 处）的旧执行器代码"));
+        assert_int_equal(t1->items_done, 2); /* x.py and z.py (直接删除) are gone */
+        sb md = {0};
+        assert_int_equal(tracking_write_md(&r, NULL, &md), 0);
+        if (lang == TRK_EN) {
+            assert_non_null(strstr(md.s, "| 1 | one 🚧 2/3 done, 0 findings left in 0 files |"));
+        } else {
+            assert_non_null(strstr(md.s, "| 1 | one 🚧 进展 2/3，剩余 0 处（0 个文件） |"));
+            assert_non_null(strstr(md.s, "#### 任务一：one（整体进展：2/3）"));
+        }
+        sb_free(&md);
+        tracking_report_free(&r);
+    }
+    tracking_manifest_free(m);
+}
+
 static void update_region(void **state) {
     (void)state;
     const char *body = "intro\n" TRACKING_MARK_BEGIN "\nold\n" TRACKING_MARK_END "\noutro\n";
@@ -819,6 +861,7 @@ int main(void) {
         cmocka_unit_test(classify_files),
         cmocka_unit_test(classify_python_tests),
         cmocka_unit_test(item_states),
+        cmocka_unit_test(partial_item_other_task),
         cmocka_unit_test(update_region),
         cmocka_unit_test(batches),
         cmocka_unit_test(cn_numbers),
