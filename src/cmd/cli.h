@@ -44,6 +44,7 @@ typedef struct cli {
     /* history */
     const char *repo, *since;
     long every, max_count;
+    long min_drop;         /* history -f svg: label drops of more than N findings (0: 10) */
     /* the content cache (scanning commands) */
     const char *cache_dir;
     bool no_cache;
@@ -52,6 +53,8 @@ typedef struct cli {
     unsigned shard_i, shard_n;
     /* report (src/cmd/report.c) */
     const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
+    const char *lang, *revision; /* --lang zh|en; --revision SHA (a tree not in git) */
+    long md_budget;              /* --md-budget N characters; 0 = the default */
     bool batches;
 } cli;
 

@@ -110,7 +110,7 @@ int cmd_history(cli *c) {
     if (!fams) goto cleanup;
     if (strcmp(fmt, "csv") == 0) history_write_csv((history_sample *)samples.v, samples.n, fams, nf, &doc);
     else if (strcmp(fmt, "json") == 0) history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
-    else history_write_svg((history_sample *)samples.v, samples.n, &doc);
+    else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10, &doc);
     sunset_free(fams);
     if (doc.oom) goto cleanup;
     if (c->verbose)
