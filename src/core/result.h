@@ -127,6 +127,8 @@ typedef struct sunset_result {
     size_t n_rules;
     const char *uri_prefix;     /* the root's path inside its repository ("" or "a/b/"), for
                                  * SARIF and GitHub annotations; NULL = none; borrowed */
+    const struct sunset_remnants *remnants; /* the remnant layer (analysis/remnant.h) over
+                                 * these findings, set by `scan`; NULL = none; borrowed */
 } sunset_result;
 
 void sunset_result_free(sunset_result *r); /* frees the members; r itself is the caller's */
