@@ -95,6 +95,16 @@ static const rm_item *plan_line(const rm_plan *p, const char *path, uint32_t lin
     return best;
 }
 
+/* The action's severity (settings.remnants.severity), never above the most severe of the
+ * remnant's findings: a severity lowered in .sunset.json stays lowered. */
+static sunset_severity remnant_severity(const sunset_result *res, const sunset_remnant_settings *st,
+                                        const sunset_remnant *m) {
+    sunset_severity top = SUNSET_SEV_INFO;
+    for (size_t i = 0; i < m->n_findings; i++)
+        if (res->findings[m->findings[i]].severity > top) top = res->findings[m->findings[i]].severity;
+    return st->severity[m->action] < top ? st->severity[m->action] : top;
+}
+
 static bool set_str(char **dst, const char *s) {
     sunset_free(*dst);
     *dst = s ? sunset_strndup(s, strlen(s)) : NULL;
@@ -192,7 +202,7 @@ static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     sunset_free(who);
     if (fix.oom) return sb_free(&fix), -1;
     m->fix = sb_take(&fix);
-    m->severity = c->rs->remnants.severity[m->action];
+    m->severity = remnant_severity(c->res, &c->rs->remnants, m);
     return 0;
 }
 
@@ -226,11 +236,12 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     const sunset_remnant_settings *st = &c->rs->remnants;
     sunset_remnant *m = remnant_push(out, c->res, a, b);
     if (!m) return -1;
-    bool code = false, test = false, all_delete = true;
+    bool code = false, text = false, test = false, all_delete = true;
     const sunset_finding *lead = NULL;
     for (size_t i = a; i < b; i++) {
         const sunset_finding *f = &c->res->findings[i];
         test |= f->test;
+        text |= f->ctx == SUNSET_CTX_STRING;
         if (f->ctx != SUNSET_CTX_CODE) continue;
         code = true;
         if (!lead || f->severity > lead->severity) lead = f;
@@ -241,14 +252,15 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     char *consumer = NULL;
     sb fix = {0};
     int rc = -1;
-    if (doc_file || !code) {
+    /* a string the plan reads as a registration or an import is code to it: the plan decides */
+    if (doc_file || (!code && !(text && it))) {
         m->action = SUNSET_ACT_DOC;
         if (!evidence(m, doc_file ? "a document" : "only in comments, docstrings or strings")) goto cleanup;
         sb_puts(&fix, "reword or drop the text that names the retired mechanism");
     } else if (it && (!it->live || unused_import(it))) {
         m->action = SUNSET_ACT_DELETE;
         if (!evidence_chain(m, it, c->write)) goto cleanup;
-        sb_puts(&fix, it->kind == RM_IMPORT ? "delete the unused line " : "delete ");
+        sb_puts(&fix, it->kind == RM_IMPORT ? "delete the unused " : "delete ");
         line_range(&fix, it->line, it->end);
     } else if (it) {
         m->action = SUNSET_ACT_MIGRATE;
@@ -271,15 +283,17 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         if (!(consumer = scope_consumer(c->res, m))) goto cleanup;
     }
     /* a rule's "delete ..." hint is wrong here: deleting breaks the live consumer */
+    if (!lead) lead = &c->res->findings[a]; /* strings only, decided by the plan */
+    if (m->action != SUNSET_ACT_DOC) m->basis = it;
     if (m->action == SUNSET_ACT_MIGRATE && strncmp(lead->fix, "delete", 6) == 0)
-        sb_printf(&fix, "migrate %s off it first, then delete the legacy use", consumer);
+        sb_puts(&fix, "move the consumer off it first, then delete the legacy use");
     else if (m->action == SUNSET_ACT_MIGRATE)
-        sb_printf(&fix, "migrate %s first: %s", consumer, lead->fix);
+        sb_printf(&fix, "move the consumer off it first: %s", lead->fix);
     if (fix.oom) goto cleanup;
     m->consumer = consumer;
     consumer = NULL;
     m->fix = sb_take(&fix);
-    m->severity = st->severity[m->action];
+    m->severity = remnant_severity(c->res, st, m);
     rc = 0;
 cleanup:
     sunset_free(consumer);
@@ -291,11 +305,12 @@ static bool same_str(const char *a, const char *b) {
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* Two line remnants are one edit when they touch (no line between), ask the same action of
+/* Two line remnants are one edit when the same plan item decided both, or when they touch (no line between), ask the same action of
  * the same consumer and their leading findings share the enclosing scope: a statement over
  * several lines, a run of CMake list entries, a block of one function. */
 static bool one_edit(const sunset_result *res, const sunset_remnant *a, const sunset_remnant *b) {
     const sunset_finding *fa = &res->findings[a->findings[0]], *fb = &res->findings[b->findings[0]];
+    if (a->basis && a->basis == b->basis) return true; /* one plan item: one removal */
     return b->line <= a->end_line + 1 && a->action == b->action && same_str(a->consumer, b->consumer) &&
            same_str(fa->enc_kind, fb->enc_kind) && same_str(fa->enc_name, fb->enc_name) &&
            fa->enc_start == fb->enc_start;
@@ -322,7 +337,7 @@ static bool absorb(sunset_remnant *a, sunset_remnant *b) {
         if (!seen) a->rules[a->n_rules++] = b->rules[i];
     }
     if (b->end_line > a->end_line) a->end_line = b->end_line;
-    if (b->severity > a->severity) a->severity = b->severity;
+    if (b->severity > a->severity) a->severity = b->severity; /* both capped by one action */
     remnant_free(b);
     return true;
 }

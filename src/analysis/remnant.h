@@ -46,6 +46,7 @@ typedef struct sunset_remnant {
     size_t n_evidence;
     char *consumer;          /* migrate: the live consumer ("CompiledProgram._compile"); owned */
     char *fix;               /* the fix hint, following the action; owned */
+    const rm_item *basis;    /* the plan item that decided the action; borrowed; NULL = none */
 } sunset_remnant;
 
 typedef struct sunset_remnants {

@@ -42,6 +42,16 @@ static void where(sb *b, const sunset_remnant *m) {
     if (m->end_line > m->line) sb_printf(b, "-%u", m->end_line);
 }
 
+/* The item's head, as a compiler's "path:line:col: severity:" so editors jump to it. */
+static void head(sb *b, const sunset_result *r, const sunset_remnant *m) {
+    const sunset_finding *f = &r->findings[m->findings[0]];
+    sb_put_printable_str(b, m->path);
+    if (!m->file) sb_printf(b, ":%u:%u", m->line, f->span.col ? f->span.col : 1);
+    sb_printf(b, ": %s: %s", sunset_severity_name(m->severity), sunset_action_name(m->action));
+    if (m->file) sb_puts(b, " file");
+    else if (m->end_line > m->line) sb_printf(b, " lines %u-%u", m->line, m->end_line);
+}
+
 /* An indented detail line under an item. */
 static void labelled(sb *b, const char *label, const char *s) {
     sb_printf(b, "    %s", label);
@@ -59,9 +69,8 @@ void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, s
     for (size_t i = 0; i < rm->n; i++) {
         const sunset_remnant *m = order[i];
         if (all_suppressed(r, m)) continue;
-        where(b, m);
-        sb_printf(b, ": %s: %s%s (task %d, ", sunset_severity_name(m->severity),
-                  sunset_action_name(m->action), m->file ? " file" : "", m->task);
+        head(b, r, m);
+        sb_printf(b, " (task %d, ", m->task);
         sb_put_printable_str(b, m->family);
         sb_printf(b, "; %zu finding%s: ", m->n_findings, m->n_findings == 1 ? "" : "s");
         rules_list(b, m);
