@@ -3,7 +3,8 @@
  * over the sorted findings: a file that is legacy as a whole becomes one file remnant;
  * otherwise consecutive findings on one line (or on a short statement spanning lines) become
  * one line remnant. The action comes from evidence, in this order: a document or a line whose
- * findings are all in comments, docstrings or strings is update-doc; a plan item covering the
+ * findings are all in comments, docstrings or strings (other than those of
+ * settings.remnants.code_rules, binding names and the like) is update-doc; a plan item covering the
  * line decides by its classification (live: migrate, naming its live callers; dead or an
  * unused include: delete); a named consumer of settings.remnants.consumers makes it migrate;
  * a test file's line, or a line whose every code finding is a delete rule, is deleted; any
@@ -42,6 +43,12 @@ void sunset_remnants_free(sunset_remnants *r) {
     for (size_t i = 0; i < r->n; i++) remnant_free(&r->v[i]);
     sunset_free(r->v);
     memset(r, 0, sizeof *r);
+}
+
+/* "line 7" or "lines 7-9". */
+static void line_range(sb *b, uint32_t a, uint32_t z) {
+    if (z > a) sb_printf(b, "lines %u-%u", a, z);
+    else sb_printf(b, "line %u", a);
 }
 
 static bool glob_any(const vec *globs, const char *id) {
@@ -206,18 +213,12 @@ static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     return 0;
 }
 
-/* "line 7" or "lines 7-9". */
-static void line_range(sb *b, uint32_t a, uint32_t z) {
-    if (z > a) sb_printf(b, "lines %u-%u", a, z);
-    else sb_printf(b, "line %u", a);
-}
-
-/* The enclosing scope of the first code finding, else the file, as a consumer name. */
+/* The enclosing scope of the first finding that has one, else the file, as a consumer name. */
 static char *scope_consumer(const sunset_result *res, const sunset_remnant *m) {
     sb b = {0};
     for (size_t i = 0; i < m->n_findings; i++) {
         const sunset_finding *f = &res->findings[m->findings[i]];
-        if (f->ctx == SUNSET_CTX_CODE && f->enc_kind && f->enc_name && *f->enc_name) {
+        if (f->enc_kind && f->enc_name && *f->enc_name) {
             sb_printf(&b, "%s %s (%s)", f->enc_kind, f->enc_name, f->path);
             break;
         }
@@ -241,8 +242,10 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     for (size_t i = a; i < b; i++) {
         const sunset_finding *f = &c->res->findings[i];
         test |= f->test;
+        /* a binding name or an op type in a string is code: deleting it is an edit of code */
+        bool as_code = f->ctx == SUNSET_CTX_STRING && glob_any(&st->code_rules, f->rule_id);
         text |= f->ctx == SUNSET_CTX_STRING;
-        if (f->ctx != SUNSET_CTX_CODE) continue;
+        if (f->ctx != SUNSET_CTX_CODE && !as_code) continue;
         code = true;
         if (!lead || f->severity > lead->severity) lead = f;
         all_delete &= glob_any(&st->delete_rules, f->rule_id);
@@ -338,6 +341,15 @@ static bool absorb(sunset_remnant *a, sunset_remnant *b) {
     }
     if (b->end_line > a->end_line) a->end_line = b->end_line;
     if (b->severity > a->severity) a->severity = b->severity; /* both capped by one action */
+    if (a->action == SUNSET_ACT_DELETE && strcmp(a->fix, b->fix)) {
+        /* two deletions with their own hints: the hint is now the whole range */
+        sb fix = {0};
+        sb_puts(&fix, "delete ");
+        line_range(&fix, a->line, a->end_line);
+        if (fix.oom) return sb_free(&fix), false;
+        sunset_free(a->fix);
+        a->fix = sb_take(&fix);
+    }
     remnant_free(b);
     return true;
 }

@@ -766,8 +766,8 @@ static int load_cross_file(loader *L, const cJSON *x) {
 }
 
 static void remnant_settings_free(sunset_remnant_settings *x) {
-    vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers};
-    for (size_t k = 0; k < 5; k++) {
+    vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers, &x->code_rules};
+    for (size_t k = 0; k < 6; k++) {
         for (size_t i = 0; i < all[k]->n; i++)
             k < 2 ? pcre2_code_free(VEC_AT(all[k], pcre2_code *, i)) : sunset_free(VEC_AT(all[k], char *, i));
         vec_free(all[k]);
@@ -776,7 +776,8 @@ static void remnant_settings_free(sunset_remnant_settings *x) {
 
 /* settings.remnants (rules/SCHEMA.md): grouping and actions for analysis/remnant.c. */
 static int load_remnants(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"file_rules", "delete_rules", "doc_paths", "consumers", "severity", NULL};
+    static const char *const allowed[] = {"file_rules", "delete_rules", "code_rules", "doc_paths", "consumers",
+                                          "severity", NULL};
     static const char *const actions[SUNSET_REMNANT_ACTIONS + 1] = {"delete", "migrate", "update-doc", NULL};
     if (!cJSON_IsObject(x)) return fail(L, "remnants", "\"remnants\" must be an object");
     if (check_fields(L, x, "\"remnants\"", allowed)) return -1;
@@ -784,6 +785,7 @@ static int load_remnants(loader *L, const cJSON *x) {
     const cJSON *v, *it;
     if (((v = cJSON_GetObjectItemCaseSensitive(x, "file_rules")) && string_list(L, v, "file_rules", &rm->file_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "delete_rules")) && string_list(L, v, "delete_rules", &rm->delete_rules)) ||
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "code_rules")) && string_list(L, v, "code_rules", &rm->code_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "doc_paths")) && regex_list(L, v, "doc_paths", &rm->doc_paths)))
         return -1;
     if ((v = cJSON_GetObjectItemCaseSensitive(x, "consumers"))) {
@@ -919,7 +921,8 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->test_paths = rs->generated_paths = VEC_INIT(pcre2_code *);
     rs->generated_markers = VEC_INIT(char *);
     cross_file_init(&rs->cross_file);
-    rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = VEC_INIT(char *);
+    rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = rs->remnants.code_rules =
+        VEC_INIT(char *);
     rs->remnants.doc_paths = rs->remnants.consumer_paths = VEC_INIT(pcre2_code *);
     memcpy(rs->remnants.severity, (sunset_severity[]){SUNSET_SEV_ERROR, SUNSET_SEV_WARNING, SUNSET_SEV_INFO},
            sizeof rs->remnants.severity);

@@ -90,6 +90,7 @@ typedef struct sunset_cross_file {
 typedef struct sunset_remnant_settings {
     vec file_rules;       /* char *: rule-id globs; one finding makes its whole file legacy */
     vec delete_rules;     /* char *: rule-id globs; in live code the line goes, nothing to migrate */
+    vec code_rules;       /* char *: rule-id globs whose string matches are code (binding names) */
     vec doc_paths;        /* pcre2_code *: documentation files; their remnants are update-doc */
     vec consumer_paths;   /* pcre2_code *: live files whose legacy lines serve ... */
     vec consumers;        /* char *: ... this named consumer (parallel to consumer_paths) */
