@@ -397,7 +397,7 @@ static int plan(ctx *c, rm_plan *p) {
     for (size_t f = 0; f < c->nf; f++)
         for (size_t e = 0; !P.dead[f] && e < c->out[f].n; e++) import_item(&P, f, e);
     word_items(&P);
-    if (!c->oom) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
+    if (!c->oom && p->n_items) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
     rc = c->oom ? -1 : 0;
 cleanup:
     vec_free(&P.names);
