@@ -36,6 +36,7 @@ typedef struct cli {
     bool no_config, no_ignore, generated, no_summary, no_snippets, no_prefilter, quiet, verbose;
     bool patch, derive;    /* removable --patch; scan --derive */
     const char *check_patch; /* removable --check-patch FILE */
+    bool findings;         /* scan --findings (--expand): every finding, not the remnants */
     size_t max_size;
     long budget;           /* -1 = default */
     /* baseline / check (src/cmd/check.c) */

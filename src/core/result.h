@@ -130,6 +130,8 @@ typedef struct sunset_result {
     const char *shown_prefix;   /* what makes a root-relative path the path the user would type
                                  * from the current directory ("", "a/b/", "../x/"), for the
                                  * text report; NULL = none; borrowed */
+    const struct sunset_remnants *remnants; /* the remnant layer (analysis/remnant.h) over
+                                 * these findings, set by `scan`; NULL = none; borrowed */
 } sunset_result;
 
 void sunset_result_free(sunset_result *r); /* frees the members; r itself is the caller's */

@@ -434,7 +434,8 @@ static bool cachedir_tagged(const char *abs) {
 
 bool sunset_own_output(const char *data, size_t len) {
     static const char *const heads[] = {
-        "{\"version\":1,\"root\":",              /* scan --format json */
+        "{\"version\":1,\"root\":",              /* scan --format json, schema 1 */
+        "{\"version\":2,\"root\":",              /* scan --format json, schema 2 (remnants) */
         "{\"version\":1,\"range\":",             /* history --format json */
         "{\n  \"version\": 1,\n  \"tool\": \"sunset ", /* a baseline */
         "## sunset: ",                             /* the markdown summary */
