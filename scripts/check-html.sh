@@ -11,10 +11,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# chromium, and fonts for the report's Chinese text and status marks (the screenshot is for
-# people to look at); apt only for what is missing
+# chromium, and a font for the report's Chinese text (the screenshot is for people to look
+# at; status is text and colour, so no emoji font is needed); apt only for what is missing
 missing=""
-for p in chromium fonts-wqy-zenhei fonts-noto-color-emoji; do
+for p in chromium fonts-wqy-zenhei; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
@@ -81,5 +81,13 @@ check "no script error in the console" sh -c "! grep -Eiq 'Uncaught|SyntaxError|
 check "the screenshot is a PNG" sh -c "head -c 8 '$shot' | od -An -tx1 | grep -q '89 50 4e 47'"
 size=$(wc -c <"$shot")
 check "the screenshot is not blank ($size bytes)" test "$size" -gt 20000
+# the task table as a reader first sees it: the top of the page alone
+run_chromium --screenshot="$work/table.png" --window-size=1280,700 --hide-scrollbars "$url" >/dev/null 2>&1
+tsize=$(wc -c <"$work/table.png" 2>/dev/null || echo 0)
+check "the task table's screenshot is a non-blank PNG ($tsize bytes)" \
+    sh -c "head -c 8 '$work/table.png' | od -An -tx1 | grep -q '89 50 4e 47' && test $tsize -gt 10000"
+badges=$(sed -n '/<table id="tasks"/,/<\/table>/p' "$work/dom.html" | grep -o 'class="badge [a-z]*">[^<][^<]*<' | wc -l)
+check "every task row shows its status as text in a badge ($badges)" test "$badges" = "$tasks_dom"
+check "no status depends on an emoji font" sh -c "! grep -q -e '✅' -e '🚧' -e '⬜' '$html'"
 [ $fail = 0 ] && echo "check-html.sh: $html renders; screenshot $shot"
 exit $fail

@@ -63,6 +63,8 @@ typedef enum rm_step_kind {
     RM_EV_REGISTERS,       /* plan: the command registers only removed `detail` */
     RM_EV_NAMES,           /* plan: a list entry names removed `detail` */
     RM_EV_NAMES_MIXED,     /* plan: names removed `detail`; the command also names live tests */
+    RM_EV_INCLUDES_REMOVED, /* plan: an include of `detail`, which the patch deletes */
+    RM_EV_IMPORTS_REMOVED,  /* plan: an import of `detail`, which the patch deletes */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 

@@ -128,6 +128,9 @@ void tracking_manifest_free(tracking_manifest *m) {
     sunset_free(m->url);
     sunset_free(m->board);
     sunset_free(m->source_url);
+    sunset_free(m->repository);
+    sunset_free(m->lang);
+    free_strs(&m->known_paths);
     for (size_t i = 0; i < m->tasks.n; i++) task_free(&VEC_AT(&m->tasks, trk_task, i));
     vec_free(&m->tasks);
     sunset_free(m);
@@ -280,6 +283,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         return NULL;
     }
     m->tasks = VEC_INIT(trk_task);
+    m->known_paths = VEC_INIT(char *);
     m->origin = dup(origin);
     if (!m->origin) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
@@ -293,7 +297,8 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", origin, line, col);
         goto fail;
     }
-    static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "tasks", NULL};
+    static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "repository",
+                                       "lang", "known_paths", "tasks", NULL};
     if (!cJSON_IsObject(doc)) {
         mfail(&L, "the manifest must be a JSON %s", "object");
         goto fail;
@@ -307,8 +312,19 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     }
     if (req_str(&L, doc, "id", &m->id) || req_str(&L, doc, "title", &m->title) ||
         opt_str(&L, doc, "url", &m->url) || opt_str(&L, doc, "board", &m->board) ||
-        opt_str(&L, doc, "source_url", &m->source_url))
+        opt_str(&L, doc, "source_url", &m->source_url) || opt_str(&L, doc, "repository", &m->repository) ||
+        opt_str(&L, doc, "lang", &m->lang) ||
+        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths))
         goto fail;
+    trk_lang lang;
+    if (m->lang && !trk_lang_parse(m->lang, &lang)) {
+        mfail(&L, "\"lang\" must be \"zh\" or \"en\", not \"%s\"", m->lang);
+        goto fail;
+    }
+    if (m->repository && !trk_is_web_url(m->repository)) {
+        mfail(&L, "\"repository\" must be an http(s) URL, not \"%s\"", m->repository);
+        goto fail;
+    }
     const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks"), *e;
     if (!cJSON_IsArray(tasks) || cJSON_GetArraySize(tasks) == 0) {
         mfail(&L, "\"%s\" must be a non-empty array", "tasks");
@@ -653,6 +669,46 @@ static int locate(const tracking_opts *o, trk_item *it) {
     return it->found ? 0 : -1;
 }
 
+/* Appends what keeps a file item open beyond its task's rules: the other tasks and families
+ * with findings in the file ("also legacy code of task 3 (execution_strategy: 2), ..."). */
+typedef struct task_family {
+    int task;
+    const char *family;
+    size_t n;
+} task_family;
+
+static int cmp_task_family(const void *a, const void *b) {
+    const task_family *x = a, *y = b;
+    return x->task != y->task ? (x->task < y->task ? -1 : 1) : strcmp(x->family, y->family);
+}
+
+static int other_tasks(sb *rem, const sunset_result *res, const trk_task *t, const trk_item *it, bool en) {
+    enum { MAXK = 8 };
+    task_family k[MAXK];
+    size_t nk = 0, extra = 0;
+    for (size_t i = 0; i < it->open.n; i++) {
+        const sunset_finding *f = &res->findings[VEC_AT(&it->open, size_t, i)];
+        if (trk_selector_match(&t->sel, f)) continue;
+        size_t j = 0;
+        while (j < nk && !(k[j].task == f->task && strcmp(k[j].family, f->family ? f->family : "") == 0)) j++;
+        if (j == nk && nk == MAXK) {
+            extra++;
+            continue;
+        }
+        if (j == nk) k[nk++] = (task_family){f->task, f->family ? f->family : "", 0};
+        k[j].n++;
+    }
+    qsort(k, nk, sizeof k[0], cmp_task_family);
+    sb_puts(rem, rem->len ? (en ? "; " : "；") : "");
+    sb_puts(rem, en ? "still holds legacy code of " : "仍有");
+    for (size_t j = 0; j < nk; j++)
+        sb_printf(rem, en ? "%stask %d (%s: %zu)" : "%s任务%d（%s：%zu 处）", j ? (en ? ", " : "、") : "",
+                  k[j].task, k[j].family, k[j].n);
+    if (extra) sb_printf(rem, en ? " and %zu more" : "等 %zu 处", extra);
+    if (!en) sb_puts(rem, "的旧执行器代码");
+    return rem->oom ? -1 : 0;
+}
+
 static int measure_item(const tracking_opts *o, const sunset_result *res, const tracking_report *r,
                         const trk_task *t, trk_item *it) {
     sb rem = {0};
@@ -670,27 +726,38 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
     if (locate(o, it)) goto cleanup;
     const trk_file *tf = it->found ? tracking_file(r, it->found) : NULL;
     it->computed = tf ? tf->handling : TRK_NONE;
+    /* Every legacy finding left in the file keeps its item open, not only the task's own: a
+     * 部分删除 test that still constructs a ParallelExecutor is not done because the
+     * test-removal rules no longer match it. */
+    it->open_other = 0;
     if (tf)
-        for (size_t i = 0; i < tf->n; i++)
-            if (trk_selector_match(&t->sel, &res->findings[tf->first + i])) {
-                size_t k = tf->first + i;
-                if (!vec_push(&it->open, &k)) goto cleanup;
-            }
-    if (it->where == TRK_MOVED) sb_printf(&rem, "moved to %s", it->found);
+        for (size_t i = 0; i < tf->n; i++) {
+            size_t k = tf->first + i;
+            if (!vec_push(&it->open, &k)) goto cleanup;
+            it->open_other += !trk_selector_match(&t->sel, &res->findings[k]);
+        }
+    bool en = o->lang == TRK_EN;
+    const char *sep = en ? "; " : "；";
+    if (it->where == TRK_MOVED) sb_printf(&rem, en ? "moved to %s" : "已移至 %s", it->found);
     if (it->handling == TRK_DIRECT) {
         it->done = it->where == TRK_GONE;
         if (!it->done && it->computed == TRK_PARTIAL)
-            sb_printf(&rem, "%s直接删除 in the manifest, but only parts are legacy now (%zu range%s)",
-                      rem.len ? "; " : "", tf->ranges.n, tf->ranges.n == 1 ? "" : "s");
+            sb_printf(&rem, en ? "%s直接删除 in the manifest, but only parts are legacy now (%zu range%s)"
+                               : "%s清单为直接删除，但现在只有部分代码属于旧执行器（%zu 处%.0s）",
+                      rem.len ? sep : "", tf->ranges.n, tf->ranges.n == 1 ? "" : "s");
         else if (!it->done && it->computed == TRK_NONE)
-            sb_printf(&rem, "%sno legacy finding left, but the file still exists", rem.len ? "; " : "");
+            sb_printf(&rem, en ? "%sno legacy finding left, but the file still exists"
+                               : "%s已无旧执行器代码，但文件仍存在",
+                      rem.len ? sep : "");
     } else {
         it->done = it->open.n == 0;
-        if (it->where == TRK_GONE) sb_printf(&rem, "file deleted (the manifest says 部分删除)");
+        if (it->where == TRK_GONE) sb_puts(&rem, en ? "file deleted (the manifest says 部分删除)" : "文件已删除（清单为部分删除）");
         else if (it->computed == TRK_DIRECT && it->open.n)
-            sb_printf(&rem, "%s部分删除 in the manifest, but the file is now entirely legacy: %s",
-                      rem.len ? "; " : "", tf->reason);
+            sb_printf(&rem, en ? "%s部分删除 in the manifest, but the file is now entirely legacy: %s"
+                               : "%s清单为部分删除，但整个文件现在都属于旧执行器：%s",
+                      rem.len ? sep : "", tf->reason);
     }
+    if (!it->done && it->open_other && other_tasks(&rem, res, t, it, en)) goto cleanup;
     if (rem.oom) goto cleanup;
     it->remark = rem.len ? take(&rem) : NULL;
     rc = 0;
@@ -750,7 +817,58 @@ oom:
     return -1;
 }
 
+/* --- the tree --- */
+
+/* Whether some path in the sorted tree starts with `prefix`. */
+static bool tree_has_prefix(const tracking_opts *o, const char *prefix) {
+    size_t lo = 0, hi = o->n_tree, n = strlen(prefix);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(o->tree[mid], prefix) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < o->n_tree && strncmp(o->tree[lo], prefix, n) == 0;
+}
+
+int tracking_tree_known(const tracking_manifest *m, const tracking_opts *o, bool *known, sb *expected) {
+    size_t named = 0;
+    *known = false;
+    for (size_t i = 0; i < m->known_paths.n && !*known; i++) {
+        const char *p = VEC_AT(&m->known_paths, char *, i);
+        size_t n = strlen(p);
+        *known = n && p[n - 1] == '/' ? tree_has_prefix(o, p) : in_tree(o, p);
+        if (named++ < 3) sb_printf(expected, "%s%s", named > 1 ? ", " : "", p);
+    }
+    for (size_t ti = 0; ti < m->tasks.n && !*known; ti++) {
+        const trk_task *t = &VEC_AT(&m->tasks, trk_task, ti);
+        for (size_t k = 0; k < t->items.n && !*known; k++) {
+            const trk_item *it = &VEC_AT(&t->items, trk_item, k);
+            if (!it->file) continue;
+            trk_item probe = {.file = it->file};
+            if (locate(o, &probe)) return -1;
+            *known = probe.where != TRK_GONE;
+            sunset_free(probe.found);
+            if (named++ < 3) sb_printf(expected, "%s%s", named > 1 ? ", " : "", it->file);
+        }
+    }
+    return expected->oom ? -1 : 0;
+}
+
 /* --- helpers for the writers --- */
+
+bool trk_lang_parse(const char *s, trk_lang *out) {
+    if (s && strcmp(s, "zh") == 0) *out = TRK_ZH;
+    else if (s && strcmp(s, "en") == 0) *out = TRK_EN;
+    else return false;
+    return true;
+}
+
+size_t trk_chars(const char *s, size_t n) {
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
 
 bool trk_is_web_url(const char *u) {
     return u && (strncasecmp(u, "https://", 8) == 0 || strncasecmp(u, "http://", 7) == 0);

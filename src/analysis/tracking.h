@@ -27,6 +27,17 @@
 #define TRACKING_MARK_BEGIN "<!-- sunset:tracking:begin -->"
 #define TRACKING_MARK_END "<!-- sunset:tracking:end -->"
 
+/* The default size the Markdown keeps under (GitHub's issue body limit is 65,536). */
+#define TRACKING_MD_BUDGET 60000
+#define TRACKING_ISSUE_LIMIT 65536
+
+/* The language of a report's prose (titles come from the manifest as they are). */
+typedef enum trk_lang { TRK_ZH = 0, TRK_EN } trk_lang;
+/* "zh" / "en" → *out; false for anything else. */
+bool trk_lang_parse(const char *s, trk_lang *out);
+/* Characters (UTF-8 code points, what GitHub counts) in s[0..n). */
+size_t trk_chars(const char *s, size_t n);
+
 typedef enum trk_handling {
     TRK_NONE = 0, /* not a file item / no finding */
     TRK_DIRECT,   /* 直接删除: the file exists only for legacy */
@@ -70,7 +81,10 @@ typedef struct trk_item {
     char *found;      /* where the file is now (file items, not gone); owned */
     trk_handling computed; /* the file's measured handling (TRK_NONE: no finding of any task) */
     bool done;
-    vec open;         /* size_t: indices into the result's findings that keep the item open */
+    vec open;         /* size_t: indices into the result's findings that keep the item open:
+                       * a check item's selected findings; for a file item every legacy
+                       * finding left in its file, whatever its task or family */
+    size_t open_other;/* file items: how many of them are not of the task's own rules */
     char *remark;     /* measured disagreement with the manifest ("moved to ..."); may be NULL */
 } trk_item;
 
@@ -92,6 +106,11 @@ typedef struct tracking_manifest {
     char *origin;      /* the file it was read from */
     char *id, *title, *url, *board; /* url, board may be NULL */
     char *source_url;  /* prefix for path#Lline links; may be NULL (relative links) */
+    char *repository;  /* web URL of the repository ("https://github.com/o/r"): links pin the
+                        * measured commit as repository/blob/<sha>/path; may be NULL */
+    char *lang;        /* default prose language, "zh" or "en"; may be NULL (zh) */
+    vec known_paths;   /* char *: root-relative paths (a trailing '/' = a directory) that the
+                        * tracked tree has; with the file items they recognise the tree */
     vec tasks;         /* trk_task */
 } tracking_manifest;
 
@@ -132,6 +151,7 @@ typedef struct tracking_opts {
     trk_file_level_fn file_level;
     trk_legacy_file_fn legacy_file;
     void *ctx;
+    trk_lang lang;             /* of the remarks computed here */
 } tracking_opts;
 
 typedef struct tracking_report {
@@ -140,6 +160,11 @@ typedef struct tracking_report {
     vec files;                  /* trk_file, by path */
     size_t tasks_done, tasks_submitted, tasks_claimed;
     const char *burndown;       /* an SVG chart to embed in the HTML (sunset history); borrowed, may be NULL */
+    /* what was measured, set by the caller; borrowed, may be NULL */
+    const char *revision;       /* the commit id measured (PATH in git, or --revision) */
+    const char *date;           /* YYYY-MM-DD: the commit's date, else the day of the run */
+    trk_lang lang;              /* the prose of every writer */
+    size_t md_budget;           /* Markdown: characters the document stays under (0: TRACKING_MD_BUDGET) */
 } tracking_report;
 
 /* Compute every status. Writes into m's computed fields (so a manifest serves one report at
@@ -147,6 +172,10 @@ typedef struct tracking_report {
 int tracking_compute(tracking_manifest *m, const sunset_result *res, const tracking_opts *o,
                      tracking_report *out);
 void tracking_report_free(tracking_report *r);
+
+/* Whether the scanned tree is the manifest's: a file item found (at its path or moved) or a
+ * known path present. When not, *expected names a few of what was looked for. -1 on OOM. */
+int tracking_tree_known(const tracking_manifest *m, const tracking_opts *o, bool *known, sb *expected);
 
 /* The file record of `path`, or NULL when it has no finding. */
 const trk_file *tracking_file(const tracking_report *r, const char *path);

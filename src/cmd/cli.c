@@ -78,6 +78,7 @@ static const opt_def options[] = {
     {0, "since", "DATE", H, K_STR, F(since), 0, 0, "only commits from DATE (YYYY-MM-DD) on"},
     {0, "every", "N", H, K_LONG, F(every), 1, 1000000, "sample every Nth commit (the newest is always kept)"},
     {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range)"},
+    {0, "min-drop", "N", H, K_LONG, F(min_drop), 1, 1000000, "svg: label every drop of more than N findings (default 10)"},
     {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "markdown (md; default), json or html"},
     {0, "manifest", "FILE", CMD_REPORT, K_STR, F(manifest), 0, 0, "tracking manifest (default: the one in rules/tracking/)"},
     {0, "out-dir", "DIR", CMD_REPORT, K_STR, F(out_dir), 0, 0, "write DIR/tracking.md, .json and .html from one run"},
@@ -86,10 +87,15 @@ static const opt_def options[] = {
     {0, "owners", "FILE", CMD_REPORT, K_STR, F(owners), 0, 0, "batches per owner, by the CODEOWNERS file FILE"},
     {0, "burndown", "SVG", CMD_REPORT, K_STR, F(burndown), 0, 0, "embed this burn-down chart (sunset history -f svg) in the HTML"},
     {0, "source-url", "URL", CMD_REPORT, K_STR, F(source_url), 0, 0, "prefix of path#Lline links (default: the manifest's; \"\" = relative)"},
+    {0, "lang", "LANG", CMD_REPORT, K_STR, F(lang), 0, 0, "language of the prose: zh or en (default: the manifest's, else zh)"},
+    {0, "revision", "SHA", CMD_REPORT, K_STR, F(revision), 0, 0, "the commit PATH holds when it is not a git checkout (pins the links)"},
+    {0, "md-budget", "N", CMD_REPORT, K_LONG, F(md_budget), 1000, 65536, "Markdown stays under N characters (default 60000)"},
     {'f', "format", "FMT", CMD_REMOVABLE, K_STR, F(format), 0, 0, "markdown (default) or json"},
     {0, "patch", NULL, CMD_REMOVABLE, K_FLAG, F(patch), 0, 0, "write a git-apply-able diff deleting the provably safe items"},
     {0, "check-patch", "FILE", CMD_REMOVABLE, K_STR, F(check_patch), 0, 0, "check a removal patch: list references it leaves dangling (exit 1)"},
     {0, "derive", NULL, CMD_SCAN, K_FLAG, F(derive), 0, 0, "add findings derived across files (legacy by inheritance, import, include ...)"},
+    {0, "findings", NULL, CMD_SCAN, K_FLAG, F(findings), 0, 0, "text, markdown, SARIF: every finding instead of one item per remnant"},
+    {0, "expand", NULL, CMD_SCAN | H, K_FLAG, F(findings), 0, 0, "same as --findings"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 

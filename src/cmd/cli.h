@@ -36,6 +36,7 @@ typedef struct cli {
     bool no_config, no_ignore, generated, no_summary, no_snippets, no_prefilter, quiet, verbose;
     bool patch, derive;    /* removable --patch; scan --derive */
     const char *check_patch; /* removable --check-patch FILE */
+    bool findings;         /* scan --findings (--expand): every finding, not the remnants */
     size_t max_size;
     long budget;           /* -1 = default */
     /* baseline / check (src/cmd/check.c) */
@@ -44,6 +45,7 @@ typedef struct cli {
     /* history */
     const char *repo, *since;
     long every, max_count;
+    long min_drop;         /* history -f svg: label drops of more than N findings (0: 10) */
     /* the content cache (scanning commands) */
     const char *cache_dir;
     bool no_cache;
@@ -52,6 +54,8 @@ typedef struct cli {
     unsigned shard_i, shard_n;
     /* report (src/cmd/report.c) */
     const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
+    const char *lang, *revision; /* --lang zh|en; --revision SHA (a tree not in git) */
+    long md_budget;              /* --md-budget N characters; 0 = the default */
     bool batches;
 } cli;
 

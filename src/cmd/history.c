@@ -130,7 +130,7 @@ int cmd_history(cli *c) {
         history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
         if (c->shard_n) shard_stamp(c, &s, range, &doc);
     }
-    else history_write_svg((history_sample *)samples.v, samples.n, &doc);
+    else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10, &doc);
     sunset_free(fams);
     if (doc.oom) goto cleanup;
     if (c->verbose)

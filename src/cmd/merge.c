@@ -143,7 +143,7 @@ static int merge_scans(mdoc *docs, size_t n, sb *out) {
     sunset_result_sort(&r);
     r.families = (const sunset_family_title *)fams.v;
     r.n_families = fams.n;
-    sunset_output_opts oo = {false, false, false};
+    sunset_output_opts oo = {false, false, false, false};
     rc = sunset_writer_find("json")->write(&r, &oo, out);
 cleanup:
     r.root = NULL; /* borrowed from the first document */

@@ -8,12 +8,20 @@
  *
  * The manifest is --manifest FILE, else the single *.json under tracking/ in the rule
  * directories (the bundled rules/tracking/).
+ *
+ * Every report names what it measured: the commit when PATH is the top of a git work tree
+ * (or --revision SHA for an exported tree) and a date (the commit's; else SOURCE_DATE_EPOCH or
+ * today, UTC); the manifest's "repository" then pins every link to that commit. A PATH that is
+ * not the tracked tree (none of the manifest's files or known paths) is refused: a report of
+ * the wrong directory would read "all done".
  */
 #include <dirent.h>
 #include <errno.h>
+#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cmd/session.h"
 #include "analysis/tracking.h"
@@ -47,6 +55,44 @@ static char *find_manifest(cli *c, const scan_ctx *s) {
     fprintf(stderr, n ? "sunset: several tracking manifests in the rule directories; name one with --manifest FILE\n"
                       : "sunset: no tracking manifest (rules/tracking/*.json); name one with --manifest FILE\n");
     return NULL;
+}
+
+/* The commit at HEAD and its date when root is the top of a git work tree. A subdirectory of
+ * some repository (testdata/ inside sunset's own) is not the tracked repository: no revision. */
+static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char date[16]) {
+    git_repository *repo = NULL;
+    git_commit *head = NULL;
+    git_oid id;
+    sha[0] = date[0] = 0;
+    git_libgit2_init();
+    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) goto cleanup;
+    if (git_repository_is_bare(repo) || git_reference_name_to_id(&id, repo, "HEAD") != 0 ||
+        git_commit_lookup(&head, repo, &id) != 0)
+        goto cleanup;
+    git_oid_tostr(sha, GIT_OID_HEXSZ + 1, &id);
+    time_t t = (time_t)git_commit_time(head);
+    struct tm tm;
+    if (gmtime_r(&t, &tm)) strftime(date, 16, "%Y-%m-%d", &tm);
+cleanup:
+    git_commit_free(head);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+}
+
+/* The day of the run, UTC; SOURCE_DATE_EPOCH (reproducible builds) when set. */
+static void run_date(char date[16]) {
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    char *end = NULL;
+    long long v = e && *e ? strtoll(e, &end, 10) : -1;
+    time_t t = v >= 0 && end && !*end ? (time_t)v : time(NULL);
+    struct tm tm;
+    date[0] = 0;
+    if (gmtime_r(&t, &tm)) strftime(date, 16, "%Y-%m-%d", &tm);
+}
+
+static bool is_hex_rev(const char *s) {
+    size_t n = strlen(s);
+    return n >= 7 && n <= GIT_OID_HEXSZ && strspn(s, "0123456789abcdefABCDEF") == n;
 }
 
 static bool is_path_rule(void *ctx, const sunset_finding *f) {
@@ -84,6 +130,15 @@ static int update_issue(const char *file, const tracking_report *r, const vec *b
             fprintf(stderr, "sunset: %s: no region to update: the body needs a line %s and, below it, %s\n", file,
                     TRACKING_MARK_BEGIN, TRACKING_MARK_END);
         else fprintf(stderr, "sunset: out of memory updating %s\n", file);
+        goto cleanup;
+    }
+    /* GitHub rejects a longer issue body; the file is left as it was */
+    size_t chars = trk_chars(next, strlen(next));
+    if (chars > TRACKING_ISSUE_LIMIT) {
+        fprintf(stderr, "sunset: %s: the updated body would be %zu characters, over GitHub's limit of %d "
+                        "(the report alone is %zu; lower --md-budget or shorten the text outside the markers); "
+                        "not written\n",
+                file, chars, TRACKING_ISSUE_LIMIT, trk_chars(region.s, region.len));
         goto cleanup;
     }
     if (strcmp(next, body) == 0) {
@@ -124,6 +179,28 @@ int cmd_report(cli *c) {
     if (c->paths.n > 1) {
         rc = cli_usage_error("report takes one PATH");
         goto cleanup;
+    }
+    trk_lang lang = TRK_ZH;
+    if (c->lang && !trk_lang_parse(c->lang, &lang)) {
+        fprintf(stderr, "sunset: --lang: want zh or en, not '%s'\n", c->lang);
+        goto cleanup;
+    }
+    if (c->revision && !is_hex_rev(c->revision)) {
+        fprintf(stderr, "sunset: --revision: want a commit id (7 to 40 hex digits), not '%s'\n", c->revision);
+        goto cleanup;
+    }
+    if (c->paths.n == 1) {
+        /* the tracked tree is a directory; a file is a mistake, not a tree with one file */
+        const char *p = VEC_AT(&c->paths, const char *, 0);
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            fprintf(stderr, "sunset: %s: %s\n", p, strerror(errno));
+            goto cleanup;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "sunset: %s: not a directory: report measures a source tree (the repository's top)\n", p);
+            goto cleanup;
+        }
     }
     if (c->owners) {
         size_t len;
@@ -167,6 +244,35 @@ int cmd_report(cli *c) {
         m->source_url = *c->source_url ? sunset_strndup(c->source_url, strlen(c->source_url)) : NULL;
         if (*c->source_url && !m->source_url) goto oom;
     }
+    bool known;
+    sb expected = {0};
+    if (tracking_tree_known(m, &(tracking_opts){.tree = (char *const *)s.files.v, .n_tree = s.files.n}, &known,
+                            &expected)) {
+        sb_free(&expected);
+        goto oom;
+    }
+    if (!known) {
+        fprintf(stderr, "sunset: %s: not the tree tracking issue %s measures: none of its files or known "
+                        "paths is here (expected e.g. %s)\n",
+                s.display, m->id, expected.s ? expected.s : "?");
+        sb_free(&expected);
+        goto cleanup;
+    }
+    sb_free(&expected);
+    /* what was measured: the commit pins every link when the manifest names the repository */
+    char revision[GIT_OID_HEXSZ + 1], date[16];
+    tree_revision(s.root, revision, date);
+    if (c->revision) snprintf(revision, sizeof revision, "%s", c->revision);
+    if (!date[0]) run_date(date);
+    if (revision[0] && m->repository && !c->source_url) {
+        sunset_free(m->source_url);
+        sb u = {0};
+        size_t rl = strlen(m->repository);
+        sb_printf(&u, "%.*s/blob/%s", (int)(rl && m->repository[rl - 1] == '/' ? rl - 1 : rl), m->repository,
+                  revision);
+        if (u.oom) goto oom;
+        m->source_url = sb_take(&u);
+    }
     if ((rc = scan_execute(c, &s, &res))) goto cleanup;
     rc = EXIT_USAGE;
     /* suppressed findings (sunset-ignore) do not keep anything open: measure a filtered view */
@@ -177,9 +283,14 @@ int cmd_report(cli *c) {
     for (size_t i = 0; i < res.n_findings; i++)
         if (!res.findings[i].suppressed) kept[view.n_findings++] = res.findings[i];
     view.findings = kept;
-    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs};
+    if (!c->lang && m->lang) trk_lang_parse(m->lang, &lang);
+    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang};
     if (tracking_compute(m, &view, &o, &rep)) goto oom;
     rep.burndown = burndown;
+    rep.revision = revision[0] ? revision : NULL;
+    rep.date = date[0] ? date : NULL;
+    rep.lang = lang;
+    rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : TRACKING_MD_BUDGET;
     if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
     const vec *b = want_batches ? &batches : NULL;
     if (c->update && (rc = update_issue(c->update, &rep, b))) goto cleanup;

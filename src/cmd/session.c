@@ -7,6 +7,7 @@
 #include "core/cache.h"
 #include "analysis/diffmode.h"
 #include "analysis/index.h"
+#include "analysis/remnant.h"
 #include "report/removable.h"
 
 #include <errno.h>
@@ -78,7 +79,7 @@ sunset_output_opts output_opts(const cli *c) {
     else if (env_set("FORCE_COLOR") || env_set("CLICOLOR_FORCE")) color = true;
     else if ((cl && strcmp(cl, "0") == 0) || (term && strcmp(term, "dumb") == 0)) color = false;
     else color = (!c->output || strcmp(c->output, "-") == 0) && isatty(1);
-    return (sunset_output_opts){color, !c->no_summary, !c->no_snippets};
+    return (sunset_output_opts){color, !c->no_summary, !c->no_snippets, c->findings};
 }
 
 void scan_ctx_free(scan_ctx *s) {
@@ -466,26 +467,34 @@ int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) 
     return EXIT_OK;
 }
 
-int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
+int scan_plan(cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_plan *plan) {
     sunset_index *ix = NULL;
-    rm_plan plan = {0};
     int rc = scan_with_index(c, s, res, &ix);
     if (rc) goto cleanup;
-    if (rm_plan_build(ix, s->rs, res, &plan) || rm_plan_derived_findings(&plan, s->rs, rm_chain_write, res)) {
-        fprintf(stderr, "sunset: out of memory deriving findings\n");
+    if (rm_plan_build(ix, s->rs, res, plan) ||
+        (derive && rm_plan_derived_findings(plan, s->rs, rm_chain_write, res))) {
+        fprintf(stderr, "sunset: out of memory building the removal plan\n");
         rc = EXIT_USAGE;
         goto cleanup;
     }
-    sunset_result_finish(res);
+    if (derive) sunset_result_finish(res);
 cleanup:
-    rm_plan_free(&plan);
     sunset_index_free(ix);
+    return rc;
+}
+
+int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
+    rm_plan plan = {0};
+    int rc = scan_plan(c, s, res, true, &plan);
+    rm_plan_free(&plan);
     return rc;
 }
 
 int cmd_scan(cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
+    rm_plan plan = {0};
+    sunset_remnants rem = {0};
     sb doc = {0};
     const sunset_writer *writer = sunset_writer_find(c->format ? c->format : "text");
     int rc = EXIT_USAGE;
@@ -493,12 +502,24 @@ int cmd_scan(cli *c) {
         fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", c->format, sunset_writer_names());
         goto cleanup;
     }
+    /* the remnant layer: in JSON always, elsewhere unless --findings asks for every finding.
+     * Its cross-file evidence needs every file: a shard groups without it. */
+    bool remnants = !c->findings || strcmp(writer->name, "json") == 0;
+    bool cross = c->derive || (remnants && !c->shard_n);
     if ((rc = scan_prepare(c, &s)) ||
-        (rc = c->derive ? scan_derive(c, &s, &res) : scan_execute(c, &s, &res)))
+        (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
         goto cleanup;
     if (c->shard_n) { /* the JSON names its shard and inputs, for merge */
         res.shard = c->shard;
         scan_inputs_id(c, &s, "scan", res.inputs);
+    }
+    if (remnants) {
+        if (sunset_remnants_build(&res, s.rs, cross ? &plan : NULL, rm_chain_write, &rem)) {
+            fprintf(stderr, "sunset: out of memory grouping the remnants\n");
+            rc = EXIT_USAGE;
+            goto cleanup;
+        }
+        res.remnants = &rem;
     }
     sunset_output_opts oo = output_opts(c);
     if (writer->write(&res, &oo, &doc)) {
@@ -509,6 +530,9 @@ int cmd_scan(cli *c) {
     rc = output_write(c->output, &doc);
 cleanup:
     sb_free(&doc);
+    res.remnants = NULL;
+    sunset_remnants_free(&rem);
+    rm_plan_free(&plan);
     sunset_result_free(&res);
     scan_ctx_free(&s);
     return rc;

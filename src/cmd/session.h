@@ -53,6 +53,10 @@ int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, struct sunset_index
 /* `scan --derive`: scan_execute, then one derived finding (marked derived, with its evidence
  * chain) per item that is legacy only by propagation, and the result re-sorted. */
 int scan_derive(cli *c, scan_ctx *s, sunset_result *res);
+/* The scan with the index, then the removal plan into *plan (zeroed; caller frees with
+ * rm_plan_free), with the derived findings added when `derive` (scan_derive). */
+struct rm_plan;
+int scan_plan(cli *c, scan_ctx *s, sunset_result *res, bool derive, struct rm_plan *plan);
 
 /* Write a finished document to FILE (atomically; a device in place) or stdout. */
 int output_write(const char *file, const sb *doc);

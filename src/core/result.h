@@ -132,6 +132,8 @@ typedef struct sunset_result {
                                  * text report; NULL = none; borrowed */
     const char *shard;          /* "i/n" of a `--shard` run, for merge; NULL = unsharded; borrowed */
     char inputs[17];            /* with shard: the run's inputs (scan_inputs_id), hex */
+    const struct sunset_remnants *remnants; /* the remnant layer (analysis/remnant.h) over
+                                 * these findings, set by `scan`; NULL = none; borrowed */
 } sunset_result;
 
 void sunset_result_free(sunset_result *r); /* frees the members; r itself is the caller's */

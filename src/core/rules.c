@@ -773,9 +773,58 @@ static int load_cross_file(loader *L, const cJSON *x) {
     return 0;
 }
 
+static void remnant_settings_free(sunset_remnant_settings *x) {
+    vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers, &x->code_rules};
+    for (size_t k = 0; k < 6; k++) {
+        for (size_t i = 0; i < all[k]->n; i++)
+            k < 2 ? pcre2_code_free(VEC_AT(all[k], pcre2_code *, i)) : sunset_free(VEC_AT(all[k], char *, i));
+        vec_free(all[k]);
+    }
+}
+
+/* settings.remnants (rules/SCHEMA.md): grouping and actions for analysis/remnant.c. */
+static int load_remnants(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"file_rules", "delete_rules", "code_rules", "doc_paths", "consumers",
+                                          "severity", NULL};
+    static const char *const actions[SUNSET_REMNANT_ACTIONS + 1] = {"delete", "migrate", "update-doc", NULL};
+    if (!cJSON_IsObject(x)) return fail(L, "remnants", "\"remnants\" must be an object");
+    if (check_fields(L, x, "\"remnants\"", allowed)) return -1;
+    sunset_remnant_settings *rm = &L->rs->remnants;
+    const cJSON *v, *it;
+    if (((v = cJSON_GetObjectItemCaseSensitive(x, "file_rules")) && string_list(L, v, "file_rules", &rm->file_rules)) ||
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "delete_rules")) && string_list(L, v, "delete_rules", &rm->delete_rules)) ||
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "code_rules")) && string_list(L, v, "code_rules", &rm->code_rules)) ||
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "doc_paths")) && regex_list(L, v, "doc_paths", &rm->doc_paths)))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "consumers"))) {
+        if (!cJSON_IsArray(v)) return fail(L, "consumers", "\"consumers\" must be an array of objects");
+        cJSON_ArrayForEach(it, v) {
+            static const char *const fields[] = {"path", "consumer", NULL};
+            const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
+            const cJSON *who = cJSON_GetObjectItemCaseSensitive(it, "consumer");
+            if (!cJSON_IsObject(it) || !cJSON_IsString(path) || !cJSON_IsString(who) || !*who->valuestring)
+                return fail_item(L, it, "each consumer needs \"path\" (a regex) and \"consumer\" (a name)");
+            if (check_fields(L, it, "a consumer", fields)) return -1;
+            pcre2_code *re;
+            if (compile_re(L, "consumers", path->valuestring, &re)) return -1;
+            if (!vec_push(&rm->consumer_paths, &re)) return pcre2_code_free(re), oom(L);
+            char *name = sunset_strndup(who->valuestring, strlen(who->valuestring));
+            if (!name || !vec_push(&rm->consumers, &name)) return sunset_free(name), oom(L);
+        }
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "severity"))) {
+        if (!cJSON_IsObject(v)) return fail(L, "severity", "\"severity\" must map actions to severities");
+        if (check_fields(L, v, "\"remnants.severity\"", actions)) return -1;
+        for (int a = 0; a < SUNSET_REMNANT_ACTIONS; a++)
+            if ((it = cJSON_GetObjectItemCaseSensitive(v, actions[a])) && severity_of(L, it, actions[a], &rm->severity[a]))
+                return -1;
+    }
+    return 0;
+}
+
 static int load_settings(loader *L, const cJSON *s) {
     static const char *const allowed[] = {"families", "test_paths", "generated_markers",
-                                          "generated_paths", "cross_file", NULL};
+                                          "generated_paths", "cross_file", "remnants", NULL};
     if (!cJSON_IsObject(s)) return fail(L, "settings", "\"settings\" must be an object");
     if (L->rs->families.n) return fail(L, "settings", "a second settings pack");
     if (check_fields(L, s, "\"settings\"", allowed)) return -1;
@@ -802,6 +851,8 @@ static int load_settings(loader *L, const cJSON *s) {
     if (gp && regex_list(L, gp, "generated_paths", &L->rs->generated_paths)) return -1;
     const cJSON *cf = cJSON_GetObjectItemCaseSensitive(s, "cross_file");
     if (cf && load_cross_file(L, cf)) return -1;
+    const cJSON *rem = cJSON_GetObjectItemCaseSensitive(s, "remnants");
+    if (rem && load_remnants(L, rem)) return -1;
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
     if (gm) {
         if (!cJSON_IsArray(gm)) return fail(L, "generated_markers", "must be an array of strings");
@@ -879,6 +930,11 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->test_paths = rs->generated_paths = VEC_INIT(pcre2_code *);
     rs->generated_markers = VEC_INIT(char *);
     cross_file_init(&rs->cross_file);
+    rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = rs->remnants.code_rules =
+        VEC_INIT(char *);
+    rs->remnants.doc_paths = rs->remnants.consumer_paths = VEC_INIT(pcre2_code *);
+    memcpy(rs->remnants.severity, (sunset_severity[]){SUNSET_SEV_ERROR, SUNSET_SEV_WARNING, SUNSET_SEV_INFO},
+           sizeof rs->remnants.severity);
     rs->path_rules = VEC_INIT(sunset_rule *);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         rs->queries[l] = VEC_INIT(sunset_rule *);
@@ -1098,6 +1154,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->generated_paths);
     vec_free(&rs->generated_markers);
     cross_file_free(&rs->cross_file);
+    remnant_settings_free(&rs->remnants);
     vec_free(&rs->path_rules);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         vec_free(&rs->queries[l]);

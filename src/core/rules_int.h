@@ -88,6 +88,19 @@ typedef struct sunset_cross_file {
     vec module_commands;  /* char *: CMake commands whose MODULES section lists Python sources */
 } sunset_cross_file;
 
+/* settings.remnants (rules/SCHEMA.md): how analysis/remnant.c groups findings into remnants
+ * and which action each asks; all empty when the settings pack has none. */
+#define SUNSET_REMNANT_ACTIONS 3 /* delete, migrate, update-doc (analysis/remnant.h) */
+typedef struct sunset_remnant_settings {
+    vec file_rules;       /* char *: rule-id globs; one finding makes its whole file legacy */
+    vec delete_rules;     /* char *: rule-id globs; in live code the line goes, nothing to migrate */
+    vec code_rules;       /* char *: rule-id globs whose string matches are code (binding names) */
+    vec doc_paths;        /* pcre2_code *: documentation files; their remnants are update-doc */
+    vec consumer_paths;   /* pcre2_code *: live files whose legacy lines serve ... */
+    vec consumers;        /* char *: ... this named consumer (parallel to consumer_paths) */
+    sunset_severity severity[SUNSET_REMNANT_ACTIONS]; /* per action */
+} sunset_remnant_settings;
+
 struct sunset_ruleset {
     vec rules;                 /* sunset_rule * */
     vec families;              /* family_info */
@@ -95,6 +108,7 @@ struct sunset_ruleset {
     vec generated_markers;     /* char * */
     vec generated_paths;       /* pcre2_code * */
     sunset_cross_file cross_file;
+    sunset_remnant_settings remnants;
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */

@@ -469,7 +469,8 @@ static bool text_report(const char *data, size_t len) {
 
 bool sunset_own_output(const char *data, size_t len) {
     static const char *const heads[] = {
-        "{\"version\":1,\"root\":",              /* scan --format json */
+        "{\"version\":1,\"root\":",              /* scan --format json, schema 1 */
+        "{\"version\":2,\"root\":",              /* scan --format json, schema 2 (remnants) */
         "{\"version\":1,\"range\":",             /* history --format json */
         "{\"version\":1,\"shard\":",             /* history --shard --format json */
         "{\n  \"version\": 1,\n  \"tool\": \"sunset ", /* a baseline */

@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         const sunset_writer *w = sunset_writer_find(formats[i]);
         if (!w) abort();
-        sunset_output_opts oo = {flags & 1, flags & 2, flags & 4};
+        sunset_output_opts oo = {flags & 1, flags & 2, flags & 4, flags & 8};
         sb doc = {0};
         if (w->write(&res, &oo, &doc) != 0) abort(); /* no OOM here */
         if (i == 1 || i == 2) {

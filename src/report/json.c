@@ -26,7 +26,7 @@ static void kv_num(sb *b, const char *k, unsigned long long v, bool first) {
 
 static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b) {
     (void)o;
-    sb_puts(b, "{\"version\":1,");
+    sb_puts(b, r->remnants ? "{\"version\":2," : "{\"version\":1,");
     kv_str(b, "root", r->root ? r->root : ".", true);
     if (r->shard) { /* only then: a merged document equals an unsharded one */
         kv_str(b, "shard", r->shard, false);
@@ -76,7 +76,9 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
         }
         sb_putc(b, '}');
     }
-    sb_puts(b, r->n_findings ? "\n],\"stats\":{" : "],\"stats\":{");
+    sb_puts(b, r->n_findings ? "\n]" : "]");
+    if (r->remnants) sunset_remnants_json(r, b); /* schema version 2 */
+    sb_puts(b, ",\"stats\":{");
     const sunset_stats *s = &r->stats;
     bool first = true, first_skipped = true;
 #define TOP(field, kind, group, k)                                                            \

@@ -29,6 +29,12 @@ static void md_text(sb *b, const char *s, bool in_code) {
 
 static void cell(sb *b, const char *s) { md_text(b, s, false); }
 
+static void code(sb *b, const char *s);
+void sunset_md_text(sb *b, const char *s, bool in_code, bool span) {
+    if (span) code(b, s);
+    else md_text(b, s, in_code);
+}
+
 static void code(sb *b, const char *s) {
     sb_putc(b, '`');
     md_text(b, s, true);
@@ -192,9 +198,9 @@ static void write_scan(const sunset_result *r, sb *b) {
 }
 
 static int write_markdown(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    (void)o;
     if (r->gate) write_gate(r, r->gate, b);
     else write_scan(r, b);
+    if (!r->gate && r->remnants && !o->findings) sunset_remnants_markdown(r, b);
     return b->oom ? -1 : 0;
 }
 

@@ -14,6 +14,7 @@ typedef struct sunset_output_opts {
     bool color;     /* ANSI colour in text output */
     bool summary;   /* the closing summary in text output */
     bool snippets;  /* source line and caret under each text finding */
+    bool findings;  /* every finding, even when r->remnants is set (scan --findings) */
 } sunset_output_opts;
 
 /* A report writer appends the whole document to *out. Returns 0, or -1 on OOM. */
@@ -42,6 +43,20 @@ void sunset_gate_text(const sunset_result *r, sb *out);
 /* Escape s for a GitHub workflow command (src/report/github.c): % CR LF always, ':' and ','
  * too in a property value. */
 void sunset_github_escape(sb *out, const char *s, bool property);
+/* The remnant layer (src/report/remnant.c), when r->remnants is set: the text and markdown
+ * items in the human order with the per-task summary line, the JSON "remnants" member
+ * (`,"remnants":[...]`), and the SARIF results (one per remnant, its findings as
+ * relatedLocations; `rules` are the indices sarif.c gave the rule ids). */
+void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, sb *out);
+void sunset_remnants_summary_text(const sunset_result *r, sb *out);
+void sunset_remnants_markdown(const sunset_result *r, sb *out);
+void sunset_remnants_json(const sunset_result *r, sb *out);
+void sunset_remnants_sarif(const sunset_result *r, const sunset_rule_info *rules, size_t n_rules, sb *out);
+/* Shared with remnant.c: SARIF's relative URI and level (sarif.c), Markdown table-cell text,
+ * as a code span when `span` (markdown.c). */
+void sunset_sarif_uri(sb *out, const char *prefix, const char *path); /* "uri":..,"uriBaseId":"%SRCROOT%" */
+const char *sunset_sarif_level(sunset_severity s);
+void sunset_md_text(sb *out, const char *s, bool in_code, bool span);
 /* How many of r's findings are suppressed. */
 size_t sunset_findings_suppressed(const sunset_result *r);
 

@@ -87,7 +87,6 @@ static void rule_obj(sb *b, const sunset_rule_info *ri) {
 }
 
 static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    (void)o;
     /* the rules: every rule when the caller gave them, else those the findings name */
     sunset_rule_info *derived = NULL;
     const sunset_rule_info *rules = r->rules;
@@ -123,7 +122,8 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
     sb_printf(b, "]}},\"originalUriBaseIds\":{\"%%SRCROOT%%\":{\"description\":{\"text\":\"%s\"}}}"
                  ",\"results\":[",
               r->uri_prefix ? "The top of the git work tree." : "The scanned root.");
-    for (size_t i = 0; i < r->n_findings; i++) {
+    if (r->remnants && !o->findings) sunset_remnants_sarif(r, rules, n_rules, b); /* one per remnant */
+    else for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
         size_t idx = 0;
         while (idx < n_rules && strcmp(rules[idx].id, f->rule_id)) idx++;
@@ -175,5 +175,11 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
     sunset_free(derived);
     return b->oom ? -1 : 0;
 }
+
+void sunset_sarif_uri(sb *b, const char *prefix, const char *path) {
+    uri(b, prefix, path);
+    sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
+}
+const char *sunset_sarif_level(sunset_severity s) { return level(s); }
 
 const sunset_writer sunset_writer_sarif = {"sarif", write_sarif};

@@ -56,7 +56,8 @@ static void caret(sb *b, const sunset_finding *f, bool color) {
 }
 
 static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    for (size_t i = 0; i < r->n_findings; i++) {
+    if (r->remnants && !o->findings) sunset_remnants_text(r, o, b); /* one item per remnant */
+    else for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
         if (f->suppressed) continue; /* counted in the summary; listed in JSON and SARIF */
         if (o->color) sb_puts(b, C_BOLD);
@@ -107,6 +108,7 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
             if (n) sb_printf(b, "  %-20s %6zu in %zu files  (%s)\n", r->families[i].id, n, files,
                              r->families[i].title);
         }
+        if (r->remnants) sunset_remnants_summary_text(r, b);
         sb_printf(b, "time: %.0f ms with %d thread%s\n", s->elapsed_ms, s->jobs, s->jobs == 1 ? "" : "s");
     }
     return b->oom ? -1 : 0;

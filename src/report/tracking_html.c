@@ -5,6 +5,9 @@
  * the removal handling of every file with findings as a sortable table. The numbers are the
  * tracking_report's, the same as in the Markdown and JSON views; data-* attributes carry
  * them so a test can compare the views.
+ *
+ * Status is text in a coloured badge (完成 / 进行中), never an emoji a font may lack; PR
+ * numbers and @claimants are links when the manifest names a GitHub repository.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,40 @@ static void esc(sb *out, const char *s) {
     }
 }
 
+static const char *T(const tracking_report *r, const char *zh, const char *en) {
+    return r->lang == TRK_EN ? en : zh;
+}
+
+/* A status badge: text and colour. */
+static void badge(sb *out, const tracking_report *r, bool done) {
+    sb_printf(out, "<span class=\"badge %s\">%s</span>", done ? "done" : "open",
+              done ? T(r, "完成", "done") : T(r, "进行中", "open"));
+}
+
+/* "#123" and "@user" words of `text` as links into the manifest's GitHub repository (the
+ * rest escaped as text); plain text when the manifest names none. */
+static void gh_links(sb *out, const tracking_manifest *m, const char *text) {
+    static const char gh[] = "https://github.com/";
+    const char *repo = m->repository && strncmp(m->repository, gh, sizeof gh - 1) == 0 ? m->repository : NULL;
+    size_t rl = repo ? strlen(repo) : 0;
+    if (rl && repo[rl - 1] == '/') rl--;
+    for (const char *s = text; s && *s;) {
+        size_t n = 0;
+        if (repo && s[0] == '#') n = strspn(s + 1, "0123456789");
+        else if (repo && s[0] == '@') n = strspn(s + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+        if (!n) {
+            char c[2] = {*s++, 0};
+            esc(out, c);
+            continue;
+        }
+        if (s[0] == '#') sb_printf(out, "<a href=\"%.*s/pull/%.*s\">", (int)rl, repo, (int)n, s + 1);
+        else sb_printf(out, "<a href=\"%s%.*s\">", gh, (int)n, s + 1);
+        sb_putn(out, s, n + 1);
+        sb_puts(out, "</a>");
+        s += n + 1;
+    }
+}
+
 static void href(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end) {
     sb u = {0};
     if (!trk_url(&u, m, path, line, end)) out->oom = true;
@@ -41,8 +78,12 @@ static const char style[] =
     "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d0d7de}\n"
     "table{border-collapse:collapse;margin:8px 0 16px;width:100%}\n"
     "th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}\n"
-    "td:first-child{white-space:nowrap}\n"
-    "th{background:#f6f8fa}th.sort{cursor:pointer}th.sort:after{content:' \\2195';color:#8c959f}\n"
+    "td:first-child{white-space:nowrap}td:last-child{overflow-wrap:anywhere}\n"
+    "th{background:#f6f8fa;white-space:nowrap}th.sort{cursor:pointer}th.sort:after{content:' \\2195';color:#8c959f}\n"
+    ".badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}\n"
+    ".badge.done{background:#dafbe1;color:#116329;border:1px solid #4ac26b}\n"
+    ".badge.open{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}\n"
+    ".bar.open>span{background:#d4a72c}\n"
     ".bar{background:#eaeef2;border-radius:4px;width:160px;height:12px;display:inline-block;vertical-align:middle}\n"
     ".bar>span{background:#2da44e;display:block;height:12px;border-radius:4px}\n"
     ".done{color:#1a7f37}.open{color:#9a6700}.num{text-align:right}\n"
@@ -62,34 +103,34 @@ static const char script[] =
     "      rows.forEach(function(r){b.appendChild(r);});});});});\n"
     "</script>\n";
 
-static void bar(sb *out, size_t a, size_t b) {
-    sb_printf(out, "<span class=\"bar\"><span style=\"width:%.1f%%\"></span></span>", trk_rate(a, b));
+/* A progress bar; amber while the thing it measures is open, whatever the fraction. */
+static void bar(sb *out, size_t a, size_t b, bool done) {
+    sb_printf(out, "<span class=\"bar%s\"><span style=\"width:%.1f%%\"></span></span>", done ? "" : " open",
+              trk_rate(a, b));
 }
 
 static void task_table(sb *out, const tracking_report *r) {
-    sb_puts(out, "<h2>任务 / Tasks</h2>\n<table id=\"tasks\" class=\"sortable\"><thead><tr><th>序号</th><th>任务描述</th>"
-                 "<th>状态</th><th>整体进展</th><th>findings</th><th>files</th><th>认领人/PR号</th></tr></thead><tbody>\n");
+    sb_puts(out, T(r, "<h2>任务</h2>\n<table id=\"tasks\" class=\"sortable\"><thead><tr><th>序号</th><th>任务描述</th>"
+                      "<th>状态</th><th>整体进展</th><th>剩余问题</th><th>文件</th><th>认领人/PR号</th></tr></thead><tbody>\n",
+                   "<h2>Tasks</h2>\n<table id=\"tasks\" class=\"sortable\"><thead><tr><th>#</th><th>task</th>"
+                      "<th>status</th><th>progress</th><th>findings</th><th>files</th><th>claimant/PR</th></tr></thead><tbody>\n"));
     for (size_t i = 0; i < r->m->tasks.n; i++) {
         const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
         sb_printf(out, "<tr data-task=\"%d\" data-done=\"%s\" data-items-done=\"%zu\" data-items-total=\"%zu\" "
                        "data-findings=\"%zu\" data-files=\"%zu\"><td>%d</td><td>",
                   t->number, t->done ? "true" : "false", t->items_done, t->items.n, t->findings.n, t->n_files,
                   t->number);
-        esc(out, t->title);
-        if (t->title_en) {
-            sb_puts(out, "<br><small>");
-            esc(out, t->title_en);
-            sb_puts(out, "</small>");
-        }
-        sb_printf(out, "</td><td class=\"%s\">%s</td><td data-v=\"%.3f\">", t->done ? "done" : "open",
-                  t->done ? "✅ done" : "🚧 open", trk_rate(t->items_done, t->items.n));
-        bar(out, t->items_done, t->items.n);
+        esc(out, r->lang == TRK_EN && t->title_en ? t->title_en : t->title);
+        sb_printf(out, "</td><td data-v=\"%d\">", t->done);
+        badge(out, r, t->done);
+        sb_printf(out, "</td><td data-v=\"%.3f\" style=\"white-space:nowrap\">", trk_rate(t->items_done, t->items.n));
+        bar(out, t->items_done, t->items.n, t->done);
         sb_printf(out, " %zu/%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", t->items_done,
                   t->items.n, t->findings.n, t->n_files);
-        esc(out, t->claimant);
+        gh_links(out, r->m, t->claimant);
         for (size_t k = 0; k < t->prs.n; k++) {
             sb_putc(out, ' ');
-            esc(out, VEC_AT(&t->prs, char *, k));
+            gh_links(out, r->m, VEC_AT(&t->prs, char *, k));
         }
         sb_puts(out, "</td></tr>\n");
     }
@@ -134,10 +175,16 @@ static int dir_chart(sb *out, const tracking_report *r) {
     if (dirs.n > 1) qsort(dirs.v, dirs.n, sizeof(dir_count), cmp_dir);
     size_t shown = dirs.n < MAX_DIRS ? dirs.n : MAX_DIRS;
     size_t max = shown ? VEC_AT(&dirs, dir_count, 0).n : 1;
-    sb_printf(out, "<h2>Remaining findings per directory</h2>\n<p>%zu director%s with findings", dirs.n,
-              dirs.n == 1 ? "y" : "ies");
-    if (dirs.n > shown) sb_printf(out, "; the %zu with the most", shown);
-    sb_puts(out, ".</p>\n");
+    if (r->lang == TRK_EN) {
+        sb_printf(out, "<h2>Remaining findings per directory</h2>\n<p>%zu director%s with findings", dirs.n,
+                  dirs.n == 1 ? "y" : "ies");
+        if (dirs.n > shown) sb_printf(out, "; the %zu with the most", shown);
+        sb_puts(out, ".</p>\n");
+    } else {
+        sb_printf(out, "<h2>各目录剩余问题</h2>\n<p>共 %zu 个目录有问题", dirs.n);
+        if (dirs.n > shown) sb_printf(out, "，列出最多的 %zu 个", shown);
+        sb_puts(out, "。</p>\n");
+    }
     unsigned h = (unsigned)(shown * 22 + 10);
     sb_printf(out, "<svg id=\"dirs\" xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"%u\" "
                    "role=\"img\" aria-label=\"remaining findings per directory\">\n", h);
@@ -176,11 +223,14 @@ static void checklists(sb *out, const tracking_report *r) {
         char num[16];
         sb_printf(out, "<h2 id=\"task-%d\">任务%s：", t->number, trk_cn_number(t->number, num));
         esc(out, t->title);
-        sb_printf(out, " %s（整体进展：%zu/%zu）</h2>\n", t->done ? "✅" : "", t->items_done, t->items.n);
+        sb_printf(out, "（整体进展：%zu/%zu） ", t->items_done, t->items.n);
+        badge(out, r, t->done);
+        sb_puts(out, "</h2>\n");
         if (!t->items.n) continue;
-        sb_printf(out, "<table class=\"sortable items\" data-task=\"%d\"><thead><tr><th>处理方式</th><th>item</th>"
-                       "<th>状态</th><th>PR</th><th>remaining</th><th>note</th></tr></thead><tbody>\n",
-                  t->number);
+        sb_printf(out, "<table class=\"sortable items\" data-task=\"%d\"><thead><tr>%s</tr></thead><tbody>\n",
+                  t->number,
+                  T(r, "<th>处理方式</th><th>子项</th><th>状态</th><th>PR</th><th>剩余</th><th>说明</th>",
+                    "<th>handling</th><th>item</th><th>status</th><th>PR</th><th>left</th><th>note</th>"));
         for (size_t k = 0; k < t->items.n; k++) {
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
             sb_printf(out, "<tr data-done=\"%s\"><td>%s</td><td>", it->done ? "true" : "false",
@@ -193,8 +243,10 @@ static void checklists(sb *out, const tracking_report *r) {
                 esc(out, it->name_en);
                 sb_puts(out, "</small>");
             }
-            sb_printf(out, "</td><td class=\"%s\">%s</td><td>", it->done ? "done" : "open", it->done ? "✅" : "⬜");
-            esc(out, it->pr);
+            sb_printf(out, "</td><td data-v=\"%d\">", it->done);
+            badge(out, r, it->done);
+            sb_puts(out, "</td><td>");
+            gh_links(out, r->m, it->pr);
             sb_printf(out, "</td><td data-v=\"%zu\">", it->open.n);
             /* distinct lines: the path when the item is not a file of its own */
             const sunset_finding *prev = NULL;
@@ -227,9 +279,12 @@ static void checklists(sb *out, const tracking_report *r) {
 }
 
 static void file_table(sb *out, const tracking_report *r) {
-    sb_printf(out, "<h2>Removal handling of every file with findings (%zu)</h2>\n"
-                   "<table id=\"files\" class=\"sortable\"><thead><tr><th>处理方式</th><th>file</th><th>tasks</th>"
-                   "<th>findings</th><th>lines</th><th>reason / ranges</th></tr></thead><tbody>\n",
+    sb_printf(out, T(r, "<h2>有问题文件的处理方式（%zu）</h2>\n<table id=\"files\" class=\"sortable\"><thead><tr>"
+                        "<th>处理方式</th><th>文件</th><th>任务</th><th>问题数</th><th>行数</th><th>原因 / 删除范围</th>"
+                        "</tr></thead><tbody>\n",
+                     "<h2>Removal handling of every file with findings (%zu)</h2>\n<table id=\"files\" class=\"sortable\">"
+                        "<thead><tr><th>处理方式</th><th>file</th><th>tasks</th><th>findings</th><th>lines</th>"
+                        "<th>reason / ranges</th></tr></thead><tbody>\n"),
               r->files.n);
     for (size_t i = 0; i < r->files.n; i++) {
         const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
@@ -283,17 +338,29 @@ static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
 int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
     const tracking_manifest *m = r->m;
     size_t n = m->tasks.n;
-    sb_puts(out, "<!DOCTYPE html>\n<html lang=\"zh\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    sb_printf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+              r->lang == TRK_EN ? "en" : "zh");
     esc(out, m->title);
     sb_puts(out, "</title>\n");
     sb_puts(out, style);
     sb_puts(out, "</head>\n<body>\n<h1>");
     esc(out, m->title);
-    sb_puts(out, "</h1>\n<p>Measured by sunset on <code>");
-    esc(out, r->res->root);
-    sb_puts(out, "</code>");
+    /* what was measured, never where: no local path in the page */
+    sb_puts(out, T(r, "</h1>\n<p>由 sunset 测量：", "</h1>\n<p>Measured by sunset at "));
+    if (r->revision) {
+        sb_puts(out, T(r, "提交 <code>", "commit <code>"));
+        esc(out, r->revision);
+        sb_puts(out, "</code>");
+    } else {
+        sb_puts(out, T(r, "非 git 检出的源码树（版本未知）", "a tree that is not a git checkout (revision unknown)"));
+    }
+    if (r->date) {
+        sb_puts(out, T(r, "，", ", "));
+        esc(out, r->date);
+    }
     if (trk_is_web_url(m->url)) { /* a javascript: or data: URL is not a link */
-        sb_puts(out, " for <a href=\"");
+        sb_puts(out, T(r, "；", "; "));
+        sb_puts(out, "<a href=\"");
         esc(out, m->url);
         sb_puts(out, "\">");
         esc(out, m->url);
@@ -306,12 +373,12 @@ int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
     esc(out, m->board ? m->board : m->title);
     sb_printf(out, "</td><td>%zu</td><td>%zu / %zu</td><td>%.1f%%</td><td>%zu</td><td>", n, r->tasks_submitted,
               r->tasks_claimed, trk_rate(r->tasks_submitted, n), r->tasks_done);
-    bar(out, r->tasks_done, n);
+    bar(out, r->tasks_done, n, r->tasks_done == n);
     sb_printf(out, " %.1f%%</td></tr></tbody></table>\n", trk_rate(r->tasks_done, n));
     task_table(out, r);
     if (r->burndown) {
         /* the burn-down sunset history drew; an SVG document is valid inline HTML */
-        sb_puts(out, "<h2>Burn-down</h2>\n<div id=\"burndown\">\n");
+        sb_puts(out, T(r, "<h2>燃尽图</h2>\n<div id=\"burndown\">\n", "<h2>Burn-down</h2>\n<div id=\"burndown\">\n"));
         sb_puts(out, r->burndown);
         sb_puts(out, "</div>\n");
     }

@@ -51,7 +51,9 @@ static void item(sb *out, const tracking_report *r, const trk_item *it) {
         sb_puts(out, ",\"computed\":");
         sb_put_json_str_or_null(out, it->computed ? trk_handling_key(it->computed) : NULL);
     }
-    sb_printf(out, ",\"done\":%s,\"open\":%zu,\"remark\":", it->done ? "true" : "false", it->open.n);
+    sb_printf(out, ",\"done\":%s,\"open\":%zu,", it->done ? "true" : "false", it->open.n);
+    if (it->file) sb_printf(out, "\"open_other_tasks\":%zu,", it->open_other);
+    sb_puts(out, "\"remark\":");
     sb_put_json_str_or_null(out, it->remark);
     sb_puts(out, ",\"findings\":");
     findings(out, r, &it->open, NULL);
@@ -69,8 +71,13 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
     sb_put_json_str_or_null(out, m->url);
     sb_puts(out, ",\"board\":");
     sb_put_json_str_or_null(out, m->board);
-    sb_puts(out, "},\"root\":");
-    sb_put_json_str_or_null(out, r->res->root);
+    /* what was measured, never where: paths are relative to the tree, no local path leaks */
+    sb_puts(out, "},\"revision\":");
+    sb_put_json_str_or_null(out, r->revision);
+    sb_puts(out, ",\"date\":");
+    sb_put_json_str_or_null(out, r->date);
+    sb_puts(out, ",\"lang\":");
+    sb_put_json_str_or_null(out, r->lang == TRK_EN ? "en" : "zh");
     sb_printf(out, ",\n\"summary\":{\"tasks\":%zu,\"claimed\":%zu,\"submitted\":%zu,\"submission_rate\":%.1f,"
                    "\"done\":%zu,\"completion_rate\":%.1f,\"findings\":%zu,\"files\":%zu},\n\"tasks\":[",
               n, r->tasks_claimed, r->tasks_submitted, trk_rate(r->tasks_submitted, n), r->tasks_done,

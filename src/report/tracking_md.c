@@ -5,12 +5,23 @@
  * dashboard, the removal handling of every file with findings, and the optional work
  * batches. The whole document sits between the marker comments so `--update` can replace
  * it inside an issue body. Every number comes from the tracking_report; nothing is copied.
+ *
+ * The document fits an issue body by design: the task table, the progress lines and the
+ * open items always; the per-task file lists and the removal-handling table are ranked (most
+ * findings first) and cut to what the character budget leaves, with a "+N more" line naming
+ * the HTML/JSON report that has them all.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/tracking.h"
 
-enum { MAX_LINKS = 5, MAX_FILES = 15 };
+enum { MAX_LINKS = 5, MAX_RANGES = 3 };
+
+/* The prose in the report's language. */
+static const char *T(const tracking_report *r, const char *zh, const char *en) {
+    return r->lang == TRK_EN ? en : zh;
+}
 
 /* A table cell: '|' escaped, line breaks flattened, other control characters as
  * sb_put_printable shows them. */
@@ -61,15 +72,21 @@ static void finding_links(sb *out, const tracking_report *r, const vec *idx, boo
     if (more) sb_printf(out, " +%zu", more);
 }
 
-static void task_state(sb *out, const trk_task *t) {
+/* The task's state; the fraction is the progress line's (items done / items). */
+static void task_state(sb *out, const tracking_report *r, const trk_task *t) {
     if (t->done) {
         sb_puts(out, "✅");
         return;
     }
-    sb_puts(out, "🚧 open:");
-    if (t->items.n) sb_printf(out, " %zu/%zu items,", t->items.n - t->items_done, t->items.n);
-    sb_printf(out, " %zu finding%s in %zu file%s", t->findings.n, t->findings.n == 1 ? "" : "s", t->n_files,
-              t->n_files == 1 ? "" : "s");
+    sb_puts(out, "🚧 ");
+    if (r->lang == TRK_EN) {
+        if (t->items.n) sb_printf(out, "%zu/%zu done, ", t->items_done, t->items.n);
+        sb_printf(out, "%zu finding%s left in %zu file%s", t->findings.n, t->findings.n == 1 ? "" : "s", t->n_files,
+                  t->n_files == 1 ? "" : "s");
+        return;
+    }
+    if (t->items.n) sb_printf(out, "进展 %zu/%zu，", t->items_done, t->items.n);
+    sb_printf(out, "剩余 %zu 处（%zu 个文件）", t->findings.n, t->n_files);
 }
 
 static void overview(sb *out, const tracking_report *r) {
@@ -79,7 +96,7 @@ static void overview(sb *out, const tracking_report *r) {
         sb_printf(out, "| %d | ", t->number);
         cell(out, t->title);
         sb_putc(out, ' ');
-        task_state(out, t);
+        task_state(out, r, t);
         sb_puts(out, " |");
         if (t->claimant) {
             sb_putc(out, ' ');
@@ -94,6 +111,11 @@ static void overview(sb *out, const tracking_report *r) {
     sb_putc(out, '\n');
 }
 
+static void open_count(sb *out, const tracking_report *r, size_t n) {
+    if (r->lang == TRK_EN) sb_printf(out, "⬜ %zu finding%s", n, n == 1 ? "" : "s");
+    else sb_printf(out, "⬜ 剩余 %zu 处", n);
+}
+
 static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
     if (it->file) {
         sb_puts(out, "| ");
@@ -102,9 +124,9 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         if (it->found) link(out, r->m, it->found, 0, 0, it->name);
         else cell(out, it->name);
         sb_puts(out, " | ");
-        if (it->done) sb_puts(out, it->where == TRK_GONE ? "✅ deleted" : "✅");
-        else if (it->open.n) sb_printf(out, "⬜ %zu finding%s", it->open.n, it->open.n == 1 ? "" : "s");
-        else sb_puts(out, "⬜ file still exists");
+        if (it->done) sb_puts(out, it->where == TRK_GONE ? T(r, "✅ 已删除", "✅ deleted") : "✅");
+        else if (it->open.n) open_count(out, r, it->open.n);
+        else sb_puts(out, T(r, "⬜ 文件仍存在", "⬜ file still exists"));
         sb_puts(out, " | ");
         cell(out, it->pr);
         sb_puts(out, " | ");
@@ -121,7 +143,7 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
     }
     sb_puts(out, " | ");
     if (it->done) sb_puts(out, "✅");
-    else sb_printf(out, "⬜ %zu finding%s", it->open.n, it->open.n == 1 ? "" : "s");
+    else open_count(out, r, it->open.n);
     sb_puts(out, " | ");
     cell(out, it->pr);
     sb_puts(out, " | ");
@@ -129,7 +151,14 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
     sb_puts(out, " |\n");
 }
 
-static int details(sb *out, const tracking_report *r) {
+/* max_files: how many files of each task's remaining findings are listed. */
+/* "+N more ... in the HTML/JSON report": what a cut left out, and where it is. */
+static void more_line(sb *out, const tracking_report *r, size_t n, const char *what) {
+    if (r->lang == TRK_EN) sb_printf(out, "- +%zu more %s in the HTML/JSON report (tracking.html, tracking.json)\n", n, what);
+    else sb_printf(out, "- 另有 %zu %s，见 HTML/JSON 报告（tracking.html、tracking.json）\n", n, what);
+}
+
+static int details(sb *out, const tracking_report *r, size_t max_files) {
     sb_puts(out, "### 三、Details\n\n");
     for (size_t i = 0; i < r->m->tasks.n; i++) {
         const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
@@ -138,27 +167,31 @@ static int details(sb *out, const tracking_report *r) {
         cell(out, t->title);
         if (t->done) sb_puts(out, " ✅");
         sb_printf(out, "（整体进展：%zu/%zu）\n\n", t->items_done, t->items.n);
-        if (t->title_en) {
+        if (r->lang == TRK_EN && t->title_en) {
             cell(out, t->title_en);
             sb_puts(out, ". ");
         }
-        sb_printf(out, "Findings of the task's rules left: %zu in %zu file%s.\n\n", t->findings.n, t->n_files,
-                  t->n_files == 1 ? "" : "s");
+        if (r->lang == TRK_EN)
+            sb_printf(out, "Findings of the task's rules left: %zu in %zu file%s.\n\n", t->findings.n, t->n_files,
+                      t->n_files == 1 ? "" : "s");
+        else sb_printf(out, "本任务规则的剩余问题：%zu 处，%zu 个文件。\n\n", t->findings.n, t->n_files);
         bool files = false, checks = false;
         for (size_t k = 0; k < t->items.n; k++) {
             if (VEC_AT(&t->items, trk_item, k).file) files = true;
             else checks = true;
         }
         if (files) {
-            sb_puts(out, "| 处理方式 | ");
-            cell(out, t->items_header ? t->items_header : "文件");
-            sb_puts(out, " | 状态 | PR链接 | 剩余 |\n|---|---|---|---|---|\n");
+            sb_puts(out, T(r, "| 处理方式 | ", "| handling | "));
+            cell(out, t->items_header ? t->items_header : T(r, "文件", "file"));
+            sb_puts(out, T(r, " | 状态 | PR链接 | 剩余 |\n|---|---|---|---|---|\n",
+                           " | status | PR | left |\n|---|---|---|---|---|\n"));
             for (size_t k = 0; k < t->items.n; k++)
                 if (VEC_AT(&t->items, trk_item, k).file) item_row(out, r, &VEC_AT(&t->items, trk_item, k));
             sb_putc(out, '\n');
         }
         if (checks) {
-            sb_puts(out, "| 子项 | 状态 | PR链接 | 剩余 |\n|---|---|---|---|\n");
+            sb_puts(out, T(r, "| 子项 | 状态 | PR链接 | 剩余 |\n|---|---|---|---|\n",
+                           "| item | status | PR | left |\n|---|---|---|---|\n"));
             for (size_t k = 0; k < t->items.n; k++)
                 if (!VEC_AT(&t->items, trk_item, k).file) item_row(out, r, &VEC_AT(&t->items, trk_item, k));
             sb_putc(out, '\n');
@@ -167,7 +200,7 @@ static int details(sb *out, const tracking_report *r) {
         for (size_t k = 0; k < t->items.n; k++) {
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
             if (!it->remark && !it->note) continue;
-            if (!notes) sb_puts(out, "Notes:\n");
+            if (!notes) sb_puts(out, T(r, "说明：\n", "Notes:\n"));
             notes = true;
             sb_puts(out, "- `");
             cell(out, it->name);
@@ -181,11 +214,17 @@ static int details(sb *out, const tracking_report *r) {
         if (t->findings.n) {
             vec idx;
             size_t n_groups;
-            if (trk_task_groups(t, r->res, MAX_FILES, &idx, &n_groups)) return -1;
-            sb_printf(out, "Remaining findings of task %d, by file (%zu file%s", t->number, n_groups,
-                      n_groups == 1 ? "" : "s");
-            if (n_groups > MAX_FILES) sb_printf(out, "; the %d with the most", MAX_FILES);
-            sb_puts(out, "):\n");
+            if (trk_task_groups(t, r->res, max_files, &idx, &n_groups)) return -1;
+            if (r->lang == TRK_EN) {
+                sb_printf(out, "Remaining findings of task %d, by file (%zu file%s", t->number, n_groups,
+                          n_groups == 1 ? "" : "s");
+                if (n_groups > idx.n) sb_printf(out, "; the %zu with the most", idx.n);
+                sb_puts(out, idx.n ? "):\n" : ").");
+            } else {
+                sb_printf(out, "任务%d 的剩余问题，按文件（共 %zu 个文件", t->number, n_groups);
+                if (n_groups > idx.n) sb_printf(out, "，列出最多的 %zu 个", idx.n);
+                sb_puts(out, idx.n ? "）：\n" : "）。");
+            }
             for (size_t g = 0; g < idx.n; g++) {
                 size_t first = VEC_AT(&idx, size_t, g);
                 const char *p = r->res->findings[VEC_AT(&t->findings, size_t, first)].path;
@@ -207,6 +246,7 @@ static int details(sb *out, const tracking_report *r) {
                 vec_free(&sub);
                 sb_putc(out, '\n');
             }
+            if (n_groups > idx.n) more_line(out, r, n_groups - idx.n, T(r, "个文件", "files"));
             sb_putc(out, '\n');
             vec_free(&idx);
         }
@@ -223,42 +263,92 @@ static void dashboard(sb *out, const tracking_report *r) {
               trk_rate(r->tasks_submitted, n), r->tasks_done, trk_rate(r->tasks_done, n));
 }
 
-static void handling(sb *out, const tracking_report *r) {
-    size_t direct = 0;
-    for (size_t i = 0; i < r->files.n; i++) direct += VEC_AT(&r->files, trk_file, i).handling == TRK_DIRECT;
-    sb_printf(out, "<details><summary>Removal handling of every file with findings: %zu files, %zu 直接删除, "
-                   "%zu 部分删除</summary>\n\n",
-              r->files.n, direct, r->files.n - direct);
-    sb_puts(out, "| 处理方式 | file | tasks | lines | reason / ranges to remove |\n|---|---|---|---|---|\n");
-    for (size_t i = 0; i < r->files.n; i++) {
-        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
-        sb_printf(out, "| %s | ", trk_handling_zh(tf->handling));
-        link(out, r->m, tf->path, 0, 0, NULL);
-        sb_puts(out, " | ");
-        bool first = true;
-        for (int t = 1; t < 32; t++)
-            if (tf->tasks & (1u << t)) {
-                sb_printf(out, first ? "%d" : ", %d", t);
-                first = false;
-            }
-        sb_printf(out, " | %u | ", tf->lines);
-        if (tf->handling == TRK_DIRECT) {
-            cell(out, tf->reason);
-        } else {
-            for (size_t k = 0; k < tf->ranges.n; k++) {
-                const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
-                char l[32];
-                if (g->end > g->start) snprintf(l, sizeof l, "L%u-L%u", g->start, g->end);
-                else snprintf(l, sizeof l, "L%u", g->start);
-                if (k) sb_puts(out, "; ");
-                sb_puts(out, l);
-                sb_putc(out, ' ');
-                cell(out, g->reason);
+static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
+    sb_printf(out, "| %s | ", trk_handling_zh(tf->handling));
+    link(out, r->m, tf->path, 0, 0, NULL);
+    sb_puts(out, " | ");
+    bool first = true;
+    for (int t = 1; t < 32; t++)
+        if (tf->tasks & (1u << t)) {
+            sb_printf(out, first ? "%d" : ", %d", t);
+            first = false;
+        }
+    sb_printf(out, " | %zu | %u | ", tf->n, tf->lines);
+    if (tf->handling == TRK_DIRECT) {
+        cell(out, tf->reason);
+    } else {
+        for (size_t k = 0; k < tf->ranges.n; k++) {
+            const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
+            char l[32];
+            if (g->end > g->start) snprintf(l, sizeof l, "L%u-L%u", g->start, g->end);
+            else snprintf(l, sizeof l, "L%u", g->start);
+            if (k) sb_puts(out, "; ");
+            link(out, r->m, tf->path, g->start, g->end, l); /* the row names the file */
+            sb_putc(out, ' ');
+            cell(out, g->reason);
+            if (k + 1 == MAX_RANGES && tf->ranges.n > MAX_RANGES) {
+                sb_printf(out, T(r, "；另有 %zu 处", "; +%zu more"), tf->ranges.n - MAX_RANGES);
+                break;
             }
         }
-        sb_puts(out, " |\n");
+    }
+    sb_puts(out, " |\n");
+}
+
+/* qsort has no context argument; the writers run on one thread. */
+static const trk_file *rank_base;
+
+/* Most findings first, then by path: the files a reader acts on first. */
+static int cmp_rank(const void *a, const void *b) {
+    const trk_file *x = &rank_base[*(const size_t *)a], *y = &rank_base[*(const size_t *)b];
+    if (x->n != y->n) return x->n > y->n ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* The removal handling of the files with findings, ranked, rows added while the document
+ * stays under `limit` characters (`used` so far; `reserve` kept for what follows). */
+static int handling(sb *out, const tracking_report *r, size_t used, size_t limit, size_t reserve) {
+    size_t direct = 0, n = r->files.n;
+    for (size_t i = 0; i < n; i++) direct += VEC_AT(&r->files, trk_file, i).handling == TRK_DIRECT;
+    size_t *order = sunset_calloc(n ? n : 1, sizeof *order);
+    if (!order) return -1;
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    rank_base = (const trk_file *)r->files.v;
+    if (n > 1) qsort(order, n, sizeof *order, cmp_rank);
+    sb head = {0}, rows = {0}, row = {0};
+    if (r->lang == TRK_EN)
+        sb_printf(&head, "<details><summary>Removal handling of every file with findings: %zu files, %zu 直接删除, "
+                         "%zu 部分删除</summary>\n\n| 处理方式 | file | tasks | findings | lines | reason / ranges to "
+                         "remove |\n|---|---|---|---|---|---|\n",
+                  n, direct, n - direct);
+    else
+        sb_printf(&head, "<details><summary>有问题文件的处理方式：共 %zu 个文件，直接删除 %zu 个，部分删除 %zu 个"
+                         "</summary>\n\n| 处理方式 | 文件 | 任务 | 问题数 | 行数 | 原因 / 删除范围 |\n"
+                         "|---|---|---|---|---|---|\n",
+                  n, direct, n - direct);
+    size_t total = used + trk_chars(head.s, head.len) + reserve + 200, shown = 0;
+    for (; shown < n; shown++) {
+        row.len = 0;
+        file_row(&row, r, &VEC_AT(&r->files, trk_file, order[shown]));
+        if (row.oom) break;
+        size_t c = trk_chars(row.s, row.len);
+        if (total + c > limit) break;
+        total += c;
+        sb_putn(&rows, row.s, row.len);
+    }
+    sb_putn(out, head.s, head.len);
+    sb_putn(out, rows.s ? rows.s : "", rows.len);
+    if (shown < n) {
+        sb_putc(out, '\n');
+        more_line(out, r, n - shown, T(r, "个文件（问题较少）", "files (fewer findings)"));
     }
     sb_puts(out, "\n</details>\n\n");
+    int rc = head.oom || rows.oom || row.oom ? -1 : 0;
+    sb_free(&head);
+    sb_free(&rows);
+    sb_free(&row);
+    sunset_free(order);
+    return rc;
 }
 
 static void batches_md(sb *out, const tracking_report *r, const vec *batches) {
@@ -287,14 +377,49 @@ static void batches_md(sb *out, const tracking_report *r, const vec *batches) {
     sb_putc(out, '\n');
 }
 
+/* What was measured: the revision and the date, so a pasted report says what it describes. */
+static void measured(sb *out, const tracking_report *r) {
+    if (r->lang == TRK_EN) {
+        sb_puts(out, "Measured by sunset at ");
+        if (r->revision) sb_printf(out, "commit `%s`", r->revision);
+        else sb_puts(out, "a tree that is not a git checkout (revision unknown)");
+        if (r->date) sb_printf(out, ", %s", r->date);
+        sb_puts(out, r->revision ? "; links point at that commit.\n\n" : ".\n\n");
+    } else {
+        sb_puts(out, "由 sunset 测量：");
+        if (r->revision) sb_printf(out, "提交 `%s`", r->revision);
+        else sb_puts(out, "非 git 检出的源码树（版本未知）");
+        if (r->date) sb_printf(out, "，%s", r->date);
+        sb_puts(out, r->revision ? "；链接均指向该提交。\n\n" : "。\n\n");
+    }
+}
+
 int tracking_write_md(const tracking_report *r, const vec *batches, sb *out) {
-    sb_puts(out, TRACKING_MARK_BEGIN "\n");
-    sb_puts(out, "<!-- generated by sunset report; edits between the markers are overwritten -->\n\n");
-    overview(out, r);
-    if (details(out, r)) return -1;
-    dashboard(out, r);
-    handling(out, r);
-    if (batches) batches_md(out, r, batches);
-    sb_puts(out, TRACKING_MARK_END "\n");
-    return out->oom ? -1 : 0;
+    size_t limit = r->md_budget ? r->md_budget : TRACKING_MD_BUDGET, start = out->len;
+    /* The fixed part first; the per-task file lists shrink (15, 5, none) until the removal
+     * table has room for its larger files. */
+    static const size_t caps[] = {15, 5, 0};
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
+        out->len = start;
+        if (out->s) out->s[start] = 0;
+        sb_puts(out, TRACKING_MARK_BEGIN "\n");
+        sb_puts(out, T(r, "<!-- 由 sunset report 生成；标记之间的修改会被覆盖 -->\n\n",
+                       "<!-- generated by sunset report; edits between the markers are overwritten -->\n\n"));
+        measured(out, r);
+        overview(out, r);
+        if (details(out, r, caps[ci])) return -1;
+        dashboard(out, r);
+        if (out->oom) return -1;
+        size_t used = trk_chars(out->s + start, out->len - start);
+        if (used * 10 < limit * 8 || ci + 1 == sizeof caps / sizeof caps[0]) break;
+    }
+    sb tail = {0};
+    if (batches) batches_md(&tail, r, batches);
+    sb_puts(&tail, TRACKING_MARK_END "\n");
+    size_t used = trk_chars(out->s + start, out->len - start);
+    int rc = handling(out, r, used, limit, trk_chars(tail.s, tail.len));
+    sb_putn(out, tail.s ? tail.s : "", tail.len);
+    rc = rc || tail.oom ? -1 : 0;
+    sb_free(&tail);
+    return out->oom ? -1 : rc;
 }

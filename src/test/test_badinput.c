@@ -91,7 +91,7 @@ static void expect(const run *r, int rc, const char *in_out, const char *in_err)
                  in_err ? in_err : "-");
 }
 
-#define SCAN "scan --no-config --no-cache --color=never --no-snippets \"$T\" "
+#define SCAN "scan --no-config --no-cache --color=never --no-snippets --findings \"$T\" "
 #define GOOD "paddle/fluid/framework/good.cc:1:7: error: [PE-CPP-DEF]"
 
 /* ---------------------------------------------------------------- the matrix */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "shell.h"
+#include "report/history.h"
 
 static char dir[64];
 
@@ -98,8 +99,60 @@ static void sampling_and_errors(void **state) {
     assert_int_equal(test_sh("%s history --no-config --since yesterday --repo %s/repo 2>/dev/null", test_bin(), dir), 2);
 }
 
+/* The y of the <text> holding `label` in the SVG, or -1. */
+static double label_y(const char *svg, const char *label) {
+    const char *l = strstr(svg, label);
+    if (!l) return -1;
+    const char *t = l;
+    while (t > svg && strncmp(t, "<text ", 6) != 0) t--;
+    const char *y = strstr(t, " y=\"");
+    return y && y < l ? atof(y + 4) : -1;
+}
+
+static size_t count(const char *s, const char *w) {
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, w)); p++) n++;
+    return n;
+}
+
+/* The burn-down: every drop over the threshold labelled (the PR, else the subject), labels of
+ * near-simultaneous drops in different lanes, one panel per task plus the total, the window
+ * named; the CSV's dates in UTC. */
+static void svg_and_dates(void **state) {
+    (void)state;
+    const int64_t day = 86400, t0 = 1712880000; /* 2024-04-12 */
+    history_point p[5] = {
+        {.findings = 300, .by_task = {0, 200, 100}, .pr = -1, .time = t0, .label = "start", .date = "2024-04-12"},
+        {.findings = 200, .by_task = {0, 100, 100}, .pr = 1, .tracked = true, .time = t0 + 3 * day, .label = "a (#1)", .date = "2024-04-15"},
+        {.findings = 150, .by_task = {0, 100, 50}, .pr = 2, .time = t0 + 3 * day + 60, .label = "b (#2)", .date = "2024-04-15"},
+        {.findings = 145, .by_task = {0, 95, 50}, .pr = 3, .time = t0 + 5 * day, .label = "c (#3)", .date = "2024-04-17"},
+        {.findings = 115, .by_task = {0, 65, 50}, .pr = -1, .time = t0 + 20 * day, .label = "Merge branch x", .date = "2024-05-02"},
+    };
+    sb b = {0};
+    history_svg(p, 5, "A..B", 10, &b);
+    assert_false(b.oom);
+    assert_int_equal(count(b.s, "class=\"drop\""), 3); /* -100, -50, -30; not the -5 */
+    assert_non_null(strstr(b.s, ">#1 −100<"));
+    assert_non_null(strstr(b.s, ">Merge branch x −30<"));
+    assert_null(strstr(b.s, "#3 −5"));
+    double y1 = label_y(b.s, "#1 −100"), y2 = label_y(b.s, "#2 −50");
+    assert_true(y1 > 0 && y2 > 0);
+    assert_true(y1 != y2); /* a minute apart: stacked, never on top of each other */
+    assert_int_equal(count(b.s, "class=\"panel\""), HISTORY_TASKS); /* the total and tasks 1-6 */
+    assert_non_null(strstr(b.s, "A..B"));
+    assert_non_null(strstr(b.s, "2024-04-12 – 2024-05-02"));
+    sb_free(&b);
+
+    history_sample v = {.subject = "s", .time = t0 + 3600, .tz_minutes = 480, .pr = -1};
+    sunset_family_title fam = {"parallel_executor", "ParallelExecutor"};
+    history_write_csv(&v, 1, &fam, 1, &b);
+    assert_non_null(strstr(b.s, ",2024-04-12T01:00:00+00:00,")); /* not 09:00+08:00 */
+    sb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(svg_and_dates),
         cmocka_unit_test(replay_equals_scans),
         cmocka_unit_test(sampling_and_errors),
     };

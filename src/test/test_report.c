@@ -52,7 +52,7 @@ static void json_round_trip(void **state) {
     const sunset_writer *w = sunset_writer_find("json");
     assert_non_null(w);
     sb out = {0};
-    sunset_output_opts o = {false, true, true};
+    sunset_output_opts o = {false, true, true, false};
     assert_int_equal(w->write(&r, &o, &out), 0);
     cJSON *doc = cJSON_Parse(out.s);
     assert_non_null(doc);
@@ -81,7 +81,7 @@ static void text_format(void **state) {
     sunset_finding f;
     make_result(&r, &f);
     sb out = {0};
-    sunset_output_opts o = {false, true, true};
+    sunset_output_opts o = {false, true, true, false};
     assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
     const char *want =
         "paddle/fluid/framework/pe.cc:3:5: error: [PE-CPP-IDENT] ParallelExecutor \"used\"\n"
@@ -123,7 +123,7 @@ static void text_escapes_control_chars(void **state) {
     f.snippet = "\033[31mnew ParallelExecutor();";
     f.span = (sunset_span){3, 10, 3, 26}; /* ParallelExecutor, after the 5-byte escape */
     sb out = {0};
-    sunset_output_opts o = {false, false, true};
+    sunset_output_opts o = {false, false, true, false};
     assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
     const char *want = "x.py\\n::error file=ci.py::injected:3:10: error: [PE-CPP-IDENT] "
                        "ParallelExecutor \"used\"\n"

@@ -195,7 +195,7 @@ static void two_findings(sunset_result *r, sunset_finding *f) {
 static cJSON *write_doc(const char *fmt, const sunset_result *r, sb *out) {
     const sunset_writer *w = sunset_writer_find(fmt);
     assert_non_null(w);
-    sunset_output_opts o = {false, true, true};
+    sunset_output_opts o = {false, true, true, false};
     assert_int_equal(w->write(r, &o, out), 0);
     return cJSON_Parse(out->s);
 }
@@ -321,7 +321,7 @@ static void github_order_and_cap(void **state) {
     const sunset_writer *w = sunset_writer_find("github");
     assert_non_null(w);
     sb out = {0};
-    sunset_output_opts o = {false, true, true};
+    sunset_output_opts o = {false, true, true, false};
     assert_int_equal(w->write(&r, &o, &out), 0);
     int errors = 0, warnings = 0, notices = 0, line = 0, first_warning = -1, last_error = -1;
     for (char *p = out.s; p && *p; line++) {
@@ -358,7 +358,7 @@ static void markdown_gate_summary(void **state) {
     r.gate = &g;
     sb out = {0};
     const sunset_writer *w = sunset_writer_find("markdown");
-    sunset_output_opts o = {false, true, true};
+    sunset_output_opts o = {false, true, true, false};
     assert_int_equal(w->write(&r, &o, &out), 0);
     assert_non_null(strstr(out.s, "failed"));
     assert_non_null(strstr(out.s, "This change removes **1** use; Task 3 now 4 open."));

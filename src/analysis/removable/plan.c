@@ -135,7 +135,8 @@ static void edit_items(planner *P, const vec *edits) {
                                e->line, e->end);
         if (!it) continue;
         if (k) it->enclosing = rm_fmt("%s(%s)", k->name, k->n_args ? k->args[0] : "");
-        rm_step_kind why = !cmake ? (F->lang == SUNSET_LANG_PYTHON ? RM_EV_IMPORTS_UNUSED : RM_EV_INCLUDES_UNUSED)
+        /* an edit's reason is what the patch deletes; the deleted file's own chain is its item's */
+        rm_step_kind why = !cmake ? (F->lang == SUNSET_LANG_PYTHON ? RM_EV_IMPORTS_REMOVED : RM_EV_INCLUDES_REMOVED)
                            : e->how == RM_REF_COMMAND ? RM_EV_REGISTERS
                            : e->to >= 0                ? RM_EV_SOURCE_REMOVED
                                                        : RM_EV_TARGET_REMOVED;
@@ -349,7 +350,7 @@ static int plan(ctx *c, rm_plan *p) {
     for (size_t f = 0; f < c->nf; f++)
         for (size_t e = 0; !P.dead[f] && e < c->out[f].n; e++) import_item(&P, f, e);
     word_items(&P);
-    if (!c->oom) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
+    if (!c->oom && p->n_items) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
     rc = c->oom ? -1 : 0;
 cleanup:
     for (size_t f = 0; P.why && f < c->nf; f++) sunset_free(P.why[f]);

@@ -1,0 +1,422 @@
+/*
+ * remnant.c — builds the remnant layer (remnant.h) over a finished result. One pass per file
+ * over the sorted findings: a file that is legacy as a whole becomes one file remnant;
+ * otherwise consecutive findings on one line (or on a short statement spanning lines) become
+ * one line remnant. The action comes from evidence, in this order: a document or a line whose
+ * findings are all in comments, docstrings or strings (other than those of
+ * settings.remnants.code_rules, binding names and the like) is update-doc; a plan item covering the
+ * line decides by its classification (live: migrate, naming its live callers; dead or an
+ * unused include: delete); a named consumer of settings.remnants.consumers makes it migrate;
+ * a test file's line, or a line whose every code finding is a delete rule, is deleted; any
+ * other line of live code is migrate, its consumer the enclosing scope.
+ */
+#include "analysis/remnant.h"
+
+#include "core/rules_int.h"
+#include "core/walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A statement spanning more lines than this is not one remnant: a finding whose span is a
+ * whole class or function would otherwise swallow every line below it. */
+#define STATEMENT_LINES 8
+#define MAX_CALLERS 3
+
+static const char *const action_names[SUNSET_ACT_COUNT] = {"delete", "migrate", "update-doc"};
+
+const char *sunset_action_name(sunset_action a) {
+    return (unsigned)a < SUNSET_ACT_COUNT ? action_names[a] : "?";
+}
+
+static void remnant_free(sunset_remnant *m) {
+    sunset_free(m->findings);
+    sunset_free(m->rules);
+    for (size_t i = 0; i < m->n_evidence; i++) sunset_free(m->evidence[i]);
+    sunset_free(m->evidence);
+    sunset_free(m->consumer);
+    sunset_free(m->fix);
+}
+
+void sunset_remnants_free(sunset_remnants *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->n; i++) remnant_free(&r->v[i]);
+    sunset_free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+/* "line 7" or "lines 7-9". */
+static void line_range(sb *b, uint32_t a, uint32_t z) {
+    if (z > a) sb_printf(b, "lines %u-%u", a, z);
+    else sb_printf(b, "line %u", a);
+}
+
+static bool glob_any(const vec *globs, const char *id) {
+    for (size_t i = 0; i < globs->n; i++)
+        if (sunset_glob_match(VEC_AT(globs, char *, i), id)) return true;
+    return false;
+}
+
+/* Appends a copy of s as one evidence line; false on OOM. */
+static bool evidence(sunset_remnant *m, const char *s) {
+    char **v = sunset_realloc(m->evidence, (m->n_evidence + 1) * sizeof *v);
+    if (!v) return false;
+    m->evidence = v;
+    if (!(v[m->n_evidence] = sunset_strndup(s, strlen(s)))) return false;
+    m->n_evidence++;
+    return true;
+}
+
+static bool evidence_chain(sunset_remnant *m, const rm_item *it, rm_chain_writer write) {
+    if (!write || !it->n_steps) return true;
+    sb b = {0};
+    bool ok = write(&b, it->steps, it->n_steps) == 0 && !b.oom && evidence(m, b.s ? b.s : "");
+    sb_free(&b);
+    return ok;
+}
+
+/* "a; b; c (+N more)" of an item's live callers, or NULL when it has none. */
+static char *callers_text(const rm_item *it) {
+    if (!it->n_callers) return NULL;
+    sb b = {0};
+    for (size_t i = 0; i < it->n_callers && i < MAX_CALLERS; i++)
+        sb_printf(&b, "%s%s", i ? "; " : "", it->callers[i]);
+    if (it->n_callers > MAX_CALLERS) sb_printf(&b, " (+%zu more)", it->n_callers - MAX_CALLERS);
+    return b.oom ? (sb_free(&b), NULL) : sb_take(&b);
+}
+
+/* The plan's items for one file, and the smallest non-file item covering a line. */
+static const rm_item *plan_file(const rm_plan *p, const char *path) {
+    for (size_t i = 0; p && i < p->n_items; i++)
+        if (p->items[i].kind == RM_FILE && strcmp(p->items[i].path, path) == 0) return &p->items[i];
+    return NULL;
+}
+
+static const rm_item *plan_line(const rm_plan *p, const char *path, uint32_t line, uint32_t end) {
+    const rm_item *best = NULL;
+    for (size_t i = 0; p && i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->kind == RM_FILE || strcmp(it->path, path) || it->line > line || it->end < end) continue;
+        if (!best || it->end - it->line < best->end - best->line) best = it;
+    }
+    return best;
+}
+
+/* The action's severity (settings.remnants.severity), never above the most severe of the
+ * remnant's findings: a severity lowered in .sunset.json stays lowered. */
+static sunset_severity remnant_severity(const sunset_result *res, const sunset_remnant_settings *st,
+                                        const sunset_remnant *m) {
+    sunset_severity top = SUNSET_SEV_INFO;
+    for (size_t i = 0; i < m->n_findings; i++)
+        if (res->findings[m->findings[i]].severity > top) top = res->findings[m->findings[i]].severity;
+    return st->severity[m->action] < top ? st->severity[m->action] : top;
+}
+
+static bool set_str(char **dst, const char *s) {
+    sunset_free(*dst);
+    *dst = s ? sunset_strndup(s, strlen(s)) : NULL;
+    return !s || *dst;
+}
+
+/* The findings [a, b) of res as a new remnant's members and rules. */
+static sunset_remnant *remnant_push(sunset_remnants *out, const sunset_result *res, size_t a, size_t b) {
+    if (out->n == out->cap) {
+        size_t cap = out->cap ? out->cap * 2 : 64;
+        sunset_remnant *v = sunset_realloc(out->v, cap * sizeof *v);
+        if (!v) return NULL;
+        out->v = v, out->cap = cap;
+    }
+    sunset_remnant *m = &out->v[out->n];
+    memset(m, 0, sizeof *m);
+    m->findings = sunset_malloc((b - a) * sizeof *m->findings);
+    m->rules = sunset_malloc((b - a) * sizeof *m->rules);
+    if (!m->findings || !m->rules) {
+        remnant_free(m);
+        return NULL;
+    }
+    out->n++;
+    /* the leading finding: the most severe, the first of those */
+    const sunset_finding *lead = &res->findings[a];
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &res->findings[i];
+        m->findings[m->n_findings++] = i;
+        if (f->severity > lead->severity) lead = f;
+        bool seen = false;
+        for (size_t k = 0; k < m->n_rules && !seen; k++) seen = strcmp(m->rules[k], f->rule_id) == 0;
+        if (!seen) m->rules[m->n_rules++] = f->rule_id;
+    }
+    m->path = lead->path;
+    m->family = lead->family;
+    m->task = lead->task;
+    m->line = res->findings[a].span.line;
+    m->end_line = m->line;
+    for (size_t i = a; i < b; i++)
+        if (res->findings[i].span.line > m->end_line) m->end_line = res->findings[i].span.line;
+    return m;
+}
+
+typedef struct build_ctx {
+    const sunset_result *res;
+    const sunset_ruleset *rs;
+    const rm_plan *plan;
+    rm_chain_writer write;
+    pcre2_match_data *md;
+} build_ctx;
+
+static bool path_in(build_ctx *c, const vec *regexes, const char *path, size_t *which) {
+    for (size_t i = 0; i < regexes->n; i++)
+        if (re_search(VEC_AT(regexes, pcre2_code *, i), path, strlen(path), 0, c->md, NULL, NULL)) {
+            if (which) *which = i;
+            return true;
+        }
+    return false;
+}
+
+/* A whole-legacy file: one remnant for [a, b). */
+static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, const sunset_finding *seed,
+                        const rm_item *it) {
+    sunset_remnant *m = remnant_push(out, c->res, a, b);
+    if (!m) return -1;
+    m->file = true;
+    m->line = 1;
+    m->action = SUNSET_ACT_DELETE;
+    if (seed) {
+        m->family = seed->family, m->task = seed->task;
+        sb e = {0};
+        sb_printf(&e, "rule %s matched the path: %s", seed->rule_id, seed->message);
+        bool ok = !e.oom && evidence(m, e.s);
+        sb_free(&e);
+        if (!ok) return -1;
+    }
+    /* the plan's chain adds nothing when it is the same path rule */
+    bool same = seed && it && it->n_steps == 1 && it->steps[0].kind == RM_EV_RULE_PATH;
+    if (it && !same && !evidence_chain(m, it, c->write)) return -1;
+    char *who = it && it->live ? callers_text(it) : NULL;
+    sb fix = {0};
+    sb_puts(&fix, "delete the file");
+    if (who) {
+        sb e = {0};
+        sb_printf(&e, "the removal plan keeps it live: %s", who);
+        bool ok = !e.oom && evidence(m, e.s);
+        sb_free(&e);
+        sb_puts(&fix, " once what keeps it live is migrated (see evidence)");
+        if (!ok) {
+            sunset_free(who);
+            sb_free(&fix);
+            return -1;
+        }
+    }
+    sunset_free(who);
+    if (fix.oom) return sb_free(&fix), -1;
+    m->fix = sb_take(&fix);
+    m->severity = remnant_severity(c->res, &c->rs->remnants, m);
+    return 0;
+}
+
+/* The enclosing scope of the first finding that has one, else the file, as a consumer name. */
+static char *scope_consumer(const sunset_result *res, const sunset_remnant *m) {
+    sb b = {0};
+    for (size_t i = 0; i < m->n_findings; i++) {
+        const sunset_finding *f = &res->findings[m->findings[i]];
+        if (f->enc_kind && f->enc_name && *f->enc_name) {
+            sb_printf(&b, "%s %s (%s)", f->enc_kind, f->enc_name, f->path);
+            break;
+        }
+    }
+    if (!b.len) sb_printf(&b, "the live code of %s", m->path);
+    return b.oom ? (sb_free(&b), NULL) : sb_take(&b);
+}
+
+/* The plan's step says an import/include is unused where it stands, or names a file the patch
+ * deletes: deleting the line is safe. */
+static bool unused_import(const rm_item *it) {
+    if (it->kind != RM_IMPORT || !it->n_steps) return false;
+    rm_step_kind k = it->steps[0].kind;
+    return k == RM_EV_INCLUDES_UNUSED || k == RM_EV_IMPORTS_UNUSED || k == RM_EV_INCLUDES_REMOVED ||
+           k == RM_EV_IMPORTS_REMOVED;
+}
+
+static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, bool doc_file) {
+    const sunset_remnant_settings *st = &c->rs->remnants;
+    sunset_remnant *m = remnant_push(out, c->res, a, b);
+    if (!m) return -1;
+    bool code = false, text = false, test = false, all_delete = true;
+    const sunset_finding *lead = NULL;
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &c->res->findings[i];
+        test |= f->test;
+        /* a binding name or an op type in a string is code: deleting it is an edit of code */
+        bool as_code = f->ctx == SUNSET_CTX_STRING && glob_any(&st->code_rules, f->rule_id);
+        text |= f->ctx == SUNSET_CTX_STRING;
+        if (f->ctx != SUNSET_CTX_CODE && !as_code) continue;
+        code = true;
+        if (!lead || f->severity > lead->severity) lead = f;
+        all_delete &= glob_any(&st->delete_rules, f->rule_id);
+    }
+    const rm_item *it = plan_line(c->plan, m->path, m->line, m->end_line);
+    size_t who = 0;
+    char *consumer = NULL;
+    sb fix = {0};
+    int rc = -1;
+    /* a string the plan reads as a registration or an import is code to it: the plan decides */
+    if (doc_file || (!code && !(text && it))) {
+        m->action = SUNSET_ACT_DOC;
+        if (!evidence(m, doc_file ? "a document" : "only in comments, docstrings or strings")) goto cleanup;
+        sb_puts(&fix, "reword or drop the text that names the retired mechanism");
+    } else if (it && (!it->live || unused_import(it))) {
+        m->action = SUNSET_ACT_DELETE;
+        if (!evidence_chain(m, it, c->write)) goto cleanup;
+        sb_puts(&fix, it->kind == RM_IMPORT ? "delete the unused " : "delete ");
+        line_range(&fix, it->line, it->end);
+    } else if (it) {
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!evidence_chain(m, it, c->write)) goto cleanup;
+        consumer = callers_text(it);
+        if (!consumer && !(consumer = scope_consumer(c->res, m))) goto cleanup;
+    } else if (path_in(c, &st->consumer_paths, m->path, &who)) {
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!evidence(m, "the file is live code; settings.remnants.consumers names its consumer")) goto cleanup;
+        if (!set_str(&consumer, VEC_AT(&st->consumers, char *, who))) goto cleanup;
+    } else if (test || all_delete) {
+        m->action = SUNSET_ACT_DELETE;
+        if (!evidence(m, test ? "a test file: the legacy test code goes with its mechanism"
+                              : "every rule here is a delete rule (settings.remnants.delete_rules)"))
+            goto cleanup;
+        sb_printf(&fix, "delete the legacy use (%s)", lead->fix);
+    } else {
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!evidence(m, "live code uses the legacy mechanism")) goto cleanup;
+        if (!(consumer = scope_consumer(c->res, m))) goto cleanup;
+    }
+    /* a rule's "delete ..." hint is wrong here: deleting breaks the live consumer */
+    if (!lead) lead = &c->res->findings[a]; /* strings only, decided by the plan */
+    if (m->action != SUNSET_ACT_DOC) m->basis = it;
+    if (m->action == SUNSET_ACT_MIGRATE && strncmp(lead->fix, "delete", 6) == 0)
+        sb_puts(&fix, "move the consumer off it first, then delete the legacy use");
+    else if (m->action == SUNSET_ACT_MIGRATE)
+        sb_printf(&fix, "move the consumer off it first: %s", lead->fix);
+    if (fix.oom) goto cleanup;
+    m->consumer = consumer;
+    consumer = NULL;
+    m->fix = sb_take(&fix);
+    m->severity = remnant_severity(c->res, st, m);
+    rc = 0;
+cleanup:
+    sunset_free(consumer);
+    sb_free(&fix);
+    return rc;
+}
+
+static bool same_str(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Two line remnants are one edit when the same plan item decided both, or when they touch (no line between), ask the same action of
+ * the same consumer and their leading findings share the enclosing scope: a statement over
+ * several lines, a run of CMake list entries, a block of one function. */
+static bool one_edit(const sunset_result *res, const sunset_remnant *a, const sunset_remnant *b) {
+    const sunset_finding *fa = &res->findings[a->findings[0]], *fb = &res->findings[b->findings[0]];
+    if (a->basis && a->basis == b->basis) return true; /* one plan item: one removal */
+    return b->line <= a->end_line + 1 && a->action == b->action && same_str(a->consumer, b->consumer) &&
+           same_str(fa->enc_kind, fb->enc_kind) && same_str(fa->enc_name, fb->enc_name) &&
+           fa->enc_start == fb->enc_start;
+}
+
+/* Moves b's findings, rules and new evidence into a; b is freed. false on OOM (b kept). */
+static bool absorb(sunset_remnant *a, sunset_remnant *b) {
+    size_t *fs = sunset_realloc(a->findings, (a->n_findings + b->n_findings) * sizeof *fs);
+    if (!fs) return false;
+    a->findings = fs;
+    const char **rs = sunset_realloc(a->rules, (a->n_rules + b->n_rules) * sizeof *rs);
+    if (!rs) return false;
+    a->rules = rs;
+    for (size_t i = 0; i < b->n_evidence; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < a->n_evidence && !seen; k++) seen = strcmp(a->evidence[k], b->evidence[i]) == 0;
+        if (!seen && !evidence(a, b->evidence[i])) return false;
+    }
+    memcpy(a->findings + a->n_findings, b->findings, b->n_findings * sizeof *fs);
+    a->n_findings += b->n_findings;
+    for (size_t i = 0; i < b->n_rules; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < a->n_rules && !seen; k++) seen = strcmp(a->rules[k], b->rules[i]) == 0;
+        if (!seen) a->rules[a->n_rules++] = b->rules[i];
+    }
+    if (b->end_line > a->end_line) a->end_line = b->end_line;
+    if (b->severity > a->severity) a->severity = b->severity; /* both capped by one action */
+    if (a->action == SUNSET_ACT_DELETE && strcmp(a->fix, b->fix)) {
+        /* two deletions with their own hints: the hint is now the whole range */
+        sb fix = {0};
+        sb_puts(&fix, "delete ");
+        line_range(&fix, a->line, a->end_line);
+        if (fix.oom) return sb_free(&fix), false;
+        sunset_free(a->fix);
+        a->fix = sb_take(&fix);
+    }
+    remnant_free(b);
+    return true;
+}
+
+/* One file's findings [a, b). */
+static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
+    const sunset_finding *F = c->res->findings;
+    const sunset_finding *seed = NULL;
+    for (size_t i = a; i < b && !seed; i++)
+        if (glob_any(&c->rs->remnants.file_rules, F[i].rule_id)) seed = &F[i];
+    const rm_item *it = plan_file(c->plan, F[a].path);
+    if (seed || (it && !it->live)) return file_remnant(c, out, a, b, seed, it);
+    bool doc = path_in(c, &c->rs->remnants.doc_paths, F[a].path, NULL);
+    size_t first = out->n;
+    for (size_t i = a; i < b;) {
+        uint32_t end = F[i].span.line;
+        size_t k = i;
+        while (k < b && F[k].span.line <= end) {
+            uint32_t e = F[k].span.end_line;
+            if (e > end && e - F[k].span.line < STATEMENT_LINES) end = e;
+            k++;
+        }
+        if (line_remnant(c, out, i, k, doc)) return -1;
+        i = k;
+        sunset_remnant *last = &out->v[out->n - 1];
+        if (out->n - 1 > first && one_edit(c->res, last - 1, last)) {
+            if (!absorb(last - 1, last)) return -1;
+            out->n--;
+        }
+    }
+    return 0;
+}
+
+int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, const rm_plan *plan,
+                          rm_chain_writer write, sunset_remnants *out) {
+    memset(out, 0, sizeof *out);
+    build_ctx c = {res, rs, plan, write, pcre2_match_data_create(1, NULL)};
+    if (!c.md) return -1;
+    int rc = 0;
+    for (size_t a = 0; a < res->n_findings && !rc;) {
+        size_t b = a + 1;
+        while (b < res->n_findings && strcmp(res->findings[b].path, res->findings[a].path) == 0) b++;
+        rc = build_file(&c, out, a, b);
+        a = b;
+    }
+    pcre2_match_data_free(c.md);
+    if (rc) sunset_remnants_free(out);
+    return rc;
+}
+
+/* migrate before delete before update-doc: what blocks a deletion comes first */
+static const int action_rank[SUNSET_ACT_COUNT] = {1, 0, 2};
+
+static int cmp_rank(const void *x, const void *y) {
+    const sunset_remnant *a = *(const sunset_remnant *const *)x, *b = *(const sunset_remnant *const *)y;
+    if (a->task != b->task) return a->task < b->task ? -1 : 1;
+    if (a->action != b->action) return action_rank[a->action] < action_rank[b->action] ? -1 : 1;
+    int p = strcmp(a->path, b->path);
+    if (p) return p;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    return a < b ? -1 : a > b; /* one array: its own order */
+}
+
+void sunset_remnants_rank(const sunset_remnants *r, const sunset_remnant **order) {
+    for (size_t i = 0; i < r->n; i++) order[i] = &r->v[i];
+    if (r->n) qsort(order, r->n, sizeof *order, cmp_rank);
+}

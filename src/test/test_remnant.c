@@ -1,0 +1,229 @@
+/*
+ * test_remnant.c — the remnant layer (analysis/remnant.c) and its writers (report/remnant.c):
+ * a whole-legacy file is one delete remnant absorbing every finding, a file the plan proves
+ * dead is one too, a mixed file gives one remnant per line or touching run in one scope, a
+ * line with several rules is one remnant carrying them all, a line inside a live plan item
+ * is migrate naming the item's live callers, a named consumer from settings.remnants makes
+ * migrate, comments and documents are update-doc; every finding is in exactly one remnant;
+ * severities follow the action, capped by the findings'; settings.remnants is checked when
+ * loaded; the text writer prints one item per remnant unless --findings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/remnant.h"
+#include "core/rules_int.h"
+#include "report/report.h"
+
+static const char *const PACK =
+    "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}],"
+    "\"remnants\":{\"file_rules\":[\"PE-PATH\"],\"delete_rules\":[\"*-CMAKE-*\"],"
+    "\"doc_paths\":[\"\\\\.md$\"],"
+    "\"consumers\":[{\"path\":\"graph_helper\\\\.cc$\",\"consumer\":\"graph-to-program conversion\"}],"
+    "\"severity\":{\"delete\":\"error\",\"migrate\":\"warning\",\"update-doc\":\"info\"}}}}";
+
+static sunset_ruleset *load(const char *json, sunset_error *err) {
+    return sunset_ruleset_load_string(json, "00-settings.json", NULL, err);
+}
+
+static void add(sunset_result *r, const char *rule, const char *path, uint32_t line, sunset_context ctx,
+                sunset_severity sev, const char *scope) {
+    sunset_finding f = {.rule_id = rule, .family = "parallel_executor", .message = "m",
+                        .fix = strstr(rule, "INCLUDE") ? "delete the include" : "replace it",
+                        .task = 5, .severity = sev, .ctx = ctx, .path = (char *)path,
+                        .span = {line, 3, line, 9}, .matched = "ParallelExecutor",
+                        .snippet = "ParallelExecutor x;", .enc_kind = scope ? "function" : NULL,
+                        .enc_name = (char *)scope, .enc_start = scope ? 1 : 0, .enc_end = scope ? 99 : 0};
+    assert_non_null(sunset_result_add(r, &f));
+}
+
+/* A result over five files, and a plan with a live class and a dead file. */
+static void fixture(sunset_result *r, rm_plan *p, rm_item *items, char **callers) {
+    memset(r, 0, sizeof *r);
+    const sunset_severity E = SUNSET_SEV_ERROR, W = SUNSET_SEV_WARNING;
+    /* whole-legacy: a path rule and three more findings, two on one line */
+    add(r, "PE-PATH", "fw/parallel_executor.cc", 1, SUNSET_CTX_CODE, E, NULL);
+    add(r, "PE-CPP-IDENT", "fw/parallel_executor.cc", 40, SUNSET_CTX_CODE, E, "Run");
+    add(r, "ES-CPP-IDENT", "fw/parallel_executor.cc", 40, SUNSET_CTX_CODE, E, "Run");
+    add(r, "PE-CPP-IDENT", "fw/parallel_executor.cc", 90, SUNSET_CTX_COMMENT, SUNSET_SEV_INFO, NULL);
+    /* mixed: a named consumer; a multi-rule line; a touching line in the same scope; a
+     * comment; a line in another scope */
+    add(r, "ES-CPP-IDENT", "fw/ir/graph_helper.cc", 5, SUNSET_CTX_CODE, E, "ReplaceAllReduceOp");
+    add(r, "ES-CPP-FIELD", "fw/ir/graph_helper.cc", 5, SUNSET_CTX_CODE, E, "ReplaceAllReduceOp");
+    add(r, "ES-CPP-IDENT", "fw/ir/graph_helper.cc", 6, SUNSET_CTX_CODE, E, "ReplaceAllReduceOp");
+    add(r, "OH-IDENT", "fw/ir/graph_helper.cc", 9, SUNSET_CTX_COMMENT, SUNSET_SEV_INFO, "ReplaceAllReduceOp");
+    add(r, "OH-IDENT", "fw/ir/graph_helper.cc", 30, SUNSET_CTX_CODE, W, "GetGraphOpDesc");
+    /* a live class of the plan */
+    add(r, "PE-CPP-LIVE", "fw/executor_cache.h", 12, SUNSET_CTX_CODE, E, "ExecutorInfoCache");
+    /* a document */
+    add(r, "PE-DOC", "README.md", 3, SUNSET_CTX_CODE, SUNSET_SEV_INFO, NULL);
+    /* a file the plan proves dead, no file rule; a CMake line of a delete rule */
+    add(r, "OH-IDENT", "fw/dead_helper.cc", 7, SUNSET_CTX_CODE, E, NULL);
+    add(r, "PE-CMAKE-SRC", "fw/CMakeLists.txt", 4, SUNSET_CTX_CODE, E, NULL);
+    sunset_result_finish(r);
+    callers[0] = "operators/run_program_op.h uses ExecutorInfoCache";
+    memset(items, 0, 2 * sizeof *items);
+    items[0] = (rm_item){.kind = RM_CLASS, .path = "fw/executor_cache.h", .name = "ExecutorInfoCache",
+                         .line = 10, .end = 20, .live = true, .callers = callers, .n_callers = 1};
+    items[1] = (rm_item){.kind = RM_FILE, .path = "fw/dead_helper.cc", .line = 1, .end = 30};
+    memset(p, 0, sizeof *p);
+    p->items = items;
+    p->n_items = 2;
+}
+
+static const sunset_remnant *at(const sunset_remnants *rm, const char *path, uint32_t line) {
+    for (size_t i = 0; i < rm->n; i++)
+        if (strcmp(rm->v[i].path, path) == 0 && (rm->v[i].file || rm->v[i].line == line)) return &rm->v[i];
+    return NULL;
+}
+
+static bool has_rule(const sunset_remnant *m, const char *id) {
+    for (size_t i = 0; i < m->n_rules; i++)
+        if (strcmp(m->rules[i], id) == 0) return true;
+    return false;
+}
+
+static void remnants_from_evidence(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load(PACK, &err);
+    assert_non_null(rs);
+    sunset_result r;
+    rm_plan plan;
+    rm_item items[2];
+    char *callers[1];
+    fixture(&r, &plan, items, callers);
+    sunset_remnants rm;
+    assert_int_equal(sunset_remnants_build(&r, rs, &plan, NULL, &rm), 0);
+
+    /* every finding in exactly one remnant */
+    size_t *seen = calloc(r.n_findings, sizeof *seen);
+    for (size_t i = 0; i < rm.n; i++)
+        for (size_t k = 0; k < rm.v[i].n_findings; k++) seen[rm.v[i].findings[k]]++;
+    for (size_t i = 0; i < r.n_findings; i++) assert_int_equal(seen[i], 1);
+    free(seen);
+
+    /* the whole-legacy file: one delete remnant absorbing all four findings */
+    const sunset_remnant *pe = at(&rm, "fw/parallel_executor.cc", 1);
+    assert_non_null(pe);
+    assert_true(pe->file);
+    assert_int_equal(pe->action, SUNSET_ACT_DELETE);
+    assert_int_equal(pe->n_findings, 4);
+    assert_true(has_rule(pe, "PE-PATH") && has_rule(pe, "ES-CPP-IDENT"));
+    assert_non_null(strstr(pe->evidence[0], "rule PE-PATH matched the path"));
+    assert_int_equal(pe->severity, SUNSET_SEV_ERROR);
+
+    /* the mixed file: lines 5-6 (one scope, touching, three findings, two rules on line 5),
+     * the comment on 9, the other scope on 30 */
+    const sunset_remnant *l5 = at(&rm, "fw/ir/graph_helper.cc", 5);
+    assert_non_null(l5);
+    assert_false(l5->file);
+    assert_int_equal(l5->end_line, 6);
+    assert_int_equal(l5->n_findings, 3);
+    assert_true(has_rule(l5, "ES-CPP-IDENT") && has_rule(l5, "ES-CPP-FIELD"));
+    assert_int_equal(l5->action, SUNSET_ACT_MIGRATE);
+    assert_string_equal(l5->consumer, "graph-to-program conversion");
+    assert_int_equal(l5->severity, SUNSET_SEV_WARNING); /* errors, but migrate first */
+    assert_null(strstr(l5->fix, "delete the include"));
+    const sunset_remnant *l9 = at(&rm, "fw/ir/graph_helper.cc", 9);
+    assert_non_null(l9);
+    assert_int_equal(l9->action, SUNSET_ACT_DOC);
+    assert_int_equal(l9->severity, SUNSET_SEV_INFO);
+    assert_non_null(at(&rm, "fw/ir/graph_helper.cc", 30));
+
+    /* a live plan item: migrate, naming its live caller */
+    const sunset_remnant *live = at(&rm, "fw/executor_cache.h", 12);
+    assert_non_null(live);
+    assert_int_equal(live->action, SUNSET_ACT_MIGRATE);
+    assert_non_null(strstr(live->consumer, "run_program_op.h uses ExecutorInfoCache"));
+
+    /* a document, a dead file by the plan alone, a delete rule in CMake */
+    const sunset_remnant *doc = at(&rm, "README.md", 3);
+    assert_non_null(doc);
+    assert_int_equal(doc->action, SUNSET_ACT_DOC);
+    const sunset_remnant *dead = at(&rm, "fw/dead_helper.cc", 1);
+    assert_non_null(dead);
+    assert_true(dead->file);
+    assert_int_equal(dead->action, SUNSET_ACT_DELETE);
+    const sunset_remnant *cm = at(&rm, "fw/CMakeLists.txt", 4);
+    assert_non_null(cm);
+    assert_int_equal(cm->action, SUNSET_ACT_DELETE);
+    assert_int_equal(rm.n, 8);
+
+    /* the human order: task 5 for all, so migrate first, then delete, then update-doc */
+    const sunset_remnant *order[8];
+    sunset_remnants_rank(&rm, order);
+    for (size_t i = 1; i < rm.n; i++) {
+        static const int rank[SUNSET_ACT_COUNT] = {1, 0, 2};
+        assert_true(rank[order[i - 1]->action] <= rank[order[i]->action]);
+    }
+
+    /* without the plan: the live class falls back to its enclosing scope, the dead file to
+     * line remnants */
+    sunset_remnants bare;
+    assert_int_equal(sunset_remnants_build(&r, rs, NULL, NULL, &bare), 0);
+    const sunset_remnant *b = at(&bare, "fw/executor_cache.h", 12);
+    assert_non_null(b);
+    assert_int_equal(b->action, SUNSET_ACT_MIGRATE);
+    assert_non_null(strstr(b->consumer, "function ExecutorInfoCache"));
+    assert_false(at(&bare, "fw/dead_helper.cc", 7)->file);
+    sunset_remnants_free(&bare);
+
+    /* the text writer: one item per remnant by default, every finding with --findings */
+    r.remnants = &rm;
+    sunset_output_opts o = {false, true, false, false};
+    sb out = {0};
+    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    assert_non_null(strstr(out.s, "fw/parallel_executor.cc: error: delete file (task 5, parallel_executor; 4 findings"));
+    assert_non_null(strstr(out.s, "fw/ir/graph_helper.cc:5:3: warning: migrate lines 5-6"));
+    assert_non_null(strstr(out.s, "    consumer: graph-to-program conversion\n"));
+    assert_non_null(strstr(out.s, "8 remnants:\n  task 5: 2 files to delete, 1 line to delete, 3 lines to migrate, 2 docs\n"));
+    assert_null(strstr(out.s, "[PE-CPP-IDENT]"));
+    out.len = 0;
+    o.findings = true;
+    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    assert_non_null(strstr(out.s, "fw/parallel_executor.cc:40:3: error: [ES-CPP-IDENT]"));
+    assert_null(strstr(out.s, "delete file"));
+    sb_free(&out);
+    r.remnants = NULL;
+
+    sunset_remnants_free(&rm);
+    sunset_remnants_free(NULL);
+    sunset_result_free(&r);
+    sunset_ruleset_free(rs);
+}
+
+/* settings.remnants is checked: unknown fields, a bad consumer, an unknown action. */
+static void bad_settings(void **state) {
+    (void)state;
+    const char *bad[][2] = {
+        {"{\"file_rule\":[]}", "unknown field \"file_rule\""},
+        {"{\"consumers\":[{\"path\":\"x\"}]}", "each consumer needs"},
+        {"{\"consumers\":[{\"path\":\"(\",\"consumer\":\"c\"}]}", "consumers"},
+        {"{\"severity\":{\"remove\":\"error\"}}", "unknown field \"remove\""},
+        {"{\"severity\":{\"delete\":\"fatal\"}}", "delete"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"f\",\"title\":\"F\"}],\"remnants\":%s}}", bad[i][0]);
+        sunset_error err = {{0}};
+        sunset_ruleset *rs = load(json, &err);
+        assert_null(rs);
+        assert_non_null(strstr(err.msg, "00-settings.json:"));
+        if (!strstr(err.msg, bad[i][1])) fail_msg("%s: %s", bad[i][0], err.msg);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(remnants_from_evidence),
+        cmocka_unit_test(bad_settings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
