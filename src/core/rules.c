@@ -652,13 +652,8 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
 
     if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
-    /* the rationale `rules show` prints: the rule's own, else its pack's */
-    if (has_field(o, "description")) {
-        if (!(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
-    } else if (pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) {
-        oom(L);
-        goto cleanup;
-    }
+    if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
+    if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) { oom(L); goto cleanup; }
 
     const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
     if (paths) {
@@ -904,11 +899,11 @@ static int load_pack(loader *L, const char *text) {
         }
         const cJSON *fam = cJSON_GetObjectItemCaseSensitive(root, "family");
         if (fam && !cJSON_IsString(fam)) { fail(L, "family", "\"family\" must be a string"); goto cleanup; }
-        const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
         if (!cJSON_IsArray(rules)) { fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
         const cJSON *it;
         cJSON_ArrayForEach(it, rules) {
-            if (load_rule(L, it, fam ? fam->valuestring : NULL, cJSON_GetStringValue(desc))) goto cleanup;
+            if (load_rule(L, it, fam ? fam->valuestring : NULL,
+                          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "description")))) goto cleanup;
         }
     } else if (!settings) {
         fail(L, NULL, "a pack needs \"rules\" or \"settings\"");
