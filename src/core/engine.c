@@ -447,15 +447,34 @@ static void finish_file(sunset_sink *s) {
         warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
 }
 
-static bool is_generated(worker *w, const char *path, const char *data, size_t len) {
+/* Generators write their marker in a header comment, so only the first lines are read: a
+ * marker further down, or a quoted one in prose, does not make a file generated. */
+#define GENERATED_HEAD_LINES 5
+
+/* Is the file generated (settings.generated_paths by name, generated_markers on one of the
+ * first lines)? *line gets the marker's line, 0 for a name. */
+static bool is_generated(worker *w, const char *path, const char *data, size_t len, uint32_t *line) {
     const sunset_ruleset *rs = w->e->rs;
+    *line = 0;
     if (re_list_search(&rs->generated_paths, path, w->md)) return true;
-    size_t head = len < 2048 ? len : 2048;
-    for (size_t i = 0; i < rs->generated_markers.n; i++) {
-        const char *m = VEC_AT(&rs->generated_markers, char *, i);
-        if (memmem(data, head, m, strlen(m))) return true;
+    const char *p = data, *end = data + len;
+    for (uint32_t n = 1; n <= GENERATED_HEAD_LINES && p < end; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        for (size_t i = 0; i < rs->generated_markers.n; i++)
+            if (re_search(VEC_AT(&rs->generated_markers, pcre2_code *, i), p, ll, 0, w->md, NULL, NULL)) {
+                *line = n;
+                return true;
+            }
+        p = nl ? nl + 1 : end;
     }
     return false;
+}
+
+/* A file read but not analysed: recorded with its reason for the gate (which fails closed on
+ * a changed one); an OOM here only loses the record, the counter stays right. */
+static void skipped(worker *w, const char *path, uint32_t line, const char *why) {
+    if (sunset_result_add_skip(&w->res, path, line, why)) warnf(w, "%s: warning: out of memory", path);
 }
 
 static sunset_lang detect_lang(const char *path, const char *data, size_t len) {
@@ -498,11 +517,13 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         int err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
         if (err == EFBIG) {
             st->skipped_too_large++;
+            skipped(w, path, 0, "too large (--max-filesize)");
             warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
             goto cleanup;
         }
         if (err) {
             st->skipped_unreadable++;
+            skipped(w, path, 0, "unreadable");
             warnf(w, "%s: warning: skipped: %s", path, strerror(err));
             goto cleanup;
         }
@@ -512,10 +533,14 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     }
     if (memchr(data, 0, len < 8000 ? len : 8000)) {
         st->skipped_binary++;
+        skipped(w, path, 0, "binary (a NUL byte in the first 8000 bytes)");
         goto cleanup;
     }
-    if (!e->o->include_generated && is_generated(w, path, data, len)) {
+    uint32_t gen_line = 0;
+    if (!e->o->include_generated && is_generated(w, path, data, len, &gen_line)) {
         st->skipped_generated++;
+        skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
+                                            : "generated (its name; --include-generated scans it)");
         goto cleanup;
     }
     sunset_lang lang = detect_lang(path, data, len);
@@ -560,6 +585,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
                 st->skipped_parse_failed++;
             } else if (fe->scan(w->fe_worker[fi], &src, &sink) != 0) {
                 st->skipped_parse_failed++;
+                skipped(w, path, 0, "unparsable");
+                cacheable = false; /* a replay would lose the record above */
             } else {
                 st->files_parsed++;
             }

@@ -88,7 +88,7 @@ struct sunset_ruleset {
     vec rules;                 /* sunset_rule * */
     vec families;              /* family_info */
     vec test_paths;            /* pcre2_code * */
-    vec generated_markers;     /* char * */
+    vec generated_markers;     /* pcre2_code *, matched per line of the file's head */
     vec generated_paths;       /* pcre2_code * */
     sunset_cross_file cross_file;
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];

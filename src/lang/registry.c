@@ -50,6 +50,8 @@ static const struct {
     {".cc", SUNSET_LANG_CPP},     {".cpp", SUNSET_LANG_CPP},    {".cxx", SUNSET_LANG_CPP},
     {".c", SUNSET_LANG_CPP},      {".cu", SUNSET_LANG_CPP},     {".h", SUNSET_LANG_CPP},
     {".hh", SUNSET_LANG_CPP},     {".hpp", SUNSET_LANG_CPP},    {".cuh", SUNSET_LANG_CPP},
+    {".inl", SUNSET_LANG_CPP},    {".hxx", SUNSET_LANG_CPP},    {".ipp", SUNSET_LANG_CPP},
+    {".ixx", SUNSET_LANG_CPP},    {".pyx", SUNSET_LANG_PYTHON}, {".pxd", SUNSET_LANG_PYTHON},
     {".py", SUNSET_LANG_PYTHON},  {".pyi", SUNSET_LANG_PYTHON}, {".cmake", SUNSET_LANG_CMAKE},
     {".proto", SUNSET_LANG_PROTO}, {".sh", SUNSET_LANG_SHELL},  {".bash", SUNSET_LANG_SHELL},
     {".md", SUNSET_LANG_MARKDOWN}, {".rst", SUNSET_LANG_RST},   {".txt", SUNSET_LANG_TEXT},
