@@ -88,10 +88,10 @@ void scan_ctx_free(scan_ctx *s) {
 
 int scan_load_rules(cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
-    sunset_config_init(&s->cfg);
+    if (!s->cfg_ready) sunset_config_init(&s->cfg);
     s->dirs = VEC_INIT(const char *);
     s->starts = s->files = VEC_INIT(char *);
-    if (!c->no_config) {
+    if (!c->no_config && !s->cfg_ready) {
         char *found = NULL;
         if (!c->config) found = sunset_config_find(c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".");
         const char *file = c->config ? c->config : found;

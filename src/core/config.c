@@ -117,10 +117,18 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
     char *slash = dir ? strrchr(dir, '/') : NULL;
     if (slash) *slash = 0;
     else if (dir) strcpy(dir, ".");
+    int rc = sunset_config_load_text(file, text, len, dir ? dir : ".", c, err);
+    sunset_free(text);
+    sunset_free(dir);
+    return rc;
+}
+
+int sunset_config_load_text(const char *file, const char *text, size_t len, const char *dir,
+                            sunset_config *c, sunset_error *err) {
     int rc = -1;
     size_t err_off = 0;
     cJSON *root = json_parse(text, len, &err_off);
-    cfgload L = {file, text, dir ? dir : ".", err};
+    cfgload L = {file, text, dir, err};
     if (!root) {
         unsigned line, col;
         json_line_col(text, err_off, &line, &col);
@@ -197,8 +205,6 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
     rc = 0;
 cleanup:
     cJSON_Delete(root);
-    sunset_free(text);
-    sunset_free(dir);
     return rc;
 }
 
@@ -214,6 +220,10 @@ char *sunset_config_find(const char *start) {
         char probe[PATH_MAX + 16];
         snprintf(probe, sizeof probe, "%s/.sunset.json", dir);
         if (stat(probe, &st) == 0 && S_ISREG(st.st_mode)) return sunset_strndup(probe, strlen(probe));
+        /* the work tree's top (.git, a directory or a worktree's file) ends the search, as a
+         * repository boundary ends git's: a file above the checkout is not the project's */
+        snprintf(probe, sizeof probe, "%s/.git", dir);
+        if (lstat(probe, &st) == 0) break;
         char *s = strrchr(dir, '/');
         if (!s || s == dir) break;
         *s = 0;
