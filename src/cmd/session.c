@@ -122,6 +122,7 @@ int scan_load_rules(cli *c, scan_ctx *s) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         return EXIT_USAGE;
     }
+    if (s->cfg.min_reason >= 0) s->rs->suppress_min_reason = (size_t)s->cfg.min_reason;
     for (size_t i = 0; i < s->cfg.severity.n; i++) {
         sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
         if (sunset_ruleset_set_severity(s->rs, o->id, o->sev)) {

@@ -4,7 +4,7 @@
  *    "include": ["glob", ...], "exclude": ["glob", ...],
  *    "severity": {"RULE-ID": "info", ...},
  *    "disable": [{"rules": ["PE-*"], "paths": ["third_party/**"]}, ...],
- *    "jobs": 4}
+ *    "jobs": 4, "suppression_min_reason": 10}
  * Every key is optional; an unknown key is an error (a typo must not pass silently).
  */
 #include "core/config.h"
@@ -23,6 +23,7 @@ void sunset_config_init(sunset_config *c) {
     c->rule_dirs = c->include = c->exclude = VEC_INIT(char *);
     c->severity = VEC_INIT(sev_override);
     c->disable = VEC_INIT(disable_entry);
+    c->min_reason = -1;
 }
 
 static void free_strs(vec *v) {
@@ -154,21 +155,25 @@ int sunset_config_load_text(const char *file, const char *text, size_t len, cons
             char **dst = k[0] == 'q' ? &c->queries_dir : &c->compile_db;
             sunset_free(*dst);
             if (!(*dst = resolve(&L, it->valuestring))) { fail(&L, k, "out of memory"); goto cleanup; }
-        } else if (strcmp(k, "jobs") == 0) {
-            long jobs = 0;
-            json_int_rc jrc = json_get_int(it, INT_MIN, INT_MAX, &jobs);
+        } else if (strcmp(k, "jobs") == 0 || strcmp(k, "suppression_min_reason") == 0) {
+            bool jobs_key = k[0] == 'j';
+            long v = 0, lo = jobs_key ? 1 : 0, hi = jobs_key ? 1024 : 200;
+            json_int_rc jrc = json_get_int(it, INT_MIN, INT_MAX, &v);
             if (jrc == JSON_INT_RANGE) {
                 unsigned line, col;
                 json_item_pos(text, len, root, it, &line, &col);
-                snprintf(err->msg, sizeof err->msg, "%s:%u:%u: \"jobs\": %s", file, line, col,
+                snprintf(err->msg, sizeof err->msg, "%s:%u:%u: \"%s\": %s", file, line, col, k,
                          json_int_error(jrc));
                 goto cleanup;
             }
-            if (jrc != JSON_INT_OK || jobs < 1 || jobs > 1024) {
-                fail(&L, k, "\"jobs\" must be a whole number from 1 to 1024");
+            if (jrc != JSON_INT_OK || v < lo || v > hi) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "\"%s\" must be a whole number from %ld to %ld", k, lo, hi);
+                fail(&L, k, msg);
                 goto cleanup;
             }
-            c->jobs = (int)jobs;
+            if (jobs_key) c->jobs = (int)v;
+            else c->min_reason = (int)v;
         } else if (strcmp(k, "severity") == 0) {
             if (!cJSON_IsObject(it)) { fail(&L, k, "\"severity\" must map rule ids to severities"); goto cleanup; }
             const cJSON *s;
@@ -197,7 +202,7 @@ int sunset_config_load_text(const char *file, const char *text, size_t len, cons
         } else {
             char msg[200];
             snprintf(msg, sizeof msg, "unknown key \"%s\" (known: rules queries compile_commands "
-                     "include exclude severity disable jobs)", k);
+                     "include exclude severity disable jobs suppression_min_reason)", k);
             fail(&L, k, msg);
             goto cleanup;
         }

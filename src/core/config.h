@@ -22,6 +22,7 @@ typedef struct sunset_config {
     vec severity;       /* sev_override */
     vec disable;        /* disable_entry, arrays owned */
     int jobs;           /* 0 = unset */
+    int min_reason;     /* "suppression_min_reason"; -1 = unset */
 } sunset_config;
 
 void sunset_config_init(sunset_config *c);

@@ -860,6 +860,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->rules = VEC_INIT(sunset_rule *);
     rs->families = VEC_INIT(family_info);
     rs->test_paths = rs->generated_paths = rs->generated_markers = VEC_INIT(pcre2_code *);
+    rs->suppress_min_reason = SUNSET_MIN_REASON;
     cross_file_init(&rs->cross_file);
     rs->path_rules = VEC_INIT(sunset_rule *);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
