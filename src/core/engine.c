@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/normalize.h"
 #include "core/cache.h"
 #include "lang/registry.h"
 #include "core/prefilter.h"
@@ -510,7 +511,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     sunset_stats *st = &w->res.stats;
     const char *data = mem;
     size_t len = memlen;
-    sb fspath = {0};
+    sb fspath = {0}, folded = {0}, joined = {0};
     sb_printf(&fspath, "%s/%s", root, path);
     if (!mem) {
         size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
@@ -544,6 +545,28 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         goto cleanup;
     }
     sunset_lang lang = detect_lang(path, data, len);
+    char enc[64];
+    if (sunset_lang_foreign_encoding(lang, data, len, enc, sizeof enc)) {
+        /* read as bytes, such a file could spell any name unseen (a UTF-7 "+AAo-" is a newline) */
+        st->skipped_parse_failed++;
+        skipped(w, path, 1, "unparsable: a source encoding sunset does not read");
+        warnf(w, "%s:1:1: warning: skipped: source encoding '%s' (only UTF-8 and ASCII are read)", path, enc);
+        goto cleanup;
+    }
+    /* what the toolchain reads (base/normalize.h): Python's identifiers after NFKC, for the
+     * prefilter and the frontend alike; C++ with its line splices joined, for the prefilter
+     * only (libclang joins them itself and keeps the file's columns) */
+    unsigned reads = sunset_lang_reads(lang);
+    if ((reads & SUNSET_READS_NFKC) && text_fold_nfkc_ascii(data, len, &folded) && !folded.oom) {
+        data = folded.s;
+        len = folded.len;
+    }
+    const char *pf_data = data;
+    size_t pf_len = len;
+    if ((reads & SUNSET_READS_SPLICES) && text_join_splices(data, len, &joined) && !joined.oom) {
+        pf_data = joined.s;
+        pf_len = joined.len;
+    }
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath.s, data, len, lang};
     sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
@@ -573,8 +596,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         st->skipped_no_language++;
     } else {
         st->files_scanned++;
-        if (!e->o->no_prefilter && !prefilter_match(e->pf[lang], data, len) &&
-            !scoped_literal_match(w, lang, path, data, len)) {
+        if (!e->o->no_prefilter && !prefilter_match(e->pf[lang], pf_data, pf_len) &&
+            !scoped_literal_match(w, lang, path, pf_data, pf_len)) {
             st->files_prefiltered++;
         } else {
             int fi = e->fe_of_lang[lang];
@@ -596,6 +619,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);
 cleanup:
     sb_free(&fspath);
+    sb_free(&folded);
+    sb_free(&joined);
 }
 
 /* ---- engine lifetime ---- */
