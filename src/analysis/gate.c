@@ -74,6 +74,7 @@ static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g)
         bool own = strcmp(f->rule_id, SUNSET_GATE_RULE) == 0; /* new by construction */
         if (is_known[i] && !own) {
             g->n_unchanged++;
+            run->state[i] = SUNSET_STATE_UNCHANGED;
             continue;
         }
         bool on_added = true;
@@ -90,10 +91,12 @@ static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g)
             mv->seen = true;
             mv->now = f;
             g->n_moved++;
+            run->state[i] = SUNSET_STATE_UPDATED;
             continue;
         }
         if (!on_added) {
             g->n_unchanged++;
+            run->state[i] = SUNSET_STATE_UNCHANGED;
             continue;
         }
         run->is_new[i] = true;
@@ -144,8 +147,9 @@ int sunset_gate_judge(sunset_gate_run *run, sunset_gate *g) {
     size_t n = run->cur->n_findings ? run->cur->n_findings : 1;
     bool *is_known = sunset_calloc(n, sizeof(bool));
     run->is_new = sunset_calloc(n, sizeof(bool));
+    run->state = sunset_calloc(n, 1);
     int rc = -1;
-    if (!is_known || !run->is_new || match_known(run, is_known)) goto cleanup;
+    if (!is_known || !run->is_new || !run->state || match_known(run, is_known)) goto cleanup;
     classify(run, is_known, g);
     if (collect_fixed(run, g)) goto cleanup;
     count_open(run, g);
@@ -184,6 +188,8 @@ void sunset_gate_run_free(sunset_gate_run *run) {
     if (!run) return;
     sunset_free(run->is_new);
     sunset_free(run->fixed);
+    sunset_free(run->state);
+    run->state = NULL;
     run->is_new = NULL;
     run->fixed = NULL;
 }

@@ -21,6 +21,7 @@ typedef struct sunset_gate_run {
     bool have_baseline;
     /* out */
     bool *is_new;            /* per finding of cur: new (or suppressed new); owned */
+    unsigned char *state;    /* per finding of cur: SUNSET_STATE_* (result.h); owned */
     sunset_fixed *fixed;     /* g->fixed points here; owned */
 } sunset_gate_run;
 

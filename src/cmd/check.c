@@ -74,18 +74,19 @@ static void restrict_files(scan_ctx *s, const vec *keep) {
  * skipped). Absolute paths under the root are made relative. Returns EXIT_OK or EXIT_USAGE. */
 static int read_list(const char *file, const char *root, vec *out) {
     char *data = NULL;
-    size_t len = 0;
     int e;
-    if (strcmp(file, "-") == 0) {
+    /* a stream (stdin, a pipe, a shell's <(...)) has no size to read by */
+    FILE *fp = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
+    if (!fp) {
+        e = errno;
+    } else {
         sb in = {0};
         char buf[4096];
         size_t n;
-        while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&in, buf, n);
-        e = ferror(stdin) ? EIO : in.oom ? ENOMEM : 0;
-        len = in.len;
+        while ((n = fread(buf, 1, sizeof buf, fp)) > 0) sb_putn(&in, buf, n);
+        e = ferror(fp) ? EIO : in.oom ? ENOMEM : 0;
         data = in.s ? sb_take(&in) : sunset_strndup("", 0);
-    } else {
-        e = read_file(file, 0, &data, &len);
+        if (fp != stdin) fclose(fp);
     }
     if (e || !data) {
         fprintf(stderr, "sunset: %s: cannot read the file list: %s\n", file, strerror(e ? e : ENOMEM));
@@ -588,8 +589,10 @@ int cmd_check(cli *c) {
         g.baseline_after = n;
     }
 
-    /* the reported result: cur with only the new findings and the suppressed ones */
-    sunset_result_keep(&cur, run.is_new);
+    /* the reported result: cur with only the new findings and the suppressed ones; SARIF gets
+     * the full set with each finding's baselineState, as code scanning expects of an upload */
+    if (strcmp(writer->name, "sarif") == 0) g.states = run.state;
+    else sunset_result_keep(&cur, run.is_new);
     out = cur;
     memset(&cur, 0, sizeof cur);
     const char *what = c->staged ? "the index against " : "";

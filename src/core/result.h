@@ -53,6 +53,11 @@ typedef struct sunset_fixed {
     int task;
 } sunset_fixed;
 
+/* A finding's state against the known ones, SARIF's baselineState (the fixed are absent). */
+#define SUNSET_STATE_NEW 0
+#define SUNSET_STATE_UNCHANGED 1
+#define SUNSET_STATE_UPDATED 2 /* moved: same rule, text and scope elsewhere */
+
 typedef struct sunset_gate {
     const char *against;        /* "baseline FILE", "REV", "FILE list" ...; for humans */
     sunset_severity threshold;  /* new findings at or above it fail the gate */
@@ -63,6 +68,8 @@ typedef struct sunset_gate {
     bool open_known;            /* open_by_task is meaningful */
     bool list_unused;           /* the result's unused suppressions were asked for */
     bool updated;               /* --update-baseline rewrote the baseline */
+    const unsigned char *states; /* per finding of the result: a SUNSET_STATE_*; NULL = every
+                                  * finding is new (the result holds only the new ones); borrowed */
     size_t baseline_before, baseline_after;
 } sunset_gate;
 
