@@ -591,8 +591,6 @@ int cmd_check(cli *c) {
 
     /* the reported result: cur with only the new findings and the suppressed ones; SARIF gets
      * the full set with each finding's baselineState, as code scanning expects of an upload */
-    if (strcmp(writer->name, "sarif") == 0) g.states = run.state;
-    else sunset_result_keep(&cur, run.is_new);
     out = cur;
     memset(&cur, 0, sizeof cur);
     const char *what = c->staged ? "the index against " : "";
@@ -620,8 +618,22 @@ int cmd_check(cli *c) {
     out.rules = infos;
     out.n_rules = s.rs->rules.n + 2;
 
-    /* write */
+    /* write: SARIF (--sarif, or the format) from the full set, the other formats the new only */
     sunset_output_opts oo = output_opts(c);
+    g.states = run.state;
+    if (c->sarif_out) {
+        sb sarif = {0};
+        const sunset_writer *sw = sunset_writer_find("sarif");
+        int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
+        int wrc = bad ? EXIT_USAGE : output_write(c->sarif_out, &sarif);
+        sb_free(&sarif);
+        if (bad) goto oom;
+        if ((rc = wrc)) goto cleanup;
+    }
+    if (strcmp(writer->name, "sarif") != 0) {
+        sunset_result_keep(&out, run.is_new);
+        g.states = NULL;
+    }
     if (strcmp(writer->name, "text") == 0) {
         sunset_output_opts to = oo;
         to.summary = false;

@@ -68,6 +68,7 @@ static const opt_def options[] = {
     {0, "severity-threshold", "SEV", CMD_CHECK, K_STR, F(threshold), 0, 0, "new findings at or above SEV fail: info, warning (default), error"},
     {0, "summary", "FILE", CMD_CHECK, K_STR, F(summary), 0, 0, "also write a Markdown summary to FILE (default with -f github: $GITHUB_STEP_SUMMARY)"},
     {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing (full scans)"},
+    {0, "sarif", "FILE", CMD_CHECK, K_STR, F(sarif_out), 0, 0, "also write SARIF (every result with its baselineState) to FILE, from the same run"},
     {0, "staged", NULL, CMD_CHECK, K_FLAG, F(staged), 0, 0, "judge the index (what a commit records) against HEAD; for pre-commit hooks"},
     {0, "allow-config-change", NULL, CMD_CHECK, K_FLAG, F(allow_config_change), 0, 0, "accept a change to .sunset.json, the baseline, .gitignore, rules or queries (then read from the change)"},
     {0, "allow-new-suppressions", NULL, CMD_CHECK, K_FLAG, F(allow_new_suppressions), 0, 0, "diff modes: do not fail on sunset-ignore comments the change adds"},

@@ -41,6 +41,7 @@ typedef struct cli {
     const char *baseline, *diff_base, *files_from, *threshold, *summary;
     bool update_baseline, accept_new, report_unused;
     bool staged, allow_config_change, allow_new_suppressions; /* check: the gate's trust model */
+    const char *sarif_out; /* check --sarif FILE */
     /* history */
     const char *repo, *since;
     long every, max_count;
