@@ -593,9 +593,9 @@ int cmd_check(cli *c) {
      * the full set with each finding's baselineState, as code scanning expects of an upload */
     out = cur;
     memset(&cur, 0, sizeof cur);
-    const char *what = c->staged ? "the index against " : "";
-    if (base_name && diff) sb_printf(&against, "%s%s and baseline %s", what, rev, base_name);
-    else if (diff) sb_printf(&against, "%s%s", what, rev);
+    const char *what = c->staged ? " (the staged change)" : "";
+    if (base_name && diff) sb_printf(&against, "%s%s and baseline %s", rev, what, base_name);
+    else if (diff) sb_printf(&against, "%s%s", rev, what);
     else if (base_name) sb_printf(&against, "baseline %s", base_name);
     else sb_puts(&against, "an empty baseline");
     if (c->files_from) sb_printf(&against, " (files listed in %s)", c->files_from);

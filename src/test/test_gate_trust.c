@@ -248,7 +248,7 @@ static void staged_judges_the_index(void **state) {
     add_legacy_cc(r, NULL, NULL);
     put(r, "python/paddle/run.py", "import paddle\n\n\ndef main():\n    return paddle.static.Program(None)\n");
     assert_int_equal(run(r, "git add python/paddle/run.py && $S check -q --staged"), 0);
-    assert_non_null(strstr(r->out, "the index against HEAD"));
+    assert_non_null(strstr(r->out, "against HEAD (the staged change): 0 new"));
 }
 
 static void renames_are_not_fixes(void **state) {
