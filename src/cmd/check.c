@@ -1,9 +1,12 @@
 /*
  * cmd_check.c — `sunset baseline` and `sunset check`, the pull-request gate's commands: options,
- * which files to scan (all, a list, or those a change touched), the known findings (the
- * baseline, or the files as they were at the diff base), then the judgement (src/analysis/gate.c) and
- * the reports. New findings at or above --severity-threshold fail the gate (exit 1); errors
- * exit 2 and win over findings.
+ * which files to scan (all, a list, or those a change touched: the work tree or, with --staged,
+ * the index against the diff base), the known findings (the baseline, or the files as they
+ * were at the diff base), then the judgement (src/analysis/gate.c) and the reports. In a diff
+ * mode the configuration and the baseline are read as the diff base has them, and what the
+ * scan could not judge, edits to what decides the verdict and added suppressions become the
+ * gate's own findings (fail closed). New findings at or above --severity-threshold fail the
+ * gate (exit 1); errors exit 2 and win over findings.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
