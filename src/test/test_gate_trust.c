@@ -115,7 +115,7 @@ static void config_above_the_work_tree_is_not_read(void **state) {
     repo *r = *state;
     put(r, "outer/.sunset.json", "{\"disable\": [{\"rules\": [\"*\"]}]}");
     assert_int_equal(run(r, "mkdir -p outer/repo && cd outer/repo && git init -q && printf 'x = ExecutionStrategy()\\n' > a.py && "
-                            "$S scan --no-cache -q ."), 0);
+                            "$S scan --no-cache --findings -q ."), 0);
     assert_non_null(strstr(r->out, "a.py:1:5: error: [ES-PY-IDENT]"));
 }
 
