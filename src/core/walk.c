@@ -158,9 +158,34 @@ static bool glob_run(const gtok *t, long n, bool *cur, bool *next, const char *s
     return cur[n];
 }
 
+/* The shapes most .gitignore lines have, answered without the automaton: a literal path, a
+ * literal prefix (which must match before anything else can), and `*` + literal. Every path
+ * of the walk meets every rule, and compiling and running the automaton for each pair was 76%
+ * of `check --diff-base`'s CPU on a Paddle checkout (perf). 1 or 0 is the answer; -1 leaves
+ * it to the automaton, for the pattern and the text past *skip bytes of literal prefix. */
+static int glob_quick(const char *p, const char *s, size_t *skip) {
+    static const char meta[] = "*?[\\";
+    size_t lit = strcspn(p, meta);
+    *skip = 0;
+    if (strncmp(p, s, lit) != 0) return 0;
+    if (!p[lit]) return s[lit] == 0;
+    if (lit == 0 && p[0] == '*' && p[1] != '*' && !p[1 + strcspn(p + 1, meta)]) {
+        size_t sl = strlen(s), fl = strlen(p + 1);
+        if (sl < fl || strcmp(s + sl - fl, p + 1) != 0) return 0;
+        return memchr(s, '/', sl - fl) == NULL; /* the star never crosses a '/' */
+    }
+    *skip = lit;
+    return -1;
+}
+
 /* Gitignore-flavour match of the whole of s: `*`, `?` and classes stop at '/', `**`
  * crosses it, `**` + `/` also matches no directory at all, `\\x` is x. */
 static bool glob_rec(const char *p, const char *s) {
+    size_t skip;
+    int quick = glob_quick(p, s, &skip);
+    if (quick >= 0) return quick;
+    p += skip;
+    s += skip;
     size_t pl = strlen(p);
     gtok tbuf[128];
     bool sbuf[2 * 129];
