@@ -23,8 +23,8 @@
 #     j1          cold with -j1
 #     check       sunset check --diff-base HEAD~1 --no-cache in a git history whose last
 #                 commit changes one file (the pre-commit hook's case)
-#     removable   sunset removable TREE -f json
-#     report      sunset report TREE -f json
+#     removable   sunset removable TREE -f json --no-cache (cold, like report)
+#     report      sunset report TREE -f json --no-cache
 #     history     sunset history over the generated 345-commit history of TREE
 #                 (scripts/gen-history.sh), or over --range in --repo
 # and print for each the median wall and CPU (user+sys) seconds, the peak RSS, the CPU and
@@ -323,8 +323,8 @@ COLD_CMD=("$SUNSET" scan "$TREE" --format json -j "$JOBS" "${Q[@]}" --no-cache)
 WARM_CMD=("$SUNSET" scan "$TREE" --format json -j "$JOBS" "${Q[@]}" --cache "$WORK/cache")
 J1_CMD=("$SUNSET" scan "$TREE" --format json -j 1 "${Q[@]}" --no-cache)
 CHECK_CMD=("$SUNSET" check --diff-base HEAD~1 -j "$JOBS" "${Q[@]}" --no-cache)
-RM_CMD=("$SUNSET" removable "$TREE" -f json -j "$JOBS" "${Q[@]}")
-REPORT_CMD=("$SUNSET" report "$TREE" -f json -j "$JOBS" "${Q[@]}")
+RM_CMD=("$SUNSET" removable "$TREE" -f json -j "$JOBS" "${Q[@]}" --no-cache)
+REPORT_CMD=("$SUNSET" report "$TREE" -f json -j "$JOBS" "${Q[@]}" --no-cache)
 if [ -n "$REPO" ]; then
     HIST_CMD=("$SUNSET" history "${Q[@]}" --repo "$REPO" -f csv "$RANGE")
     HIST_WHAT="$RANGE in $(basename "$REPO")"
