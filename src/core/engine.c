@@ -37,6 +37,7 @@ struct sunset_engine {
     void *fe_state[N_FRONTENDS];
     int fe_of_lang[SUNSET_LANG_COUNT]; /* index into frontends, -1 = none */
     prefilter *pf[SUNSET_LANG_COUNT];
+    prefilter *marker;                 /* SUNSET_SUPPRESS_MARKER alone (see scan_one) */
     size_t n_rules;
     sunset_family_title *families;
 };
@@ -578,7 +579,9 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
     sunset_stats before = *st;
     uint64_t ckey = 0;
-    sink.has_marker = memmem(data, len, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) != NULL;
+    /* every file is searched for the marker; the strided prefilter does it at a tenth of the
+     * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
+    sink.has_marker = prefilter_match(e->marker, data, len);
     bool cacheable = e->o->cache && !sink.has_marker;
     if (cacheable) {
         ckey = sunset_cache_key(path, data, len);
@@ -656,6 +659,12 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
         }
         for (const sunset_lang *l = fe->langs; *l; l++) e->fe_of_lang[*l] = (int)i;
     }
+    const char *marker = SUNSET_SUPPRESS_MARKER;
+    if (!(e->marker = prefilter_new(&marker, 1))) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        sunset_engine_free(e);
+        return NULL;
+    }
     for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
         const vec *lits = &rs->literals[l];
         e->pf[l] = prefilter_new((const char *const *)lits->v, lits->n);
@@ -683,6 +692,7 @@ void sunset_engine_free(sunset_engine *e) {
     for (size_t i = 0; i < N_FRONTENDS; i++)
         if (e->fe_state[i]) sunset_frontends(NULL)[i]->fini(e->fe_state[i]);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) prefilter_free(e->pf[l]);
+    prefilter_free(e->marker);
     sunset_free(e->families);
     sunset_free(e);
 }
