@@ -19,7 +19,8 @@ export GIT_AUTHOR_DATE="2024-04-01T00:00:00+00:00" GIT_COMMITTER_DATE="2024-04-0
 git init -q -b develop .
 git add -A
 git commit -q -m "Import the tree"
-grep -rlE "$pattern" . --exclude-dir=.git | sort > ../.legacy-files.$$
+# tracked files only: one the tree's .gitignore leaves out would make an empty commit
+git grep -lE "$pattern" | LC_ALL=C sort > ../.legacy-files.$$
 count=$(wc -l < ../.legacy-files.$$)
 [ "$count" -gt 0 ] || { echo "gen-history.sh: no legacy files in $tree" >&2; exit 1; }
 i=1

@@ -13,6 +13,8 @@ libpcre2-dev libcmocka-dev libgit2-dev npm git"
 # `make fuzz`; valgrind for `make valgrind`. `make test` stays lean.
 [ "${SUNSET_WITH_CLANG:-0}" = 1 ] && PACKAGES="$PACKAGES clang libclang-rt-dev"
 [ "${SUNSET_WITH_VALGRIND:-0}" = 1 ] && PACKAGES="$PACKAGES valgrind"
+# the pre-commit framework, for the end-to-end test of .pre-commit-hooks.yaml (skipped without it)
+[ "${SUNSET_WITH_PRECOMMIT:-0}" = 1 ] && PACKAGES="$PACKAGES pre-commit"
 
 missing=""
 for p in $PACKAGES; do

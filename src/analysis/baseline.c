@@ -80,13 +80,19 @@ static bool is_fp(const char *s) {
 int sunset_baseline_load(const char *file, sunset_known_set *k) {
     char *data = NULL;
     size_t len = 0;
-    cJSON *doc = NULL;
-    int rc = EXIT_USAGE;
     int e = read_file(file, 0, &data, &len);
     if (e) {
         fprintf(stderr, "sunset: %s: cannot read the baseline: %s\n", file, strerror(e));
-        goto cleanup;
+        return EXIT_USAGE;
     }
+    int rc = sunset_baseline_load_text(file, data, len, k);
+    sunset_free(data);
+    return rc;
+}
+
+int sunset_baseline_load_text(const char *file, const char *data, size_t len, sunset_known_set *k) {
+    cJSON *doc = NULL;
+    int rc = EXIT_USAGE;
     size_t err_off = len;
     doc = json_parse(data, len, &err_off);
     if (!doc) {
@@ -161,7 +167,6 @@ oom:
     fprintf(stderr, "sunset: out of memory reading %s\n", file);
 cleanup:
     cJSON_Delete(doc);
-    sunset_free(data);
     return rc;
 }
 

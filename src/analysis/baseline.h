@@ -36,6 +36,8 @@ int sunset_known_add_finding(sunset_known_set *k, const sunset_finding *f, bool 
 /* Load FILE into k. Prints "FILE:LINE:COL: message" or "FILE: findings[i]: message" and
  * returns EXIT_USAGE (2) when it cannot be read or is not a baseline; 0 when loaded. */
 int sunset_baseline_load(const char *file, sunset_known_set *k);
+/* The same from text already read (a blob at the diff base); file names it in messages. */
+int sunset_baseline_load_text(const char *file, const char *data, size_t len, sunset_known_set *k);
 /* Write entries (sorted here, duplicates by fingerprint dropped) to FILE atomically; *written
  * gets the count. 0, or EXIT_USAGE with a message. */
 int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *written);

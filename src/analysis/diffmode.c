@@ -57,6 +57,7 @@ static void file_free(diff_file *f) {
     sunset_free(f->old_path);
     sunset_free(f->old_data);
     sunset_free(f->added);
+    sunset_free(f->new_data);
 }
 
 void diff_set_free(diff_set *d) {
@@ -67,6 +68,7 @@ void diff_set_free(diff_set *d) {
 }
 
 bool diff_line_added(const diff_file *f, uint32_t line) {
+    if (f->all_added) return true;
     size_t lo = 0, hi = f->n_added;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -100,7 +102,100 @@ static int add_lines(git_patch *patch, diff_file *f) {
     return 0;
 }
 
-int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn) {
+/* The repository holding root, its prefix and rev's tree; 0, or -1 with a message. A revision
+ * that does not resolve gets the hint a shallow CI clone needs. */
+static int open_at(const char *root, const char *rev, git_repository **repo, char **prefix,
+                   git_object **obj, git_object **tree, char *err, size_t errn) {
+    if (git_repository_open_ext(repo, root, 0, NULL)) {
+        git_err(err, errn, root);
+        return -1;
+    }
+    if (git_repository_is_bare(*repo) || !(*prefix = prefix_of(*repo, root))) {
+        snprintf(err, errn, "%s: not inside a git work tree", root);
+        return -1;
+    }
+    if (git_revparse_single(obj, *repo, rev)) {
+        const git_error *e = git_error_last();
+        snprintf(err, errn, "%s: no such revision in this clone (%s); a shallow clone must fetch "
+                 "it first, e.g. git fetch --no-tags --depth=1 origin %s",
+                 rev, e && e->message ? e->message : "not found", rev);
+        return -1;
+    }
+    if (git_object_peel(tree, *obj, GIT_OBJECT_TREE)) {
+        git_err(err, errn, rev);
+        return -1;
+    }
+    return 0;
+}
+
+int diff_read_at(const char *root, const char *rev, const char *path, char **data, size_t *len,
+                 char *err, size_t errn) {
+    git_repository *repo = NULL;
+    git_object *obj = NULL, *tree = NULL;
+    git_tree_entry *ent = NULL;
+    git_blob *blob = NULL;
+    char *prefix = NULL;
+    sb full = {0};
+    int rc = -1;
+    *data = NULL;
+    *len = 0;
+    git_libgit2_init();
+    if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
+    /* prefix + path, with each leading "../" taking one directory off the prefix */
+    size_t pl = strlen(prefix);
+    while (strncmp(path, "../", 3) == 0) {
+        if (!pl) {
+            rc = 1; /* above the work tree */
+            goto cleanup;
+        }
+        pl--;
+        while (pl && prefix[pl - 1] != '/') pl--;
+        path += 3;
+    }
+    sb_putn(&full, prefix, pl);
+    sb_puts(&full, path);
+    if (full.oom) {
+        snprintf(err, errn, "out of memory");
+        goto cleanup;
+    }
+    if (git_tree_entry_bypath(&ent, (git_tree *)tree, full.s)) {
+        rc = 1;
+        goto cleanup;
+    }
+    if (git_tree_entry_type(ent) != GIT_OBJECT_BLOB || git_blob_lookup(&blob, repo, git_tree_entry_id(ent))) {
+        snprintf(err, errn, "%s at %s: not a file", full.s, rev);
+        goto cleanup;
+    }
+    *len = (size_t)git_blob_rawsize(blob);
+    if (!(*data = sunset_strndup(git_blob_rawcontent(blob), *len))) {
+        snprintf(err, errn, "out of memory");
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    sb_free(&full);
+    sunset_free(prefix);
+    git_blob_free(blob);
+    git_tree_entry_free(ent);
+    git_object_free(tree);
+    git_object_free(obj);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    return rc;
+}
+
+static char *blob_text(git_repository *repo, const git_oid *id, size_t *len) {
+    git_blob *blob = NULL;
+    char *s = NULL;
+    if (git_blob_lookup(&blob, repo, id) == 0) {
+        *len = (size_t)git_blob_rawsize(blob);
+        s = sunset_strndup(git_blob_rawcontent(blob), *len);
+        git_blob_free(blob);
+    }
+    return s;
+}
+
+static int collect(const char *root, const char *rev, bool staged, diff_set *out, char *err, size_t errn) {
     git_repository *repo = NULL;
     git_object *obj = NULL, *tree = NULL;
     git_diff *diff = NULL;
@@ -109,28 +204,18 @@ int diff_collect(const char *root, const char *rev, diff_set *out, char *err, si
     int rc = -1;
     memset(out, 0, sizeof *out);
     git_libgit2_init();
-    if (git_repository_open_ext(&repo, root, 0, NULL)) {
-        git_err(err, errn, root);
-        goto cleanup;
-    }
-    if (git_repository_is_bare(repo) || !(prefix = prefix_of(repo, root))) {
-        snprintf(err, errn, "%s: not inside a git work tree", root);
-        goto cleanup;
-    }
-    if (git_revparse_single(&obj, repo, rev) || git_object_peel(&tree, obj, GIT_OBJECT_TREE)) {
-        git_err(err, errn, rev);
-        goto cleanup;
-    }
+    if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
     git_diff_options opts;
     git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-    opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+    opts.flags = staged ? 0 : GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
     opts.context_lines = 0;
     char *spec[1] = {prefix};
     if (*prefix) {
         opts.pathspec.strings = spec;
         opts.pathspec.count = 1;
     }
-    if (git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts)) {
+    if (staged ? git_diff_tree_to_index(&diff, repo, (git_tree *)tree, NULL, &opts)
+               : git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts)) {
         git_err(err, errn, "diff");
         goto cleanup;
     }
@@ -153,20 +238,22 @@ int diff_collect(const char *root, const char *rev, diff_set *out, char *err, si
         f.path = gone ? NULL : rel(prefix, d->new_file.path);
         f.old_path = is_new ? NULL : rel(prefix, d->old_file.path);
         f.renamed = d->status == GIT_DELTA_RENAMED;
+        f.symlink = !gone && d->new_file.mode == GIT_FILEMODE_LINK;
+        f.untracked = d->status == GIT_DELTA_UNTRACKED;
+        f.all_added = f.symlink;
         if (!f.path && !f.old_path) continue; /* outside the root */
         if (f.old_path) {
-            git_blob *blob = NULL;
-            if (git_blob_lookup(&blob, repo, &d->old_file.id) == 0) {
-                size_t len = (size_t)git_blob_rawsize(blob);
-                f.old_data = sunset_strndup(git_blob_rawcontent(blob), len);
-                f.old_len = len;
-                git_blob_free(blob);
-            }
+            f.old_data = blob_text(repo, &d->old_file.id, &f.old_len);
             if (!f.old_data) {
                 /* an old side we cannot read (a submodule ...) is treated as a new file */
                 sunset_free(f.old_path);
                 f.old_path = NULL;
             }
+        }
+        if (f.path && staged && !(f.new_data = blob_text(repo, &d->new_file.id, &f.new_len))) {
+            snprintf(err, errn, "%s: cannot read the staged file", d->new_file.path);
+            file_free(&f);
+            goto cleanup;
         }
         if (f.path) {
             git_patch *patch = NULL;
@@ -203,4 +290,12 @@ cleanup:
     git_repository_free(repo);
     git_libgit2_shutdown();
     return rc;
+}
+
+int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn) {
+    return collect(root, rev, false, out, err, errn);
+}
+
+int diff_collect_staged(const char *root, const char *rev, diff_set *out, char *err, size_t errn) {
+    return collect(root, rev, true, out, err, errn);
 }

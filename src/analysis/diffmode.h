@@ -1,7 +1,8 @@
 /*
  * diffmode.h — what a change touched, read with libgit2: the diff between a revision and the
  * work tree (index and untracked files included, renames detected), per file the lines the
- * change adds or edits and the file's content at the revision. Used by `check --diff-base`.
+ * change adds or edits and the file's content at the revision. Used by `check --diff-base` and
+ * `check --staged`, which also read the configuration and the baseline at the revision.
  */
 #ifndef SUNSET_DIFFMODE_H
 #define SUNSET_DIFFMODE_H
@@ -18,6 +19,11 @@ typedef struct diff_file {
     uint32_t *added;     /* work-tree line numbers added or edited, ascending; owned */
     size_t n_added;
     bool renamed;
+    bool symlink;        /* the new side is a symbolic link */
+    bool untracked;      /* a work-tree file git does not track (nor ignore) */
+    bool all_added;      /* every line counts as added (a symlink: its target is judged) */
+    char *new_data;      /* --staged: the file as staged in the index; NULL otherwise; owned */
+    size_t new_len;
 } diff_file;
 
 typedef struct diff_set {
@@ -29,6 +35,14 @@ typedef struct diff_set {
  * resolved directory inside a git work tree). Returns 0, or -1 with a one-line message in err.
  * Free with diff_set_free. */
 int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn);
+/* The same between `rev` and the index (what a commit would record, `check --staged`): each
+ * file's new_data is its staged content. */
+int diff_collect_staged(const char *root, const char *rev, diff_set *out, char *err, size_t errn);
+/* The blob at `rev` for `path` (relative to the root; "../" climbs toward the work tree's
+ * top): 0 with *data (NUL-terminated, caller frees) and *len, 1 when rev has no such file,
+ * -1 with a message in err. */
+int diff_read_at(const char *root, const char *rev, const char *path, char **data, size_t *len,
+                 char *err, size_t errn);
 void diff_set_free(diff_set *d);
 /* Does the change add or edit line `line` of f? */
 bool diff_line_added(const diff_file *f, uint32_t line);

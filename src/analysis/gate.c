@@ -71,12 +71,14 @@ static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g)
     const diff_set *ds = run->diff;
     for (size_t i = 0; i < run->cur->n_findings; i++) {
         const sunset_finding *f = &run->cur->findings[i];
-        if (is_known[i]) {
+        bool own = strcmp(f->rule_id, SUNSET_GATE_RULE) == 0; /* new by construction */
+        if (is_known[i] && !own) {
             g->n_unchanged++;
+            run->state[i] = SUNSET_STATE_UNCHANGED;
             continue;
         }
         bool on_added = true;
-        if (ds) {
+        if (ds && !own) {
             if (!df || !df->path || strcmp(df->path, f->path)) {
                 df = NULL;
                 for (size_t k = 0; k < ds->n && !df; k++)
@@ -84,15 +86,17 @@ static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g)
             }
             on_added = df && diff_line_added(df, f->span.line);
         }
-        sunset_known *mv = moved_from(run->known, f, on_added, ds != NULL);
+        sunset_known *mv = own ? NULL : moved_from(run->known, f, on_added, ds != NULL);
         if (mv) {
             mv->seen = true;
             mv->now = f;
             g->n_moved++;
+            run->state[i] = SUNSET_STATE_UPDATED;
             continue;
         }
         if (!on_added) {
             g->n_unchanged++;
+            run->state[i] = SUNSET_STATE_UNCHANGED;
             continue;
         }
         run->is_new[i] = true;
@@ -143,8 +147,9 @@ int sunset_gate_judge(sunset_gate_run *run, sunset_gate *g) {
     size_t n = run->cur->n_findings ? run->cur->n_findings : 1;
     bool *is_known = sunset_calloc(n, sizeof(bool));
     run->is_new = sunset_calloc(n, sizeof(bool));
+    run->state = sunset_calloc(n, 1);
     int rc = -1;
-    if (!is_known || !run->is_new || match_known(run, is_known)) goto cleanup;
+    if (!is_known || !run->is_new || !run->state || match_known(run, is_known)) goto cleanup;
     classify(run, is_known, g);
     if (collect_fixed(run, g)) goto cleanup;
     count_open(run, g);
@@ -183,6 +188,57 @@ void sunset_gate_run_free(sunset_gate_run *run) {
     if (!run) return;
     sunset_free(run->is_new);
     sunset_free(run->fixed);
+    sunset_free(run->state);
+    run->state = NULL;
     run->is_new = NULL;
     run->fixed = NULL;
+}
+
+/* ---- the gate's own findings ---- */
+
+static const char *const gate_messages[] = {
+    [GATE_BINARY] = "Changed file not analysed: binary (a NUL byte in its first 8000 bytes); the gate fails closed.",
+    [GATE_GENERATED] = "Changed file not analysed: generated (its name or a generator's header marker); the gate "
+                       "fails closed. Check it with --include-generated.",
+    [GATE_TOO_LARGE] = "Changed file not analysed: larger than --max-filesize; the gate fails closed.",
+    [GATE_UNREADABLE] = "Changed file not analysed: unreadable; the gate fails closed.",
+    [GATE_UNPARSABLE] = "Changed file not analysed: its parser failed (or its source encoding is not one sunset "
+                        "decodes); the gate fails closed.",
+    [GATE_SYMLINK] = "A changed symbolic link whose target is outside the work tree or missing; its content cannot be judged.",
+    [GATE_CONFIG] = "The change edits what decides the gate's verdict (configuration, baseline, ignore file, rules or "
+                    "queries); the verdict used the diff base's version. A maintainer accepts it with --allow-config-change.",
+    [GATE_SUPPRESSION] = "The change adds a sunset-ignore suppression; a maintainer accepts it with --allow-new-suppressions.",
+};
+
+sunset_gate_kind sunset_gate_skip_kind(const char *reason) {
+    static const struct { const char *prefix; sunset_gate_kind k; } by_reason[] = {
+        {"binary", GATE_BINARY}, {"generated", GATE_GENERATED}, {"too large", GATE_TOO_LARGE},
+        {"unreadable", GATE_UNREADABLE},
+    };
+    for (size_t i = 0; i < sizeof by_reason / sizeof by_reason[0]; i++)
+        if (!strncmp(reason, by_reason[i].prefix, strlen(by_reason[i].prefix))) return by_reason[i].k;
+    return GATE_UNPARSABLE;
+}
+
+int sunset_gate_add_finding(sunset_result *r, sunset_gate_kind k, const char *path, uint32_t line,
+                            const char *what) {
+    sunset_finding f = {
+        .rule_id = SUNSET_GATE_RULE, .family = SUNSET_GATE_FAMILY, .message = gate_messages[k],
+        .fix = SUNSET_GATE_FIX, .severity = SUNSET_SEV_ERROR, .ctx = SUNSET_CTX_CODE,
+        .span = {line ? line : 1, 1, line ? line : 1, 1}, .path = (char *)path, .matched = (char *)what,
+    };
+    return sunset_result_add(r, &f) ? 0 : -1;
+}
+
+bool sunset_gate_is_trust_file(const char *path, const char *baseline, const char *const *dirs, size_t n_dirs) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strcmp(base, ".sunset.json") == 0 || strcmp(base, ".gitignore") == 0) return true;
+    if (baseline && strcmp(path, baseline) == 0) return true;
+    for (size_t i = 0; i < n_dirs; i++) {
+        size_t n = strlen(dirs[i]);
+        while (n && dirs[i][n - 1] == '/') n--;
+        if (n && strncmp(path, dirs[i], n) == 0 && path[n] == '/') return true;
+    }
+    return false;
 }

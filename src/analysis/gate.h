@@ -21,6 +21,7 @@ typedef struct sunset_gate_run {
     bool have_baseline;
     /* out */
     bool *is_new;            /* per finding of cur: new (or suppressed new); owned */
+    unsigned char *state;    /* per finding of cur: SUNSET_STATE_* (result.h); owned */
     sunset_fixed *fixed;     /* g->fixed points here; owned */
 } sunset_gate_run;
 
@@ -33,5 +34,38 @@ int sunset_gate_judge(sunset_gate_run *run, sunset_gate *g);
 int sunset_gate_next_baseline(const sunset_gate_run *run, bool accept_new, sunset_known_set *nb);
 
 void sunset_gate_run_free(sunset_gate_run *run);
+
+/* ---- failing closed: the gate's own findings ----
+ * In diff modes (check --diff-base, --staged) the gate judges only what it analysed, so what
+ * it could not analyse, a change to what decides its verdict, and a suppression the change
+ * adds are findings of rule SUNSET-GATE: always new, always failing (error). */
+#define SUNSET_GATE_RULE "SUNSET-GATE"
+#define SUNSET_GATE_FAMILY "gate"
+#define SUNSET_GATE_FIX "see the message; the gate never passes what it did not judge"
+
+typedef enum sunset_gate_kind {
+    GATE_BINARY,         /* a changed file the scan skipped as binary */
+    GATE_GENERATED,      /* ... as generated */
+    GATE_TOO_LARGE,      /* ... as larger than --max-filesize */
+    GATE_UNREADABLE,     /* ... as unreadable */
+    GATE_UNPARSABLE,     /* ... because its frontend failed */
+    GATE_SYMLINK,        /* a changed symlink whose target is outside the work tree or missing */
+    GATE_CONFIG,         /* the change edits the configuration, baseline, an ignore file, rules or queries */
+    GATE_SUPPRESSION,    /* the change adds a suppression */
+} sunset_gate_kind;
+
+/* The kind for a skip's reason (sunset_skip.what, written by the engine). */
+sunset_gate_kind sunset_gate_skip_kind(const char *reason);
+
+/* Append a SUNSET-GATE finding of kind k at path:line to r; `what` (copied) becomes the
+ * finding's matched text (the reason, the file). 0, or -1 on OOM. Call sunset_result_finish
+ * after the last one. */
+int sunset_gate_add_finding(sunset_result *r, sunset_gate_kind k, const char *path, uint32_t line,
+                            const char *what);
+
+/* Does the root-relative path decide the verdict: a .sunset.json or .gitignore at any depth,
+ * the baseline (root-relative, or NULL), or a file under one of dirs (root-relative
+ * directories of rules and queries)? */
+bool sunset_gate_is_trust_file(const char *path, const char *baseline, const char *const *dirs, size_t n_dirs);
 
 #endif

@@ -1,15 +1,19 @@
 /*
  * cmd_check.c — `sunset baseline` and `sunset check`, the pull-request gate's commands: options,
- * which files to scan (all, a list, or those a change touched), the known findings (the
- * baseline, or the files as they were at the diff base), then the judgement (src/analysis/gate.c) and
- * the reports. New findings at or above --severity-threshold fail the gate (exit 1); errors
- * exit 2 and win over findings.
+ * which files to scan (all, a list, or those a change touched: the work tree or, with --staged,
+ * the index against the diff base), the known findings (the baseline, or the files as they
+ * were at the diff base), then the judgement (src/analysis/gate.c) and the reports. In a diff
+ * mode the configuration and the baseline are read as the diff base has them, and what the
+ * scan could not judge, edits to what decides the verdict and added suppressions become the
+ * gate's own findings (fail closed). New findings at or above --severity-threshold fail the
+ * gate (exit 1); errors exit 2 and win over findings.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/gate.h"
 #include "cmd/session.h"
@@ -73,18 +77,19 @@ static void restrict_files(scan_ctx *s, const vec *keep) {
  * skipped). Absolute paths under the root are made relative. Returns EXIT_OK or EXIT_USAGE. */
 static int read_list(const char *file, const char *root, vec *out) {
     char *data = NULL;
-    size_t len = 0;
     int e;
-    if (strcmp(file, "-") == 0) {
+    /* a stream (stdin, a pipe, a shell's <(...)) has no size to read by */
+    FILE *fp = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
+    if (!fp) {
+        e = errno;
+    } else {
         sb in = {0};
         char buf[4096];
         size_t n;
-        while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&in, buf, n);
-        e = ferror(stdin) ? EIO : in.oom ? ENOMEM : 0;
-        len = in.len;
+        while ((n = fread(buf, 1, sizeof buf, fp)) > 0) sb_putn(&in, buf, n);
+        e = ferror(fp) ? EIO : in.oom ? ENOMEM : 0;
         data = in.s ? sb_take(&in) : sunset_strndup("", 0);
-    } else {
-        e = read_file(file, 0, &data, &len);
+        if (fp != stdin) fclose(fp);
     }
     if (e || !data) {
         fprintf(stderr, "sunset: %s: cannot read the file list: %s\n", file, strerror(e ? e : ENOMEM));
@@ -152,6 +157,169 @@ static int write_summary_file(const char *file, const sb *md, bool append) {
     return EXIT_OK;
 }
 
+/* ---- the diff base's view: what decides the verdict is read at REV ---- */
+
+/* Where the scan starts and the git work tree around it. */
+typedef struct base_view {
+    const char *rev;       /* NULL: no diff base (the work tree is read) */
+    char start[PATH_MAX];  /* the first PATH's directory, resolved */
+    char top[PATH_MAX];    /* the work tree's top; = start outside git */
+    size_t depth;          /* directories from top down to start */
+    bool in_git;
+} base_view;
+
+static int base_view_init(const cli *c, const char *rev, base_view *b) {
+    const char *first = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".";
+    struct stat st;
+    memset(b, 0, sizeof *b);
+    b->rev = rev;
+    if (!realpath(first, b->start) || stat(b->start, &st) != 0) {
+        fprintf(stderr, "sunset: %s: %s\n", first, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        char *sl = strrchr(b->start, '/');
+        if (sl && sl != b->start) *sl = 0;
+    }
+    snprintf(b->top, sizeof b->top, "%s", b->start);
+    char *prefix = diff_repo_prefix(b->start);
+    if (prefix) {
+        b->in_git = true;
+        for (const char *p = prefix; *p; p++) b->depth += *p == '/';
+        size_t tl = strlen(b->top), pl = strlen(prefix);
+        /* start = top + "/" + prefix without its trailing slash */
+        if (pl && tl > pl) b->top[tl - pl] = 0;
+    }
+    sunset_free(prefix);
+    return EXIT_OK;
+}
+
+/* path (absolute or relative to the current directory) relative to the directory top, or
+ * NULL when it lies outside. Lexical for a path that does not exist (a file the change adds). */
+static char *rel_to(const char *top, const char *path) {
+    char real[PATH_MAX];
+    sb abs = {0};
+    if (realpath(path, real)) sb_puts(&abs, real);
+    else if (path[0] == '/') sb_puts(&abs, path);
+    else if (getcwd(real, sizeof real)) sb_printf(&abs, "%s/%s", real, path);
+    size_t tl = strlen(top);
+    char *r = NULL;
+    if (abs.s && strncmp(abs.s, top, tl) == 0 && abs.s[tl] == '/')
+        r = sunset_strndup(abs.s + tl + 1, strlen(abs.s + tl + 1));
+    sb_free(&abs);
+    return r;
+}
+
+/* A top-relative file as the diff base has it: 0 with *data, 1 when absent, EXIT_USAGE. */
+static int read_base(const base_view *b, const char *toprel, char **data, size_t *len) {
+    sb rel = {0};
+    for (size_t i = 0; i < b->depth; i++) sb_puts(&rel, "../");
+    sb_puts(&rel, toprel);
+    char err[512];
+    int rc = rel.oom ? -1 : diff_read_at(b->start, b->rev, rel.s, data, len, err, sizeof err);
+    sb_free(&rel);
+    if (rc < 0) {
+        fprintf(stderr, "sunset: %s\n", rel.oom ? "out of memory" : err);
+        return EXIT_USAGE;
+    }
+    return rc;
+}
+
+/* The configuration as the diff base has it (--config FILE inside the work tree, or the
+ * nearest .sunset.json from the start up to the top) into s->cfg; *name gets its top-relative
+ * path (caller frees; NULL when none). A --config outside the work tree is the CI's own and
+ * is read by scan_prepare as usual. */
+static int base_config(const cli *c, const base_view *b, scan_ctx *s, char **name) {
+    *name = NULL;
+    sunset_config_init(&s->cfg);
+    s->cfg_ready = true;
+    if (c->no_config) return EXIT_OK;
+    char *rel = NULL, *data = NULL;
+    size_t len = 0;
+    int rc = 1;
+    if (c->config) {
+        if (!(rel = rel_to(b->top, c->config))) {
+            s->cfg_ready = false; /* outside the work tree: the change cannot have made it */
+            return EXIT_OK;
+        }
+        rc = read_base(b, rel, &data, &len);
+    } else {
+        /* start's directory, then each parent up to the top */
+        const char *below = b->start + strlen(b->top);
+        for (size_t up = 0; rc == 1 && up <= b->depth; up++) {
+            sb p = {0};
+            size_t n = strlen(below);
+            for (size_t k = 0; k < up && n; k++) {
+                while (n && below[n - 1] != '/') n--;
+                if (n) n--;
+            }
+            if (n > 1) sb_printf(&p, "%.*s/", (int)(n - 1), below + 1);
+            sb_puts(&p, ".sunset.json");
+            sunset_free(rel);
+            rel = p.oom ? NULL : sb_take(&p);
+            rc = rel ? read_base(b, rel, &data, &len) : EXIT_USAGE;
+        }
+    }
+    if (rc == 0) {
+        sb file = {0}, dir = {0};
+        sunset_error err = {{0}};
+        sb_printf(&file, "%s (at %s)", rel, b->rev);
+        const char *sl = strrchr(rel, '/');
+        if (sl) sb_printf(&dir, "%s/%.*s", b->top, (int)(sl - rel), rel);
+        else sb_puts(&dir, b->top);
+        rc = file.oom || dir.oom || sunset_config_load_text(file.s, data, len, dir.s, &s->cfg, &err) ? EXIT_USAGE : EXIT_OK;
+        if (rc) fprintf(stderr, "sunset: %s\n", err.msg[0] ? err.msg : "out of memory");
+        sb_free(&file);
+        sb_free(&dir);
+    } else if (rc == 1) {
+        rc = EXIT_OK;
+    }
+    sunset_free(data);
+    if (rc == EXIT_OK) *name = rel;
+    else sunset_free(rel);
+    return rc;
+}
+
+/* The baseline: --baseline FILE, else .sunset-baseline.json at the work tree's top when there
+ * is one. Inside the work tree and with a diff base it is read at REV (a baseline the change
+ * writes itself must not excuse the change); *name gets the name to show and *rel its
+ * top-relative path (both caller's; NULL when no baseline). */
+static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks, char **name, char **rel) {
+    *name = *rel = NULL;
+    sb def = {0};
+    const char *file = c->baseline;
+    if (!file) {
+        sb_printf(&def, "%s/%s", b->top, SUNSET_DEFAULT_BASELINE);
+        if (def.oom) return EXIT_USAGE;
+        file = def.s;
+    }
+    *rel = rel_to(b->top, file);
+    int rc = EXIT_OK;
+    if (b->rev && *rel) {
+        char *data = NULL;
+        size_t len = 0;
+        rc = read_base(b, *rel, &data, &len);
+        if (rc == 0) {
+            sb n = {0};
+            sb_printf(&n, "%s (at %s)", *rel, b->rev);
+            rc = n.oom ? EXIT_USAGE : sunset_baseline_load_text(n.s, data, len, ks);
+            *name = n.oom ? NULL : sb_take(&n);
+        } else if (rc == 1) {
+            rc = EXIT_OK; /* none at REV: the change may add one, which is then a config change */
+        }
+        sunset_free(data);
+    } else {
+        struct stat st;
+        if (c->baseline || stat(file, &st) == 0) {
+            rc = sunset_baseline_load(file, ks);
+            const char *shown = c->baseline ? c->baseline : *rel ? *rel : file;
+            *name = sunset_strndup(shown, strlen(shown));
+        }
+    }
+    sb_free(&def);
+    return rc;
+}
+
 /* The options that go together, the threshold and the unused-suppression listing into g.
  * EXIT_OK, or EXIT_USAGE with a message. */
 static int check_options(const cli *c, const sunset_writer *writer, const char *fmt, bool full,
@@ -167,12 +335,12 @@ static int check_options(const cli *c, const sunset_writer *writer, const char *
             return cli_usage_error("--severity-threshold takes info, warning or error, not '%s'", c->threshold);
         g->threshold = (sunset_severity)sev;
     }
-    if (c->diff_base && c->files_from)
-        return cli_usage_error("--diff-base and --files-from exclude each other");
+    if ((c->diff_base || c->staged) && c->files_from)
+        return cli_usage_error("--files-from excludes --diff-base and --staged");
     if (c->update_baseline && !c->baseline)
         return cli_usage_error("--update-baseline needs --baseline FILE");
     if (c->update_baseline && !full)
-        return cli_usage_error("--update-baseline needs a full scan (no --diff-base or --files-from)");
+        return cli_usage_error("--update-baseline needs a full scan (no --diff-base, --staged or --files-from)");
     if (c->accept_new && !c->update_baseline)
         return cli_usage_error("--accept-new goes with --update-baseline");
     if (c->report_unused && !full && !c->quiet)
@@ -181,28 +349,172 @@ static int check_options(const cli *c, const sunset_writer *writer, const char *
     return EXIT_OK;
 }
 
+static bool under_starts(const scan_ctx *s, const char *p) {
+    for (size_t i = 0; i < s->starts.n; i++) {
+        const char *st = VEC_AT(&s->starts, char *, i);
+        size_t n = strlen(st);
+        if (!n || (strncmp(p, st, n) == 0 && (p[n] == '/' || p[n] == 0))) return true;
+    }
+    return false;
+}
+
+/* The changed files to judge replace the walk's list: every changed file that exists, is
+ * selected by the globs and lies under a start path, whatever .gitignore says (git's ignore
+ * rules concern untracked files, and the diff already applied them). A symlink whose target
+ * is missing or outside the work tree is a gate finding in gf instead. */
+static int changed_files(const cli *c, scan_ctx *s, const diff_set *ds, const base_view *b, sunset_result *gf) {
+    for (size_t i = 0; i < s->files.n; i++) sunset_free(VEC_AT(&s->files, char *, i));
+    s->files.n = 0;
+    for (size_t i = 0; i < ds->n; i++) {
+        const diff_file *f = &ds->files[i];
+        if (!f->path || !path_selected(c, f->path) || !under_starts(s, f->path)) continue;
+        /* sunset's own untracked output (the cache); a tracked file there is judged */
+        if (f->untracked && (!strncmp(f->path, ".sunset-cache/", 14) || strstr(f->path, "/.sunset-cache/"))) continue;
+        sb abs = {0};
+        sb_printf(&abs, "%s/%s", s->root, f->path);
+        struct stat st;
+        bool keep = !abs.oom && (c->staged || (lstat(abs.s, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))));
+        if (keep && f->symlink) {
+            char *in = abs.oom ? NULL : rel_to(b->top, abs.s);
+            char real[PATH_MAX];
+            if (!in || !realpath(abs.s, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+                keep = false;
+                if (sunset_gate_add_finding(gf, GATE_SYMLINK, f->path, 1, f->path)) {
+                    sunset_free(in);
+                    sb_free(&abs);
+                    return -1;
+                }
+            }
+            sunset_free(in);
+        }
+        sb_free(&abs);
+        char *d = keep ? sunset_strndup(f->path, strlen(f->path)) : NULL;
+        if (keep && (!d || !vec_push(&s->files, &d))) {
+            sunset_free(d);
+            return -1;
+        }
+    }
+    if (s->files.n) qsort(s->files.v, s->files.n, sizeof(char *), cmp_cstr);
+    return 0;
+}
+
+/* --staged: each changed file as the index has it (a symlink by its target on disk). */
+static int scan_staged(scan_ctx *s, const diff_set *ds, sunset_result *cur) {
+    for (size_t i = 0; i < ds->n; i++) {
+        const diff_file *f = &ds->files[i];
+        if (!f->path || !in_sorted(&s->files, f->path)) continue;
+        char *data = NULL;
+        size_t len = 0;
+        if (f->symlink) {
+            sb abs = {0};
+            sb_printf(&abs, "%s/%s", s->root, f->path);
+            int e = abs.oom ? ENOMEM : read_file(abs.s, 0, &data, &len);
+            sb_free(&abs);
+            if (e) {
+                fprintf(stderr, "sunset: %s: %s\n", f->path, strerror(e));
+                return EXIT_USAGE;
+            }
+        }
+        int e = sunset_engine_scan_buffer(s->eng, f->path, data ? data : f->new_data, data ? len : f->new_len, cur);
+        sunset_free(data);
+        if (e) {
+            fprintf(stderr, "sunset: out of memory scanning %s\n", f->path);
+            return EXIT_USAGE;
+        }
+    }
+    cur->root = s->display;
+    s->display = NULL;
+    return EXIT_OK;
+}
+
+/* Root-relative directories whose files decide the verdict (rules and queries). */
+static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
+    vec all = VEC_INIT(const char *);
+    for (size_t i = 0; i < s->cfg.rule_dirs.n; i++) vec_push(&all, &VEC_AT(&s->cfg.rule_dirs, char *, i));
+    for (size_t i = 0; i < c->rules.n; i++) vec_push(&all, &VEC_AT(&c->rules, const char *, i));
+    if (s->queries) vec_push(&all, &s->queries);
+    for (size_t i = 0; i < all.n; i++) {
+        char *r = rel_to(s->root, VEC_AT(&all, const char *, i));
+        if (r && !vec_push(out, &r)) sunset_free(r);
+    }
+    vec_free(&all);
+}
+
+/* The gate's own findings for a diff mode (analysis/gate.h): changed files it skipped, changes
+ * to what decides the verdict, suppressions on added lines. */
+static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, const char *cfg_rel,
+                         const char *base_rel, sunset_result *cur, sunset_result *gf) {
+    for (size_t i = 0; i < cur->n_skipped; i++)
+        if (sunset_gate_add_finding(gf, sunset_gate_skip_kind(cur->skipped[i].what), cur->skipped[i].path, cur->skipped[i].line, cur->skipped[i].what))
+            return -1;
+    if (!c->allow_config_change) {
+        vec dirs = VEC_INIT(char *);
+        trust_dirs(c, s, &dirs);
+        char *prefix = diff_repo_prefix(s->root);
+        size_t pl = prefix ? strlen(prefix) : 0;
+        /* cfg_rel and base_rel are top-relative; the diff's paths root-relative */
+        const char *cfg = cfg_rel && !strncmp(cfg_rel, prefix ? prefix : "", pl) ? cfg_rel + pl : NULL;
+        const char *bl = base_rel && !strncmp(base_rel, prefix ? prefix : "", pl) ? base_rel + pl : NULL;
+        int rc = 0;
+        for (size_t i = 0; i < ds->n && !rc; i++) {
+            const diff_file *f = &ds->files[i];
+            const char *hit = NULL;
+            for (int side = 0; side < 2 && !hit; side++) {
+                const char *p = side ? f->old_path : f->path;
+                if (p && (sunset_gate_is_trust_file(p, bl, (const char *const *)dirs.v, dirs.n) ||
+                          (cfg && !strcmp(p, cfg))))
+                    hit = p;
+            }
+            if (hit) rc = sunset_gate_add_finding(gf, GATE_CONFIG, hit, 1, hit);
+        }
+        for (size_t i = 0; i < dirs.n; i++) sunset_free(VEC_AT(&dirs, char *, i));
+        vec_free(&dirs);
+        sunset_free(prefix);
+        if (rc) return -1;
+    }
+    if (c->allow_new_suppressions) return 0;
+    const diff_file *df = NULL;
+    for (size_t i = 0; i < cur->n_findings; i++) {
+        const sunset_finding *f = &cur->findings[i];
+        if (!f->suppressed) continue;
+        if (!df || strcmp(df->path, f->path)) {
+            df = NULL;
+            for (size_t k = 0; k < ds->n && !df; k++)
+                if (ds->files[k].path && !strcmp(ds->files[k].path, f->path)) df = &ds->files[k];
+        }
+        if (df && diff_line_added(df, f->span.line) &&
+            sunset_gate_add_finding(gf, GATE_SUPPRESSION, f->path, f->span.line, f->rule_id))
+            return -1;
+    }
+    return 0;
+}
+
 int cmd_check(cli *c) {
     scan_ctx s = {0};
-    sunset_result cur = {0}, old = {0}, out = {0};
+    sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
     sunset_known_set ks = {0};
     diff_set ds = {0};
-    vec listed = VEC_INIT(char *), keep = VEC_INIT(char *), deleted = VEC_INIT(char *);
+    vec listed = VEC_INIT(char *), deleted = VEC_INIT(char *);
     sunset_gate_run run = {0};
     sunset_rule_info *infos = NULL;
-    char *prefix = NULL;
+    char *prefix = NULL, *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sb doc = {0}, md = {0}, against = {0};
     sunset_gate g = {0};
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "text";
     const sunset_writer *writer = sunset_writer_find(fmt);
-    bool full = !c->diff_base && !c->files_from;
+    bool diff = c->diff_base || c->staged;
+    const char *rev = c->diff_base ? c->diff_base : c->staged ? "HEAD" : NULL;
+    bool full = !diff && !c->files_from;
+    base_view bv;
 
     if ((rc = check_options(c, writer, fmt, full, &g))) goto cleanup;
-    rc = EXIT_USAGE;
-
+    if ((rc = base_view_init(c, diff && !c->allow_config_change ? rev : NULL, &bv))) goto cleanup;
     /* the baseline first: a malformed one stops everything before any scan or write */
-    if (c->baseline && (rc = sunset_baseline_load(c->baseline, &ks))) goto cleanup;
+    if ((rc = load_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
     size_t n_baseline = ks.n;
+    /* in a diff mode the configuration is the diff base's, never the change's */
+    if (diff && !c->allow_config_change && bv.in_git && (rc = base_config(c, &bv, &s, &cfg_rel))) goto cleanup;
     if ((rc = scan_prepare(c, &s))) goto cleanup;
     rc = EXIT_USAGE;
 
@@ -215,23 +527,20 @@ int cmd_check(cli *c) {
             if (!exists_under(s.root, p) && path_selected(c, p)) vec_push(&deleted, &p);
         }
         restrict_files(&s, &listed);
-    } else if (c->diff_base) {
-        char err[512];
-        if (diff_collect(s.root, c->diff_base, &ds, err, sizeof err)) {
+    } else if (diff) {
+        char err[768];
+        if ((c->staged ? diff_collect_staged : diff_collect)(s.root, rev, &ds, err, sizeof err)) {
             fprintf(stderr, "sunset: %s\n", err);
             goto cleanup;
         }
-        for (size_t i = 0; i < ds.n; i++)
-            if (ds.files[i].path) vec_push(&keep, &ds.files[i].path);
-        if (keep.n) qsort(keep.v, keep.n, sizeof(char *), cmp_cstr);
-        restrict_files(&s, &keep);
+        if (changed_files(c, &s, &ds, &bv, &gf)) goto oom;
         /* the files as they were at REV, under their current name so fingerprints line up */
         for (size_t i = 0; i < ds.n; i++) {
             const diff_file *f = &ds.files[i];
             if (!f->old_data) continue;
             if (f->path ? !in_sorted(&s.files, f->path) : !path_selected(c, f->old_path)) continue;
             if (sunset_engine_scan_buffer(s.eng, f->path ? f->path : f->old_path, f->old_data, f->old_len, &old)) {
-                fprintf(stderr, "sunset: out of memory scanning %s at %s\n", f->old_path, c->diff_base);
+                fprintf(stderr, "sunset: out of memory scanning %s at %s\n", f->old_path, rev);
                 goto cleanup;
             }
         }
@@ -240,7 +549,7 @@ int cmd_check(cli *c) {
         for (size_t i = 0; i < old.n_findings; i++)
             if (!old.findings[i].suppressed && sunset_known_add_finding(&ks, &old.findings[i], true)) goto oom;
     }
-    if (!c->diff_base)
+    if (!diff)
         for (size_t i = 0; i < ks.n; i++) {
             sunset_known *k = &ks.v[i];
             /* in scope: a file we scan, or one that is gone (and would have been scanned) */
@@ -248,11 +557,21 @@ int cmd_check(cli *c) {
                           (c->files_from ? in_sorted(&deleted, k->path)
                                          : !exists_under(s.root, k->path) && path_selected(c, k->path));
         }
-    if ((rc = scan_execute(c, &s, &cur))) goto cleanup;
+    if ((rc = c->staged ? scan_staged(&s, &ds, &cur) : scan_execute(c, &s, &cur))) goto cleanup;
     rc = EXIT_USAGE;
+    /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
+    if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf)) goto oom;
+    if (c->files_from)
+        for (size_t i = 0; i < cur.n_skipped; i++)
+            if (sunset_gate_add_finding(&gf, sunset_gate_skip_kind(cur.skipped[i].what), cur.skipped[i].path, cur.skipped[i].line, cur.skipped[i].what))
+                goto oom;
+    if (gf.n_findings) {
+        if (sunset_result_absorb(&cur, &gf)) goto oom;
+        sunset_result_finish(&cur);
+    }
 
-    run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = c->diff_base ? &ds : NULL, .full = full,
-                            .n_baseline = n_baseline, .have_baseline = c->baseline != NULL};
+    run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = diff ? &ds : NULL, .full = full,
+                            .n_baseline = n_baseline, .have_baseline = base_name != NULL};
     if (sunset_gate_judge(&run, &g)) goto oom;
     if (c->update_baseline) {
         sunset_known_set nb = {0};
@@ -270,20 +589,21 @@ int cmd_check(cli *c) {
         g.baseline_after = n;
     }
 
-    /* the reported result: cur with only the new findings and the suppressed ones */
-    sunset_result_keep(&cur, run.is_new);
+    /* the reported result: cur with only the new findings and the suppressed ones; SARIF gets
+     * the full set with each finding's baselineState, as code scanning expects of an upload */
     out = cur;
     memset(&cur, 0, sizeof cur);
-    if (c->baseline && c->diff_base) sb_printf(&against, "%s and baseline %s", c->diff_base, c->baseline);
-    else if (c->diff_base) sb_printf(&against, "%s", c->diff_base);
-    else if (c->baseline) sb_printf(&against, "baseline %s", c->baseline);
+    const char *what = c->staged ? " (the staged change)" : "";
+    if (base_name && diff) sb_printf(&against, "%s%s and baseline %s", rev, what, base_name);
+    else if (diff) sb_printf(&against, "%s%s", rev, what);
+    else if (base_name) sb_printf(&against, "baseline %s", base_name);
     else sb_puts(&against, "an empty baseline");
     if (c->files_from) sb_printf(&against, " (files listed in %s)", c->files_from);
     g.against = against.s ? against.s : "";
     out.gate = &g;
     prefix = diff_repo_prefix(s.root);
     out.uri_prefix = prefix;
-    infos = sunset_calloc(s.rs->rules.n + 1, sizeof *infos);
+    infos = sunset_calloc(s.rs->rules.n + 2, sizeof *infos);
     if (!infos) goto oom;
     for (size_t i = 0; i < s.rs->rules.n; i++) {
         const sunset_rule *r = VEC_AT(&s.rs->rules, sunset_rule *, i);
@@ -292,11 +612,28 @@ int cmd_check(cli *c) {
     infos[s.rs->rules.n] = (sunset_rule_info){SUNSET_SUPPRESSION_RULE, SUNSET_SUPPRESSION_FAMILY,
                                               "Malformed sunset-ignore suppression comment.",
                                               SUNSET_SUPPRESSION_FIX, 0, SUNSET_SEV_ERROR};
+    infos[s.rs->rules.n + 1] = (sunset_rule_info){SUNSET_GATE_RULE, SUNSET_GATE_FAMILY,
+                                                  "What the gate could not judge, or may not trust, in a change.",
+                                                  SUNSET_GATE_FIX, 0, SUNSET_SEV_ERROR};
     out.rules = infos;
-    out.n_rules = s.rs->rules.n + 1;
+    out.n_rules = s.rs->rules.n + 2;
 
-    /* write */
+    /* write: SARIF (--sarif, or the format) from the full set, the other formats the new only */
     sunset_output_opts oo = output_opts(c);
+    g.states = run.state;
+    if (c->sarif_out) {
+        sb sarif = {0};
+        const sunset_writer *sw = sunset_writer_find("sarif");
+        int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
+        int wrc = bad ? EXIT_USAGE : output_write(c->sarif_out, &sarif);
+        sb_free(&sarif);
+        if (bad) goto oom;
+        if ((rc = wrc)) goto cleanup;
+    }
+    if (strcmp(writer->name, "sarif") != 0) {
+        sunset_result_keep(&out, run.is_new);
+        g.states = NULL;
+    }
     if (strcmp(writer->name, "text") == 0) {
         sunset_output_opts to = oo;
         to.summary = false;
@@ -329,17 +666,20 @@ cleanup:
     sb_free(&md);
     sb_free(&against);
     sunset_free(prefix);
+    sunset_free(cfg_rel);
+    sunset_free(base_name);
+    sunset_free(base_rel);
     sunset_free(infos);
     sunset_gate_run_free(&run);
     for (size_t i = 0; i < listed.n; i++) sunset_free(VEC_AT(&listed, char *, i));
     vec_free(&listed);
-    vec_free(&keep);
     vec_free(&deleted);
     diff_set_free(&ds);
     sunset_known_set_free(&ks);
     sunset_result_free(&out);
     sunset_result_free(&cur);
     sunset_result_free(&old);
+    sunset_result_free(&gf);
     scan_ctx_free(&s);
     return rc;
 }

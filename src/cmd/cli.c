@@ -68,8 +68,17 @@ static const opt_def options[] = {
     {0, "diff-base", "REV", CMD_CHECK, K_STR, F(diff_base), 0, 0, "only findings on lines added or edited since REV (git)"},
     {0, "files-from", "FILE", CMD_CHECK, K_STR, F(files_from), 0, 0, "only the files listed in FILE (one per line, - = stdin)"},
     {0, "severity-threshold", "SEV", CMD_CHECK, K_STR, F(threshold), 0, 0, "new findings at or above SEV fail: info, warning (default), error"},
+    {0, "severity-threshold", "SEV", CMD_SCAN, K_STR, F(threshold), 0, 0, "with --error: findings at or above SEV fail (default warning)"},
+    {0, "error", NULL, CMD_SCAN, K_FLAG, F(error_exit), 0, 0, "exit 1 when there are unsuppressed findings at or above --severity-threshold"},
+    {0, "select", "GLOB", SC, K_LIST, F(select), 0, 0, "run only the rules whose id matches GLOB, repeatable (e.g. 'PE-*')"},
+    {0, "ignore", "GLOB", SC, K_LIST, F(ignore), 0, 0, "do not run the rules whose id matches GLOB, repeatable"},
+    {0, "stdin-filename", "PATH", CMD_SCAN, K_STR, F(stdin_filename), 0, 0, "scan -: the path stdin's content stands for (picks language and configuration)"},
     {0, "summary", "FILE", CMD_CHECK, K_STR, F(summary), 0, 0, "also write a Markdown summary to FILE (default with -f github: $GITHUB_STEP_SUMMARY)"},
     {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing (full scans)"},
+    {0, "sarif", "FILE", CMD_CHECK, K_STR, F(sarif_out), 0, 0, "also write SARIF (every result with its baselineState) to FILE, from the same run"},
+    {0, "staged", NULL, CMD_CHECK, K_FLAG, F(staged), 0, 0, "judge the index (what a commit records) against HEAD; for pre-commit hooks"},
+    {0, "allow-config-change", NULL, CMD_CHECK, K_FLAG, F(allow_config_change), 0, 0, "accept a change to .sunset.json, the baseline, .gitignore, rules or queries (then read from the change)"},
+    {0, "allow-new-suppressions", NULL, CMD_CHECK, K_FLAG, F(allow_new_suppressions), 0, 0, "diff modes: do not fail on sunset-ignore comments the change adds"},
     {'v', "verbose", NULL, H, K_FLAG, F(verbose), 0, 0, "print how many blobs were scanned and reused"},
     {'f', "format", "FMT", H, K_STR, F(format), 0, 0, "csv (default), json or svg (a burn-down chart)"},
     {0, "repo", "DIR", H, K_STR, F(repo), 0, 0, "the git repository (default: the current directory)"},
@@ -338,7 +347,7 @@ static int set_option(const opt_def *o, const char *name, const char *val, cli *
 
 int cli_parse(int argc, char **argv, cli *c, bool *done) {
     memset(c, 0, sizeof *c);
-    c->paths = c->rules = c->include = c->exclude = VEC_INIT(const char *);
+    c->paths = c->rules = c->include = c->exclude = c->select = c->ignore = VEC_INIT(const char *);
     c->budget = -1;
     *done = false;
     if (argc < 2) {
@@ -445,4 +454,6 @@ void cli_free(cli *c) {
     vec_free(&c->rules);
     vec_free(&c->include);
     vec_free(&c->exclude);
+    vec_free(&c->select);
+    vec_free(&c->ignore);
 }

@@ -42,6 +42,11 @@ typedef struct cli {
     /* baseline / check (src/cmd/check.c) */
     const char *baseline, *diff_base, *files_from, *threshold, *summary;
     bool update_baseline, accept_new, report_unused;
+    bool staged, allow_config_change, allow_new_suppressions; /* check: the gate's trust model */
+    const char *sarif_out; /* check --sarif FILE */
+    vec select, ignore;    /* --select/--ignore RULE-GLOB (scanning commands); const char * */
+    bool error_exit;       /* scan --error: exit 1 on findings at or above --severity-threshold */
+    const char *stdin_filename; /* scan -: the name (and so the language) of stdin's content */
     /* history */
     const char *repo, *since;
     long every, max_count;

@@ -102,12 +102,62 @@ void scan_ctx_free(scan_ctx *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* Does any rule's id match glob? */
+static bool names_a_rule(const sunset_ruleset *rs, const char *glob) {
+    for (size_t i = 0; i < rs->rules.n; i++)
+        if (sunset_glob_match(glob, VEC_AT(&rs->rules, sunset_rule *, i)->id)) return true;
+    return false;
+}
+
+/* A disable entry of the rule globs (copied) for every path, appended to the configuration's,
+ * so the engine and the cache namespace see it as they see .sunset.json's. */
+static int push_disable(scan_ctx *s, const char *const *globs, size_t n) {
+    const char **rules = sunset_calloc(n ? n : 1, sizeof *rules);
+    disable_entry d = {rules, n, NULL, 0};
+    bool ok = rules != NULL;
+    for (size_t i = 0; ok && i < n; i++) ok = (rules[i] = sunset_strndup(globs[i], strlen(globs[i]))) != NULL;
+    if (ok && vec_push(&s->cfg.disable, &d)) return 0;
+    for (size_t i = 0; rules && i < n; i++) sunset_free((char *)rules[i]);
+    sunset_free(rules);
+    fprintf(stderr, "sunset: out of memory\n");
+    return EXIT_USAGE;
+}
+
+/* --select GLOB (only these rules) and --ignore GLOB (not these), as ruff and semgrep take
+ * them: a glob that names no rule is a usage error, like a typo in .sunset.json. */
+static int cli_rule_filters(cli *c, scan_ctx *s) {
+    const vec *lists[2] = {&c->select, &c->ignore};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            const char *g = VEC_AT(lists[l], const char *, i);
+            if (!names_a_rule(s->rs, g))
+                return cli_usage_error("--%s %s matches no rule (sunset rules list shows them)", l ? "ignore" : "select", g);
+        }
+    if (c->ignore.n && push_disable(s, (const char *const *)c->ignore.v, c->ignore.n)) return EXIT_USAGE;
+    if (!c->select.n) return EXIT_OK;
+    vec off = VEC_INIT(const char *);
+    for (size_t i = 0; i < s->rs->rules.n; i++) {
+        const char *id = VEC_AT(&s->rs->rules, sunset_rule *, i)->id;
+        bool selected = false;
+        for (size_t k = 0; k < c->select.n && !selected; k++)
+            selected = sunset_glob_match(VEC_AT(&c->select, const char *, k), id);
+        if (!selected && !vec_push(&off, &id)) {
+            vec_free(&off);
+            fprintf(stderr, "sunset: out of memory\n");
+            return EXIT_USAGE;
+        }
+    }
+    int rc = off.n ? push_disable(s, (const char *const *)off.v, off.n) : EXIT_OK;
+    vec_free(&off);
+    return rc;
+}
+
 int scan_load_rules(cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
-    sunset_config_init(&s->cfg);
+    if (!s->cfg_ready) sunset_config_init(&s->cfg);
     s->dirs = VEC_INIT(const char *);
     s->starts = s->files = VEC_INIT(char *);
-    if (!c->no_config) {
+    if (!c->no_config && !s->cfg_ready) {
         char *found = NULL;
         if (!c->config) found = sunset_config_find(c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".");
         const char *file = c->config ? c->config : found;
@@ -138,6 +188,7 @@ int scan_load_rules(cli *c, scan_ctx *s) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         return EXIT_USAGE;
     }
+    if (s->cfg.min_reason >= 0) s->rs->suppress_min_reason = (size_t)s->cfg.min_reason;
     for (size_t i = 0; i < s->cfg.severity.n; i++) {
         sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
         if (sunset_ruleset_set_severity(s->rs, o->id, o->sev)) {
@@ -145,6 +196,8 @@ int scan_load_rules(cli *c, scan_ctx *s) {
             return EXIT_USAGE;
         }
     }
+    int frc = cli_rule_filters(c, s);
+    if (frc) return frc;
     s->eo = (sunset_engine_opts){
         .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
         .include_generated = c->generated,
@@ -348,6 +401,8 @@ void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[
     uint64_t h = results_hash(s);
     h = hash_strs(&c->include, h);
     h = hash_strs(&c->exclude, h);
+    h = hash_strs(&c->select, h);
+    h = hash_strs(&c->ignore, h);
     h = hash_strs(&c->paths, h);
     const long nums[] = {c->no_ignore, c->derive, c->generated, (long)c->max_size, c->budget,
                          c->every, c->max_count, (long)c->shard_n};
@@ -490,6 +545,54 @@ int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
     return rc;
 }
 
+/* `scan -`: stdin's content as the file --stdin-filename names (editors and pipelines, as
+ * ruff and semgrep take it); no walk, the configuration found from that file's directory. */
+static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
+    if (!c->stdin_filename || !*c->stdin_filename)
+        return cli_usage_error("scan -: name the content with --stdin-filename PATH (its extension picks the language)");
+    if (c->paths.n != 1) return cli_usage_error("scan -: '-' must be the only PATH");
+    sb in = {0}, dir = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&in, buf, n);
+    int rc = EXIT_USAGE;
+    if (ferror(stdin) || in.oom) {
+        fprintf(stderr, "sunset: cannot read stdin: %s\n", in.oom ? strerror(ENOMEM) : strerror(errno));
+        goto cleanup;
+    }
+    /* the configuration is the one that file would have */
+    const char *sl = strrchr(c->stdin_filename, '/');
+    if (sl) sb_putn(&dir, c->stdin_filename, (size_t)(sl - c->stdin_filename));
+    struct stat st;
+    const char *start = dir.s && stat(dir.s, &st) == 0 && S_ISDIR(st.st_mode) ? dir.s : ".";
+    const char *dash = VEC_AT(&c->paths, const char *, 0);
+    VEC_AT(&c->paths, const char *, 0) = start;
+    rc = scan_load_rules(c, s);
+    VEC_AT(&c->paths, const char *, 0) = dash;
+    if (rc) goto cleanup;
+    sunset_error err = {{0}};
+    if (!(s->eng = sunset_engine_new(s->rs, &s->eo, &err))) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    const char *name = c->stdin_filename;
+    while (name[0] == '.' && name[1] == '/') name += 2;
+    if (sunset_engine_scan_buffer(s->eng, name, in.s ? in.s : "", in.len, res)) {
+        fprintf(stderr, "sunset: out of memory during the scan\n");
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    res->root = sunset_strndup("-", 1);
+    if (!c->quiet)
+        for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
+    rc = EXIT_OK;
+cleanup:
+    sb_free(&in);
+    sb_free(&dir);
+    return rc;
+}
+
 int cmd_scan(cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
@@ -498,16 +601,27 @@ int cmd_scan(cli *c) {
     sb doc = {0};
     const sunset_writer *writer = sunset_writer_find(c->format ? c->format : "text");
     int rc = EXIT_USAGE;
+    sunset_severity threshold = SUNSET_SEV_WARNING;
     if (!writer) {
         fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", c->format, sunset_writer_names());
         goto cleanup;
     }
     /* the remnant layer: in JSON always, elsewhere unless --findings asks for every finding.
-     * Its cross-file evidence needs every file: a shard groups without it. */
+     * Its cross-file evidence needs every file: a shard (or stdin) groups without it. */
+    if (c->threshold) {
+        int sev = sunset_severity_from_name(c->threshold);
+        if (sev < 0) {
+            rc = cli_usage_error("--severity-threshold takes info, warning or error, not '%s'", c->threshold);
+            goto cleanup;
+        }
+        threshold = (sunset_severity)sev;
+    }
+    bool from_stdin = c->paths.n && strcmp(VEC_AT(&c->paths, const char *, 0), "-") == 0;
     bool remnants = !c->findings || strcmp(writer->name, "json") == 0;
-    bool cross = c->derive || (remnants && !c->shard_n);
-    if ((rc = scan_prepare(c, &s)) ||
-        (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
+    bool cross = !from_stdin && (c->derive || (remnants && !c->shard_n));
+    if (from_stdin ? (rc = scan_stdin(c, &s, &res)) != 0
+                   : (rc = scan_prepare(c, &s)) ||
+                         (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
         goto cleanup;
     if (c->shard_n) { /* the JSON names its shard and inputs, for merge */
         res.shard = c->shard;
@@ -528,6 +642,9 @@ int cmd_scan(cli *c) {
         goto cleanup;
     }
     rc = output_write(c->output, &doc);
+    /* --error: a lint gate's exit status (an error writing the report wins) */
+    for (size_t i = 0; !rc && c->error_exit && i < res.n_findings; i++)
+        if (!res.findings[i].suppressed && res.findings[i].severity >= threshold) rc = EXIT_FINDINGS;
 cleanup:
     sb_free(&doc);
     res.remnants = NULL;

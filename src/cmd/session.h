@@ -13,6 +13,8 @@
 
 typedef struct scan_ctx {
     sunset_config cfg;
+    bool cfg_ready;    /* cfg was loaded by the caller (check: as at the diff base); set before
+                        * scan_prepare, after sunset_config_init */
     sunset_ruleset *rs;
     sunset_engine_opts eo;
     sunset_engine *eng;

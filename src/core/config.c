@@ -4,7 +4,7 @@
  *    "include": ["glob", ...], "exclude": ["glob", ...],
  *    "severity": {"RULE-ID": "info", ...},
  *    "disable": [{"rules": ["PE-*"], "paths": ["third_party/**"]}, ...],
- *    "jobs": 4}
+ *    "jobs": 4, "suppression_min_reason": 10}
  * Every key is optional; an unknown key is an error (a typo must not pass silently).
  */
 #include "core/config.h"
@@ -23,6 +23,7 @@ void sunset_config_init(sunset_config *c) {
     c->rule_dirs = c->include = c->exclude = VEC_INIT(char *);
     c->severity = VEC_INIT(sev_override);
     c->disable = VEC_INIT(disable_entry);
+    c->min_reason = -1;
 }
 
 static void free_strs(vec *v) {
@@ -117,10 +118,18 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
     char *slash = dir ? strrchr(dir, '/') : NULL;
     if (slash) *slash = 0;
     else if (dir) strcpy(dir, ".");
+    int rc = sunset_config_load_text(file, text, len, dir ? dir : ".", c, err);
+    sunset_free(text);
+    sunset_free(dir);
+    return rc;
+}
+
+int sunset_config_load_text(const char *file, const char *text, size_t len, const char *dir,
+                            sunset_config *c, sunset_error *err) {
     int rc = -1;
     size_t err_off = 0;
     cJSON *root = json_parse(text, len, &err_off);
-    cfgload L = {file, text, dir ? dir : ".", err};
+    cfgload L = {file, text, dir, err};
     if (!root) {
         unsigned line, col;
         json_line_col(text, err_off, &line, &col);
@@ -146,21 +155,25 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
             char **dst = k[0] == 'q' ? &c->queries_dir : &c->compile_db;
             sunset_free(*dst);
             if (!(*dst = resolve(&L, it->valuestring))) { fail(&L, k, "out of memory"); goto cleanup; }
-        } else if (strcmp(k, "jobs") == 0) {
-            long jobs = 0;
-            json_int_rc jrc = json_get_int(it, INT_MIN, INT_MAX, &jobs);
+        } else if (strcmp(k, "jobs") == 0 || strcmp(k, "suppression_min_reason") == 0) {
+            bool jobs_key = k[0] == 'j';
+            long v = 0, lo = jobs_key ? 1 : 0, hi = jobs_key ? 1024 : 200;
+            json_int_rc jrc = json_get_int(it, INT_MIN, INT_MAX, &v);
             if (jrc == JSON_INT_RANGE) {
                 unsigned line, col;
                 json_item_pos(text, len, root, it, &line, &col);
-                snprintf(err->msg, sizeof err->msg, "%s:%u:%u: \"jobs\": %s", file, line, col,
+                snprintf(err->msg, sizeof err->msg, "%s:%u:%u: \"%s\": %s", file, line, col, k,
                          json_int_error(jrc));
                 goto cleanup;
             }
-            if (jrc != JSON_INT_OK || jobs < 1 || jobs > 1024) {
-                fail(&L, k, "\"jobs\" must be a whole number from 1 to 1024");
+            if (jrc != JSON_INT_OK || v < lo || v > hi) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "\"%s\" must be a whole number from %ld to %ld", k, lo, hi);
+                fail(&L, k, msg);
                 goto cleanup;
             }
-            c->jobs = (int)jobs;
+            if (jobs_key) c->jobs = (int)v;
+            else c->min_reason = (int)v;
         } else if (strcmp(k, "severity") == 0) {
             if (!cJSON_IsObject(it)) { fail(&L, k, "\"severity\" must map rule ids to severities"); goto cleanup; }
             const cJSON *s;
@@ -189,7 +202,7 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
         } else {
             char msg[200];
             snprintf(msg, sizeof msg, "unknown key \"%s\" (known: rules queries compile_commands "
-                     "include exclude severity disable jobs)", k);
+                     "include exclude severity disable jobs suppression_min_reason)", k);
             fail(&L, k, msg);
             goto cleanup;
         }
@@ -197,8 +210,6 @@ int sunset_config_load(const char *file, sunset_config *c, sunset_error *err) {
     rc = 0;
 cleanup:
     cJSON_Delete(root);
-    sunset_free(text);
-    sunset_free(dir);
     return rc;
 }
 
@@ -214,6 +225,10 @@ char *sunset_config_find(const char *start) {
         char probe[PATH_MAX + 16];
         snprintf(probe, sizeof probe, "%s/.sunset.json", dir);
         if (stat(probe, &st) == 0 && S_ISREG(st.st_mode)) return sunset_strndup(probe, strlen(probe));
+        /* the work tree's top (.git, a directory or a worktree's file) ends the search, as a
+         * repository boundary ends git's: a file above the checkout is not the project's */
+        snprintf(probe, sizeof probe, "%s/.git", dir);
+        if (lstat(probe, &st) == 0) break;
         char *s = strrchr(dir, '/');
         if (!s || s == dir) break;
         *s = 0;

@@ -1,6 +1,6 @@
 /*
  * config.h — the project configuration, `.sunset.json`, found by walking up from the
- * scanned path (or named with --config). Relative paths in it are resolved against the
+ * scanned path to the work tree's top (or named with --config). Relative paths in it are resolved against the
  * directory that holds it.
  */
 #ifndef SUNSET_CONFIG_H
@@ -22,13 +22,19 @@ typedef struct sunset_config {
     vec severity;       /* sev_override */
     vec disable;        /* disable_entry, arrays owned */
     int jobs;           /* 0 = unset */
+    int min_reason;     /* "suppression_min_reason"; -1 = unset */
 } sunset_config;
 
 void sunset_config_init(sunset_config *c);
 void sunset_config_free(sunset_config *c);
 /* Returns 0, or -1 with err = "FILE:LINE:COL: message". */
 int sunset_config_load(const char *file, sunset_config *c, sunset_error *err);
-/* The nearest .sunset.json at or above `start` (a file or directory), or NULL. Caller frees. */
+/* The same from text already read (a blob at the diff base): file names it in messages, dir
+ * resolves its relative paths. */
+int sunset_config_load_text(const char *file, const char *text, size_t len, const char *dir,
+                            sunset_config *c, sunset_error *err);
+/* The nearest .sunset.json at or above `start` (a file or directory), never above the top of
+ * the git work tree holding it; NULL when none. Caller frees. */
 char *sunset_config_find(const char *start);
 
 #endif

@@ -87,16 +87,25 @@ int sunset_result_add_warning(sunset_result *r, const char *line) {
     return 0;
 }
 
-int sunset_result_add_unused(sunset_result *r, const char *path, uint32_t line, const char *what) {
-    if (grow((void **)&r->unused, &r->cap_unused, r->n_unused, sizeof *r->unused, 8)) return -1;
+static int add_note(sunset_unused **v, size_t *n, size_t *cap, const char *path, uint32_t line,
+                    const char *what) {
+    if (grow((void **)v, cap, *n, sizeof **v, 8)) return -1;
     char *p = sunset_strndup(path, strlen(path)), *w = sunset_strndup(what, strlen(what));
     if (!p || !w) {
         sunset_free(p);
         sunset_free(w);
         return -1;
     }
-    r->unused[r->n_unused++] = (sunset_unused){p, line, w};
+    (*v)[(*n)++] = (sunset_unused){p, line, w};
     return 0;
+}
+
+int sunset_result_add_unused(sunset_result *r, const char *path, uint32_t line, const char *what) {
+    return add_note(&r->unused, &r->n_unused, &r->cap_unused, path, line, what);
+}
+
+int sunset_result_add_skip(sunset_result *r, const char *path, uint32_t line, const char *what) {
+    return add_note(&r->skipped, &r->n_skipped, &r->cap_skipped, path, line, what);
 }
 
 /* Room for n more elements at once, so that a move either happens whole or not at all. */
@@ -117,7 +126,9 @@ int sunset_result_absorb(sunset_result *dst, sunset_result *src) {
         reserve((void **)&dst->warnings, &dst->cap_warnings, dst->n_warnings, src->n_warnings,
                 sizeof(char *)) ||
         reserve((void **)&dst->unused, &dst->cap_unused, dst->n_unused, src->n_unused,
-                sizeof *dst->unused))
+                sizeof *dst->unused) ||
+        reserve((void **)&dst->skipped, &dst->cap_skipped, dst->n_skipped, src->n_skipped,
+                sizeof *dst->skipped))
         return -1;
     /* guarded: an empty array may be NULL, and NULL + 0 is undefined too */
     if (src->n_findings)
@@ -132,6 +143,10 @@ int sunset_result_absorb(sunset_result *dst, sunset_result *src) {
         memcpy(dst->unused + dst->n_unused, src->unused, src->n_unused * sizeof *src->unused);
     dst->n_unused += src->n_unused;
     src->n_unused = 0;
+    if (src->n_skipped)
+        memcpy(dst->skipped + dst->n_skipped, src->skipped, src->n_skipped * sizeof *src->skipped);
+    dst->n_skipped += src->n_skipped;
+    src->n_skipped = 0;
     sunset_stats_add(&dst->stats, &src->stats, SUNSET_STAT_FILE);
     return 0;
 }
@@ -182,6 +197,7 @@ void sunset_result_sort(sunset_result *r) {
     if (r->n_findings) qsort(r->findings, r->n_findings, sizeof *r->findings, cmp_finding);
     if (r->n_warnings) qsort(r->warnings, r->n_warnings, sizeof(char *), cmp_str);
     if (r->n_unused) qsort(r->unused, r->n_unused, sizeof *r->unused, cmp_unused);
+    if (r->n_skipped) qsort(r->skipped, r->n_skipped, sizeof *r->skipped, cmp_unused);
 }
 
 void sunset_result_finish(sunset_result *r) {
@@ -212,6 +228,11 @@ void sunset_result_free(sunset_result *r) {
         sunset_free(r->unused[i].what);
     }
     sunset_free(r->unused);
+    for (size_t i = 0; i < r->n_skipped; i++) {
+        sunset_free(r->skipped[i].path);
+        sunset_free(r->skipped[i].what);
+    }
+    sunset_free(r->skipped);
     for (size_t i = 0; i < r->n_warnings; i++) sunset_free(r->warnings[i]);
     sunset_free(r->warnings);
     sunset_free(r->root);

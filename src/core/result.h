@@ -38,6 +38,11 @@ typedef struct sunset_unused {
     char *what;      /* "sunset-ignore[RULES]" as written, plus " (expired YYYY-MM-DD)"; owned */
 } sunset_unused;
 
+/* A file the scan read but did not analyse: binary, generated, too large, unreadable,
+ * unparsable. Same shape as sunset_unused: line is the marker's line (generated) or 0, what
+ * the reason ("generated: '// @generated' on line 1"). The gate fails closed on changed ones. */
+typedef sunset_unused sunset_skip;
+
 /* The CI gate's verdict (src/analysis/gate.c), attached to the result it writes: the result's
  * findings are then the new ones (failing or below the threshold) and the suppressed ones. */
 #define SUNSET_TASKS 8 /* task numbers 0..7; 0 = not a task (sunset's own findings) */
@@ -47,6 +52,11 @@ typedef struct sunset_fixed {
     uint32_t line;
     int task;
 } sunset_fixed;
+
+/* A finding's state against the known ones, SARIF's baselineState (the fixed are absent). */
+#define SUNSET_STATE_NEW 0
+#define SUNSET_STATE_UNCHANGED 1
+#define SUNSET_STATE_UPDATED 2 /* moved: same rule, text and scope elsewhere */
 
 typedef struct sunset_gate {
     const char *against;        /* "baseline FILE", "REV", "FILE list" ...; for humans */
@@ -58,6 +68,8 @@ typedef struct sunset_gate {
     bool open_known;            /* open_by_task is meaningful */
     bool list_unused;           /* the result's unused suppressions were asked for */
     bool updated;               /* --update-baseline rewrote the baseline */
+    const unsigned char *states; /* per finding of the result: a SUNSET_STATE_*; NULL = every
+                                  * finding is new (the result holds only the new ones); borrowed */
     size_t baseline_before, baseline_after;
 } sunset_gate;
 
@@ -121,6 +133,8 @@ typedef struct sunset_result {
     size_t n_families;
     sunset_unused *unused;      /* unused/expired suppressions, unsorted; owned */
     size_t n_unused, cap_unused;
+    sunset_skip *skipped;       /* files read but not analysed, unsorted; owned */
+    size_t n_skipped, cap_skipped;
     const sunset_gate *gate;    /* set by `check` only; borrowed */
     const sunset_rule_info *rules; /* every rule, for SARIF; NULL = those of the findings;
                                     * borrowed */
@@ -160,7 +174,10 @@ int sunset_result_add_warning(sunset_result *r, const char *line);
 /* An unused or expired suppression; path and what are copied. 0, or -1 on OOM. */
 int sunset_result_add_unused(sunset_result *r, const char *path, uint32_t line, const char *what);
 
-/* Moves src's findings, warnings and unused entries to the end of dst and adds src's
+/* A skipped file and why; path and what are copied. 0, or -1 on OOM. */
+int sunset_result_add_skip(sunset_result *r, const char *path, uint32_t line, const char *what);
+
+/* Moves src's findings, warnings, unused and skip entries to the end of dst and adds src's
  * per-file counters (SUNSET_STAT_FILE) to dst's stats. On OOM nothing is moved and -1 is
  * returned; src keeps what it had. src's stats are left as they were. */
 int sunset_result_absorb(sunset_result *dst, sunset_result *src);

@@ -848,18 +848,10 @@ static int load_settings(loader *L, const cJSON *s) {
     if (cf && load_cross_file(L, cf)) return -1;
     const cJSON *rem = cJSON_GetObjectItemCaseSensitive(s, "remnants");
     if (rem && load_remnants(L, rem)) return -1;
+    /* regexes matched against each of the first lines (engine.c): a generator writes its
+     * marker as a header comment, so a mention further down or inside prose is not one */
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
-    if (gm) {
-        if (!cJSON_IsArray(gm)) return fail(L, "generated_markers", "must be an array of strings");
-        cJSON_ArrayForEach(it, gm) {
-            if (!cJSON_IsString(it)) return fail(L, "generated_markers", "must hold strings");
-            char *m = sunset_strndup(it->valuestring, strlen(it->valuestring));
-            if (!m || !vec_push(&L->rs->generated_markers, &m)) {
-                sunset_free(m);
-                return oom(L);
-            }
-        }
-    }
+    if (gm && regex_list(L, gm, "generated_markers", &L->rs->generated_markers)) return -1;
     return 0;
 }
 
@@ -922,8 +914,8 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     if (!rs) return NULL;
     rs->rules = VEC_INIT(sunset_rule *);
     rs->families = VEC_INIT(family_info);
-    rs->test_paths = rs->generated_paths = VEC_INIT(pcre2_code *);
-    rs->generated_markers = VEC_INIT(char *);
+    rs->test_paths = rs->generated_paths = rs->generated_markers = VEC_INIT(pcre2_code *);
+    rs->suppress_min_reason = SUNSET_MIN_REASON;
     cross_file_init(&rs->cross_file);
     rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = rs->remnants.code_rules =
         VEC_INIT(char *);
@@ -1144,7 +1136,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->families);
     for (size_t i = 0; i < rs->test_paths.n; i++) pcre2_code_free(VEC_AT(&rs->test_paths, pcre2_code *, i));
     for (size_t i = 0; i < rs->generated_paths.n; i++) pcre2_code_free(VEC_AT(&rs->generated_paths, pcre2_code *, i));
-    for (size_t i = 0; i < rs->generated_markers.n; i++) sunset_free(VEC_AT(&rs->generated_markers, char *, i));
+    for (size_t i = 0; i < rs->generated_markers.n; i++) pcre2_code_free(VEC_AT(&rs->generated_markers, pcre2_code *, i));
     vec_free(&rs->test_paths);
     vec_free(&rs->generated_paths);
     vec_free(&rs->generated_markers);

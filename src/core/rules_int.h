@@ -13,6 +13,9 @@
 #include "sunset.h"
 #include "base/util.h"
 
+/* A suppression's reason must say why in a sentence, not "ok" or "." */
+#define SUNSET_MIN_REASON 10
+
 /* Fact kinds the matcher distinguishes: the frontend's kinds plus WORD, a word inside a
  * comment/string/docstring, which the engine derives from sunset_emit_text(). */
 enum { MATCH_WORD = SUNSET_FACT_KIND_COUNT, MATCH_KIND_COUNT };
@@ -105,8 +108,10 @@ struct sunset_ruleset {
     vec rules;                 /* sunset_rule * */
     vec families;              /* family_info */
     vec test_paths;            /* pcre2_code * */
-    vec generated_markers;     /* char * */
+    vec generated_markers;     /* pcre2_code *, matched per line of the file's head */
     vec generated_paths;       /* pcre2_code * */
+    size_t suppress_min_reason; /* a sunset-ignore reason's minimum length (bytes); .sunset.json
+                                 * "suppression_min_reason" sets it, default SUNSET_MIN_REASON */
     sunset_cross_file cross_file;
     sunset_remnant_settings remnants;
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];

@@ -7,8 +7,9 @@
  * `sunset-ignore-begin[IDS]: reason` ... `sunset-ignore-end[IDS]` covers the lines between;
  * `sunset-ignore-file[IDS]: reason` the whole file. IDS is a comma list of rule ids or globs
  * (fnmatch). `until=YYYY-MM-DD` before the colon ends it after that day. A marker without a
- * reason, naming no known rule, with a bad date or an unbalanced begin/end suppresses nothing
- * and becomes a SUNSET-SUPPRESSION finding of its own.
+ * reason or with one shorter than the ruleset's minimum, naming no known rule, a file-level one
+ * naming `*`, one with a bad date or an unbalanced begin/end suppresses nothing and becomes a
+ * SUNSET-SUPPRESSION finding of its own. A leader inside a string literal is not a comment.
  */
 #include "core/suppress.h"
 
@@ -78,7 +79,29 @@ static const char *const *leaders_for(sunset_lang lang) {
     }
 }
 
-/* Does [line, at) end with a comment leader? Sets *alone when only blanks precede it. */
+/* Is `at` inside a string literal of its line? A quote opens one unless a comment has begun
+ * before it. One line only: a marker in a multi-line string (Python triple quotes, a C++ raw
+ * string) is not seen as quoted. Languages without string literals never quote. */
+static bool in_string(const char *line, const char *at, sunset_lang lang) {
+    bool c_like = lang == SUNSET_LANG_CPP || lang == SUNSET_LANG_PROTO;
+    bool hash = lang == SUNSET_LANG_PYTHON || lang == SUNSET_LANG_SHELL || lang == SUNSET_LANG_CMAKE;
+    if (!c_like && !hash) return false;
+    char q = 0;
+    for (const char *p = line; p < at; p++) {
+        if (q) {
+            if (*p == '\\' && p + 1 < at) p++;
+            else if (*p == q) q = 0;
+        } else if (*p == '"' || *p == '\'') {
+            q = *p;
+        } else if (hash ? *p == '#' : (*p == '/' && p + 1 < at && (p[1] == '/' || p[1] == '*'))) {
+            return false; /* a comment: what follows is not code */
+        }
+    }
+    return q != 0;
+}
+
+/* Does [line, at) end with a comment leader that is not inside a string literal? Sets *alone
+ * when only blanks precede it. */
 static bool leader_before(const char *line, const char *at, sunset_lang lang, bool *alone) {
     const char *p = at;
     while (p > line && is_space(p[-1])) p--;
@@ -86,9 +109,24 @@ static bool leader_before(const char *line, const char *at, sunset_lang lang, bo
         size_t n = strlen(*l);
         if ((size_t)(p - line) < n || memcmp(p - n, *l, n) != 0) continue;
         const char *q = p - n;
+        if (in_string(line, q, lang)) return false;
         while (q > line && is_space(q[-1])) q--;
         *alone = q == line;
         return true;
+    }
+    return false;
+}
+
+/* Does the comma list name "*" alone (every rule)? */
+static bool names_every_rule(const char *ids) {
+    for (const char *p = ids; *p;) {
+        while (*p == ',' || is_space(*p)) p++;
+        const char *e = p;
+        while (*e && *e != ',') e++;
+        size_t n = (size_t)(e - p);
+        while (n && is_space(p[n - 1])) n--;
+        if (n == 1 && *p == '*') return true;
+        p = e;
     }
     return false;
 }
@@ -208,8 +246,12 @@ static bool parse_marker(const char *line, const char *eol, const char *at, uint
     char buf[256];
     if (s->ids && unknown_id(s->ids, rs, buf, sizeof buf))
         s->bad = "suppression names an unknown rule";
+    else if (s->kind == SK_FILE && s->ids && names_every_rule(s->ids))
+        s->bad = "a file-level suppression must name its rules: sunset-ignore-file[*] is not accepted";
     else if (s->kind != SK_END && !s->reason)
         s->bad = "suppression without a reason: write ': why' after the rule list";
+    else if (s->kind != SK_END && strlen(s->reason) < rs->suppress_min_reason)
+        s->bad = "suppression reason too short: write a sentence saying why (suppression_min_reason in .sunset.json)";
     return true;
 }
 

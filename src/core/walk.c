@@ -165,9 +165,34 @@ static bool glob_run(const gtok *t, long n, bool *cur, bool *next, const char *s
     return cur[n];
 }
 
+/* The shapes most .gitignore lines have, answered without the automaton: a literal path, a
+ * literal prefix (which must match before anything else can), and `*` + literal. Every path
+ * of the walk meets every rule, and compiling and running the automaton for each pair was 76%
+ * of `check --diff-base`'s CPU on a Paddle checkout (perf). 1 or 0 is the answer; -1 leaves
+ * it to the automaton, for the pattern and the text past *skip bytes of literal prefix. */
+static int glob_quick(const char *p, const char *s, size_t *skip) {
+    static const char meta[] = "*?[\\";
+    size_t lit = strcspn(p, meta);
+    *skip = 0;
+    if (strncmp(p, s, lit) != 0) return 0;
+    if (!p[lit]) return s[lit] == 0;
+    if (lit == 0 && p[0] == '*' && p[1] != '*' && !p[1 + strcspn(p + 1, meta)]) {
+        size_t sl = strlen(s), fl = strlen(p + 1);
+        if (sl < fl || strcmp(s + sl - fl, p + 1) != 0) return 0;
+        return memchr(s, '/', sl - fl) == NULL; /* the star never crosses a '/' */
+    }
+    *skip = lit;
+    return -1;
+}
+
 /* Gitignore-flavour match of the whole of s: `*`, `?` and classes stop at '/', `**`
  * crosses it, `**` + `/` also matches no directory at all, `\\x` is x. */
 static bool glob_rec(const char *p, const char *s) {
+    size_t skip;
+    int quick = glob_quick(p, s, &skip);
+    if (quick >= 0) return quick;
+    p += skip;
+    s += skip;
     size_t pl = strlen(p);
     gtok tbuf[128];
     bool sbuf[2 * 129];
@@ -527,8 +552,14 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
             strcmp(de->d_name, ".git") == 0 || strcmp(de->d_name, ".sunset-cache") == 0)
             continue;
-        char *s = sunset_strndup(de->d_name, strlen(de->d_name));
-        if (s && !vec_push(&names, &s)) sunset_free(s);
+        /* the entry's d_type rides in the byte after the name's NUL: a regular file or a
+         * directory needs no lstat (one per entry was 4.3% of a cold scan's CPU, perf) */
+        size_t nl = strlen(de->d_name);
+        char *s = sunset_malloc(nl + 2);
+        if (!s) continue;
+        memcpy(s, de->d_name, nl + 1);
+        s[nl + 1] = (char)de->d_type;
+        if (!vec_push(&names, &s)) sunset_free(s);
     }
     closedir(d);
     if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_names);
@@ -538,7 +569,11 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
         sb_printf(&child, "%s%s%s", rel, *rel ? "/" : "", name);
         sb_printf(&cabs, "%s/%s", abs.s, name);
         struct stat st;
-        if (child.oom || cabs.oom || lstat(cabs.s, &st) != 0) {
+        unsigned char type = (unsigned char)name[strlen(name) + 1];
+        if (!child.oom && !cabs.oom && (type == DT_REG || type == DT_DIR)) {
+            memset(&st, 0, sizeof st);
+            st.st_mode = type == DT_REG ? S_IFREG : S_IFDIR;
+        } else if (child.oom || cabs.oom || lstat(cabs.s, &st) != 0) {
             if (!child.oom && !cabs.oom && errno == ENAMETOOLONG) too_long(w, child.s);
             sb_free(&child);
             sb_free(&cabs);

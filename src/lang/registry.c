@@ -8,6 +8,8 @@
  */
 #include "lang/registry.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 static const sunset_frontend *const frontends[] = {
@@ -50,6 +52,8 @@ static const struct {
     {".cc", SUNSET_LANG_CPP},     {".cpp", SUNSET_LANG_CPP},    {".cxx", SUNSET_LANG_CPP},
     {".c", SUNSET_LANG_CPP},      {".cu", SUNSET_LANG_CPP},     {".h", SUNSET_LANG_CPP},
     {".hh", SUNSET_LANG_CPP},     {".hpp", SUNSET_LANG_CPP},    {".cuh", SUNSET_LANG_CPP},
+    {".inl", SUNSET_LANG_CPP},    {".hxx", SUNSET_LANG_CPP},    {".ipp", SUNSET_LANG_CPP},
+    {".ixx", SUNSET_LANG_CPP},    {".pyx", SUNSET_LANG_PYTHON}, {".pxd", SUNSET_LANG_PYTHON},
     {".py", SUNSET_LANG_PYTHON},  {".pyi", SUNSET_LANG_PYTHON}, {".cmake", SUNSET_LANG_CMAKE},
     {".proto", SUNSET_LANG_PROTO}, {".sh", SUNSET_LANG_SHELL},  {".bash", SUNSET_LANG_SHELL},
     {".md", SUNSET_LANG_MARKDOWN}, {".rst", SUNSET_LANG_RST},   {".txt", SUNSET_LANG_TEXT},
@@ -67,4 +71,48 @@ sunset_lang sunset_lang_for_path(const char *path) {
     for (size_t i = 0; i < sizeof lang_table / sizeof lang_table[0]; i++)
         if (strcmp(dot, lang_table[i].suffix) == 0) return lang_table[i].lang;
     return SUNSET_LANG_NONE;
+}
+
+unsigned sunset_lang_reads(sunset_lang lang) {
+    switch (lang) {
+    case SUNSET_LANG_CPP: return SUNSET_READS_SPLICES;
+    case SUNSET_LANG_PYTHON: return SUNSET_READS_NFKC;
+    default: return 0;
+    }
+}
+
+/* PEP 263: a comment on line 1 or 2 matching coding[:=]\\s*([-\\w.]+). */
+static bool pep263(const char *line, size_t n, char *buf, size_t cap) {
+    size_t i = 0;
+    while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '\f')) i++;
+    if (i >= n || line[i] != '#') return false;
+    for (; i + 7 < n; i++) {
+        if (memcmp(line + i, "coding", 6) != 0 || (line[i + 6] != ':' && line[i + 6] != '=')) continue;
+        size_t k = i + 7, o = 0;
+        while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
+        for (; k < n && o + 1 < cap && (isalnum((unsigned char)line[k]) || strchr("-_.", line[k])); k++)
+            buf[o++] = line[k] == '_' ? '-' : (char)tolower((unsigned char)line[k]);
+        buf[o] = 0;
+        return o > 0;
+    }
+    return false;
+}
+
+const char *sunset_lang_foreign_encoding(sunset_lang lang, const char *data, size_t len, char *buf, size_t n) {
+    /* a Latin-1 byte such as 0xAA (ª) folds to ASCII under NFKC, so no 8-bit encoding is safe
+     * to read as bytes: only the UTF-8 family and ASCII are read */
+    static const char *const read_as_utf8[] = {"utf-8", "utf8", "utf-8-sig", "ascii", "us-ascii", NULL};
+    if (lang != SUNSET_LANG_PYTHON || n < 2) return NULL;
+    const char *p = data, *end = data + len;
+    for (int ln = 0; ln < 2 && p < end; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (pep263(p, ll, buf, n)) {
+            for (const char *const *ok = read_as_utf8; *ok; ok++)
+                if (strcmp(buf, *ok) == 0) return NULL;
+            return buf;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return NULL;
 }

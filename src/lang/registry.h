@@ -28,6 +28,17 @@ const sunset_frontend *const *sunset_frontends(size_t *n);
 
 /* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
 sunset_lang sunset_lang_for_path(const char *path);
+
+/* How a language's toolchain reads source before it sees names (base/normalize.h): C and
+ * C++ join line splices first; Python compares identifiers after NFKC. */
+#define SUNSET_READS_SPLICES 1u
+#define SUNSET_READS_NFKC 2u
+unsigned sunset_lang_reads(sunset_lang lang);
+
+/* The source encoding the file declares when it is one sunset does not read (anything but
+ * UTF-8 and ASCII, e.g. a Python `# coding: utf-7` on line 1 or 2, PEP 263), copied into buf;
+ * NULL when the file is read as UTF-8. The engine skips such a file as unparsable. */
+const char *sunset_lang_foreign_encoding(sunset_lang lang, const char *data, size_t len, char *buf, size_t n);
 /* "cpp", "python" ... as rules and reports spell them; "none" for an unknown value. */
 const char *sunset_lang_name(sunset_lang lang);
 /* The inverse of sunset_lang_name; SUNSET_LANG_NONE for an unknown name. */

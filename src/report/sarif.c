@@ -4,7 +4,8 @@
  * result per finding with its rule, level, message, a physical location (a URI relative to
  * %SRCROOT%, the repository's top, whatever sub-directory was scanned, and a region with the snippet) and a partial fingerprint (sunset's own, which ignores
  * line numbers). Suppressed findings carry suppressions[] with the comment's justification;
- * under `check` every result is new to the baseline, so it says baselineState "new".
+ * under `check` each result carries its baselineState: "new", or with the full set (check -f
+ * sarif) "unchanged" and "updated" (moved) too, so code scanning computes its alerts itself.
  */
 #include "report/report.h"
 
@@ -158,7 +159,11 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         sb_puts(b, "}}}],\"partialFingerprints\":{\"sunset/v1\":");
         sb_put_json_str(b, f->fingerprint);
         sb_putc(b, '}');
-        if (r->gate) sb_puts(b, ",\"baselineState\":\"new\"");
+        if (r->gate) {
+            static const char *const state[] = {"new", "unchanged", "updated"};
+            unsigned st = r->gate->states ? r->gate->states[i] : SUNSET_STATE_NEW;
+            sb_printf(b, ",\"baselineState\":\"%s\"", state[st <= SUNSET_STATE_UPDATED ? st : 0]);
+        }
         if (f->suppressed) {
             sb_puts(b, ",\"suppressions\":[{\"kind\":\"inSource\",\"status\":\"accepted\",\"justification\":");
             sb_put_json_str(b, f->justification ? f->justification : "");

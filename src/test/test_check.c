@@ -21,61 +21,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
-
-typedef struct repo {
-    char dir[PATH_MAX];
-    char *out, *err; /* of the last run */
-} repo;
-
-static const char *bin(void) {
-    const char *b = getenv("SUNSET_BIN");
-    return b && *b ? b : "build/sunset";
-}
-
-static char *slurp(const char *path) {
-    char *s = NULL;
-    size_t n;
-    if (read_file(path, 0, &s, &n)) return NULL;
-    return s;
-}
-
-/* Run a sh command in the repository ($S is sunset); keeps stdout/stderr; returns the exit code. */
-static int run(repo *r, const char *fmt, ...) {
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char abs_bin[PATH_MAX];
-    if (!realpath(bin(), abs_bin)) fail_msg("no sunset binary at %s", bin());
-    setenv("S", abs_bin, 1);
-    setenv("GATE_CMD", cmd, 1);
-    unsetenv("GITHUB_STEP_SUMMARY");
-    sb full = {0};
-    sb_printf(&full, "cd '%s' && sh -c \"$GATE_CMD\" >'%s/.out' 2>'%s/.err' </dev/null", r->dir, r->dir, r->dir);
-    int st = system(full.s);
-    sb_free(&full);
-    sunset_free(r->out);
-    sunset_free(r->err);
-    char p[PATH_MAX + 8];
-    snprintf(p, sizeof p, "%s/.out", r->dir);
-    r->out = slurp(p);
-    snprintf(p, sizeof p, "%s/.err", r->dir);
-    r->err = slurp(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void put(repo *r, const char *path, const char *text) {
-    char p[PATH_MAX + 256];
-    snprintf(p, sizeof p, "%s/%s", r->dir, path);
-    char *slash = strrchr(p, '/');
-    *slash = 0;
-    char mk[PATH_MAX + 300];
-    snprintf(mk, sizeof mk, "mkdir -p '%s'", p);
-    assert_int_equal(system(mk), 0);
-    *slash = '/';
-    assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
-}
+#include "test/gitrepo.h"
 
 static const char *RUN_PY =
     "import paddle\n"
@@ -134,17 +80,6 @@ static int teardown(void **state) {
     sunset_free(r->err);
     free(r);
     return 0;
-}
-
-static int count_lines_starting(const char *s, const char *prefix) {
-    int n = 0;
-    size_t pl = strlen(prefix);
-    for (const char *p = s; p && *p;) {
-        if (strncmp(p, prefix, pl) == 0) n++;
-        p = strchr(p, '\n');
-        if (p) p++;
-    }
-    return n;
 }
 
 static cJSON *gate_of(repo *r) {
@@ -286,7 +221,11 @@ static void suppressions_in_the_gate(void **state) {
         "    return paddle.static.CompiledProgram(prog, exec_strategy=es)  "
         "# sunset-ignore[ES-PY-KWARG]: removed with the converter in the next PR\n"
         "\n\ndef main():\n    return compile_program(paddle.static.Program(), None)\n");
-    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f json"), 0);
+    /* a suppression the change adds fails the gate unless a maintainer accepts it */
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f github"), 1);
+    assert_int_equal(count_lines_starting(r->out, "::error "), 1);
+    assert_non_null(strstr(r->out, "file=python/paddle/run.py,line=5,col=1,endLine=5,title=sunset SUNSET-GATE::The change adds a sunset-ignore"));
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD --allow-new-suppressions -f json"), 0);
     cJSON *doc = gate_of(r);
     assert_int_equal(gnum(doc, "new"), 0);
     assert_int_equal(gnum(doc, "suppressed"), 1);
@@ -295,7 +234,7 @@ static void suppressions_in_the_gate(void **state) {
     assert_string_equal(cJSON_GetObjectItem(f0, "justification")->valuestring,
                         "removed with the converter in the next PR");
     cJSON_Delete(doc);
-    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f sarif"), 0);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD --allow-new-suppressions -f sarif"), 0);
     assert_non_null(strstr(r->out, "\"suppressions\":[{\"kind\":\"inSource\""));
     /* no reason: the marker is a finding and suppresses nothing */
     put(r, "python/paddle/run.py",

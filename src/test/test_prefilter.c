@@ -1,6 +1,8 @@
 /*
  * test_prefilter.c — the literal prefilter: finds a literal anywhere (including the last
- * bytes), rejects near misses, and treats a too-short literal as "everything passes".
+ * bytes), rejects near misses, and treats a too-short literal as "everything passes". The
+ * strided scan must find a literal at every alignment to its stride, and agree with memmem
+ * on random text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,11 +54,70 @@ static void empty_and_short(void **state) {
     prefilter_free(NULL);
 }
 
+/* The scan probes every stride-th window (stride = shortest literal - 3 = 5 here): a literal
+ * must be found at each offset modulo the stride, at the start, at the very end, and not
+ * when its last byte is cut off. */
+static void every_alignment(void **state) {
+    (void)state;
+    const char *lits[] = {"OpHandle", "ParallelExecutor", "enable_pe_launch_cinn"};
+    prefilter *pf = prefilter_new(lits, 3);
+    assert_non_null(pf);
+    char buf[96];
+    for (size_t l = 0; l < 3; l++) {
+        size_t n = strlen(lits[l]);
+        for (size_t at = 0; at < 40; at++) {
+            memset(buf, 'x', sizeof buf);
+            memcpy(buf + at, lits[l], n);
+            assert_true(prefilter_match(pf, buf, sizeof buf));
+            assert_true(prefilter_match(pf, buf, at + n));      /* ends the data */
+            assert_false(prefilter_match(pf, buf, at + n - 1)); /* cut by one byte */
+            assert_true(prefilter_match(pf, buf + at, n));      /* is the data */
+        }
+    }
+    prefilter_free(pf);
+}
+
+/* Differential: random text over a small alphabet, literals planted at random places,
+ * prefilter_match == "memmem finds one of the literals", for several literal sets whose
+ * shortest member gives strides 1 to 13. */
+static void agrees_with_memmem(void **state) {
+    (void)state;
+    const char *sets[][3] = {{"abab", "babba", "aabbaabb"},
+                             {"abbaab", "bbbbab", "abababba"},
+                             {"aabbabab", "babbabaa", "abbbabbaaab"},
+                             {"abbababbabaaaab", "bababbabbaaabab", "aabababbbbabaaab"}};
+    uint32_t rnd = 12345;
+    char buf[200];
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        prefilter *pf = prefilter_new(sets[k], 3);
+        assert_non_null(pf);
+        for (int round = 0; round < 3000; round++) {
+            size_t len = 0;
+            rnd = rnd * 1103515245u + 12345u;
+            len = (rnd >> 16) % sizeof buf;
+            for (size_t i = 0; i < len; i++) {
+                rnd = rnd * 1103515245u + 12345u;
+                buf[i] = (rnd >> 16) % 3 ? 'a' + (char)((rnd >> 20) & 1) : 'x';
+            }
+            bool expect = false;
+            for (size_t j = 0; j < 3; j++) {
+                size_t n = strlen(sets[k][j]);
+                for (size_t i = 0; i + n <= len && !expect; i++)
+                    expect = memcmp(buf + i, sets[k][j], n) == 0;
+            }
+            assert_int_equal(prefilter_match(pf, buf, len), expect);
+        }
+        prefilter_free(pf);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(finds_literals),
         cmocka_unit_test(shared_prefixes),
         cmocka_unit_test(empty_and_short),
+        cmocka_unit_test(every_alignment),
+        cmocka_unit_test(agrees_with_memmem),
     };
     return cmocka_run_group_tests_name("prefilter", tests, NULL, NULL);
 }

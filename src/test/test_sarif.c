@@ -369,8 +369,21 @@ static void markdown_gate_summary(void **state) {
     sb_free(&out);
 }
 
+/* The SARIF file at path, parsed, valid against the schema and what GitHub needs. */
+static cJSON *load_valid(const char *path, const cJSON *schema) {
+    char *s = NULL;
+    size_t n;
+    assert_int_equal(read_file(path, 0, &s, &n), 0);
+    cJSON *doc = cJSON_Parse(s);
+    sunset_free(s);
+    assert_non_null(doc);
+    assert_int_equal(validate(schema, schema, doc, "$", false), 0);
+    assert_int_equal(github_checks(doc), 0);
+    return doc;
+}
+
 /* The binary's own SARIF for the sample tree, from `scan` and from `check` (every finding new,
- * the full rule table), validates too. */
+ * the full rule table), validates too, and so does check's full set with baselineStates. */
 static void binary_sarif_validates(void **state) {
     (void)state;
     const char *b = getenv("SUNSET_BIN");
@@ -387,14 +400,7 @@ static void binary_sarif_validates(void **state) {
         int st = system(cmd);
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), want_rc[i]);
-        char *s = NULL;
-        size_t n;
-        assert_int_equal(read_file(out, 0, &s, &n), 0);
-        cJSON *doc = cJSON_Parse(s);
-        sunset_free(s);
-        assert_non_null(doc);
-        assert_int_equal(validate(schema, schema, doc, "$", false), 0);
-        assert_int_equal(github_checks(doc), 0);
+        cJSON *doc = load_valid(out, schema);
         const cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
         assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(run, "results")) > 50);
         const cJSON *rules = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "tool"), "driver"), "rules");
@@ -402,6 +408,28 @@ static void binary_sarif_validates(void **state) {
         cJSON_Delete(doc);
         unlink(out);
     }
+    /* check's full set against a baseline of part of the tree: new and unchanged results */
+    char cmd[PATH_MAX * 3 + 256], out[PATH_MAX], base[PATH_MAX];
+    snprintf(out, sizeof out, "%s/states.sarif", tmpl);
+    snprintf(base, sizeof base, "%s/base.json", tmpl);
+    snprintf(cmd, sizeof cmd, "%s baseline testdata/paddle-mini --no-config -q --exclude 'python/**' -o %s && "
+             "%s check testdata/paddle-mini --no-config -q -j2 --baseline %s -f sarif -o %s", b, base, b, base, out);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 1);
+    cJSON *doc = load_valid(out, schema);
+    int states[2] = {0, 0};
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0), "results")) {
+        const char *bs = cJSON_GetObjectItem(it, "baselineState")->valuestring;
+        states[0] += strcmp(bs, "new") == 0;
+        states[1] += strcmp(bs, "unchanged") == 0;
+    }
+    assert_true(states[0] > 10);
+    assert_true(states[1] > 10);
+    cJSON_Delete(doc);
+    unlink(out);
+    unlink(base);
     rmdir(tmpl);
     cJSON_Delete(schema);
 }

@@ -99,14 +99,14 @@ static void same_line_and_line_above(void **state) {
 static void stacked_markers_and_globs(void **state) {
     sunset_result r;
     scan(state, "a.cc",
-         "// sunset-ignore[PE-IDENT]: one\n"       /* 1 */
-         "// sunset-ignore[PE-OTHER]: two\n"       /* 2 */
+         "// sunset-ignore[PE-IDENT]: the first of the stack\n"  /* 1 */
+         "// sunset-ignore[PE-OTHER]: the second of the stack\n" /* 2 */
          "ParallelExecutor *p; SSAGraphExecutor *q;\n" /* 3 */
          "/* sunset-ignore[PE-*]: both, by glob */ SSAGraphExecutor *s;\n", /* 4 */
          &r);
     assert_true(at(&r, "PE-IDENT", 3)->suppressed);
     assert_true(at(&r, "PE-OTHER", 3)->suppressed);
-    assert_string_equal(at(&r, "PE-OTHER", 3)->justification, "two");
+    assert_string_equal(at(&r, "PE-OTHER", 3)->justification, "the second of the stack");
     assert_true(at(&r, "PE-OTHER", 4)->suppressed);
     assert_string_equal(at(&r, "PE-OTHER", 4)->justification, "both, by glob");
     sunset_result_free(&r);
@@ -175,18 +175,39 @@ static void malformed_markers_are_findings(void **state) {
 static void until_dates_and_unused(void **state) {
     sunset_result r;
     scan(state, "e.py",
-         "a = ParallelExecutor()  # sunset-ignore[PE-IDENT] until=2000-01-01: long gone\n"
-         "b = ParallelExecutor()  # sunset-ignore[PE-IDENT] until=2999-12-31: far away\n"
+         "a = ParallelExecutor()  # sunset-ignore[PE-IDENT] until=2000-01-01: long gone by now\n"
+         "b = ParallelExecutor()  # sunset-ignore[PE-IDENT] until=2999-12-31: far away in the future\n"
          "c = 1  # sunset-ignore[PE-OTHER]: nothing here\n",
          &r);
     assert_false(at(&r, "PE-IDENT", 1)->suppressed);
     assert_true(at(&r, "PE-IDENT", 2)->suppressed);
-    assert_string_equal(at(&r, "PE-IDENT", 2)->justification, "far away");
+    assert_string_equal(at(&r, "PE-IDENT", 2)->justification, "far away in the future");
     assert_int_equal(r.n_unused, 2);
     assert_int_equal(r.unused[0].line, 1);
     assert_non_null(strstr(r.unused[0].what, "expired 2000-01-01"));
     assert_int_equal(r.unused[1].line, 3);
     assert_string_equal(r.unused[1].what, "sunset-ignore[PE-OTHER]");
+    sunset_result_free(&r);
+}
+
+/* A reason is a sentence, a file-level marker names its rules, a quoted marker is code. */
+static void short_reasons_blankets_and_strings(void **state) {
+    sunset_result r;
+    scan(state, "g.cc",
+         "// sunset-ignore-file[*]: the whole file is on its way out soon\n" /* 1: blanket */
+         "ParallelExecutor *p;  // sunset-ignore[PE-IDENT]: .\n"              /* 2: too short */
+         "const char *s = \"// sunset-ignore[PE-IDENT]: a reason long enough\"; ParallelExecutor *q;\n" /* 3 */
+         "ParallelExecutor *t;  // sunset-ignore[PE-IDENT]: kept until the converter goes\n", /* 4 */
+         &r);
+    assert_non_null(strstr(at(&r, SUNSET_SUPPRESSION_RULE, 1)->message, "sunset-ignore-file[*] is not accepted"));
+    assert_false(at(&r, "PE-IDENT", 2)->suppressed);
+    assert_non_null(strstr(at(&r, SUNSET_SUPPRESSION_RULE, 2)->message, "too short"));
+    assert_false(at(&r, "PE-IDENT", 3)->suppressed);
+    assert_int_equal(count(&r, SUNSET_SUPPRESSION_RULE), 2);
+    assert_true(at(&r, "PE-IDENT", 4)->suppressed);
+    sunset_result_free(&r);
+    scan(state, "h.py", "a = ParallelExecutor(); b = '# sunset-ignore[PE-IDENT]: a reason long enough'\n", &r);
+    assert_false(at(&r, "PE-IDENT", 1)->suppressed);
     sunset_result_free(&r);
 }
 
@@ -224,6 +245,7 @@ int main(void) {
         cmocka_unit_test(malformed_markers_are_findings),
         cmocka_unit_test(until_dates_and_unused),
         cmocka_unit_test(markers_outside_comments_do_not_count),
+        cmocka_unit_test(short_reasons_blankets_and_strings),
         cmocka_unit_test(dates),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -167,6 +167,37 @@ static void glob_cases(void **state) {
     assert_false(sunset_glob_match("\\*x", "ax"));
 }
 
+/* The shapes answered without the automaton (walk.c glob_quick): a literal path, `*` +
+ * literal, and a literal prefix before the first wildcard; each at its boundaries. */
+static void glob_shortcuts(void **state) {
+    (void)state;
+    assert_true(sunset_glob_match("paddle/fluid/API.spec", "paddle/fluid/API.spec"));
+    assert_false(sunset_glob_match("paddle/fluid/API.spec", "paddle/fluid/API.spec.bak"));
+    assert_false(sunset_glob_match("paddle/fluid/API.spec", "paddle/fluid/API.spe"));
+    assert_false(sunset_glob_match("paddle/fluid/API.spec", "x/paddle/fluid/API.spec"));
+    assert_true(sunset_glob_match("*.pyc", "a/b.pyc"));
+    assert_true(sunset_glob_match("*.pyc", ".pyc"));
+    assert_false(sunset_glob_match("*.pyc", "a/b.pyc.txt"));
+    assert_false(sunset_glob_match("*.pyc", "pyc"));
+    assert_true(sunset_glob_match("*/x.h", "a/x.h"));
+    assert_false(sunset_glob_match("*/x.h", "a/b/x.h")); /* the star stops at '/' */
+    assert_false(sunset_glob_match("*/x.h", "x.h"));
+    assert_true(sunset_glob_match("*", "abc"));
+    assert_false(sunset_glob_match("a/*", "a/b/c"));
+    assert_true(sunset_glob_match("paddle/phi/include/*", "paddle/phi/include/x.h"));
+    assert_false(sunset_glob_match("paddle/phi/include/*", "paddle/phi/include/d/x.h"));
+    assert_false(sunset_glob_match("paddle/phi/include/*", "paddle/phi/includes/x.h"));
+    assert_true(sunset_glob_match("build_*", "build_doc"));
+    assert_false(sunset_glob_match("build_*", "rebuild_doc"));
+    assert_true(sunset_glob_match("paddle/fluid/operators/generated_op*.cc",
+                                  "paddle/fluid/operators/generated_op1.cc"));
+    assert_false(sunset_glob_match("paddle/fluid/operators/generated_op*.cc",
+                                   "paddle/fluid/operators/generated_op1.h"));
+    assert_true(sunset_glob_match("a/**/b", "a/b"));
+    assert_true(sunset_glob_match("ab\\*", "ab*"));
+    assert_false(sunset_glob_match("ab\\*", "abc"));
+}
+
 /* Stars against a long name: the recursive matcher took 51 s on this 14-character pattern
  * and a 100-character name (each further "*a" about 15 times longer); now it is one pass
  * over the name per pattern token. Correctness only here: timing is measured by hand. */
@@ -366,6 +397,7 @@ int main(void) {
         cmocka_unit_test(include_exclude),
         cmocka_unit_test(start_below_root),
         cmocka_unit_test(glob_cases),
+        cmocka_unit_test(glob_shortcuts),
         cmocka_unit_test(glob_many_stars),
         cmocka_unit_test(ignore_files_never_block),
         cmocka_unit_test(too_deep_is_warned),

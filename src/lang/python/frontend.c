@@ -741,6 +741,17 @@ done:
     return found;
 }
 
+/* Can the file hold a chain of more than MAX_CHAIN links at all? Every attribute link owns a
+ * '.' and every call link a '(' of its own, so a file with fewer of them needs no walk (the
+ * walk was 2.4% of a cold scan of Paddle, perf). A chain whose links are all error-recovery
+ * MISSING tokens would escape this count; the query budget still bounds such a file. */
+static bool may_chain(const char *d, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if ((d[i] == '.' || d[i] == '(') && ++n > MAX_CHAIN) return true;
+    return false;
+}
+
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     py_worker *w = wp;
     TSTree *tree = NULL;
@@ -771,7 +782,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
         goto cleanup;
     }
     TSNode root = ts_tree_root_node(tree), head;
-    if (long_chain(w->st, root, &head)) {
+    if (may_chain(src->data, src->len) && long_chain(w->st, root, &head)) {
         sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
                     "skipped: a chain of more than %u attributes and calls (the query cost "
                     "grows with the square of its length)",

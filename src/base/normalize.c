@@ -1,0 +1,83 @@
+/*
+ * normalize.c — line splices and NFKC-to-ASCII folding (normalize.h). Both leave the line
+ * structure alone where it matters: folding never adds or removes a newline, so line numbers
+ * of findings are the file's; a splice moves the text after it onto the line before, which
+ * only the prefilter sees (libclang reads the file itself and handles splices).
+ */
+#include "base/normalize.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/nfkc_table.h"
+
+bool text_join_splices(const char *s, size_t n, sb *out) {
+    const char *p = memchr(s, '\\', n);
+    bool any = false;
+    size_t from = 0;
+    while (p) {
+        size_t i = (size_t)(p - s), skip = 0;
+        if (i + 1 < n && s[i + 1] == '\n') skip = 2;
+        else if (i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n') skip = 3;
+        if (skip) {
+            sb_putn(out, s + from, i - from);
+            from = i + skip;
+            any = true;
+        }
+        size_t next = i + (skip ? skip : 1);
+        p = next < n ? memchr(s + next, '\\', n - next) : NULL;
+    }
+    if (any) sb_putn(out, s + from, n - from);
+    return any;
+}
+
+static int cmp_cp(const void *k, const void *e) {
+    uint32_t a = *(const uint32_t *)k, b = ((const struct nfkc_ascii *)e)->cp;
+    return a < b ? -1 : a > b;
+}
+
+/* The code point of the UTF-8 sequence at s (n bytes left) and its length; 0 when invalid. */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 0;
+    if (!len || len > n || s[0] > 0xF4) return 0;
+    uint32_t c = s[0] & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        c = c << 6 | (s[i] & 0x3F);
+    }
+    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    *cp = c;
+    return len;
+}
+
+bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t from = 0;
+    bool any = false;
+    for (size_t i = 0; i < n;) {
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        uint32_t cp = 0;
+        size_t len = utf8_decode(u + i, n - i, &cp);
+        if (!len) {
+            i++;
+            continue;
+        }
+        const struct nfkc_ascii *hit =
+            bsearch(&cp, nfkc_ascii_table, sizeof nfkc_ascii_table / sizeof nfkc_ascii_table[0],
+                    sizeof nfkc_ascii_table[0], cmp_cp);
+        if (hit) {
+            sb_putn(out, s + from, i - from);
+            sb_puts(out, hit->to);
+            from = i + len;
+            any = true;
+        }
+        i += len;
+    }
+    if (any) sb_putn(out, s + from, n - from);
+    return any;
+}

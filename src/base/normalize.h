@@ -1,0 +1,24 @@
+/*
+ * normalize.h — the text a compiler or interpreter reads, as opposed to the file's bytes:
+ * C and C++ join a backslash-newline before they tokenise (a line splice), Python compares
+ * identifiers after NFKC normalisation. The prefilter and the frontends see this text so that
+ * a spelling the toolchain accepts cannot hide a name from the rules.
+ */
+#ifndef SUNSET_NORMALIZE_H
+#define SUNSET_NORMALIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+
+/* s with every backslash-newline (and backslash-CR-LF) removed into *out; false, with *out
+ * untouched, when s holds none. out is the caller's (sb_free). */
+bool text_join_splices(const char *s, size_t n, sb *out);
+
+/* s with every code point whose NFKC form is ASCII identifier text (fullwidth letters,
+ * mathematical alphanumerics, ligatures ...) replaced by that text into *out; false, with
+ * *out untouched, when nothing folds. Invalid UTF-8 is copied as it is. */
+bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out);
+
+#endif

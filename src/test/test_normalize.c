@@ -1,0 +1,53 @@
+/*
+ * test_normalize.c — the text the toolchain reads (base/normalize.c): C++ line splices joined,
+ * Python identifiers folded as NFKC folds them to ASCII, and both leave text without them alone.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "base/normalize.h"
+
+static void splices_are_joined(void **state) {
+    (void)state;
+    sb out = {0};
+    const char *src = "new Parallel\\\nExecutor(p); a\\\r\nb; \"x\\\\\" \\n";
+    assert_true(text_join_splices(src, strlen(src), &out));
+    assert_string_equal(out.s, "new ParallelExecutor(p); ab; \"x\\\\\" \\n");
+    sb_free(&out);
+    const char *none = "int a = '\\\\'; // no splice \\ here\n";
+    assert_false(text_join_splices(none, strlen(none), &out));
+    assert_null(out.s);
+    /* a backslash at the very end is no splice */
+    assert_false(text_join_splices("a\\", 2, &out));
+}
+
+static void nfkc_folds_what_python_folds(void **state) {
+    (void)state;
+    sb out = {0};
+    /* fullwidth S, mathematical bold E, the fi ligature, superscript two */
+    const char *src = "Execution\xef\xbc\xb3trategy \xf0\x9d\x90\x84xec pro\xef\xac\x81le x\xc2\xb2";
+    assert_true(text_fold_nfkc_ascii(src, strlen(src), &out));
+    assert_string_equal(out.s, "ExecutionStrategy Exec profile x2");
+    sb_free(&out);
+    /* Chinese text and invalid UTF-8 stay as they are */
+    const char *keep = "\xe4\xb8\xad\xe6\x96\x87 \xff\xfe ok";
+    assert_false(text_fold_nfkc_ascii(keep, strlen(keep), &out));
+    assert_null(out.s);
+    /* a fold never touches a newline, so line numbers stay the file's */
+    const char *lines = "a\n\xef\xbc\xa1\nb\n";
+    assert_true(text_fold_nfkc_ascii(lines, strlen(lines), &out));
+    assert_string_equal(out.s, "a\nA\nb\n");
+    sb_free(&out);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(splices_are_joined),
+        cmocka_unit_test(nfkc_folds_what_python_folds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
