@@ -217,8 +217,9 @@ static int check_format(cli *c) {
     char known[160] = "";
     for (size_t i = 0; i < N_FORMATS; i++) {
         if (!(formats[i].cmds & c->cmd)) continue;
-        if (strcmp(c->format, formats[i].name) == 0 || (formats[i].alias && strcmp(c->format, formats[i].alias) == 0)) {
-            c->format = formats[i].name;
+        if (strcmp(c->format, formats[i].name) == 0) return EXIT_OK;
+        if (formats[i].alias && strcmp(c->format, formats[i].alias) == 0) {
+            c->format = formats[i].name; /* static, as --no-color's "never" */
             return EXIT_OK;
         }
         suggest_try(&s, formats[i].name);
