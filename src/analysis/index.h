@@ -43,6 +43,12 @@ typedef struct ix_import {
     bool used;              /* the bound name is used outside import statements */
 } ix_import;
 
+typedef struct ix_alias {   /* Python: an assignment `name = ...` outside any class or function */
+    char *name;
+    char *value;            /* `a.b.c` when the value is just a dotted name at column 1; else NULL */
+    uint32_t line;
+} ix_alias;
+
 typedef struct ix_include {
     char *path;
     uint32_t line;
@@ -70,6 +76,7 @@ typedef struct ix_file {
     vec classes;            /* ix_class */
     vec funcs;              /* ix_func: top-level functions (Python) */
     vec imports;            /* ix_import */
+    vec aliases;            /* ix_alias (Python) */
     vec includes;           /* ix_include */
     vec cmds;               /* ix_cmd */
     vec flag_defs;          /* ix_word: DEFINE_*(name ...) / PHI_DEFINE_EXPORTED_*(name ...) */

@@ -63,6 +63,7 @@ typedef enum rm_step_kind {
     RM_EV_REGISTERS,       /* plan: the command registers only removed `detail` */
     RM_EV_NAMES,           /* plan: a list entry names removed `detail` */
     RM_EV_NAMES_MIXED,     /* plan: names removed `detail`; the command also names live tests */
+    RM_EV_IMPORTS_REEXPORT, /* plan: imports legacy `path` for names defined elsewhere (`detail`: the new line) */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 
@@ -102,6 +103,8 @@ typedef struct rm_item {
     char *after;        /* a dead legacy file the patch keeps: why (a reference no safe edit
                            removes, "kept: a.h:32 still names it ..."); such a file is not patched */
     bool token;         /* a registration: remove only the argument `name` from line `line` */
+    char *replace;      /* RM_IMPORT: the statement becomes this one line (same indentation)
+                           instead of going; owned; NULL when it goes */
 } rm_item;
 
 typedef struct rm_plan {

@@ -54,6 +54,8 @@ int rm_write_json(const rm_plan *p, sb *out) {
         chain_json(out, it);
         sb_puts(out, ", \"after\": ");
         sb_put_json_str_or_null(out, it->after);
+        sb_puts(out, ", \"replace\": ");
+        sb_put_json_str_or_null(out, it->replace);
         sb_puts(out, ", \"live_callers\": [");
         for (size_t k = 0; k < it->n_callers; k++) {
             if (k) sb_puts(out, ", ");
@@ -405,6 +407,17 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             if (it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
             if (it->kind == RM_IMPORT && !it->token && it->line && it->end <= L.n) {
                 for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+                if (it->replace) {
+                    /* the statement becomes one line, at the indentation of its first */
+                    size_t l = it->line - 1, ind = 0;
+                    while (ind < L.len[l] && (L.at[l][ind] == ' ' || L.at[l][ind] == '\t')) ind++;
+                    sb r = {0};
+                    sb_putn(&r, L.at[l], ind);
+                    sb_puts(&r, it->replace);
+                    sunset_free(repl[l]);
+                    if (!(repl[l] = sb_take(&r))) err = ENOMEM;
+                    del[l] = false;
+                }
                 any++;
             }
             if (!it->token || !it->line || it->line > L.n || del[it->line - 1]) continue;

@@ -328,10 +328,10 @@ static void no_leak_on_oom(void **state) {
     sunset_index_free(ix);
 }
 
-static void write_tree(const char *dir) {
-    for (size_t i = 0; i < N_TREE; i++) {
+static void write_files(const char *dir, const tfile *tree, size_t n) {
+    for (size_t i = 0; i < n; i++) {
         char p[512];
-        snprintf(p, sizeof p, "%s/%s", dir, TREE[i].path);
+        snprintf(p, sizeof p, "%s/%s", dir, tree[i].path);
         for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
             *s = 0;
             mkdir(p, 0755);
@@ -339,10 +339,12 @@ static void write_tree(const char *dir) {
         }
         FILE *f = fopen(p, "w");
         assert_non_null(f);
-        fputs(TREE[i].text, f);
+        fputs(tree[i].text, f);
         fclose(f);
     }
 }
+
+static void write_tree(const char *dir) { write_files(dir, TREE, N_TREE); }
 
 static void patch_contents(void **state) {
     char dir[] = "/tmp/sunset-rm-XXXXXX";
@@ -535,6 +537,88 @@ static void sample_tree_patch(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- re-exported names (reexport.c) ---- */
+
+/* pe_base.py (legacy by a path finding) defines DeviceType as an alias of paddle.base.core's;
+ * mid_base.py passes it on; net.py, live, takes it from mid_base. */
+static const char RE_PE_BASE[] = "import unittest\nfrom paddle.base import core\nDeviceType = core.DeviceType\n"
+                                 "class PEBase(unittest.TestCase):\n    pass\n";
+static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 0\nDeviceType = _Dev.CPU\n"
+                                       "class PEBase(unittest.TestCase):\n    pass\n";
+
+static void reexport_plan(const char *pe_base, rm_plan *p, sb *patch) {
+    const tfile tree[] = {
+        {"python/paddle/base/core.py", SUNSET_LANG_PYTHON, "from .libpaddle import *\n"},
+        {"t/pe_base.py", SUNSET_LANG_PYTHON, pe_base},
+        {"t/mid_base.py", SUNSET_LANG_PYTHON, "from pe_base import DeviceType, PEBase\nclass MidBase(PEBase):\n    pass\n"},
+        {"t/net.py", SUNSET_LANG_PYTHON,
+         "import os\ntry:\n    from mid_base import (\n        DeviceType,\n    )\nexcept ImportError:\n    raise\n"
+         "def net(d=DeviceType.CPU):\n    return os.sep, d\n"},
+        {"t/test_net.py", SUNSET_LANG_PYTHON,
+         "import unittest\nfrom net import net\nfrom paddle.base import core\nclass TestNet(unittest.TestCase):\n"
+         "    def test_a(self):\n        net(core.DeviceType.CPU)\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    sunset_index *ix = sunset_index_new();
+    assert_non_null(ix);
+    for (size_t i = 0; i < n; i++) {
+        sunset_source s = {tree[i].path, tree[i].path, tree[i].text, strlen(tree[i].text), tree[i].lang};
+        assert_int_equal(sunset_index_add(ix, &s), 0);
+    }
+    sunset_index_finish(ix);
+    sunset_finding seed = {.rule_id = "R-PATH", .path = "t/pe_base.py", .span = {1, 1, 1, 1}, .matched = "t/pe_base.py"};
+    sunset_result r = {0};
+    r.findings = &seed;
+    r.n_findings = 1;
+    assert_int_equal(rm_plan_build(ix, RS, &r, p), 0);
+    sunset_index_free(ix);
+    char dir[] = "/tmp/sunset-rex-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, n);
+    assert_int_equal(rm_write_patch(p, dir, patch), 0);
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    assert_int_equal(system(rm), 0);
+}
+
+static void reexport_rewrite(void **state) {
+    rm_plan p;
+    sb d = {0};
+    reexport_plan(RE_PE_BASE, &p, &d);
+    /* both legacy modules go: the one name net.py needs comes from where it is defined */
+    const rm_item *pe = item(&p, RM_FILE, "t/pe_base.py", NULL), *mid = item(&p, RM_FILE, "t/mid_base.py", NULL);
+    assert_non_null(pe);
+    assert_non_null(mid);
+    assert_false(pe->live);
+    assert_false(mid->live);
+    assert_true(pe->patchable && mid->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/net.py", "t/mid_base.py");
+    assert_non_null(imp);
+    assert_string_equal(imp->replace, "from paddle.base.core import DeviceType");
+    assert_int_equal(imp->line, 3);
+    assert_int_equal(imp->end, 5);
+    assert_non_null(strstr(chain(imp), "becomes `from paddle.base.core import DeviceType`"));
+    /* the statement becomes one line at its own indentation */
+    assert_non_null(strstr(d.s, "-    from mid_base import (\n+    from paddle.base.core import DeviceType\n"
+                                "-        DeviceType,\n-    )\n"));
+    assert_non_null(strstr(d.s, "diff --git a/t/pe_base.py b/t/pe_base.py\ndeleted file mode"));
+    assert_null(item(&p, RM_FILE, "python/paddle/base/core.py", NULL));
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* an alias of something pe_base defines itself has nowhere else to come from */
+    reexport_plan(RE_PE_BASE_LOCAL, &p, &d);
+    mid = item(&p, RM_FILE, "t/mid_base.py", NULL);
+    assert_non_null(mid);
+    assert_true(mid->live);
+    pe = item(&p, RM_FILE, "t/pe_base.py", NULL);
+    assert_non_null(pe);
+    assert_true(pe->live || (pe->after && !pe->patchable));
+    assert_null(strstr(d.s ? d.s : "", "t/pe_base.py"));
+    assert_null(strstr(d.s ? d.s : "", "+    from"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -593,6 +677,7 @@ int main(void) {
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),
         cmocka_unit_test(sample_tree_patch),
+        cmocka_unit_test(reexport_rewrite),
         cmocka_unit_test(derived_test_flag_from_own_path),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);

@@ -249,6 +249,21 @@ static void py_line(pyctx *c, tok *t, size_t n) {
             if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
         return;
     }
+    /* a module-level assignment: a re-export `X = mod.X` lets an importer take X from mod */
+    if (!c->blocks.n && n >= 3 && t[0].kind == TK_ID && t[1].kind == TK_PUNCT && t[1].n == 1 && t[1].s[0] == '=' &&
+        !(t[2].kind == TK_PUNCT && t[2].s[0] == '=')) {
+        bool dotted = t[0].col == 1 && t[2].kind == TK_ID;
+        for (size_t i = 3; i < n && dotted; i++)
+            dotted = (i % 2) ? t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.' : t[i].kind == TK_ID;
+        dotted = dotted && n % 2 == 1;
+        size_t used = 0;
+        ix_alias a = {sunset_strndup(t[0].s, t[0].n), dotted ? join_dotted(t + 2, n - 2, &used) : NULL, t[0].line};
+        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) {
+            sunset_free(a.name);
+            sunset_free(a.value);
+            c->oom = true;
+        }
+    }
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);

@@ -122,7 +122,7 @@ static void edit_items(planner *P, const vec *edits) {
         if (dup) continue;
         const ix_file *F = c->files[e->file];
         const char *named = e->to >= 0 ? c->files[e->to]->path : VEC_AT(&c->targets, tgt, e->target).name;
-        bool cmake = e->how != RM_REF_LINE;
+        bool cmake = e->how != RM_REF_LINE && e->how != RM_REF_REWRITE;
         const ix_cmd *k = NULL;
         for (size_t j = 0; cmake && j < F->cmds.n && !k; j++) {
             const ix_cmd *x = &VEC_AT(&F->cmds, ix_cmd, j);
@@ -139,7 +139,13 @@ static void edit_items(planner *P, const vec *edits) {
                            : e->how == RM_REF_COMMAND ? RM_EV_REGISTERS
                            : e->to >= 0                ? RM_EV_SOURCE_REMOVED
                                                        : RM_EV_TARGET_REMOVED;
-        if (defines) item_from_node(c, it, &c->tn[dt]);
+        uint32_t end = e->end;
+        if (e->how == RM_REF_REWRITE && !(it->replace = rm_import_rewrite(c, e->file, e->line, &end))) c->oom = true;
+        if (it->replace) {
+            rm_ev ev = {0};
+            ev.step = rm_step_of(RM_EV_IMPORTS_REEXPORT, named, 0, it->replace);
+            rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+        } else if (defines) item_from_node(c, it, &c->tn[dt]);
         else item_step(c, it, why, named);
         it->token = e->token != NULL;
         it->patchable = true;
@@ -395,6 +401,7 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(it->enclosing);
         rm_steps_free(it->steps, it->n_steps);
         sunset_free(it->after);
+        sunset_free(it->replace);
         for (size_t k = 0; k < it->n_callers; k++) sunset_free(it->callers[k]);
         sunset_free(it->callers);
     }

@@ -9,7 +9,8 @@
  * set_tests_properties, list(REMOVE_ITEM ...)), a CMake argument naming a removed target
  * (DEPS, target_link_libraries, set_property(TEST ...)), an #include and a Python import. For
  * each it says how it can go: the whole CMake command (it defines or configures only the
- * removed thing), the one argument (a list entry), the whole import/include line, or not at all.
+ * removed thing), the one argument (a list entry), the whole import/include line, the import
+ * line rewritten to take re-exported names from where they are defined (reexport.c), or not at all.
  */
 #include "analysis/removable/rm_int.h"
 
@@ -134,7 +135,12 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
             r.arg = UINT32_MAX;
             r.line = r.end = ed->line;
             r.token = c->files[ed->to]->path;
-            if (F->lang == SUNSET_LANG_PYTHON) r.how = !ed->counts && import_alone(F, ed->line, &r.end) ? RM_REF_LINE : RM_REF_KEEP;
+            if (F->lang == SUNSET_LANG_PYTHON) {
+                r.how = !ed->counts && import_alone(F, ed->line, &r.end) ? RM_REF_LINE : RM_REF_KEEP;
+                char *text = r.how == RM_REF_KEEP ? rm_import_rewrite(c, f, ed->line, &r.end) : NULL;
+                if (text) r.how = RM_REF_REWRITE;
+                sunset_free(text);
+            }
             else r.how = ed->counts ? RM_REF_KEEP : RM_REF_LINE;
             fn(c, &r, ud);
         }

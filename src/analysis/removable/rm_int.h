@@ -132,6 +132,18 @@ long rm_target_pos(const ctx *c, const char *name);
 /* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
 bool rm_target_command(const ix_cmd *k);
 
+/* ---- names a Python module only passes on (reexport.c) ---- */
+
+/* Where `name`, imported by file `importer` from module file mod_file, is really defined: the
+ * non-legacy module file it resolves to through re-exports (mod: its dotted name as the importer
+ * can write it, attr: the name there), or -1. */
+long rm_reexport(const ctx *c, size_t importer, size_t mod_file, const char *name, char *mod, size_t mn,
+                 char *attr, size_t an);
+/* The import statement of file f at `line` rewritten to take every used name from where it is
+ * defined (rm_reexport), unused names dropped; one line (statements joined by "; "), owned, and
+ * *end the statement's last line. NULL when some used name does not resolve (or on OOM). */
+char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end);
+
 /* ---- the graph (graph.c) ---- */
 
 /* Everything propagation needs from the index. Returns 0, -1 on OOM (free with rm_graph_free). */
@@ -167,6 +179,7 @@ typedef enum rm_ref_how {
     RM_REF_COMMAND,  /* the whole CMake command [line, end] goes */
     RM_REF_TOKEN,    /* the one argument `token` goes from line `line` */
     RM_REF_LINE,     /* the include / import statement [line, end] goes */
+    RM_REF_REWRITE,  /* the import statement [line, end] becomes rm_import_rewrite's line */
 } rm_ref_how;
 
 typedef struct rm_ref {
