@@ -251,7 +251,31 @@ static void live_legacy_has_callers(void **state) {
     assert_true(found);
     sb doc = {0};
     assert_int_equal(rm_write_markdown(&p, &doc), 0);
-    assert_non_null(strstr(doc.s, "Live legacy code"));
+    /* compact: counts per step open, every table collapsed, live items by seed rule and first caller */
+    assert_non_null(strstr(doc.s, "## Steps\n\n| step | deletes | edits | files |\n|---|---|---|---|\n| 1 | "));
+    char row[128];
+    for (size_t st = 1; st <= p.n_steps; st++) {
+        size_t d = 0, e = 0;
+        for (size_t i = 0; i < p.n_items; i++) {
+            const rm_item *it = &p.items[i];
+            if (it->patchable && !it->live && it->step == (int)st) it->kind == RM_FILE ? d++ : e++;
+        }
+        snprintf(row, sizeof row, "\n| %zu | %zu | %zu | ", st, d, e);
+        assert_non_null(strstr(doc.s, row));
+        snprintf(row, sizeof row, "\n<details><summary>Step %zu</summary>\n", st);
+        assert_non_null(strstr(doc.s, row));
+    }
+    assert_non_null(strstr(doc.s, "\n| Live legacy code (migrate first; never deleted by this plan) | "));
+    assert_non_null(strstr(doc.s, "| file | `c/live_legacy.h` | R-PATH | "));
+    size_t open = 0, close = 0;
+    for (const char *q = doc.s; (q = strstr(q, "<details>")); q++) open++;
+    for (const char *q = doc.s; (q = strstr(q, "</details>")); q++) close++;
+    assert_int_equal(open, close);
+    assert_true(open > p.n_steps);
+    /* no table outside a <details> block but the two summaries */
+    size_t tables = 0;
+    for (const char *q = doc.s; (q = strstr(q, "\n|---|")); q++) tables++;
+    assert_int_equal(tables, open + 2);
     sb_free(&doc);
     rm_plan_free(&p);
     sunset_index_free(ix);

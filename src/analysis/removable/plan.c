@@ -135,7 +135,9 @@ static void edit_items(planner *P, const vec *edits) {
                                e->line, e->end);
         if (!it) continue;
         if (k) it->enclosing = rm_fmt("%s(%s)", k->name, k->n_args ? k->args[0] : "");
-        rm_step_kind why = !cmake ? (F->lang == SUNSET_LANG_PYTHON ? RM_EV_IMPORTS_UNUSED : RM_EV_INCLUDES_UNUSED)
+        /* an include / import line the closure drops: it names a deleted file (the chains of
+         * IMPORTS_UNUSED / INCLUDES_UNUSED need a cause this edit does not have) */
+        rm_step_kind why = !cmake ? RM_EV_NAMES
                            : e->how == RM_REF_COMMAND ? RM_EV_REGISTERS
                            : e->to >= 0                ? RM_EV_SOURCE_REMOVED
                                                        : RM_EV_TARGET_REMOVED;
