@@ -59,7 +59,9 @@ static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t 
 static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const bool *dead,
                             const bool *dropped) {
     if (control_command(k)) return RM_REF_KEEP;
-    if (a == 0) return strcmp(k->name, "set") && strcmp(k->name, "list") ? RM_REF_COMMAND : RM_REF_KEEP;
+    /* set_tests_properties names several tests from its first argument on: checked below */
+    if (a == 0 && strcmp(k->name, "set_tests_properties") != 0)
+        return strcmp(k->name, "set") && strcmp(k->name, "list") ? RM_REF_COMMAND : RM_REF_KEEP;
     if (!strcmp(k->name, "set_property") || !strcmp(k->name, "get_property")) {
         const char *prev = k->args[a - 1];
         return !strcmp(prev, "TEST") || !strcmp(prev, "TARGET") ? RM_REF_COMMAND : RM_REF_TOKEN;
