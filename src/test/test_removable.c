@@ -487,6 +487,66 @@ static void sample_tree_expectations(cJSON *jb) {
     assert_true(jis(jitem(jb, "file", "test/cpp/fluid/framework/details/reduce_op_handle_test.cc", NULL), "status", "dead"));
     /* ParallelExecutor itself: legacy, but CompiledProgram's binding still uses it */
     assert_true(jis(jitem(jb, "file", "paddle/fluid/framework/parallel_executor.h", NULL), "status", "live"));
+    /* issue 16: files listed in a CMake variable go with their entries and their target */
+    const char *fused[] = {"fused_all_reduce_op_handle.cc", "fused_broadcast_op_handle.cc"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "paddle/fluid/framework/details/%s", fused[i]);
+        it = jitem(jb, "file", path, NULL);
+        assert_non_null(it);
+        assert_true(jis(it, "status", "dead") && cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")));
+        it = jitem(jb, "registration", "paddle/fluid/framework/details/CMakeLists.txt", fused[i]);
+        assert_non_null(it);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")));
+    }
+    it = jitem(jb, "target", "paddle/fluid/framework/details/CMakeLists.txt", "fused_op_handle");
+    assert_true(it && cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")));
+    /* the header only the fused sources include goes with them */
+    assert_non_null(jitem(jb, "file", "paddle/fluid/framework/details/fused_broadcast_op_handle.h", NULL));
+    /* passes the standalone executor applies by name are not legacy, nor is what they build on,
+     * though only the legacy async executor's target links them */
+    const char *inplace[] = {"buffer_shared_inplace_op_pass.cc", "inplace_addto_op_pass.cc", "memory_reuse_pass.cc",
+                             "memory_reuse_pass.h"};
+    for (size_t i = 0; i < 4; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "paddle/fluid/framework/ir/memory_optimize_pass/%s", inplace[i]);
+        assert_null(jitem(jb, "file", path, NULL));
+        assert_null(jitem(jb, "class", path, NULL));
+    }
+    assert_null(jitem(jb, "pass", "paddle/fluid/framework/ir/memory_optimize_pass/buffer_shared_inplace_op_pass.cc", NULL));
+    assert_null(jitem(jb, "target", "paddle/fluid/framework/ir/memory_optimize_pass/CMakeLists.txt", NULL));
+}
+
+/* The file's contents in the patched copy contain `want` (or, with absent, do not). */
+static void file_has(const char *dir, const char *path, const char *want, bool absent) {
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, path);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    if ((strstr(buf, want) != NULL) == absent) fprintf(stderr, "%s: %s `%s`\n", path, absent ? "still has" : "lacks", want);
+    assert_true((strstr(buf, want) != NULL) != absent);
+}
+
+/* The Done-when cases of issue 16 in the patched copy of paddle-mini. */
+static void sample_tree_patched(const char *dir) {
+    const char *cm = "paddle/fluid/framework/details/CMakeLists.txt";
+    file_has(dir, cm, "fused_all_reduce_op_handle.cc", true); /* the variable's entries */
+    file_has(dir, cm, "fused_broadcast_op_handle.cc", true);
+    file_has(dir, cm, "fused_op_handle\n", true);                    /* its target */
+    file_has(dir, cm, "    gather_op_handle.cc)", false);            /* live entries stay */
+    /* a test among others in set_tests_properties: only its name goes */
+    file_has(dir, "test/legacy_test/CMakeLists.txt", "set_tests_properties(test_py_func_op\n"
+                                                     "                     PROPERTIES LABELS", false);
+    file_has(dir, "test/legacy_test/CMakeLists.txt", "test_ir_inplace_pass", true);
+    /* a kept header's include of a deleted one */
+    file_has(dir, "paddle/fluid/framework/details/ssa_graph_executor.h", "fetch_op_handle.h", true);
+    /* the passes applied by name, and their targets, stay */
+    file_has(dir, "paddle/fluid/framework/ir/memory_optimize_pass/CMakeLists.txt", "buffer_shared_inplace_op_pass", false);
+    file_has(dir, "python/paddle/base/executor.py", "\"buffer_shared_inplace_pass\"", false);
 }
 
 static void sample_tree_patch(void **state) {
@@ -533,6 +593,10 @@ static void sample_tree_patch(void **state) {
         changed++;
     }
     assert_true(changed > 10);
+    sample_tree_patched(dir);
+    /* the patched copy passes the independent reference check */
+    snprintf(cmd, sizeof cmd, "sh scripts/check-refs.sh %s %s.patch 2>/dev/null", dir, dir);
+    assert_int_equal(system(cmd), 0);
     /* re-scan: the patched whole files are gone, only unpatched ones can remain */
     snprintf(cmd, sizeof cmd, "%s removable %s -f json -q", bin, dir);
     char *after = run(cmd);
