@@ -28,6 +28,7 @@ typedef struct ix_class {
     bool top;               /* at module / namespace level (not nested in a class or function) */
     uint64_t *names;        /* Python top-level classes: sorted hashes of the names the body uses */
     size_t n_names;
+    bool decorated;         /* Python: a decorator line precedes the header */
 } ix_class;
 
 typedef struct ix_func {

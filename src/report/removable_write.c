@@ -2,7 +2,9 @@
  * removable_write.c — the removal plan as JSON, as Markdown, and as a `git apply`-able unified
  * diff. The diff holds only what is provably safe: dead whole files, and lines that register
  * nothing but removed things (a CMake command naming only removed tests or targets, a tool-list
- * line holding only a removed test's name). Everything else stays in the listing, unpatched.
+ * line holding only a removed test's name), include and import lines of deleted files (or the
+ * import rewritten), dead Python classes the analysis marked removable. Everything else stays in
+ * the listing, unpatched.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -450,6 +452,14 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             const rm_item *it = &p->items[i];
             if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
             if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
+            if (it->kind == RM_CLASS) {
+                /* a dead Python class: its lines and the blank lines that set it off before */
+                if (!it->line || it->end > L.n) continue;
+                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+                for (size_t l = it->line - 1; l > 0 && L.len[l - 1] == 0; l--) del[l - 1] = true;
+                any++;
+                continue;
+            }
             if (it->kind == RM_REGISTRATION && it->line == it->end && it->enclosing &&
                 (!strcmp(it->enclosing, "tool list") || !strcmp(it->enclosing, "script"))) {
                 if (it->line <= L.n && entry_only(&L, it->line - 1, it->name)) {

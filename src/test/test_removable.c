@@ -634,19 +634,8 @@ static const char RE_PE_BASE[] = "import unittest\nfrom paddle.base import core\
 static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 0\nDeviceType = _Dev.CPU\n"
                                        "class PEBase(unittest.TestCase):\n    pass\n";
 
-static void reexport_plan(const char *pe_base, rm_plan *p, sb *patch) {
-    const tfile tree[] = {
-        {"python/paddle/base/core.py", SUNSET_LANG_PYTHON, "from .libpaddle import *\n"},
-        {"t/pe_base.py", SUNSET_LANG_PYTHON, pe_base},
-        {"t/mid_base.py", SUNSET_LANG_PYTHON, "from pe_base import DeviceType, PEBase\nclass MidBase(PEBase):\n    pass\n"},
-        {"t/net.py", SUNSET_LANG_PYTHON,
-         "import os\ntry:\n    from mid_base import (\n        DeviceType,\n    )\nexcept ImportError:\n    raise\n"
-         "def net(d=DeviceType.CPU):\n    return os.sep, d\n"},
-        {"t/test_net.py", SUNSET_LANG_PYTHON,
-         "import unittest\nfrom net import net\nfrom paddle.base import core\nclass TestNet(unittest.TestCase):\n"
-         "    def test_a(self):\n        net(core.DeviceType.CPU)\n"},
-    };
-    size_t n = sizeof tree / sizeof tree[0];
+/* The plan of tree[n] seeded by a path finding on t/pe_base.py, and its patch. */
+static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) {
     sunset_index *ix = sunset_index_new();
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
@@ -667,6 +656,67 @@ static void reexport_plan(const char *pe_base, rm_plan *p, sb *patch) {
     char rm[600];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     assert_int_equal(system(rm), 0);
+}
+
+static void reexport_plan(const char *pe_base, rm_plan *p, sb *patch) {
+    const tfile tree[] = {
+        {"python/paddle/base/core.py", SUNSET_LANG_PYTHON, "from .libpaddle import *\n"},
+        {"t/pe_base.py", SUNSET_LANG_PYTHON, pe_base},
+        {"t/mid_base.py", SUNSET_LANG_PYTHON, "from pe_base import DeviceType, PEBase\nclass MidBase(PEBase):\n    pass\n"},
+        {"t/net.py", SUNSET_LANG_PYTHON,
+         "import os\ntry:\n    from mid_base import (\n        DeviceType,\n    )\nexcept ImportError:\n    raise\n"
+         "def net(d=DeviceType.CPU):\n    return os.sep, d\n"},
+        {"t/test_net.py", SUNSET_LANG_PYTHON,
+         "import unittest\nfrom net import net\nfrom paddle.base import core\nclass TestNet(unittest.TestCase):\n"
+         "    def test_a(self):\n        net(core.DeviceType.CPU)\n"},
+    };
+    pe_plan(tree, sizeof tree / sizeof tree[0], p, patch);
+}
+
+/* A dead legacy class in a file that stays is cut out with the import only it needed; one
+ * with a decorator, or whose name the file uses elsewhere, or another file imports, is not. */
+static void dead_class_cut(void **state) {
+    const char *pe = "import unittest\nclass PEBase(unittest.TestCase):\n    pass\n";
+    const char *mixed = "import unittest\n\nfrom pe_base import PEBase\n\n\nclass TestPE(PEBase):\n"
+                        "    def test_a(self):\n        pass\n\n\nclass TestLive(unittest.TestCase):\n"
+                        "    def test_b(self):\n        pass\n";
+    const tfile tree[] = {{"t/pe_base.py", SUNSET_LANG_PYTHON, pe}, {"t/test_mixed.py", SUNSET_LANG_PYTHON, mixed}};
+    rm_plan p;
+    sb d = {0};
+    pe_plan(tree, 2, &p, &d);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
+    assert_non_null(k);
+    assert_true(k->patchable);
+    assert_true(k->step > 0);
+    assert_non_null(strstr(d.s, "diff --git a/t/pe_base.py b/t/pe_base.py\ndeleted file mode"));
+    /* the class, the blank lines before it, and the import only it used */
+    assert_non_null(strstr(d.s, "@@ -1,11 +1,5 @@\n import unittest\n \n-from pe_base import PEBase\n-\n-\n"
+                                "-class TestPE(PEBase):\n-    def test_a(self):\n-        pass\n \n \n"
+                                " class TestLive(unittest.TestCase):\n"));
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* kept: decorated; named outside the class; imported from the module by another file */
+    const char *keep[] = {
+        "import unittest\nfrom pe_base import PEBase\n@unittest.skip('x')\nclass TestPE(PEBase):\n    pass\n"
+        "class TestLive(unittest.TestCase):\n    pass\n",
+        "import unittest\nfrom pe_base import PEBase\nclass TestPE(PEBase):\n    pass\nALL = [TestPE]\n"
+        "class TestLive(unittest.TestCase):\n    pass\n",
+        "import unittest\nfrom pe_base import PEBase\nclass TestPE(PEBase):\n    pass\n"
+        "class TestLive(unittest.TestCase):\n    pass\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        const tfile t2[] = {{"t/pe_base.py", SUNSET_LANG_PYTHON, pe},
+                            {"t/test_mixed.py", SUNSET_LANG_PYTHON, keep[i]},
+                            {"t/user.py", SUNSET_LANG_PYTHON, i == 2 ? "from test_mixed import TestPE\nX = TestPE\n" : "X = 1\n"}};
+        pe_plan(t2, 3, &p, &d);
+        k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
+        assert_true(!k || !k->patchable);
+        assert_null(strstr(d.s ? d.s : "", "-class TestPE"));
+        assert_null(strstr(d.s ? d.s : "", "-from pe_base import PEBase"));
+        assert_null(strstr(d.s ? d.s : "", "a/t/pe_base.py"));
+        sb_free(&d);
+        rm_plan_free(&p);
+    }
 }
 
 static void reexport_rewrite(void **state) {
@@ -766,6 +816,7 @@ int main(void) {
         cmocka_unit_test(patch_contents),
         cmocka_unit_test(sample_tree_patch),
         cmocka_unit_test(reexport_rewrite),
+        cmocka_unit_test(dead_class_cut),
         cmocka_unit_test(derived_test_flag_from_own_path),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);

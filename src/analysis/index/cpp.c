@@ -230,7 +230,7 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
     bool top = true;
     for (size_t b = 0; b < braces->n; b++)
         if (VEC_AT(braces, cbrace, b).kind != 1) top = false;
-    ix_class ic = {sunset_strndup(name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0};
+    ix_class ic = {sunset_strndup(name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0, false};
     vec bases = VEC_INIT(char *);
     if (nx->s[0] == ':') {
         j = base_list(tv, n, j, &bases);

@@ -25,6 +25,7 @@ typedef struct pyctx {
     vec blocks; /* pyblock */
     uint32_t last_line;
     bool tools; /* a tool list: record identifier-like strings */
+    bool decorator; /* the last logical line was a decorator */
     bool oom;
 } pyctx;
 
@@ -174,6 +175,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
     if (!c->blocks.n) py_end_class(c);
     c->last_line = t[n - 1].end_line;
     c->f->blank = false;
+    bool decorated = c->decorator;
+    c->decorator = t[0].kind == TK_PUNCT && t[0].s[0] == '@';
     if (ix_tok_is(&t[0], "import") || (ix_tok_is(&t[0], "from") && n > 1)) {
         py_import(c, t, n);
         return;
@@ -185,7 +188,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
         pyblock b = {SIZE_MAX, SIZE_MAX, indent};
         bool top = c->blocks.n == 0;
         if (cls) {
-            ix_class ic = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0};
+            ix_class ic = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
             vec bases = VEC_INIT(char *);
             if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') {
                 int depth = 0;
@@ -277,7 +280,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
 }
 
 int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
-    pyctx c = {f, names, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false};
+    pyctx c = {f, names, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
     c.names = &c.outside;
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);

@@ -142,7 +142,8 @@ static void edit_items(planner *P, const vec *edits) {
                            : e->to >= 0                ? RM_EV_SOURCE_REMOVED
                                                        : RM_EV_TARGET_REMOVED;
         uint32_t end = e->end;
-        if (e->how == RM_REF_REWRITE && !(it->replace = rm_import_rewrite(c, e->file, e->line, &end))) c->oom = true;
+        if (e->how == RM_REF_REWRITE && !(it->replace = rm_import_rewrite(c, e->file, e->line, &end, P->dead)))
+            c->oom = true;
         if (it->replace) {
             rm_ev ev = {0};
             ev.step = rm_step_of(RM_EV_IMPORTS_REEXPORT, named, 0, it->replace);
@@ -280,7 +281,16 @@ static void class_items(planner *P) {
         if (!c->cn[k].legacy || P->dead[x->file]) continue;
         rm_item *it = plan_add(c, P->p, RM_CLASS, c->files[x->file]->path, x->c->name, x->c->line, x->c->end);
         item_from_node(c, it, &c->cn[k]);
-        if (it) it->enclosing = rm_fmt("class %s", x->c->name);
+        if (!it) continue;
+        it->enclosing = rm_fmt("class %s", x->c->name);
+        if (!rm_class_removable(c, k, P->dead)) continue;
+        /* it lands with the edit of its file's imports it made unneeded, else as a step of its own */
+        it->patchable = true;
+        for (size_t i = 0; i < P->p->n_items && !it->step; i++) {
+            const rm_item *o = &P->p->items[i];
+            if (o->kind == RM_IMPORT && o->patchable && o->step > 0 && !strcmp(o->path, it->path)) it->step = o->step;
+        }
+        if (!it->step) it->step = (int)++P->p->n_steps;
     }
 }
 

@@ -102,7 +102,7 @@ long rm_reexport(const ctx *c, size_t importer, size_t mod_file, const char *nam
     return -1;
 }
 
-char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end) {
+char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end, const bool *dead) {
     const ix_file *F = c->files[f];
     sb out = {0};
     size_t n = 0, kept = 0;
@@ -114,15 +114,17 @@ char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end) {
         *end = m->end;
         if (!m->name || !strcmp(m->name, "*") || (module && strcmp(module, m->module) != 0)) goto fail;
         module = m->module;
-        if (!m->used) continue; /* unused: it just goes */
+        const char *bound = m->alias ? m->alias : m->name;
+        /* not needed, here or by a file importing it from here: it just goes */
+        if (!rm_py_needed(c, f, bound, dead)) continue;
         long g = rm_resolve_module(c, f, m->module);
         char mod[600], attr[300];
         if (g < 0 || rm_reexport(c, f, (size_t)g, m->name, mod, sizeof mod, attr, sizeof attr) < 0) goto fail;
-        const char *bound = m->alias ? m->alias : m->name;
         sb_printf(&out, "%sfrom %s import %s", kept++ ? "; " : "", mod, attr);
         if (strcmp(attr, bound) != 0) sb_printf(&out, " as %s", bound);
     }
-    if (!n || !kept || out.oom) goto fail;
+    if (!n || out.oom) goto fail;
+    if (!kept) return rm_dupz("");
     return sb_take(&out);
 fail:
     sb_free(&out);

@@ -119,6 +119,15 @@ static bool import_alone(const ix_file *F, uint32_t line, uint32_t *end) {
     return n == 1;
 }
 
+/* The statement at `line` is a plain `import a.b` (from-imports are rm_import_rewrite's). */
+static bool plain_import(const ix_file *F, uint32_t line) {
+    for (size_t i = 0; i < F->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+        if (m->line <= line && m->end >= line && m->name) return false;
+    }
+    return true;
+}
+
 void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
     for (size_t f = 0; f < c->nf; f++) {
         if (dead[f]) continue;
@@ -138,9 +147,18 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
             r.line = r.end = ed->line;
             r.token = c->files[ed->to]->path;
             if (F->lang == SUNSET_LANG_PYTHON) {
-                r.how = !ed->counts && import_alone(F, ed->line, &r.end) ? RM_REF_LINE : RM_REF_KEEP;
-                char *text = r.how == RM_REF_KEEP ? rm_import_rewrite(c, f, ed->line, &r.end) : NULL;
-                if (text) r.how = RM_REF_REWRITE;
+                /* a from-import goes or is rewritten by what the file still needs of it (its
+                 * dead classes going too, other files' re-imports counting); a plain import
+                 * goes when unused */
+                uint32_t end = r.end;
+                char *text = rm_import_rewrite(c, f, ed->line, &end, dead);
+                if (text) {
+                    r.how = text[0] ? RM_REF_REWRITE : RM_REF_LINE;
+                    r.end = end;
+                } else {
+                    r.how = !ed->counts && plain_import(F, ed->line) && import_alone(F, ed->line, &r.end) ? RM_REF_LINE
+                                                                                                     : RM_REF_KEEP;
+                }
                 sunset_free(text);
             }
             else r.how = ed->counts ? RM_REF_KEEP : RM_REF_LINE;

@@ -139,10 +139,19 @@ bool rm_target_command(const ix_cmd *k);
  * can write it, attr: the name there), or -1. */
 long rm_reexport(const ctx *c, size_t importer, size_t mod_file, const char *name, char *mod, size_t mn,
                  char *attr, size_t an);
-/* The import statement of file f at `line` rewritten to take every used name from where it is
- * defined (rm_reexport), unused names dropped; one line (statements joined by "; "), owned, and
- * *end the statement's last line. NULL when some used name does not resolve (or on OOM). */
-char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end);
+/* The from-import statement of file f at `line` rewritten to take every name f still needs
+ * (rm_py_needed) from where it is defined (rm_reexport), the others dropped: one line
+ * (statements joined by "; "), owned, or "" when every name goes; *end the statement's last
+ * line. NULL when a needed name does not resolve, the statement is not a from-import of one
+ * module, or on OOM. */
+char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end, const bool *dead);
+
+/* ---- dead legacy Python classes cut out of files that stay (pyclass.c) ---- */
+
+/* Class k can go by a line edit (dead[]: the files the patch deletes). */
+bool rm_class_removable(const ctx *c, size_t k, const bool *dead);
+/* Does Python file f still need `name` once its removable classes are gone? */
+bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead);
 
 /* ---- the graph (graph.c) ---- */
 
