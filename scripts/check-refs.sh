@@ -13,6 +13,8 @@
 #   - imports: `import a.b.c` / `from a.b.c import` / `from a.b import c` of a deleted module
 #     under python/ (dotted from python/), and of a deleted test module's stem from its own
 #     directory (sibling imports);
+#   - registrations: `USE_OP(x)` / `USE_OP_ITSELF(x)` / `USE_NO_KERNEL_OP(x)` / `USE_PASS(x)` of an
+#     operator or pass whose only `REGISTER_OPERATOR(x` / `REGISTER_PASS(x` the patch deletes;
 #   - added imports: `from MOD import NAME` on a line the patch adds to a .py file (a re-exported
 #     name taken from where it is defined) must name a module file of the tree that binds NAME;
 #   - CMake targets: a target whose defining command the patch removes (`cc_test(NAME`,
@@ -112,6 +114,20 @@ while IFS="$(printf '\t')" read -r f name; do
     fi
     grep -nwF "$name" "$f" | sed "s|^\([0-9]*\):.*|$f:\1: names removed target $name|" || true
 done <"$tmp/targets" >>"$tmp/out"
+
+# registrations the patch deletes, still linked by name: USE_OP / USE_OP_ITSELF / USE_NO_KERNEL_OP
+# of an operator, USE_PASS of a pass registered only in deleted files (a link-time reference)
+awk '/^diff --git /{p=substr($4,3); del=0; next} /^deleted file mode/{del=1; next}
+     del && want { l=substr($0,2); sub(/^[[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") print l; want=0; next }
+     del && /^-[[:space:]]*(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|REGISTER_PASS)\(/{
+        l=substr($0,2); sub(/^[^(]*\([[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") print l; else want=1 }' "$patch" |
+    sort -u >"$tmp/regs"
+while IFS= read -r name; do
+    # still registered somewhere that stays: not dangling
+    git grep -qE "(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|REGISTER_PASS)\([[:space:]]*$name[[:space:]]*," -- '*.cc' '*.cu' '*.h' && continue
+    git grep -nE "USE_(OP|OP_ITSELF|NO_KERNEL_OP|PASS)\([[:space:]]*$name[[:space:]]*\)" -- '*.cc' '*.cu' '*.h' '*.cpp' |
+        sed "s|^\([^:]*:[0-9]*\):.*|\1: links removed registration $name|" || true
+done <"$tmp/regs" >>"$tmp/out"
 
 # imports the patch adds (a re-exported name taken from where it is defined): the module must be
 # a file of the tree (dotted from the importer's directory or from python/) that still binds

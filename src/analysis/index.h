@@ -82,6 +82,8 @@ typedef struct ix_file {
     vec cmds;               /* ix_cmd */
     vec flag_defs;          /* ix_word: DEFINE_*(name ...) / PHI_DEFINE_EXPORTED_*(name ...) */
     vec pass_regs;          /* ix_word: REGISTER_PASS(name, ...) */
+    vec op_regs;            /* ix_word: REGISTER_OPERATOR(name, ...), REGISTER_OP_WITHOUT_GRADIENT(name,
+                               ...), PD_REGISTER_STRUCT_KERNEL(name, ...): an operator type */
     vec list_words;         /* ix_word: identifier-like strings / words in tool lists and scripts */
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */

@@ -29,6 +29,7 @@ typedef enum rm_kind {
     RM_PASS,       /* a pass registration */
     RM_IMPORT,     /* an import / include line of a removed or legacy module */
     RM_REGISTRATION, /* a CMake command or argument, or a tool-list entry, naming a removed file */
+    RM_OP,         /* an operator registration (REGISTER_OPERATOR ...): run by its type name */
     RM_KIND_COUNT
 } rm_kind;
 

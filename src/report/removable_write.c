@@ -143,6 +143,7 @@ static int md_section(const rm_item *it) {
     case RM_REGISTRATION: return MD_REG;
     case RM_TARGET: return MD_TARGET;
     case RM_FLAG:
+    case RM_OP:
     case RM_PASS: return MD_FLAG;
     default: return MD_PARTIAL;
     }
@@ -209,7 +210,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
         "Registrations not patched",
         "Partial removals not patched",
         "CMake targets not patched",
-        "Flags and passes to retire",
+        "Flags, passes and operators to retire",
         "Live legacy code (migrate first; never deleted by this plan)",
     };
     size_t listed = 0;

@@ -634,8 +634,8 @@ static const char RE_PE_BASE[] = "import unittest\nfrom paddle.base import core\
 static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 0\nDeviceType = _Dev.CPU\n"
                                        "class PEBase(unittest.TestCase):\n    pass\n";
 
-/* The plan of tree[n] seeded by a path finding on t/pe_base.py, and its patch. */
-static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) {
+/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
+static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
     sunset_index *ix = sunset_index_new();
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
@@ -643,7 +643,8 @@ static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) {
         assert_int_equal(sunset_index_add(ix, &s), 0);
     }
     sunset_index_finish(ix);
-    sunset_finding seed = {.rule_id = "R-PATH", .path = "t/pe_base.py", .span = {1, 1, 1, 1}, .matched = "t/pe_base.py"};
+    /* the finding only borrows the path here */
+    sunset_finding seed = {.rule_id = "R-PATH", .path = (char *)seed_path, .span = {1, 1, 1, 1}, .matched = (char *)seed_path};
     sunset_result r = {0};
     r.findings = &seed;
     r.n_findings = 1;
@@ -657,6 +658,8 @@ static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) {
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     assert_int_equal(system(rm), 0);
 }
+
+static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) { seeded_plan(tree, n, "t/pe_base.py", p, patch); }
 
 static void reexport_plan(const char *pe_base, rm_plan *p, sb *patch) {
     const tfile tree[] = {
@@ -757,6 +760,49 @@ static void reexport_rewrite(void **state) {
     rm_plan_free(&p);
 }
 
+/* An operator is run by its type name: a live file naming it (a type string, USE_OP_ITSELF)
+ * keeps the legacy file registering it; one only legacy code names goes. Likewise a flag that
+ * live code sets through the environment. */
+static void ops_by_type_name(void **state) {
+    const tfile tree[] = {
+        {"op/launch_op.cc", SUNSET_LANG_CPP,
+         "#include \"op/launch_op.h\"\nREGISTER_OPERATOR(\n    legacy_launch,\n    LaunchOp);\n"
+         "PD_REGISTER_STRUCT_KERNEL(legacy_launch, CPU, ALL_LAYOUT, LaunchKernel, float) {}\n"
+         "REGISTER_OP_WITHOUT_GRADIENT(legacy_only, OnlyOp);\n"
+         "PHI_DEFINE_EXPORTED_bool(legacy_env_flag, false, \"x\");\n"
+         "PHI_DEFINE_EXPORTED_bool(legacy_unread_flag, false, \"y\");\n"},
+        {"python/run.py", SUNSET_LANG_PYTHON, "import os\nos.environ['FLAGS_legacy_env_flag'] = '1'\n"},
+        {"op/launch_op.h", SUNSET_LANG_CPP, "class LaunchOp {};\n"},
+        {"exe/interpreter.cc", SUNSET_LANG_CPP, "bool IsLaunch(const Op &op) { return op.Type() == \"legacy_launch\"; }\n"},
+        {"op/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "cc_library(launch_op SRCS launch_op.cc)\ncc_library(interpreter SRCS ../exe/interpreter.cc)\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "op/launch_op.cc", &p, &d);
+    const rm_item *f = item(&p, RM_FILE, "op/launch_op.cc", NULL);
+    assert_non_null(f);
+    assert_true(f->live);
+    const rm_item *op = item(&p, RM_OP, "op/launch_op.cc", "legacy_launch");
+    assert_non_null(op);
+    assert_int_equal(op->line, 2);
+    assert_true(op->live);
+    bool found = false;
+    for (size_t i = 0; i < op->n_callers; i++) found |= strstr(op->callers[i], "exe/interpreter.cc uses legacy_launch") != NULL;
+    assert_true(found);
+    op = item(&p, RM_OP, "op/launch_op.cc", "legacy_only");
+    assert_non_null(op);
+    assert_false(op->live);
+    assert_null(strstr(d.s ? d.s : "", "a/op/launch_op.cc"));
+    /* a flag set through the environment by live code is read by it */
+    const rm_item *fl = item(&p, RM_FLAG, "op/launch_op.cc", "legacy_env_flag");
+    assert_true(fl && fl->live);
+    fl = item(&p, RM_FLAG, "op/launch_op.cc", "legacy_unread_flag");
+    assert_true(fl && !fl->live);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -817,6 +863,7 @@ int main(void) {
         cmocka_unit_test(sample_tree_patch),
         cmocka_unit_test(reexport_rewrite),
         cmocka_unit_test(dead_class_cut),
+        cmocka_unit_test(ops_by_type_name),
         cmocka_unit_test(derived_test_flag_from_own_path),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);

@@ -220,7 +220,7 @@ static bool flags_passes_live(ctx *c) {
                 }
                 if (c->fn[w->file].legacy && !c->fn[w->file].live)
                     make_live(c, &c->fn[w->file], rm_fmt("%s uses %s %s defined here", c->files[f]->path,
-                                                      kind ? "pass" : "flag", w->w->text), &changed);
+                                                      kind ? (w->op ? "op" : "pass") : "flag", w->w->text), &changed);
             }
         }
     }

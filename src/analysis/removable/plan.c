@@ -11,7 +11,7 @@
 #include <string.h>
 
 const char *rm_kind_name(rm_kind k) {
-    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration"};
+    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration", "op"};
     return (unsigned)k < RM_KIND_COUNT ? names[k] : "?";
 }
 
@@ -333,7 +333,7 @@ static void word_items(planner *P) {
         for (size_t i = 0; i < v->n; i++) {
             const wordref *w = &VEC_AT(v, wordref, i);
             if (!nodes[i].legacy || P->dead[w->file]) continue;
-            rm_item *it = plan_add(c, P->p, kind ? RM_PASS : RM_FLAG, c->files[w->file]->path, w->w->text,
+            rm_item *it = plan_add(c, P->p, kind ? (w->op ? RM_OP : RM_PASS) : RM_FLAG, c->files[w->file]->path, w->w->text,
                                    w->w->line, w->w->end);
             item_from_node(c, it, &nodes[i]);
         }

@@ -66,6 +66,7 @@ typedef struct cmdref {
 typedef struct wordref {
     size_t file;
     const ix_word *w;
+    bool op;             /* in passes: an operator registration (run by type name, like a pass) */
 } wordref;
 
 typedef struct ctx {
