@@ -84,6 +84,8 @@ typedef struct ix_file {
     vec pass_regs;          /* ix_word: REGISTER_PASS(name, ...) */
     vec op_regs;            /* ix_word: REGISTER_OPERATOR(name, ...), REGISTER_OP_WITHOUT_GRADIENT(name,
                                ...), PD_REGISTER_STRUCT_KERNEL(name, ...): an operator type */
+    vec reg_uses;           /* ix_word: USE_OP(x), USE_OP_ITSELF(x), USE_NO_KERNEL_OP(x), USE_PASS(x):
+                               links the registration of x by name */
     vec list_words;         /* ix_word: identifier-like strings / words in tool lists and scripts */
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */

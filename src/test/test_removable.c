@@ -801,6 +801,27 @@ static void ops_by_type_name(void **state) {
     assert_true(fl && !fl->live);
     sb_free(&d);
     rm_plan_free(&p);
+    /* a patch deleting the only registration that a kept file links with USE_OP_ITSELF dangles */
+    const tfile linked[] = {
+        {"op/launch_op.cc", SUNSET_LANG_CPP, "REGISTER_OPERATOR(legacy_launch, LaunchOp);\n"},
+        {"t/launch_test.cc", SUNSET_LANG_CPP, "#include \"gtest/gtest.h\"\nUSE_OP_ITSELF(legacy_launch);\n"},
+    };
+    sunset_index *ix = sunset_index_new();
+    assert_non_null(ix);
+    for (size_t i = 0; i < 2; i++) {
+        sunset_source src = {linked[i].path, linked[i].path, linked[i].text, strlen(linked[i].text), linked[i].lang};
+        assert_int_equal(sunset_index_add(ix, &src), 0);
+    }
+    sunset_index_finish(ix);
+    const char *patch = "diff --git a/op/launch_op.cc b/op/launch_op.cc\ndeleted file mode 100644\n"
+                        "--- a/op/launch_op.cc\n+++ /dev/null\n@@ -1,1 +0,0 @@\n"
+                        "-REGISTER_OPERATOR(legacy_launch, LaunchOp);\n";
+    size_t n_dangling = 0;
+    assert_int_equal(rm_patch_check(ix, RS, patch, strlen(patch), &d, &n_dangling), 0);
+    assert_int_equal(n_dangling, 1);
+    assert_non_null(strstr(d.s, "t/launch_test.cc:2: names deleted file op/launch_op.cc"));
+    sb_free(&d);
+    sunset_index_free(ix);
 }
 
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and

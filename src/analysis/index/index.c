@@ -45,8 +45,8 @@ static void file_free(ix_file *f) {
         sunset_free(c->args);
         sunset_free(c->arg_lines);
     }
-    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->list_words};
-    for (size_t w = 0; w < 4; w++) {
+    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    for (size_t w = 0; w < 5; w++) {
         for (size_t i = 0; i < words[w]->n; i++) sunset_free(VEC_AT(words[w], ix_word, i).text);
         vec_free(words[w]);
     }
@@ -134,6 +134,7 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     f->flag_defs = VEC_INIT(ix_word);
     f->pass_regs = VEC_INIT(ix_word);
     f->op_regs = VEC_INIT(ix_word);
+    f->reg_uses = VEC_INIT(ix_word);
     f->list_words = VEC_INIT(ix_word);
     uint32_t nl = 0;
     for (const char *p = src->data, *end = src->data + src->len; (p = memchr(p, '\n', (size_t)(end - p)));

@@ -7,7 +7,8 @@
  * a CMake argument naming the file as a path relative to its CMake file (SRCS, set() lists,
  * anything), a CMake argument naming a removed Python test module by its stem (py_test_modules,
  * set_tests_properties, list(REMOVE_ITEM ...)), a CMake argument naming a removed target
- * (DEPS, target_link_libraries, set_property(TEST ...)), an #include and a Python import. For
+ * (DEPS, target_link_libraries, set_property(TEST ...)), an #include, a Python import, and a
+ * USE_OP / USE_PASS link to an operator or pass registered only in files that go. For
  * each it says how it can go: the whole CMake command (it defines or configures only the
  * removed thing), the one argument (a list entry), the whole import/include line, the import
  * line rewritten to take re-exported names from where they are defined (reexport.c), or not at all.
@@ -128,6 +129,30 @@ static bool plain_import(const ix_file *F, uint32_t line) {
     return true;
 }
 
+/* USE_OP(x) / USE_PASS(x) in file f links the registration of x: when every file registering
+ * x goes, each is named (no line edit can remove a link the code may rely on). */
+static void link_refs(ctx *c, size_t f, const bool *dead, rm_ref_fn fn, void *ud) {
+    const ix_file *F = c->files[f];
+    for (size_t u = 0; u < F->reg_uses.n; u++) {
+        const ix_word *w = &VEC_AT(&F->reg_uses, ix_word, u);
+        size_t regs = 0, gone = 0;
+        for (size_t i = 0; i < c->passes.n; i++) {
+            const wordref *r = &VEC_AT(&c->passes, wordref, i);
+            if (strcmp(r->w->text, w->text) != 0) continue;
+            regs++;
+            gone += dead[r->file];
+        }
+        size_t last = SIZE_MAX; /* one file's registrations of x are adjacent: name it once */
+        for (size_t i = 0; regs && gone == regs && i < c->passes.n; i++) {
+            const wordref *r = &VEC_AT(&c->passes, wordref, i);
+            if (strcmp(r->w->text, w->text) != 0 || r->file == last) continue;
+            last = r->file;
+            rm_ref ref = {f, (long)r->file, -1, NULL, UINT32_MAX, w->line, w->end, w->text, RM_REF_KEEP};
+            fn(c, &ref, ud);
+        }
+    }
+}
+
 void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
     for (size_t f = 0; f < c->nf; f++) {
         if (dead[f]) continue;
@@ -136,6 +161,7 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
             cmake_refs(c, f, dead, dropped, fn, ud);
             continue;
         }
+        if (F->lang == SUNSET_LANG_CPP) link_refs(c, f, dead, fn, ud);
         for (size_t e = 0; e < c->out[f].n; e++) {
             const edge *ed = &VEC_AT(&c->out[f], edge, e);
             if (!dead[ed->to]) continue;
