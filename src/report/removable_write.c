@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "report/removable.h"
+#include "report/report.h"
 
 static bool whole(const rm_item *it) { return it->kind == RM_FILE && !it->live; }
 
@@ -69,27 +70,11 @@ int rm_write_json(const rm_plan *p, sb *out) {
     return out->oom ? -1 : 0;
 }
 
-/* Table-cell text: '|' escaped, line breaks flattened, other control characters as
- * sb_put_printable shows them; in a code span (md_code) backquotes become quotes, so the span
- * cannot end early. */
-static void md_text(sb *b, const char *s, bool in_code) {
-    while (s && *s) {
-        size_t n = strcspn(s, in_code ? "|\n\r`" : "|\n\r");
-        sb_put_printable(b, s, n);
-        s += n;
-        if (!*s) break;
-        if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '`') sb_putc(b, '\'');
-        else sb_putc(b, ' ');
-        s++;
-    }
-}
-
-static void md_cell(sb *b, const char *s) { md_text(b, s, false); }
+static void md_cell(sb *b, const char *s) { sunset_md_text(b, s, false, false); }
 
 static void md_code(sb *b, const char *s) {
     sb_putc(b, '`');
-    md_text(b, s, true);
+    sunset_md_text(b, s, true, false);
     sb_putc(b, '`');
 }
 
@@ -108,7 +93,7 @@ static void md_where(sb *out, const rm_item *it) {
         return;
     }
     sb_puts(out, "`");
-    md_text(out, it->path, true);
+    sunset_md_text(out, it->path, true, false);
     if (it->end > it->line) sb_printf(out, ":%u-%u`", it->line, it->end);
     else sb_printf(out, ":%u`", it->line);
     if (it->enclosing) {
@@ -237,7 +222,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
             sb_puts(out, rm_kind_name(it->kind));
             if (it->name) sb_putc(out, ' '), md_code(out, it->name);
             sb_puts(out, " | `");
-            md_text(out, it->path, true);
+            sunset_md_text(out, it->path, true, false);
             if (it->kind == RM_FILE) sb_puts(out, "` | ");
             else sb_printf(out, ":%u` | ", it->line);
             const char *seed = rm_chain_seed(it->steps, it->n_steps);
