@@ -306,6 +306,18 @@ static void relative_to(sb *p, const char *cwd, const char *root) {
  * inside it; else the PATH as given (its directory, for a file), or for several PATHs their
  * common root, relative when they were all given relative. --root keeps paths relative to
  * DIR, as documented. */
+/* The warnings on stderr, one line each, control characters escaped as the writers escape
+ * them: a file name holding a newline must not inject a line (a `::error` command) into a CI
+ * log. */
+static void print_warnings(const sunset_result *res) {
+    for (size_t i = 0; i < res->n_warnings; i++) {
+        sb line = {0};
+        sb_put_printable_str(&line, res->warnings[i]);
+        fprintf(stderr, "%s\n", line.s ? line.s : "");
+        sb_free(&line);
+    }
+}
+
 static char *shown_prefix(const cli *c, const char *root) {
     char here[PATH_MAX], cwd[PATH_MAX];
     sb p = {0};
@@ -497,7 +509,7 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     res->stats.symlinks_skipped = s->ws.symlinks_skipped;
     res->stats.skipped_unreadable += s->ws.too_long; /* a path too long cannot be read */
     if (!c->quiet)
-        for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
+        print_warnings(res);
     return EXIT_OK;
 }
 
@@ -585,7 +597,7 @@ static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
     }
     res->root = sunset_strndup("-", 1);
     if (!c->quiet)
-        for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
+        print_warnings(res);
     rc = EXIT_OK;
 cleanup:
     sb_free(&in);
