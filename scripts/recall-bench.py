@@ -6,7 +6,7 @@ history that removed fluid-era executor code, the removed lines judged legacy: t
 path, the line number in the commit's parent and the line's text. For every commit this script
 extracts the parent's version of each file the commit modified or deleted (git objects only, no
 checkout) into a temporary directory, scans it with sunset, and counts a truth line as caught
-when a finding's range (line..end_line) covers it. The text column guards the truth against a
+when a finding's range (line..end_line, widened to its "statement") covers it. The text column guards the truth against a
 wrong revision: a line whose text differs from the parent's is an error, not a miss.
 
     scripts/recall-bench.py --repo PADDLE_GIT_DIR [--sunset build/sunset] [--truth FILE] [-v]
@@ -47,7 +47,10 @@ def scan(sunset, tree):
         sys.exit(f"sunset failed on {tree}: {out.stderr.decode(errors='replace')}")
     covered = collections.defaultdict(set)
     for f in json.loads(out.stdout)["findings"]:
-        for ln in range(f["line"], f.get("end_line", f["line"]) + 1):
+        st = f.get("statement") or {}
+        first = min(f["line"], st.get("line", f["line"]))
+        last = max(f.get("end_line", f["line"]), st.get("end_line", 0))
+        for ln in range(first, last + 1):
             covered[f["path"]].add(ln)
     return covered
 

@@ -23,7 +23,7 @@
 
 /* Bumped whenever sunset_frontend or the sink API changes shape; the registry refuses a
  * frontend built against another value. */
-#define SUNSET_FRONTEND_ABI 1
+#define SUNSET_FRONTEND_ABI 2
 
 /* Bumped when rules/*.json change incompatibly; the loader refuses other values. */
 #define SUNSET_RULE_SCHEMA 1
@@ -107,6 +107,8 @@ typedef struct sunset_fact {
     const char *target; size_t target_len;   /* may be NULL */
     const char *section; size_t section_len; /* may be NULL */
     const char *qual; size_t qual_len;       /* may be NULL */
+    sunset_span stmt;   /* code facts: the whole statement holding the fact (a multi-line call
+                           with its argument lines), which a removal must take; all 0 = none */
 } sunset_fact;
 
 /* One file handed to a frontend. All fields are borrowed for the duration of scan(). */

@@ -31,6 +31,9 @@
 ;   @ident                                        IDENT text=identifier aux=innermost callee
 ;   @string.content    @string                    text (ctx STRING or DOCSTRING) at the piece
 ;   @comment                                      text (ctx COMMENT) after the '#'
+;   @stmt                                         no fact: the code facts inside this simple
+;                                                 statement carry its span (the lines a
+;                                                 removal of a multi-line call must take)
 ;
 ;   marks
 ;   @attr.store        on an attribute node: it is assigned to (flag STORE)
@@ -125,3 +128,7 @@
 (function_definition body: (block . (expression_statement
   [(string) (concatenated_string (string) @docstring)] @docstring)))
 (comment) @comment
+
+; ---- simple statements: the range of every code fact inside them
+[(expression_statement) (return_statement) (raise_statement) (assert_statement)
+ (delete_statement) (import_statement) (import_from_statement)] @stmt

@@ -45,6 +45,7 @@ typedef struct cand {
     sunset_span span;
     sunset_context ctx;
     char *matched;
+    sunset_span stmt; /* the statement holding the match; all 0 = none */
 } cand;
 
 typedef struct scope {
@@ -70,6 +71,7 @@ struct sunset_sink {
     bool has_marker;    /* the file holds SUNSET_SUPPRESS_MARKER (searched once, in scan_one) */
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
+    sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
 };
 
 /* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
@@ -134,7 +136,7 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
         return;
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
-    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0)};
+    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
 }
 
@@ -238,7 +240,11 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
 
 void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     if ((unsigned)f->kind >= SUNSET_FACT_KIND_COUNT || (unsigned)f->ctx >= SUNSET_CTX_COUNT) return;
+    /* a statement that does not hold the fact's line is a frontend's slip: ignore it */
+    if (f->stmt.line && f->stmt.line <= f->span.line && f->stmt.end_line >= f->span.line)
+        s->stmt = f->stmt;
     match_fact(s, f->kind, f);
+    s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
 static inline bool word_start(unsigned char c) {
@@ -412,6 +418,7 @@ static void finish_file(sunset_sink *s) {
                 .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
                 .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
                 .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
+                .stmt = c->stmt,
             };
             f.matched = normalise(c->matched);
             f.snippet = line_text(s, c->span.line);

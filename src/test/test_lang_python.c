@@ -277,6 +277,41 @@ static void test_attributes(void **unused) {
     fx_close(&f);
 }
 
+/* A code fact carries its whole simple statement: a multi-line call with its argument lines,
+ * from the assignment's first line to the closing parenthesis. */
+static void test_statement_range(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "def f():\n"
+                                 "    cp = fluid.CompiledProgram(\n"
+                                 "        prog\n"
+                                 "    ).with_data_parallel(\n"
+                                 "        loss_name=loss.name,\n"
+                                 "    )\n"
+                                 "    if cp:\n"
+                                 "        g(x)\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "with_data_parallel", ANY);
+    check_span(r, 4, 7, 4, 25);
+    assert_int_equal(r->stmt.line, 2);
+    assert_int_equal(r->stmt.col, 5);
+    assert_int_equal(r->stmt.end_line, 6);
+    assert_int_equal(r->stmt.end_col, 6);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "loss_name", ANY)->stmt.line, 2);
+    /* a compound statement's header is no simple statement; the call in its body is */
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "cp", ANY)->stmt.end_line, 6);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_CALL, "g", NULL);
+    assert_int_equal(r->stmt.line, 8);
+    assert_int_equal(r->stmt.end_line, 8);
+    const rec *hdr = NULL;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->recs[i].type == REC_FACT && s->recs[i].span.line == 7) hdr = &s->recs[i];
+    assert_non_null(hdr);
+    assert_int_equal(hdr->stmt.line, 0);
+    fx_close(&f);
+}
+
 static void test_kwargs(void **unused) {
     fx f;
     fx_open(&f, NULL);
@@ -889,6 +924,7 @@ int main(void) {
         cmocka_unit_test(test_calls_and_idents),
         cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_kwargs),
+        cmocka_unit_test(test_statement_range),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

@@ -192,6 +192,8 @@ typedef struct scan_ctx {
     const sunset_source *src;
     sunset_sink *sink;
     vec caps, items, marks, ranges, calls, scopes, found;
+    uint32_t stmt_end;   /* end byte of the simple statement being emitted, 0 = none */
+    sunset_span stmt;    /* its span: every code fact inside carries it */
     pool_chunk *pool;
     double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
@@ -431,6 +433,7 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
         .text = text.s, .text_len = text.n,
         .aux = aux.s, .aux_len = aux.n,
         .target = target.s, .target_len = target.n,
+        .stmt = sc->stmt_end ? sc->stmt : (sunset_span){0, 0, 0, 0},
     };
     sunset_emit(sc->sink, &f);
 }
@@ -559,6 +562,11 @@ static void emit_item(scan_ctx *sc, const item *it) {
     case ROLE_COMMENT:
         emit_text_node(sc, SUNSET_CTX_COMMENT, node, 1, NULL);
         break;
+    case ROLE_STMT:
+        /* simple statements do not nest: the latest one holds what follows until its end */
+        sc->stmt_end = it->end;
+        sc->stmt = node_span(node);
+        break;
     default:
         break;
     }
@@ -579,6 +587,7 @@ static void emit_facts(scan_ctx *sc) {
             sc->calls.n--;
         while (sc->scopes.n && it->start >= VEC_AT(&sc->scopes, scope_frame, sc->scopes.n - 1).end)
             sc->scopes.n--;
+        if (sc->stmt_end && it->start >= sc->stmt_end) sc->stmt_end = 0;
         emit_item(sc, it);
     }
 }

@@ -53,6 +53,7 @@ typedef enum role {
     ROLE_IDENT, ROLE_IDENT_DEFINITION,
     ROLE_STRING, ROLE_STRING_CONTENT, ROLE_DOCSTRING,
     ROLE_COMMENT,
+    ROLE_STMT,
     ROLE_COUNT
 } role;
 
@@ -88,6 +89,7 @@ static const struct {
     [ROLE_STRING_CONTENT] = {"string.content", RC_PRIMARY},
     [ROLE_DOCSTRING] = {"docstring", RC_MARK},
     [ROLE_COMMENT] = {"comment", RC_PRIMARY},
+    [ROLE_STMT] = {"stmt", RC_PRIMARY},
 };
 
 /* ---- compiled queries ------------------------------------------------------------------- */
