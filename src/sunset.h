@@ -88,6 +88,11 @@ typedef enum sunset_fact_kind {
                               ("SRCS", "DEPS", "MODULES" ...; "" before any keyword); the argument
                               that is itself the target has flags SUNSET_FACT_TARGET. */
     SUNSET_FACT_LINE,      /* one line of a text file (text frontend). text = the line, no EOL */
+    SUNSET_FACT_BIND,      /* Python binding, for legacy-object flow (never matched by itself).
+                              text = the target as written ("exe", "self._pe"); aux = the bound
+                              expression's text; span = the bound expression. With flag
+                              SUNSET_FACT_RETURN: a return statement of the enclosing function,
+                              text = "" */
     SUNSET_FACT_KIND_COUNT
 } sunset_fact_kind;
 
@@ -95,6 +100,7 @@ enum {
     SUNSET_FACT_STORE = 1u << 0,      /* ATTR: assigned to (x.a = ..., x.a += ...) */
     SUNSET_FACT_DEFINITION = 1u << 1, /* IDENT: the identifier being declared */
     SUNSET_FACT_TARGET = 1u << 2,     /* CMAKE: this argument names the target being defined */
+    SUNSET_FACT_RETURN = 1u << 3,     /* BIND: the value of a return statement */
 };
 
 typedef struct sunset_fact {
@@ -134,6 +140,12 @@ void sunset_emit(sunset_sink *sink, const sunset_fact *fact);
  * `call` is the callee whose argument list holds a string (NULL if none). */
 void sunset_emit_text(sunset_sink *sink, sunset_context ctx, sunset_span at,
                       const char *text, size_t len, const char *call);
+
+/* sunset_emit_text for a string literal that sits in a simple statement: its matches carry
+ * `stmt` (the lines a removal takes: `raise TypeError(\n "...ParallelExecutor..."\n)`), as
+ * code facts do. A stmt that does not hold at.line is ignored. */
+void sunset_emit_text_stmt(sunset_sink *sink, sunset_context ctx, sunset_span at,
+                           const char *text, size_t len, const char *call, sunset_span stmt);
 
 /* A query rule matched (frontends that evaluate query rules themselves). */
 void sunset_emit_match(sunset_sink *sink, const sunset_rule *rule, sunset_context ctx,

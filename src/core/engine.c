@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/cache.h"
+#include "core/flow.h"
 #include "lang/registry.h"
 #include "core/prefilter.h"
 #include "core/suppress.h"
@@ -72,6 +73,8 @@ struct sunset_sink {
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
     sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
+    flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
+                           owned, freed by finish_file */
 };
 
 /* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
@@ -138,6 +141,7 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     if (!rule_applies(s->w, r, s->src->path)) return;
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
+    else if (s->flow) flow_seed(s->flow, r, ctx, span);
 }
 
 static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
@@ -243,7 +247,12 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     /* a statement that does not hold the fact's line is a frontend's slip: ignore it */
     if (f->stmt.line && f->stmt.line <= f->span.line && f->stmt.end_line >= f->span.line)
         s->stmt = f->stmt;
-    match_fact(s, f->kind, f);
+    if (s->flow) {
+        sunset_fact g = *f;
+        g.stmt = s->stmt;
+        flow_fact(s->flow, &g);
+    }
+    if (f->kind != SUNSET_FACT_BIND) match_fact(s, f->kind, f);
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
@@ -294,6 +303,13 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     }
 }
 
+void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
+                           size_t len, const char *call, sunset_span stmt) {
+    if (stmt.line && stmt.line <= at.line && stmt.end_line >= at.line) s->stmt = stmt;
+    sunset_emit_text(s, ctx, at, text, len, call);
+    s->stmt = (sunset_span){0, 0, 0, 0};
+}
+
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span) {
     if ((unsigned)ctx >= SUNSET_CTX_COUNT || !(rule->ctx_mask & (1u << ctx))) return;
@@ -317,6 +333,7 @@ void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context c
 
 void sunset_scope(sunset_sink *s, const char *kind, const char *name, uint32_t start,
                   uint32_t end) {
+    if (s->flow) flow_scope(s->flow, kind, name, start, end < start ? start : end);
     scope sc = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
                 end < start ? start : end};
     if (!sc.kind || !sc.name || !vec_push(&s->scopes, &sc)) {
@@ -385,9 +402,23 @@ static char *normalise(const char *s) {
     return b.oom ? NULL : sb_take(&b);
 }
 
+static void flow_report(void *ud, const sunset_rule *r, sunset_span span, sunset_span stmt,
+                        const char *text, size_t len) {
+    sunset_sink *s = ud;
+    s->stmt = stmt;
+    add_cand(s, r, span, SUNSET_CTX_CODE, text, len);
+    s->stmt = (sunset_span){0, 0, 0, 0};
+}
+
 static void finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
+    if (s->flow) {
+        flow_file *ff = s->flow;
+        s->flow = NULL; /* its reports are not seeds */
+        flow_finish(ff, &w->e->rs->flow_rules[s->src->lang], w->md, flow_report, s);
+        flow_file_free(ff);
+    }
     if (s->capped)
         warnf(w, "%s: warning: more than %d matches; the rest of this file is not reported",
               s->src->path, MAX_FILE_CANDS);
@@ -542,6 +573,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         ckey = sunset_cache_key(path, data, len);
         if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
     }
+    if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
     /* path rules need no parse */
     const vec *pr = &e->rs->path_rules;
     for (size_t i = 0; i < pr->n; i++) {

@@ -7,6 +7,7 @@
  * rule, found by searching the pack's text from the rule's id.
  */
 #include "core/rules_int.h"
+#include "core/flow.h"
 
 #include "base/json.h"
 
@@ -332,10 +333,21 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
         if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
         return main_test(L, m, &c->main, true) || opt_re(L, m, "class", &c->aux);
     case RK_ATTRIBUTE: {
-        if (!(c = add_clause(L, r, SUNSET_FACT_ATTR, CTX_CODE))) return -1;
+        /* a flow receiver: the clause is tested by core/flow.c on the uses of bound objects,
+         * so it sits under BIND, a kind no fact is matched against; literals come from the
+         * rules it is bound to (no seed, no finding) */
+        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
+        bool flow = cJSON_IsObject(rv);
+        if (!(c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE))) return -1;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
         if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
         if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
+        if (flow) {
+            char msg[200];
+            r->specificity = 1; /* on one span the bound rule's own finding stands */
+            if (flow_rule_parse(r, rv, msg, sizeof msg)) return fail(L, "receiver", "%s", msg);
+            return main_test(L, m, &c->main, false);
+        }
         if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
         return add_literals_from(L, r, &c->main, NULL);
     }
@@ -556,6 +568,7 @@ static void rule_free(sunset_rule *r) {
     for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
     vec_free(&r->literals);
     sunset_free(r->examples_json);
+    flow_rule_free(r->flow);
     sunset_free(r);
 }
 
@@ -687,7 +700,8 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
             if (!s || !vec_push(&r->literals, &s)) { sunset_free(s); oom(L); goto cleanup; }
         }
     }
-    if (r->kind != RK_PATH && r->literals.n == 0) {
+    /* a flow rule needs none: it reports nothing in a file where no bound rule matched */
+    if (r->kind != RK_PATH && !r->flow && r->literals.n == 0) {
         fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
              "bytes, one of which every matching file contains)");
         goto cleanup;
@@ -875,6 +889,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
         rs->queries[l] = VEC_INIT(sunset_rule *);
         rs->literals[l] = VEC_INIT(char *);
         rs->scoped[l] = VEC_INIT(sunset_rule *);
+        rs->flow_rules[l] = VEC_INIT(sunset_rule *);
         for (int k = 0; k < MATCH_KIND_COUNT; k++) rs->index[l][k].all = VEC_INIT(clause *);
     }
     if (queries_dir && !(rs->queries_dir = sunset_strndup(queries_dir, strlen(queries_dir)))) {
@@ -982,7 +997,7 @@ static sunset_ruleset *finish(loader *L, sunset_ruleset *rs) {
         sunset_ruleset_free(rs);
         return NULL;
     }
-    if (index_build(L, rs)) {
+    if (index_build(L, rs) || flow_link(rs, L->err->msg, sizeof L->err->msg)) {
         sunset_ruleset_free(rs);
         return NULL;
     }
@@ -1094,6 +1109,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
         vec_free(&rs->queries[l]);
         vec_free(&rs->literals[l]);
         vec_free(&rs->scoped[l]);
+        vec_free(&rs->flow_rules[l]);
         for (int k = 0; k < MATCH_KIND_COUNT; k++) {
             clause_index *ix = &rs->index[l][k];
             vec_free(&ix->all);

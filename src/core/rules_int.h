@@ -59,6 +59,8 @@ struct sunset_rule {
     sunset_lang query_lang;
     vec literals;          /* char * */
     char *examples_json;   /* the rule's "examples" array, serialised; NULL if none */
+    struct flow_rule *flow; /* attribute rules with "receiver": {"bound_to": ...}; owned
+                               (core/flow.h); NULL for every other rule */
 };
 
 typedef struct family_info {
@@ -98,6 +100,7 @@ struct sunset_ruleset {
                                       * the literals of rules that apply to every path */
     vec scoped[SUNSET_LANG_COUNT];   /* sunset_rule *: rules with a path "include"; their
                                       * literals are checked only for files they apply to */
+    vec flow_rules[SUNSET_LANG_COUNT]; /* sunset_rule * with a flow receiver (core/flow.c) */
     bool lang_has_rules[SUNSET_LANG_COUNT];
     char *queries_dir;
     uint64_t hash;             /* over every pack's bytes, for caches */

@@ -46,6 +46,12 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     r->aux = call ? sunset_strndup(call, strlen(call)) : NULL;
 }
 
+void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
+                           size_t len, const char *call, sunset_span stmt) {
+    sunset_emit_text(s, ctx, at, text, len, call);
+    s->recs[s->n - 1].stmt = stmt;
+}
+
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span) {
     rec *r = rec_new(s);

@@ -312,6 +312,70 @@ static void test_statement_range(void **unused) {
     fx_close(&f);
 }
 
+/* Bindings for legacy-object flow: the target as written, the value's text, and the value's
+ * span (a seed inside it marks the target); tuple targets one by one; returns flagged. */
+static void test_bindings(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "class T:\n"
+                                 "    def setUp(self):\n"
+                                 "        self.pe = core.ParallelExecutor(\n"
+                                 "            places)\n"
+                                 "    def build(self):\n"
+                                 "        exe, prog = make()\n"
+                                 "        (cp,) = prog\n"
+                                 "        cp.x = 1\n"
+                                 "        return prog\n"
+                                 "    def pair(self):\n"
+                                 "        return bs, es\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "self.pe", ANY);
+    assert_string_equal(r->aux, "core.ParallelExecutor(places)"); /* compacted, like dotted names */
+    check_span(r, 3, 19, 4, 20);
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->flags, 0);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY)->aux, "make()");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->aux, "make()");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "cp", ANY)->aux, "prog");
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "cp.x", ANY), 1);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "", ANY);
+    assert_int_equal(r->flags, SUNSET_FACT_RETURN);
+    assert_string_equal(r->aux, "prog");
+    check_span(r, 9, 16, 9, 20);
+    /* `return bs, es` binds nothing: which element is legacy is not tracked */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 6);
+    fx_close(&f);
+}
+
+/* A string literal in a statement carries the statement (a raise's message lines go with it);
+ * a docstring does not. */
+static void test_string_statement(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "def f(x):\n"
+                                 "    \"\"\"Doc.\"\"\"\n"
+                                 "    raise TypeError(\n"
+                                 "        \"ParallelExecutor is gone\"\n"
+                                 "    )\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_find(s, REC_TEXT, 0, "ParallelExecutor is gone");
+    assert_non_null(r);
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->stmt.end_line, 5);
+    r = rec_find(s, REC_TEXT, 0, "Doc.");
+    assert_non_null(r);
+    assert_int_equal(r->stmt.line, 0);
+    fx_close(&f);
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "tests = [\n    'test_parallel_executor_mnist',\n]\n"), 0);
+    r = rec_find(&f.sink, REC_TEXT, 0, "test_parallel_executor_mnist");
+    assert_non_null(r);
+    assert_int_equal(r->stmt.line, 0); /* a list entry: the list stays */
+    fx_close(&f);
+}
+
 static void test_kwargs(void **unused) {
     fx f;
     fx_open(&f, NULL);
@@ -925,6 +989,8 @@ int main(void) {
         cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_kwargs),
         cmocka_unit_test(test_statement_range),
+        cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

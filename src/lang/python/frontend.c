@@ -438,6 +438,14 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
     sunset_emit(sc->sink, &f);
 }
 
+/* A BIND fact: its span and aux are the bound value (text only up to a line's worth: the
+ * flow tests look at a name or a callee, never at a whole multi-line call). */
+static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
+    slice v = node_text(sc, value);
+    if (v.n > 240) v.n = 240;
+    emit_fact(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v), (slice){NULL, 0});
+}
+
 static call_frame *top_call(scan_ctx *sc) {
     return sc->calls.n ? &VEC_AT(&sc->calls, call_frame, sc->calls.n - 1) : NULL;
 }
@@ -492,7 +500,13 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
     t.n -= skip;
     if (ctx == SUNSET_CTX_COMMENT) /* one line; the grammar's comment may take a CR */
         while (t.n && (t.s[t.n - 1] == '\r' || t.s[t.n - 1] == '\n')) t.n--, at.end_col--;
-    sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
+    /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`); not a
+     * docstring or comment (removing a word there is an edit) nor a list entry (removing one
+     * name from a tool list leaves the list) */
+    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && call)
+        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, sc->stmt);
+    else
+        sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
 }
 
 static void emit_item(scan_ctx *sc, const item *it) {
@@ -561,6 +575,19 @@ static void emit_item(scan_ctx *sc, const item *it) {
     }
     case ROLE_COMMENT:
         emit_text_node(sc, SUNSET_CTX_COMMENT, node, 1, NULL);
+        break;
+    case ROLE_BIND_TARGET: {
+        /* the binding's span is its value: a seed inside it marks the target (core/flow.c) */
+        const fact_cap *v = companion(sc, it, ROLE_BIND_VALUE);
+        if (v)
+            emit_bind(sc, v->node, 0, compact_dotted(sc, node_text(sc, node)));
+        break;
+    }
+    case ROLE_BIND_RETURN:
+        /* `return bs, es`: which element is legacy is not tracked, so a tuple marks nothing
+         * (else the caller's `bs, es = f()` would mark both) */
+        if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
+            emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
         break;
     case ROLE_STMT:
         /* simple statements do not nest: the latest one holds what follows until its end */

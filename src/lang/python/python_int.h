@@ -54,6 +54,7 @@ typedef enum role {
     ROLE_STRING, ROLE_STRING_CONTENT, ROLE_DOCSTRING,
     ROLE_COMMENT,
     ROLE_STMT,
+    ROLE_BIND_TARGET, ROLE_BIND_VALUE, ROLE_BIND_RETURN,
     ROLE_COUNT
 } role;
 
@@ -90,6 +91,9 @@ static const struct {
     [ROLE_DOCSTRING] = {"docstring", RC_MARK},
     [ROLE_COMMENT] = {"comment", RC_PRIMARY},
     [ROLE_STMT] = {"stmt", RC_PRIMARY},
+    [ROLE_BIND_TARGET] = {"bind.target", RC_PRIMARY},
+    [ROLE_BIND_VALUE] = {"bind.value", RC_COMPANION},
+    [ROLE_BIND_RETURN] = {"bind.return", RC_PRIMARY},
 };
 
 /* ---- compiled queries ------------------------------------------------------------------- */
