@@ -55,6 +55,7 @@ static const struct {
     {".md", SUNSET_LANG_MARKDOWN}, {".rst", SUNSET_LANG_RST},   {".txt", SUNSET_LANG_TEXT},
     {".cfg", SUNSET_LANG_TEXT},   {".ini", SUNSET_LANG_TEXT},   {".yml", SUNSET_LANG_TEXT},
     {".yaml", SUNSET_LANG_TEXT},  {".toml", SUNSET_LANG_TEXT},  {".in", SUNSET_LANG_TEXT},
+    {".spec", SUNSET_LANG_TEXT}, /* API.spec: the API checker's signature list */
 };
 
 sunset_lang sunset_lang_for_path(const char *path) {

@@ -348,32 +348,31 @@ static void test_bindings(void **unused) {
     fx_close(&f);
 }
 
-/* A string literal in a statement carries the statement (a raise's message lines go with it);
- * a docstring does not. */
-static void test_string_statement(void **unused) {
+/* The statement a string's text carries: first and last line (0, 0 = none). */
+static void string_stmt(const char *code, const char *text, uint32_t line, uint32_t end_line) {
     fx f;
     fx_open(&f, NULL);
-    assert_int_equal(fx_scan(&f, "def f(x):\n"
-                                 "    \"\"\"Doc.\"\"\"\n"
-                                 "    raise TypeError(\n"
-                                 "        \"ParallelExecutor is gone\"\n"
-                                 "    )\n"),
-                     0);
-    const sunset_sink *s = &f.sink;
-    const rec *r = rec_find(s, REC_TEXT, 0, "ParallelExecutor is gone");
+    assert_int_equal(fx_scan(&f, code), 0);
+    const rec *r = rec_find(&f.sink, REC_TEXT, 0, text);
     assert_non_null(r);
-    assert_int_equal(r->stmt.line, 3);
-    assert_int_equal(r->stmt.end_line, 5);
-    r = rec_find(s, REC_TEXT, 0, "Doc.");
-    assert_non_null(r);
-    assert_int_equal(r->stmt.line, 0);
+    assert_int_equal(r->stmt.line, line);
+    assert_int_equal(r->stmt.end_line, end_line);
     fx_close(&f);
-    fx_open(&f, NULL);
-    assert_int_equal(fx_scan(&f, "tests = [\n    'test_parallel_executor_mnist',\n]\n"), 0);
-    r = rec_find(&f.sink, REC_TEXT, 0, "test_parallel_executor_mnist");
-    assert_non_null(r);
-    assert_int_equal(r->stmt.line, 0); /* a list entry: the list stays */
-    fx_close(&f);
+}
+
+/* A call's string argument carries its statement (a raise's message lines go with it), and so
+ * does a list's only entry; a docstring does not, nor one entry of a longer list. */
+static void test_string_statement(void **unused) {
+    const char *raise = "def f(x):\n"
+                        "    \"\"\"Doc.\"\"\"\n"
+                        "    raise TypeError(\n"
+                        "        \"ParallelExecutor is gone\"\n"
+                        "    )\n";
+    string_stmt(raise, "ParallelExecutor is gone", 3, 5);
+    string_stmt(raise, "Doc.", 0, 0);
+    string_stmt("tests = [\n    'test_parallel_executor_mnist',\n]\n", "test_parallel_executor_mnist", 1, 3);
+    string_stmt("tests = [\n    'test_parallel_executor_mnist',\n    'b',\n]\n",
+                "test_parallel_executor_mnist", 0, 0);
 }
 
 static void test_kwargs(void **unused) {

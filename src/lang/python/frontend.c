@@ -490,6 +490,17 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
     if (!vec_push(&sc->scopes, &f)) sc->oom = true;
 }
 
+/* Is string_content n the whole of the only element of a list, tuple or set literal? */
+static bool sole_entry(TSNode n) {
+    TSNode str = ts_node_parent(n);
+    if (ts_node_is_null(str) || strcmp(ts_node_type(str), "string")) return false;
+    TSNode lit = ts_node_parent(str);
+    if (ts_node_is_null(lit)) return false;
+    const char *t = ts_node_type(lit);
+    return (!strcmp(t, "list") || !strcmp(t, "tuple") || !strcmp(t, "set")) &&
+           ts_node_named_child_count(lit) == 1;
+}
+
 static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t skip,
                            const char *call) {
     slice t = node_text(sc, n);
@@ -500,10 +511,11 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
     t.n -= skip;
     if (ctx == SUNSET_CTX_COMMENT) /* one line; the grammar's comment may take a CR */
         while (t.n && (t.s[t.n - 1] == '\r' || t.s[t.n - 1] == '\n')) t.n--, at.end_col--;
-    /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`); not a
-     * docstring or comment (removing a word there is an edit) nor a list entry (removing one
-     * name from a tool list leaves the list) */
-    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && call)
+    /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`), and so
+     * does the only entry of a list (`black_list = [\n "X",\n]` is rewritten whole); not a
+     * docstring or comment (removing a word there is an edit) nor one entry of a longer list
+     * (removing one name from a tool list leaves the list) */
+    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sole_entry(n)))
         sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, sc->stmt);
     else
         sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
