@@ -359,6 +359,9 @@ static bool beats(const cand *a, const cand *b) {
         return a->rule->specificity > b->rule->specificity;
     sunset_severity sa = rule_severity(a->rule, a->ctx), sb_ = rule_severity(b->rule, b->ctx);
     if (sa != sb_) return sa > sb_;
+    /* one rule, one span, twice (a docstring word and the example's code fact): keep the one
+     * that knows its statement */
+    if ((a->stmt.line != 0) != (b->stmt.line != 0)) return a->stmt.line != 0;
     return strcmp(a->rule->id, b->rule->id) < 0;
 }
 
@@ -402,11 +405,11 @@ static char *normalise(const char *s) {
     return b.oom ? NULL : sb_take(&b);
 }
 
-static void flow_report(void *ud, const sunset_rule *r, sunset_span span, sunset_span stmt,
-                        const char *text, size_t len) {
+static void flow_report(void *ud, const sunset_rule *r, sunset_context ctx, sunset_span span,
+                        sunset_span stmt, const char *text, size_t len) {
     sunset_sink *s = ud;
     s->stmt = stmt;
-    add_cand(s, r, span, SUNSET_CTX_CODE, text, len);
+    add_cand(s, r, span, ctx, text, len);
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 

@@ -30,6 +30,7 @@ typedef struct fbind {
     uint32_t col;        /* the statement's column: its block depth, for the kill test */
     size_t scope;        /* index + 1 into ff->scopes of the function (class for self.x); 0 = module */
     bool ret;            /* a return statement of scope `scope` */
+    bool doc;            /* in a docstring's code example: its names are the example's */
 } fbind;
 
 typedef struct fuse {
@@ -37,6 +38,7 @@ typedef struct fuse {
     char *name;          /* owned; the attribute name; NULL for an argument */
     size_t name_len;
     unsigned flags;
+    bool doc;
     sunset_span span, stmt;
 } fuse;
 
@@ -190,7 +192,7 @@ void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t star
 }
 
 void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span) {
-    if (ctx != SUNSET_CTX_CODE) return;
+    if (ctx != SUNSET_CTX_CODE && ctx != SUNSET_CTX_DOCSTRING) return;
     fseed s = {r, span};
     vec_push(&ff->seeds, &s); /* OOM: one seed fewer */
 }
@@ -202,7 +204,8 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         const char *t = f->text ? f->text : "";
         fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
                    sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
-                   f->stmt.line ? f->stmt.col : f->span.col, 0, ret};
+                   f->stmt.line ? f->stmt.col : f->span.col, 0, ret,
+                   f->ctx == SUNSET_CTX_DOCSTRING};
         if (b.target) b.scope = scope_at(ff, f->span.line, !ret && is_self(b.target));
         if (!b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
@@ -212,10 +215,10 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
     }
     bool attr = f->kind == SUNSET_FACT_ATTR;
     if (!(attr && f->aux) && !(f->kind == SUNSET_FACT_IDENT && f->aux)) return;
-    if (f->ctx != SUNSET_CTX_CODE) return;
+    if (f->ctx != SUNSET_CTX_CODE && f->ctx != SUNSET_CTX_DOCSTRING) return;
     fuse u = {attr ? sunset_strndup(f->aux, f->aux_len) : sunset_strndup(f->text, f->text_len),
               attr ? sunset_strndup(f->text, f->text_len) : NULL, attr ? f->text_len : 0,
-              f->flags, f->span, f->stmt};
+              f->flags, f->ctx == SUNSET_CTX_DOCSTRING, f->span, f->stmt};
     if (!u.obj || (attr && !u.name) || !vec_push(&ff->uses, &u)) {
         sunset_free(u.obj);
         sunset_free(u.name);
@@ -254,14 +257,14 @@ static bool calls_fn(const char *value, const char *fn) {
  * possible after the `if`. A plain name not bound in its function is looked up in the
  * module; `self.x` holds for the whole class. */
 static long reaching(const flow_file *ff, const bool *marked, const char *name, size_t scope,
-                     uint32_t line, bool self, long *last) {
+                     uint32_t line, bool self, bool doc, long *last) {
     long reach = -1;
     *last = -1;
     for (int pass = 0; pass < 2 && *last < 0; pass++) {
         size_t sc = pass ? 0 : scope;
         for (size_t i = 0; i < ff->binds.n; i++) {
             const fbind *b = &VEC_AT(&ff->binds, fbind, i);
-            if (b->ret || b->scope != sc || strcmp(b->target, name)) continue;
+            if (b->ret || b->doc != doc || b->scope != sc || strcmp(b->target, name)) continue;
             if (!self && b->vspan.line > line) continue;
             *last = (long)i;
             if (marked[i]) {
@@ -301,7 +304,7 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
             if (marked[i]) continue;
             bool self = is_self(b->value);
             long last, at = reaching(ff, marked, b->value, scope_at(ff, b->vspan.line, self),
-                                     b->vspan.line, self, &last);
+                                     b->vspan.line, self, b->doc, &last);
             if (at >= 0 && (size_t)at != i) marked[i] = changed = true;
             for (size_t s = 1; !marked[i] && s <= ff->scopes.n; s++) {
                 const fscope *sc = &VEC_AT(&ff->scopes, fscope, s - 1);
@@ -322,7 +325,7 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
         }
         bool self = is_self(u->obj);
         long last, at = reaching(ff, marked, u->obj, scope_at(ff, u->span.line, self), u->span.line,
-                                 self, &last);
+                                 self, u->doc, &last);
         if (at < 0) continue;
         /* a binding's own line: `x = x.with_data_parallel()` is reported by its seed */
         if (!self && VEC_AT(&ff->binds, fbind, last).vspan.line == u->span.line) continue;
@@ -333,7 +336,9 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
         sb t = {0};
         sb_puts(&t, u->obj);
         if (u->name) sb_printf(&t, ".%s", u->name);
-        if (!t.oom) report(ud, r, u->span, u->stmt, t.s, t.len);
+        if (!t.oom)
+            report(ud, r, u->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, u->span, u->stmt, t.s,
+                   t.len);
         sb_free(&t);
     }
     /* `return prog`: the function hands the legacy object on (its callers are marked above) */
@@ -341,8 +346,9 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
         const fbind *b = &VEC_AT(&ff->binds, fbind, i);
         if (!b->ret || is_self(b->value)) continue;
         long last;
-        if (reaching(ff, marked, b->value, b->scope, b->vspan.line, false, &last) >= 0)
-            report(ud, r, b->vspan, b->vspan, b->value, strlen(b->value));
+        if (reaching(ff, marked, b->value, b->scope, b->vspan.line, false, b->doc, &last) >= 0)
+            report(ud, r, b->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, b->vspan, b->vspan,
+                   b->value, strlen(b->value));
     }
 cleanup:
     sunset_free(marked);

@@ -36,13 +36,13 @@ void flow_file_free(flow_file *ff);
 void flow_fact(flow_file *ff, const sunset_fact *f);
 /* A lexical scope (sunset_scope); kind and name are copied. */
 void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t start, uint32_t end);
-/* A candidate match of any rule: seeds are the bound rules' matches in code (a word in a
- * string or comment binds nothing). */
+/* A candidate match of any rule: seeds are the bound rules' matches in code or in a
+ * docstring's code example (a word in a string or comment binds nothing). */
 void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span);
 
 /* Called once per reported use. */
-typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_span span, sunset_span stmt,
-                               const char *text, size_t len);
+typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_context ctx,
+                               sunset_span span, sunset_span stmt, const char *text, size_t len);
 /* Run every flow rule of `rules` (a vec of sunset_rule *) over the file and report the uses. */
 void flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md, flow_report_fn report,
                  void *ud);

@@ -210,6 +210,8 @@ static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask
 #define CTX_ALL ((1u << SUNSET_CTX_COUNT) - 1)
 #define CTX_CODE (1u << SUNSET_CTX_CODE)
 #define CTX_TEXTUAL (CTX_ALL & ~CTX_CODE)
+/* code facts also come from docstrings' code examples (Python), at docstring severity */
+#define CTX_CODE_DOC (CTX_CODE | (1u << SUNSET_CTX_DOCSTRING))
 
 /* The main text test shared by most kinds: "names" or "pattern". required: one must be given. */
 static int main_test(loader *L, const cJSON *m, strtest *t, bool required) {
@@ -299,7 +301,7 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
         int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) ||
                  opt_re(L, m, "qualified", &qual);
         if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
-        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
+        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE_DOC))) {
             rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
                  strtest_copy(L, &c->qual, &qual);
         } else if (!rc) rc = -1;
@@ -326,7 +328,7 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
     case RK_IMPORT:
         if (!has_field(m, "module") && !has_field(m, "name"))
             return fail(L, "match", "an import matcher needs \"module\" or \"name\"");
-        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE))) return -1;
+        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE_DOC))) return -1;
         return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
     case RK_BASE_CLASS:
         if (!(c = add_clause(L, r, SUNSET_FACT_BASE, CTX_CODE))) return -1;
@@ -338,7 +340,7 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
          * rules it is bound to (no seed, no finding) */
         const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
         bool flow = cJSON_IsObject(rv);
-        if (!(c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE))) return -1;
+        if (!(c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE_DOC))) return -1;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
         if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
         if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
@@ -352,7 +354,7 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
         return add_literals_from(L, r, &c->main, NULL);
     }
     case RK_KEYWORD:
-        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE))) return -1;
+        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE_DOC))) return -1;
         if (main_test(L, m, &c->main, true) || opt_re(L, m, "callee", &c->aux)) return -1;
         return add_literals_from(L, r, &c->main, NULL);
     case RK_DEFINITION:

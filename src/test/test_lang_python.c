@@ -375,6 +375,46 @@ static void test_string_statement(void **unused) {
                 "test_parallel_executor_mnist", 0, 0);
 }
 
+/* Docstring code examples (doccode.c): a code-block body and doctest lines are parsed at
+ * their own positions, in DOCSTRING context; prose, prompts and directive options are not. */
+static void test_docstring_code(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "def f():\n"
+                                 "    \"\"\"Run: call exe.prose_word here.\n"
+                                 "\n"
+                                 "    .. code-block:: python\n"
+                                 "        :name: ex\n"
+                                 "\n"
+                                 "        pe = fluid.ParallelExecutor(\n"
+                                 "            places)\n"
+                                 "    Text again, pe.after_block.\n"
+                                 "    >>> pe.run(a,\n"
+                                 "    ...        b)\n"
+                                 "    \"\"\"\n"
+                                 "    x.code_attr\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_span(r, 7, 20, 7, 36);
+    assert_int_equal(r->stmt.line, 7);
+    assert_int_equal(r->stmt.end_line, 8);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "pe", ANY)->aux,
+                        "fluid.ParallelExecutor(places)");
+    r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "run", "pe");
+    check_span(r, 10, 12, 10, 15);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    assert_int_equal(r->stmt.end_line, 11); /* the `...` continuation */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_ATTR, "prose_word", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_ATTR, "after_block", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_IDENT, "name", ANY), 0);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "code_attr", "x")->ctx, SUNSET_CTX_CODE);
+    /* the example defines no scope of the file */
+    assert_int_equal(rec_cnt(s, REC_SCOPE, 0, NULL, ANY), 1);
+    fx_close(&f);
+}
+
 static void test_kwargs(void **unused) {
     fx f;
     fx_open(&f, NULL);
@@ -990,6 +1030,7 @@ int main(void) {
         cmocka_unit_test(test_statement_range),
         cmocka_unit_test(test_bindings),
         cmocka_unit_test(test_string_statement),
+        cmocka_unit_test(test_docstring_code),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

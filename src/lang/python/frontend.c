@@ -198,6 +198,8 @@ typedef struct scan_ctx {
     double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
     bool oom;
+    bool doc;            /* the docstrings' code examples (doccode.c): facts in DOCSTRING
+                            context, no definitions, strings or comments of their own */
     bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
 } scan_ctx;
 
@@ -427,7 +429,7 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
                       slice aux, slice target) {
     sunset_fact f = {
         .kind = kind,
-        .ctx = SUNSET_CTX_CODE,
+        .ctx = sc->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE,
         .span = node_span(at),
         .flags = flags,
         .text = text.s, .text_len = text.n,
@@ -525,6 +527,9 @@ static void emit_item(scan_ctx *sc, const item *it) {
     const fact_cap *pc = &VEC_AT(&sc->caps, fact_cap, it->cap);
     TSNode node = pc->node;
     slice none = {NULL, 0};
+    if (sc->doc && (pc->role == ROLE_DEF_CLASS || pc->role == ROLE_DEF_FUNCTION ||
+                    pc->role == ROLE_STRING_CONTENT || pc->role == ROLE_COMMENT))
+        return; /* an example's scopes are not the file's; its text is docstring text */
     switch ((role)pc->role) {
     case ROLE_IMPORT_MODULE:
         emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, compact_dotted(sc, node_text(sc, node)), none,
@@ -789,6 +794,43 @@ done:
     return found;
 }
 
+/* The second pass: the code examples of the file's docstrings (sc->ranges, after the first
+ * pass) parsed from a masked copy of the file (py_doc_mask), so positions are the file's. */
+static void scan_doc_code(scan_ctx *sc) {
+    vec docs = VEC_INIT(uint32_t[2]);
+    for (size_t i = 0; i < sc->ranges.n; i++) {
+        const ctx_range *r = &VEC_AT(&sc->ranges, ctx_range, i);
+        uint32_t d[2] = {r->start, r->end};
+        if (r->ctx == SUNSET_CTX_DOCSTRING && !vec_push(&docs, &d)) goto cleanup;
+    }
+    if (!docs.n) goto cleanup;
+    char *mask = py_doc_mask(sc->src->data, sc->src->len, docs.v, docs.n);
+    if (!mask) goto cleanup;
+    TSTree *tree = ts_parser_parse_string(sc->w->parser, NULL, mask, (uint32_t)sc->src->len);
+    if (!tree) {
+        ts_parser_reset(sc->w->parser); /* over budget: the examples are left out */
+    } else {
+        sunset_source src = *sc->src;
+        src.data = mask;
+        scan_ctx d = {
+            .w = sc->w, .src = &src, .sink = sc->sink, .doc = true,
+            .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
+            .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
+            .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
+            .deadline_ms = sc->deadline_ms,
+        };
+        if (collect_facts(&d, ts_tree_root_node(tree)) && !d.over_budget) {
+            sort_facts(&d);
+            emit_facts(&d);
+        }
+        scan_ctx_free(&d);
+        ts_tree_delete(tree);
+    }
+    sunset_free(mask);
+cleanup:
+    vec_free(&docs);
+}
+
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     py_worker *w = wp;
     TSTree *tree = NULL;
@@ -843,6 +885,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     }
     emit_facts(&sc);
     if (!sc.oom) emit_matches(&sc);
+    if (!sc.oom) scan_doc_code(&sc);
     if (sc.oom) {
         sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
         goto cleanup;

@@ -155,6 +155,13 @@ typedef struct qsrc {
     bool facts;                  /* facts.scm: capture names are roles */
 } qsrc;
 
+/* ---- doccode.c ---- */
+
+/* The code examples of the docstrings docs[i] = {start, end} (byte offsets of the string
+ * nodes, quotes included) in a copy of data as long as data (plus a NUL), all other bytes
+ * blanks, newlines kept; NULL when they hold no code (or on OOM). Caller frees. */
+char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_t n);
+
 /* ---- query.c ---- */
 
 /* PCRE2's allocator hooks: sunset_malloc/sunset_free, so the allocation hook sees them. */

@@ -1,0 +1,107 @@
+/*
+ * doccode.c — the code examples inside Python docstrings, for the Python frontend's second
+ * pass. A docstring's doctest lines (`>>> `, `... `) and the indented body of a
+ * `.. code-block:: python` / `.. code::` directive or of a paragraph ending in `::` are code;
+ * py_doc_mask copies exactly those bytes into a buffer as long as the file, every other byte
+ * a blank (newlines kept), so that a parse of the buffer reports the examples' facts at their
+ * own lines and columns in the file. Prose, prompts and the quotes never reach the parser.
+ * Indentation differs between examples; tree-sitter's error recovery parses each statement
+ * anyway, and what does not parse yields no facts (its words are still docstring words).
+ */
+#include "lang/python/python_int.h"
+
+#include <string.h>
+
+static bool blank(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') return false;
+    return true;
+}
+
+static bool starts(const char *s, size_t n, const char *p) {
+    size_t k = strlen(p);
+    return n >= k && memcmp(s, p, k) == 0;
+}
+
+/* Does this (stripped) line open a literal block whose body is Python? */
+static bool opens_block(const char *s, size_t n) {
+    if (starts(s, n, ".. code-block::") || starts(s, n, ".. code::") ||
+        starts(s, n, ".. sourcecode::")) {
+        const char *lang = memchr(s, ':', n);
+        size_t rest = n - (size_t)(lang - s);
+        /* the language after `::`, if any, must be Python */
+        const char *p = lang + 2;
+        size_t m = rest - 2;
+        while (m && (*p == ' ' || *p == '\t')) p++, m--;
+        while (m && (p[m - 1] == ' ' || p[m - 1] == '\r')) m--;
+        return m == 0 || (m == 6 && memcmp(p, "python", 6) == 0) ||
+               (m == 7 && memcmp(p, "python3", 7) == 0) || (m == 5 && memcmp(p, "ipython", 5) == 0);
+    }
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    return n >= 2 && s[n - 2] == ':' && s[n - 1] == ':' && !starts(s, n, "..");
+}
+
+static bool prompt(const char *t, size_t n) {
+    return starts(t, n, ">>> ") || starts(t, n, "... ") ||
+           (n == 3 && (starts(t, n, ">>>") || starts(t, n, "...")));
+}
+
+/* Copy the code of data[a, b) (one docstring's contents) into out at the same offsets; true
+ * if any byte was code. */
+static bool mask_one(const char *data, uint32_t a, uint32_t b, char *out) {
+    bool any = false, in_block = false, options = false;
+    size_t block_indent = 0;
+    for (uint32_t ls = a; ls < b;) {
+        const char *nl = memchr(data + ls, '\n', b - ls);
+        uint32_t le = nl ? (uint32_t)(nl - data) : b;
+        const char *s = data + ls;
+        size_t n = le - ls, ind = 0;
+        while (ind < n && (s[ind] == ' ' || s[ind] == '\t')) ind++;
+        const char *t = s + ind;
+        size_t tn = n - ind;
+        bool empty = blank(s, n);
+        if (in_block && !empty && ind <= block_indent) in_block = false;
+        if (!empty && prompt(t, tn)) {
+            if (tn > 4) memcpy(out + ls + ind + 4, t + 4, tn - 4);
+            any = true;
+        } else if (in_block) {
+            if (!empty && !(options && t[0] == ':')) { /* a directive's :name: options */
+                options = false;
+                memcpy(out + ls + ind, t, tn);
+                any = true;
+            }
+        } else if (!empty && opens_block(t, tn)) {
+            in_block = options = true;
+            block_indent = ind;
+        }
+        ls = le + 1;
+    }
+    return any;
+}
+
+char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_t n) {
+    char *out = NULL;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = docs[i][0], b = docs[i][1];
+        /* the contents: past the prefix and opening quotes, before the closing ones */
+        while (a < b && strchr("rRuUbBfF", data[a])) a++;
+        size_t q = (b - a >= 6 && (data[a] == '"' || data[a] == '\'') && data[a + 1] == data[a] &&
+                    data[a + 2] == data[a]) ? 3 : 1;
+        if (b - a < 2 * q) continue;
+        a += (uint32_t)q;
+        b -= (uint32_t)q;
+        if (!out) {
+            out = sunset_malloc(len + 1);
+            if (!out) return NULL;
+            for (size_t k = 0; k < len; k++) out[k] = data[k] == '\n' ? '\n' : ' ';
+            out[len] = 0;
+        }
+        if (mask_one(data, a, b, out)) any = true;
+    }
+    if (!any) {
+        sunset_free(out);
+        return NULL;
+    }
+    return out;
+}
