@@ -47,6 +47,7 @@ typedef enum sunset_context {
     SUNSET_CTX_COMMENT,
     SUNSET_CTX_STRING,
     SUNSET_CTX_DOCSTRING,
+    SUNSET_CTX_DEAD_CODE, /* commented-out code: a comment that parses as a statement (Python) */
     SUNSET_CTX_COUNT
 } sunset_context;
 

@@ -211,7 +211,7 @@ static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask
 #define CTX_CODE (1u << SUNSET_CTX_CODE)
 #define CTX_TEXTUAL (CTX_ALL & ~CTX_CODE)
 /* code facts also come from docstrings' code examples (Python), at docstring severity */
-#define CTX_CODE_DOC (CTX_CODE | (1u << SUNSET_CTX_DOCSTRING))
+#define CTX_CODE_DOC (CTX_CODE | (1u << SUNSET_CTX_DOCSTRING) | (1u << SUNSET_CTX_DEAD_CODE))
 
 /* The main text test shared by most kinds: "names" or "pattern". required: one must be given. */
 static int main_test(loader *L, const cJSON *m, strtest *t, bool required) {
@@ -501,9 +501,12 @@ static int ctx_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
         int found = -1;
         for (int i = 0; i < SUNSET_CTX_COUNT && cJSON_IsString(it); i++)
             if (strcmp(it->valuestring, sunset_context_name((sunset_context)i)) == 0) found = i;
-        if (found < 0) return fail(L, "contexts", "unknown context (known: code comment string docstring)");
+        if (found < 0)
+            return fail(L, "contexts", "unknown context (known: code comment string docstring dead_code)");
         *mask |= 1u << found;
     }
+    /* commented-out code is a comment: a rule for comments sees it unless it says otherwise */
+    if (*mask & (1u << SUNSET_CTX_COMMENT)) *mask |= 1u << SUNSET_CTX_DEAD_CODE;
     return 0;
 }
 
@@ -663,6 +666,9 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
     r->sev[SUNSET_CTX_CODE] = sev;
     r->sev[SUNSET_CTX_COMMENT] = r->sev[SUNSET_CTX_DOCSTRING] = csev;
     r->sev[SUNSET_CTX_STRING] = ssev;
+    /* dead code is deleted, not reworded: above a comment, at most a warning */
+    r->sev[SUNSET_CTX_DEAD_CODE] = sev < SUNSET_SEV_WARNING ? sev : SUNSET_SEV_WARNING;
+    if (r->sev[SUNSET_CTX_DEAD_CODE] < csev) r->sev[SUNSET_CTX_DEAD_CODE] = csev;
 
     if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;

@@ -375,6 +375,15 @@ static void test_string_statement(void **unused) {
                 "test_parallel_executor_mnist", 0, 0);
 }
 
+/* A second-pass fact: its context, its one-line span and its statement's lines. */
+static void check_second_pass(const rec *r, sunset_context ctx, uint32_t line, uint32_t col,
+                              uint32_t end_col, uint32_t stmt_end) {
+    assert_int_equal(r->ctx, ctx);
+    check_span(r, line, col, line, end_col);
+    assert_int_equal(r->stmt.line, line);
+    assert_int_equal(r->stmt.end_line, stmt_end);
+}
+
 /* Docstring code examples (doccode.c): a code-block body and doctest lines are parsed at
  * their own positions, in DOCSTRING context; prose, prompts and directive options are not. */
 static void test_docstring_code(void **unused) {
@@ -396,10 +405,7 @@ static void test_docstring_code(void **unused) {
                      0);
     const sunset_sink *s = &f.sink;
     const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
-    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
-    check_span(r, 7, 20, 7, 36);
-    assert_int_equal(r->stmt.line, 7);
-    assert_int_equal(r->stmt.end_line, 8);
+    check_second_pass(r, SUNSET_CTX_DOCSTRING, 7, 20, 36, 8);
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "pe", ANY)->aux,
                         "fluid.ParallelExecutor(places)");
     r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "run", "pe");
@@ -412,6 +418,32 @@ static void test_docstring_code(void **unused) {
     assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "code_attr", "x")->ctx, SUNSET_CTX_CODE);
     /* the example defines no scope of the file */
     assert_int_equal(rec_cnt(s, REC_SCOPE, 0, NULL, ANY), 1);
+    fx_close(&f);
+}
+
+/* Commented-out code: a comment that parses as a call, assignment or import yields code
+ * facts in DEAD_CODE context (a multi-line one with its statement); prose, even with
+ * parentheses, and a bare name do not. */
+static void test_commented_out_code(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "x = 1\n"
+                                 "#train_prog = train_prog.with_data_parallel(\n"
+                                 "#    loss_name=loss.name)\n"
+                                 "# the PE (see prose_call) is gone\n"
+                                 "# fluid.bare_name\n"
+                                 "y = 2  # pe.run(x)\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "with_data_parallel", "train_prog");
+    check_second_pass(r, SUNSET_CTX_DEAD_CODE, 2, 26, 44, 3);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "loss_name", ANY)->ctx,
+                     SUNSET_CTX_DEAD_CODE);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "run", "pe")->ctx, SUNSET_CTX_DEAD_CODE);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_IDENT, "prose_call", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_ATTR, "bare_name", ANY), 0);
+    /* the comment's words are still comment words */
+    assert_non_null(rec_find(s, REC_TEXT, 0, "train_prog = train_prog.with_data_parallel("));
     fx_close(&f);
 }
 
@@ -1031,6 +1063,7 @@ int main(void) {
         cmocka_unit_test(test_bindings),
         cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_docstring_code),
+        cmocka_unit_test(test_commented_out_code),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

@@ -7,6 +7,8 @@
  * own lines and columns in the file. Prose, prompts and the quotes never reach the parser.
  * Indentation differs between examples; tree-sitter's error recovery parses each statement
  * anyway, and what does not parse yields no facts (its words are still docstring words).
+ * py_comment_mask does the same for comments that may be commented-out code; the frontend
+ * keeps only the statements that parse cleanly.
  */
 #include "lang/python/python_int.h"
 
@@ -102,6 +104,31 @@ char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_
     if (!any) {
         sunset_free(out);
         return NULL;
+    }
+    return out;
+}
+
+/* Could the comment text s[0, n) (after the '#') be code? A call, an assignment or an
+ * import; everything else is prose and never parsed. */
+static bool code_like(const char *s, size_t n) {
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    if (!n || *s == '!' || *s == '#' || *s == '-' || *s == '*') return false; /* #!, ##, banners */
+    if (starts(s, n, "import ") || starts(s, n, "from ")) return true;
+    return memchr(s, '(', n) || memchr(s, '=', n);
+}
+
+char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2], size_t n) {
+    char *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = comments[i][0], b = comments[i][1];
+        if (b - a < 2 || data[a] != '#' || !code_like(data + a + 1, b - a - 1)) continue;
+        if (!out) {
+            out = sunset_malloc(len + 1);
+            if (!out) return NULL;
+            for (size_t k = 0; k < len; k++) out[k] = data[k] == '\n' ? '\n' : ' ';
+            out[len] = 0;
+        }
+        memcpy(out + a + 1, data + a + 1, b - a - 1);
     }
     return out;
 }

@@ -198,8 +198,12 @@ typedef struct scan_ctx {
     double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
     bool oom;
-    bool doc;            /* the docstrings' code examples (doccode.c): facts in DOCSTRING
-                            context, no definitions, strings or comments of their own */
+    bool doc;            /* a second pass over docstring examples or commented-out code
+                            (doccode.c): facts in context `code_ctx`, no definitions, strings
+                            or comments of their own */
+    sunset_context code_ctx;
+    const vec *accept;   /* second pass: the byte ranges (uint32_t[2], sorted) whose facts are
+                            emitted; NULL = all */
     bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
 } scan_ctx;
 
@@ -429,7 +433,7 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
                       slice aux, slice target) {
     sunset_fact f = {
         .kind = kind,
-        .ctx = sc->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE,
+        .ctx = sc->doc ? sc->code_ctx : SUNSET_CTX_CODE,
         .span = node_span(at),
         .flags = flags,
         .text = text.s, .text_len = text.n,
@@ -523,6 +527,14 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
         sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
 }
 
+static bool accepted(const vec *acc, uint32_t at) {
+    for (size_t i = 0; i < acc->n; i++) {
+        const uint32_t *r = (const uint32_t *)acc->v + 2 * i;
+        if (at >= r[0] && at < r[1]) return true;
+    }
+    return false;
+}
+
 static void emit_item(scan_ctx *sc, const item *it) {
     const fact_cap *pc = &VEC_AT(&sc->caps, fact_cap, it->cap);
     TSNode node = pc->node;
@@ -530,6 +542,7 @@ static void emit_item(scan_ctx *sc, const item *it) {
     if (sc->doc && (pc->role == ROLE_DEF_CLASS || pc->role == ROLE_DEF_FUNCTION ||
                     pc->role == ROLE_STRING_CONTENT || pc->role == ROLE_COMMENT))
         return; /* an example's scopes are not the file's; its text is docstring text */
+    if (sc->accept && !accepted(sc->accept, it->start)) return;
     switch ((role)pc->role) {
     case ROLE_IMPORT_MODULE:
         emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, compact_dotted(sc, node_text(sc, node)), none,
@@ -794,41 +807,75 @@ done:
     return found;
 }
 
-/* The second pass: the code examples of the file's docstrings (sc->ranges, after the first
- * pass) parsed from a masked copy of the file (py_doc_mask), so positions are the file's. */
-static void scan_doc_code(scan_ctx *sc) {
-    vec docs = VEC_INIT(uint32_t[2]);
-    for (size_t i = 0; i < sc->ranges.n; i++) {
-        const ctx_range *r = &VEC_AT(&sc->ranges, ctx_range, i);
-        uint32_t d[2] = {r->start, r->end};
-        if (r->ctx == SUNSET_CTX_DOCSTRING && !vec_push(&docs, &d)) goto cleanup;
+/* Commented-out code is the top-level statements of the comments' parse that parse cleanly
+ * and do something (a call, an assignment, an import): prose that happens to parse (`# see
+ * ParallelExecutor`) is a bare expression and stays a comment. */
+static bool dead_statements(TSNode root, vec *out) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+        TSNode st = ts_node_named_child(root, i);
+        if (ts_node_has_error(st)) continue;
+        const char *t = ts_node_type(st);
+        bool ok = !strcmp(t, "import_statement") || !strcmp(t, "import_from_statement");
+        if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1) {
+            const char *k = ts_node_type(ts_node_named_child(st, 0));
+            ok = !strcmp(k, "call") || !strcmp(k, "assignment") || !strcmp(k, "augmented_assignment");
+        }
+        uint32_t r[2] = {ts_node_start_byte(st), ts_node_end_byte(st)};
+        if (ok && !vec_push(out, &r)) return false;
     }
-    if (!docs.n) goto cleanup;
-    char *mask = py_doc_mask(sc->src->data, sc->src->len, docs.v, docs.n);
-    if (!mask) goto cleanup;
+    return true;
+}
+
+/* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
+ * for dead code only those of dead_statements. Takes mask. */
+static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
+    vec acc = VEC_INIT(uint32_t[2]);
     TSTree *tree = ts_parser_parse_string(sc->w->parser, NULL, mask, (uint32_t)sc->src->len);
     if (!tree) {
-        ts_parser_reset(sc->w->parser); /* over budget: the examples are left out */
-    } else {
-        sunset_source src = *sc->src;
-        src.data = mask;
-        scan_ctx d = {
-            .w = sc->w, .src = &src, .sink = sc->sink, .doc = true,
-            .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
-            .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
-            .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
-            .deadline_ms = sc->deadline_ms,
-        };
-        if (collect_facts(&d, ts_tree_root_node(tree)) && !d.over_budget) {
-            sort_facts(&d);
-            emit_facts(&d);
-        }
-        scan_ctx_free(&d);
-        ts_tree_delete(tree);
+        ts_parser_reset(sc->w->parser); /* over budget: left out */
+        goto cleanup;
     }
-    sunset_free(mask);
+    TSNode root = ts_tree_root_node(tree);
+    if (ctx == SUNSET_CTX_DEAD_CODE && (!dead_statements(root, &acc) || !acc.n)) goto cleanup;
+    sunset_source src = *sc->src;
+    src.data = mask;
+    scan_ctx d = {
+        .w = sc->w, .src = &src, .sink = sc->sink, .doc = true, .code_ctx = ctx,
+        .accept = ctx == SUNSET_CTX_DEAD_CODE ? &acc : NULL,
+        .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
+        .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
+        .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
+        .deadline_ms = sc->deadline_ms,
+    };
+    if (collect_facts(&d, root) && !d.over_budget) {
+        sort_facts(&d);
+        emit_facts(&d);
+    }
+    scan_ctx_free(&d);
 cleanup:
-    vec_free(&docs);
+    if (tree) ts_tree_delete(tree);
+    vec_free(&acc);
+    sunset_free(mask);
+}
+
+/* The second passes: the code examples of the file's docstrings and its commented-out code
+ * (sc->ranges, after the first pass), each parsed from a masked copy of the file
+ * (doccode.c), so positions are the file's. */
+static void scan_second(scan_ctx *sc) {
+    for (int pass = 0; pass < 2; pass++) {
+        sunset_context want = pass ? SUNSET_CTX_COMMENT : SUNSET_CTX_DOCSTRING;
+        vec rs = VEC_INIT(uint32_t[2]);
+        for (size_t i = 0; i < sc->ranges.n; i++) {
+            const ctx_range *r = &VEC_AT(&sc->ranges, ctx_range, i);
+            uint32_t d[2] = {r->start, r->end};
+            if (r->ctx == want && !vec_push(&rs, &d)) break;
+        }
+        char *mask = !rs.n ? NULL
+                     : pass ? py_comment_mask(sc->src->data, sc->src->len, rs.v, rs.n)
+                            : py_doc_mask(sc->src->data, sc->src->len, rs.v, rs.n);
+        vec_free(&rs);
+        if (mask) scan_masked(sc, pass ? SUNSET_CTX_DEAD_CODE : SUNSET_CTX_DOCSTRING, mask);
+    }
 }
 
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
@@ -885,7 +932,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     }
     emit_facts(&sc);
     if (!sc.oom) emit_matches(&sc);
-    if (!sc.oom) scan_doc_code(&sc);
+    if (!sc.oom) scan_second(&sc);
     if (sc.oom) {
         sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
         goto cleanup;

@@ -161,6 +161,9 @@ typedef struct qsrc {
  * nodes, quotes included) in a copy of data as long as data (plus a NUL), all other bytes
  * blanks, newlines kept; NULL when they hold no code (or on OOM). Caller frees. */
 char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_t n);
+/* The same for comments ({start, end} from the '#'): the text of those that look like code (a
+ * call, an assignment, an import); NULL when none does. Caller frees. */
+char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2], size_t n);
 
 /* ---- query.c ---- */
 
