@@ -124,7 +124,10 @@ typedef struct sunset_source {
     const char *fspath;  /* path to open() if the frontend needs the file itself */
     const char *data;    /* the whole file, NUL-terminated (data[len] == 0) */
     size_t len;
-    sunset_lang lang;
+    sunset_lang lang;    /* may differ from the path's language: the Python blocks of a
+                            Markdown/reST file are handed to the Python frontend as lang PYTHON
+                            (registry: sunset_lang_embedded), to be scanned at the file's
+                            positions */
 } sunset_source;
 
 typedef struct sunset_sink sunset_sink;   /* engine-owned, one per file being scanned */

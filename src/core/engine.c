@@ -47,6 +47,7 @@ typedef struct cand {
     sunset_context ctx;
     char *matched;
     sunset_span stmt; /* the statement holding the match; all 0 = none */
+    bool embedded;    /* from a document's embedded code (scan_embedded) */
 } cand;
 
 typedef struct scope {
@@ -73,6 +74,7 @@ struct sunset_sink {
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
     sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
+    bool embedded;      /* scanning a document's embedded code (scan_embedded) */
     flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
                            owned, freed by finish_file */
 };
@@ -139,7 +141,8 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
         return;
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
-    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt};
+    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
+              s->embedded};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
     else if (s->flow) flow_seed(s->flow, r, ctx, span);
 }
@@ -355,6 +358,8 @@ void sunset_warn(sunset_sink *s, uint32_t line, uint32_t col, const char *fmt, .
 
 /* Winner between two overlapping candidates: more specific kind, higher severity, smaller id. */
 static bool beats(const cand *a, const cand *b) {
+    /* on one span a document's own rule stands over its embedded code's */
+    if (a->embedded != b->embedded) return !a->embedded;
     if (a->rule->specificity != b->rule->specificity)
         return a->rule->specificity > b->rule->specificity;
     sunset_severity sa = rule_severity(a->rule, a->ctx), sb_ = rule_severity(b->rule, b->ctx);
@@ -527,6 +532,29 @@ static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, 
 }
 
 /* Scan one file; data NULL = read it from root/path. */
+/* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
+ * language's frontend and matched against its rules, at the document's positions. */
+static void scan_embedded(worker *w, sunset_sink *sink) {
+    sunset_engine *e = w->e;
+    const sunset_source *doc = sink->src;
+    sunset_lang emb = sunset_lang_embedded(doc->lang);
+    if (emb == SUNSET_LANG_NONE || e->fe_of_lang[emb] < 0) return;
+    if (!e->o->no_prefilter && !prefilter_match(e->pf[emb], doc->data, doc->len) &&
+        !scoped_literal_match(w, emb, doc->path, doc->data, doc->len))
+        return;
+    int fi = e->fe_of_lang[emb];
+    const sunset_frontend *fe = sunset_frontends(NULL)[fi];
+    if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
+    if (!w->fe_worker[fi]) return;
+    sunset_source src = *doc;
+    src.lang = emb;
+    sink->src = &src;
+    sink->embedded = true;
+    fe->scan(w->fe_worker[fi], &src, sink); /* a failure leaves the document's own findings */
+    sink->embedded = false;
+    sink->src = doc;
+}
+
 static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
     sunset_engine *e = w->e;
     sunset_stats *st = &w->res.stats;
@@ -606,6 +634,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
                 st->files_parsed++;
             }
         }
+        scan_embedded(w, &sink);
     }
     finish_file(&sink);
     if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);

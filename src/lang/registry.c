@@ -58,6 +58,11 @@ static const struct {
     {".spec", SUNSET_LANG_TEXT}, /* API.spec: the API checker's signature list */
 };
 
+sunset_lang sunset_lang_embedded(sunset_lang lang) {
+    return lang == SUNSET_LANG_MARKDOWN || lang == SUNSET_LANG_RST ? SUNSET_LANG_PYTHON
+                                                                   : SUNSET_LANG_NONE;
+}
+
 sunset_lang sunset_lang_for_path(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

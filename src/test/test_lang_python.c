@@ -447,6 +447,40 @@ static void test_commented_out_code(void **unused) {
     fx_close(&f);
 }
 
+/* A Markdown or reST file handed to the Python frontend: only its Python blocks (fences,
+ * code-block bodies, doctest lines) are parsed, at the document's positions; prose and
+ * other fences are not. */
+static void test_markup_blocks(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    const char *md = "# Guide: call x.prose_attr\n"
+                     "```python\n"
+                     "exe = fluid.ParallelExecutor(\n"
+                     "    use_cuda=True)\n"
+                     "```\n"
+                     "```bash\n"
+                     "run.shell_attr(1)\n"
+                     "```\n"
+                     "    >>> pe.run(a)\n";
+    sunset_source src = {"docs/a.md", "docs/a.md", md, strlen(md), SUNSET_LANG_PYTHON};
+    rec_reset(&f.sink);
+    assert_int_equal(fe->scan(f.worker, &src, &f.sink), 0);
+    const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    check_second_pass(r, SUNSET_CTX_DOCSTRING, 3, 13, 29, 4);
+    check_second_pass(rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe"),
+                      SUNSET_CTX_DOCSTRING, 9, 12, 15, 9);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "prose_attr", ANY), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "shell_attr", ANY), 0);
+    const char *rst = "Title\n=====\n\n.. code-block:: python\n\n    pe.run(x)\n\nText pe.after.\n";
+    sunset_source src2 = {"docs/b.rst", "docs/b.rst", rst, strlen(rst), SUNSET_LANG_PYTHON};
+    rec_reset(&f.sink);
+    assert_int_equal(fe->scan(f.worker, &src2, &f.sink), 0);
+    check_second_pass(rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe"),
+                      SUNSET_CTX_DOCSTRING, 6, 8, 11, 6);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "after", ANY), 0);
+    fx_close(&f);
+}
+
 static void test_kwargs(void **unused) {
     fx f;
     fx_open(&f, NULL);
@@ -1064,6 +1098,7 @@ int main(void) {
         cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_docstring_code),
         cmocka_unit_test(test_commented_out_code),
+        cmocka_unit_test(test_markup_blocks),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

@@ -8,7 +8,9 @@
  * Indentation differs between examples; tree-sitter's error recovery parses each statement
  * anyway, and what does not parse yields no facts (its words are still docstring words).
  * py_comment_mask does the same for comments that may be commented-out code; the frontend
- * keeps only the statements that parse cleanly.
+ * keeps only the statements that parse cleanly. py_markup_mask does it for a Markdown file's
+ * fenced Python blocks and a reStructuredText file's literal blocks (and doctest lines in
+ * either).
  */
 #include "lang/python/python_int.h"
 
@@ -41,6 +43,15 @@ static bool opens_block(const char *s, size_t n) {
     }
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
     return n >= 2 && s[n - 2] == ':' && s[n - 1] == ':' && !starts(s, n, "..");
+}
+
+/* A copy of data as long as data (plus a NUL): all blanks, newlines kept. */
+static char *blank_copy(const char *data, size_t len) {
+    char *out = sunset_malloc(len + 1);
+    if (!out) return NULL;
+    for (size_t k = 0; k < len; k++) out[k] = data[k] == '\n' ? '\n' : ' ';
+    out[len] = 0;
+    return out;
 }
 
 static bool prompt(const char *t, size_t n) {
@@ -93,12 +104,7 @@ char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_
         if (b - a < 2 * q) continue;
         a += (uint32_t)q;
         b -= (uint32_t)q;
-        if (!out) {
-            out = sunset_malloc(len + 1);
-            if (!out) return NULL;
-            for (size_t k = 0; k < len; k++) out[k] = data[k] == '\n' ? '\n' : ' ';
-            out[len] = 0;
-        }
+        if (!out && !(out = blank_copy(data, len))) return NULL;
         if (mask_one(data, a, b, out)) any = true;
     }
     if (!any) {
@@ -122,13 +128,63 @@ char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2
     for (size_t i = 0; i < n; i++) {
         uint32_t a = comments[i][0], b = comments[i][1];
         if (b - a < 2 || data[a] != '#' || !code_like(data + a + 1, b - a - 1)) continue;
-        if (!out) {
-            out = sunset_malloc(len + 1);
-            if (!out) return NULL;
-            for (size_t k = 0; k < len; k++) out[k] = data[k] == '\n' ? '\n' : ' ';
-            out[len] = 0;
-        }
+        if (!out && !(out = blank_copy(data, len))) return NULL;
         memcpy(out + a + 1, data + a + 1, b - a - 1);
+    }
+    return out;
+}
+
+/* A Markdown fence's info string names Python (or nothing: an untagged block is tried). */
+static bool python_info(const char *s, size_t n) {
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    if (n && *s == '{') s++, n--; /* {python} */
+    size_t w = 0;
+    while (w < n && s[w] != ' ' && s[w] != '}' && s[w] != ',') w++;
+    return w == 0 || (w == 6 && !memcmp(s, "python", 6)) || (w == 7 && !memcmp(s, "python3", 7)) ||
+           (w == 2 && !memcmp(s, "py", 2)) || (w == 7 && !memcmp(s, "ipython", 7));
+}
+
+char *py_markup_mask(const char *data, size_t len, bool markdown) {
+    char *out = blank_copy(data, len);
+    if (!out) return NULL;
+    bool any = false;
+    if (!markdown) {
+        any = mask_one(data, 0, (uint32_t)len, out);
+    } else {
+        /* fences: ``` or ~~~ (three or more), closed by the same run; doctest lines outside */
+        bool in = false, py = false;
+        char fch = 0;
+        size_t flen = 0;
+        for (uint32_t ls = 0; ls < len;) {
+            const char *nl = memchr(data + ls, '\n', len - ls);
+            uint32_t le = nl ? (uint32_t)(nl - data) : (uint32_t)len;
+            const char *s = data + ls;
+            size_t n = le - ls, ind = 0;
+            while (ind < n && ind < 4 && s[ind] == ' ') ind++;
+            const char *t = s + ind;
+            size_t tn = n - ind, run = 0;
+            while (run < tn && (t[run] == '`' || t[run] == '~') && t[run] == t[0]) run++;
+            if (!in && run >= 3) {
+                in = true;
+                fch = t[0];
+                flen = run;
+                py = python_info(t + run, tn - run);
+            } else if (in && run >= flen && t[0] == fch && blank(t + run, tn - run)) {
+                in = false;
+            } else if (in && py) {
+                memcpy(out + ls, s, n);
+                any = true;
+            } else if (!in && tn > 4 && prompt(t, tn)) {
+                memcpy(out + ls + ind + 4, t + 4, tn - 4);
+                any = true;
+            }
+            ls = le + 1;
+        }
+    }
+    if (!any) {
+        sunset_free(out);
+        return NULL;
     }
     return out;
 }

@@ -878,6 +878,15 @@ static void scan_second(scan_ctx *sc) {
     }
 }
 
+/* 1 for a Markdown path, 2 for reST, else 0. The engine hands such a file to this frontend
+ * for its embedded Python (registry.c: sunset_lang_embedded); the suffixes are the
+ * registry's for those languages (this frontend does not link the registry). */
+static int markup_kind(const char *path) {
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/')) return 0;
+    return !strcmp(dot, ".md") ? 1 : !strcmp(dot, ".rst") ? 2 : 0;
+}
+
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     py_worker *w = wp;
     TSTree *tree = NULL;
@@ -894,6 +903,13 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
+        goto cleanup;
+    }
+    int markup = markup_kind(src->path);
+    if (markup) { /* a document's code blocks only */
+        char *mask = py_markup_mask(src->data, src->len, markup == 1);
+        if (mask) scan_masked(&sc, SUNSET_CTX_DOCSTRING, mask);
+        rc = 0;
         goto cleanup;
     }
     tree = ts_parser_parse_string(w->parser, NULL, src->data, (uint32_t)src->len);

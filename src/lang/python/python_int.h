@@ -164,6 +164,9 @@ char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_
 /* The same for comments ({start, end} from the '#'): the text of those that look like code (a
  * call, an assignment, an import); NULL when none does. Caller frees. */
 char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2], size_t n);
+/* The same for a document: a Markdown file's Python (or untagged) fences, a reST file's
+ * code-block / `::` bodies, doctest lines in either; NULL when it has none. Caller frees. */
+char *py_markup_mask(const char *data, size_t len, bool markdown);
 
 /* ---- query.c ---- */
 
