@@ -370,6 +370,7 @@ static void test_string_statement(void **unused) {
                         "    )\n";
     string_stmt(raise, "ParallelExecutor is gone", 3, 5);
     string_stmt(raise, "Doc.", 0, 0);
+    string_stmt("assert ok, (\n    \"use with_data_parallel\"\n)\n", "use with_data_parallel", 1, 3);
     string_stmt("tests = [\n    'test_parallel_executor_mnist',\n]\n", "test_parallel_executor_mnist", 1, 3);
     string_stmt("tests = [\n    'test_parallel_executor_mnist',\n    'b',\n]\n",
                 "test_parallel_executor_mnist", 0, 0);

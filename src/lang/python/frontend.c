@@ -194,6 +194,7 @@ typedef struct scan_ctx {
     vec caps, items, marks, ranges, calls, scopes, found;
     uint32_t stmt_end;   /* end byte of the simple statement being emitted, 0 = none */
     sunset_span stmt;    /* its span: every code fact inside carries it */
+    bool stmt_message;   /* it is a raise or assert: its strings are its message */
     pool_chunk *pool;
     double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
@@ -517,11 +518,12 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
     t.n -= skip;
     if (ctx == SUNSET_CTX_COMMENT) /* one line; the grammar's comment may take a CR */
         while (t.n && (t.s[t.n - 1] == '\r' || t.s[t.n - 1] == '\n')) t.n--, at.end_col--;
-    /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`), and so
-     * does the only entry of a list (`black_list = [\n "X",\n]` is rewritten whole); not a
+    /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`), so do a
+     * raise's or assert's message and the only entry of a list (`black_list = [\n "X",\n]`
+     * is rewritten whole); not a
      * docstring or comment (removing a word there is an edit) nor one entry of a longer list
      * (removing one name from a tool list leaves the list) */
-    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sole_entry(n)))
+    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sc->stmt_message || sole_entry(n)))
         sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, sc->stmt);
     else
         sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
@@ -623,6 +625,8 @@ static void emit_item(scan_ctx *sc, const item *it) {
         /* simple statements do not nest: the latest one holds what follows until its end */
         sc->stmt_end = it->end;
         sc->stmt = node_span(node);
+        sc->stmt_message = !strcmp(ts_node_type(node), "raise_statement") ||
+                           !strcmp(ts_node_type(node), "assert_statement");
         break;
     default:
         break;
