@@ -77,6 +77,7 @@ struct sunset_sink {
     bool embedded;      /* scanning a document's embedded code (scan_embedded) */
     flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
                            owned, freed by finish_file */
+    sunset_lang flow_lang; /* whose flow rules: the file's, or its embedded code's */
 };
 
 /* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
@@ -424,7 +425,9 @@ static void finish_file(sunset_sink *s) {
     if (s->flow) {
         flow_file *ff = s->flow;
         s->flow = NULL; /* its reports are not seeds */
-        flow_finish(ff, &w->e->rs->flow_rules[s->src->lang], w->md, flow_report, s);
+        s->embedded = s->flow_lang != s->src->lang; /* the flow of a document's embedded code */
+        flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, flow_report, s);
+        s->embedded = false;
         flow_file_free(ff);
     }
     if (s->capped)
@@ -537,7 +540,7 @@ static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, 
 static void scan_embedded(worker *w, sunset_sink *sink) {
     sunset_engine *e = w->e;
     const sunset_source *doc = sink->src;
-    sunset_lang emb = sunset_lang_embedded(doc->lang);
+    sunset_lang emb = sunset_lang_embedded(doc->path, doc->lang);
     if (emb == SUNSET_LANG_NONE || e->fe_of_lang[emb] < 0) return;
     if (!e->o->no_prefilter && !prefilter_match(e->pf[emb], doc->data, doc->len) &&
         !scoped_literal_match(w, emb, doc->path, doc->data, doc->len))
@@ -550,6 +553,10 @@ static void scan_embedded(worker *w, sunset_sink *sink) {
     src.lang = emb;
     sink->src = &src;
     sink->embedded = true;
+    if (!sink->flow && e->rs->flow_rules[emb].n) { /* the document's own language has none */
+        sink->flow = flow_file_new();
+        sink->flow_lang = emb;
+    }
     fe->scan(w->fe_worker[fi], &src, sink); /* a failure leaves the document's own findings */
     sink->embedded = false;
     sink->src = doc;
@@ -604,6 +611,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         ckey = sunset_cache_key(path, data, len);
         if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
     }
+    sink.flow_lang = lang;
     if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
     /* path rules need no parse */
     const vec *pr = &e->rs->path_rules;

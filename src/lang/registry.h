@@ -28,8 +28,9 @@ const sunset_frontend *const *sunset_frontends(size_t *n);
 
 /* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
 sunset_lang sunset_lang_for_path(const char *path);
-/* The language whose code blocks a file of `lang` embeds (Markdown, reST: Python), or NONE. */
-sunset_lang sunset_lang_embedded(sunset_lang lang);
+/* The language whose code a file at `path` of `lang` embeds (Markdown, reST, Jupyter notebook
+ * code cells: Python), or NONE. */
+sunset_lang sunset_lang_embedded(const char *path, sunset_lang lang);
 /* "cpp", "python" ... as rules and reports spell them; "none" for an unknown value. */
 const char *sunset_lang_name(sunset_lang lang);
 /* The inverse of sunset_lang_name; SUNSET_LANG_NONE for an unknown name. */

@@ -448,6 +448,13 @@ static void test_commented_out_code(void **unused) {
     fx_close(&f);
 }
 
+/* Scan text as the embedded Python of the file at path (as the engine hands it over). */
+static void scan_as(fx *f, const char *path, const char *text) {
+    sunset_source src = {path, path, text, strlen(text), SUNSET_LANG_PYTHON};
+    rec_reset(&f->sink);
+    assert_int_equal(fe->scan(f->worker, &src, &f->sink), 0);
+}
+
 /* A Markdown or reST file handed to the Python frontend: only its Python blocks (fences,
  * code-block bodies, doctest lines) are parsed, at the document's positions; prose and
  * other fences are not. */
@@ -463,9 +470,7 @@ static void test_markup_blocks(void **unused) {
                      "run.shell_attr(1)\n"
                      "```\n"
                      "    >>> pe.run(a)\n";
-    sunset_source src = {"docs/a.md", "docs/a.md", md, strlen(md), SUNSET_LANG_PYTHON};
-    rec_reset(&f.sink);
-    assert_int_equal(fe->scan(f.worker, &src, &f.sink), 0);
+    scan_as(&f, "docs/a.md", md);
     const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
     check_second_pass(r, SUNSET_CTX_DOCSTRING, 3, 13, 29, 4);
     check_second_pass(rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe"),
@@ -473,12 +478,34 @@ static void test_markup_blocks(void **unused) {
     assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "prose_attr", ANY), 0);
     assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "shell_attr", ANY), 0);
     const char *rst = "Title\n=====\n\n.. code-block:: python\n\n    pe.run(x)\n\nText pe.after.\n";
-    sunset_source src2 = {"docs/b.rst", "docs/b.rst", rst, strlen(rst), SUNSET_LANG_PYTHON};
-    rec_reset(&f.sink);
-    assert_int_equal(fe->scan(f.worker, &src2, &f.sink), 0);
+    scan_as(&f, "docs/b.rst", rst);
     check_second_pass(rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe"),
                       SUNSET_CTX_DOCSTRING, 6, 8, 11, 6);
     assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "after", ANY), 0);
+    fx_close(&f);
+}
+
+/* A notebook: its code cells' source lines are parsed, each at its JSON string's line; a
+ * markdown cell, outputs and escapes are not code. */
+static void test_notebook_cells(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    const char *nbk = "{\"cells\": [\n"
+                      " {\"cell_type\": \"markdown\", \"source\": [\"md.prose_attr()\\n\"]},\n"
+                      " {\"outputs\": [{\"text\": [\"out.output_attr()\\n\"]}],\n"
+                      "  \"source\": [\"pe = fluid.ParallelExecutor(\\n\",\n"
+                      "             \"    places)\\n\",\n"
+                      "             \"pe.run({\\\"x\\\": 1})\\n\"],\n"
+                      "  \"cell_type\": \"code\"}\n"
+                      "], \"nbformat\": 4}\n";
+    scan_as(&f, "nb/a.ipynb", nbk);
+    const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    check_second_pass(r, SUNSET_CTX_CODE, 4, 26, 42, 5); /* the cell's lines are the file's */
+    r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe");
+    assert_int_equal(r->span.line, 6);
+    assert_non_null(rec_find(&f.sink, REC_TEXT, 0, "x")); /* the escaped quotes decoded */
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "prose_attr", ANY), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "output_attr", ANY), 0);
     fx_close(&f);
 }
 
@@ -1100,6 +1127,7 @@ int main(void) {
         cmocka_unit_test(test_docstring_code),
         cmocka_unit_test(test_commented_out_code),
         cmocka_unit_test(test_markup_blocks),
+        cmocka_unit_test(test_notebook_cells),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

@@ -188,3 +188,118 @@ char *py_markup_mask(const char *data, size_t len, bool markdown) {
     }
     return out;
 }
+
+/* ---- notebooks: the code cells' source strings of an .ipynb (nbformat 4 JSON) ---- */
+
+typedef struct nb {
+    const char *d, *end;
+    char *out;
+    bool any;
+} nb;
+
+static const char *nb_ws(const nb *b, const char *p) {
+    while (p < b->end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+    return p;
+}
+
+/* Past the string starting at p (on its opening quote), or NULL if unterminated. */
+static const char *nb_string_end(const nb *b, const char *p) {
+    for (p++; p < b->end; p++) {
+        if (*p == '\\') p++;
+        else if (*p == '"') return p + 1;
+    }
+    return NULL;
+}
+
+/* Decode the JSON string [s, e) (quotes included) into out at its own offset. A source line
+ * is one string ending in "\n"; an escaped newline before the end has no file line to go to,
+ * so the rest of that string is left out. Non-ASCII escapes become '?'. */
+static void nb_decode(nb *b, const char *s, const char *e) {
+    char *o = b->out + (s - b->d) + 1;
+    for (const char *p = s + 1; p < e - 1; p++) {
+        char c = *p;
+        if (c == '\\' && p + 1 < e - 1) {
+            c = *++p;
+            if (c == 'n') {
+                if (p + 1 < e - 1) return;
+                break;
+            }
+            c = c == 't' ? '\t' : c == 'r' ? ' ' : c == 'u' ? '?' : c;
+            if (*p == 'u') p += p + 4 < e - 1 ? 4 : 0;
+        }
+        *o++ = c;
+        b->any = true;
+    }
+}
+
+static const char *nb_value(nb *b, const char *p, int depth, int role);
+
+/* roles: 0 any value, 1 the top object, 2 the cells array, 3 a cell, 4 a cell's source */
+static const char *nb_container(nb *b, const char *p, int depth, int role) {
+    bool obj = *p == '{';
+    const char *src[2] = {NULL, NULL}; /* a cell's "source" value span */
+    bool code = false;
+    p = nb_ws(b, p + 1);
+    if (p < b->end && *p == (obj ? '}' : ']')) return p + 1;
+    while (p && p < b->end) {
+        int sub = role == 2 ? 3 : role == 4 ? 4 : 0;
+        if (obj) {
+            if (*p != '"') return NULL;
+            const char *ke = nb_string_end(b, p);
+            if (!ke) return NULL;
+            size_t kn = (size_t)(ke - p);
+            bool cells = role == 1 && kn == 7 && !memcmp(p, "\"cells\"", 7);
+            bool source = role == 3 && kn == 8 && !memcmp(p, "\"source\"", 8);
+            bool type = role == 3 && kn == 11 && !memcmp(p, "\"cell_type\"", 11);
+            p = nb_ws(b, ke);
+            if (p >= b->end || *p != ':') return NULL;
+            p = nb_ws(b, p + 1);
+            sub = cells ? 2 : source ? 4 : 0;
+            if (type && p < b->end && *p == '"') code = b->end - p >= 6 && !memcmp(p, "\"code\"", 6);
+            if (source) src[0] = p;
+            p = nb_value(b, p, depth + 1, sub);
+            if (source) src[1] = p;
+        } else {
+            p = nb_value(b, p, depth + 1, sub);
+        }
+        if (!p) return NULL;
+        p = nb_ws(b, p);
+        if (p < b->end && *p == ',') {
+            p = nb_ws(b, p + 1);
+            continue;
+        }
+        if (p < b->end && *p == (obj ? '}' : ']')) {
+            if (role == 3 && code && src[0] && src[1]) /* the code cell's strings, decoded */
+                for (const char *q = src[0]; q < src[1]; q++)
+                    if (*q == '"') {
+                        const char *e = nb_string_end(b, q);
+                        if (!e) break;
+                        nb_decode(b, q, e);
+                        q = e - 1;
+                    }
+            return p + 1;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+static const char *nb_value(nb *b, const char *p, int depth, int role) {
+    if (p >= b->end || depth > 64) return NULL; /* a notebook is shallow; deeper is not one */
+    if (*p == '{' || *p == '[') return nb_container(b, p, depth, role);
+    if (*p == '"') return nb_string_end(b, p);
+    while (p < b->end && !strchr(",]} \t\r\n", *p)) p++; /* number, true, false, null */
+    return p;
+}
+
+char *py_notebook_mask(const char *data, size_t len) {
+    nb b = {data, data + len, blank_copy(data, len), false};
+    if (!b.out) return NULL;
+    const char *p = nb_ws(&b, data);
+    if (p < b.end && *p == '{') nb_container(&b, p, 0, 1);
+    if (!b.any) {
+        sunset_free(b.out);
+        return NULL;
+    }
+    return b.out;
+}

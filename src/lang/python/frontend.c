@@ -199,9 +199,10 @@ typedef struct scan_ctx {
     double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
     bool oom;
-    bool doc;            /* a second pass over docstring examples or commented-out code
-                            (doccode.c): facts in context `code_ctx`, no definitions, strings
-                            or comments of their own */
+    bool doc;            /* a second pass over docstring examples, commented-out code or a
+                            document's / notebook's code (doccode.c): facts in context
+                            `code_ctx`; unless that is CODE (notebook cells), no definitions,
+                            strings or comments of their own */
     sunset_context code_ctx;
     const vec *accept;   /* second pass: the byte ranges (uint32_t[2], sorted) whose facts are
                             emitted; NULL = all */
@@ -541,7 +542,8 @@ static void emit_item(scan_ctx *sc, const item *it) {
     const fact_cap *pc = &VEC_AT(&sc->caps, fact_cap, it->cap);
     TSNode node = pc->node;
     slice none = {NULL, 0};
-    if (sc->doc && (pc->role == ROLE_DEF_CLASS || pc->role == ROLE_DEF_FUNCTION ||
+    /* a notebook's cells are the file's code (CODE); examples and dead code are not */
+    if (sc->doc && sc->code_ctx != SUNSET_CTX_CODE && (pc->role == ROLE_DEF_CLASS || pc->role == ROLE_DEF_FUNCTION ||
                     pc->role == ROLE_STRING_CONTENT || pc->role == ROLE_COMMENT))
         return; /* an example's scopes are not the file's; its text is docstring text */
     if (sc->accept && !accepted(sc->accept, it->start)) return;
@@ -882,13 +884,13 @@ static void scan_second(scan_ctx *sc) {
     }
 }
 
-/* 1 for a Markdown path, 2 for reST, else 0. The engine hands such a file to this frontend
+/* 1 for a Markdown path, 2 for reST, 3 for a notebook, else 0. The engine hands such a file to this frontend
  * for its embedded Python (registry.c: sunset_lang_embedded); the suffixes are the
  * registry's for those languages (this frontend does not link the registry). */
 static int markup_kind(const char *path) {
     const char *dot = strrchr(path, '.');
     if (!dot || strchr(dot, '/')) return 0;
-    return !strcmp(dot, ".md") ? 1 : !strcmp(dot, ".rst") ? 2 : 0;
+    return !strcmp(dot, ".md") ? 1 : !strcmp(dot, ".rst") ? 2 : !strcmp(dot, ".ipynb") ? 3 : 0;
 }
 
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
@@ -911,8 +913,10 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     }
     int markup = markup_kind(src->path);
     if (markup) { /* a document's code blocks only */
-        char *mask = py_markup_mask(src->data, src->len, markup == 1);
-        if (mask) scan_masked(&sc, SUNSET_CTX_DOCSTRING, mask);
+        char *mask = markup == 3 ? py_notebook_mask(src->data, src->len)
+                                 : py_markup_mask(src->data, src->len, markup == 1);
+        /* a notebook's code cells are code; a document's examples are documentation */
+        if (mask) scan_masked(&sc, markup == 3 ? SUNSET_CTX_CODE : SUNSET_CTX_DOCSTRING, mask);
         rc = 0;
         goto cleanup;
     }

@@ -167,6 +167,10 @@ char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2
 /* The same for a document: a Markdown file's Python (or untagged) fences, a reST file's
  * code-block / `::` bodies, doctest lines in either; NULL when it has none. Caller frees. */
 char *py_markup_mask(const char *data, size_t len, bool markdown);
+/* The same for a Jupyter notebook: its code cells' source lines, each decoded in place of its
+ * JSON string (so a fact's line is the file's; columns shift by the JSON indentation and
+ * escapes); NULL when it has none or is no notebook. Caller frees. */
+char *py_notebook_mask(const char *data, size_t len);
 
 /* ---- query.c ---- */
 
