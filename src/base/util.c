@@ -383,7 +383,8 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed) {
     return h;
 }
 
-static const char *const ctx_names[SUNSET_CTX_COUNT] = {"code", "comment", "string", "docstring"};
+static const char *const ctx_names[SUNSET_CTX_COUNT] = {"code", "comment", "string", "docstring",
+                                                               "dead_code"};
 const char *sunset_context_name(sunset_context ctx) {
     return (unsigned)ctx < SUNSET_CTX_COUNT ? ctx_names[ctx] : "code";
 }

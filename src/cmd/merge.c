@@ -77,6 +77,12 @@ static int finding_of(mdoc *d, const cJSON *j, sunset_finding *f) {
                             (uint32_t)num_of(d, j, "end_line", UINT32_MAX, 0),
                             (uint32_t)num_of(d, j, "end_column", UINT32_MAX, 0)};
     f->test = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "test"));
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "statement");
+    if (cJSON_IsObject(st))
+        f->stmt = (sunset_span){(uint32_t)num_of(d, st, "line", UINT32_MAX, 0),
+                                (uint32_t)num_of(d, st, "column", UINT32_MAX, 0),
+                                (uint32_t)num_of(d, st, "end_line", UINT32_MAX, 0),
+                                (uint32_t)num_of(d, st, "end_column", UINT32_MAX, 0)};
     const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "enclosing");
     if (cJSON_IsObject(enc)) {
         f->enc_kind = (char *)str_of(enc, "kind");

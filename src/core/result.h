@@ -19,6 +19,8 @@ typedef struct sunset_finding {
     sunset_context ctx;
     char *path;                /* root-relative; owned by the result */
     sunset_span span;
+    sunset_span stmt;          /* the whole statement holding a code finding (a multi-line
+                                  call's argument lines); all 0 = not known */
     bool test;                 /* the file is a test (settings.test_paths) */
     char *matched;             /* the matched text, whitespace-normalised; owned */
     char *snippet;             /* the source line holding span.line; owned */
