@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "analysis/gate.h"
+#include "analysis/remnant.h"
 #include "cmd/session.h"
 #include "core/suppress.h"
+#include "report/removable.h"
 
 int cmd_baseline(cli *c) {
     scan_ctx s = {0};
@@ -499,6 +501,7 @@ int cmd_check(cli *c) {
     sunset_rule_info *infos = NULL;
     char *prefix = NULL, *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sb doc = {0}, md = {0}, against = {0};
+    sunset_remnants rem = {0};
     sunset_gate g = {0};
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "text";
@@ -634,6 +637,13 @@ int cmd_check(cli *c) {
         sunset_result_keep(&out, run.is_new);
         g.states = NULL;
     }
+    /* the gate decides per finding and reports grouped: the text view lists the new findings
+     * as remnants (one item per line or statement) unless --findings asks for each; github
+     * annotations and JSON stay per finding */
+    if (strcmp(writer->name, "text") == 0 && !c->findings) {
+        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &rem)) goto oom;
+        out.remnants = &rem;
+    }
     if (strcmp(writer->name, "text") == 0) {
         sunset_output_opts to = oo;
         to.summary = false;
@@ -676,6 +686,8 @@ cleanup:
     vec_free(&deleted);
     diff_set_free(&ds);
     sunset_known_set_free(&ks);
+    out.remnants = NULL;
+    sunset_remnants_free(&rem);
     sunset_result_free(&out);
     sunset_result_free(&cur);
     sunset_result_free(&old);
