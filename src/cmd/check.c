@@ -491,6 +491,25 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
     return 0;
 }
 
+/* Every rule as SARIF's tool.driver.rules[] describes it, and the gate's own two (malformed
+ * suppressions, what it could not judge): *n entries, caller frees; NULL on OOM. */
+static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
+    sunset_rule_info *infos = sunset_calloc(rs->rules.n + 2, sizeof *infos);
+    if (!infos) return NULL;
+    for (size_t i = 0; i < rs->rules.n; i++) {
+        const sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+        infos[i] = (sunset_rule_info){r->id, r->family, r->message, r->fix, r->task, r->sev[SUNSET_CTX_CODE]};
+    }
+    infos[rs->rules.n] = (sunset_rule_info){SUNSET_SUPPRESSION_RULE, SUNSET_SUPPRESSION_FAMILY,
+                                            "Malformed sunset-ignore suppression comment.",
+                                            SUNSET_SUPPRESSION_FIX, 0, SUNSET_SEV_ERROR};
+    infos[rs->rules.n + 1] = (sunset_rule_info){SUNSET_GATE_RULE, SUNSET_GATE_FAMILY,
+                                                "What the gate could not judge, or may not trust, in a change.",
+                                                SUNSET_GATE_FIX, 0, SUNSET_SEV_ERROR};
+    *n = rs->rules.n + 2;
+    return infos;
+}
+
 int cmd_check(cli *c) {
     scan_ctx s = {0};
     sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
@@ -606,20 +625,8 @@ int cmd_check(cli *c) {
     out.gate = &g;
     prefix = diff_repo_prefix(s.root);
     out.uri_prefix = prefix;
-    infos = sunset_calloc(s.rs->rules.n + 2, sizeof *infos);
-    if (!infos) goto oom;
-    for (size_t i = 0; i < s.rs->rules.n; i++) {
-        const sunset_rule *r = VEC_AT(&s.rs->rules, sunset_rule *, i);
-        infos[i] = (sunset_rule_info){r->id, r->family, r->message, r->fix, r->task, r->sev[SUNSET_CTX_CODE]};
-    }
-    infos[s.rs->rules.n] = (sunset_rule_info){SUNSET_SUPPRESSION_RULE, SUNSET_SUPPRESSION_FAMILY,
-                                              "Malformed sunset-ignore suppression comment.",
-                                              SUNSET_SUPPRESSION_FIX, 0, SUNSET_SEV_ERROR};
-    infos[s.rs->rules.n + 1] = (sunset_rule_info){SUNSET_GATE_RULE, SUNSET_GATE_FAMILY,
-                                                  "What the gate could not judge, or may not trust, in a change.",
-                                                  SUNSET_GATE_FIX, 0, SUNSET_SEV_ERROR};
+    if (!(infos = rule_infos(s.rs, &out.n_rules))) goto oom;
     out.rules = infos;
-    out.n_rules = s.rs->rules.n + 2;
 
     /* write: SARIF (--sarif, or the format) from the full set, the other formats the new only */
     sunset_output_opts oo = output_opts(c);
