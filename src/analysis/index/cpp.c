@@ -167,7 +167,7 @@ static void cpp_tokens(clex *x) {
             t.n = 2;
         }
         x->i += t.n;
-        if (!vec_push(&x->toks, &t)) x->oom = true;
+        if (!ix_tok_push(&x->toks, &t)) x->oom = true;
     }
 }
 

@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 
-uint64_t sunset_index_name_hash(const char *s, size_t n) { return hash64(s, n, 0x5157u); }
+uint64_t sunset_index_name_hash(const char *s, size_t n) { return ix_name_hash(s, n); }
 
 static void file_free(ix_file *f) {
     if (!f) return;
@@ -77,8 +77,7 @@ void sunset_index_free(sunset_index *ix) {
 
 bool ix_hashes_have(const uint64_t *v, size_t n, const char *name) {
     if (!n) return false;
-    uint64_t h = sunset_index_name_hash(name, strlen(name));
-    if (!h) h = 1;
+    uint64_t h = ix_name_hash(name, strlen(name));
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -142,13 +141,7 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     default: f->blank = src->len == 0; break;
     }
     if (r || names.oom) goto cleanup;
-    if (names.n) {
-        f->names = sunset_malloc(names.n * sizeof(uint64_t));
-        if (!f->names) goto cleanup;
-        for (size_t i = 0; i < names.cap; i++)
-            if (names.slots[i]) f->names[f->n_names++] = names.slots[i];
-        qsort(f->names, f->n_names, sizeof(uint64_t), ix_cmp_u64);
-    }
+    if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);
     pthread_mutex_lock(&ix->mu);
     bool ok = vec_push(&ix->files, &f) != NULL;

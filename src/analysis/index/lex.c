@@ -36,7 +36,7 @@ void ix_hset_add(hset *h, uint64_t v) {
 }
 
 void ix_hset_name(hset *h, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(h, sunset_index_name_hash(s, n));
+    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
 }
 
 void ix_hset_string(hset *h, const char *s, size_t n) {
@@ -46,9 +46,54 @@ void ix_hset_string(hset *h, const char *s, size_t n) {
     ix_hset_name(h, s, n);
 }
 
-int ix_cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+/* An inline quicksort (median of three, insertion sort below 16): qsort's merge sort with a
+ * comparison callback was a sixth of the index's time, sorting every file's name set. */
+static void sort_u64(uint64_t *v, size_t n) {
+    while (n > 16) {
+        uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
+        uint64_t piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (v[i] < piv) i++;
+            while (v[j] > piv) j--;
+            if (i >= j) break;
+            uint64_t t = v[i];
+            v[i++] = v[j];
+            v[j--] = t;
+        }
+        /* recurse into the smaller part, loop on the larger */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_u64(v, left);
+            v += left;
+            n -= left;
+        } else {
+            sort_u64(v + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        size_t k = i;
+        for (; k > 0 && v[k - 1] > x; k--) v[k] = v[k - 1];
+        v[k] = x;
+    }
+}
+
+bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
+    *out = NULL;
+    *n = 0;
+    if (h->oom) return false;
+    if (!h->n) return true;
+    uint64_t *v = sunset_malloc(h->n * sizeof *v);
+    if (!v) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < h->cap; i++)
+        if (h->slots[i]) v[k++] = h->slots[i];
+    sort_u64(v, k);
+    *out = v;
+    *n = k;
+    return true;
 }
 
 bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end) {
