@@ -56,24 +56,25 @@ static bool skip_blank(clex *x) {
         return true;
     }
     if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
-        x->i++;
+        do x->i++;
+        while (x->i < len && (d[x->i] == ' ' || d[x->i] == '\t'));
         return true;
     }
     if (ch == '\\' && x->i + 1 < len && (d[x->i + 1] == '\n' || d[x->i + 1] == '\r')) {
         x->i++;
         return true;
     }
+    /* comments by memchr/memmem: a licence header on every file is most of the bytes skipped */
     if (ch == '/' && x->i + 1 < len && d[x->i + 1] == '/') {
-        while (x->i < len && d[x->i] != '\n') x->i++;
+        const char *nl = memchr(d + x->i, '\n', len - x->i);
+        x->i = nl ? (size_t)(nl - d) : len;
         return true;
     }
     if (ch == '/' && x->i + 1 < len && d[x->i + 1] == '*') {
-        x->i += 2;
-        while (x->i + 1 < len && !(d[x->i] == '*' && d[x->i + 1] == '/')) {
-            if (d[x->i] == '\n') x->line++;
-            x->i++;
-        }
-        x->i += 2;
+        const char *s = d + x->i + 2, *e = memmem(s, len - (x->i + 2), "*/", 2);
+        const char *stop = e ? e : d + len - (len > x->i + 2); /* unterminated: as before */
+        for (const char *p = s; (p = memchr(p, '\n', (size_t)(stop - p))); p++) x->line++;
+        x->i = (size_t)(stop - d) + 2;
         return true;
     }
     return false;

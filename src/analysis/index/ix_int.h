@@ -12,10 +12,11 @@
 
 #include "analysis/index.h"
 
-static inline bool id_start(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-static inline bool id_char(unsigned char c) { return id_start(c) || (c >= '0' && c <= '9'); }
+/* Character classes by table: the lexers test every byte of the tree. Bit 1: starts an
+ * identifier (A-Z a-z _); bit 2: continues one (those and 0-9). */
+extern const unsigned char ix_char_class[256];
+static inline bool id_start(unsigned char c) { return ix_char_class[c] & 1; }
+static inline bool id_char(unsigned char c) { return ix_char_class[c] & 2; }
 
 /* An open-addressing set of name hashes, local to one file. */
 typedef struct hset {

@@ -294,7 +294,8 @@ int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
             continue;
         }
         if (ch == '#') {
-            while (i < len && d[i] != '\n') i++;
+            const char *nl = memchr(d + i, '\n', len - i);
+            i = nl ? (size_t)(nl - d) : len;
             continue;
         }
         tok t = {TK_PUNCT, d + i, 1, line, line, col};
