@@ -181,8 +181,8 @@ static void free_bases(vec *bases) {
 
 static void push_base(vec *bases, sb *cur) {
     if (cur->len) {
-        char *s = sb_take(cur);
-        if (!vec_push(bases, &s)) sunset_free(s);
+        char *s = ix_sb_take(cur);
+        if (s && !vec_push(bases, &s)) sunset_free(s);
     }
     sb_free(cur);
 }
@@ -241,6 +241,7 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
             return 0;
         }
     }
+    ix_vec_fit(&bases);
     ic.bases = bases.v;
     ic.n_bases = (uint32_t)bases.n;
     if (!ic.name || !vec_push(&f->classes, &ic)) {

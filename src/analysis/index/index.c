@@ -141,6 +141,9 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     default: f->blank = src->len == 0; break;
     }
     if (r || names.oom) goto cleanup;
+    /* every file's entry lives to the end of the run: no spare capacity */
+    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->includes, &f->cmds, &f->flag_defs, &f->pass_regs, &f->list_words};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) ix_vec_fit(vs[i]);
     if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);
     pthread_mutex_lock(&ix->mu);

@@ -54,6 +54,11 @@ bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n);
 void ix_hset_string(hset *h, const char *s, size_t n);
 bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end); /* false on OOM */
 bool ix_looks_like_name(const char *s, size_t n);
+/* sb_take at its exact size (an sb holds at least 64 bytes; the index keeps hundreds of
+ * thousands of short strings for the whole run). b is freed; NULL on OOM. */
+char *ix_sb_take(sb *b);
+/* Give back a vector's unused capacity once it is complete. */
+void ix_vec_fit(vec *v);
 
 typedef enum tk { TK_ID, TK_STR, TK_PUNCT, TK_NUM } tk;
 

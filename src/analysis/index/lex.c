@@ -123,3 +123,22 @@ bool ix_looks_like_name(const char *s, size_t n) {
     return true;
 }
 
+
+char *ix_sb_take(sb *b) {
+    char *s = b->oom ? NULL : sunset_strndup(b->s ? b->s : "", b->len);
+    sb_free(b);
+    return s;
+}
+
+void ix_vec_fit(vec *v) {
+    if (v->cap == v->n) return;
+    if (!v->n) {
+        vec_free(v);
+        return;
+    }
+    void *nv = sunset_realloc(v->v, v->n * v->elem);
+    if (nv) { /* a failed shrink keeps the larger block */
+        v->v = nv;
+        v->cap = v->n;
+    }
+}

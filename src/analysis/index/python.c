@@ -73,7 +73,7 @@ static char *join_dotted(const tok *t, size_t n, size_t *used) {
     }
     *used = i;
     if (!b.s) sb_puts(&b, "");
-    return b.oom ? (sb_free(&b), NULL) : sb_take(&b);
+    return ix_sb_take(&b);
 }
 
 static void close_blocks(pyctx *c, uint32_t indent, uint32_t end) {
@@ -200,8 +200,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                     if (x->kind == TK_PUNCT && (x->s[0] == ')' || x->s[0] == ']')) {
                         if (--depth == 0) {
                             if (cur.len && !kw) {
-                                char *s = sb_take(&cur);
-                                if (!vec_push(&bases, &s)) sunset_free(s);
+                                char *s = ix_sb_take(&cur);
+                                if (s && !vec_push(&bases, &s)) sunset_free(s);
                             }
                             sb_free(&cur);
                             break;
@@ -209,8 +209,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                     }
                     if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == ',') {
                         if (cur.len && !kw) {
-                            char *s = sb_take(&cur);
-                            if (!vec_push(&bases, &s)) sunset_free(s);
+                            char *s = ix_sb_take(&cur);
+                            if (s && !vec_push(&bases, &s)) sunset_free(s);
                         }
                         sb_free(&cur);
                         kw = false;
@@ -222,6 +222,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                 }
                 sb_free(&cur);
             }
+            ix_vec_fit(&bases);
             ic.bases = bases.v;
             ic.n_bases = (uint32_t)bases.n;
             if (!ic.name || !vec_push(&c->f->classes, &ic)) {
