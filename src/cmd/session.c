@@ -371,7 +371,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
     scan_add_config_globs(c, s);
     walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
                     (const char *const *)c->exclude.v, c->exclude.n};
-    for (size_t i = 0; i < s->starts.n; i++) {
+    for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
         int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &c->quiet);
         if (e) {
             fprintf(stderr, "sunset: %s: %s\n", VEC_AT(&c->paths, const char *, i), strerror(e));
