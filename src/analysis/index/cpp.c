@@ -256,10 +256,12 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
 /* DEFINE_*(name ...) or REGISTER_PASS(name, ...) at tv[k]. Returns false on OOM. */
 static bool macro_word(ix_file *f, const tok *tv, size_t n, size_t k) {
     const tok *t = &tv[k];
-    bool flag = is_flag_define(t), pass = ix_tok_is(t, "REGISTER_PASS");
-    if (!(flag || pass) || k + 2 >= n || tv[k + 1].kind != TK_PUNCT || tv[k + 1].s[0] != '(' ||
-        tv[k + 2].kind != TK_ID)
+    /* the call's shape first: most identifiers are not followed by '(' and a name, and the
+     * DEFINE_ search reads the whole token */
+    if (k + 2 >= n || tv[k + 1].kind != TK_PUNCT || tv[k + 1].s[0] != '(' || tv[k + 2].kind != TK_ID)
         return true;
+    bool flag = is_flag_define(t), pass = ix_tok_is(t, "REGISTER_PASS");
+    if (!(flag || pass)) return true;
     /* the macro call's extent: to the matching ')' and a following ';' */
     int depth = 0;
     size_t j = k + 1;
