@@ -32,6 +32,7 @@ void rm_add_caller(ctx *c, node *n, char *who) {
 }
 
 static void node_free(node *n) {
+    sunset_free(n->ev);
     for (size_t i = 0; i < n->callers.n; i++) sunset_free(VEC_AT(&n->callers, char *, i));
     vec_free(&n->callers);
 }
