@@ -17,6 +17,11 @@ const unsigned char ix_char_class[256] = {
     ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
 
+/* The slot is the value's top bits, so the slots hold the set nearly in ascending order
+ * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
+ * array is then one insertion pass, not a general sort (ix_hset_sorted). */
+static size_t slot_of(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
+
 void ix_hset_add(hset *h, uint64_t v) {
     if (h->oom) return;
     if (!v) v = 1; /* 0 marks an empty slot */
@@ -29,7 +34,7 @@ void ix_hset_add(hset *h, uint64_t v) {
         }
         for (size_t i = 0; i < h->cap; i++) {
             if (!h->slots[i]) continue;
-            size_t k = h->slots[i] & (cap - 1);
+            size_t k = slot_of(h->slots[i], cap);
             while (s[k]) k = (k + 1) & (cap - 1);
             s[k] = h->slots[i];
         }
@@ -37,7 +42,7 @@ void ix_hset_add(hset *h, uint64_t v) {
         h->slots = s;
         h->cap = cap;
     }
-    size_t k = v & (h->cap - 1);
+    size_t k = slot_of(v, h->cap);
     while (h->slots[k]) {
         if (h->slots[k] == v) return;
         k = (k + 1) & (h->cap - 1);
@@ -57,32 +62,8 @@ void ix_hset_string(hset *h, const char *s, size_t n) {
     ix_hset_name(h, s, n);
 }
 
-/* An inline quicksort (median of three, insertion sort below 16): qsort's merge sort with a
- * comparison callback was a sixth of the index's time, sorting every file's name set. */
-static void sort_u64(uint64_t *v, size_t n) {
-    while (n > 16) {
-        uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
-        uint64_t piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (v[i] < piv) i++;
-            while (v[j] > piv) j--;
-            if (i >= j) break;
-            uint64_t t = v[i];
-            v[i++] = v[j];
-            v[j--] = t;
-        }
-        /* recurse into the smaller part, loop on the larger */
-        size_t left = j + 1;
-        if (left < n - left) {
-            sort_u64(v, left);
-            v += left;
-            n -= left;
-        } else {
-            sort_u64(v + left, n - left);
-            n = left;
-        }
-    }
+/* Insertion sort: linear on the nearly sorted slot order of the set. */
+static void sort_nearly_sorted(uint64_t *v, size_t n) {
     for (size_t i = 1; i < n; i++) {
         uint64_t x = v[i];
         size_t k = i;
@@ -101,7 +82,7 @@ bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
     size_t k = 0;
     for (size_t i = 0; i < h->cap; i++)
         if (h->slots[i]) v[k++] = h->slots[i];
-    sort_u64(v, k);
+    sort_nearly_sorted(v, k);
     *out = v;
     *n = k;
     return true;
