@@ -10,6 +10,8 @@
 #   make fuzz-coverage  lines of src/ each harness reaches on its committed inputs
 #   make valgrind valgrind memcheck on a full scan of testdata/paddle-mini
 #   make install PREFIX=/usr/local ; make uninstall
+#   make GRAMMAR_TARBALL=path/tree-sitter-python-0.23.6.tgz  build offline (no npm)
+#   make rules-doc  regenerate rules/RULES.md (the rule reference) from rules/*.json
 #
 # Variables are evaluated lazily so that `make run` on a fresh machine can install the
 # packages first and then build in a sub-make that sees them.
@@ -18,7 +20,16 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O2 -g
-LIBCLANG_DIR ?= $(lastword $(sort $(wildcard /usr/lib/llvm-*)))
+# libclang's prefix (include/ and lib/ below it): llvm-config's when there is one, else the
+# newest /usr/lib/llvm-*; the binary's RUNPATH is its lib/ (make LIBCLANG_DIR=... overrides).
+LLVM_CONFIG ?= llvm-config
+LIBCLANG_DIR ?= $(or $(shell $(LLVM_CONFIG) --prefix 2>/dev/null),$(lastword $(sort $(wildcard /usr/lib/llvm-*))))
+# A pre-fetched tree-sitter-python-VERSION.tgz: build offline (no npm)
+GRAMMAR_TARBALL ?=
+# Where sunset's sources are published (a GitHub-style URL), for SARIF's informationUri and
+# each rule's helpUri (rules/RULES.md at the built commit); default: the checkout's origin.
+SUNSET_URL ?= $(shell git config --get remote.origin.url 2>/dev/null | \
+	sed -e 's|^git@\([^:]*\):|https://\1/|' -e 's|^ssh://git@|https://|' -e 's|\.git$$||' | grep '^https://')
 PKGS = tree-sitter libcjson libpcre2-8 libgit2
 GRAMMAR_DIR = $(BUILD)/grammar
 GRAMMAR_SRC = $(GRAMMAR_DIR)/package/src
@@ -56,7 +67,7 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
-	lint-headers fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind
+	lint-headers rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind
 
 all: $(BUILD)/sunset
 
@@ -70,9 +81,23 @@ $(BUILD)/obj/%.o: %.c $(HDRS) | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# The commit built from (a checkout of sunset itself only; "-dirty" with uncommitted edits),
+# for --version and the helpUri. The two objects that print it depend on a stamp that changes
+# only when it (or SUNSET_URL) does, so a new commit rebuilds them and nothing else.
+GIT_COMMIT = $(if $(filter $(abspath $(CURDIR)),$(abspath $(shell git rev-parse --show-toplevel 2>/dev/null))),$(shell \
+	git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty))
+BUILD_ID = $(GIT_COMMIT) $(SUNSET_URL)
+$(BUILD)/build-id: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' >$@
+$(BUILD)/obj/src/cmd/cli.o $(BUILD)/obj/src/report/sarif.o: $(BUILD)/build-id
+$(BUILD)/obj/src/cmd/cli.o $(BUILD)/obj/src/report/sarif.o: override CFLAGS += \
+	-DSUNSET_GIT_COMMIT='"$(GIT_COMMIT)"' -DSUNSET_URL='"$(SUNSET_URL)"'
+FORCE:
+
 # one recipe makes both (a grouped target): two parallel fetches into one directory raced under -j2
-$(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c &: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh
-	sh scripts/fetch-grammar.sh $(GRAMMAR_DIR)
+$(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c &: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh $(GRAMMAR_TARBALL)
+	sh scripts/fetch-grammar.sh $(GRAMMAR_DIR) $(GRAMMAR_TARBALL)
 
 # The grammar is third-party generated code: built with its own flags, warnings off.
 $(GRAMMAR_DIR)/%.o: $(GRAMMAR_SRC)/%.c
@@ -121,6 +146,12 @@ unit-tests: $(UNIT_TESTS) $(BUILD)/sunset
 
 rules-test: $(BUILD)/sunset
 	$(BUILD)/sunset rules test
+	@$(BUILD)/sunset rules show --no-config -f markdown | cmp -s - rules/RULES.md || \
+		{ echo "rules/RULES.md is not what 'sunset rules show -f markdown' writes: run make rules-doc"; exit 1; }
+
+# rules/RULES.md, the rule reference SARIF's helpUri points at, generated from rules/*.json
+rules-doc: $(BUILD)/sunset
+	$(BUILD)/sunset rules show --no-config -f markdown -o rules/RULES.md
 
 sanitize:
 	@SUNSET_WITH_CLANG=1 sh scripts/install-deps.sh
@@ -162,7 +193,7 @@ valgrind: $(BUILD)/sunset
 
 # Regenerate the golden files from the tool's own output; review the diff line by line
 # (testdata/paddle-mini.EXPECTED.md is the checklist) before committing.
-golden: $(BUILD)/sunset
+golden: $(BUILD)/sunset rules-doc
 	@mkdir -p testdata/golden
 	$(BUILD)/sunset scan testdata/paddle-mini --no-config -q -j1 --format json --output testdata/golden/paddle-mini.json
 	@for d in testdata/cli/*/; do \
@@ -184,14 +215,20 @@ install: $(BUILD)/sunset
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sunset/rules \
 		$(DESTDIR)$(PREFIX)/share/sunset/queries/python $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/sunset $(DESTDIR)$(PREFIX)/bin/sunset
-	install -m 644 rules/*.json $(DESTDIR)$(PREFIX)/share/sunset/rules/
+	install -m 644 rules/*.json rules/SCHEMA.md rules/RULES.md $(DESTDIR)$(PREFIX)/share/sunset/rules/
 	install -d $(DESTDIR)$(PREFIX)/share/sunset/rules/tracking
 	install -m 644 rules/tracking/*.json $(DESTDIR)$(PREFIX)/share/sunset/rules/tracking/
 	install -m 644 queries/python/*.scm $(DESTDIR)$(PREFIX)/share/sunset/queries/python/
 	install -m 644 src/sunset.1 $(DESTDIR)$(PREFIX)/share/man/man1/sunset.1
+	@# the CI integrations (those this checkout has), and the docs
+	install -d $(DESTDIR)$(PREFIX)/share/sunset/ci $(DESTDIR)$(PREFIX)/share/doc/sunset
+	for f in action.yml .pre-commit-hooks.yaml scripts/sunset-gate.yml; do \
+		if [ -f $$f ]; then install -m 644 $$f $(DESTDIR)$(PREFIX)/share/sunset/ci/; fi; done
+	if [ -f scripts/pre-commit ]; then install -m 755 scripts/pre-commit $(DESTDIR)$(PREFIX)/share/sunset/ci/; fi
+	install -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/sunset/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/sunset $(DESTDIR)$(PREFIX)/share/man/man1/sunset.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/sunset
+	rm -rf $(DESTDIR)$(PREFIX)/share/sunset $(DESTDIR)$(PREFIX)/share/doc/sunset
 
 -include $(OBJS:.o=.d)

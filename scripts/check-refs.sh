@@ -13,6 +13,10 @@
 #   - imports: `import a.b.c` / `from a.b.c import` / `from a.b import c` of a deleted module
 #     under python/ (dotted from python/), and of a deleted test module's stem from its own
 #     directory (sibling imports);
+#   - registrations: `USE_OP(x)` / `USE_OP_ITSELF(x)` / `USE_NO_KERNEL_OP(x)` / `USE_PASS(x)` of an
+#     operator or pass whose only `REGISTER_OPERATOR(x` / `REGISTER_PASS(x` the patch deletes;
+#   - added imports: `from MOD import NAME` on a line the patch adds to a .py file (a re-exported
+#     name taken from where it is defined) must name a module file of the tree that binds NAME;
 #   - CMake targets: a target whose defining command the patch removes (`cc_test(NAME`,
 #     `paddle_test(NAME`, `py_test_modules(NAME` ...) and that no CMake file still defines, named
 #     as a word in the CMake file it was defined in.
@@ -110,6 +114,42 @@ while IFS="$(printf '\t')" read -r f name; do
     fi
     grep -nwF "$name" "$f" | sed "s|^\([0-9]*\):.*|$f:\1: names removed target $name|" || true
 done <"$tmp/targets" >>"$tmp/out"
+
+# registrations the patch deletes, still linked by name: USE_OP / USE_OP_ITSELF / USE_NO_KERNEL_OP
+# of an operator, USE_PASS of a pass registered only in deleted files (a link-time reference)
+awk '/^diff --git /{p=substr($4,3); del=0; next} /^deleted file mode/{del=1; next}
+     del && want { l=substr($0,2); sub(/^[[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") print l; want=0; next }
+     del && /^-[[:space:]]*(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|REGISTER_PASS)\(/{
+        l=substr($0,2); sub(/^[^(]*\([[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") print l; else want=1 }' "$patch" |
+    sort -u >"$tmp/regs"
+while IFS= read -r name; do
+    # still registered somewhere that stays: not dangling
+    git grep -qE "(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|REGISTER_PASS)\([[:space:]]*$name[[:space:]]*," -- '*.cc' '*.cu' '*.h' && continue
+    git grep -nE "USE_(OP|OP_ITSELF|NO_KERNEL_OP|PASS)\([[:space:]]*$name[[:space:]]*\)" -- '*.cc' '*.cu' '*.h' '*.cpp' |
+        sed "s|^\([^:]*:[0-9]*\):.*|\1: links removed registration $name|" || true
+done <"$tmp/regs" >>"$tmp/out"
+
+# imports the patch adds (a re-exported name taken from where it is defined): the module must be
+# a file of the tree (dotted from the importer's directory or from python/) that still binds
+# the name at module level (def, class, assignment, an import of it, or a star import)
+awk '/^\+\+\+ b\//{p=substr($2,3); next} /^\+\+\+ /{p=""; next}
+     /^\+[[:space:]]*from[[:space:]]/{ if (p !~ /\.py$/) next; l=substr($0,2); n=split(l, st, ";")
+        for (i=1;i<=n;i++) { s=st[i]; if (match(s, /from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+import[[:space:]]+[A-Za-z0-9_]+/)) {
+            s=substr(s, RSTART, RLENGTH); split(s, w, /[[:space:]]+/); print p "\t" w[2] "\t" w[4] } } }' "$patch" |
+    sort -u >"$tmp/added"
+while IFS="$(printf '\t')" read -r f mod name; do
+    rel=$(printf '%s' "$mod" | tr . /)
+    found=
+    for cand in "$(dirname "$f")/$rel.py" "$(dirname "$f")/$rel/__init__.py" "$rel.py" "$rel/__init__.py" "python/$rel.py" "python/$rel/__init__.py"; do
+        [ -f "$cand" ] && { found=$cand; break; }
+    done
+    ln=$(grep -nF "$mod" "$f" | head -1 | cut -d: -f1)
+    if [ -z "$found" ]; then
+        echo "$f:$ln: imports $mod, which is no module of the tree"
+    elif ! grep -qE "^(def|class)[[:space:]]+$name\b|^$name[[:space:]]*=|^[[:space:]]*from[[:space:]].*import[[:space:]].*(\b$name\b|\*)" "$found"; then
+        echo "$f:$ln: imports $name from $found, which does not bind it"
+    fi
+done <"$tmp/added" >>"$tmp/out"
 
 sort -u "$tmp/out" >"$tmp/sorted"
 cat "$tmp/sorted"

@@ -19,11 +19,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SUNSET_VERSION "0.1.0"
+#define SUNSET_VERSION "0.2.0"
+
+/* Set by the Makefile for the objects that print them (cmd/cli.c, report/sarif.c): the commit
+ * sunset was built from ("" outside a checkout) and where its sources are published ("" =
+ * unknown: SARIF then has no informationUri/helpUri). */
+#ifndef SUNSET_GIT_COMMIT
+#define SUNSET_GIT_COMMIT ""
+#endif
+#ifndef SUNSET_URL
+#define SUNSET_URL ""
+#endif
 
 /* Bumped whenever sunset_frontend or the sink API changes shape; the registry refuses a
  * frontend built against another value. */
-#define SUNSET_FRONTEND_ABI 1
+#define SUNSET_FRONTEND_ABI 2
 
 /* Bumped when rules/*.json change incompatibly; the loader refuses other values. */
 #define SUNSET_RULE_SCHEMA 1
@@ -47,6 +57,7 @@ typedef enum sunset_context {
     SUNSET_CTX_COMMENT,
     SUNSET_CTX_STRING,
     SUNSET_CTX_DOCSTRING,
+    SUNSET_CTX_DEAD_CODE, /* commented-out code: a comment that parses as a statement (Python) */
     SUNSET_CTX_COUNT
 } sunset_context;
 
@@ -88,6 +99,11 @@ typedef enum sunset_fact_kind {
                               ("SRCS", "DEPS", "MODULES" ...; "" before any keyword); the argument
                               that is itself the target has flags SUNSET_FACT_TARGET. */
     SUNSET_FACT_LINE,      /* one line of a text file (text frontend). text = the line, no EOL */
+    SUNSET_FACT_BIND,      /* Python binding, for legacy-object flow (never matched by itself).
+                              text = the target as written ("exe", "self._pe"); aux = the bound
+                              expression's text; span = the bound expression. With flag
+                              SUNSET_FACT_RETURN: a return statement of the enclosing function,
+                              text = "" */
     SUNSET_FACT_KIND_COUNT
 } sunset_fact_kind;
 
@@ -95,6 +111,7 @@ enum {
     SUNSET_FACT_STORE = 1u << 0,      /* ATTR: assigned to (x.a = ..., x.a += ...) */
     SUNSET_FACT_DEFINITION = 1u << 1, /* IDENT: the identifier being declared */
     SUNSET_FACT_TARGET = 1u << 2,     /* CMAKE: this argument names the target being defined */
+    SUNSET_FACT_RETURN = 1u << 3,     /* BIND: the value of a return statement */
 };
 
 typedef struct sunset_fact {
@@ -107,6 +124,8 @@ typedef struct sunset_fact {
     const char *target; size_t target_len;   /* may be NULL */
     const char *section; size_t section_len; /* may be NULL */
     const char *qual; size_t qual_len;       /* may be NULL */
+    sunset_span stmt;   /* code facts: the whole statement holding the fact (a multi-line call
+                           with its argument lines), which a removal must take; all 0 = none */
 } sunset_fact;
 
 /* One file handed to a frontend. All fields are borrowed for the duration of scan(). */
@@ -115,7 +134,10 @@ typedef struct sunset_source {
     const char *fspath;  /* path to open() if the frontend needs the file itself */
     const char *data;    /* the whole file, NUL-terminated (data[len] == 0) */
     size_t len;
-    sunset_lang lang;
+    sunset_lang lang;    /* may differ from the path's language: the Python blocks of a
+                            Markdown/reST file are handed to the Python frontend as lang PYTHON
+                            (registry: sunset_lang_embedded), to be scanned at the file's
+                            positions */
 } sunset_source;
 
 typedef struct sunset_sink sunset_sink;   /* engine-owned, one per file being scanned */
@@ -132,6 +154,12 @@ void sunset_emit(sunset_sink *sink, const sunset_fact *fact);
  * `call` is the callee whose argument list holds a string (NULL if none). */
 void sunset_emit_text(sunset_sink *sink, sunset_context ctx, sunset_span at,
                       const char *text, size_t len, const char *call);
+
+/* sunset_emit_text for a string literal that sits in a simple statement: its matches carry
+ * `stmt` (the lines a removal takes: `raise TypeError(\n "...ParallelExecutor..."\n)`), as
+ * code facts do. A stmt that does not hold at.line is ignored. */
+void sunset_emit_text_stmt(sunset_sink *sink, sunset_context ctx, sunset_span at,
+                           const char *text, size_t len, const char *call, sunset_span stmt);
 
 /* A query rule matched (frontends that evaluate query rules themselves). */
 void sunset_emit_match(sunset_sink *sink, const sunset_rule *rule, sunset_context ctx,

@@ -31,6 +31,13 @@
 ;   @ident                                        IDENT text=identifier aux=innermost callee
 ;   @string.content    @string                    text (ctx STRING or DOCSTRING) at the piece
 ;   @comment                                      text (ctx COMMENT) after the '#'
+;   @bind.target       @bind.value                BIND text=target aux=value text; span = the
+;                                                 value (plain and tuple assignments)
+;   @bind.return                                  BIND flag RETURN text="" aux=value text; span =
+;                                                 the returned value
+;   @stmt                                         no fact: the code facts inside this simple
+;                                                 statement carry its span (the lines a
+;                                                 removal of a multi-line call must take)
 ;
 ;   marks
 ;   @attr.store        on an attribute node: it is assigned to (flag STORE)
@@ -125,3 +132,19 @@
 (function_definition body: (block . (expression_statement
   [(string) (concatenated_string (string) @docstring)] @docstring)))
 (comment) @comment
+
+; ---- simple statements: the range of every code fact inside them
+[(expression_statement) (return_statement) (raise_statement) (assert_statement)
+ (delete_statement) (import_statement) (import_from_statement)] @stmt
+
+; ---- bindings, for legacy-object flow (core/flow.c): `x = v`, `self.x = v`, `a, b = v`, return v
+(assignment
+  left: [(identifier) (attribute)] @bind.target
+  right: (_) @bind.value)
+(assignment
+  left: (pattern_list [(identifier) (attribute)] @bind.target)
+  right: (_) @bind.value)
+(assignment
+  left: (tuple_pattern [(identifier) (attribute)] @bind.target)
+  right: (_) @bind.value)
+(return_statement (_) @bind.return)

@@ -49,6 +49,17 @@ static int match_known(sunset_gate_run *run, bool *is_known) {
     return 0;
 }
 
+/* Does the change add or edit a line of f: its own lines, or any line of the whole statement
+ * holding it (a legacy call's argument two lines below the call is part of the change)? */
+static bool touches(const diff_file *df, const sunset_finding *f) {
+    uint32_t a = f->span.line, b = f->span.end_line > a ? f->span.end_line : a;
+    if (f->stmt.line && f->stmt.line < a) a = f->stmt.line;
+    if (f->stmt.end_line > b) b = f->stmt.end_line;
+    for (uint32_t l = a; l <= b; l++)
+        if (diff_line_added(df, l)) return true;
+    return false;
+}
+
 /* The vanished in-scope known finding f moved from, or NULL. */
 static sunset_known *moved_from(sunset_known_set *ks, const sunset_finding *f, bool on_added, bool diff) {
     for (size_t k = 0; k < ks->n; k++)
@@ -84,7 +95,7 @@ static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g)
                 for (size_t k = 0; k < ds->n && !df; k++)
                     if (ds->files[k].path && strcmp(ds->files[k].path, f->path) == 0) df = &ds->files[k];
             }
-            on_added = df && diff_line_added(df, f->span.line);
+            on_added = df && touches(df, f);
         }
         sunset_known *mv = own ? NULL : moved_from(run->known, f, on_added, ds != NULL);
         if (mv) {

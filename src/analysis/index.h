@@ -28,6 +28,7 @@ typedef struct ix_class {
     bool top;               /* at module / namespace level (not nested in a class or function) */
     uint64_t *names;        /* Python top-level classes: sorted hashes of the names the body uses */
     size_t n_names;
+    bool decorated;         /* Python: a decorator line precedes the header */
 } ix_class;
 
 typedef struct ix_func {
@@ -42,6 +43,12 @@ typedef struct ix_import {
     uint32_t line, end;     /* the whole statement */
     bool used;              /* the bound name is used outside import statements */
 } ix_import;
+
+typedef struct ix_alias {   /* Python: an assignment `name = ...` outside any class or function */
+    char *name;
+    char *value;            /* `a.b.c` when the value is just a dotted name at column 1; else NULL */
+    uint32_t line;
+} ix_alias;
 
 typedef struct ix_include {
     char *path;
@@ -70,10 +77,15 @@ typedef struct ix_file {
     vec classes;            /* ix_class */
     vec funcs;              /* ix_func: top-level functions (Python) */
     vec imports;            /* ix_import */
+    vec aliases;            /* ix_alias (Python) */
     vec includes;           /* ix_include */
     vec cmds;               /* ix_cmd */
     vec flag_defs;          /* ix_word: DEFINE_*(name ...) / PHI_DEFINE_EXPORTED_*(name ...) */
     vec pass_regs;          /* ix_word: REGISTER_PASS(name, ...) */
+    vec op_regs;            /* ix_word: REGISTER_OPERATOR(name, ...), REGISTER_OP_WITHOUT_GRADIENT(name,
+                               ...), PD_REGISTER_STRUCT_KERNEL(name, ...): an operator type */
+    vec reg_uses;           /* ix_word: USE_OP(x), USE_OP_ITSELF(x), USE_NO_KERNEL_OP(x), USE_PASS(x):
+                               links the registration of x by name */
     vec list_words;         /* ix_word: identifier-like strings / words in tool lists and scripts */
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */

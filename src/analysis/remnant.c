@@ -119,6 +119,13 @@ static bool set_str(char **dst, const char *s) {
 }
 
 /* The findings [a, b) of res as a new remnant's members and rules. */
+/* The last line a finding's removal spans: its statement's (issue 15's range: a call's
+ * argument lines belong to it), else its own. */
+static uint32_t stmt_end(const sunset_finding *f) {
+    uint32_t e = f->span.end_line > f->span.line ? f->span.end_line : f->span.line;
+    return f->stmt.end_line > e && f->stmt.line <= f->span.line ? f->stmt.end_line : e;
+}
+
 static sunset_remnant *remnant_push(sunset_remnants *out, const sunset_result *res, size_t a, size_t b) {
     if (out->n == out->cap) {
         size_t cap = out->cap ? out->cap * 2 : 64;
@@ -150,8 +157,10 @@ static sunset_remnant *remnant_push(sunset_remnants *out, const sunset_result *r
     m->task = lead->task;
     m->line = res->findings[a].span.line;
     m->end_line = m->line;
-    for (size_t i = a; i < b; i++)
-        if (res->findings[i].span.line > m->end_line) m->end_line = res->findings[i].span.line;
+    for (size_t i = a; i < b; i++) {
+        uint32_t e = stmt_end(&res->findings[i]);
+        if (e > m->end_line) m->end_line = e;
+    }
     return m;
 }
 
@@ -371,7 +380,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
         uint32_t end = F[i].span.line;
         size_t k = i;
         while (k < b && F[k].span.line <= end) {
-            uint32_t e = F[k].span.end_line;
+            uint32_t e = stmt_end(&F[k]);
             if (e > end && e - F[k].span.line < STATEMENT_LINES) end = e;
             k++;
         }

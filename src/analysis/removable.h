@@ -29,6 +29,7 @@ typedef enum rm_kind {
     RM_PASS,       /* a pass registration */
     RM_IMPORT,     /* an import / include line of a removed or legacy module */
     RM_REGISTRATION, /* a CMake command or argument, or a tool-list entry, naming a removed file */
+    RM_OP,         /* an operator registration (REGISTER_OPERATOR ...): run by its type name */
     RM_KIND_COUNT
 } rm_kind;
 
@@ -65,6 +66,7 @@ typedef enum rm_step_kind {
     RM_EV_NAMES_MIXED,     /* plan: names removed `detail`; the command also names live tests */
     RM_EV_INCLUDES_REMOVED, /* plan: an include of `detail`, which the patch deletes */
     RM_EV_IMPORTS_REMOVED,  /* plan: an import of `detail`, which the patch deletes */
+    RM_EV_IMPORTS_REEXPORT, /* plan: imports legacy `path` for names defined elsewhere (`detail`: the new line) */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 
@@ -104,6 +106,8 @@ typedef struct rm_item {
     char *after;        /* a dead legacy file the patch keeps: why (a reference no safe edit
                            removes, "kept: a.h:32 still names it ..."); such a file is not patched */
     bool token;         /* a registration: remove only the argument `name` from line `line` */
+    char *replace;      /* RM_IMPORT: the statement becomes this one line (same indentation)
+                           instead of going; owned; NULL when it goes */
 } rm_item;
 
 typedef struct rm_plan {

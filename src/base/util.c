@@ -344,21 +344,24 @@ int read_file_sb(const char *path, size_t max_size, sb *buf) {
     return err;
 }
 
+/* All of data to fd, across short writes and EINTR. 0, or the errno of the failed write. */
+static int write_all(int fd, const char *data, size_t len) {
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
 /* Write to something that is not a regular file (a device, a FIFO): never rename over it. */
 static int write_special(const char *path, const char *data, size_t len) {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return errno;
-    int err = 0;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            err = errno;
-            break;
-        }
-        off += (size_t)w;
-    }
+    int err = write_all(fd, data, len);
     if (close(fd) != 0 && !err) err = errno;
     return err;
 }
@@ -380,7 +383,8 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed) {
     return h;
 }
 
-static const char *const ctx_names[SUNSET_CTX_COUNT] = {"code", "comment", "string", "docstring"};
+static const char *const ctx_names[SUNSET_CTX_COUNT] = {"code", "comment", "string", "docstring",
+                                                               "dead_code"};
 const char *sunset_context_name(sunset_context ctx) {
     return (unsigned)ctx < SUNSET_CTX_COUNT ? ctx_names[ctx] : "code";
 }
@@ -534,17 +538,7 @@ int write_file_stage(const char *path, const char *data, size_t len, char **tmp_
     }
     int slot = tmp_register(tmp.s);
     test_signal_hook();
-    int err = 0;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            err = errno;
-            break;
-        }
-        off += (size_t)w;
-    }
+    int err = write_all(fd, data, len);
     /* replacing a file keeps its permissions (a 0600 target stays 0600) */
     if (!err && exists && fchmod(fd, st.st_mode & 07777) != 0) err = errno;
     if (!err && fsync(fd) != 0) err = errno;

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "sunset.h"
 
@@ -36,7 +38,7 @@ typedef struct opt_def {
 static const opt_def options[] = {
     {'h', "help", NULL, ALL, K_HELP, 0, 0, 0, "show this help"},
     {'f', "format", "FMT", CMD_SCAN | CMD_CHECK, K_STR, F(format), 0, 0, "output format: text (default), json, sarif, github or markdown"},
-    {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json"},
+    {'f', "format", "FMT", CMD_RULES, K_STR, F(format), 0, 0, "rules list: text (default) or json; rules show: also markdown"},
     {'o', "output", "FILE", RH, K_STR, F(output), 0, 0, "write the report to FILE (atomically) instead of stdout"},
     {'j', "jobs", "N", SC, K_LONG, F(jobs), 1, 1024, "worker threads (default: all cores)"},
     {0, "rules", "DIR", RH, K_LIST, F(rules), 0, 0, "rule directory, repeatable (default: the bundled rules)"},
@@ -86,7 +88,7 @@ static const opt_def options[] = {
     {0, "every", "N", H, K_LONG, F(every), 1, 1000000, "sample every Nth commit (the newest is always kept)"},
     {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range)"},
     {0, "min-drop", "N", H, K_LONG, F(min_drop), 1, 1000000, "svg: label every drop of more than N findings (default 10)"},
-    {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "md (default), json or html"},
+    {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "markdown (md; default), json or html"},
     {0, "manifest", "FILE", CMD_REPORT, K_STR, F(manifest), 0, 0, "tracking manifest (default: the one in rules/tracking/)"},
     {0, "out-dir", "DIR", CMD_REPORT, K_STR, F(out_dir), 0, 0, "write DIR/tracking.md, .json and .html from one run"},
     {0, "update", "FILE", CMD_REPORT, K_STR, F(update), 0, 0, "rewrite the marked region of the issue body in FILE"},
@@ -112,6 +114,9 @@ static void usage_lines(FILE *f) {
     fprintf(f, "       sunset --help | --version | COMMAND --help\n");
 }
 
+/* the command being parsed, for the hint under a usage error */
+static const char *usage_command;
+
 int cli_usage_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -119,23 +124,167 @@ int cli_usage_error(const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
-    usage_lines(stderr);
+    /* one line, as git and clap print: the whole usage would bury the error */
+    if (usage_command) fprintf(stderr, "Try 'sunset %s --help' for its options.\n", usage_command);
+    else fprintf(stderr, "Try 'sunset --help' for the commands.\n");
     return EXIT_USAGE;
+}
+
+/* Edit distance with transpositions (optimal string alignment), case-insensitive, capped:
+ * enough to tell "scna" from "scan" and "frmat" from "format". */
+static size_t distance(const char *a, size_t la, const char *b, size_t lb) {
+    enum { MAXL = 64 };
+    if (la >= MAXL || lb >= MAXL) return MAXL;
+    size_t d[MAXL + 1][MAXL + 1];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = (a[i - 1] | 0x20) != (b[j - 1] | 0x20);
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+/* Keeps the closest candidate: one the typed word is a prefix of (--form), or one edit away
+ * (two for names of 6 letters or more): "xml" suggests no "html", "x" nothing. */
+typedef struct suggest {
+    const char *typed;
+    size_t n;
+    const char *best;
+    size_t dist;
+} suggest;
+
+static void suggest_try(suggest *s, const char *cand) {
+    size_t lc = strlen(cand);
+    size_t d = s->n < lc && strncmp(cand, s->typed, s->n) == 0 && s->n >= 2 ? 1 : distance(s->typed, s->n, cand, lc);
+    if (d <= (lc >= 6 ? 2u : 1u) && d < lc && (!s->best || d < s->dist)) s->best = cand, s->dist = d;
+}
+
+static int unknown_option(const char *a, const cli *c) {
+    bool lng = a[1] == '-';
+    const char *name = a + (lng ? 2 : 1), *eq = strchr(name, '=');
+    suggest s = {name, eq ? (size_t)(eq - name) : strlen(name), NULL, 0};
+    const opt_def *elsewhere = NULL;
+    for (size_t k = 0; k < N_OPTIONS; k++) {
+        const opt_def *o = &options[k];
+        if (lng && strlen(o->long_name) == s.n && strncmp(o->long_name, name, s.n) == 0) elsewhere = o;
+        if (lng && (o->cmds & c->cmd)) suggest_try(&s, o->long_name);
+    }
+    if (elsewhere) {
+        char cmds[128] = "";
+        for (size_t i = 0; i < sunset_n_commands; i++)
+            for (size_t k = 0; k < N_OPTIONS; k++)
+                if ((options[k].cmds & sunset_commands[i].bit) && strcmp(options[k].long_name, elsewhere->long_name) == 0) {
+                    if (strlen(cmds) + strlen(sunset_commands[i].name) + 3 < sizeof cmds)
+                        strcat(strcat(cmds, *cmds ? ", " : ""), sunset_commands[i].name);
+                    break;
+                }
+        return cli_usage_error("'--%s' is not an option of '%s' (it is one of: %s)", elsewhere->long_name,
+                               c->command, cmds);
+    }
+    if (s.best) return cli_usage_error("unknown option '%.*s' for '%s'; did you mean '--%s'?", (int)(s.n + 2), a,
+                                       c->command, s.best);
+    return cli_usage_error("unknown option '%s' for '%s'", a, c->command);
+}
+
+/* ---- formats: one set of names for every command ---- */
+
+static const struct {
+    const char *name, *alias; /* alias: another accepted spelling, or NULL */
+    unsigned cmds;            /* the commands that write it */
+} formats[] = {
+    {"text", "txt", CMD_SCAN | CMD_CHECK | CMD_RULES},
+    {"json", NULL, CMD_SCAN | CMD_CHECK | CMD_RULES | CMD_HISTORY | CMD_REPORT | CMD_REMOVABLE},
+    {"sarif", NULL, CMD_SCAN | CMD_CHECK},
+    {"github", "gh", CMD_SCAN | CMD_CHECK},
+    {"markdown", "md", CMD_SCAN | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE | CMD_RULES},
+    {"csv", NULL, CMD_HISTORY},
+    {"svg", NULL, CMD_HISTORY},
+    {"html", "htm", CMD_REPORT},
+};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+/* c->format to its one name (md -> markdown), or an error listing the command's formats. */
+static int check_format(cli *c) {
+    if (!c->format) return EXIT_OK;
+    suggest s = {c->format, strlen(c->format), NULL, 0};
+    char known[160] = "";
+    for (size_t i = 0; i < N_FORMATS; i++) {
+        if (!(formats[i].cmds & c->cmd)) continue;
+        if (strcmp(c->format, formats[i].name) == 0) return EXIT_OK;
+        if (formats[i].alias && strcmp(c->format, formats[i].alias) == 0) {
+            c->format = formats[i].name; /* static, as --no-color's "never" */
+            return EXIT_OK;
+        }
+        suggest_try(&s, formats[i].name);
+        if (formats[i].alias) suggest_try(&s, formats[i].alias);
+        size_t n = strlen(known);
+        snprintf(known + n, sizeof known - n, "%s%s%s%s%s", n ? ", " : "", formats[i].name,
+                 formats[i].alias ? " (" : "", formats[i].alias ? formats[i].alias : "", formats[i].alias ? ")" : "");
+    }
+    if (s.best)
+        return cli_usage_error("unknown format '%s' for '%s'; did you mean '%s'? (known: %s)", c->format, c->command,
+                               s.best, known);
+    return cli_usage_error("unknown format '%s' for '%s' (known: %s)", c->format, c->command, known);
+}
+
+/* The terminal's width for --help: $COLUMNS, else the tty's, else 80; 60 at least. */
+static int help_width(void) {
+    const char *e = getenv("COLUMNS");
+    long w = e ? strtol(e, NULL, 10) : 0;
+    struct winsize ws;
+    if (w <= 0 && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0) w = ws.ws_col;
+    if (w <= 0) w = 80;
+    return w < 60 ? 60 : w > 200 ? 200 : (int)w;
+}
+
+/* text from column `col` (the cursor is there), its words re-flowed to `width`, every
+ * continuation line indented to `col`: wrapped help stays under its column */
+static void print_wrapped(const char *text, int col, int width) {
+    int x = col;
+    for (const char *p = text; *p;) {
+        while (*p == ' ' || *p == '\n') p++;
+        size_t n = strcspn(p, " \n");
+        if (!n) break;
+        if (x > col && x + 1 + (int)n > width) {
+            printf("\n%*s", col, "");
+            x = col;
+        } else if (x > col) {
+            putchar(' ');
+            x++;
+        }
+        printf("%.*s", (int)n, p);
+        x += (int)utf8_columns(p, n, false);
+        p += n;
+    }
+    putchar('\n');
 }
 
 static void help(const command *cmd) {
     if (!cmd) {
         usage_lines(stdout);
-        printf("\nAudits a Paddle-style source tree for remnants of the legacy executors "
-               "(ParallelExecutor,\nSSAGraphExecutor, ExecutionStrategy, OpHandles, AsyncExecutor ...).\n\n"
-               "commands:\n");
-        for (size_t i = 0; i < sunset_n_commands; i++)
-            printf("  %-10s %s\n", sunset_commands[i].name, sunset_commands[i].summary);
+        putchar('\n');
+        print_wrapped("Audits a Paddle-style source tree for remnants of the legacy executors (ParallelExecutor, "
+                      "SSAGraphExecutor, ExecutionStrategy, OpHandles, AsyncExecutor ...).",
+                      0, help_width());
+        printf("\ncommands:\n");
+        for (size_t i = 0; i < sunset_n_commands; i++) {
+            printf("  %-10s ", sunset_commands[i].name);
+            print_wrapped(sunset_commands[i].summary, 13, help_width());
+        }
         printf("\nexit status: 0 the command ran; 1 check found new findings / rules test failed;\n"
                "2 usage, configuration, rule or I/O error. See 'sunset COMMAND --help' and man sunset.\n");
         return;
     }
-    printf("usage: sunset %s\n\n%s\n\noptions:\n", cmd->synopsis, cmd->summary);
+    printf("usage: sunset %s\n\n", cmd->synopsis);
+    print_wrapped(cmd->summary, 0, help_width());
+    printf("\noptions:\n");
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *o = &options[i];
         if (!(o->cmds & cmd->bit)) continue;
@@ -146,7 +295,10 @@ static void help(const command *cmd) {
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->arg ? " " : "",
                      o->arg ? o->arg : "");
-        printf("  %-32s %s\n", left, o->help);
+        /* a long option name puts its help on the next line, as GNU tools do */
+        if (strlen(left) > 32) printf("  %s\n%35s", left, "");
+        else printf("  %-32s ", left);
+        print_wrapped(o->help, 35, help_width());
     }
 }
 
@@ -210,8 +362,8 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
         return EXIT_OK;
     }
     if (strcmp(first, "--version") == 0) {
-        printf("sunset %s (rule schema %d, frontend ABI %d)\n", SUNSET_VERSION, SUNSET_RULE_SCHEMA,
-               SUNSET_FRONTEND_ABI);
+        printf("sunset %s (%s%s%srule schema %d, frontend ABI %d)\n", SUNSET_VERSION, *SUNSET_GIT_COMMIT ? "commit " : "",
+               SUNSET_GIT_COMMIT, *SUNSET_GIT_COMMIT ? ", " : "", SUNSET_RULE_SCHEMA, SUNSET_FRONTEND_ABI);
         *done = true;
         return EXIT_OK;
     }
@@ -220,7 +372,13 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
             c->cmd = sunset_commands[i].bit;
             c->command = sunset_commands[i].name;
         }
-    if (!c->cmd) return cli_usage_error("unknown command '%s'", first);
+    if (!c->cmd) {
+        suggest sg = {first, strlen(first), NULL, 0};
+        for (size_t i = 0; i < sunset_n_commands; i++) suggest_try(&sg, sunset_commands[i].name);
+        if (sg.best) return cli_usage_error("unknown command '%s'; did you mean '%s'?", first, sg.best);
+        return cli_usage_error("unknown command '%s'", first);
+    }
+    usage_command = c->command;
     bool only_paths = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -253,7 +411,7 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
                 val = a + 2;
             }
         }
-        if (!o) return cli_usage_error("unknown option '%s' for '%s'", a, c->command);
+        if (!o) return unknown_option(a, c);
         if (o->arg && !val) {
             if (i + 1 >= argc) return cli_usage_error("option '%s' needs a value", a);
             val = argv[++i];
@@ -265,14 +423,21 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
     }
     if (c->color && strcmp(c->color, "auto") && strcmp(c->color, "always") && strcmp(c->color, "never"))
         return cli_usage_error("--color takes auto, always or never, not '%s'", c->color);
-    return EXIT_OK;
+    return check_format(c);
+}
+
+bool cli_shard_parse(const char *s, unsigned *i, unsigned *n) {
+    char extra;
+    /* digits only: sscanf's %u would take "-1" and " 2" */
+    if (!s || s[0] < '0' || s[0] > '9' || !strchr(s, '/') || strchr(s, '/')[1] < '0' || strchr(s, '/')[1] > '9')
+        return false;
+    return sscanf(s, "%u/%u%c", i, n, &extra) == 2 && *n > 0 && *i > 0 && *i <= *n && *n <= 100000;
 }
 
 int cli_shard(cli *c) {
     if (!c->shard) return EXIT_OK;
     unsigned i, n;
-    char extra;
-    if (sscanf(c->shard, "%u/%u%c", &i, &n, &extra) != 2 || n == 0 || i == 0 || i > n || n > 100000)
+    if (!cli_shard_parse(c->shard, &i, &n))
         return cli_usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", c->shard);
     c->shard_i = i;
     c->shard_n = n;

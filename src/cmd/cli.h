@@ -92,6 +92,8 @@ int cmd_history(cli *c); /* src/cmd/history.c */
 int cmd_merge(cli *c);   /* src/cmd/merge.c */
 /* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
 int cli_shard(cli *c);
+/* "i/n" with 1 <= i <= n <= 100000, digits only, into *i and *n. */
+bool cli_shard_parse(const char *s, unsigned *i, unsigned *n);
 /* Is the item with this key in this run's shard? (true without --shard) */
 bool cli_in_shard(const cli *c, const char *key);
 int cmd_report(cli *c);  /* src/cmd/report.c */

@@ -7,8 +7,9 @@
 const command sunset_commands[] = {
     {"scan", CMD_SCAN, cmd_scan, "scan [OPTIONS] [PATH...]",
      "Scan PATHs (default .) and report every remnant of the legacy executors."},
-    {"rules", CMD_RULES, cmd_rules, "rules test|list [OPTIONS]",
-     "'rules test' checks every rule's examples; 'rules list' lists the rules."},
+    {"rules", CMD_RULES, cmd_rules, "rules test|list|show [ID...] [OPTIONS]",
+     "'rules test' checks every rule's examples; 'rules list' lists the rules; 'rules show ID'\n"
+     "explains one: message, rationale, fix and examples."},
     {"baseline", CMD_BASELINE, cmd_baseline, "baseline [OPTIONS] [PATH...]",
      "Record today's findings in a baseline file (default .sunset-baseline.json) for 'check'."},
     {"check", CMD_CHECK, cmd_check, "check [OPTIONS] [PATH...]",

@@ -61,6 +61,23 @@ static void manifest_prs(const scan_ctx *s, vec *out) {
     }
 }
 
+/* A history shard's JSON names its shard and inputs for merge: the two members go right after
+ * the '{"version":1,' history_write_json starts with (sunset_own_output knows that head). */
+static void shard_stamp(const cli *c, const scan_ctx *s, const char *range, sb *doc) {
+    static const char head0[] = "{\"version\":1,";
+    char id[17];
+    scan_inputs_id(c, s, range, id);
+    sb head = {0};
+    sb_puts(&head, head0);
+    sb_puts(&head, "\"shard\":");
+    sb_put_json_str(&head, c->shard);
+    sb_printf(&head, ",\"inputs\":\"%s\",", id);
+    if (doc->len >= sizeof head0 - 1) sb_putn(&head, doc->s + sizeof head0 - 1, doc->len - (sizeof head0 - 1));
+    head.oom |= doc->oom;
+    sb_free(doc);
+    *doc = head;
+}
+
 int cmd_history(cli *c) {
     const char *range = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : "HEAD";
     if (c->paths.n > 1) return cli_usage_error("history takes one revision range, e.g. A..B");
@@ -109,7 +126,10 @@ int cmd_history(cli *c) {
     }
     if (!fams) goto cleanup;
     if (strcmp(fmt, "csv") == 0) history_write_csv((history_sample *)samples.v, samples.n, fams, nf, &doc);
-    else if (strcmp(fmt, "json") == 0) history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
+    else if (strcmp(fmt, "json") == 0) {
+        history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
+        if (c->shard_n) shard_stamp(c, &s, range, &doc);
+    }
     else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10, &doc);
     sunset_free(fams);
     if (doc.oom) goto cleanup;

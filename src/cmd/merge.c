@@ -4,7 +4,8 @@
  * writes: findings re-sorted, counting stats summed (elapsed time and threads: the maximum).
  * History shards (`history --shard i/n --format json`) merge into one series ordered by each
  * commit's position in the unsharded range. Mixed or malformed inputs are an error (exit 2),
- * and so is a number the field cannot hold (FILE:LINE:COL: number out of range).
+ * and so is a number the field cannot hold (FILE:LINE:COL: number out of range), and a set
+ * of documents that is not every shard of one run exactly once (check_shards).
  */
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -76,6 +77,12 @@ static int finding_of(mdoc *d, const cJSON *j, sunset_finding *f) {
                             (uint32_t)num_of(d, j, "end_line", UINT32_MAX, 0),
                             (uint32_t)num_of(d, j, "end_column", UINT32_MAX, 0)};
     f->test = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "test"));
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "statement");
+    if (cJSON_IsObject(st))
+        f->stmt = (sunset_span){(uint32_t)num_of(d, st, "line", UINT32_MAX, 0),
+                                (uint32_t)num_of(d, st, "column", UINT32_MAX, 0),
+                                (uint32_t)num_of(d, st, "end_line", UINT32_MAX, 0),
+                                (uint32_t)num_of(d, st, "end_column", UINT32_MAX, 0)};
     const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "enclosing");
     if (cJSON_IsObject(enc)) {
         f->enc_kind = (char *)str_of(enc, "kind");
@@ -194,6 +201,62 @@ cleanup:
     return rc;
 }
 
+/* Every input is one shard of one run: "shard" (i/n) and "inputs" (the run's rules, options
+ * and paths, see scan_inputs_id) as `--shard` wrote them, one count and one inputs for all,
+ * each part once and none missing. Joining anything else would print a plausible but wrong
+ * total, so each case is an error naming the file and the shard. */
+static int check_shards(const mdoc *docs, size_t n) {
+    unsigned count = 0;
+    size_t *seen = NULL; /* seen[i-1]: 1 + the document that is shard i */
+    int rc = -1;
+    for (size_t d = 0; d < n; d++) {
+        const char *sh = str_of(docs[d].root, "shard"), *in = str_of(docs[d].root, "inputs");
+        unsigned i, k;
+        if (!sh || !in) {
+            fprintf(stderr, "sunset: %s: not a shard (no \"shard\" and \"inputs\"; write it with --shard I/N)\n",
+                    docs[d].name);
+            goto cleanup;
+        }
+        if (!cli_shard_parse(sh, &i, &k)) {
+            fprintf(stderr, "sunset: %s: shard \"%s\" is not I/N with 1 <= I <= N\n", docs[d].name, sh);
+            goto cleanup;
+        }
+        if (d == 0) {
+            count = k;
+            if (!(seen = sunset_calloc(count, sizeof *seen))) goto cleanup;
+        } else if (k != count) {
+            fprintf(stderr, "sunset: %s: shard %s is foreign: %s is a shard of %u\n", docs[d].name, sh,
+                    docs[0].name, count);
+            goto cleanup;
+        } else if (strcmp(in, str_of(docs[0].root, "inputs")) != 0) {
+            fprintf(stderr,
+                    "sunset: %s: shard %s is foreign: another run's inputs than %s (rules, options or paths "
+                    "differ: %s, not %s)\n",
+                    docs[d].name, sh, docs[0].name, in, str_of(docs[0].root, "inputs"));
+            goto cleanup;
+        }
+        if (seen[i - 1]) {
+            fprintf(stderr, "sunset: %s: shard %s is given twice (also %s)\n", docs[d].name, sh, docs[seen[i - 1] - 1].name);
+            goto cleanup;
+        }
+        seen[i - 1] = d + 1;
+    }
+    size_t missing = 0;
+    for (unsigned i = 0; i < count; i++) missing += !seen[i];
+    if (missing) {
+        fprintf(stderr, "sunset: %zu of %u shards missing:", missing, count);
+        size_t shown = 0;
+        for (unsigned i = 0; i < count && shown < 10; i++)
+            if (!seen[i]) fprintf(stderr, "%s %u/%u", shown++ ? "," : "", i + 1, count);
+        fprintf(stderr, "%s\n", missing > shown ? ", ..." : "");
+        goto cleanup;
+    }
+    rc = 0;
+cleanup:
+    sunset_free(seen);
+    return rc;
+}
+
 int cmd_merge(cli *c) {
     size_t n = c->paths.n;
     if (!n) return cli_usage_error("merge needs the JSON files of the shards");
@@ -225,6 +288,7 @@ int cmd_merge(cli *c) {
         }
         kind = k;
     }
+    if (check_shards(docs, n)) goto cleanup;
     if ((kind ? merge_histories(docs, n, &out) : merge_scans(docs, n, &out)) != 0) goto cleanup;
     rc = output_write(c->output, &out);
 cleanup:

@@ -125,14 +125,20 @@ int sunset_rules_list(const sunset_ruleset *rs, bool json, sb *out) {
 
 int cmd_rules(cli *c) {
     const char *sub = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : NULL;
-    if (!sub || c->paths.n > 1 || (strcmp(sub, "test") && strcmp(sub, "list")))
-        return cli_usage_error("'rules' takes one word: test or list");
-    c->paths.n = 0; /* the word is not a path to look for a configuration from */
+    bool show = sub && strcmp(sub, "show") == 0;
+    if (!sub || (c->paths.n > 1 && !show) || (strcmp(sub, "test") && strcmp(sub, "list") && !show))
+        return cli_usage_error("'rules' takes test, list or show [ID...]");
+    /* the words are not paths to look for a configuration from */
+    const char *const *ids = (const char *const *)c->paths.v + 1;
+    size_t n_ids = c->paths.n - 1;
+    c->paths.n = 0;
     scan_ctx s = {0};
     sb doc = {0};
     int rc = scan_load_rules(c, &s);
     if (rc) goto cleanup;
-    if (strcmp(sub, "list") == 0) {
+    if (show) {
+        rc = sunset_rules_show(s.rs, ids, n_ids, c->format, &doc) ? EXIT_USAGE : output_write(c->output, &doc);
+    } else if (strcmp(sub, "list") == 0) {
         bool json = c->format && strcmp(c->format, "json") == 0;
         if (c->format && !json && strcmp(c->format, "text")) {
             fprintf(stderr, "sunset: unknown format '%s' (known: text, json)\n", c->format);

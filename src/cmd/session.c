@@ -65,12 +65,23 @@ int output_write(const char *file, const sb *doc) {
     return EXIT_OK;
 }
 
+static bool env_set(const char *name) { /* set, non-empty and not "0" */
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* --color always/never first; then, in this order, NO_COLOR (no-color.org: any non-empty
+ * value; an empty one counts as unset), FORCE_COLOR and CLICOLOR_FORCE (non-empty and not
+ * "0": colour even into a pipe, as CI logs want), CLICOLOR=0 and TERM=dumb; else colour on a
+ * terminal only. */
 sunset_output_opts output_opts(const cli *c) {
     bool color;
-    if (!c->color || strcmp(c->color, "auto") == 0)
-        color = (!c->output || strcmp(c->output, "-") == 0) && isatty(1) && !getenv("NO_COLOR");
-    else
-        color = strcmp(c->color, "always") == 0;
+    const char *nc = getenv("NO_COLOR"), *cl = getenv("CLICOLOR"), *term = getenv("TERM");
+    if (c->color && strcmp(c->color, "auto") != 0) color = strcmp(c->color, "always") == 0;
+    else if (nc && *nc) color = false;
+    else if (env_set("FORCE_COLOR") || env_set("CLICOLOR_FORCE")) color = true;
+    else if ((cl && strcmp(cl, "0") == 0) || (term && strcmp(term, "dumb") == 0)) color = false;
+    else color = (!c->output || strcmp(c->output, "-") == 0) && isatty(1);
     return (sunset_output_opts){color, !c->no_summary, !c->no_snippets, c->findings};
 }
 
@@ -298,6 +309,18 @@ static void relative_to(sb *p, const char *cwd, const char *root) {
  * inside it; else the PATH as given (its directory, for a file), or for several PATHs their
  * common root, relative when they were all given relative. --root keeps paths relative to
  * DIR, as documented. */
+/* The warnings on stderr, one line each, control characters escaped as the writers escape
+ * them: a file name holding a newline must not inject a line (a `::error` command) into a CI
+ * log. */
+static void print_warnings(const sunset_result *res) {
+    for (size_t i = 0; i < res->n_warnings; i++) {
+        sb line = {0};
+        sb_put_printable_str(&line, res->warnings[i]);
+        fprintf(stderr, "%s\n", line.s ? line.s : "");
+        sb_free(&line);
+    }
+}
+
 static char *shown_prefix(const cli *c, const char *root) {
     char here[PATH_MAX], cwd[PATH_MAX];
     sb p = {0};
@@ -362,6 +385,49 @@ void scan_add_config_globs(cli *c, const scan_ctx *s) {
     for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
 }
 
+/* What changes a file's findings whatever the machine: the tool's version, the rules and the
+ * configuration's severity overrides and disables. The cache namespace and a shard's inputs
+ * both start from it. */
+static uint64_t results_hash(const scan_ctx *s) {
+    uint64_t h = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+    for (size_t i = 0; i < s->cfg.severity.n; i++) {
+        const sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
+        h = hash64(o->id, strlen(o->id) + 1, h ^ o->sev);
+    }
+    for (size_t i = 0; i < s->cfg.disable.n; i++) {
+        const disable_entry *d = &VEC_AT(&s->cfg.disable, disable_entry, i);
+        for (size_t k = 0; k < d->n_rules; k++) h = hash64(d->rules[k], strlen(d->rules[k]) + 1, h);
+        h = hash64("|", 1, h);
+        for (size_t k = 0; k < d->n_paths; k++) h = hash64(d->paths[k], strlen(d->paths[k]) + 1, h);
+    }
+    return h;
+}
+
+static uint64_t hash_strs(const vec *v, uint64_t h) {
+    for (size_t i = 0; i < v->n; i++) {
+        const char *x = VEC_AT(v, const char *, i);
+        h = hash64(x, strlen(x) + 1, h);
+    }
+    return hash64("|", 1, h);
+}
+
+void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[17]) {
+    /* not the binary or the machine's paths: shards of one CI job run on different hosts */
+    uint64_t h = results_hash(s);
+    h = hash_strs(&c->include, h);
+    h = hash_strs(&c->exclude, h);
+    h = hash_strs(&c->select, h);
+    h = hash_strs(&c->ignore, h);
+    h = hash_strs(&c->paths, h);
+    const long nums[] = {c->no_ignore, c->derive, c->generated, (long)c->max_size, c->budget,
+                         c->every, c->max_count, (long)c->shard_n};
+    h = hash64(nums, sizeof nums, h);
+    const char *strs[] = {what, c->since, c->root, c->compdb};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        h = strs[i] ? hash64(strs[i], strlen(strs[i]) + 1, h) : hash64("", 1, h ^ 0x9e37);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
 int scan_prepare(cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
@@ -403,7 +469,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
     }
     /* the content cache, in a namespace of everything that changes a file's result */
     if (!c->no_cache && c->cmd != CMD_RULES) {
-        uint64_t ns = hash64(SUNSET_VERSION, strlen(SUNSET_VERSION), s->rs->hash);
+        uint64_t ns = results_hash(s);
         /* the binary itself: a rebuilt sunset may compute other results under one version */
         struct stat self;
         if (stat("/proc/self/exe", &self) == 0) {
@@ -413,16 +479,6 @@ int scan_prepare(cli *c, scan_ctx *s) {
         ns = hash64(&s->eo.parse_budget_ms, sizeof s->eo.parse_budget_ms, ns);
         const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
         ns = hash64(compdb, strlen(compdb) + 1, ns);
-        for (size_t i = 0; i < s->cfg.severity.n; i++) {
-            const sev_override *o = &VEC_AT(&s->cfg.severity, sev_override, i);
-            ns = hash64(o->id, strlen(o->id) + 1, ns ^ o->sev);
-        }
-        for (size_t i = 0; i < s->cfg.disable.n; i++) {
-            const disable_entry *d = &VEC_AT(&s->cfg.disable, disable_entry, i);
-            for (size_t k = 0; k < d->n_rules; k++) ns = hash64(d->rules[k], strlen(d->rules[k]) + 1, ns);
-            ns = hash64("|", 1, ns);
-            for (size_t k = 0; k < d->n_paths; k++) ns = hash64(d->paths[k], strlen(d->paths[k]) + 1, ns);
-        }
         s->cache_dir = cache_location(c, s);
         s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
         s->eo.cache = s->cache;
@@ -456,7 +512,7 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
     res->stats.symlinks_skipped = s->ws.symlinks_skipped;
     res->stats.skipped_unreadable += s->ws.too_long; /* a path too long cannot be read */
     if (!c->quiet)
-        for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
+        print_warnings(res);
     return EXIT_OK;
 }
 
@@ -550,7 +606,7 @@ static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
     }
     res->root = sunset_strndup("-", 1);
     if (!c->quiet)
-        for (size_t i = 0; i < res->n_warnings; i++) fprintf(stderr, "%s\n", res->warnings[i]);
+        print_warnings(res);
     rc = EXIT_OK;
 cleanup:
     sb_free(&in);
@@ -588,6 +644,10 @@ int cmd_scan(cli *c) {
                    : (rc = scan_prepare(c, &s)) ||
                          (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
         goto cleanup;
+    if (c->shard_n) { /* the JSON names its shard and inputs, for merge */
+        res.shard = c->shard;
+        scan_inputs_id(c, &s, "scan", res.inputs);
+    }
     if (remnants) {
         if (sunset_remnants_build(&res, s.rs, cross ? &plan : NULL, rm_chain_write, &rem)) {
             fprintf(stderr, "sunset: out of memory grouping the remnants\n");

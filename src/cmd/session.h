@@ -44,6 +44,10 @@ int scan_prepare(cli *c, scan_ctx *s);
 /* Run the engine over s->files into *res (zero it first; free with sunset_result_free). */
 int scan_execute(cli *c, scan_ctx *s, sunset_result *res);
 void scan_ctx_free(scan_ctx *s);
+/* The identity of a sharded run's inputs, 16 hex digits into out: the rules, the options
+ * that change the findings or the file set, the PATHs as given and `what` (the command's
+ * other input, e.g. history's range). Every shard of one run has the same; `merge` checks. */
+void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[17]);
 
 /* The scan with the cross-file index attached (the analysis in src/analysis/ runs on it):
  * scan_execute with an index; on success *ix (caller frees with sunset_index_free) is

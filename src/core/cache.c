@@ -22,7 +22,7 @@
 
 #include "core/rules_int.h"
 
-#define MAGIC "SUNSETC1"
+#define MAGIC "SUNSETC2" /* C2: findings carry their statement */
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
  * Adding one changes the binary, and the namespace covers the binary (scan.c), so an older
  * cache file is never misread. */
@@ -341,6 +341,10 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *
         f.span.col = get32(&r);
         f.span.end_line = get32(&r);
         f.span.end_col = get32(&r);
+        f.stmt.line = get32(&r);
+        f.stmt.col = get32(&r);
+        f.stmt.end_line = get32(&r);
+        f.stmt.end_col = get32(&r);
         uint32_t flags = get32(&r);
         f.matched = getstr(&r);
         f.snippet = getstr(&r);
@@ -411,6 +415,10 @@ void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_
         put32(&b, f->span.col);
         put32(&b, f->span.end_line);
         put32(&b, f->span.end_col);
+        put32(&b, f->stmt.line);
+        put32(&b, f->stmt.col);
+        put32(&b, f->stmt.end_line);
+        put32(&b, f->stmt.end_col);
         put32(&b, (uint32_t)f->ctx | (f->test ? 1u << 8 : 0));
         putstr(&b, f->matched);
         putstr(&b, f->snippet);

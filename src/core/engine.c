@@ -20,11 +20,11 @@
 
 #include "base/normalize.h"
 #include "core/cache.h"
+#include "core/flow.h"
 #include "lang/registry.h"
 #include "core/prefilter.h"
 #include "core/suppress.h"
 
-struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n);
 
 #define DEFAULT_MAX_FILE (16u << 20)
 
@@ -47,6 +47,8 @@ typedef struct cand {
     sunset_span span;
     sunset_context ctx;
     char *matched;
+    sunset_span stmt; /* the statement holding the match; all 0 = none */
+    bool embedded;    /* from a document's embedded code (scan_embedded) */
 } cand;
 
 typedef struct scope {
@@ -72,6 +74,11 @@ struct sunset_sink {
     bool has_marker;    /* the file holds SUNSET_SUPPRESS_MARKER (searched once, in scan_one) */
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
+    sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
+    bool embedded;      /* scanning a document's embedded code (scan_embedded) */
+    flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
+                           owned, freed by finish_file */
+    sunset_lang flow_lang; /* whose flow rules: the file's, or its embedded code's */
 };
 
 /* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
@@ -136,8 +143,10 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
         return;
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
-    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0)};
+    cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
+              s->embedded};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
+    else if (s->flow) flow_seed(s->flow, r, ctx, span);
 }
 
 static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
@@ -240,7 +249,16 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
 
 void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     if ((unsigned)f->kind >= SUNSET_FACT_KIND_COUNT || (unsigned)f->ctx >= SUNSET_CTX_COUNT) return;
-    match_fact(s, f->kind, f);
+    /* a statement that does not hold the fact's line is a frontend's slip: ignore it */
+    if (f->stmt.line && f->stmt.line <= f->span.line && f->stmt.end_line >= f->span.line)
+        s->stmt = f->stmt;
+    if (s->flow) {
+        sunset_fact g = *f;
+        g.stmt = s->stmt;
+        flow_fact(s->flow, &g);
+    }
+    if (f->kind != SUNSET_FACT_BIND) match_fact(s, f->kind, f);
+    s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
 static inline bool word_start(unsigned char c) {
@@ -290,6 +308,13 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     }
 }
 
+void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
+                           size_t len, const char *call, sunset_span stmt) {
+    if (stmt.line && stmt.line <= at.line && stmt.end_line >= at.line) s->stmt = stmt;
+    sunset_emit_text(s, ctx, at, text, len, call);
+    s->stmt = (sunset_span){0, 0, 0, 0};
+}
+
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span) {
     if ((unsigned)ctx >= SUNSET_CTX_COUNT || !(rule->ctx_mask & (1u << ctx))) return;
@@ -313,6 +338,7 @@ void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context c
 
 void sunset_scope(sunset_sink *s, const char *kind, const char *name, uint32_t start,
                   uint32_t end) {
+    if (s->flow) flow_scope(s->flow, kind, name, start, end < start ? start : end);
     scope sc = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
                 end < start ? start : end};
     if (!sc.kind || !sc.name || !vec_push(&s->scopes, &sc)) {
@@ -334,10 +360,15 @@ void sunset_warn(sunset_sink *s, uint32_t line, uint32_t col, const char *fmt, .
 
 /* Winner between two overlapping candidates: more specific kind, higher severity, smaller id. */
 static bool beats(const cand *a, const cand *b) {
+    /* on one span a document's own rule stands over its embedded code's */
+    if (a->embedded != b->embedded) return !a->embedded;
     if (a->rule->specificity != b->rule->specificity)
         return a->rule->specificity > b->rule->specificity;
     sunset_severity sa = rule_severity(a->rule, a->ctx), sb_ = rule_severity(b->rule, b->ctx);
     if (sa != sb_) return sa > sb_;
+    /* one rule, one span, twice (a docstring word and the example's code fact): keep the one
+     * that knows its statement */
+    if ((a->stmt.line != 0) != (b->stmt.line != 0)) return a->stmt.line != 0;
     return strcmp(a->rule->id, b->rule->id) < 0;
 }
 
@@ -381,9 +412,25 @@ static char *normalise(const char *s) {
     return b.oom ? NULL : sb_take(&b);
 }
 
+static void flow_report(void *ud, const sunset_rule *r, sunset_context ctx, sunset_span span,
+                        sunset_span stmt, const char *text, size_t len) {
+    sunset_sink *s = ud;
+    s->stmt = stmt;
+    add_cand(s, r, span, ctx, text, len);
+    s->stmt = (sunset_span){0, 0, 0, 0};
+}
+
 static void finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
+    if (s->flow) {
+        flow_file *ff = s->flow;
+        s->flow = NULL; /* its reports are not seeds */
+        s->embedded = s->flow_lang != s->src->lang; /* the flow of a document's embedded code */
+        flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, flow_report, s);
+        s->embedded = false;
+        flow_file_free(ff);
+    }
     if (s->capped)
         warnf(w, "%s: warning: more than %d matches; the rest of this file is not reported",
               s->src->path, MAX_FILE_CANDS);
@@ -414,6 +461,7 @@ static void finish_file(sunset_sink *s) {
                 .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
                 .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
                 .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
+                .stmt = c->stmt,
             };
             f.matched = normalise(c->matched);
             f.snippet = line_text(s, c->span.line);
@@ -507,6 +555,33 @@ static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, 
 }
 
 /* Scan one file; data NULL = read it from root/path. */
+/* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
+ * language's frontend and matched against its rules, at the document's positions. */
+static void scan_embedded(worker *w, sunset_sink *sink) {
+    sunset_engine *e = w->e;
+    const sunset_source *doc = sink->src;
+    sunset_lang emb = sunset_lang_embedded(doc->path, doc->lang);
+    if (emb == SUNSET_LANG_NONE || e->fe_of_lang[emb] < 0) return;
+    if (!e->o->no_prefilter && !prefilter_match(e->pf[emb], doc->data, doc->len) &&
+        !scoped_literal_match(w, emb, doc->path, doc->data, doc->len))
+        return;
+    int fi = e->fe_of_lang[emb];
+    const sunset_frontend *fe = sunset_frontends(NULL)[fi];
+    if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
+    if (!w->fe_worker[fi]) return;
+    sunset_source src = *doc;
+    src.lang = emb;
+    sink->src = &src;
+    sink->embedded = true;
+    if (!sink->flow && e->rs->flow_rules[emb].n) { /* the document's own language has none */
+        sink->flow = flow_file_new();
+        sink->flow_lang = emb;
+    }
+    fe->scan(w->fe_worker[fi], &src, sink); /* a failure leaves the document's own findings */
+    sink->embedded = false;
+    sink->src = doc;
+}
+
 static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
     sunset_engine *e = w->e;
     sunset_stats *st = &w->res.stats;
@@ -587,6 +662,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         ckey = sunset_cache_key(path, data, len);
         if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
     }
+    sink.flow_lang = lang;
+    if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
     /* path rules need no parse */
     const vec *pr = &e->rs->path_rules;
     for (size_t i = 0; i < pr->n; i++) {
@@ -618,6 +695,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
                 st->files_parsed++;
             }
         }
+        scan_embedded(w, &sink);
     }
     finish_file(&sink);
     if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);
@@ -790,6 +868,7 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
         if (!any) pool_run(args[0]);
         if (e->o->progress) {
             double last = 0;
+            bool shown = false;
             while (atomic_load(&p.done) < n) {
                 struct timespec ts = {0, 100 * 1000 * 1000};
                 nanosleep(&ts, NULL);
@@ -797,12 +876,17 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
                 if (t > 1000 && t - last >= 200) {
                     fprintf(stderr, "\rsunset: %zu/%zu files", atomic_load(&p.done), n);
                     last = t;
+                    shown = true;
                 }
                 bool alive = false;
                 for (int i = 0; i < jobs; i++) alive |= started[i];
                 if (!alive) break;
             }
-            if (now_ms() - t0 > 1000) fprintf(stderr, "\r\033[K");
+            /* the line ends at the total it counted to, and stays: a count left at n-1 (the
+             * last files finish between two updates) reads as a scan that stopped */
+            if (shown)
+                fprintf(stderr, "\rsunset: %zu/%zu files, %.1f s\033[K\n", atomic_load(&p.done), n,
+                        (now_ms() - t0) / 1000);
         }
         for (int i = 0; i < jobs; i++)
             if (started[i]) pthread_join(th[i], NULL);

@@ -1,11 +1,12 @@
 /*
  * match.c — the matching primitives every rule clause runs at scan time: regex search with
  * the interpreter as the fallback when the JIT fails, name lists searched by bisection, and
- * the test-path predicate every finding's `test` flag comes from. Loading and compiling the
- * rules is src/core/rules.c; matching facts against the clause index is the engine's.
+ * the test-path predicate every finding's `test` flag comes from, and the clause index the
+ * engine looks facts up in. Loading and compiling the rules is src/core/rules.c.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/rules_int.h"
@@ -76,3 +77,93 @@ bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *
     return true;
 }
 
+/* ---- the clause index: per language and fact kind, names hashed (built once per rule set) ---- */
+
+static struct name_slot *slot_for(clause_index *ix, const char *name, size_t n, bool insert) {
+    if (!ix->n_slots) return NULL;
+    size_t h = (size_t)hash64(name, n, 0) & (ix->n_slots - 1);
+    for (;;) {
+        struct name_slot *s = &ix->slots[h];
+        if (!s->name) return insert ? s : NULL;
+        if (strncmp(s->name, name, n) == 0 && s->name[n] == 0) return s;
+        h = (h + 1) & (ix->n_slots - 1);
+    }
+}
+
+struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n) {
+    return slot_for((clause_index *)ix, name, n, false);
+}
+
+int rules_index_build(sunset_ruleset *rs) {
+    for (size_t i = 0; i < rs->rules.n; i++) {
+        sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+        for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
+            if (!(r->lang_mask & (1u << l))) continue;
+            rs->lang_has_rules[l] = true;
+            if (r->path_include.n && r->kind != RK_PATH) {
+                if (!vec_push(&rs->scoped[l], &r)) return -1;
+            } else {
+                for (size_t j = 0; j < r->literals.n; j++)
+                    if (!vec_push(&rs->literals[l], &VEC_AT(&r->literals, char *, j))) return -1;
+            }
+            if (r->kind == RK_QUERY && (int)r->query_lang == l && !vec_push(&rs->queries[l], &r)) return -1;
+        }
+        if (r->kind == RK_PATH && !vec_push(&rs->path_rules, &r)) return -1;
+    }
+    for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
+        for (int k = 0; k < MATCH_KIND_COUNT; k++) {
+            clause_index *ix = &rs->index[l][k];
+            size_t named = 0;
+            for (size_t i = 0; i < rs->rules.n; i++) {
+                sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+                if (!(r->lang_mask & (1u << l))) continue;
+                for (size_t j = 0; j < r->clauses.n; j++) {
+                    clause *c = &VEC_AT(&r->clauses, clause, j);
+                    if (c->fact == k) named += c->main.n_names;
+                }
+            }
+            size_t n_slots = 16;
+            while (n_slots < named * 2) n_slots *= 2;
+            ix->slots = sunset_calloc(n_slots, sizeof *ix->slots);
+            if (!ix->slots) return -1;
+            ix->n_slots = n_slots;
+            sb alt = {0};
+            bool alt_ok = true;
+            for (size_t i = 0; i < rs->rules.n; i++) {
+                sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+                if (!(r->lang_mask & (1u << l))) continue;
+                for (size_t j = 0; j < r->clauses.n; j++) {
+                    clause *c = &VEC_AT(&r->clauses, clause, j);
+                    if (c->fact != k) continue;
+                    if (c->main.n_names) {
+                        for (size_t n = 0; n < c->main.n_names; n++) {
+                            const char *nm = c->main.names[n];
+                            struct name_slot *s = slot_for(ix, nm, strlen(nm), true);
+                            if (!s->name) {
+                                s->name = nm;
+                                s->clauses = VEC_INIT(clause *);
+                            }
+                            if (!vec_push(&s->clauses, &c)) { sb_free(&alt); return -1; }
+                        }
+                        continue;
+                    }
+                    if (!vec_push(&ix->all, &c)) { sb_free(&alt); return -1; }
+                    if (!c->main.src) {
+                        alt_ok = false; /* a clause without a main regex always runs */
+                        continue;
+                    }
+                    sb_printf(&alt, "%s(?:%s)", alt.len ? "|" : "", c->main.src);
+                }
+            }
+            /* One combined regex rejects most tokens with a single JIT match. */
+            if (alt_ok && ix->all.n > 1 && !alt.oom) {
+                int ec;
+                PCRE2_SIZE eo;
+                ix->any_re = pcre2_compile((PCRE2_SPTR)alt.s, alt.len, 0, &ec, &eo, NULL);
+                if (ix->any_re) pcre2_jit_compile(ix->any_re, PCRE2_JIT_COMPLETE);
+            }
+            sb_free(&alt);
+        }
+    }
+    return 0;
+}

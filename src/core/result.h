@@ -19,6 +19,8 @@ typedef struct sunset_finding {
     sunset_context ctx;
     char *path;                /* root-relative; owned by the result */
     sunset_span span;
+    sunset_span stmt;          /* the whole statement holding a code finding (a multi-line
+                                  call's argument lines); all 0 = not known */
     bool test;                 /* the file is a test (settings.test_paths) */
     char *matched;             /* the matched text, whitespace-normalised; owned */
     char *snippet;             /* the source line holding span.line; owned */
@@ -144,6 +146,8 @@ typedef struct sunset_result {
     const char *shown_prefix;   /* what makes a root-relative path the path the user would type
                                  * from the current directory ("", "a/b/", "../x/"), for the
                                  * text report; NULL = none; borrowed */
+    const char *shard;          /* "i/n" of a `--shard` run, for merge; NULL = unsharded; borrowed */
+    char inputs[17];            /* with shard: the run's inputs (scan_inputs_id), hex */
     const struct sunset_remnants *remnants; /* the remnant layer (analysis/remnant.h) over
                                  * these findings, set by `scan`; NULL = none; borrowed */
 } sunset_result;

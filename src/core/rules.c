@@ -7,6 +7,7 @@
  * rule, found by searching the pack's text from the rule's id.
  */
 #include "core/rules_int.h"
+#include "core/flow.h"
 
 #include "base/json.h"
 
@@ -209,6 +210,8 @@ static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask
 #define CTX_ALL ((1u << SUNSET_CTX_COUNT) - 1)
 #define CTX_CODE (1u << SUNSET_CTX_CODE)
 #define CTX_TEXTUAL (CTX_ALL & ~CTX_CODE)
+/* code facts also come from docstrings' code examples (Python), at docstring severity */
+#define CTX_CODE_DOC (CTX_CODE | (1u << SUNSET_CTX_DOCSTRING) | (1u << SUNSET_CTX_DEAD_CODE))
 
 /* The main text test shared by most kinds: "names" or "pattern". required: one must be given. */
 static int main_test(loader *L, const cJSON *m, strtest *t, bool required) {
@@ -298,7 +301,7 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
         int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) ||
                  opt_re(L, m, "qualified", &qual);
         if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
-        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
+        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE_DOC))) {
             rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
                  strtest_copy(L, &c->qual, &qual);
         } else if (!rc) rc = -1;
@@ -325,22 +328,33 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
     case RK_IMPORT:
         if (!has_field(m, "module") && !has_field(m, "name"))
             return fail(L, "match", "an import matcher needs \"module\" or \"name\"");
-        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE))) return -1;
+        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE_DOC))) return -1;
         return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
     case RK_BASE_CLASS:
         if (!(c = add_clause(L, r, SUNSET_FACT_BASE, CTX_CODE))) return -1;
         if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
         return main_test(L, m, &c->main, true) || opt_re(L, m, "class", &c->aux);
     case RK_ATTRIBUTE: {
-        if (!(c = add_clause(L, r, SUNSET_FACT_ATTR, CTX_CODE))) return -1;
+        /* a flow receiver: the clause is tested by core/flow.c on the uses of bound objects,
+         * so it sits under BIND, a kind no fact is matched against; literals come from the
+         * rules it is bound to (no seed, no finding) */
+        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
+        bool flow = cJSON_IsObject(rv);
+        if (!(c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE_DOC))) return -1;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
         if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
         if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
+        if (flow) {
+            char msg[200];
+            r->specificity = 1; /* on one span the bound rule's own finding stands */
+            if (flow_rule_parse(r, rv, msg, sizeof msg)) return fail(L, "receiver", "%s", msg);
+            return main_test(L, m, &c->main, false);
+        }
         if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
         return add_literals_from(L, r, &c->main, NULL);
     }
     case RK_KEYWORD:
-        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE))) return -1;
+        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE_DOC))) return -1;
         if (main_test(L, m, &c->main, true) || opt_re(L, m, "callee", &c->aux)) return -1;
         return add_literals_from(L, r, &c->main, NULL);
     case RK_DEFINITION:
@@ -487,9 +501,12 @@ static int ctx_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
         int found = -1;
         for (int i = 0; i < SUNSET_CTX_COUNT && cJSON_IsString(it); i++)
             if (strcmp(it->valuestring, sunset_context_name((sunset_context)i)) == 0) found = i;
-        if (found < 0) return fail(L, "contexts", "unknown context (known: code comment string docstring)");
+        if (found < 0)
+            return fail(L, "contexts", "unknown context (known: code comment string docstring dead_code)");
         *mask |= 1u << found;
     }
+    /* commented-out code is a comment: a rule for comments sees it unless it says otherwise */
+    if (*mask & (1u << SUNSET_CTX_COMMENT)) *mask |= 1u << SUNSET_CTX_DEAD_CODE;
     return 0;
 }
 
@@ -535,6 +552,7 @@ static void rule_free(sunset_rule *r) {
     sunset_free(r->id);
     sunset_free(r->family);
     sunset_free(r->message);
+    sunset_free(r->description);
     sunset_free(r->fix);
     sunset_free(r->origin);
     for (size_t i = 0; i < r->path_include.n; i++) pcre2_code_free(VEC_AT(&r->path_include, pcre2_code *, i));
@@ -556,6 +574,7 @@ static void rule_free(sunset_rule *r) {
     for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
     vec_free(&r->literals);
     sunset_free(r->examples_json);
+    flow_rule_free(r->flow);
     sunset_free(r);
 }
 
@@ -579,7 +598,7 @@ static bool family_known(const sunset_ruleset *rs, const char *f) {
     return false;
 }
 
-static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
+static int load_rule(loader *L, const cJSON *o, const char *pack_family, const char *pack_desc) {
     static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
                                           "comment_severity", "string_severity", "contexts",
                                           "message", "fix", "paths", "match", "literals",
@@ -648,9 +667,14 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
     r->sev[SUNSET_CTX_CODE] = sev;
     r->sev[SUNSET_CTX_COMMENT] = r->sev[SUNSET_CTX_DOCSTRING] = csev;
     r->sev[SUNSET_CTX_STRING] = ssev;
+    /* dead code is deleted, not reworded: above a comment, at most a warning */
+    r->sev[SUNSET_CTX_DEAD_CODE] = sev < SUNSET_SEV_WARNING ? sev : SUNSET_SEV_WARNING;
+    if (r->sev[SUNSET_CTX_DEAD_CODE] < csev) r->sev[SUNSET_CTX_DEAD_CODE] = csev;
 
     if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
+    if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
+    if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) { oom(L); goto cleanup; }
 
     const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
     if (paths) {
@@ -687,7 +711,8 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family) {
             if (!s || !vec_push(&r->literals, &s)) { sunset_free(s); oom(L); goto cleanup; }
         }
     }
-    if (r->kind != RK_PATH && r->literals.n == 0) {
+    /* a flow rule needs none: it reports nothing in a file where no bound rule matched */
+    if (r->kind != RK_PATH && !r->flow && r->literals.n == 0) {
         fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
              "bytes, one of which every matching file contains)");
         goto cleanup;
@@ -891,7 +916,8 @@ static int load_pack(loader *L, const char *text) {
         if (!cJSON_IsArray(rules)) { fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
         const cJSON *it;
         cJSON_ArrayForEach(it, rules) {
-            if (load_rule(L, it, fam ? fam->valuestring : NULL)) goto cleanup;
+            if (load_rule(L, it, fam ? fam->valuestring : NULL,
+                          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "description")))) goto cleanup;
         }
     } else if (!settings) {
         fail(L, NULL, "a pack needs \"rules\" or \"settings\"");
@@ -923,6 +949,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
         rs->queries[l] = VEC_INIT(sunset_rule *);
         rs->literals[l] = VEC_INIT(char *);
         rs->scoped[l] = VEC_INIT(sunset_rule *);
+        rs->flow_rules[l] = VEC_INIT(sunset_rule *);
         for (int k = 0; k < MATCH_KIND_COUNT; k++) rs->index[l][k].all = VEC_INIT(clause *);
     }
     if (queries_dir && !(rs->queries_dir = sunset_strndup(queries_dir, strlen(queries_dir)))) {
@@ -932,105 +959,18 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     return rs;
 }
 
-/* --- the index: per language and fact kind --- */
-
-static struct name_slot *slot_for(clause_index *ix, const char *name, size_t n, bool insert) {
-    if (!ix->n_slots) return NULL;
-    size_t h = (size_t)hash64(name, n, 0) & (ix->n_slots - 1);
-    for (;;) {
-        struct name_slot *s = &ix->slots[h];
-        if (!s->name) return insert ? s : NULL;
-        if (strncmp(s->name, name, n) == 0 && s->name[n] == 0) return s;
-        h = (h + 1) & (ix->n_slots - 1);
-    }
-}
-
-struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n);
-struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n) {
-    return slot_for((clause_index *)ix, name, n, false);
-}
-
-static int index_build(loader *L, sunset_ruleset *rs) {
-    for (size_t i = 0; i < rs->rules.n; i++) {
-        sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
-        for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
-            if (!(r->lang_mask & (1u << l))) continue;
-            rs->lang_has_rules[l] = true;
-            if (r->path_include.n && r->kind != RK_PATH) {
-                if (!vec_push(&rs->scoped[l], &r)) return oom(L);
-            } else {
-                for (size_t j = 0; j < r->literals.n; j++)
-                    if (!vec_push(&rs->literals[l], &VEC_AT(&r->literals, char *, j))) return oom(L);
-            }
-            if (r->kind == RK_QUERY && (int)r->query_lang == l && !vec_push(&rs->queries[l], &r)) return oom(L);
-        }
-        if (r->kind == RK_PATH && !vec_push(&rs->path_rules, &r)) return oom(L);
-    }
-    for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
-        for (int k = 0; k < MATCH_KIND_COUNT; k++) {
-            clause_index *ix = &rs->index[l][k];
-            size_t named = 0;
-            for (size_t i = 0; i < rs->rules.n; i++) {
-                sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
-                if (!(r->lang_mask & (1u << l))) continue;
-                for (size_t j = 0; j < r->clauses.n; j++) {
-                    clause *c = &VEC_AT(&r->clauses, clause, j);
-                    if (c->fact == k) named += c->main.n_names;
-                }
-            }
-            size_t n_slots = 16;
-            while (n_slots < named * 2) n_slots *= 2;
-            ix->slots = sunset_calloc(n_slots, sizeof *ix->slots);
-            if (!ix->slots) return oom(L);
-            ix->n_slots = n_slots;
-            sb alt = {0};
-            bool alt_ok = true;
-            for (size_t i = 0; i < rs->rules.n; i++) {
-                sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
-                if (!(r->lang_mask & (1u << l))) continue;
-                for (size_t j = 0; j < r->clauses.n; j++) {
-                    clause *c = &VEC_AT(&r->clauses, clause, j);
-                    if (c->fact != k) continue;
-                    if (c->main.n_names) {
-                        for (size_t n = 0; n < c->main.n_names; n++) {
-                            const char *nm = c->main.names[n];
-                            struct name_slot *s = slot_for(ix, nm, strlen(nm), true);
-                            if (!s->name) {
-                                s->name = nm;
-                                s->clauses = VEC_INIT(clause *);
-                            }
-                            if (!vec_push(&s->clauses, &c)) { sb_free(&alt); return oom(L); }
-                        }
-                        continue;
-                    }
-                    if (!vec_push(&ix->all, &c)) { sb_free(&alt); return oom(L); }
-                    if (!c->main.src) {
-                        alt_ok = false; /* a clause without a main regex always runs */
-                        continue;
-                    }
-                    sb_printf(&alt, "%s(?:%s)", alt.len ? "|" : "", c->main.src);
-                }
-            }
-            /* One combined regex rejects most tokens with a single JIT match. */
-            if (alt_ok && ix->all.n > 1 && !alt.oom) {
-                int ec;
-                PCRE2_SIZE eo;
-                ix->any_re = pcre2_compile((PCRE2_SPTR)alt.s, alt.len, 0, &ec, &eo, NULL);
-                if (ix->any_re) pcre2_jit_compile(ix->any_re, PCRE2_JIT_COMPLETE);
-            }
-            sb_free(&alt);
-        }
-    }
-    return 0;
-}
-
 static sunset_ruleset *finish(loader *L, sunset_ruleset *rs) {
     if (!rs->families.n) {
         snprintf(L->err->msg, sizeof L->err->msg, "no settings pack found (rules/00-settings.json)");
         sunset_ruleset_free(rs);
         return NULL;
     }
-    if (index_build(L, rs)) {
+    if (rules_index_build(rs)) {
+        oom(L);
+        sunset_ruleset_free(rs);
+        return NULL;
+    }
+    if (flow_link(rs, L->err->msg, sizeof L->err->msg)) {
         sunset_ruleset_free(rs);
         return NULL;
     }
@@ -1143,6 +1083,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
         vec_free(&rs->queries[l]);
         vec_free(&rs->literals[l]);
         vec_free(&rs->scoped[l]);
+        vec_free(&rs->flow_rules[l]);
         for (int k = 0; k < MATCH_KIND_COUNT; k++) {
             clause_index *ix = &rs->index[l][k];
             vec_free(&ix->all);
@@ -1184,3 +1125,4 @@ const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
 const char *sunset_rule_query(const sunset_rule *r) { return r->query ? r->query : ""; }
 const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
 const char *sunset_rule_origin(const sunset_rule *r) { return r->origin; }
+const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kind_names[k] : "?"; }

@@ -26,6 +26,9 @@ typedef enum rule_kind {
     RK_COUNT
 } rule_kind;
 
+/* The matcher's name as rules/*.json spell it ("identifier", "cmake" ...). */
+const char *rule_kind_name(rule_kind k);
+
 typedef struct clause clause;
 
 /* A string test: exact names (sorted, for bsearch) or a regex. Neither = matches anything. */
@@ -62,6 +65,9 @@ struct sunset_rule {
     sunset_lang query_lang;
     vec literals;          /* char * */
     char *examples_json;   /* the rule's "examples" array, serialised; NULL if none */
+    char *description;     /* the rule's "description", else its pack's; NULL if neither */
+    struct flow_rule *flow; /* attribute rules with "receiver": {"bound_to": ...}; owned
+                               (core/flow.h); NULL for every other rule */
 };
 
 typedef struct family_info {
@@ -117,6 +123,7 @@ struct sunset_ruleset {
                                       * the literals of rules that apply to every path */
     vec scoped[SUNSET_LANG_COUNT];   /* sunset_rule *: rules with a path "include"; their
                                       * literals are checked only for files they apply to */
+    vec flow_rules[SUNSET_LANG_COUNT]; /* sunset_rule * with a flow receiver (core/flow.c) */
     bool lang_has_rules[SUNSET_LANG_COUNT];
     char *queries_dir;
     uint64_t hash;             /* over every pack's bytes, for caches */
@@ -148,6 +155,11 @@ void re_error_message(int rc, char *buf, size_t size);
  * match offsets. */
 bool re_search(const pcre2_code *re, const char *s, size_t n, size_t start,
                pcre2_match_data *md, size_t *so, size_t *eo);
+
+/* The clause index of rs (src/core/match.c): built once when the rule set is loaded; 0, or -1
+ * on OOM. A lookup is a name's slot in one language and fact kind's index, or NULL. */
+int rules_index_build(sunset_ruleset *rs);
+struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n);
 
 /* Does any regex of the list (a vec of pcre2_code *) match somewhere in s? */
 bool re_list_search(const vec *res, const char *s, pcre2_match_data *md);

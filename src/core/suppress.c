@@ -141,48 +141,42 @@ static char *trimmed_dup(const char *s, size_t n) {
     return sunset_strndup(s, n);
 }
 
+/* The next id (or glob) of the comma list at *p into buf (trimmed, cut to cap - 1 bytes);
+ * false at the end of the list. */
+static bool next_id(const char **p, char *buf, size_t cap) {
+    for (;;) {
+        while (**p == ',' || is_space(**p)) (*p)++;
+        if (!**p) return false;
+        const char *s = *p, *e = s;
+        while (*e && *e != ',') e++;
+        *p = e;
+        size_t n = (size_t)(e - s);
+        while (n && is_space(s[n - 1])) n--;
+        if (!n) continue;
+        if (n >= cap) n = cap - 1;
+        memcpy(buf, s, n);
+        buf[n] = 0;
+        return true;
+    }
+}
+
 /* Does the comma list `ids` name rule `id`? */
 static bool ids_match(const char *ids, const char *id) {
-    const char *p = ids;
-    while (*p) {
-        while (*p == ',' || is_space(*p)) p++;
-        const char *e = p;
-        while (*e && *e != ',') e++;
-        size_t n = (size_t)(e - p);
-        while (n && is_space(p[n - 1])) n--;
-        if (n) {
-            char pat[256];
-            if (n >= sizeof pat) n = sizeof pat - 1;
-            memcpy(pat, p, n);
-            pat[n] = 0;
-            if (fnmatch(pat, id, 0) == 0) return true;
-        }
-        p = e;
-    }
+    char pat[256];
+    for (const char *p = ids; next_id(&p, pat, sizeof pat);)
+        if (fnmatch(pat, id, 0) == 0) return true;
     return false;
 }
 
 /* The first id (or glob) in `ids` that matches no rule of rs; NULL when all are known. */
 static const char *unknown_id(const char *ids, const sunset_ruleset *rs, char *buf, size_t cap) {
-    const char *p = ids;
     bool any = false;
-    while (*p) {
-        while (*p == ',' || is_space(*p)) p++;
-        const char *e = p;
-        while (*e && *e != ',') e++;
-        size_t n = (size_t)(e - p);
-        while (n && is_space(p[n - 1])) n--;
-        if (n) {
-            any = true;
-            if (n >= cap) n = cap - 1;
-            memcpy(buf, p, n);
-            buf[n] = 0;
-            bool known = false;
-            for (size_t i = 0; !known && i < rs->rules.n; i++)
-                known = fnmatch(buf, VEC_AT(&rs->rules, sunset_rule *, i)->id, 0) == 0;
-            if (!known) return buf;
-        }
-        p = e;
+    for (const char *p = ids; next_id(&p, buf, cap);) {
+        any = true;
+        bool known = false;
+        for (size_t i = 0; !known && i < rs->rules.n; i++)
+            known = fnmatch(buf, VEC_AT(&rs->rules, sunset_rule *, i)->id, 0) == 0;
+        if (!known) return buf;
     }
     if (!any) {
         snprintf(buf, cap, "(none)");

@@ -457,19 +457,67 @@ static bool cachedir_tagged(const char *abs) {
     return tag;
 }
 
+static bool starts(const char *data, size_t len, const char *head) {
+    size_t n = strlen(head);
+    return len >= n && memcmp(data, head, n) == 0;
+}
+
+static size_t digits(const char *p, const char *end) {
+    size_t n = 0;
+    while (p + n < end && p[n] >= '0' && p[n] <= '9') n++;
+    return n;
+}
+
+/* The text report's first line: "PATH:LINE:COL: SEVERITY: [RULE-ID] ", the rule id right
+ * after the severity (compilers and linters put their [check] at the end), or its summary
+ * alone ("N files scanned, " when nothing was found). */
+static bool text_report(const char *data, size_t len) {
+    const char *end = memchr(data, '\n', len < 4096 ? len : 4096);
+    if (!end) end = data + (len < 4096 ? len : 4096);
+    size_t d = digits(data, end);
+    if (d && starts(data + d, (size_t)(end - data - d), " files scanned, ")) return true;
+    for (const char *p = data; p < end; p++) {
+        if (*p != ':') continue;
+        size_t l = digits(p + 1, end);
+        if (!l || p + 1 + l >= end || p[1 + l] != ':') continue;
+        size_t c = digits(p + 2 + l, end);
+        const char *q = p + 2 + l + c;
+        if (!c) continue;
+        static const char *const sev[] = {": error: [", ": warning: [", ": info: ["};
+        for (size_t i = 0; i < 3; i++)
+            if (starts(q, (size_t)(end - q), sev[i]) && q + strlen(sev[i]) < end && q[strlen(sev[i])] >= 'A' &&
+                q[strlen(sev[i])] <= 'Z')
+                return true;
+    }
+    return false;
+}
+
 bool sunset_own_output(const char *data, size_t len) {
     static const char *const heads[] = {
         "{\"version\":1,\"root\":",              /* scan --format json, schema 1 */
         "{\"version\":2,\"root\":",              /* scan --format json, schema 2 (remnants) */
         "{\"version\":1,\"range\":",             /* history --format json */
+        "{\"version\":1,\"shard\":",             /* history --shard --format json */
         "{\n  \"version\": 1,\n  \"tool\": \"sunset ", /* a baseline */
         "## sunset: ",                             /* the markdown summary */
+        "{\"version\":1,\"manifest\":",          /* report --format json */
+        "<!-- sunset:tracking:begin -->",          /* report (markdown), an --update body */
+        "# Removal plan: ",                        /* removable (markdown) */
+        "commit,date,subject,pr,findings,files,",  /* history (csv) */
     };
     for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
-        if (len >= strlen(heads[i]) && memcmp(data, heads[i], strlen(heads[i])) == 0) return true;
+        if (starts(data, len, heads[i])) return true;
+    size_t head = len < 1024 ? len : 1024;
+    /* removable --format json; `::error file=...,title=sunset RULE` annotations (github) */
+    static const char plan[] = "\"summary\": {\"files_indexed\"", annot[] = ",title=sunset ";
+    if (starts(data, len, "{\"version\": 1, \"root\": ") && memmem(data, head, plan, sizeof plan - 1)) return true;
+    if ((starts(data, len, "::error file=") || starts(data, len, "::warning file=") ||
+         starts(data, len, "::notice file=")) &&
+        memmem(data, head, annot, sizeof annot - 1))
+        return true;
+    if (text_report(data, len)) return true;
     /* SARIF: the driver's name, near the top whatever the layout */
     static const char sarif[] = "\"driver\":{\"name\":\"sunset\"";
-    size_t head = len < 1024 ? len : 1024;
     return len > 9 && memcmp(data, "{\"$schema\"", 10) == 0 && memmem(data, head, sarif, sizeof sarif - 1);
 }
 

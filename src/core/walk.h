@@ -34,9 +34,11 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
  * see (deleted files, paths of another revision): check and history ask this. */
 bool walk_selected(const walk_opts *o, const char *rel);
 
-/* Is this file one sunset wrote (a JSON, SARIF or markdown report, a baseline)? Recognised
- * by its first bytes, whatever its name: the engine never scans its own outputs, whose
- * messages and help texts name every legacy symbol. */
+/* Is this file one sunset wrote (a scan report in text, JSON, SARIF, GitHub annotations or
+ * markdown; a baseline; a tracking report in markdown or JSON; a removal plan; a history in
+ * JSON or CSV)? Recognised by its first bytes, whatever its name: the engine never scans its
+ * own outputs, whose messages and help texts name every legacy symbol. (HTML and SVG have no
+ * language sunset scans.) */
 bool sunset_own_output(const char *data, size_t len);
 
 /* Glob match, gitignore flavour: `*` and `?` do not cross '/', `**` does, `[...]` classes.

@@ -59,7 +59,16 @@ static const struct {
     {".md", SUNSET_LANG_MARKDOWN}, {".rst", SUNSET_LANG_RST},   {".txt", SUNSET_LANG_TEXT},
     {".cfg", SUNSET_LANG_TEXT},   {".ini", SUNSET_LANG_TEXT},   {".yml", SUNSET_LANG_TEXT},
     {".yaml", SUNSET_LANG_TEXT},  {".toml", SUNSET_LANG_TEXT},  {".in", SUNSET_LANG_TEXT},
+    {".spec", SUNSET_LANG_TEXT}, /* API.spec: the API checker's signature list */
+    {".ipynb", SUNSET_LANG_TEXT}, /* its JSON lines as text; its code cells: embedded Python */
 };
+
+sunset_lang sunset_lang_embedded(const char *path, sunset_lang lang) {
+    if (lang == SUNSET_LANG_MARKDOWN || lang == SUNSET_LANG_RST) return SUNSET_LANG_PYTHON;
+    const char *dot = strrchr(path, '.');
+    return lang == SUNSET_LANG_TEXT && dot && !strcmp(dot, ".ipynb") ? SUNSET_LANG_PYTHON
+                                                                    : SUNSET_LANG_NONE;
+}
 
 sunset_lang sunset_lang_for_path(const char *path) {
     const char *base = strrchr(path, '/');

@@ -39,6 +39,9 @@ unsigned sunset_lang_reads(sunset_lang lang);
  * UTF-8 and ASCII, e.g. a Python `# coding: utf-7` on line 1 or 2, PEP 263), copied into buf;
  * NULL when the file is read as UTF-8. The engine skips such a file as unparsable. */
 const char *sunset_lang_foreign_encoding(sunset_lang lang, const char *data, size_t len, char *buf, size_t n);
+/* The language whose code a file at `path` of `lang` embeds (Markdown, reST, Jupyter notebook
+ * code cells: Python), or NONE. */
+sunset_lang sunset_lang_embedded(const char *path, sunset_lang lang);
 /* "cpp", "python" ... as rules and reports spell them; "none" for an unknown value. */
 const char *sunset_lang_name(sunset_lang lang);
 /* The inverse of sunset_lang_name; SUNSET_LANG_NONE for an unknown name. */

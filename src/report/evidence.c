@@ -69,6 +69,9 @@ static void chain(sb *o, const rm_step *s, size_t n, size_t *i) {
     case RM_EV_NAMES_MIXED: sb_printf(o, "names %s, which is removed (the command also names live tests)", d); return;
     case RM_EV_INCLUDES_REMOVED: sb_printf(o, "includes %s, which is removed", d); return;
     case RM_EV_IMPORTS_REMOVED: sb_printf(o, "imports %s, which is removed", d); return;
+    case RM_EV_IMPORTS_REEXPORT:
+        sb_printf(o, "imports %s, which is removed, for names defined elsewhere: becomes `%s`", p, d);
+        return;
     case RM_EV_KIND_COUNT: return;
     }
     cause(o, s, n, i);

@@ -28,6 +28,10 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
     (void)o;
     sb_puts(b, r->remnants ? "{\"version\":2," : "{\"version\":1,");
     kv_str(b, "root", r->root ? r->root : ".", true);
+    if (r->shard) { /* only then: a merged document equals an unsharded one */
+        kv_str(b, "shard", r->shard, false);
+        kv_str(b, "inputs", r->inputs, false);
+    }
     sb_puts(b, ",\"findings\":[");
     for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
@@ -41,6 +45,17 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
         kv_num(b, "column", f->span.col, false);
         kv_num(b, "end_line", f->span.end_line, false);
         kv_num(b, "end_column", f->span.end_col, false);
+        key(b, "statement", false);
+        if (f->stmt.line) {
+            sb_putc(b, '{');
+            kv_num(b, "line", f->stmt.line, true);
+            kv_num(b, "column", f->stmt.col, false);
+            kv_num(b, "end_line", f->stmt.end_line, false);
+            kv_num(b, "end_column", f->stmt.end_col, false);
+            sb_putc(b, '}');
+        } else {
+            sb_puts(b, "null");
+        }
         kv_str(b, "context", sunset_context_name(f->ctx), false);
         key(b, "test", false);
         sb_puts(b, f->test ? "true" : "false");

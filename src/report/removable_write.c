@@ -2,7 +2,9 @@
  * removable_write.c — the removal plan as JSON, as Markdown, and as a `git apply`-able unified
  * diff. The diff holds only what is provably safe: dead whole files, and lines that register
  * nothing but removed things (a CMake command naming only removed tests or targets, a tool-list
- * line holding only a removed test's name). Everything else stays in the listing, unpatched.
+ * line holding only a removed test's name), include and import lines of deleted files (or the
+ * import rewritten), dead Python classes the analysis marked removable. Everything else stays in
+ * the listing, unpatched.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "report/removable.h"
+#include "report/report.h"
 
 static bool whole(const rm_item *it) { return it->kind == RM_FILE && !it->live; }
 
@@ -54,6 +57,8 @@ int rm_write_json(const rm_plan *p, sb *out) {
         chain_json(out, it);
         sb_puts(out, ", \"after\": ");
         sb_put_json_str_or_null(out, it->after);
+        sb_puts(out, ", \"replace\": ");
+        sb_put_json_str_or_null(out, it->replace);
         sb_puts(out, ", \"live_callers\": [");
         for (size_t k = 0; k < it->n_callers; k++) {
             if (k) sb_puts(out, ", ");
@@ -65,27 +70,11 @@ int rm_write_json(const rm_plan *p, sb *out) {
     return out->oom ? -1 : 0;
 }
 
-/* Table-cell text: '|' escaped, line breaks flattened, other control characters as
- * sb_put_printable shows them; in a code span (md_code) backquotes become quotes, so the span
- * cannot end early. */
-static void md_text(sb *b, const char *s, bool in_code) {
-    while (s && *s) {
-        size_t n = strcspn(s, in_code ? "|\n\r`" : "|\n\r");
-        sb_put_printable(b, s, n);
-        s += n;
-        if (!*s) break;
-        if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '`') sb_putc(b, '\'');
-        else sb_putc(b, ' ');
-        s++;
-    }
-}
-
-static void md_cell(sb *b, const char *s) { md_text(b, s, false); }
+static void md_cell(sb *b, const char *s) { sunset_md_text(b, s, false, false); }
 
 static void md_code(sb *b, const char *s) {
     sb_putc(b, '`');
-    md_text(b, s, true);
+    sunset_md_text(b, s, true, false);
     sb_putc(b, '`');
 }
 
@@ -97,6 +86,57 @@ static void md_chain(sb *b, const rm_item *it) {
     sb_free(&t);
 }
 
+/* The item's place: `path` for a file, `path:line-end` (in its enclosing declaration) else. */
+static void md_where(sb *out, const rm_item *it) {
+    if (it->kind == RM_FILE) {
+        md_code(out, it->path);
+        return;
+    }
+    sb_puts(out, "`");
+    sunset_md_text(out, it->path, true, false);
+    if (it->end > it->line) sb_printf(out, ":%u-%u`", it->line, it->end);
+    else sb_printf(out, ":%u`", it->line);
+    if (it->enclosing) {
+        sb_puts(out, " in ");
+        md_cell(out, it->enclosing);
+    }
+}
+
+/* One row of a step's table or of a listing: what, where, why (the whole chain). */
+static void md_row(sb *out, const rm_item *it) {
+    sb_printf(out, "| %s", it->kind == RM_FILE ? (it->patchable ? "delete" : "keep") : rm_kind_name(it->kind));
+    if (it->kind != RM_FILE && it->name) sb_putc(out, ' '), md_code(out, it->name);
+    sb_puts(out, " | ");
+    md_where(out, it);
+    sb_puts(out, " | ");
+    if (it->derived) sb_puts(out, "(derived) ");
+    md_chain(out, it);
+    if (it->after) {
+        sb_puts(out, "; ");
+        md_cell(out, it->after);
+    }
+    sb_puts(out, " |\n");
+}
+
+/* What the listing calls an item that the patch does not make (0 .. 5), or -1 when patched. */
+enum { MD_KEPT, MD_REG, MD_PARTIAL, MD_TARGET, MD_FLAG, MD_LIVE, MD_N };
+static int md_section(const rm_item *it) {
+    if (it->live) return MD_LIVE;
+    if (it->patchable) return -1;
+    switch (it->kind) {
+    case RM_FILE: return MD_KEPT;
+    case RM_REGISTRATION: return MD_REG;
+    case RM_TARGET: return MD_TARGET;
+    case RM_FLAG:
+    case RM_OP:
+    case RM_PASS: return MD_FLAG;
+    default: return MD_PARTIAL;
+    }
+}
+
+/* The plan for a person: the summary and the per-step counts open, every table collapsed in a
+ * <details> block, live items shortened to their seed rule and first caller. The full data,
+ * every chain and caller, is the JSON plan. */
 int rm_write_markdown(const rm_plan *p, sb *out) {
     sb_puts(out, "# Removal plan: ");
     md_cell(out, p->root ? p->root : ".");
@@ -104,73 +144,95 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
     sb_printf(out, "%zu files indexed; %zu legacy files (%zu derived across files), %zu dead "
                    "(delete), %zu live (migrate first).\n",
               p->n_files_indexed, p->n_legacy_files, p->n_derived_files, p->n_dead_files, p->n_live_files);
-    static const struct {
-        const char *title;
-        int sel;
-    } sections[] = {
-        {"Whole files to delete (in this order: dependents before dependencies)", 0},
-        {"Registrations to drop (CMake, tool lists, scripts)", 1},
-        {"Partial removals", 2},
-        {"CMake targets to drop", 3},
-        {"Flags and passes to retire", 4},
-        {"Live legacy code (migrate first; never deleted by this plan)", 5},
-    };
-    for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
-        size_t shown = 0;
-        for (size_t i = 0; i < p->n_items; i++) {
-            const rm_item *it = &p->items[i];
-            int sel;
-            if (it->live) sel = 5;
-            else if (it->kind == RM_FILE) sel = 0;
-            else if (it->kind == RM_REGISTRATION) sel = 1;
-            else if (it->kind == RM_TARGET) sel = 3;
-            else if (it->kind == RM_FLAG || it->kind == RM_PASS) sel = 4;
-            else sel = 2;
-            if (sel != sections[s].sel) continue;
-            if (!shown++) {
-                sb_printf(out, "\n## %s\n\n", sections[s].title);
-                if (sel == 0) sb_puts(out, "| step | file | derived | why |\n|---|---|---|---|\n");
-                else if (sel == 5) sb_puts(out, "| what | where | why legacy | live callers |\n|---|---|---|---|\n");
-                else sb_puts(out, "| what | where | lines | patched | why |\n|---|---|---|---|---|\n");
+    if (!p->n_items) {
+        sb_puts(out, "\nNothing to remove.\n");
+        return out->oom ? -1 : 0;
+    }
+    size_t n_steps = 0, n_del = 0, n_edit = 0, count[MD_N] = {0};
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        int sec = md_section(it);
+        if (sec >= 0) {
+            count[sec]++;
+            continue;
+        }
+        if (it->kind == RM_FILE) n_del++;
+        else n_edit++;
+        if (it->step > 0 && (size_t)it->step > n_steps) n_steps = (size_t)it->step;
+    }
+    sb_printf(out, "\n`--patch` deletes %zu file%s and makes %zu edit%s in %zu step%s; each step keeps the build "
+                   "whole and can land as its own change. Tables are collapsed; `-f json` holds every item "
+                   "with its whole evidence chain and all its callers.\n",
+              n_del, n_del == 1 ? "" : "s", n_edit, n_edit == 1 ? "" : "s", n_steps, n_steps == 1 ? "" : "s");
+    if (n_steps) {
+        sb_puts(out, "\n## Steps\n\n| step | deletes | edits | files |\n|---|---|---|---|\n");
+        for (size_t st = 1; st <= n_steps; st++) {
+            size_t d = 0, e = 0;
+            for (size_t i = 0; i < p->n_items; i++) {
+                const rm_item *it = &p->items[i];
+                if (md_section(it) < 0 && it->step == (int)st) it->kind == RM_FILE ? d++ : e++;
             }
-            if (sel == 0) {
-                sb_printf(out, "| %d | ", it->step);
+            sb_printf(out, "| %zu | %zu | %zu | ", st, d, e);
+            size_t shown = 0;
+            for (size_t i = 0; i < p->n_items && shown < 3; i++) {
+                const rm_item *it = &p->items[i];
+                if (md_section(it) >= 0 || it->step != (int)st || it->kind != RM_FILE) continue;
+                sb_puts(out, shown++ ? ", " : "");
                 md_code(out, it->path);
-                sb_printf(out, " | %s | ", it->derived ? "yes" : "no");
-                md_chain(out, it);
-                if (it->after) {
-                    sb_puts(out, " — first remove the imports/includes at ");
-                    md_cell(out, it->after);
-                    sb_puts(out, " (not patched)");
-                }
-                sb_puts(out, " |\n");
-            } else if (sel == 5) {
-                sb_printf(out, "| %s ", rm_kind_name(it->kind));
-                md_code(out, it->name ? it->name : it->path);
-                sb_puts(out, " | `");
-                md_text(out, it->path, true);
-                sb_printf(out, ":%u` | ", it->line);
-                md_chain(out, it);
-                sb_puts(out, " | ");
-                for (size_t k = 0; k < it->n_callers; k++) {
-                    if (k) sb_puts(out, "; ");
-                    md_cell(out, it->callers[k]);
-                }
-                sb_puts(out, " |\n");
-            } else {
-                sb_printf(out, "| %s ", rm_kind_name(it->kind));
-                md_code(out, it->name ? it->name : "");
-                sb_puts(out, " | ");
-                md_code(out, it->path);
-                sb_printf(out, " | %u-%u%s", it->line, it->end, it->enclosing ? " in " : "");
-                md_cell(out, it->enclosing);
-                sb_printf(out, " | %s | ", it->patchable ? "yes" : "no");
-                md_chain(out, it);
-                sb_puts(out, " |\n");
             }
+            if (d > shown) sb_printf(out, " (+%zu more)", d - shown);
+            sb_puts(out, " |\n");
+        }
+        for (size_t st = 1; st <= n_steps; st++) {
+            sb_printf(out, "\n<details><summary>Step %zu</summary>\n\n| what | where | why |\n|---|---|---|\n", st);
+            for (size_t i = 0; i < p->n_items; i++)
+                if (md_section(&p->items[i]) < 0 && p->items[i].step == (int)st) md_row(out, &p->items[i]);
+            sb_puts(out, "\n</details>\n");
         }
     }
-    if (!p->n_items) sb_puts(out, "\nNothing to remove.\n");
+    static const char *const titles[MD_N] = {
+        "Dead files the patch keeps (a reference to them no safe edit removes)",
+        "Registrations not patched",
+        "Partial removals not patched",
+        "CMake targets not patched",
+        "Flags, passes and operators to retire",
+        "Live legacy code (migrate first; never deleted by this plan)",
+    };
+    size_t listed = 0;
+    for (int sec = 0; sec < MD_N; sec++) listed += count[sec];
+    if (listed) {
+        sb_puts(out, "\n## Not in the patch\n\n| what | items |\n|---|---|\n");
+        for (int sec = 0; sec < MD_N; sec++)
+            if (count[sec]) sb_printf(out, "| %s | %zu |\n", titles[sec], count[sec]);
+    }
+    for (int sec = 0; sec < MD_N; sec++) {
+        if (!count[sec]) continue;
+        sb_printf(out, "\n<details><summary>%s: %zu</summary>\n\n", titles[sec], count[sec]);
+        if (sec == MD_LIVE) sb_puts(out, "| what | where | seed rule | live callers |\n|---|---|---|---|\n");
+        else sb_puts(out, "| what | where | why |\n|---|---|---|\n");
+        for (size_t i = 0; i < p->n_items; i++) {
+            const rm_item *it = &p->items[i];
+            if (md_section(it) != sec) continue;
+            if (sec != MD_LIVE) {
+                md_row(out, it);
+                continue;
+            }
+            /* live: the seed rule and the first caller; the chain and the rest are in JSON */
+            sb_puts(out, "| ");
+            sb_puts(out, rm_kind_name(it->kind));
+            if (it->name) sb_putc(out, ' '), md_code(out, it->name);
+            sb_puts(out, " | `");
+            sunset_md_text(out, it->path, true, false);
+            if (it->kind == RM_FILE) sb_puts(out, "` | ");
+            else sb_printf(out, ":%u` | ", it->line);
+            const char *seed = rm_chain_seed(it->steps, it->n_steps);
+            sb_printf(out, "%s%s | ", it->derived ? "derived from " : "", seed ? seed : "");
+            if (it->n_callers) md_cell(out, it->callers[0]);
+            if (it->n_callers > 1) sb_printf(out, " (+%zu more)", it->n_callers - 1);
+            sb_puts(out, " |\n");
+        }
+        sb_puts(out, "\n</details>\n");
+    }
     return out->oom ? -1 : 0;
 }
 
@@ -376,6 +438,14 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             const rm_item *it = &p->items[i];
             if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
             if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
+            if (it->kind == RM_CLASS) {
+                /* a dead Python class: its lines and the blank lines that set it off before */
+                if (!it->line || it->end > L.n) continue;
+                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+                for (size_t l = it->line - 1; l > 0 && L.len[l - 1] == 0; l--) del[l - 1] = true;
+                any++;
+                continue;
+            }
             if (it->kind == RM_REGISTRATION && it->line == it->end && it->enclosing &&
                 (!strcmp(it->enclosing, "tool list") || !strcmp(it->enclosing, "script"))) {
                 if (it->line <= L.n && entry_only(&L, it->line - 1, it->name)) {
@@ -405,6 +475,17 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             if (it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
             if (it->kind == RM_IMPORT && !it->token && it->line && it->end <= L.n) {
                 for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+                if (it->replace) {
+                    /* the statement becomes one line, at the indentation of its first */
+                    size_t l = it->line - 1, ind = 0;
+                    while (ind < L.len[l] && (L.at[l][ind] == ' ' || L.at[l][ind] == '\t')) ind++;
+                    sb r = {0};
+                    sb_putn(&r, L.at[l], ind);
+                    sb_puts(&r, it->replace);
+                    sunset_free(repl[l]);
+                    if (!(repl[l] = sb_take(&r))) err = ENOMEM;
+                    del[l] = false;
+                }
                 any++;
             }
             if (!it->token || !it->line || it->line > L.n || del[it->line - 1]) continue;

@@ -40,6 +40,21 @@ static int cmp_info(const void *x, const void *y) {
     return strcmp(((const sunset_rule_info *)x)->id, ((const sunset_rule_info *)y)->id);
 }
 
+/* ,"helpUri": the rule's section of rules/RULES.md where sunset is published, at the commit
+ * built from (else the version's tag); nothing when the build knows no SUNSET_URL. GitHub's
+ * anchor of "## PE-PATH" is "pe-path". */
+static void help_uri(sb *b, const char *id) {
+    if (!*SUNSET_URL) return;
+    size_t n = strcspn(SUNSET_GIT_COMMIT, "-"); /* a -dirty build still names its commit */
+    sb u = {0};
+    if (n) sb_printf(&u, "%s/blob/%.*s/rules/RULES.md#", SUNSET_URL, (int)n, SUNSET_GIT_COMMIT);
+    else sb_printf(&u, "%s/blob/v%s/rules/RULES.md#", SUNSET_URL, SUNSET_VERSION);
+    for (const char *p = id; *p; p++) sb_putc(&u, (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
+    sb_puts(b, ",\"helpUri\":");
+    sb_put_json_str(b, u.s);
+    sb_free(&u);
+}
+
 static void rule_obj(sb *b, const sunset_rule_info *ri) {
     sb_puts(b, "{\"id\":");
     sb_put_json_str(b, ri->id);
@@ -63,7 +78,9 @@ static void rule_obj(sb *b, const sunset_rule_info *ri) {
                      "CMake and shell).", ri->fix ? ri->fix : "", ri->id);
     sb_put_json_str(b, help.s);
     sb_free(&help);
-    sb_puts(b, "},\"defaultConfiguration\":{\"level\":\"");
+    sb_putc(b, '}');
+    help_uri(b, ri->id);
+    sb_puts(b, ",\"defaultConfiguration\":{\"level\":\"");
     sb_puts(b, level(ri->severity));
     sb_puts(b, "\"},\"properties\":{\"tags\":[\"legacy-executor\",");
     sb_put_json_str(b, ri->family);
@@ -93,8 +110,9 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         rules = derived;
     }
     sb_puts(b, "{\"$schema\":\"" SARIF_SCHEMA "\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
-               "{\"name\":\"sunset\",\"version\":\"" SUNSET_VERSION "\",\"semanticVersion\":\"" SUNSET_VERSION
-               "\",\"rules\":[");
+               "{\"name\":\"sunset\",\"version\":\"" SUNSET_VERSION "\",\"semanticVersion\":\"" SUNSET_VERSION "\",");
+    if (*SUNSET_URL) sb_puts(b, "\"informationUri\":\"" SUNSET_URL "\",");
+    sb_puts(b, "\"rules\":[");
     for (size_t i = 0; i < n_rules; i++) {
         if (i) sb_puts(b, ",\n");
         rule_obj(b, &rules[i]);

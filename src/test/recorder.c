@@ -27,6 +27,7 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     r->kind = f->kind;
     r->ctx = f->ctx;
     r->span = f->span;
+    r->stmt = f->stmt;
     r->flags = f->flags;
     r->text = dup_or_null(f->text, f->text_len);
     r->aux = dup_or_null(f->aux, f->aux_len);
@@ -43,6 +44,12 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     r->span = at;
     r->text = sunset_strndup(text, len);
     r->aux = call ? sunset_strndup(call, strlen(call)) : NULL;
+}
+
+void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
+                           size_t len, const char *call, sunset_span stmt) {
+    sunset_emit_text(s, ctx, at, text, len, call);
+    s->recs[s->n - 1].stmt = stmt;
 }
 
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,

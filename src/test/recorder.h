@@ -15,6 +15,7 @@ typedef struct rec {
     sunset_fact_kind kind;   /* REC_FACT */
     sunset_context ctx;      /* REC_FACT, REC_TEXT, REC_MATCH */
     sunset_span span;
+    sunset_span stmt;        /* REC_FACT, REC_TEXT (strings): the statement the fact sits in */
     unsigned flags;
     char *text, *aux, *target, *section, *qual; /* owned copies; NULL when absent */
     const sunset_rule *rule; /* REC_MATCH */

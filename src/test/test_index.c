@@ -138,6 +138,32 @@ static void python_facts(void **state) {
     sunset_index_free(ix);
 }
 
+/* Module-level assignments: a dotted value at column 1 is kept (a re-export), any other value
+ * only as a binding; assignments in functions and classes, comparisons and chains are none. */
+static void python_aliases(void **state) {
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "t/a.py", SUNSET_LANG_PYTHON,
+                           "from paddle.base import core\nDeviceType = core.DeviceType\nN = 4\n"
+                           "if N:\n    M = core.M\nX = Y = core.Z\nN == core.N\nP = core.\n"
+                           "def f():\n    Q = core.Q\nclass K:\n    R = core.R\n");
+    assert_int_equal(f->aliases.n, 5);
+    const ix_alias *a = &VEC_AT(&f->aliases, ix_alias, 0);
+    assert_string_equal(a->name, "DeviceType");
+    assert_string_equal(a->value, "core.DeviceType");
+    assert_int_equal(a->line, 2);
+    a = &VEC_AT(&f->aliases, ix_alias, 1);
+    assert_string_equal(a->name, "N");
+    assert_null(a->value);
+    a = &VEC_AT(&f->aliases, ix_alias, 2);
+    assert_string_equal(a->name, "M");
+    assert_null(a->value); /* indented: conditional */
+    assert_string_equal(VEC_AT(&f->aliases, ix_alias, 3).name, "X");
+    assert_null(VEC_AT(&f->aliases, ix_alias, 3).value);
+    assert_string_equal(VEC_AT(&f->aliases, ix_alias, 4).name, "P");
+    assert_null(VEC_AT(&f->aliases, ix_alias, 4).value);
+    sunset_index_free(ix);
+}
+
 static void python_blank_and_tools(void **state) {
     sunset_index *ix = sunset_index_new();
     const ix_file *e = add(ix, "test/legacy_test/test_empty.py", SUNSET_LANG_PYTHON, "");
@@ -369,6 +395,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(python_facts),
         cmocka_unit_test(python_blank_and_tools),
+        cmocka_unit_test(python_aliases),
         cmocka_unit_test(cpp_facts),
         cmocka_unit_test(cmake_and_shell),
         cmocka_unit_test(cmake_nul_byte),

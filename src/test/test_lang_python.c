@@ -277,6 +277,238 @@ static void test_attributes(void **unused) {
     fx_close(&f);
 }
 
+/* A code fact carries its whole simple statement: a multi-line call with its argument lines,
+ * from the assignment's first line to the closing parenthesis. */
+static void test_statement_range(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "def f():\n"
+                                 "    cp = fluid.CompiledProgram(\n"
+                                 "        prog\n"
+                                 "    ).with_data_parallel(\n"
+                                 "        loss_name=loss.name,\n"
+                                 "    )\n"
+                                 "    if cp:\n"
+                                 "        g(x)\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "with_data_parallel", ANY);
+    check_span(r, 4, 7, 4, 25);
+    assert_int_equal(r->stmt.line, 2);
+    assert_int_equal(r->stmt.col, 5);
+    assert_int_equal(r->stmt.end_line, 6);
+    assert_int_equal(r->stmt.end_col, 6);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "loss_name", ANY)->stmt.line, 2);
+    /* a compound statement's header is no simple statement; the call in its body is */
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_IDENT, "cp", ANY)->stmt.end_line, 6);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_CALL, "g", NULL);
+    assert_int_equal(r->stmt.line, 8);
+    assert_int_equal(r->stmt.end_line, 8);
+    const rec *hdr = NULL;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->recs[i].type == REC_FACT && s->recs[i].span.line == 7) hdr = &s->recs[i];
+    assert_non_null(hdr);
+    assert_int_equal(hdr->stmt.line, 0);
+    fx_close(&f);
+}
+
+/* Bindings for legacy-object flow: the target as written, the value's text, and the value's
+ * span (a seed inside it marks the target); tuple targets one by one; returns flagged. */
+static void test_bindings(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "class T:\n"
+                                 "    def setUp(self):\n"
+                                 "        self.pe = core.ParallelExecutor(\n"
+                                 "            places)\n"
+                                 "    def build(self):\n"
+                                 "        exe, prog = make()\n"
+                                 "        (cp,) = prog\n"
+                                 "        cp.x = 1\n"
+                                 "        return prog\n"
+                                 "    def pair(self):\n"
+                                 "        return bs, es\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "self.pe", ANY);
+    assert_string_equal(r->aux, "core.ParallelExecutor(places)"); /* compacted, like dotted names */
+    check_span(r, 3, 19, 4, 20);
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->flags, 0);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY)->aux, "make()");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->aux, "make()");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "cp", ANY)->aux, "prog");
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "cp.x", ANY), 1);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "", ANY);
+    assert_int_equal(r->flags, SUNSET_FACT_RETURN);
+    assert_string_equal(r->aux, "prog");
+    check_span(r, 9, 16, 9, 20);
+    /* `return bs, es` binds nothing: which element is legacy is not tracked */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 6);
+    fx_close(&f);
+}
+
+/* The statement a string's text carries: first and last line (0, 0 = none). */
+static void string_stmt(const char *code, const char *text, uint32_t line, uint32_t end_line) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, code), 0);
+    const rec *r = rec_find(&f.sink, REC_TEXT, 0, text);
+    assert_non_null(r);
+    assert_int_equal(r->stmt.line, line);
+    assert_int_equal(r->stmt.end_line, end_line);
+    fx_close(&f);
+}
+
+/* A call's string argument carries its statement (a raise's message lines go with it), and so
+ * does a list's only entry; a docstring does not, nor one entry of a longer list. */
+static void test_string_statement(void **unused) {
+    const char *raise = "def f(x):\n"
+                        "    \"\"\"Doc.\"\"\"\n"
+                        "    raise TypeError(\n"
+                        "        \"ParallelExecutor is gone\"\n"
+                        "    )\n";
+    string_stmt(raise, "ParallelExecutor is gone", 3, 5);
+    string_stmt(raise, "Doc.", 0, 0);
+    string_stmt("assert ok, (\n    \"use with_data_parallel\"\n)\n", "use with_data_parallel", 1, 3);
+    string_stmt("tests = [\n    'test_parallel_executor_mnist',\n]\n", "test_parallel_executor_mnist", 1, 3);
+    string_stmt("tests = [\n    'test_parallel_executor_mnist',\n    'b',\n]\n",
+                "test_parallel_executor_mnist", 0, 0);
+}
+
+/* A second-pass fact: its context, its one-line span and its statement's lines. */
+static void check_second_pass(const rec *r, sunset_context ctx, uint32_t line, uint32_t col,
+                              uint32_t end_col, uint32_t stmt_end) {
+    assert_int_equal(r->ctx, ctx);
+    check_span(r, line, col, line, end_col);
+    assert_int_equal(r->stmt.line, line);
+    assert_int_equal(r->stmt.end_line, stmt_end);
+}
+
+/* Docstring code examples (doccode.c): a code-block body and doctest lines are parsed at
+ * their own positions, in DOCSTRING context; prose, prompts and directive options are not. */
+static void test_docstring_code(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "def f():\n"
+                                 "    \"\"\"Run: call exe.prose_word here.\n"
+                                 "\n"
+                                 "    .. code-block:: python\n"
+                                 "        :name: ex\n"
+                                 "\n"
+                                 "        pe = fluid.ParallelExecutor(\n"
+                                 "            places)\n"
+                                 "    Text again, pe.after_block.\n"
+                                 "    >>> pe.run(a,\n"
+                                 "    ...        b)\n"
+                                 "    \"\"\"\n"
+                                 "    x.code_attr\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    check_second_pass(r, SUNSET_CTX_DOCSTRING, 7, 20, 36, 8);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "pe", ANY)->aux,
+                        "fluid.ParallelExecutor(places)");
+    r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "run", "pe");
+    check_span(r, 10, 12, 10, 15);
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    assert_int_equal(r->stmt.end_line, 11); /* the `...` continuation */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_ATTR, "prose_word", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_ATTR, "after_block", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_IDENT, "name", ANY), 0);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "code_attr", "x")->ctx, SUNSET_CTX_CODE);
+    /* the example defines no scope of the file */
+    assert_int_equal(rec_cnt(s, REC_SCOPE, 0, NULL, ANY), 1);
+    fx_close(&f);
+}
+
+/* Commented-out code: a comment that parses as a call, assignment or import yields code
+ * facts in DEAD_CODE context (a multi-line one with its statement); prose, even with
+ * parentheses, and a bare name do not. */
+static void test_commented_out_code(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "x = 1\n"
+                                 "#train_prog = train_prog.with_data_parallel(\n"
+                                 "#    loss_name=loss.name)\n"
+                                 "# the PE (see prose_call) is gone\n"
+                                 "# fluid.bare_name\n"
+                                 "y = 2  # pe.run(x)\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "with_data_parallel", "train_prog");
+    check_second_pass(r, SUNSET_CTX_DEAD_CODE, 2, 26, 44, 3);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_KWARG, "loss_name", ANY)->ctx,
+                     SUNSET_CTX_DEAD_CODE);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_ATTR, "run", "pe")->ctx, SUNSET_CTX_DEAD_CODE);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_IDENT, "prose_call", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_ATTR, "bare_name", ANY), 0);
+    /* the comment's words are still comment words */
+    assert_non_null(rec_find(s, REC_TEXT, 0, "train_prog = train_prog.with_data_parallel("));
+    fx_close(&f);
+}
+
+/* Scan text as the embedded Python of the file at path (as the engine hands it over). */
+static void scan_as(fx *f, const char *path, const char *text) {
+    sunset_source src = {path, path, text, strlen(text), SUNSET_LANG_PYTHON};
+    rec_reset(&f->sink);
+    assert_int_equal(fe->scan(f->worker, &src, &f->sink), 0);
+}
+
+/* A Markdown or reST file handed to the Python frontend: only its Python blocks (fences,
+ * code-block bodies, doctest lines) are parsed, at the document's positions; prose and
+ * other fences are not. */
+static void test_markup_blocks(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    const char *md = "# Guide: call x.prose_attr\n"
+                     "```python\n"
+                     "exe = fluid.ParallelExecutor(\n"
+                     "    use_cuda=True)\n"
+                     "```\n"
+                     "```bash\n"
+                     "run.shell_attr(1)\n"
+                     "```\n"
+                     "    >>> pe.run(a)\n";
+    scan_as(&f, "docs/a.md", md);
+    const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    check_second_pass(r, SUNSET_CTX_DOCSTRING, 3, 13, 29, 4);
+    check_second_pass(rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe"),
+                      SUNSET_CTX_DOCSTRING, 9, 12, 15, 9);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "prose_attr", ANY), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "shell_attr", ANY), 0);
+    const char *rst = "Title\n=====\n\n.. code-block:: python\n\n    pe.run(x)\n\nText pe.after.\n";
+    scan_as(&f, "docs/b.rst", rst);
+    check_second_pass(rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe"),
+                      SUNSET_CTX_DOCSTRING, 6, 8, 11, 6);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "after", ANY), 0);
+    fx_close(&f);
+}
+
+/* A notebook: its code cells' source lines are parsed, each at its JSON string's line; a
+ * markdown cell, outputs and escapes are not code. */
+static void test_notebook_cells(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    const char *nbk = "{\"cells\": [\n"
+                      " {\"cell_type\": \"markdown\", \"source\": [\"md.prose_attr()\\n\"]},\n"
+                      " {\"outputs\": [{\"text\": [\"out.output_attr()\\n\"]}],\n"
+                      "  \"source\": [\"pe = fluid.ParallelExecutor(\\n\",\n"
+                      "             \"    places)\\n\",\n"
+                      "             \"pe.run({\\\"x\\\": 1})\\n\"],\n"
+                      "  \"cell_type\": \"code\"}\n"
+                      "], \"nbformat\": 4}\n";
+    scan_as(&f, "nb/a.ipynb", nbk);
+    const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    check_second_pass(r, SUNSET_CTX_CODE, 4, 26, 42, 5); /* the cell's lines are the file's */
+    r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "run", "pe");
+    assert_int_equal(r->span.line, 6);
+    assert_non_null(rec_find(&f.sink, REC_TEXT, 0, "x")); /* the escaped quotes decoded */
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "prose_attr", ANY), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "output_attr", ANY), 0);
+    fx_close(&f);
+}
+
 static void test_kwargs(void **unused) {
     fx f;
     fx_open(&f, NULL);
@@ -889,6 +1121,13 @@ int main(void) {
         cmocka_unit_test(test_calls_and_idents),
         cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_kwargs),
+        cmocka_unit_test(test_statement_range),
+        cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_string_statement),
+        cmocka_unit_test(test_docstring_code),
+        cmocka_unit_test(test_commented_out_code),
+        cmocka_unit_test(test_markup_blocks),
+        cmocka_unit_test(test_notebook_cells),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_scopes_and_defs),
         cmocka_unit_test(test_query_rules),

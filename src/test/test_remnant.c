@@ -199,6 +199,42 @@ static void remnants_from_evidence(void **state) {
 }
 
 /* settings.remnants is checked: unknown fields, a bad consumer, an unknown action. */
+/* A multi-line call is one remnant over the whole statement: a finding on its argument line
+ * joins the call's, and the remnant ends where the statement does. */
+static void statement_spans_one_remnant(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load(PACK, &err);
+    assert_non_null(rs);
+    sunset_result r = {0};
+    sunset_finding call = {.rule_id = "PE-PY-IDENT", .family = "parallel_executor", .message = "m",
+                           .fix = "replace it", .task = 5, .severity = SUNSET_SEV_ERROR, .path = "train.py",
+                           .span = {10, 12, 10, 28}, .stmt = {10, 1, 14, 2}, .matched = "ParallelExecutor",
+                           .snippet = "exe = fluid.ParallelExecutor("};
+    sunset_finding kw = call;
+    kw.rule_id = "ES-PY-KWARG";
+    kw.span = (sunset_span){13, 5, 13, 18};
+    kw.matched = "exec_strategy";
+    sunset_finding later = call;
+    later.span = (sunset_span){20, 1, 20, 10};
+    later.stmt = (sunset_span){0, 0, 0, 0};
+    assert_non_null(sunset_result_add(&r, &call));
+    assert_non_null(sunset_result_add(&r, &kw));
+    assert_non_null(sunset_result_add(&r, &later));
+    sunset_result_finish(&r);
+    sunset_remnants rm;
+    assert_int_equal(sunset_remnants_build(&r, rs, NULL, NULL, &rm), 0);
+    assert_int_equal(rm.n, 2);
+    assert_int_equal(rm.v[0].line, 10);
+    assert_int_equal(rm.v[0].end_line, 14); /* the call's closing line, past its last finding */
+    assert_int_equal(rm.v[0].n_findings, 2);
+    assert_int_equal(rm.v[1].line, 20);
+    assert_int_equal(rm.v[1].end_line, 20);
+    sunset_remnants_free(&rm);
+    sunset_result_free(&r);
+    sunset_ruleset_free(rs);
+}
+
 static void bad_settings(void **state) {
     (void)state;
     const char *bad[][2] = {
@@ -223,6 +259,7 @@ static void bad_settings(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(remnants_from_evidence),
+        cmocka_unit_test(statement_spans_one_remnant),
         cmocka_unit_test(bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

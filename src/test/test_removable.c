@@ -251,7 +251,31 @@ static void live_legacy_has_callers(void **state) {
     assert_true(found);
     sb doc = {0};
     assert_int_equal(rm_write_markdown(&p, &doc), 0);
-    assert_non_null(strstr(doc.s, "Live legacy code"));
+    /* compact: counts per step open, every table collapsed, live items by seed rule and first caller */
+    assert_non_null(strstr(doc.s, "## Steps\n\n| step | deletes | edits | files |\n|---|---|---|---|\n| 1 | "));
+    char row[128];
+    for (size_t st = 1; st <= p.n_steps; st++) {
+        size_t d = 0, e = 0;
+        for (size_t i = 0; i < p.n_items; i++) {
+            const rm_item *it = &p.items[i];
+            if (it->patchable && !it->live && it->step == (int)st) it->kind == RM_FILE ? d++ : e++;
+        }
+        snprintf(row, sizeof row, "\n| %zu | %zu | %zu | ", st, d, e);
+        assert_non_null(strstr(doc.s, row));
+        snprintf(row, sizeof row, "\n<details><summary>Step %zu</summary>\n", st);
+        assert_non_null(strstr(doc.s, row));
+    }
+    assert_non_null(strstr(doc.s, "\n| Live legacy code (migrate first; never deleted by this plan) | "));
+    assert_non_null(strstr(doc.s, "| file | `c/live_legacy.h` | R-PATH | "));
+    size_t open = 0, close = 0;
+    for (const char *q = doc.s; (q = strstr(q, "<details>")); q++) open++;
+    for (const char *q = doc.s; (q = strstr(q, "</details>")); q++) close++;
+    assert_int_equal(open, close);
+    assert_true(open > p.n_steps);
+    /* no table outside a <details> block but the two summaries */
+    size_t tables = 0;
+    for (const char *q = doc.s; (q = strstr(q, "\n|---|")); q++) tables++;
+    assert_int_equal(tables, open + 2);
     sb_free(&doc);
     rm_plan_free(&p);
     sunset_index_free(ix);
@@ -328,10 +352,10 @@ static void no_leak_on_oom(void **state) {
     sunset_index_free(ix);
 }
 
-static void write_tree(const char *dir) {
-    for (size_t i = 0; i < N_TREE; i++) {
+static void write_files(const char *dir, const tfile *tree, size_t n) {
+    for (size_t i = 0; i < n; i++) {
         char p[512];
-        snprintf(p, sizeof p, "%s/%s", dir, TREE[i].path);
+        snprintf(p, sizeof p, "%s/%s", dir, tree[i].path);
         for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
             *s = 0;
             mkdir(p, 0755);
@@ -339,10 +363,12 @@ static void write_tree(const char *dir) {
         }
         FILE *f = fopen(p, "w");
         assert_non_null(f);
-        fputs(TREE[i].text, f);
+        fputs(tree[i].text, f);
         fclose(f);
     }
 }
+
+static void write_tree(const char *dir) { write_files(dir, TREE, N_TREE); }
 
 static void patch_contents(void **state) {
     char dir[] = "/tmp/sunset-rm-XXXXXX";
@@ -461,6 +487,66 @@ static void sample_tree_expectations(cJSON *jb) {
     assert_true(jis(jitem(jb, "file", "test/cpp/fluid/framework/details/reduce_op_handle_test.cc", NULL), "status", "dead"));
     /* ParallelExecutor itself: legacy, but CompiledProgram's binding still uses it */
     assert_true(jis(jitem(jb, "file", "paddle/fluid/framework/parallel_executor.h", NULL), "status", "live"));
+    /* issue 16: files listed in a CMake variable go with their entries and their target */
+    const char *fused[] = {"fused_all_reduce_op_handle.cc", "fused_broadcast_op_handle.cc"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "paddle/fluid/framework/details/%s", fused[i]);
+        it = jitem(jb, "file", path, NULL);
+        assert_non_null(it);
+        assert_true(jis(it, "status", "dead") && cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")));
+        it = jitem(jb, "registration", "paddle/fluid/framework/details/CMakeLists.txt", fused[i]);
+        assert_non_null(it);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")));
+    }
+    it = jitem(jb, "target", "paddle/fluid/framework/details/CMakeLists.txt", "fused_op_handle");
+    assert_true(it && cJSON_IsTrue(cJSON_GetObjectItem(it, "patchable")));
+    /* the header only the fused sources include goes with them */
+    assert_non_null(jitem(jb, "file", "paddle/fluid/framework/details/fused_broadcast_op_handle.h", NULL));
+    /* passes the standalone executor applies by name are not legacy, nor is what they build on,
+     * though only the legacy async executor's target links them */
+    const char *inplace[] = {"buffer_shared_inplace_op_pass.cc", "inplace_addto_op_pass.cc", "memory_reuse_pass.cc",
+                             "memory_reuse_pass.h"};
+    for (size_t i = 0; i < 4; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "paddle/fluid/framework/ir/memory_optimize_pass/%s", inplace[i]);
+        assert_null(jitem(jb, "file", path, NULL));
+        assert_null(jitem(jb, "class", path, NULL));
+    }
+    assert_null(jitem(jb, "pass", "paddle/fluid/framework/ir/memory_optimize_pass/buffer_shared_inplace_op_pass.cc", NULL));
+    assert_null(jitem(jb, "target", "paddle/fluid/framework/ir/memory_optimize_pass/CMakeLists.txt", NULL));
+}
+
+/* The file's contents in the patched copy contain `want` (or, with absent, do not). */
+static void file_has(const char *dir, const char *path, const char *want, bool absent) {
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, path);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    if ((strstr(buf, want) != NULL) == absent) fprintf(stderr, "%s: %s `%s`\n", path, absent ? "still has" : "lacks", want);
+    assert_true((strstr(buf, want) != NULL) != absent);
+}
+
+/* The Done-when cases of issue 16 in the patched copy of paddle-mini. */
+static void sample_tree_patched(const char *dir) {
+    const char *cm = "paddle/fluid/framework/details/CMakeLists.txt";
+    file_has(dir, cm, "fused_all_reduce_op_handle.cc", true); /* the variable's entries */
+    file_has(dir, cm, "fused_broadcast_op_handle.cc", true);
+    file_has(dir, cm, "fused_op_handle\n", true);                    /* its target */
+    file_has(dir, cm, "    gather_op_handle.cc)", false);            /* live entries stay */
+    /* a test among others in set_tests_properties: only its name goes */
+    file_has(dir, "test/legacy_test/CMakeLists.txt", "set_tests_properties(test_py_func_op\n"
+                                                     "                     PROPERTIES LABELS", false);
+    file_has(dir, "test/legacy_test/CMakeLists.txt", "test_ir_inplace_pass", true);
+    /* a kept header's include of a deleted one */
+    file_has(dir, "paddle/fluid/framework/details/ssa_graph_executor.h", "fetch_op_handle.h", true);
+    /* the passes applied by name, and their targets, stay */
+    file_has(dir, "paddle/fluid/framework/ir/memory_optimize_pass/CMakeLists.txt", "buffer_shared_inplace_op_pass", false);
+    file_has(dir, "python/paddle/base/executor.py", "\"buffer_shared_inplace_pass\"", false);
 }
 
 static void sample_tree_patch(void **state) {
@@ -507,6 +593,10 @@ static void sample_tree_patch(void **state) {
         changed++;
     }
     assert_true(changed > 10);
+    sample_tree_patched(dir);
+    /* the patched copy passes the independent reference check */
+    snprintf(cmd, sizeof cmd, "sh scripts/check-refs.sh %s %s.patch 2>/dev/null", dir, dir);
+    assert_int_equal(system(cmd), 0);
     /* re-scan: the patched whole files are gone, only unpatched ones can remain */
     snprintf(cmd, sizeof cmd, "%s removable %s -f json -q", bin, dir);
     char *after = run(cmd);
@@ -533,6 +623,205 @@ static void sample_tree_patch(void **state) {
     sunset_free(st);
     snprintf(cmd, sizeof cmd, "rm -rf %s %s.patch", dir, dir);
     assert_int_equal(system(cmd), 0);
+}
+
+/* ---- re-exported names (reexport.c) ---- */
+
+/* pe_base.py (legacy by a path finding) defines DeviceType as an alias of paddle.base.core's;
+ * mid_base.py passes it on; net.py, live, takes it from mid_base. */
+static const char RE_PE_BASE[] = "import unittest\nfrom paddle.base import core\nDeviceType = core.DeviceType\n"
+                                 "class PEBase(unittest.TestCase):\n    pass\n";
+static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 0\nDeviceType = _Dev.CPU\n"
+                                       "class PEBase(unittest.TestCase):\n    pass\n";
+
+/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
+static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+    sunset_index *ix = sunset_index_new();
+    assert_non_null(ix);
+    for (size_t i = 0; i < n; i++) {
+        sunset_source s = {tree[i].path, tree[i].path, tree[i].text, strlen(tree[i].text), tree[i].lang};
+        assert_int_equal(sunset_index_add(ix, &s), 0);
+    }
+    sunset_index_finish(ix);
+    /* the finding only borrows the path here */
+    sunset_finding seed = {.rule_id = "R-PATH", .path = (char *)seed_path, .span = {1, 1, 1, 1}, .matched = (char *)seed_path};
+    sunset_result r = {0};
+    r.findings = &seed;
+    r.n_findings = 1;
+    assert_int_equal(rm_plan_build(ix, RS, &r, p), 0);
+    sunset_index_free(ix);
+    char dir[] = "/tmp/sunset-rex-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, n);
+    assert_int_equal(rm_write_patch(p, dir, patch), 0);
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    assert_int_equal(system(rm), 0);
+}
+
+static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) { seeded_plan(tree, n, "t/pe_base.py", p, patch); }
+
+static void reexport_plan(const char *pe_base, rm_plan *p, sb *patch) {
+    const tfile tree[] = {
+        {"python/paddle/base/core.py", SUNSET_LANG_PYTHON, "from .libpaddle import *\n"},
+        {"t/pe_base.py", SUNSET_LANG_PYTHON, pe_base},
+        {"t/mid_base.py", SUNSET_LANG_PYTHON, "from pe_base import DeviceType, PEBase\nclass MidBase(PEBase):\n    pass\n"},
+        {"t/net.py", SUNSET_LANG_PYTHON,
+         "import os\ntry:\n    from mid_base import (\n        DeviceType,\n    )\nexcept ImportError:\n    raise\n"
+         "def net(d=DeviceType.CPU):\n    return os.sep, d\n"},
+        {"t/test_net.py", SUNSET_LANG_PYTHON,
+         "import unittest\nfrom net import net\nfrom paddle.base import core\nclass TestNet(unittest.TestCase):\n"
+         "    def test_a(self):\n        net(core.DeviceType.CPU)\n"},
+    };
+    pe_plan(tree, sizeof tree / sizeof tree[0], p, patch);
+}
+
+/* A dead legacy class in a file that stays is cut out with the import only it needed; one
+ * with a decorator, or whose name the file uses elsewhere, or another file imports, is not. */
+static void dead_class_cut(void **state) {
+    const char *pe = "import unittest\nclass PEBase(unittest.TestCase):\n    pass\n";
+    const char *mixed = "import unittest\n\nfrom pe_base import PEBase\n\n\nclass TestPE(PEBase):\n"
+                        "    def test_a(self):\n        pass\n\n\nclass TestLive(unittest.TestCase):\n"
+                        "    def test_b(self):\n        pass\n";
+    const tfile tree[] = {{"t/pe_base.py", SUNSET_LANG_PYTHON, pe}, {"t/test_mixed.py", SUNSET_LANG_PYTHON, mixed}};
+    rm_plan p;
+    sb d = {0};
+    pe_plan(tree, 2, &p, &d);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
+    assert_non_null(k);
+    assert_true(k->patchable);
+    assert_true(k->step > 0);
+    assert_non_null(strstr(d.s, "diff --git a/t/pe_base.py b/t/pe_base.py\ndeleted file mode"));
+    /* the class, the blank lines before it, and the import only it used */
+    assert_non_null(strstr(d.s, "@@ -1,11 +1,5 @@\n import unittest\n \n-from pe_base import PEBase\n-\n-\n"
+                                "-class TestPE(PEBase):\n-    def test_a(self):\n-        pass\n \n \n"
+                                " class TestLive(unittest.TestCase):\n"));
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* kept: decorated; named outside the class; imported from the module by another file */
+    const char *keep[] = {
+        "import unittest\nfrom pe_base import PEBase\n@unittest.skip('x')\nclass TestPE(PEBase):\n    pass\n"
+        "class TestLive(unittest.TestCase):\n    pass\n",
+        "import unittest\nfrom pe_base import PEBase\nclass TestPE(PEBase):\n    pass\nALL = [TestPE]\n"
+        "class TestLive(unittest.TestCase):\n    pass\n",
+        "import unittest\nfrom pe_base import PEBase\nclass TestPE(PEBase):\n    pass\n"
+        "class TestLive(unittest.TestCase):\n    pass\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        const tfile t2[] = {{"t/pe_base.py", SUNSET_LANG_PYTHON, pe},
+                            {"t/test_mixed.py", SUNSET_LANG_PYTHON, keep[i]},
+                            {"t/user.py", SUNSET_LANG_PYTHON, i == 2 ? "from test_mixed import TestPE\nX = TestPE\n" : "X = 1\n"}};
+        pe_plan(t2, 3, &p, &d);
+        k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
+        assert_true(!k || !k->patchable);
+        assert_null(strstr(d.s ? d.s : "", "-class TestPE"));
+        assert_null(strstr(d.s ? d.s : "", "-from pe_base import PEBase"));
+        assert_null(strstr(d.s ? d.s : "", "a/t/pe_base.py"));
+        sb_free(&d);
+        rm_plan_free(&p);
+    }
+}
+
+static void reexport_rewrite(void **state) {
+    rm_plan p;
+    sb d = {0};
+    reexport_plan(RE_PE_BASE, &p, &d);
+    /* both legacy modules go: the one name net.py needs comes from where it is defined */
+    const rm_item *pe = item(&p, RM_FILE, "t/pe_base.py", NULL), *mid = item(&p, RM_FILE, "t/mid_base.py", NULL);
+    assert_non_null(pe);
+    assert_non_null(mid);
+    assert_false(pe->live);
+    assert_false(mid->live);
+    assert_true(pe->patchable && mid->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/net.py", "t/mid_base.py");
+    assert_non_null(imp);
+    assert_string_equal(imp->replace, "from paddle.base.core import DeviceType");
+    assert_int_equal(imp->line, 3);
+    assert_int_equal(imp->end, 5);
+    assert_non_null(strstr(chain(imp), "becomes `from paddle.base.core import DeviceType`"));
+    /* the statement becomes one line at its own indentation */
+    assert_non_null(strstr(d.s, "-    from mid_base import (\n+    from paddle.base.core import DeviceType\n"
+                                "-        DeviceType,\n-    )\n"));
+    assert_non_null(strstr(d.s, "diff --git a/t/pe_base.py b/t/pe_base.py\ndeleted file mode"));
+    assert_null(item(&p, RM_FILE, "python/paddle/base/core.py", NULL));
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* an alias of something pe_base defines itself has nowhere else to come from */
+    reexport_plan(RE_PE_BASE_LOCAL, &p, &d);
+    mid = item(&p, RM_FILE, "t/mid_base.py", NULL);
+    assert_non_null(mid);
+    assert_true(mid->live);
+    pe = item(&p, RM_FILE, "t/pe_base.py", NULL);
+    assert_non_null(pe);
+    assert_true(pe->live || (pe->after && !pe->patchable));
+    assert_null(strstr(d.s ? d.s : "", "t/pe_base.py"));
+    assert_null(strstr(d.s ? d.s : "", "+    from"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* An operator is run by its type name: a live file naming it (a type string, USE_OP_ITSELF)
+ * keeps the legacy file registering it; one only legacy code names goes. Likewise a flag that
+ * live code sets through the environment. */
+static void ops_by_type_name(void **state) {
+    const tfile tree[] = {
+        {"op/launch_op.cc", SUNSET_LANG_CPP,
+         "#include \"op/launch_op.h\"\nREGISTER_OPERATOR(\n    legacy_launch,\n    LaunchOp);\n"
+         "PD_REGISTER_STRUCT_KERNEL(legacy_launch, CPU, ALL_LAYOUT, LaunchKernel, float) {}\n"
+         "REGISTER_OP_WITHOUT_GRADIENT(legacy_only, OnlyOp);\n"
+         "PHI_DEFINE_EXPORTED_bool(legacy_env_flag, false, \"x\");\n"
+         "PHI_DEFINE_EXPORTED_bool(legacy_unread_flag, false, \"y\");\n"},
+        {"python/run.py", SUNSET_LANG_PYTHON, "import os\nos.environ['FLAGS_legacy_env_flag'] = '1'\n"},
+        {"op/launch_op.h", SUNSET_LANG_CPP, "class LaunchOp {};\n"},
+        {"exe/interpreter.cc", SUNSET_LANG_CPP, "bool IsLaunch(const Op &op) { return op.Type() == \"legacy_launch\"; }\n"},
+        {"op/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "cc_library(launch_op SRCS launch_op.cc)\ncc_library(interpreter SRCS ../exe/interpreter.cc)\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "op/launch_op.cc", &p, &d);
+    const rm_item *f = item(&p, RM_FILE, "op/launch_op.cc", NULL);
+    assert_non_null(f);
+    assert_true(f->live);
+    const rm_item *op = item(&p, RM_OP, "op/launch_op.cc", "legacy_launch");
+    assert_non_null(op);
+    assert_int_equal(op->line, 2);
+    assert_true(op->live);
+    bool found = false;
+    for (size_t i = 0; i < op->n_callers; i++) found |= strstr(op->callers[i], "exe/interpreter.cc uses legacy_launch") != NULL;
+    assert_true(found);
+    op = item(&p, RM_OP, "op/launch_op.cc", "legacy_only");
+    assert_non_null(op);
+    assert_false(op->live);
+    assert_null(strstr(d.s ? d.s : "", "a/op/launch_op.cc"));
+    /* a flag set through the environment by live code is read by it */
+    const rm_item *fl = item(&p, RM_FLAG, "op/launch_op.cc", "legacy_env_flag");
+    assert_true(fl && fl->live);
+    fl = item(&p, RM_FLAG, "op/launch_op.cc", "legacy_unread_flag");
+    assert_true(fl && !fl->live);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* a patch deleting the only registration that a kept file links with USE_OP_ITSELF dangles */
+    const tfile linked[] = {
+        {"op/launch_op.cc", SUNSET_LANG_CPP, "REGISTER_OPERATOR(legacy_launch, LaunchOp);\n"},
+        {"t/launch_test.cc", SUNSET_LANG_CPP, "#include \"gtest/gtest.h\"\nUSE_OP_ITSELF(legacy_launch);\n"},
+    };
+    sunset_index *ix = sunset_index_new();
+    assert_non_null(ix);
+    for (size_t i = 0; i < 2; i++) {
+        sunset_source src = {linked[i].path, linked[i].path, linked[i].text, strlen(linked[i].text), linked[i].lang};
+        assert_int_equal(sunset_index_add(ix, &src), 0);
+    }
+    sunset_index_finish(ix);
+    const char *patch = "diff --git a/op/launch_op.cc b/op/launch_op.cc\ndeleted file mode 100644\n"
+                        "--- a/op/launch_op.cc\n+++ /dev/null\n@@ -1,1 +0,0 @@\n"
+                        "-REGISTER_OPERATOR(legacy_launch, LaunchOp);\n";
+    size_t n_dangling = 0;
+    assert_int_equal(rm_patch_check(ix, RS, patch, strlen(patch), &d, &n_dangling), 0);
+    assert_int_equal(n_dangling, 1);
+    assert_non_null(strstr(d.s, "t/launch_test.cc:2: names deleted file op/launch_op.cc"));
+    sb_free(&d);
+    sunset_index_free(ix);
 }
 
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
@@ -593,6 +882,9 @@ int main(void) {
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),
         cmocka_unit_test(sample_tree_patch),
+        cmocka_unit_test(reexport_rewrite),
+        cmocka_unit_test(dead_class_cut),
+        cmocka_unit_test(ops_by_type_name),
         cmocka_unit_test(derived_test_flag_from_own_path),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);

@@ -1,7 +1,8 @@
 /*
  * test_shard.c — sharded runs joined by `sunset merge` equal the unsharded run: scan shards
  * of testdata/paddle-mini (findings and counting stats), and history shards of the sample
- * repository (every commit in its place). Also: merge refuses mixed and malformed inputs.
+ * repository (every commit in its place). Also: merge refuses mixed and malformed inputs, and
+ * documents that are not every shard of one run exactly once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,11 +85,48 @@ static void merge_refuses_bad_input(void **state) {
     assert_int_equal(test_sh("%s scan --shard 4/3 testdata/paddle-mini 2>/dev/null", test_bin()), 2);
 }
 
+/* merge takes every shard of one run once: each other case is exit 2 naming the file and shard */
+static void merge_checks_shard_identity(void **state) {
+    (void)state;
+    char b[4096]; /* absolute: the merges run in dir so that errors name the files as given */
+    assert_non_null(realpath(test_bin(), b));
+#define MERGE_FAILS(files, pattern)                                                              \
+    do {                                                                                        \
+        assert_int_equal(test_sh("cd %s && %s merge " files " 2>err >out", dir, b), 2);         \
+        assert_int_equal(test_sh("cd %s && grep -q '" pattern "' err && test ! -s out || { cat err out >&2; exit 1; }", dir), 0); \
+    } while (0)
+    /* each shard records itself and the run's inputs; all three agree on the inputs */
+    assert_int_equal(test_sh("cd %s && grep -Eq '^[{]\"version\":[0-9]+,\"root\":\"[^\"]*\",\"shard\":\"2/3\",\"inputs\":\"[0-9a-f]{16}\"' s2.json", dir), 0);
+    assert_int_equal(test_sh("cd %s && test $(grep -ho '\"inputs\":\"[0-9a-f]*\"' s1.json s2.json s3.json | sort -u | wc -l) = 1", dir), 0);
+    MERGE_FAILS("s1.json s2.json s1.json", "^sunset: s1.json: shard 1/3 is given twice (also s1.json)$");
+    assert_int_equal(test_sh("cp %s/s2.json %s/again.json", dir, dir), 0);
+    MERGE_FAILS("s1.json s2.json s3.json again.json", "^sunset: again.json: shard 2/3 is given twice (also s2.json)$");
+    MERGE_FAILS("s1.json s3.json", "^sunset: 1 of 3 shards missing: 2/3$");
+    /* another run: other options (--no-ignore), other paths, another shard count */
+    assert_int_equal(test_sh("%s scan --no-config -q -f json --no-ignore --shard 3/3 -o %s/o3.json testdata/paddle-mini", b, dir), 0);
+    MERGE_FAILS("s1.json s2.json o3.json", "^sunset: o3.json: shard 3/3 is foreign: another run.s inputs than s1.json");
+    assert_int_equal(test_sh("%s scan --no-config -q -f json --shard 3/3 -o %s/p3.json testdata/paddle-mini/python", b, dir), 0);
+    MERGE_FAILS("s1.json s2.json p3.json", "^sunset: p3.json: shard 3/3 is foreign: another run.s inputs");
+    assert_int_equal(test_sh("%s scan --no-config -q -f json --shard 3/4 -o %s/q3.json testdata/paddle-mini", b, dir), 0);
+    MERGE_FAILS("s1.json s2.json q3.json", "^sunset: q3.json: shard 3/4 is foreign: s1.json is a shard of 3$");
+    /* an unsharded document is no shard; nor is a forged "shard" */
+    MERGE_FAILS("full.json", "^sunset: full.json: not a shard");
+    assert_int_equal(test_sh("cd %s && sed 's|\"shard\":\"1/3\"|\"shard\":\"0/3\"|' s1.json > z.json", dir), 0);
+    MERGE_FAILS("z.json s2.json s3.json", "^sunset: z.json: shard \"0/3\" is not I/N");
+    /* history: a shard of another range is foreign */
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --shard 2/2 -f json -o %s/hx.json HEAD~2", b, dir, dir), 0);
+    MERGE_FAILS("h1.json hx.json", "^sunset: hx.json: shard 2/2 is foreign");
+    MERGE_FAILS("h1.json h1.json", "^sunset: h1.json: shard 1/2 is given twice");
+    MERGE_FAILS("h2.json", "^sunset: 1 of 2 shards missing: 1/2$");
+#undef MERGE_FAILS
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scan_shards_merge_to_the_whole),
         cmocka_unit_test(history_shards_merge_to_the_whole),
         cmocka_unit_test(merge_refuses_bad_input),
+        cmocka_unit_test(merge_checks_shard_identity),
     };
     return cmocka_run_group_tests_name("shard", tests, setup, teardown);
 }

@@ -231,7 +231,7 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
     bool top = true;
     for (size_t b = 0; b < braces->n; b++)
         if (VEC_AT(braces, cbrace, b).kind != 1) top = false;
-    ix_class ic = {sunset_strndup(name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0};
+    ix_class ic = {sunset_strndup(name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0, false};
     vec bases = VEC_INIT(char *);
     if (nx->s[0] == ':') {
         j = base_list(tv, n, j, &bases);
@@ -253,7 +253,8 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
     return 1;
 }
 
-/* DEFINE_*(name ...) or REGISTER_PASS(name, ...) at tv[k]. Returns false on OOM. */
+/* DEFINE_*(name ...), REGISTER_PASS(name, ...) or an operator's registration at tv[k]. Returns
+ * false on OOM. */
 static bool macro_word(ix_file *f, const tok *tv, size_t n, size_t k) {
     const tok *t = &tv[k];
     /* the call's shape first: most identifiers are not followed by '(' and a name, and the
@@ -261,7 +262,11 @@ static bool macro_word(ix_file *f, const tok *tv, size_t n, size_t k) {
     if (k + 2 >= n || tv[k + 1].kind != TK_PUNCT || tv[k + 1].s[0] != '(' || tv[k + 2].kind != TK_ID)
         return true;
     bool flag = is_flag_define(t), pass = ix_tok_is(t, "REGISTER_PASS");
-    if (!(flag || pass)) return true;
+    bool op = ix_tok_is(t, "REGISTER_OPERATOR") || ix_tok_is(t, "REGISTER_OP_WITHOUT_GRADIENT") ||
+              ix_tok_is(t, "PD_REGISTER_STRUCT_KERNEL");
+    bool use = ix_tok_is(t, "USE_OP") || ix_tok_is(t, "USE_OP_ITSELF") || ix_tok_is(t, "USE_NO_KERNEL_OP") ||
+               ix_tok_is(t, "USE_PASS");
+    if (!(flag || pass || op || use)) return true;
     /* the macro call's extent: to the matching ')' and a following ';' */
     int depth = 0;
     size_t j = k + 1;
@@ -271,7 +276,8 @@ static bool macro_word(ix_file *f, const tok *tv, size_t n, size_t k) {
         if (tv[j].s[0] == ')' && --depth == 0) break;
     }
     uint32_t end = j < n ? tv[j].line : t->line;
-    return ix_word_push(flag ? &f->flag_defs : &f->pass_regs, tv[k + 2].s, tv[k + 2].n, t->line, end);
+    vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
+    return ix_word_push(into, tv[k + 2].s, tv[k + 2].n, t->line, end);
 }
 
 static bool cpp_structure(ix_file *f, const tok *tv, size_t n) {

@@ -33,6 +33,10 @@ static void file_free(ix_file *f) {
         sunset_free(m->name);
         sunset_free(m->alias);
     }
+    for (size_t i = 0; i < f->aliases.n; i++) {
+        sunset_free(VEC_AT(&f->aliases, ix_alias, i).name);
+        sunset_free(VEC_AT(&f->aliases, ix_alias, i).value);
+    }
     for (size_t i = 0; i < f->includes.n; i++) sunset_free(VEC_AT(&f->includes, ix_include, i).path);
     for (size_t i = 0; i < f->cmds.n; i++) {
         ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, i);
@@ -41,14 +45,15 @@ static void file_free(ix_file *f) {
         sunset_free(c->args);
         sunset_free(c->arg_lines);
     }
-    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->list_words};
-    for (size_t w = 0; w < 3; w++) {
+    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    for (size_t w = 0; w < 5; w++) {
         for (size_t i = 0; i < words[w]->n; i++) sunset_free(VEC_AT(words[w], ix_word, i).text);
         vec_free(words[w]);
     }
     vec_free(&f->classes);
     vec_free(&f->funcs);
     vec_free(&f->imports);
+    vec_free(&f->aliases);
     vec_free(&f->includes);
     vec_free(&f->cmds);
     sunset_free(f->names);
@@ -124,10 +129,13 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     f->classes = VEC_INIT(ix_class);
     f->funcs = VEC_INIT(ix_func);
     f->imports = VEC_INIT(ix_import);
+    f->aliases = VEC_INIT(ix_alias);
     f->includes = VEC_INIT(ix_include);
     f->cmds = VEC_INIT(ix_cmd);
     f->flag_defs = VEC_INIT(ix_word);
     f->pass_regs = VEC_INIT(ix_word);
+    f->op_regs = VEC_INIT(ix_word);
+    f->reg_uses = VEC_INIT(ix_word);
     f->list_words = VEC_INIT(ix_word);
     uint32_t nl = 0;
     for (const char *p = src->data, *end = src->data + src->len; (p = memchr(p, '\n', (size_t)(end - p)));
@@ -144,7 +152,8 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     }
     if (r || names.oom) goto cleanup;
     /* every file's entry lives to the end of the run: no spare capacity */
-    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->includes, &f->cmds, &f->flag_defs, &f->pass_regs, &f->list_words};
+    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->includes, &f->cmds,
+                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) ix_vec_fit(vs[i]);
     if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);

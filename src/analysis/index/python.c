@@ -25,6 +25,7 @@ typedef struct pyctx {
     vec blocks; /* pyblock */
     uint32_t last_line;
     bool tools; /* a tool list: record identifier-like strings */
+    bool decorator; /* the last logical line was a decorator */
     bool oom;
 } pyctx;
 
@@ -175,6 +176,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
     if (!c->blocks.n) py_end_class(c);
     c->last_line = t[n - 1].end_line;
     c->f->blank = false;
+    bool decorated = c->decorator;
+    c->decorator = t[0].kind == TK_PUNCT && t[0].s[0] == '@';
     if (ix_tok_is(&t[0], "import") || (ix_tok_is(&t[0], "from") && n > 1)) {
         py_import(c, t, n);
         return;
@@ -186,7 +189,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
         pyblock b = {SIZE_MAX, SIZE_MAX, indent};
         bool top = c->blocks.n == 0;
         if (cls) {
-            ix_class ic = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0};
+            ix_class ic = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
             vec bases = VEC_INIT(char *);
             if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') {
                 int depth = 0;
@@ -251,6 +254,21 @@ static void py_line(pyctx *c, tok *t, size_t n) {
             if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
         return;
     }
+    /* a module-level assignment: a re-export `X = mod.X` lets an importer take X from mod */
+    if (!c->blocks.n && n >= 3 && t[0].kind == TK_ID && t[1].kind == TK_PUNCT && t[1].n == 1 && t[1].s[0] == '=' &&
+        !(t[2].kind == TK_PUNCT && t[2].s[0] == '=')) {
+        bool dotted = t[0].col == 1 && t[2].kind == TK_ID;
+        for (size_t i = 3; i < n && dotted; i++)
+            dotted = (i % 2) ? t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.' : t[i].kind == TK_ID;
+        dotted = dotted && n % 2 == 1;
+        size_t used = 0;
+        ix_alias a = {sunset_strndup(t[0].s, t[0].n), dotted ? join_dotted(t + 2, n - 2, &used) : NULL, t[0].line};
+        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) {
+            sunset_free(a.name);
+            sunset_free(a.value);
+            c->oom = true;
+        }
+    }
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
@@ -264,7 +282,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
 }
 
 int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
-    pyctx c = {f, names, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false};
+    pyctx c = {f, names, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
     c.names = &c.outside;
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);

@@ -143,11 +143,16 @@ static int collect(ctx *c) {
             if (!vec_push(&c->cmds, &r)) return -1;
         }
         for (size_t i = 0; i < F->flag_defs.n; i++) {
-            wordref w = {f, &VEC_AT(&F->flag_defs, ix_word, i)};
+            wordref w = {f, &VEC_AT(&F->flag_defs, ix_word, i), false};
             if (!vec_push(&c->flags, &w)) return -1;
         }
         for (size_t i = 0; i < F->pass_regs.n; i++) {
-            wordref w = {f, &VEC_AT(&F->pass_regs, ix_word, i)};
+            wordref w = {f, &VEC_AT(&F->pass_regs, ix_word, i), false};
+            if (!vec_push(&c->passes, &w)) return -1;
+        }
+        /* operators are run by type name as passes are applied by theirs: the same analysis */
+        for (size_t i = 0; i < F->op_regs.n; i++) {
+            wordref w = {f, &VEC_AT(&F->op_regs, ix_word, i), true};
             if (!vec_push(&c->passes, &w)) return -1;
         }
     }

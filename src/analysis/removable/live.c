@@ -55,7 +55,12 @@ static bool edge_live(const ctx *c, size_t f, const edge *ed) {
             first[k] = 0;
             bound = first;
         }
-        if (strlen(bound) < 3 || uses_live(c, f, bound)) return true;
+        if (strlen(bound) < 3 || uses_live(c, f, bound)) {
+            /* a re-exported name can be imported from where it is defined instead */
+            char mod[600], attr[300];
+            if (m->name && rm_reexport(c, f, ed->to, m->name, mod, sizeof mod, attr, sizeof attr) >= 0) continue;
+            return true;
+        }
     }
     return false;
 }
@@ -215,7 +220,7 @@ static bool flags_passes_live(ctx *c) {
                 }
                 if (c->fn[w->file].legacy && !c->fn[w->file].live)
                     make_live(c, &c->fn[w->file], rm_fmt("%s uses %s %s defined here", c->files[f]->path,
-                                                      kind ? "pass" : "flag", w->w->text), &changed);
+                                                      kind ? (w->op ? "op" : "pass") : "flag", w->w->text), &changed);
             }
         }
     }

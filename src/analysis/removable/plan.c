@@ -11,7 +11,7 @@
 #include <string.h>
 
 const char *rm_kind_name(rm_kind k) {
-    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration"};
+    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration", "op"};
     return (unsigned)k < RM_KIND_COUNT ? names[k] : "?";
 }
 
@@ -122,7 +122,7 @@ static void edit_items(planner *P, const vec *edits) {
         if (dup) continue;
         const ix_file *F = c->files[e->file];
         const char *named = e->to >= 0 ? c->files[e->to]->path : VEC_AT(&c->targets, tgt, e->target).name;
-        bool cmake = e->how != RM_REF_LINE;
+        bool cmake = e->how != RM_REF_LINE && e->how != RM_REF_REWRITE;
         const ix_cmd *k = NULL;
         for (size_t j = 0; cmake && j < F->cmds.n && !k; j++) {
             const ix_cmd *x = &VEC_AT(&F->cmds, ix_cmd, j);
@@ -140,7 +140,14 @@ static void edit_items(planner *P, const vec *edits) {
                            : e->how == RM_REF_COMMAND ? RM_EV_REGISTERS
                            : e->to >= 0                ? RM_EV_SOURCE_REMOVED
                                                        : RM_EV_TARGET_REMOVED;
-        if (defines) item_from_node(c, it, &c->tn[dt]);
+        uint32_t end = e->end;
+        if (e->how == RM_REF_REWRITE && !(it->replace = rm_import_rewrite(c, e->file, e->line, &end, P->dead)))
+            c->oom = true;
+        if (it->replace) {
+            rm_ev ev = {0};
+            ev.step = rm_step_of(RM_EV_IMPORTS_REEXPORT, named, 0, it->replace);
+            rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+        } else if (defines) item_from_node(c, it, &c->tn[dt]);
         else item_step(c, it, why, named);
         it->token = e->token != NULL;
         it->patchable = true;
@@ -273,7 +280,16 @@ static void class_items(planner *P) {
         if (!c->cn[k].legacy || P->dead[x->file]) continue;
         rm_item *it = plan_add(c, P->p, RM_CLASS, c->files[x->file]->path, x->c->name, x->c->line, x->c->end);
         item_from_node(c, it, &c->cn[k]);
-        if (it) it->enclosing = rm_fmt("class %s", x->c->name);
+        if (!it) continue;
+        it->enclosing = rm_fmt("class %s", x->c->name);
+        if (!rm_class_removable(c, k, P->dead)) continue;
+        /* it lands with the edit of its file's imports it made unneeded, else as a step of its own */
+        it->patchable = true;
+        for (size_t i = 0; i < P->p->n_items && !it->step; i++) {
+            const rm_item *o = &P->p->items[i];
+            if (o->kind == RM_IMPORT && o->patchable && o->step > 0 && !strcmp(o->path, it->path)) it->step = o->step;
+        }
+        if (!it->step) it->step = (int)++P->p->n_steps;
     }
 }
 
@@ -316,7 +332,7 @@ static void word_items(planner *P) {
         for (size_t i = 0; i < v->n; i++) {
             const wordref *w = &VEC_AT(v, wordref, i);
             if (!nodes[i].legacy || P->dead[w->file]) continue;
-            rm_item *it = plan_add(c, P->p, kind ? RM_PASS : RM_FLAG, c->files[w->file]->path, w->w->text,
+            rm_item *it = plan_add(c, P->p, kind ? (w->op ? RM_OP : RM_PASS) : RM_FLAG, c->files[w->file]->path, w->w->text,
                                    w->w->line, w->w->end);
             item_from_node(c, it, &nodes[i]);
         }
@@ -396,6 +412,7 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(it->enclosing);
         rm_steps_free(it->steps, it->n_steps);
         sunset_free(it->after);
+        sunset_free(it->replace);
         for (size_t k = 0; k < it->n_callers; k++) sunset_free(it->callers[k]);
         sunset_free(it->callers);
     }

@@ -244,8 +244,28 @@ static bool rule_file_orphan(const ctx *c, size_t f, rm_ev *ev) {
     return false;
 }
 
+/* Does file f register a pass that code not (yet) legacy applies by name? Passes are looked up
+ * in the registry at run time (core.get_pass("buffer_shared_inplace_pass"), PassRegistry::Get),
+ * a dependency no CMake DEPS list shows: the file and its targets serve that code too. */
+static bool registers_used_pass(const ctx *c, size_t f) {
+    for (size_t i = 0; i < c->passes.n; i++) {
+        if (VEC_AT(&c->passes, wordref, i).file != f) continue;
+        for (size_t j = 0; j < c->pass_users[i].n; j++)
+            if (!c->fn[VEC_AT(&c->pass_users[i], size_t, j)].legacy) return true;
+    }
+    return false;
+}
+
+static bool target_registers_used_pass(const ctx *c, size_t t) {
+    const tgt *T = &VEC_AT(&c->targets, tgt, t);
+    for (size_t s = 0; s < T->srcs.n; s++)
+        if (registers_used_pass(c, VEC_AT(&T->srcs, size_t, s))) return true;
+    return false;
+}
+
 static bool rule_file_only_legacy_targets(const ctx *c, size_t f, rm_ev *ev) {
     if (!c->file_targets_n[f] || c->files[f]->lang != SUNSET_LANG_CPP) return false;
+    if (registers_used_pass(c, f)) return false;
     long first = -1;
     for (size_t q = 0; q < c->file_tgts[f].n; q++) {
         size_t t = VEC_AT(&c->file_tgts[f], size_t, q);
@@ -269,7 +289,7 @@ static bool rule_target_all_sources(const ctx *c, size_t t, rm_ev *ev) {
 
 static bool rule_target_only_legacy_dependents(const ctx *c, size_t t, rm_ev *ev) {
     const tgt *T = &VEC_AT(&c->targets, tgt, t);
-    if (!T->dependents.n) return false;
+    if (!T->dependents.n || target_registers_used_pass(c, t)) return false;
     for (size_t d = 0; d < T->dependents.n; d++)
         if (!c->tn[VEC_AT(&T->dependents, size_t, d)].legacy) return false;
     size_t d0 = VEC_AT(&T->dependents, size_t, 0);
@@ -324,9 +344,10 @@ static const prop_rule RULES[] = {
     {"file-implements-legacy", "a C++ source of a legacy header that defines no other class", ON_FILE,
      rule_file_implements_legacy},
     {"file-orphan", "a C++ source no CMake file names, that includes a legacy header", ON_FILE, rule_file_orphan},
-    {"file-only-legacy-targets", "a C++ source only legacy targets compile", ON_FILE, rule_file_only_legacy_targets},
+    {"file-only-legacy-targets", "a C++ source only legacy targets compile (none registering a pass other code uses)",
+     ON_FILE, rule_file_only_legacy_targets},
     {"target-all-sources", "a CMake target whose sources are all legacy", ON_TARGET, rule_target_all_sources},
-    {"target-only-legacy-dependents", "a CMake target only legacy targets depend on", ON_TARGET,
+    {"target-only-legacy-dependents", "a CMake target only legacy targets depend on (and none registers a pass other code uses)", ON_TARGET,
      rule_target_only_legacy_dependents},
     {"flag-defined-in-legacy", "a gflag defined in a legacy file", ON_FLAG, rule_flag_defined_in_legacy},
     {"flag-read-only-by-legacy", "a gflag only legacy code reads", ON_FLAG, rule_flag_read_only_by_legacy},

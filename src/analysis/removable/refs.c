@@ -7,9 +7,11 @@
  * a CMake argument naming the file as a path relative to its CMake file (SRCS, set() lists,
  * anything), a CMake argument naming a removed Python test module by its stem (py_test_modules,
  * set_tests_properties, list(REMOVE_ITEM ...)), a CMake argument naming a removed target
- * (DEPS, target_link_libraries, set_property(TEST ...)), an #include and a Python import. For
+ * (DEPS, target_link_libraries, set_property(TEST ...)), an #include, a Python import, and a
+ * USE_OP / USE_PASS link to an operator or pass registered only in files that go. For
  * each it says how it can go: the whole CMake command (it defines or configures only the
- * removed thing), the one argument (a list entry), the whole import/include line, or not at all.
+ * removed thing), the one argument (a list entry), the whole import/include line, the import
+ * line rewritten to take re-exported names from where they are defined (reexport.c), or not at all.
  */
 #include "analysis/removable/rm_int.h"
 
@@ -58,7 +60,9 @@ static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t 
 static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const bool *dead,
                             const bool *dropped) {
     if (control_command(k)) return RM_REF_KEEP;
-    if (a == 0) return strcmp(k->name, "set") && strcmp(k->name, "list") ? RM_REF_COMMAND : RM_REF_KEEP;
+    /* set_tests_properties names several tests from its first argument on: checked below */
+    if (a == 0 && strcmp(k->name, "set_tests_properties") != 0)
+        return strcmp(k->name, "set") && strcmp(k->name, "list") ? RM_REF_COMMAND : RM_REF_KEEP;
     if (!strcmp(k->name, "set_property") || !strcmp(k->name, "get_property")) {
         const char *prev = k->args[a - 1];
         return !strcmp(prev, "TEST") || !strcmp(prev, "TARGET") ? RM_REF_COMMAND : RM_REF_TOKEN;
@@ -116,6 +120,39 @@ static bool import_alone(const ix_file *F, uint32_t line, uint32_t *end) {
     return n == 1;
 }
 
+/* The statement at `line` is a plain `import a.b` (from-imports are rm_import_rewrite's). */
+static bool plain_import(const ix_file *F, uint32_t line) {
+    for (size_t i = 0; i < F->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+        if (m->line <= line && m->end >= line && m->name) return false;
+    }
+    return true;
+}
+
+/* USE_OP(x) / USE_PASS(x) in file f links the registration of x: when every file registering
+ * x goes, each is named (no line edit can remove a link the code may rely on). */
+static void link_refs(ctx *c, size_t f, const bool *dead, rm_ref_fn fn, void *ud) {
+    const ix_file *F = c->files[f];
+    for (size_t u = 0; u < F->reg_uses.n; u++) {
+        const ix_word *w = &VEC_AT(&F->reg_uses, ix_word, u);
+        size_t regs = 0, gone = 0;
+        for (size_t i = 0; i < c->passes.n; i++) {
+            const wordref *r = &VEC_AT(&c->passes, wordref, i);
+            if (strcmp(r->w->text, w->text) != 0) continue;
+            regs++;
+            gone += dead[r->file];
+        }
+        size_t last = SIZE_MAX; /* one file's registrations of x are adjacent: name it once */
+        for (size_t i = 0; regs && gone == regs && i < c->passes.n; i++) {
+            const wordref *r = &VEC_AT(&c->passes, wordref, i);
+            if (strcmp(r->w->text, w->text) != 0 || r->file == last) continue;
+            last = r->file;
+            rm_ref ref = {f, (long)r->file, -1, NULL, UINT32_MAX, w->line, w->end, w->text, RM_REF_KEEP};
+            fn(c, &ref, ud);
+        }
+    }
+}
+
 void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
     for (size_t f = 0; f < c->nf; f++) {
         if (dead[f]) continue;
@@ -124,6 +161,7 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
             cmake_refs(c, f, dead, dropped, fn, ud);
             continue;
         }
+        if (F->lang == SUNSET_LANG_CPP) link_refs(c, f, dead, fn, ud);
         for (size_t e = 0; e < c->out[f].n; e++) {
             const edge *ed = &VEC_AT(&c->out[f], edge, e);
             if (!dead[ed->to]) continue;
@@ -134,7 +172,21 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
             r.arg = UINT32_MAX;
             r.line = r.end = ed->line;
             r.token = c->files[ed->to]->path;
-            if (F->lang == SUNSET_LANG_PYTHON) r.how = !ed->counts && import_alone(F, ed->line, &r.end) ? RM_REF_LINE : RM_REF_KEEP;
+            if (F->lang == SUNSET_LANG_PYTHON) {
+                /* a from-import goes or is rewritten by what the file still needs of it (its
+                 * dead classes going too, other files' re-imports counting); a plain import
+                 * goes when unused */
+                uint32_t end = r.end;
+                char *text = rm_import_rewrite(c, f, ed->line, &end, dead);
+                if (text) {
+                    r.how = text[0] ? RM_REF_REWRITE : RM_REF_LINE;
+                    r.end = end;
+                } else {
+                    r.how = !ed->counts && plain_import(F, ed->line) && import_alone(F, ed->line, &r.end) ? RM_REF_LINE
+                                                                                                     : RM_REF_KEEP;
+                }
+                sunset_free(text);
+            }
             else r.how = ed->counts ? RM_REF_KEEP : RM_REF_LINE;
             fn(c, &r, ud);
         }

@@ -67,6 +67,7 @@ typedef struct cmdref {
 typedef struct wordref {
     size_t file;
     const ix_word *w;
+    bool op;             /* in passes: an operator registration (run by type name, like a pass) */
 } wordref;
 
 typedef struct ctx {
@@ -137,6 +138,27 @@ long rm_target_pos(const ctx *c, const char *name);
 /* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
 bool rm_target_command(const ix_cmd *k);
 
+/* ---- names a Python module only passes on (reexport.c) ---- */
+
+/* Where `name`, imported by file `importer` from module file mod_file, is really defined: the
+ * non-legacy module file it resolves to through re-exports (mod: its dotted name as the importer
+ * can write it, attr: the name there), or -1. */
+long rm_reexport(const ctx *c, size_t importer, size_t mod_file, const char *name, char *mod, size_t mn,
+                 char *attr, size_t an);
+/* The from-import statement of file f at `line` rewritten to take every name f still needs
+ * (rm_py_needed) from where it is defined (rm_reexport), the others dropped: one line
+ * (statements joined by "; "), owned, or "" when every name goes; *end the statement's last
+ * line. NULL when a needed name does not resolve, the statement is not a from-import of one
+ * module, or on OOM. */
+char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end, const bool *dead);
+
+/* ---- dead legacy Python classes cut out of files that stay (pyclass.c) ---- */
+
+/* Class k can go by a line edit (dead[]: the files the patch deletes). */
+bool rm_class_removable(const ctx *c, size_t k, const bool *dead);
+/* Does Python file f still need `name` once its removable classes are gone? */
+bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead);
+
 /* ---- the graph (graph.c) ---- */
 
 /* Everything propagation needs from the index. Returns 0, -1 on OOM (free with rm_graph_free). */
@@ -172,6 +194,7 @@ typedef enum rm_ref_how {
     RM_REF_COMMAND,  /* the whole CMake command [line, end] goes */
     RM_REF_TOKEN,    /* the one argument `token` goes from line `line` */
     RM_REF_LINE,     /* the include / import statement [line, end] goes */
+    RM_REF_REWRITE,  /* the import statement [line, end] becomes rm_import_rewrite's line */
 } rm_ref_how;
 
 typedef struct rm_ref {

@@ -192,10 +192,20 @@ typedef struct scan_ctx {
     const sunset_source *src;
     sunset_sink *sink;
     vec caps, items, marks, ranges, calls, scopes, found;
+    uint32_t stmt_end;   /* end byte of the simple statement being emitted, 0 = none */
+    sunset_span stmt;    /* its span: every code fact inside carries it */
+    bool stmt_message;   /* it is a raise or assert: its strings are its message */
     pool_chunk *pool;
     double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
     bool oom;
+    bool doc;            /* a second pass over docstring examples, commented-out code or a
+                            document's / notebook's code (doccode.c): facts in context
+                            `code_ctx`; unless that is CODE (notebook cells), no definitions,
+                            strings or comments of their own */
+    sunset_context code_ctx;
+    const vec *accept;   /* second pass: the byte ranges (uint32_t[2], sorted) whose facts are
+                            emitted; NULL = all */
     bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
 } scan_ctx;
 
@@ -425,14 +435,23 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
                       slice aux, slice target) {
     sunset_fact f = {
         .kind = kind,
-        .ctx = SUNSET_CTX_CODE,
+        .ctx = sc->doc ? sc->code_ctx : SUNSET_CTX_CODE,
         .span = node_span(at),
         .flags = flags,
         .text = text.s, .text_len = text.n,
         .aux = aux.s, .aux_len = aux.n,
         .target = target.s, .target_len = target.n,
+        .stmt = sc->stmt_end ? sc->stmt : (sunset_span){0, 0, 0, 0},
     };
     sunset_emit(sc->sink, &f);
+}
+
+/* A BIND fact: its span and aux are the bound value (text only up to a line's worth: the
+ * flow tests look at a name or a callee, never at a whole multi-line call). */
+static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
+    slice v = node_text(sc, value);
+    if (v.n > 240) v.n = 240;
+    emit_fact(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v), (slice){NULL, 0});
 }
 
 static call_frame *top_call(scan_ctx *sc) {
@@ -479,6 +498,17 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
     if (!vec_push(&sc->scopes, &f)) sc->oom = true;
 }
 
+/* Is string_content n the whole of the only element of a list, tuple or set literal? */
+static bool sole_entry(TSNode n) {
+    TSNode str = ts_node_parent(n);
+    if (ts_node_is_null(str) || strcmp(ts_node_type(str), "string")) return false;
+    TSNode lit = ts_node_parent(str);
+    if (ts_node_is_null(lit)) return false;
+    const char *t = ts_node_type(lit);
+    return (!strcmp(t, "list") || !strcmp(t, "tuple") || !strcmp(t, "set")) &&
+           ts_node_named_child_count(lit) == 1;
+}
+
 static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t skip,
                            const char *call) {
     slice t = node_text(sc, n);
@@ -489,13 +519,34 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
     t.n -= skip;
     if (ctx == SUNSET_CTX_COMMENT) /* one line; the grammar's comment may take a CR */
         while (t.n && (t.s[t.n - 1] == '\r' || t.s[t.n - 1] == '\n')) t.n--, at.end_col--;
-    sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
+    /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`), so do a
+     * raise's or assert's message and the only entry of a list (`black_list = [\n "X",\n]`
+     * is rewritten whole); not a
+     * docstring or comment (removing a word there is an edit) nor one entry of a longer list
+     * (removing one name from a tool list leaves the list) */
+    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sc->stmt_message || sole_entry(n)))
+        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, sc->stmt);
+    else
+        sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
+}
+
+static bool accepted(const vec *acc, uint32_t at) {
+    for (size_t i = 0; i < acc->n; i++) {
+        const uint32_t *r = (const uint32_t *)acc->v + 2 * i;
+        if (at >= r[0] && at < r[1]) return true;
+    }
+    return false;
 }
 
 static void emit_item(scan_ctx *sc, const item *it) {
     const fact_cap *pc = &VEC_AT(&sc->caps, fact_cap, it->cap);
     TSNode node = pc->node;
     slice none = {NULL, 0};
+    /* a notebook's cells are the file's code (CODE); examples and dead code are not */
+    if (sc->doc && sc->code_ctx != SUNSET_CTX_CODE && (pc->role == ROLE_DEF_CLASS || pc->role == ROLE_DEF_FUNCTION ||
+                    pc->role == ROLE_STRING_CONTENT || pc->role == ROLE_COMMENT))
+        return; /* an example's scopes are not the file's; its text is docstring text */
+    if (sc->accept && !accepted(sc->accept, it->start)) return;
     switch ((role)pc->role) {
     case ROLE_IMPORT_MODULE:
         emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, compact_dotted(sc, node_text(sc, node)), none,
@@ -559,6 +610,26 @@ static void emit_item(scan_ctx *sc, const item *it) {
     case ROLE_COMMENT:
         emit_text_node(sc, SUNSET_CTX_COMMENT, node, 1, NULL);
         break;
+    case ROLE_BIND_TARGET: {
+        /* the binding's span is its value: a seed inside it marks the target (core/flow.c) */
+        const fact_cap *v = companion(sc, it, ROLE_BIND_VALUE);
+        if (v)
+            emit_bind(sc, v->node, 0, compact_dotted(sc, node_text(sc, node)));
+        break;
+    }
+    case ROLE_BIND_RETURN:
+        /* `return bs, es`: which element is legacy is not tracked, so a tuple marks nothing
+         * (else the caller's `bs, es = f()` would mark both) */
+        if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
+            emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
+        break;
+    case ROLE_STMT:
+        /* simple statements do not nest: the latest one holds what follows until its end */
+        sc->stmt_end = it->end;
+        sc->stmt = node_span(node);
+        sc->stmt_message = !strcmp(ts_node_type(node), "raise_statement") ||
+                           !strcmp(ts_node_type(node), "assert_statement");
+        break;
     default:
         break;
     }
@@ -579,6 +650,7 @@ static void emit_facts(scan_ctx *sc) {
             sc->calls.n--;
         while (sc->scopes.n && it->start >= VEC_AT(&sc->scopes, scope_frame, sc->scopes.n - 1).end)
             sc->scopes.n--;
+        if (sc->stmt_end && it->start >= sc->stmt_end) sc->stmt_end = 0;
         emit_item(sc, it);
     }
 }
@@ -752,6 +824,86 @@ static bool may_chain(const char *d, size_t len) {
     return false;
 }
 
+/* Commented-out code is the top-level statements of the comments' parse that parse cleanly
+ * and do something (a call, an assignment, an import): prose that happens to parse (`# see
+ * ParallelExecutor`) is a bare expression and stays a comment. */
+static bool dead_statements(TSNode root, vec *out) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+        TSNode st = ts_node_named_child(root, i);
+        if (ts_node_has_error(st)) continue;
+        const char *t = ts_node_type(st);
+        bool ok = !strcmp(t, "import_statement") || !strcmp(t, "import_from_statement");
+        if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1) {
+            const char *k = ts_node_type(ts_node_named_child(st, 0));
+            ok = !strcmp(k, "call") || !strcmp(k, "assignment") || !strcmp(k, "augmented_assignment");
+        }
+        uint32_t r[2] = {ts_node_start_byte(st), ts_node_end_byte(st)};
+        if (ok && !vec_push(out, &r)) return false;
+    }
+    return true;
+}
+
+/* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
+ * for dead code only those of dead_statements. Takes mask. */
+static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
+    vec acc = VEC_INIT(uint32_t[2]);
+    TSTree *tree = ts_parser_parse_string(sc->w->parser, NULL, mask, (uint32_t)sc->src->len);
+    if (!tree) {
+        ts_parser_reset(sc->w->parser); /* over budget: left out */
+        goto cleanup;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    if (ctx == SUNSET_CTX_DEAD_CODE && (!dead_statements(root, &acc) || !acc.n)) goto cleanup;
+    sunset_source src = *sc->src;
+    src.data = mask;
+    scan_ctx d = {
+        .w = sc->w, .src = &src, .sink = sc->sink, .doc = true, .code_ctx = ctx,
+        .accept = ctx == SUNSET_CTX_DEAD_CODE ? &acc : NULL,
+        .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
+        .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
+        .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
+        .deadline_ms = sc->deadline_ms,
+    };
+    if (collect_facts(&d, root) && !d.over_budget) {
+        sort_facts(&d);
+        emit_facts(&d);
+    }
+    scan_ctx_free(&d);
+cleanup:
+    if (tree) ts_tree_delete(tree);
+    vec_free(&acc);
+    sunset_free(mask);
+}
+
+/* The second passes: the code examples of the file's docstrings and its commented-out code
+ * (sc->ranges, after the first pass), each parsed from a masked copy of the file
+ * (doccode.c), so positions are the file's. */
+static void scan_second(scan_ctx *sc) {
+    for (int pass = 0; pass < 2; pass++) {
+        sunset_context want = pass ? SUNSET_CTX_COMMENT : SUNSET_CTX_DOCSTRING;
+        vec rs = VEC_INIT(uint32_t[2]);
+        for (size_t i = 0; i < sc->ranges.n; i++) {
+            const ctx_range *r = &VEC_AT(&sc->ranges, ctx_range, i);
+            uint32_t d[2] = {r->start, r->end};
+            if (r->ctx == want && !vec_push(&rs, &d)) break;
+        }
+        char *mask = !rs.n ? NULL
+                     : pass ? py_comment_mask(sc->src->data, sc->src->len, rs.v, rs.n)
+                            : py_doc_mask(sc->src->data, sc->src->len, rs.v, rs.n);
+        vec_free(&rs);
+        if (mask) scan_masked(sc, pass ? SUNSET_CTX_DEAD_CODE : SUNSET_CTX_DOCSTRING, mask);
+    }
+}
+
+/* 1 for a Markdown path, 2 for reST, 3 for a notebook, else 0. The engine hands such a file to this frontend
+ * for its embedded Python (registry.c: sunset_lang_embedded); the suffixes are the
+ * registry's for those languages (this frontend does not link the registry). */
+static int markup_kind(const char *path) {
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/')) return 0;
+    return !strcmp(dot, ".md") ? 1 : !strcmp(dot, ".rst") ? 2 : !strcmp(dot, ".ipynb") ? 3 : 0;
+}
+
 static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     py_worker *w = wp;
     TSTree *tree = NULL;
@@ -768,6 +920,15 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
+        goto cleanup;
+    }
+    int markup = markup_kind(src->path);
+    if (markup) { /* a document's code blocks only */
+        char *mask = markup == 3 ? py_notebook_mask(src->data, src->len)
+                                 : py_markup_mask(src->data, src->len, markup == 1);
+        /* a notebook's code cells are code; a document's examples are documentation */
+        if (mask) scan_masked(&sc, markup == 3 ? SUNSET_CTX_CODE : SUNSET_CTX_DOCSTRING, mask);
+        rc = 0;
         goto cleanup;
     }
     tree = ts_parser_parse_string(w->parser, NULL, src->data, (uint32_t)src->len);
@@ -806,6 +967,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     }
     emit_facts(&sc);
     if (!sc.oom) emit_matches(&sc);
+    if (!sc.oom) scan_second(&sc);
     if (sc.oom) {
         sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
         goto cleanup;

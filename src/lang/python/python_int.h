@@ -53,6 +53,8 @@ typedef enum role {
     ROLE_IDENT, ROLE_IDENT_DEFINITION,
     ROLE_STRING, ROLE_STRING_CONTENT, ROLE_DOCSTRING,
     ROLE_COMMENT,
+    ROLE_STMT,
+    ROLE_BIND_TARGET, ROLE_BIND_VALUE, ROLE_BIND_RETURN,
     ROLE_COUNT
 } role;
 
@@ -88,6 +90,10 @@ static const struct {
     [ROLE_STRING_CONTENT] = {"string.content", RC_PRIMARY},
     [ROLE_DOCSTRING] = {"docstring", RC_MARK},
     [ROLE_COMMENT] = {"comment", RC_PRIMARY},
+    [ROLE_STMT] = {"stmt", RC_PRIMARY},
+    [ROLE_BIND_TARGET] = {"bind.target", RC_PRIMARY},
+    [ROLE_BIND_VALUE] = {"bind.value", RC_COMPANION},
+    [ROLE_BIND_RETURN] = {"bind.return", RC_PRIMARY},
 };
 
 /* ---- compiled queries ------------------------------------------------------------------- */
@@ -148,6 +154,23 @@ typedef struct qsrc {
     size_t len;
     bool facts;                  /* facts.scm: capture names are roles */
 } qsrc;
+
+/* ---- doccode.c ---- */
+
+/* The code examples of the docstrings docs[i] = {start, end} (byte offsets of the string
+ * nodes, quotes included) in a copy of data as long as data (plus a NUL), all other bytes
+ * blanks, newlines kept; NULL when they hold no code (or on OOM). Caller frees. */
+char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_t n);
+/* The same for comments ({start, end} from the '#'): the text of those that look like code (a
+ * call, an assignment, an import); NULL when none does. Caller frees. */
+char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2], size_t n);
+/* The same for a document: a Markdown file's Python (or untagged) fences, a reST file's
+ * code-block / `::` bodies, doctest lines in either; NULL when it has none. Caller frees. */
+char *py_markup_mask(const char *data, size_t len, bool markdown);
+/* The same for a Jupyter notebook: its code cells' source lines, each decoded in place of its
+ * JSON string (so a fact's line is the file's; columns shift by the JSON indentation and
+ * escapes); NULL when it has none or is no notebook. Caller frees. */
+char *py_notebook_mask(const char *data, size_t len);
 
 /* ---- query.c ---- */
 

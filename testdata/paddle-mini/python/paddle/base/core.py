@@ -12,6 +12,7 @@ try:
         _set_eager_deletion_mode,
         _set_paddle_lib_path,
     )
+    from .libpaddle import *  # noqa: F403
 
     has_paddle_dy_lib = True
 except ImportError as e:

@@ -1,0 +1,160 @@
+/*
+ * rules_show.c — `sunset rules show [ID...]`: what a rule finds, why it matters and how to fix
+ * it, from the rule itself: message, rationale (the rule's "description", else its pack's),
+ * fix hint, severities, languages, matcher and the examples `rules test` checks. Text for a
+ * terminal, JSON, or Markdown: `rules show -f markdown` with no ID is rules/RULES.md, the page
+ * SARIF's helpUri points at (one anchor per rule, the id in lower case).
+ */
+#include "cmd/selftest.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+#include "lang/registry.h"
+
+typedef enum show_fmt { SHOW_TEXT, SHOW_JSON, SHOW_MD } show_fmt;
+
+static void langs_of(const sunset_rule *r, sb *b) {
+    for (int l = 1; l < SUNSET_LANG_COUNT; l++)
+        if (r->lang_mask & (1u << l)) sb_printf(b, "%s%s", b->len ? ", " : "", sunset_lang_name((sunset_lang)l));
+}
+
+static void contexts_of(const sunset_rule *r, sb *b) {
+    for (int c = 0; c < SUNSET_CTX_COUNT; c++)
+        if (r->ctx_mask & (1u << c))
+            sb_printf(b, "%s%s %s", b->len ? ", " : "", sunset_context_name((sunset_context)c),
+                      sunset_severity_name(r->sev[c]));
+}
+
+/* Each line of code, indented by `ind` (text) or as is (markdown fences). */
+static void code_lines(sb *b, const char *code, const char *ind) {
+    for (const char *p = code; *p;) {
+        size_t n = strcspn(p, "\n");
+        sb_printf(b, "%s%.*s\n", ind, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+static void show_examples(const sunset_rule *r, show_fmt f, sb *b) {
+    cJSON *ex = r->examples_json ? cJSON_Parse(r->examples_json) : NULL;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, ex) {
+        const char *lang = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "lang"));
+        const char *code = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "code"));
+        const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "path"));
+        double want = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "expect"));
+        if (!lang || !code) continue;
+        char what[64];
+        if (want >= 1 && want < 1e6) snprintf(what, sizeof what, "%.0f finding%s", want, want == 1 ? "" : "s");
+        else snprintf(what, sizeof what, "no finding");
+        if (f == SHOW_MD) {
+            /* a fence longer than any run of backticks in the code (markdown examples have them) */
+            int fence = 3;
+            for (const char *p = code; *p; p++) {
+                int run = 0;
+                while (p[run] == '`') run++;
+                if (run >= fence) fence = run < 17 ? run + 1 : 18;
+                if (run) p += run - 1;
+            }
+            sb_printf(b, "%s (%s%s%s):\n\n%.*s%s\n", want >= 1 ? "Flagged" : "Not flagged", what, path ? ", as " : "",
+                      path ? path : "", fence, "``````````````````", lang);
+            code_lines(b, code, "");
+            sb_printf(b, "%.*s\n\n", fence, "``````````````````");
+        } else {
+            sb_printf(b, "  %s %s%s%s: %s\n", want >= 1 ? "+" : "-", lang, path ? " " : "", path ? path : "", what);
+            code_lines(b, code, "      ");
+        }
+    }
+    cJSON_Delete(ex);
+}
+
+static void show_text(const sunset_rule *r, sb *b) {
+    sb langs = {0}, ctx = {0};
+    langs_of(r, &langs);
+    contexts_of(r, &ctx);
+    sb_printf(b, "%s — %s\n\n", r->id, r->message);
+    sb_printf(b, "  family     %s (tracking task %d)\n", r->family, r->task);
+    sb_printf(b, "  severity   %s\n", ctx.s ? ctx.s : "");
+    sb_printf(b, "  languages  %s\n", langs.s ? langs.s : "");
+    sb_printf(b, "  matcher    %s\n", rule_kind_name(r->kind));
+    if (r->description) sb_printf(b, "\nwhy: %s\n", r->description);
+    sb_printf(b, "\nfix: %s\n\nexamples (checked by 'sunset rules test'):\n", r->fix);
+    show_examples(r, SHOW_TEXT, b);
+    sb_free(&langs);
+    sb_free(&ctx);
+}
+
+static void show_md(const sunset_rule *r, sb *b) {
+    sb langs = {0}, ctx = {0};
+    langs_of(r, &langs);
+    contexts_of(r, &ctx);
+    /* the heading is the id alone: GitHub's anchor is then the id in lower case */
+    sb_printf(b, "## %s\n\n%s\n\n", r->id, r->message);
+    sb_printf(b, "- family: `%s` (tracking task %d)\n- severity: %s\n- languages: %s\n- matcher: `%s`\n\n",
+              r->family, r->task, ctx.s ? ctx.s : "", langs.s ? langs.s : "", rule_kind_name(r->kind));
+    if (r->description) sb_printf(b, "**Why.** %s\n\n", r->description);
+    sb_printf(b, "**Fix.** %s\n\n", r->fix);
+    show_examples(r, SHOW_MD, b);
+    sb_free(&langs);
+    sb_free(&ctx);
+}
+
+static void show_json(const sunset_rule *r, bool first, sb *b) {
+    sb langs = {0};
+    langs_of(r, &langs);
+    sb_puts(b, first ? "\n{\"id\":" : ",\n{\"id\":");
+    sb_put_json_str(b, r->id);
+    sb_puts(b, ",\"family\":");
+    sb_put_json_str(b, r->family);
+    sb_printf(b, ",\"task\":%d,\"matcher\":\"%s\",\"languages\":", r->task, rule_kind_name(r->kind));
+    sb_put_json_str(b, langs.s);
+    sb_puts(b, ",\"severity\":{");
+    bool f1 = true;
+    for (int c = 0; c < SUNSET_CTX_COUNT; c++)
+        if (r->ctx_mask & (1u << c)) {
+            sb_printf(b, "%s\"%s\":\"%s\"", f1 ? "" : ",", sunset_context_name((sunset_context)c),
+                      sunset_severity_name(r->sev[c]));
+            f1 = false;
+        }
+    sb_puts(b, "},\"message\":");
+    sb_put_json_str(b, r->message);
+    sb_puts(b, ",\"rationale\":");
+    sb_put_json_str_or_null(b, r->description);
+    sb_puts(b, ",\"fix\":");
+    sb_put_json_str(b, r->fix);
+    sb_printf(b, ",\"examples\":%s}", r->examples_json ? r->examples_json : "[]");
+    sb_free(&langs);
+}
+
+int sunset_rules_show(const sunset_ruleset *rs, const char *const *ids, size_t n_ids, const char *format, sb *out) {
+    show_fmt f = !format || strcmp(format, "text") == 0 ? SHOW_TEXT : strcmp(format, "json") == 0 ? SHOW_JSON : SHOW_MD;
+    for (size_t k = 0; k < n_ids; k++) {
+        size_t i = 0;
+        while (i < rs->rules.n && strcmp(VEC_AT(&rs->rules, sunset_rule *, i)->id, ids[k])) i++;
+        if (i == rs->rules.n) {
+            fprintf(stderr, "sunset: no rule '%s' (see 'sunset rules list')\n", ids[k]);
+            return -1;
+        }
+    }
+    if (f == SHOW_JSON) sb_puts(out, "[");
+    if (f == SHOW_MD && !n_ids)
+        sb_puts(out, "# sunset rules\n\nGenerated by `sunset rules show -f markdown` from rules/*.json (the format is "
+                     "[SCHEMA.md](SCHEMA.md)); `make rules-doc` rewrites it and `make test` checks it is "
+                     "current. Each rule: what it finds, why, the fix, and the examples `sunset rules test` "
+                     "checks.\n\n");
+    /* in the order asked for; every rule in load order without ids */
+    size_t shown = 0, n = n_ids ? n_ids : rs->rules.n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = k;
+        if (n_ids)
+            for (i = 0; strcmp(VEC_AT(&rs->rules, sunset_rule *, i)->id, ids[k]); i++) {}
+        const sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
+        if (f == SHOW_TEXT && shown) sb_puts(out, "\n");
+        if (f == SHOW_TEXT) show_text(r, out);
+        else if (f == SHOW_MD) show_md(r, out);
+        else show_json(r, shown == 0, out);
+        shown++;
+    }
+    if (f == SHOW_JSON) sb_puts(out, "\n]\n");
+    return out->oom ? -1 : 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * flow.h — legacy-object flow within a file (Python): rules whose attribute matcher says
+ * `"receiver": {"bound_to": ["RULE-ID", ...]}` report the uses of a variable, `self.x` or
+ * function bound to an expression another rule matched. Engine-private, like rules_int.h.
+ */
+#ifndef SUNSET_FLOW_H
+#define SUNSET_FLOW_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/rules_int.h"
+
+/* A flow rule's receiver: the rules that mark an object, and which uses are reported. */
+typedef struct flow_rule {
+    char **bound_ids;              /* owned; the ids as written */
+    const sunset_rule **bound;     /* resolved by flow_link; borrowed from the rule set */
+    size_t n_bound;
+    bool arguments;                /* also report the object passed as a call argument */
+} flow_rule;
+
+/* Parse the "receiver" object into r->flow. 0, or -1 with msg (a sentence) filled. */
+int flow_rule_parse(sunset_rule *r, const cJSON *receiver, char *msg, size_t msg_size);
+/* Resolve every flow rule's bound_to ids (after all packs are loaded). 0, or -1 with msg
+ * naming the rule and the unknown id. Sets rs->flow_rules[lang]. */
+int flow_link(sunset_ruleset *rs, char *msg, size_t msg_size);
+void flow_rule_free(flow_rule *f);
+
+/* One file's bindings, uses and seeds, gathered while its frontend runs. */
+typedef struct flow_file flow_file;
+
+flow_file *flow_file_new(void);
+void flow_file_free(flow_file *ff);
+/* A BIND fact, an ATTR fact, an IDENT fact inside an argument list (aux = its callee). */
+void flow_fact(flow_file *ff, const sunset_fact *f);
+/* A lexical scope (sunset_scope); kind and name are copied. */
+void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t start, uint32_t end);
+/* A candidate match of any rule: seeds are the bound rules' matches in code or in a
+ * docstring's code example (a word in a string or comment binds nothing). */
+void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span);
+
+/* Called once per reported use. */
+typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_context ctx,
+                               sunset_span span, sunset_span stmt, const char *text, size_t len);
+/* Run every flow rule of `rules` (a vec of sunset_rule *) over the file and report the uses. */
+void flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md, flow_report_fn report,
+                 void *ud);
+
+#endif

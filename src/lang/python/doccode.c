@@ -1,0 +1,305 @@
+/*
+ * doccode.c — the code examples inside Python docstrings, for the Python frontend's second
+ * pass. A docstring's doctest lines (`>>> `, `... `) and the indented body of a
+ * `.. code-block:: python` / `.. code::` directive or of a paragraph ending in `::` are code;
+ * py_doc_mask copies exactly those bytes into a buffer as long as the file, every other byte
+ * a blank (newlines kept), so that a parse of the buffer reports the examples' facts at their
+ * own lines and columns in the file. Prose, prompts and the quotes never reach the parser.
+ * Indentation differs between examples; tree-sitter's error recovery parses each statement
+ * anyway, and what does not parse yields no facts (its words are still docstring words).
+ * py_comment_mask does the same for comments that may be commented-out code; the frontend
+ * keeps only the statements that parse cleanly. py_markup_mask does it for a Markdown file's
+ * fenced Python blocks and a reStructuredText file's literal blocks (and doctest lines in
+ * either).
+ */
+#include "lang/python/python_int.h"
+
+#include <string.h>
+
+static bool blank(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') return false;
+    return true;
+}
+
+static bool starts(const char *s, size_t n, const char *p) {
+    size_t k = strlen(p);
+    return n >= k && memcmp(s, p, k) == 0;
+}
+
+/* Does this (stripped) line open a literal block whose body is Python? */
+static bool opens_block(const char *s, size_t n) {
+    if (starts(s, n, ".. code-block::") || starts(s, n, ".. code::") ||
+        starts(s, n, ".. sourcecode::")) {
+        const char *lang = memchr(s, ':', n);
+        size_t rest = n - (size_t)(lang - s);
+        /* the language after `::`, if any, must be Python */
+        const char *p = lang + 2;
+        size_t m = rest - 2;
+        while (m && (*p == ' ' || *p == '\t')) p++, m--;
+        while (m && (p[m - 1] == ' ' || p[m - 1] == '\r')) m--;
+        return m == 0 || (m == 6 && memcmp(p, "python", 6) == 0) ||
+               (m == 7 && memcmp(p, "python3", 7) == 0) || (m == 5 && memcmp(p, "ipython", 5) == 0);
+    }
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    return n >= 2 && s[n - 2] == ':' && s[n - 1] == ':' && !starts(s, n, "..");
+}
+
+/* A copy of data as long as data (plus a NUL): all blanks, newlines kept. */
+static char *blank_copy(const char *data, size_t len) {
+    char *out = sunset_malloc(len + 1);
+    if (!out) return NULL;
+    for (size_t k = 0; k < len; k++) out[k] = data[k] == '\n' ? '\n' : ' ';
+    out[len] = 0;
+    return out;
+}
+
+static bool prompt(const char *t, size_t n) {
+    return starts(t, n, ">>> ") || starts(t, n, "... ") ||
+           (n == 3 && (starts(t, n, ">>>") || starts(t, n, "...")));
+}
+
+/* Copy the code of data[a, b) (one docstring's contents) into out at the same offsets; true
+ * if any byte was code. */
+static bool mask_one(const char *data, uint32_t a, uint32_t b, char *out) {
+    bool any = false, in_block = false, options = false;
+    size_t block_indent = 0;
+    for (uint32_t ls = a; ls < b;) {
+        const char *nl = memchr(data + ls, '\n', b - ls);
+        uint32_t le = nl ? (uint32_t)(nl - data) : b;
+        const char *s = data + ls;
+        size_t n = le - ls, ind = 0;
+        while (ind < n && (s[ind] == ' ' || s[ind] == '\t')) ind++;
+        const char *t = s + ind;
+        size_t tn = n - ind;
+        bool empty = blank(s, n);
+        if (in_block && !empty && ind <= block_indent) in_block = false;
+        if (!empty && prompt(t, tn)) {
+            if (tn > 4) memcpy(out + ls + ind + 4, t + 4, tn - 4);
+            any = true;
+        } else if (in_block) {
+            if (!empty && !(options && t[0] == ':')) { /* a directive's :name: options */
+                options = false;
+                memcpy(out + ls + ind, t, tn);
+                any = true;
+            }
+        } else if (!empty && opens_block(t, tn)) {
+            in_block = options = true;
+            block_indent = ind;
+        }
+        ls = le + 1;
+    }
+    return any;
+}
+
+char *py_doc_mask(const char *data, size_t len, const uint32_t (*docs)[2], size_t n) {
+    char *out = NULL;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = docs[i][0], b = docs[i][1];
+        /* the contents: past the prefix and opening quotes, before the closing ones */
+        while (a < b && strchr("rRuUbBfF", data[a])) a++;
+        size_t q = (b - a >= 6 && (data[a] == '"' || data[a] == '\'') && data[a + 1] == data[a] &&
+                    data[a + 2] == data[a]) ? 3 : 1;
+        if (b - a < 2 * q) continue;
+        a += (uint32_t)q;
+        b -= (uint32_t)q;
+        if (!out && !(out = blank_copy(data, len))) return NULL;
+        if (mask_one(data, a, b, out)) any = true;
+    }
+    if (!any) {
+        sunset_free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Could the comment text s[0, n) (after the '#') be code? A call, an assignment or an
+ * import; everything else is prose and never parsed. */
+static bool code_like(const char *s, size_t n) {
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    if (!n || *s == '!' || *s == '#' || *s == '-' || *s == '*') return false; /* #!, ##, banners */
+    if (starts(s, n, "import ") || starts(s, n, "from ")) return true;
+    return memchr(s, '(', n) || memchr(s, '=', n);
+}
+
+char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2], size_t n) {
+    char *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = comments[i][0], b = comments[i][1];
+        if (b - a < 2 || data[a] != '#' || !code_like(data + a + 1, b - a - 1)) continue;
+        if (!out && !(out = blank_copy(data, len))) return NULL;
+        memcpy(out + a + 1, data + a + 1, b - a - 1);
+    }
+    return out;
+}
+
+/* A Markdown fence's info string names Python (or nothing: an untagged block is tried). */
+static bool python_info(const char *s, size_t n) {
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    if (n && *s == '{') s++, n--; /* {python} */
+    size_t w = 0;
+    while (w < n && s[w] != ' ' && s[w] != '}' && s[w] != ',') w++;
+    return w == 0 || (w == 6 && !memcmp(s, "python", 6)) || (w == 7 && !memcmp(s, "python3", 7)) ||
+           (w == 2 && !memcmp(s, "py", 2)) || (w == 7 && !memcmp(s, "ipython", 7));
+}
+
+char *py_markup_mask(const char *data, size_t len, bool markdown) {
+    char *out = blank_copy(data, len);
+    if (!out) return NULL;
+    bool any = false;
+    if (!markdown) {
+        any = mask_one(data, 0, (uint32_t)len, out);
+    } else {
+        /* fences: ``` or ~~~ (three or more), closed by the same run; doctest lines outside */
+        bool in = false, py = false;
+        char fch = 0;
+        size_t flen = 0;
+        for (uint32_t ls = 0; ls < len;) {
+            const char *nl = memchr(data + ls, '\n', len - ls);
+            uint32_t le = nl ? (uint32_t)(nl - data) : (uint32_t)len;
+            const char *s = data + ls;
+            size_t n = le - ls, ind = 0;
+            while (ind < n && ind < 4 && s[ind] == ' ') ind++;
+            const char *t = s + ind;
+            size_t tn = n - ind, run = 0;
+            while (run < tn && (t[run] == '`' || t[run] == '~') && t[run] == t[0]) run++;
+            if (!in && run >= 3) {
+                in = true;
+                fch = t[0];
+                flen = run;
+                py = python_info(t + run, tn - run);
+            } else if (in && run >= flen && t[0] == fch && blank(t + run, tn - run)) {
+                in = false;
+            } else if (in && py) {
+                memcpy(out + ls, s, n);
+                any = true;
+            } else if (!in && tn > 4 && prompt(t, tn)) {
+                memcpy(out + ls + ind + 4, t + 4, tn - 4);
+                any = true;
+            }
+            ls = le + 1;
+        }
+    }
+    if (!any) {
+        sunset_free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* ---- notebooks: the code cells' source strings of an .ipynb (nbformat 4 JSON) ---- */
+
+typedef struct nb {
+    const char *d, *end;
+    char *out;
+    bool any;
+} nb;
+
+static const char *nb_ws(const nb *b, const char *p) {
+    while (p < b->end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+    return p;
+}
+
+/* Past the string starting at p (on its opening quote), or NULL if unterminated. */
+static const char *nb_string_end(const nb *b, const char *p) {
+    for (p++; p < b->end; p++) {
+        if (*p == '\\') p++;
+        else if (*p == '"') return p + 1;
+    }
+    return NULL;
+}
+
+/* Decode the JSON string [s, e) (quotes included) into out at its own offset. A source line
+ * is one string ending in "\n"; an escaped newline before the end has no file line to go to,
+ * so the rest of that string is left out. Non-ASCII escapes become '?'. */
+static void nb_decode(nb *b, const char *s, const char *e) {
+    char *o = b->out + (s - b->d) + 1;
+    for (const char *p = s + 1; p < e - 1; p++) {
+        char c = *p;
+        if (c == '\\' && p + 1 < e - 1) {
+            c = *++p;
+            if (c == 'n') {
+                if (p + 1 < e - 1) return;
+                break;
+            }
+            c = c == 't' ? '\t' : c == 'r' ? ' ' : c == 'u' ? '?' : c;
+            if (*p == 'u') p += p + 4 < e - 1 ? 4 : 0;
+        }
+        *o++ = c;
+        b->any = true;
+    }
+}
+
+static const char *nb_value(nb *b, const char *p, int depth, int role);
+
+/* roles: 0 any value, 1 the top object, 2 the cells array, 3 a cell, 4 a cell's source */
+static const char *nb_container(nb *b, const char *p, int depth, int role) {
+    bool obj = *p == '{';
+    const char *src[2] = {NULL, NULL}; /* a cell's "source" value span */
+    bool code = false;
+    p = nb_ws(b, p + 1);
+    if (p < b->end && *p == (obj ? '}' : ']')) return p + 1;
+    while (p && p < b->end) {
+        int sub = role == 2 ? 3 : role == 4 ? 4 : 0;
+        if (obj) {
+            if (*p != '"') return NULL;
+            const char *ke = nb_string_end(b, p);
+            if (!ke) return NULL;
+            size_t kn = (size_t)(ke - p);
+            bool cells = role == 1 && kn == 7 && !memcmp(p, "\"cells\"", 7);
+            bool source = role == 3 && kn == 8 && !memcmp(p, "\"source\"", 8);
+            bool type = role == 3 && kn == 11 && !memcmp(p, "\"cell_type\"", 11);
+            p = nb_ws(b, ke);
+            if (p >= b->end || *p != ':') return NULL;
+            p = nb_ws(b, p + 1);
+            sub = cells ? 2 : source ? 4 : 0;
+            if (type && p < b->end && *p == '"') code = b->end - p >= 6 && !memcmp(p, "\"code\"", 6);
+            if (source) src[0] = p;
+            p = nb_value(b, p, depth + 1, sub);
+            if (source) src[1] = p;
+        } else {
+            p = nb_value(b, p, depth + 1, sub);
+        }
+        if (!p) return NULL;
+        p = nb_ws(b, p);
+        if (p < b->end && *p == ',') {
+            p = nb_ws(b, p + 1);
+            continue;
+        }
+        if (p < b->end && *p == (obj ? '}' : ']')) {
+            if (role == 3 && code && src[0] && src[1]) /* the code cell's strings, decoded */
+                for (const char *q = src[0]; q < src[1]; q++)
+                    if (*q == '"') {
+                        const char *e = nb_string_end(b, q);
+                        if (!e) break;
+                        nb_decode(b, q, e);
+                        q = e - 1;
+                    }
+            return p + 1;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+static const char *nb_value(nb *b, const char *p, int depth, int role) {
+    if (p >= b->end || depth > 64) return NULL; /* a notebook is shallow; deeper is not one */
+    if (*p == '{' || *p == '[') return nb_container(b, p, depth, role);
+    if (*p == '"') return nb_string_end(b, p);
+    while (p < b->end && !strchr(",]} \t\r\n", *p)) p++; /* number, true, false, null */
+    return p;
+}
+
+char *py_notebook_mask(const char *data, size_t len) {
+    nb b = {data, data + len, blank_copy(data, len), false};
+    if (!b.out) return NULL;
+    const char *p = nb_ws(&b, data);
+    if (p < b.end && *p == '{') nb_container(&b, p, 0, 1);
+    if (!b.any) {
+        sunset_free(b.out);
+        return NULL;
+    }
+    return b.out;
+}
