@@ -421,7 +421,8 @@ int tracking_write_md(const tracking_report *r, const vec *batches, sb *out) {
         size_t used = trk_chars(out->s + start, out->len - start) + reserve;
         if (used * 10 < limit * 8 || ci + 1 == sizeof caps / sizeof caps[0]) break;
     }
-    size_t used = trk_chars(out->s + start, out->len - start);
+    /* out of memory, out->s may be NULL: no offset on it (UBSan) */
+    size_t used = out->s ? trk_chars(out->s + start, out->len - start) : 0;
     int rc = handling(out, r, used, limit, reserve);
     sb_putn(out, tail.s ? tail.s : "", tail.len);
     rc = rc || tail.oom ? -1 : 0;
