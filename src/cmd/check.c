@@ -537,6 +537,9 @@ int cmd_check(cli *c) {
     size_t n_baseline = ks.n;
     /* in a diff mode the configuration is the diff base's, never the change's */
     if (diff && !c->allow_config_change && bv.in_git && (rc = base_config(c, &bv, &s, &cfg_rel))) goto cleanup;
+    /* a diff mode judges the changed files only (changed_files): walking the whole tree first
+     * was two thirds of a one-file pre-commit check's wall time on a Paddle-sized tree */
+    s.no_walk = diff;
     if ((rc = scan_prepare(c, &s))) goto cleanup;
     rc = EXIT_USAGE;
 

@@ -27,6 +27,8 @@ typedef struct scan_ctx {
     char *repo_prefix; /* result.uri_prefix: the root below its git work tree; NULL outside */
     vec starts;        /* char *: root-relative start paths */
     vec files;         /* char *: root-relative files, sorted, unique */
+    bool no_walk;      /* set before scan_prepare: the caller names the files (check's diff
+                        * modes replace the list with the changed files), so no walk */
     walk_stats ws;
     struct sunset_cache *cache; /* NULL with --no-cache */
     char *cache_dir;   /* where the cache lives (see cache_location); owned */

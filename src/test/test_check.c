@@ -300,6 +300,21 @@ static void files_from_and_threshold(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A diff mode judges the changed files only: no walk of the tree (a pre-commit hook's wall
+ * time on a Paddle-sized tree), so the walk's counts (its .gitignore'd files) stay at 0. */
+static void diff_mode_reads_only_the_change(void **state) {
+    repo *r = *state;
+    put(r, "notes/a.md", "ParallelExecutor\n");
+    put(r, "out/b.json", "{}\n");
+    put(r, "python/paddle/run.py", "import paddle\n\n\ndef main():\n    return paddle.static.Program()\n");
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f json"), 0);
+    cJSON *doc = gate_of(r);
+    const cJSON *st = cJSON_GetObjectItem(doc, "stats");
+    assert_int_equal(cJSON_GetObjectItem(st, "files_seen")->valueint, 1);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "skipped"), "ignored")->valueint, 0);
+    cJSON_Delete(doc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(adding_exec_strategy_fails_with_one_annotation, setup, teardown),
@@ -308,6 +323,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(suppressions_in_the_gate, setup, teardown),
         cmocka_unit_test_setup_teardown(malformed_baseline_is_an_error_and_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(files_from_and_threshold, setup, teardown),
+        cmocka_unit_test_setup_teardown(diff_mode_reads_only_the_change, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -336,6 +338,31 @@ static void order_independent(void **state) {
     sunset_index_free(two);
 }
 
+/* Thousands of names of every length (the hash's word loop and tail, the sort's partitions
+ * and its insertion pass): the name set is strictly ascending and finds each name and no other. */
+static void many_names_sorted(void **state) {
+    size_t cap = 4000 * 40;
+    char *text = malloc(cap), *absent = malloc(64);
+    assert_non_null(text);
+    assert_non_null(absent);
+    size_t len = 0;
+    for (int i = 0; i < 4000; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%.*s%d = 1\n", i % 17 + 3, "name_of_some_length", i);
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "many.py", SUNSET_LANG_PYTHON, text);
+    assert_int_equal(f->n_names, 4000);
+    for (size_t i = 1; i < f->n_names; i++) assert_true(f->names[i - 1] < f->names[i]);
+    for (int i = 0; i < 4000; i++) {
+        snprintf(absent, 64, "%.*s%d", i % 17 + 3, "name_of_some_length", i);
+        assert_true(ix_file_uses(f, absent));
+        snprintf(absent, 64, "%.*s%d", i % 17 + 3, "other_of_some_length", i);
+        assert_false(ix_file_uses(f, absent));
+    }
+    sunset_index_free(ix);
+    free(text);
+    free(absent);
+}
+
 static void oom_never_leaks(void **state) {
     const struct {
         const char *path;
@@ -373,6 +400,7 @@ int main(void) {
         cmocka_unit_test(cmake_and_shell),
         cmocka_unit_test(cmake_nul_byte),
         cmocka_unit_test(order_independent),
+        cmocka_unit_test(many_names_sorted),
         cmocka_unit_test(oom_never_leaks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,7 +102,7 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
             }
             if (a.oom) oom = true;
             if (!a.s) sb_puts(&a, "");
-            char *arg = sb_take(&a);
+            char *arg = ix_sb_take(&a);
             if (!arg || !vec_push(&lines, &at) || !vec_push(&args, &arg)) {
                 if (lines.n > args.n) lines.n = args.n;
                 sunset_free(arg);
@@ -122,6 +122,8 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
             }
         }
         cmd.end = line;
+        ix_vec_fit(&args);
+        ix_vec_fit(&lines);
         cmd.args = args.v;
         cmd.arg_lines = lines.v;
         cmd.n_args = (uint32_t)args.n;

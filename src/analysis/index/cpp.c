@@ -56,24 +56,25 @@ static bool skip_blank(clex *x) {
         return true;
     }
     if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
-        x->i++;
+        do x->i++;
+        while (x->i < len && (d[x->i] == ' ' || d[x->i] == '\t'));
         return true;
     }
     if (ch == '\\' && x->i + 1 < len && (d[x->i + 1] == '\n' || d[x->i + 1] == '\r')) {
         x->i++;
         return true;
     }
+    /* comments by memchr/memmem: a licence header on every file is most of the bytes skipped */
     if (ch == '/' && x->i + 1 < len && d[x->i + 1] == '/') {
-        while (x->i < len && d[x->i] != '\n') x->i++;
+        const char *nl = memchr(d + x->i, '\n', len - x->i);
+        x->i = nl ? (size_t)(nl - d) : len;
         return true;
     }
     if (ch == '/' && x->i + 1 < len && d[x->i + 1] == '*') {
-        x->i += 2;
-        while (x->i + 1 < len && !(d[x->i] == '*' && d[x->i + 1] == '/')) {
-            if (d[x->i] == '\n') x->line++;
-            x->i++;
-        }
-        x->i += 2;
+        const char *s = d + x->i + 2, *e = memmem(s, len - (x->i + 2), "*/", 2);
+        const char *stop = e ? e : d + len - (len > x->i + 2); /* unterminated: as before */
+        for (const char *p = s; (p = memchr(p, '\n', (size_t)(stop - p))); p++) x->line++;
+        x->i = (size_t)(stop - d) + 2;
         return true;
     }
     return false;
@@ -167,7 +168,7 @@ static void cpp_tokens(clex *x) {
             t.n = 2;
         }
         x->i += t.n;
-        if (!vec_push(&x->toks, &t)) x->oom = true;
+        if (!ix_tok_push(&x->toks, &t)) x->oom = true;
     }
 }
 
@@ -180,8 +181,8 @@ static void free_bases(vec *bases) {
 
 static void push_base(vec *bases, sb *cur) {
     if (cur->len) {
-        char *s = sb_take(cur);
-        if (!vec_push(bases, &s)) sunset_free(s);
+        char *s = ix_sb_take(cur);
+        if (s && !vec_push(bases, &s)) sunset_free(s);
     }
     sb_free(cur);
 }
@@ -240,6 +241,7 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
             return 0;
         }
     }
+    ix_vec_fit(&bases);
     ic.bases = bases.v;
     ic.n_bases = (uint32_t)bases.n;
     if (!ic.name || !vec_push(&f->classes, &ic)) {
@@ -255,14 +257,16 @@ static int class_def(ix_file *f, const tok *tv, size_t n, size_t k, const vec *b
  * false on OOM. */
 static bool macro_word(ix_file *f, const tok *tv, size_t n, size_t k) {
     const tok *t = &tv[k];
+    /* the call's shape first: most identifiers are not followed by '(' and a name, and the
+     * DEFINE_ search reads the whole token */
+    if (k + 2 >= n || tv[k + 1].kind != TK_PUNCT || tv[k + 1].s[0] != '(' || tv[k + 2].kind != TK_ID)
+        return true;
     bool flag = is_flag_define(t), pass = ix_tok_is(t, "REGISTER_PASS");
     bool op = ix_tok_is(t, "REGISTER_OPERATOR") || ix_tok_is(t, "REGISTER_OP_WITHOUT_GRADIENT") ||
               ix_tok_is(t, "PD_REGISTER_STRUCT_KERNEL");
     bool use = ix_tok_is(t, "USE_OP") || ix_tok_is(t, "USE_OP_ITSELF") || ix_tok_is(t, "USE_NO_KERNEL_OP") ||
                ix_tok_is(t, "USE_PASS");
-    if (!(flag || pass || op || use) || k + 2 >= n || tv[k + 1].kind != TK_PUNCT || tv[k + 1].s[0] != '(' ||
-        tv[k + 2].kind != TK_ID)
-        return true;
+    if (!(flag || pass || op || use)) return true;
     /* the macro call's extent: to the matching ')' and a following ';' */
     int depth = 0;
     size_t j = k + 1;

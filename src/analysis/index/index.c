@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 
-uint64_t sunset_index_name_hash(const char *s, size_t n) { return hash64(s, n, 0x5157u); }
+uint64_t sunset_index_name_hash(const char *s, size_t n) { return ix_name_hash(s, n); }
 
 static void file_free(ix_file *f) {
     if (!f) return;
@@ -76,14 +76,15 @@ void sunset_index_free(sunset_index *ix) {
     if (!ix) return;
     for (size_t i = 0; i < ix->files.n; i++) file_free(VEC_AT(&ix->files, ix_file *, i));
     vec_free(&ix->files);
+    sunset_free(ix->path_hash);
+    sunset_free(ix->path_pos);
     pthread_mutex_destroy(&ix->mu);
     sunset_free(ix);
 }
 
 bool ix_hashes_have(const uint64_t *v, size_t n, const char *name) {
     if (!n) return false;
-    uint64_t h = sunset_index_name_hash(name, strlen(name));
-    if (!h) h = 1;
+    uint64_t h = ix_name_hash(name, strlen(name));
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -150,13 +151,11 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     default: f->blank = src->len == 0; break;
     }
     if (r || names.oom) goto cleanup;
-    if (names.n) {
-        f->names = sunset_malloc(names.n * sizeof(uint64_t));
-        if (!f->names) goto cleanup;
-        for (size_t i = 0; i < names.cap; i++)
-            if (names.slots[i]) f->names[f->n_names++] = names.slots[i];
-        qsort(f->names, f->n_names, sizeof(uint64_t), ix_cmp_u64);
-    }
+    /* every file's entry lives to the end of the run: no spare capacity */
+    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->includes, &f->cmds,
+                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) ix_vec_fit(vs[i]);
+    if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);
     pthread_mutex_lock(&ix->mu);
     bool ok = vec_push(&ix->files, &f) != NULL;
@@ -182,12 +181,51 @@ static int cmp_file(const void *a, const void *b) {
     return strcmp((*(ix_file *const *)a)->path, (*(ix_file *const *)b)->path);
 }
 
+static uint64_t path_hash(const char *path) { return ix_name_hash(path, strlen(path)); }
+
+/* The path table; without it (out of memory) lookups fall back to the binary search. */
+static void build_path_table(sunset_index *ix) {
+    sunset_free(ix->path_hash);
+    sunset_free(ix->path_pos);
+    ix->path_hash = NULL;
+    ix->path_pos = NULL;
+    ix->path_cap = 0;
+    if (!ix->files.n || ix->files.n > UINT32_MAX / 4) return;
+    size_t cap = 16;
+    while (cap < ix->files.n * 2) cap *= 2;
+    uint64_t *h = sunset_calloc(cap, sizeof *h);
+    uint32_t *p = sunset_malloc(cap * sizeof *p);
+    if (!h || !p) {
+        sunset_free(h);
+        sunset_free(p);
+        return;
+    }
+    for (size_t i = 0; i < ix->files.n; i++) {
+        uint64_t v = path_hash(VEC_AT(&ix->files, ix_file *, i)->path);
+        size_t k = v & (cap - 1);
+        while (h[k]) k = (k + 1) & (cap - 1);
+        h[k] = v;
+        p[k] = (uint32_t)i;
+    }
+    ix->path_hash = h;
+    ix->path_pos = p;
+    ix->path_cap = cap;
+}
+
 void sunset_index_finish(sunset_index *ix) {
     if (ix->files.n) qsort(ix->files.v, ix->files.n, sizeof(ix_file *), cmp_file);
+    build_path_table(ix);
     ix->finished = true;
 }
 
 long sunset_index_file_pos(const sunset_index *ix, const char *path) {
+    if (ix->path_cap) {
+        uint64_t v = path_hash(path);
+        for (size_t k = v & (ix->path_cap - 1); ix->path_hash[k]; k = (k + 1) & (ix->path_cap - 1))
+            if (ix->path_hash[k] == v && strcmp(VEC_AT(&ix->files, ix_file *, ix->path_pos[k])->path, path) == 0)
+                return (long)ix->path_pos[k];
+        return -1;
+    }
     size_t lo = 0, hi = ix->files.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;

@@ -12,10 +12,11 @@
 
 #include "analysis/index.h"
 
-static inline bool id_start(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-static inline bool id_char(unsigned char c) { return id_start(c) || (c >= '0' && c <= '9'); }
+/* Character classes by table: the lexers test every byte of the tree. Bit 1: starts an
+ * identifier (A-Z a-z _); bit 2: continues one (those and 0-9). */
+extern const unsigned char ix_char_class[256];
+static inline bool id_start(unsigned char c) { return ix_char_class[c] & 1; }
+static inline bool id_char(unsigned char c) { return ix_char_class[c] & 2; }
 
 /* An open-addressing set of name hashes, local to one file. */
 typedef struct hset {
@@ -24,13 +25,40 @@ typedef struct hset {
     bool oom;
 } hset;
 
+/* The name hash (sunset_index_name_hash), inline for the lexers: a word at a time with a
+ * final avalanche, since the set takes its slot from the low bits. Never 0 (0 marks an
+ * empty slot). It lives only in memory, so its values may change between versions. */
+static inline uint64_t ix_name_hash(const char *s, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ ((uint64_t)n * 0xff51afd7ed558ccdull);
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++) w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 32;
+    return h ? h : 1;
+}
+
 void ix_hset_add(hset *h, uint64_t v);
 void ix_hset_name(hset *h, const char *s, size_t n);   /* names of 3 bytes or more */
+/* The set's members as an ascending array (*out owned by the caller; NULL when empty);
+ * the set is left as it was. Returns false on OOM. */
+bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n);
 /* A string's contents count as a name when they look like one (pass names, test names). */
 void ix_hset_string(hset *h, const char *s, size_t n);
-int ix_cmp_u64(const void *a, const void *b);
 bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end); /* false on OOM */
 bool ix_looks_like_name(const char *s, size_t n);
+/* sb_take at its exact size (an sb holds at least 64 bytes; the index keeps hundreds of
+ * thousands of short strings for the whole run). b is freed; NULL on OOM. */
+char *ix_sb_take(sb *b);
+/* Give back a vector's unused capacity once it is complete. */
+void ix_vec_fit(vec *v);
 
 typedef enum tk { TK_ID, TK_STR, TK_PUNCT, TK_NUM } tk;
 
@@ -41,6 +69,20 @@ typedef struct tok {
     uint32_t line, end_line;
     uint32_t col; /* Python: column of the token (indentation of a logical line) */
 } tok;
+
+/* Append a token: the lexers' innermost push, kept out of the generic vec_push (a call and
+ * a memcpy per token were a tenth of the index's time). Returns false on OOM. */
+static inline bool ix_tok_push(vec *v, const tok *t) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 1024;
+        tok *nv = sunset_realloc(v->v, cap * sizeof(tok));
+        if (!nv) return false;
+        v->v = nv;
+        v->cap = cap;
+    }
+    ((tok *)v->v)[v->n++] = *t;
+    return true;
+}
 
 static inline bool ix_tok_is(const tok *t, const char *w) {
     size_t n = strlen(w);

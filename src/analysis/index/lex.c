@@ -6,6 +6,22 @@
 
 #include <stdlib.h>
 
+const unsigned char ix_char_class[256] = {
+    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+    ['_'] = 3,
+    ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3, ['I'] = 3,
+    ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3, ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3,
+    ['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3,
+    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3,
+    ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3,
+    ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
+};
+
+/* The slot is the value's top bits, so the slots hold the set nearly in ascending order
+ * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
+ * array is then one insertion pass, not a general sort (ix_hset_sorted). */
+static size_t slot_of(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
+
 void ix_hset_add(hset *h, uint64_t v) {
     if (h->oom) return;
     if (!v) v = 1; /* 0 marks an empty slot */
@@ -18,7 +34,7 @@ void ix_hset_add(hset *h, uint64_t v) {
         }
         for (size_t i = 0; i < h->cap; i++) {
             if (!h->slots[i]) continue;
-            size_t k = h->slots[i] & (cap - 1);
+            size_t k = slot_of(h->slots[i], cap);
             while (s[k]) k = (k + 1) & (cap - 1);
             s[k] = h->slots[i];
         }
@@ -26,7 +42,7 @@ void ix_hset_add(hset *h, uint64_t v) {
         h->slots = s;
         h->cap = cap;
     }
-    size_t k = v & (h->cap - 1);
+    size_t k = slot_of(v, h->cap);
     while (h->slots[k]) {
         if (h->slots[k] == v) return;
         k = (k + 1) & (h->cap - 1);
@@ -36,7 +52,7 @@ void ix_hset_add(hset *h, uint64_t v) {
 }
 
 void ix_hset_name(hset *h, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(h, sunset_index_name_hash(s, n));
+    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
 }
 
 void ix_hset_string(hset *h, const char *s, size_t n) {
@@ -46,9 +62,30 @@ void ix_hset_string(hset *h, const char *s, size_t n) {
     ix_hset_name(h, s, n);
 }
 
-int ix_cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+/* Insertion sort: linear on the nearly sorted slot order of the set. */
+static void sort_nearly_sorted(uint64_t *v, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        size_t k = i;
+        for (; k > 0 && v[k - 1] > x; k--) v[k] = v[k - 1];
+        v[k] = x;
+    }
+}
+
+bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
+    *out = NULL;
+    *n = 0;
+    if (h->oom) return false;
+    if (!h->n) return true;
+    uint64_t *v = sunset_malloc(h->n * sizeof *v);
+    if (!v) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < h->cap; i++)
+        if (h->slots[i]) v[k++] = h->slots[i];
+    sort_nearly_sorted(v, k);
+    *out = v;
+    *n = k;
+    return true;
 }
 
 bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end) {
@@ -67,3 +104,22 @@ bool ix_looks_like_name(const char *s, size_t n) {
     return true;
 }
 
+
+char *ix_sb_take(sb *b) {
+    char *s = b->oom ? NULL : sunset_strndup(b->s ? b->s : "", b->len);
+    sb_free(b);
+    return s;
+}
+
+void ix_vec_fit(vec *v) {
+    if (v->cap == v->n) return;
+    if (!v->n) {
+        vec_free(v);
+        return;
+    }
+    void *nv = sunset_realloc(v->v, v->n * v->elem);
+    if (nv) { /* a failed shrink keeps the larger block */
+        v->v = nv;
+        v->cap = v->n;
+    }
+}

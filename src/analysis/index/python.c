@@ -29,9 +29,17 @@ typedef struct pyctx {
     bool oom;
 } pyctx;
 
+/* r, b, u, f in either case: the letters of a string prefix (rb"", F'') */
+static inline bool is_str_prefix(unsigned char ch) {
+    ch |= 0x20;
+    return ch == 'r' || ch == 'b' || ch == 'u' || ch == 'f';
+}
+
 static void py_name(pyctx *c, const char *s, size_t n) {
-    ix_hset_name(c->all, s, n);
-    ix_hset_name(c->names, s, n);
+    if (n < 3) return;
+    uint64_t h = ix_name_hash(s, n); /* once for both sets */
+    ix_hset_add(c->all, h);
+    ix_hset_add(c->names, h);
 }
 
 static void py_string(pyctx *c, const char *s, size_t n) {
@@ -43,14 +51,7 @@ static void py_string(pyctx *c, const char *s, size_t n) {
 static void py_end_class(pyctx *c) {
     if (c->cur_cls < 0) return;
     ix_class *k = &VEC_AT(&c->f->classes, ix_class, c->cur_cls);
-    if (c->cls.oom) c->oom = true;
-    if (c->cls.n) {
-        k->names = sunset_malloc(c->cls.n * sizeof(uint64_t));
-        if (!k->names) c->oom = true;
-        for (size_t i = 0; k->names && i < c->cls.cap; i++)
-            if (c->cls.slots[i]) k->names[k->n_names++] = c->cls.slots[i];
-        if (k->names) qsort(k->names, k->n_names, sizeof(uint64_t), ix_cmp_u64);
-    }
+    if (!ix_hset_sorted(&c->cls, &k->names, &k->n_names)) c->oom = true;
     sunset_free(c->cls.slots);
     memset(&c->cls, 0, sizeof c->cls);
     c->cur_cls = -1;
@@ -73,7 +74,7 @@ static char *join_dotted(const tok *t, size_t n, size_t *used) {
     }
     *used = i;
     if (!b.s) sb_puts(&b, "");
-    return b.oom ? (sb_free(&b), NULL) : sb_take(&b);
+    return ix_sb_take(&b);
 }
 
 static void close_blocks(pyctx *c, uint32_t indent, uint32_t end) {
@@ -202,8 +203,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                     if (x->kind == TK_PUNCT && (x->s[0] == ')' || x->s[0] == ']')) {
                         if (--depth == 0) {
                             if (cur.len && !kw) {
-                                char *s = sb_take(&cur);
-                                if (!vec_push(&bases, &s)) sunset_free(s);
+                                char *s = ix_sb_take(&cur);
+                                if (s && !vec_push(&bases, &s)) sunset_free(s);
                             }
                             sb_free(&cur);
                             break;
@@ -211,8 +212,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                     }
                     if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == ',') {
                         if (cur.len && !kw) {
-                            char *s = sb_take(&cur);
-                            if (!vec_push(&bases, &s)) sunset_free(s);
+                            char *s = ix_sb_take(&cur);
+                            if (s && !vec_push(&bases, &s)) sunset_free(s);
                         }
                         sb_free(&cur);
                         kw = false;
@@ -224,6 +225,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                 }
                 sb_free(&cur);
             }
+            ix_vec_fit(&bases);
             ic.bases = bases.v;
             ic.n_bases = (uint32_t)bases.n;
             if (!ic.name || !vec_push(&c->f->classes, &ic)) {
@@ -311,13 +313,14 @@ int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
             continue;
         }
         if (ch == '#') {
-            while (i < len && d[i] != '\n') i++;
+            const char *nl = memchr(d + i, '\n', len - i);
+            i = nl ? (size_t)(nl - d) : len;
             continue;
         }
         tok t = {TK_PUNCT, d + i, 1, line, line, col};
         /* string, with an optional prefix */
         size_t p = i;
-        while (p < len && p - i < 3 && d[p] && strchr("rRbBuUfF", d[p])) p++;
+        while (p < len && p - i < 3 && is_str_prefix((unsigned char)d[p])) p++;
         if (p < len && (d[p] == '\'' || d[p] == '"') && (p == i || id_start(ch))) {
             char q = d[p];
             bool triple = p + 2 < len && d[p + 1] == q && d[p + 2] == q;
@@ -345,7 +348,7 @@ int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
             col += (uint32_t)(stop - i);
             line = l2;
             i = stop;
-            if (!vec_push(&toks, &t)) c.oom = true;
+            if (!ix_tok_push(&toks, &t)) c.oom = true;
             continue;
         }
         if (id_start(ch)) {
@@ -364,19 +367,12 @@ int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
         }
         col += t.n;
         i += t.n;
-        if (!vec_push(&toks, &t)) c.oom = true;
+        if (!ix_tok_push(&toks, &t)) c.oom = true;
     }
     if (toks.n && !c.oom) py_line(&c, toks.v, toks.n);
     close_blocks(&c, 0, c.last_line ? c.last_line : 1);
     py_end_class(&c);
-    if (c.outside.oom) c.oom = true;
-    if (c.outside.n && !c.oom) {
-        f->outside = sunset_malloc(c.outside.n * sizeof(uint64_t));
-        if (!f->outside) c.oom = true;
-        for (size_t i = 0; f->outside && i < c.outside.cap; i++)
-            if (c.outside.slots[i]) f->outside[f->n_outside++] = c.outside.slots[i];
-        if (f->outside) qsort(f->outside, f->n_outside, sizeof(uint64_t), ix_cmp_u64);
-    }
+    if (!c.oom && !ix_hset_sorted(&c.outside, &f->outside, &f->n_outside)) c.oom = true;
     sunset_free(c.outside.slots);
     sunset_free(c.cls.slots);
     vec_free(&toks);

@@ -21,9 +21,13 @@ rm_step rm_step_of(rm_step_kind kind, const char *path, uint32_t line, const cha
 
 void rm_mark(ctx *c, node *n, const rm_ev *ev) {
     if (n->legacy) return;
+    if (!(n->ev = sunset_malloc(sizeof *n->ev))) { /* unmarked: propagation stops on oom */
+        c->oom = true;
+        return;
+    }
     n->legacy = true;
     n->derived = ev->step.n_causes > 0;
-    n->ev = *ev;
+    *n->ev = *ev;
 }
 
 static bool dup_field(char **dst, const char *src) {
@@ -62,7 +66,7 @@ static bool flatten(const rm_ev *ev, rm_step **v, size_t *n, size_t *cap) {
             u.n_causes = 1;
             if (!push_step(v, n, cap, &u)) return false;
         }
-        if (!flatten(&ev->cause[i]->ev, v, n, cap)) return false;
+        if (!flatten(ev->cause[i]->ev, v, n, cap)) return false;
     }
     return true;
 }

@@ -48,7 +48,7 @@ static void item_from_node(ctx *c, rm_item *it, const node *n) {
     if (!it) return;
     it->derived = n->derived;
     it->live = n->live;
-    if (n->legacy) rm_ev_flatten(c, &n->ev, &it->steps, &it->n_steps);
+    if (n->legacy) rm_ev_flatten(c, n->ev, &it->steps, &it->n_steps);
     if (n->callers.n) {
         it->callers = sunset_calloc(n->callers.n, sizeof(char *));
         if (!it->callers) {
