@@ -639,7 +639,7 @@ int cmd_scan(cli *c) {
     }
     bool from_stdin = c->paths.n && strcmp(VEC_AT(&c->paths, const char *, 0), "-") == 0;
     bool remnants = !c->findings || strcmp(writer->name, "json") == 0;
-    bool cross = !from_stdin && (c->derive || (remnants && !c->shard_n));
+    bool cross = !from_stdin && (c->derive || (remnants && !c->shard));
     if (from_stdin ? (rc = scan_stdin(c, &s, &res)) != 0
                    : (rc = scan_prepare(c, &s)) ||
                          (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
