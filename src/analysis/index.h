@@ -44,6 +44,10 @@ typedef struct ix_import {
     bool used;              /* the bound name is used outside import statements */
 } ix_import;
 
+/* The name an import binds in its file: the alias, the from-imported name, or a plain
+ * import's first component (copied into buf, n bytes). Borrowed from m or buf. */
+const char *ix_import_bound(const ix_import *m, char *buf, size_t n);
+
 typedef struct ix_alias {   /* Python: an assignment `name = ...` outside any class or function */
     char *name;
     char *value;            /* `a.b.c` when the value is just a dotted name at column 1; else NULL */

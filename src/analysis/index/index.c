@@ -97,21 +97,23 @@ bool ix_hashes_have(const uint64_t *v, size_t n, const char *name) {
 bool ix_file_uses(const ix_file *f, const char *name) { return ix_hashes_have(f->names, f->n_names, name); }
 
 /* An import is used when the name it binds occurs in the module's code. */
+const char *ix_import_bound(const ix_import *m, char *buf, size_t n) {
+    if (m->alias || m->name) return m->alias ? m->alias : m->name;
+    size_t k = 0;
+    while (m->module[k] && m->module[k] != '.' && k < n - 1) {
+        buf[k] = m->module[k];
+        k++;
+    }
+    buf[k] = 0;
+    return buf;
+}
+
 static void mark_used_imports(ix_file *f) {
     for (size_t i = 0; i < f->imports.n; i++) {
         ix_import *m = &VEC_AT(&f->imports, ix_import, i);
         if (m->name && strcmp(m->name, "*") == 0) continue;
-        const char *bound = m->alias ? m->alias : m->name;
         char first[256];
-        if (!bound) {
-            size_t k = 0;
-            while (m->module[k] && m->module[k] != '.' && k < sizeof first - 1) {
-                first[k] = m->module[k];
-                k++;
-            }
-            first[k] = 0;
-            bound = first;
-        }
+        const char *bound = ix_import_bound(m, first, sizeof first);
         m->used = strlen(bound) < 3 ? true : ix_file_uses(f, bound);
     }
 }

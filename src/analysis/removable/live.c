@@ -44,17 +44,8 @@ static bool edge_live(const ctx *c, size_t f, const edge *ed) {
         const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
         if (m->line != ed->line) continue;
         if (m->name && !strcmp(m->name, "*")) return true;
-        const char *bound = m->alias ? m->alias : m->name;
         char first[256];
-        if (!bound) {
-            size_t k = 0;
-            while (m->module[k] && m->module[k] != '.' && k < sizeof first - 1) {
-                first[k] = m->module[k];
-                k++;
-            }
-            first[k] = 0;
-            bound = first;
-        }
+        const char *bound = ix_import_bound(m, first, sizeof first);
         if (strlen(bound) < 3 || uses_live(c, f, bound)) {
             /* a re-exported name can be imported from where it is defined instead */
             char mod[600], attr[300];
