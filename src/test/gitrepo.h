@@ -82,4 +82,27 @@ static inline int count_lines_starting(const char *s, const char *prefix) {
     return n;
 }
 
+/* A new empty scratch directory $TMPDIR/sunset-TAG-XXXXXX in r->dir. 0, or -1. */
+static inline int repo_mkdir(repo *r, const char *tag) {
+    snprintf(r->dir, sizeof r->dir, "%s/sunset-%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
+    return mkdtemp(r->dir) ? 0 : -1;
+}
+
+/* git init r->dir and commit what is there as "base" (a test identity). 0, or -1. */
+static inline int repo_commit_base(repo *r) {
+    return run(r, "git init -q && git config user.email t@example.com && git config user.name t && "
+                  "git add -A && git commit -qm base") == 0 ? 0 : -1;
+}
+
+/* Remove the directory and free what the runs kept; r itself is the caller's. 0, or -1. */
+static inline int repo_clear(repo *r) {
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
+    int rc = system(cmd) == 0 ? 0 : -1;
+    sunset_free(r->out);
+    sunset_free(r->err);
+    r->out = r->err = NULL;
+    return rc;
+}
+
 #endif

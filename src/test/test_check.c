@@ -58,28 +58,21 @@ static const char *PE_CC =
 
 static int setup(void **state) {
     repo *r = calloc(1, sizeof *r);
-    snprintf(r->dir, sizeof r->dir, "%s/sunset-gate-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(r->dir)) return -1;
+    if (repo_mkdir(r, "gate")) return -1;
     put(r, "python/paddle/run.py", RUN_PY);
     put(r, "python/paddle/legacy.py", LEGACY_PY);
     put(r, "paddle/fluid/pe_user.cc", PE_CC);
     put(r, ".gitignore", ".out\n.err\n*.json\n*.sarif\n*.md\nlist.txt\n");
-    if (run(r, "git init -q && git config user.email t@example.com && git config user.name t && "
-               "git add -A && git commit -qm base") != 0)
-        return -1;
+    if (repo_commit_base(r)) return -1;
     *state = r;
     return 0;
 }
 
 static int teardown(void **state) {
     repo *r = *state;
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
-    if (system(cmd) != 0) return -1;
-    sunset_free(r->out);
-    sunset_free(r->err);
+    int rc = repo_clear(r);
     free(r);
-    return 0;
+    return rc;
 }
 
 static cJSON *gate_of(repo *r) {

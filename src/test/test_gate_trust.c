@@ -22,27 +22,20 @@ static const char *PE_LINE = "  auto *pe = new framework::ParallelExecutor(place
 
 static int setup(void **state) {
     repo *r = calloc(1, sizeof *r);
-    snprintf(r->dir, sizeof r->dir, "%s/sunset-trust-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(r->dir)) return -1;
+    if (repo_mkdir(r, "trust")) return -1;
     put(r, "paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n}\n}  // namespace paddle\n");
     put(r, "python/paddle/run.py", "import paddle\n\n\ndef main():\n    return paddle.static.Program()\n");
     put(r, ".gitignore", ".out\n.err\n.sunset-cache/\nout.*\n");
-    if (run(r, "git init -q && git config user.email t@example.com && git config user.name t && "
-               "git add -A && git commit -qm base") != 0)
-        return -1;
+    if (repo_commit_base(r)) return -1;
     *state = r;
     return 0;
 }
 
 static int teardown(void **state) {
     repo *r = *state;
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
-    if (system(cmd) != 0) return -1;
-    sunset_free(r->out);
-    sunset_free(r->err);
+    int rc = repo_clear(r);
     free(r);
-    return 0;
+    return rc;
 }
 
 /* run.cc with a legacy line added, under another name when path is given */

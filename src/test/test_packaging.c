@@ -28,21 +28,16 @@ static const char *LEGACY = "namespace paddle {\nvoid Run() { auto *pe = new Par
 static int setup(void **state) {
     pack *p = calloc(1, sizeof *p);
     if (!getcwd(p->src, sizeof p->src)) return -1;
-    snprintf(p->r.dir, sizeof p->r.dir, "%s/sunset-pack-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(p->r.dir)) return -1;
+    if (repo_mkdir(&p->r, "pack")) return -1;
     *state = p;
     return 0;
 }
 
 static int teardown(void **state) {
     pack *p = *state;
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", p->r.dir);
-    if (system(cmd) != 0) return -1;
-    sunset_free(p->r.out);
-    sunset_free(p->r.err);
+    int rc = repo_clear(&p->r);
     free(p);
-    return 0;
+    return rc;
 }
 
 /* origin.git with develop (clean) and pr (pr_text); work/ = a depth-1 clone of pr. */
