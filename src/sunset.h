@@ -16,6 +16,7 @@
 #ifndef SUNSET_H
 #define SUNSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -169,6 +170,13 @@ void sunset_emit_match(sunset_sink *sink, const sunset_rule *rule, sunset_contex
  * The engine attributes each finding to the innermost scope holding its line. */
 void sunset_scope(sunset_sink *sink, const char *kind, const char *name,
                   uint32_t start_line, uint32_t end_line);
+
+/* Can any rule match in `data`, a text derived from this file (a docstring's or comment's
+ * code, masked to the file's positions)? False only when none of the engine's prefilter
+ * literals for the file's language occurs in it and no legacy-object flow of this file is
+ * waiting on a bound object: then scanning `data` could report nothing, and a frontend may
+ * skip that pass (a second parse of the whole file). */
+bool sunset_sink_may_match(sunset_sink *sink, const char *data, size_t len);
 
 /* A diagnostic about this file ("parse budget exceeded", "query match limit hit").
  * Printed as "PATH:LINE:COL: warning: MESSAGE" and counted; never fatal. line/col 0 = unknown. */

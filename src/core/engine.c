@@ -554,6 +554,15 @@ static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, 
     return false;
 }
 
+bool sunset_sink_may_match(sunset_sink *s, const char *data, size_t len) {
+    worker *w = s->w;
+    sunset_engine *e = w->e;
+    sunset_lang lang = s->src->lang;
+    if (e->o->no_prefilter) return true;
+    if (s->flow && flow_file_has_bound_seed(s->flow, &e->rs->flow_rules[s->flow_lang])) return true;
+    return prefilter_match(e->pf[lang], data, len) || scoped_literal_match(w, lang, s->src->path, data, len);
+}
+
 /* Scan one file; data NULL = read it from root/path. */
 /* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
  * language's frontend and matched against its rules, at the document's positions. */

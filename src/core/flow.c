@@ -355,6 +355,16 @@ cleanup:
     sunset_free(fn_marked);
 }
 
+bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules) {
+    if (!ff) return false;
+    for (size_t i = 0; i < rules->n; i++) {
+        const flow_rule *f = VEC_AT(rules, sunset_rule *, i)->flow;
+        for (size_t k = 0; f && k < ff->seeds.n; k++)
+            if (bound_rule(f, VEC_AT(&ff->seeds, fseed, k).rule)) return true;
+    }
+    return false;
+}
+
 void flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md, flow_report_fn report,
                  void *ud) {
     if (!ff || !ff->binds.n || !ff->seeds.n) return;

@@ -40,6 +40,10 @@ void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t star
  * docstring's code example (a word in a string or comment binds nothing). */
 void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span);
 
+/* Has a seed of one of the flow rules' bound rules been recorded (`rules` a vec of
+ * sunset_rule *)? While none has, no fact can be reported as a use. */
+bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules);
+
 /* Called once per reported use. */
 typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_context ctx,
                                sunset_span span, sunset_span stmt, const char *text, size_t len);
