@@ -6,6 +6,8 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <link.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -567,4 +569,40 @@ void write_file_abort(char *tmp) {
     unlink(tmp);
     tmp_unregister(tmp);
     sunset_free(tmp);
+}
+
+/* ---- resident code (sunset_release_code_pages) ---- */
+
+typedef struct release_ctx {
+    const char *const *names;
+    size_t released;
+} release_ctx;
+
+static int release_object(struct dl_phdr_info *info, size_t size, void *ud) {
+    (void)size;
+    release_ctx *r = ud;
+    const char *name = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    name = name ? name + 1 : info->dlpi_name;
+    bool wanted = false;
+    for (const char *const *n = r->names; name && *n && !wanted; n++) wanted = strstr(name, *n) != NULL;
+    if (!wanted) return 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        /* only code: a writable segment holds relocated data that the file does not */
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || (ph->p_flags & PF_W)) continue;
+        uintptr_t start = (uintptr_t)(info->dlpi_addr + ph->p_vaddr);
+        uintptr_t end = start + ph->p_memsz;
+        start = (start + page - 1) & ~(uintptr_t)(page - 1); /* whole pages of this segment only */
+        end &= ~(uintptr_t)(page - 1);
+        if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0)
+            r->released += end - start;
+    }
+    return 0;
+}
+
+size_t sunset_release_code_pages(const char *const *names) {
+    release_ctx r = {names, 0};
+    dl_iterate_phdr(release_object, &r);
+    return r.released;
 }

@@ -98,6 +98,14 @@ void sunset_tmp_cleanup(void);
 /* 64-bit FNV-1a, for fingerprints and hash tables. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
 
+/* Give back the resident pages of the executable segments of the loaded shared objects whose
+ * file name contains one of `names` (NULL-terminated). Those pages are clean copies of the
+ * file: a later call into them reads them back from the page cache. libLLVM's static
+ * initialisers touch ~40 MB of its code before main() runs, code no scan runs again, and
+ * that resident memory would otherwise count in every process's peak. Returns the bytes
+ * released (0 where madvise is refused). */
+size_t sunset_release_code_pages(const char *const *names);
+
 /* Allocation-hook controls, for tests: fail the nth allocation from now (1 = the next one),
  * 0 disables. sunset_alloc_count() counts live allocations made through the hook. */
 void sunset_alloc_fail_after(long n);
