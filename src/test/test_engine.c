@@ -166,6 +166,58 @@ static void scoped_rules_prefilter_by_path(void **state) {
     sunset_result_free(&r);
 }
 
+/* The prefilter, on the whole file and on the masked texts of its docstrings and comments
+ * (sunset_sink_may_match), must never change what is found: each source gives the same
+ * findings as a scan with --no-prefilter. */
+static void prefilter_never_changes_findings(void **state) {
+    fixture *f = *state;
+    static const char *const sources[] = {
+        /* the legacy call only in a docstring's example: that pass must run */
+        "def f():\n"
+        "    \"\"\"Build.\n\n    .. code-block:: python\n\n"
+        "        >>> exe = core.ParallelExecutor(places)\n    \"\"\"\n"
+        "    return 1\n",
+        /* the legacy call in code, a docstring and a comment naming nothing legacy: skipped */
+        "def f(places):\n"
+        "    \"\"\"Example::\n\n        >>> y = compile(p)\n    \"\"\"\n"
+        "    # z = build(p)\n"
+        "    return core.ParallelExecutor(places)\n",
+        /* commented-out legacy code and an attribute in an example */
+        "# pe = core.ParallelExecutor(places)\n"
+        "def g():\n"
+        "    \"\"\"Example::\n\n        >>> self.exec_strategy.num_threads = 2\n    \"\"\"\n",
+    };
+    sunset_engine_opts o = f->o;
+    o.no_prefilter = true;
+    sunset_error err = {{0}};
+    sunset_engine *all = sunset_engine_new(f->rs, &o, &err);
+    assert_non_null(all);
+    for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
+        sunset_result a, b;
+        scan(f, "python/paddle/m.py", sources[i], &a);
+        memset(&b, 0, sizeof b);
+        assert_int_equal(sunset_engine_scan_buffer(all, "python/paddle/m.py", sources[i], strlen(sources[i]), &b), 0);
+        assert_true(a.n_findings > 0);
+        assert_int_equal(a.n_findings, b.n_findings);
+        for (size_t k = 0; k < a.n_findings; k++) {
+            assert_string_equal(a.findings[k].rule_id, b.findings[k].rule_id);
+            assert_int_equal(a.findings[k].span.line, b.findings[k].span.line);
+            assert_int_equal(a.findings[k].span.col, b.findings[k].span.col);
+            assert_int_equal(a.findings[k].ctx, b.findings[k].ctx);
+        }
+        sunset_result_free(&a);
+        sunset_result_free(&b);
+    }
+    /* and the example's call is found at all, in its docstring */
+    sunset_result r;
+    scan(f, "python/paddle/m.py", sources[0], &r);
+    const sunset_finding *d = find(&r, "PE-CALL", 6);
+    assert_non_null(d);
+    assert_int_equal(d->ctx, SUNSET_CTX_DOCSTRING);
+    sunset_result_free(&r);
+    sunset_engine_free(all);
+}
+
 static void cmake_sections(void **state) {
     fixture *f = *state;
     sunset_result r;
@@ -242,6 +294,7 @@ int main(void) {
         cmocka_unit_test(contexts_and_overlap),
         cmocka_unit_test(files_skipped_and_path_rules),
         cmocka_unit_test(scoped_rules_prefilter_by_path),
+        cmocka_unit_test(prefilter_never_changes_findings),
         cmocka_unit_test(cmake_sections),
         cmocka_unit_test(fingerprints_survive_edits),
         cmocka_unit_test(thread_count_does_not_matter),
