@@ -77,6 +77,42 @@ static void every_alignment(void **state) {
     prefilter_free(pf);
 }
 
+/* Short literals are found by a rare byte of theirs (anchors): at every alignment, cut by a
+ * byte, among many near misses; and with more distinct rare bytes than there are anchors,
+ * by the strided scan instead. */
+static void short_literals_by_anchor(void **state) {
+    (void)state;
+    const char *lits[] = {" PE,", "(PE ", " PE's", "OpHandle"};
+    prefilter *pf = prefilter_new(lits, 4);
+    assert_non_null(pf);
+    char buf[96];
+    for (size_t l = 0; l < 4; l++) {
+        size_t n = strlen(lits[l]);
+        for (size_t at = 0; at < 40; at++) {
+            memset(buf, 'x', sizeof buf);
+            memcpy(buf + at, lits[l], n);
+            assert_true(prefilter_match(pf, buf, sizeof buf));
+            assert_true(prefilter_match(pf, buf, at + n));
+            assert_false(prefilter_match(pf, buf, at + n - 1));
+            assert_true(prefilter_match(pf, buf + at, n));
+        }
+    }
+    const char *near = "TYPE PEER (PE) PE; PE:: SHAPE_PE PE''s OpHandl pHandle";
+    assert_false(prefilter_match(pf, near, strlen(near)));
+    prefilter_free(pf);
+
+    const char *rare[] = {"Jjjj", "Zzzz", "^^^^", "~~~~", "qQqQ", "ParallelExecutor"};
+    pf = prefilter_new(rare, 6);
+    assert_non_null(pf);
+    for (size_t l = 0; l < 6; l++) {
+        memset(buf, 'x', sizeof buf);
+        memcpy(buf + 33, rare[l], strlen(rare[l]));
+        assert_true(prefilter_match(pf, buf, sizeof buf));
+        assert_false(prefilter_match(pf, buf, 33 + strlen(rare[l]) - 1));
+    }
+    prefilter_free(pf);
+}
+
 /* Differential: random text over a small alphabet, literals planted at random places,
  * prefilter_match == "memmem finds one of the literals", for several literal sets whose
  * shortest member gives strides 1 to 13. */
@@ -117,6 +153,7 @@ int main(void) {
         cmocka_unit_test(shared_prefixes),
         cmocka_unit_test(empty_and_short),
         cmocka_unit_test(every_alignment),
+        cmocka_unit_test(short_literals_by_anchor),
         cmocka_unit_test(agrees_with_memmem),
     };
     return cmocka_run_group_tests_name("prefilter", tests, NULL, NULL);
