@@ -54,6 +54,21 @@ static void empty_and_short(void **state) {
     prefilter_free(NULL);
 }
 
+/* `lit` planted at offsets 0..39 of x's: found, also when it ends the data or is the data,
+ * and not when its last byte is cut off. */
+static void found_at_every_offset(const prefilter *pf, const char *lit) {
+    char buf[96];
+    size_t n = strlen(lit);
+    for (size_t at = 0; at < 40; at++) {
+        memset(buf, 'x', sizeof buf);
+        memcpy(buf + at, lit, n);
+        assert_true(prefilter_match(pf, buf, sizeof buf));
+        assert_true(prefilter_match(pf, buf, at + n));      /* ends the data */
+        assert_false(prefilter_match(pf, buf, at + n - 1)); /* cut by one byte */
+        assert_true(prefilter_match(pf, buf + at, n));      /* is the data */
+    }
+}
+
 /* The scan probes every stride-th window (stride = shortest literal - 3 = 5 here): a literal
  * must be found at each offset modulo the stride, at the start, at the very end, and not
  * when its last byte is cut off. */
@@ -62,18 +77,7 @@ static void every_alignment(void **state) {
     const char *lits[] = {"OpHandle", "ParallelExecutor", "enable_pe_launch_cinn"};
     prefilter *pf = prefilter_new(lits, 3);
     assert_non_null(pf);
-    char buf[96];
-    for (size_t l = 0; l < 3; l++) {
-        size_t n = strlen(lits[l]);
-        for (size_t at = 0; at < 40; at++) {
-            memset(buf, 'x', sizeof buf);
-            memcpy(buf + at, lits[l], n);
-            assert_true(prefilter_match(pf, buf, sizeof buf));
-            assert_true(prefilter_match(pf, buf, at + n));      /* ends the data */
-            assert_false(prefilter_match(pf, buf, at + n - 1)); /* cut by one byte */
-            assert_true(prefilter_match(pf, buf + at, n));      /* is the data */
-        }
-    }
+    for (size_t l = 0; l < 3; l++) found_at_every_offset(pf, lits[l]);
     prefilter_free(pf);
 }
 
@@ -85,18 +89,8 @@ static void short_literals_by_anchor(void **state) {
     const char *lits[] = {" PE,", "(PE ", " PE's", "OpHandle"};
     prefilter *pf = prefilter_new(lits, 4);
     assert_non_null(pf);
+    for (size_t l = 0; l < 4; l++) found_at_every_offset(pf, lits[l]);
     char buf[96];
-    for (size_t l = 0; l < 4; l++) {
-        size_t n = strlen(lits[l]);
-        for (size_t at = 0; at < 40; at++) {
-            memset(buf, 'x', sizeof buf);
-            memcpy(buf + at, lits[l], n);
-            assert_true(prefilter_match(pf, buf, sizeof buf));
-            assert_true(prefilter_match(pf, buf, at + n));
-            assert_false(prefilter_match(pf, buf, at + n - 1));
-            assert_true(prefilter_match(pf, buf + at, n));
-        }
-    }
     const char *near = "TYPE PEER (PE) PE; PE:: SHAPE_PE PE''s OpHandl pHandle";
     assert_false(prefilter_match(pf, near, strlen(near)));
     prefilter_free(pf);
