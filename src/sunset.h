@@ -178,6 +178,11 @@ void sunset_scope(sunset_sink *sink, const char *kind, const char *name,
  * skip that pass (a second parse of the whole file). */
 bool sunset_sink_may_match(sunset_sink *sink, const char *data, size_t len);
 
+/* Can `rule` match anywhere in this file? False only when none of its literals occurs in
+ * the file: a rule matches nowhere its literals are absent (the prefilter's contract), so a
+ * frontend may skip the work that only that rule needs (its query). */
+bool sunset_sink_rule_may_match(sunset_sink *sink, const sunset_rule *rule);
+
 /* A diagnostic about this file ("parse budget exceeded", "query match limit hit").
  * Printed as "PATH:LINE:COL: warning: MESSAGE" and counted; never fatal. line/col 0 = unknown. */
 void sunset_warn(sunset_sink *sink, uint32_t line, uint32_t col, const char *fmt, ...)

@@ -563,6 +563,15 @@ bool sunset_sink_may_match(sunset_sink *s, const char *data, size_t len) {
     return prefilter_match(e->pf[lang], data, len) || scoped_literal_match(w, lang, s->src->path, data, len);
 }
 
+bool sunset_sink_rule_may_match(sunset_sink *s, const sunset_rule *r) {
+    if (s->w->e->o->no_prefilter || !r->literals.n) return true;
+    for (size_t k = 0; k < r->literals.n; k++) {
+        const char *lit = VEC_AT(&r->literals, char *, k);
+        if (memmem(s->src->data, s->src->len, lit, strlen(lit))) return true;
+    }
+    return false;
+}
+
 /* Scan one file; data NULL = read it from root/path. */
 /* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
  * language's frontend and matched against its rules, at the document's positions. */
