@@ -3,12 +3,11 @@
  * commands print them; only this function exits (codes: `enum exit_code` in cli.h).
  */
 #include "cmd/cli.h"
+#include "lang/registry.h"
 
 int main(int argc, char **argv) {
-    /* what libLLVM's static initialisers touched (base/util.h); a parse reads back the little
-     * it runs */
-    static const char *const heavy[] = {"libLLVM", "libclang", NULL};
-    sunset_release_code_pages(heavy);
+    /* what libLLVM's static initialisers touched; a parse reads back the little it runs */
+    sunset_lang_release_code();
     cli c;
     bool done;
     int rc = cli_parse(argc, argv, &c, &done);

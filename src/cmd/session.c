@@ -5,6 +5,7 @@
 #include "cmd/session.h"
 
 #include "core/cache.h"
+#include "lang/registry.h"
 #include "analysis/diffmode.h"
 #include "analysis/index.h"
 #include "analysis/remnant.h"
@@ -535,6 +536,7 @@ int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) 
      * default scan of the 2024-05-09 tree) */
     malloc_trim(0);
 #endif
+    sunset_lang_release_code(); /* the parses are over: libclang's code too (-25 MB) */
     if ((*ix)->oom) {
         fprintf(stderr, "sunset: out of memory building the index\n");
         return EXIT_USAGE;

@@ -8,6 +8,8 @@
  */
 #include "lang/registry.h"
 
+#include "base/util.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
@@ -124,4 +126,9 @@ const char *sunset_lang_foreign_encoding(sunset_lang lang, const char *data, siz
         p = nl ? nl + 1 : end;
     }
     return NULL;
+}
+
+void sunset_lang_release_code(void) {
+    static const char *const heavy[] = {"libLLVM", "libclang", NULL};
+    sunset_release_code_pages(heavy);
 }

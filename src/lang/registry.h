@@ -26,6 +26,12 @@ extern const sunset_frontend sunset_frontend_text;
  * wins). Static storage, never freed; *n (when n is not NULL) = SUNSET_N_FRONTENDS. */
 const sunset_frontend *const *sunset_frontends(size_t *n);
 
+/* Give back the resident code of the frontends' heavy libraries (libclang and the libLLVM
+ * under it; base/util.h sunset_release_code_pages): at start, what their static
+ * initialisers touched; after a scan, what the parses ran, before the cross-file work
+ * allocates. A later parse reads back what it runs. */
+void sunset_lang_release_code(void);
+
 /* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
 sunset_lang sunset_lang_for_path(const char *path);
 
