@@ -385,6 +385,33 @@ static void check_second_pass(const rec *r, sunset_context ctx, uint32_t line, u
     assert_int_equal(r->stmt.end_line, stmt_end);
 }
 
+/* The masked parse drops the blanks of blank lines (frontend.c squeeze_blank_lines): lines
+ * holding only spaces, inside an example's call and after many lines of code, keep every
+ * later fact at its line and column. */
+static void test_masked_blank_lines(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    sb src = {0};
+    for (int i = 0; i < 40; i++) sb_puts(&src, "value = compute(value, 1)        \n");
+    sb_puts(&src, "def f():\n"
+                  "    \"\"\"Build it.\n"             /* line 42 */
+                  "      \t \n"
+                  "    .. code-block:: python\n"
+                  "            \n"
+                  "        pe = fluid.ParallelExecutor(\n" /* line 46 */
+                  "                  \n"
+                  "            places)\n"
+                  "    \"\"\"\n");
+    assert_int_equal(fx_scan(&f, src.s), 0);
+    const rec *r = rec_get(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "ParallelExecutor", "fluid");
+    assert_int_equal(r->ctx, SUNSET_CTX_DOCSTRING);
+    check_span(r, 46, 20, 46, 36);
+    assert_int_equal(r->stmt.line, 46);
+    assert_int_equal(r->stmt.end_line, 48);
+    sb_free(&src);
+    fx_close(&f);
+}
+
 /* Docstring code examples (doccode.c): a code-block body and doctest lines are parsed at
  * their own positions, in DOCSTRING context; prose, prompts and directive options are not. */
 static void test_docstring_code(void **unused) {
@@ -1125,6 +1152,7 @@ int main(void) {
         cmocka_unit_test(test_bindings),
         cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_docstring_code),
+        cmocka_unit_test(test_masked_blank_lines),
         cmocka_unit_test(test_commented_out_code),
         cmocka_unit_test(test_markup_blocks),
         cmocka_unit_test(test_notebook_cells),

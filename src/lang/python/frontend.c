@@ -851,6 +851,27 @@ static bool dead_statements(TSNode root, vec *out) {
     return true;
 }
 
+/* Drop the blanks of the mask's lines that hold nothing but blanks, keeping their newlines;
+ * returns the new length. Every line keeps its number and every byte that is not blank its
+ * column, which is all a parse reports (node_span is rows and columns; byte offsets are only
+ * compared within this buffer), and Python's tokenizer ignores a blank line whatever its
+ * blanks. A mask is mostly such lines: the parse then reads the examples, not the file. */
+static size_t squeeze_blank_lines(char *m, size_t len) {
+    size_t w = 0;
+    for (size_t r = 0; r < len;) {
+        const char *nl = memchr(m + r, '\n', len - r);
+        size_t end = nl ? (size_t)(nl - m) : len, k = r;
+        while (k < end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\r')) k++;
+        if (k < end) { /* a line with code: as it was */
+            memmove(m + w, m + r, end - r);
+            w += end - r;
+        }
+        if (nl) m[w++] = '\n';
+        r = nl ? end + 1 : len;
+    }
+    return w;
+}
+
 /* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
  * for dead code only those of dead_statements. Takes mask. */
 static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
@@ -859,7 +880,8 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
     /* most docstrings and comments name nothing legacy: no second parse for them (the two
      * masked parses were 40% of the parse time of a cold scan of Paddle, perf) */
     if (!sunset_sink_may_match(sc->sink, mask, sc->src->len)) goto cleanup;
-    tree = ts_parser_parse_string(sc->w->parser, NULL, mask, (uint32_t)sc->src->len);
+    size_t len = squeeze_blank_lines(mask, sc->src->len);
+    tree = ts_parser_parse_string(sc->w->parser, NULL, mask, (uint32_t)len);
     if (!tree) {
         ts_parser_reset(sc->w->parser); /* over budget: left out */
         goto cleanup;
@@ -868,6 +890,7 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
     if (ctx == SUNSET_CTX_DEAD_CODE && (!dead_statements(root, &acc) || !acc.n)) goto cleanup;
     sunset_source src = *sc->src;
     src.data = mask;
+    src.len = len;
     scan_ctx d = {
         .w = sc->w, .src = &src, .sink = sc->sink, .doc = true, .code_ctx = ctx,
         .accept = ctx == SUNSET_CTX_DEAD_CODE ? &acc : NULL,
