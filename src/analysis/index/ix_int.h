@@ -45,8 +45,61 @@ static inline uint64_t ix_name_hash(const char *s, size_t n) {
     return h ? h : 1;
 }
 
-void ix_hset_add(hset *h, uint64_t v);
-void ix_hset_name(hset *h, const char *s, size_t n);   /* names of 3 bytes or more */
+/* The same hash of a name inside a buffer that ends at `end`: when 8 bytes can be read from
+ * the name's last word, its tail is one load and a mask instead of a loop of up to 7 bytes
+ * (the lexers hash every identifier of the tree). */
+static inline uint64_t ix_name_hash_in(const char *s, size_t n, const char *end) {
+    size_t tail = n & 7;
+    const char *t = s + (n - tail);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    tail = 0; /* the mask below picks the low bytes of the load, the name's only when little-endian */
+#endif
+    if (!tail || end - t < 8) return ix_name_hash(s, n);
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ ((uint64_t)n * 0xff51afd7ed558ccdull);
+    for (; s < t; s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    uint64_t w;
+    memcpy(&w, t, 8);
+    w &= ~0ull >> (64 - 8 * tail); /* little-endian: the name's bytes are the low ones */
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 32;
+    return h ? h : 1;
+}
+
+/* The slot is the value's top bits, so the slots hold the set nearly in ascending order
+ * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
+ * array is then one insertion pass, not a general sort (ix_hset_sorted). */
+static inline size_t ix_hset_slot(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
+
+/* Make room for one more member (doubling, at most half full); sets h->oom on failure. */
+void ix_hset_grow(hset *h);
+
+/* Inline: the lexers add every identifier of the tree, most of them already members. */
+static inline void ix_hset_add(hset *h, uint64_t v) {
+    if ((h->n + 1) * 2 > h->cap) {
+        ix_hset_grow(h);
+        if (h->oom) return;
+    }
+    if (!v) v = 1; /* 0 marks an empty slot */
+    size_t k = ix_hset_slot(v, h->cap);
+    while (h->slots[k]) {
+        if (h->slots[k] == v) return;
+        k = (k + 1) & (h->cap - 1);
+    }
+    h->slots[k] = v;
+    h->n++;
+}
+
+/* names of 3 bytes or more */
+static inline void ix_hset_name(hset *h, const char *s, size_t n) {
+    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
+}
 /* The set's members as an ascending array (*out owned by the caller; NULL when empty);
  * the set is left as it was. Returns false on OOM. */
 bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n);

@@ -17,42 +17,23 @@ const unsigned char ix_char_class[256] = {
     ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
 
-/* The slot is the value's top bits, so the slots hold the set nearly in ascending order
- * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
- * array is then one insertion pass, not a general sort (ix_hset_sorted). */
-static size_t slot_of(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
-
-void ix_hset_add(hset *h, uint64_t v) {
-    if (h->oom) return;
-    if (!v) v = 1; /* 0 marks an empty slot */
-    if ((h->n + 1) * 2 > h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 256;
-        uint64_t *s = sunset_calloc(cap, sizeof *s);
-        if (!s) {
-            h->oom = true;
-            return;
-        }
-        for (size_t i = 0; i < h->cap; i++) {
-            if (!h->slots[i]) continue;
-            size_t k = slot_of(h->slots[i], cap);
-            while (s[k]) k = (k + 1) & (cap - 1);
-            s[k] = h->slots[i];
-        }
-        sunset_free(h->slots);
-        h->slots = s;
-        h->cap = cap;
+void ix_hset_grow(hset *h) {
+    if (h->oom || (h->n + 1) * 2 <= h->cap) return;
+    size_t cap = h->cap ? h->cap * 2 : 256;
+    uint64_t *s = sunset_calloc(cap, sizeof *s);
+    if (!s) {
+        h->oom = true;
+        return;
     }
-    size_t k = slot_of(v, h->cap);
-    while (h->slots[k]) {
-        if (h->slots[k] == v) return;
-        k = (k + 1) & (h->cap - 1);
+    for (size_t i = 0; i < h->cap; i++) {
+        if (!h->slots[i]) continue;
+        size_t k = ix_hset_slot(h->slots[i], cap);
+        while (s[k]) k = (k + 1) & (cap - 1);
+        s[k] = h->slots[i];
     }
-    h->slots[k] = v;
-    h->n++;
-}
-
-void ix_hset_name(hset *h, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
+    sunset_free(h->slots);
+    h->slots = s;
+    h->cap = cap;
 }
 
 void ix_hset_string(hset *h, const char *s, size_t n) {
