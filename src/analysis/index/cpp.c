@@ -82,12 +82,6 @@ static bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
     return true;
 }
 
-static size_t count_nl(const char *p, const char *end) {
-    size_t n = 0;
-    for (; (p = memchr(p, '\n', (size_t)(end - p))); p++) n++;
-    return n;
-}
-
 /* A directive at p, the '#' that starts a line: #include is recorded and its line skipped
  * (*bol stays set); the words of other directives are code. Returns where the walk goes on;
  * NULL on OOM. */
@@ -128,7 +122,7 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
     delim[dn + 1] = '"';
     const char *e = memmem(q, (size_t)(end - q), delim, dn + 2);
     const char *stop = e ? e + dn + 2 : end;
-    *line += (uint32_t)count_nl(p, stop);
+    *line += (uint32_t)ix_count_nl(p, stop);
     return stop;
 }
 
@@ -149,7 +143,7 @@ static bool cpp_tokens(ix_file *f, const char *d, size_t len, hset *names, ctoks
             p++;
             continue;
         case CB_BLANK:
-            do p++;
+            do p = ix_spaces_end(p + 1, end);
             while (p < end && cpp_byte[(unsigned char)*p] == CB_BLANK);
             continue;
         case CB_BSLASH:
@@ -167,7 +161,7 @@ static bool cpp_tokens(ix_file *f, const char *d, size_t len, hset *names, ctoks
             if (p + 1 < end && p[1] == '*') {
                 const char *e = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
                 if (!e) return true; /* unterminated: the rest is comment */
-                line += (uint32_t)count_nl(p + 2, e);
+                line += (uint32_t)ix_count_nl(p + 2, e);
                 p = e + 2;
                 continue;
             }
@@ -201,7 +195,7 @@ static bool cpp_tokens(ix_file *f, const char *d, size_t len, hset *names, ctoks
                     continue;
                 }
             }
-            while (e < end && id_char((unsigned char)*e)) e++;
+            e = ix_id_end(e, end);
             if (e - p >= 3) ix_hset_add(names, ix_name_hash_in(p, (size_t)(e - p), end));
             break;
         case CB_DIGIT:

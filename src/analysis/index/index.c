@@ -139,10 +139,7 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     f->op_regs = VEC_INIT(ix_word);
     f->reg_uses = VEC_INIT(ix_word);
     f->list_words = VEC_INIT(ix_word);
-    uint32_t nl = 0;
-    for (const char *p = src->data, *end = src->data + src->len; (p = memchr(p, '\n', (size_t)(end - p)));
-         p++)
-        nl++;
+    uint32_t nl = (uint32_t)ix_count_nl(src->data, src->data + src->len);
     f->n_lines = nl + (src->len && src->data[src->len - 1] != '\n');
     int r = 0;
     switch (src->lang) {

@@ -17,11 +17,12 @@ typedef struct pyblock {
 /* Lex Python into logical lines and hand each to py_line. */
 typedef struct pyctx {
     ix_file *f;
-    hset *all;       /* every name of the file */
+    const char *end; /* of the file's bytes */
     hset outside;    /* names outside top-level class bodies */
     hset cls;        /* names of the current top-level class */
     long cur_cls;    /* index of that class in f->classes, -1 = none */
-    hset *names;     /* where names go now: outside or cls (and always all) */
+    hset *names;     /* where names go now: outside or cls; the file's names are their union,
+                        made at the end (one add per member, not a second per occurrence) */
     vec blocks; /* pyblock */
     uint32_t last_line;
     bool tools; /* a tool list: record identifier-like strings */
@@ -36,15 +37,7 @@ static inline bool is_str_prefix(unsigned char ch) {
 }
 
 static void py_name(pyctx *c, const char *s, size_t n) {
-    if (n < 3) return;
-    uint64_t h = ix_name_hash(s, n); /* once for both sets */
-    ix_hset_add(c->all, h);
-    ix_hset_add(c->names, h);
-}
-
-static void py_string(pyctx *c, const char *s, size_t n) {
-    ix_hset_string(c->all, s, n);
-    ix_hset_string(c->names, s, n);
+    if (n >= 3) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -273,7 +266,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
         else if (t[i].kind == TK_STR && !docstring) {
-            py_string(c, t[i].s, t[i].n);
+            ix_hset_string(c->names, t[i].s, t[i].n);
             if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
                 !ix_word_push(&c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
                 c->oom = true;
@@ -281,98 +274,143 @@ static void py_line(pyctx *c, tok *t, size_t n) {
     }
 }
 
+/* What a byte starts, for the lexer's dispatch. */
+enum { PB_PUNCT, PB_NL, PB_BLANK, PB_ID, PB_PREFIX, PB_DIGIT, PB_QUOTE, PB_HASH, PB_BSLASH, PB_OPEN, PB_CLOSE };
+static const unsigned char py_byte[256] = {
+    ['\n'] = PB_NL, [' '] = PB_BLANK, ['\t'] = PB_BLANK, ['\r'] = PB_BLANK, ['\f'] = PB_BLANK,
+    ['0'] = PB_DIGIT, ['1'] = PB_DIGIT, ['2'] = PB_DIGIT, ['3'] = PB_DIGIT, ['4'] = PB_DIGIT,
+    ['5'] = PB_DIGIT, ['6'] = PB_DIGIT, ['7'] = PB_DIGIT, ['8'] = PB_DIGIT, ['9'] = PB_DIGIT,
+    ['"'] = PB_QUOTE, ['\''] = PB_QUOTE, ['#'] = PB_HASH, ['\\'] = PB_BSLASH,
+    ['('] = PB_OPEN, ['['] = PB_OPEN, ['{'] = PB_OPEN, [')'] = PB_CLOSE, [']'] = PB_CLOSE, ['}'] = PB_CLOSE,
+    ['_'] = PB_ID,
+    ['A'] = PB_ID, ['B'] = PB_PREFIX, ['C'] = PB_ID, ['D'] = PB_ID, ['E'] = PB_ID, ['F'] = PB_PREFIX, ['G'] = PB_ID,
+    ['H'] = PB_ID, ['I'] = PB_ID, ['J'] = PB_ID, ['K'] = PB_ID, ['L'] = PB_ID, ['M'] = PB_ID, ['N'] = PB_ID,
+    ['O'] = PB_ID, ['P'] = PB_ID, ['Q'] = PB_ID, ['R'] = PB_PREFIX, ['S'] = PB_ID, ['T'] = PB_ID, ['U'] = PB_PREFIX,
+    ['V'] = PB_ID, ['W'] = PB_ID, ['X'] = PB_ID, ['Y'] = PB_ID, ['Z'] = PB_ID,
+    ['a'] = PB_ID, ['b'] = PB_PREFIX, ['c'] = PB_ID, ['d'] = PB_ID, ['e'] = PB_ID, ['f'] = PB_PREFIX, ['g'] = PB_ID,
+    ['h'] = PB_ID, ['i'] = PB_ID, ['j'] = PB_ID, ['k'] = PB_ID, ['l'] = PB_ID, ['m'] = PB_ID, ['n'] = PB_ID,
+    ['o'] = PB_ID, ['p'] = PB_ID, ['q'] = PB_ID, ['r'] = PB_PREFIX, ['s'] = PB_ID, ['t'] = PB_ID, ['u'] = PB_PREFIX,
+    ['v'] = PB_ID, ['w'] = PB_ID, ['x'] = PB_ID, ['y'] = PB_ID, ['z'] = PB_ID,
+};
+
+/* A string token from q, the opening quote (after its prefix, if any; on line *line at column
+ * col): pushed; the lexer's position and line move past it. False on OOM. */
+static bool py_string_tok(vec *toks, const char *q, const char *end, const char **pos, uint32_t *line,
+                          uint32_t col) {
+    char qc = *q;
+    bool triple = end - q > 2 && q[1] == qc && q[2] == qc;
+    const char *s = q + (triple ? 3 : 1), *e = s;
+    uint32_t l2 = *line;
+    while (e < end) {
+        if (*e == '\\' && e + 1 < end) {
+            if (e[1] == '\n') l2++;
+            e += 2;
+            continue;
+        }
+        if (*e == '\n') {
+            if (!triple) break;
+            l2++;
+        }
+        if (*e == qc && (!triple || (end - e > 2 && e[1] == qc && e[2] == qc))) break;
+        e++;
+    }
+    const char *stop = e < end ? e + (triple ? 3 : 1) : e;
+    *pos = stop > end ? end : stop;
+    bool ok = ix_tok_add(toks, TK_STR, s, (uint32_t)(e - s), *line, l2, col);
+    *line = l2;
+    return ok;
+}
+
 int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
-    pyctx c = {f, names, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
+    pyctx c = {f, d + len, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
     c.names = &c.outside;
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);
     uint32_t line = 1, col = 1;
     int depth = 0;
-    size_t i = 0;
-    while (i < len && !c.oom) {
-        unsigned char ch = (unsigned char)d[i];
-        if (ch == '\n') {
+    const char *p = d, *end = d + len;
+    while (p < end && !c.oom) {
+        unsigned char ch = (unsigned char)*p;
+        tk kind = TK_PUNCT;
+        const char *e = p + 1;
+        switch (py_byte[ch]) {
+        case PB_NL:
             if (depth == 0 && toks.n) {
                 py_line(&c, toks.v, toks.n);
                 toks.n = 0;
             }
             line++;
             col = 1;
-            i++;
+            p++;
             continue;
-        }
-        if (ch == '\\' && i + 1 < len && d[i + 1] == '\n') {
-            i += 2;
-            line++;
-            col = 1;
-            continue;
-        }
-        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f') {
-            col++;
-            i++;
-            continue;
-        }
-        if (ch == '#') {
-            const char *nl = memchr(d + i, '\n', len - i);
-            i = nl ? (size_t)(nl - d) : len;
-            continue;
-        }
-        tok t = {TK_PUNCT, d + i, 1, line, line, col};
-        /* string, with an optional prefix */
-        size_t p = i;
-        while (p < len && p - i < 3 && is_str_prefix((unsigned char)d[p])) p++;
-        if (p < len && (d[p] == '\'' || d[p] == '"') && (p == i || id_start(ch))) {
-            char q = d[p];
-            bool triple = p + 2 < len && d[p + 1] == q && d[p + 2] == q;
-            size_t s = p + (triple ? 3 : 1), e = s;
-            uint32_t l2 = line;
-            while (e < len) {
-                if (d[e] == '\\' && e + 1 < len) {
-                    if (d[e + 1] == '\n') l2++;
-                    e += 2;
-                    continue;
-                }
-                if (d[e] == '\n') {
-                    if (!triple) break;
-                    l2++;
-                }
-                if (d[e] == q && (!triple || (e + 2 < len && d[e + 1] == q && d[e + 2] == q))) break;
-                e++;
+        case PB_BLANK: /* every blank byte is a column */
+            for (;;) {
+                e = ix_spaces_end(e, end);
+                if (e < end && py_byte[(unsigned char)*e] == PB_BLANK) e++;
+                else break;
             }
-            t.kind = TK_STR;
-            t.s = d + s;
-            t.n = (uint32_t)(e - s);
-            t.end_line = l2;
-            size_t stop = e < len ? e + (triple ? 3 : 1) : e;
-            if (stop > len) stop = len;
-            col += (uint32_t)(stop - i);
-            line = l2;
-            i = stop;
-            if (!ix_tok_push(&toks, &t)) c.oom = true;
+            col += (uint32_t)(e - p);
+            p = e;
+            continue;
+        case PB_BSLASH:
+            if (e < end && *e == '\n') {
+                p += 2;
+                line++;
+                col = 1;
+                continue;
+            }
+            break;
+        case PB_HASH: {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            p = nl ? nl : end;
             continue;
         }
-        if (id_start(ch)) {
-            size_t e = i + 1;
-            while (e < len && id_char((unsigned char)d[e])) e++;
-            t.kind = TK_ID;
-            t.n = (uint32_t)(e - i);
-        } else if (ch >= '0' && ch <= '9') {
-            size_t e = i + 1;
-            while (e < len && (id_char((unsigned char)d[e]) || d[e] == '.')) e++;
-            t.kind = TK_NUM;
-            t.n = (uint32_t)(e - i);
-        } else {
-            if (ch == '(' || ch == '[' || ch == '{') depth++;
-            if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) depth--;
+        case PB_PREFIX: { /* up to three of r b u f, then a quote: a string */
+            const char *q = p;
+            while (q < end && q - p < 3 && (py_byte[(unsigned char)*q] == PB_PREFIX)) q++;
+            if (q < end && py_byte[(unsigned char)*q] == PB_QUOTE) {
+                const char *stop;
+                if (!py_string_tok(&toks, q, end, &stop, &line, col)) c.oom = true;
+                col += (uint32_t)(stop - p);
+                p = stop;
+                continue;
+            }
         }
-        col += t.n;
-        i += t.n;
-        if (!ix_tok_push(&toks, &t)) c.oom = true;
+            /* fall through - an identifier */
+        case PB_ID:
+            e = ix_id_end(e, end);
+            kind = TK_ID;
+            break;
+        case PB_QUOTE: {
+            const char *stop;
+            if (!py_string_tok(&toks, p, end, &stop, &line, col)) c.oom = true;
+            col += (uint32_t)(stop - p);
+            p = stop;
+            continue;
+        }
+        case PB_DIGIT:
+            while (e < end && (id_char((unsigned char)*e) || *e == '.')) e++;
+            kind = TK_NUM;
+            break;
+        case PB_OPEN: depth++; break;
+        case PB_CLOSE:
+            if (depth > 0) depth--;
+            break;
+        }
+        if (!ix_tok_add(&toks, kind, p, (uint32_t)(e - p), line, line, col)) c.oom = true;
+        col += (uint32_t)(e - p);
+        p = e;
     }
     if (toks.n && !c.oom) py_line(&c, toks.v, toks.n);
     close_blocks(&c, 0, c.last_line ? c.last_line : 1);
     py_end_class(&c);
     if (!c.oom && !ix_hset_sorted(&c.outside, &f->outside, &f->n_outside)) c.oom = true;
+    /* the file's names: those outside top-level class bodies and those of each such class */
+    for (size_t i = 0; i < f->n_outside; i++) ix_hset_add(names, f->outside[i]);
+    for (size_t k = 0; k < f->classes.n; k++) {
+        const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+        for (size_t i = 0; i < cl->n_names; i++) ix_hset_add(names, cl->names[i]);
+    }
     sunset_free(c.outside.slots);
     sunset_free(c.cls.slots);
     vec_free(&toks);
