@@ -16,6 +16,8 @@
 
 uint64_t sunset_index_name_hash(const char *s, size_t n) { return ix_name_hash(s, n); }
 
+/* A file as the lexers leave it: every string, array and vector its own allocation. Once
+ * indexed, a file is packed (pack_file) and freed in one. */
 static void file_free(ix_file *f) {
     if (!f) return;
     sunset_free(f->path);
@@ -61,6 +63,127 @@ static void file_free(ix_file *f) {
     sunset_free(f);
 }
 
+/* ---- packing: an indexed file in one block ----
+ *
+ * The lexers build a file's facts with an allocation per string, array and vector; the index
+ * keeps them to the end of the run, for every file of the tree (hundreds of thousands of
+ * short strings). Packing copies them, at their exact sizes, into one block that starts with
+ * the ix_file: no allocator overhead or spare capacity per string, one free per file. The walk
+ * runs twice, first counting (no block: the copies go to scratch records), then copying. */
+
+typedef struct packer {
+    char *arr, *str;     /* where the next array (8-aligned) / string goes; NULL when counting */
+    size_t n_arr, n_str; /* bytes of arrays / strings */
+} packer;
+
+static void *pk_array(packer *k, const void *src, size_t n) {
+    if (!n) return NULL;
+    size_t size = (n + 7) & ~(size_t)7;
+    k->n_arr += size;
+    if (!k->arr) return NULL;
+    void *p = memcpy(k->arr, src, n);
+    k->arr += size;
+    return p;
+}
+
+static char *pk_str(packer *k, const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    k->n_str += n;
+    if (!k->str) return NULL;
+    char *p = memcpy(k->str, s, n);
+    k->str += n;
+    return p;
+}
+
+/* A vector's elements; when counting, the vector is left empty. */
+static void pk_vec(packer *k, vec *dst, const vec *src) {
+    *dst = *src;
+    dst->v = pk_array(k, src->v, src->n * src->elem);
+    if (!dst->v) dst->n = 0;
+    dst->cap = dst->n;
+}
+
+/* Into g, f's facts with every pointer into the packer's block (g: a scratch record when
+ * counting). */
+static void pack_file(packer *k, const ix_file *f, ix_file *g) {
+    *g = *f;
+    g->path = pk_str(k, f->path);
+    pk_vec(k, &g->classes, &f->classes);
+    for (size_t i = 0; i < f->classes.n; i++) {
+        const ix_class *s = &VEC_AT(&f->classes, ix_class, i);
+        ix_class scratch, *d = g->classes.n ? &VEC_AT(&g->classes, ix_class, i) : &scratch;
+        d->name = pk_str(k, s->name);
+        d->bases = pk_array(k, s->bases, s->n_bases * sizeof *s->bases);
+        for (uint32_t b = 0; b < s->n_bases; b++) {
+            char *base = pk_str(k, s->bases[b]);
+            if (d->bases) d->bases[b] = base;
+        }
+        d->names = pk_array(k, s->names, s->n_names * sizeof *s->names);
+    }
+    pk_vec(k, &g->funcs, &f->funcs);
+    for (size_t i = 0; i < f->funcs.n; i++) {
+        char *name = pk_str(k, VEC_AT(&f->funcs, ix_func, i).name);
+        if (g->funcs.n) VEC_AT(&g->funcs, ix_func, i).name = name;
+    }
+    pk_vec(k, &g->imports, &f->imports);
+    for (size_t i = 0; i < f->imports.n; i++) {
+        const ix_import *s = &VEC_AT(&f->imports, ix_import, i);
+        ix_import scratch, *d = g->imports.n ? &VEC_AT(&g->imports, ix_import, i) : &scratch;
+        d->module = pk_str(k, s->module);
+        d->name = pk_str(k, s->name);
+        d->alias = pk_str(k, s->alias);
+    }
+    pk_vec(k, &g->aliases, &f->aliases);
+    for (size_t i = 0; i < f->aliases.n; i++) {
+        const ix_alias *s = &VEC_AT(&f->aliases, ix_alias, i);
+        ix_alias scratch, *d = g->aliases.n ? &VEC_AT(&g->aliases, ix_alias, i) : &scratch;
+        d->name = pk_str(k, s->name);
+        d->value = pk_str(k, s->value);
+    }
+    pk_vec(k, &g->includes, &f->includes);
+    for (size_t i = 0; i < f->includes.n; i++) {
+        char *path = pk_str(k, VEC_AT(&f->includes, ix_include, i).path);
+        if (g->includes.n) VEC_AT(&g->includes, ix_include, i).path = path;
+    }
+    pk_vec(k, &g->cmds, &f->cmds);
+    for (size_t i = 0; i < f->cmds.n; i++) {
+        const ix_cmd *s = &VEC_AT(&f->cmds, ix_cmd, i);
+        ix_cmd scratch, *d = g->cmds.n ? &VEC_AT(&g->cmds, ix_cmd, i) : &scratch;
+        d->name = pk_str(k, s->name);
+        d->args = pk_array(k, s->args, s->n_args * sizeof *s->args);
+        d->arg_lines = pk_array(k, s->arg_lines, s->n_args * sizeof *s->arg_lines);
+        for (uint32_t a = 0; a < s->n_args; a++) {
+            char *arg = pk_str(k, s->args[a]);
+            if (d->args) d->args[a] = arg;
+        }
+    }
+    const vec *from[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    vec *to[] = {&g->flag_defs, &g->pass_regs, &g->op_regs, &g->reg_uses, &g->list_words};
+    for (size_t w = 0; w < 5; w++) {
+        pk_vec(k, to[w], from[w]);
+        for (size_t i = 0; i < from[w]->n; i++) {
+            char *text = pk_str(k, VEC_AT(from[w], ix_word, i).text);
+            if (to[w]->n) VEC_AT(to[w], ix_word, i).text = text;
+        }
+    }
+    g->names = pk_array(k, f->names, f->n_names * sizeof *f->names);
+    g->outside = pk_array(k, f->outside, f->n_outside * sizeof *f->outside);
+}
+
+/* f in one block (freed with sunset_free), or NULL on OOM; f itself is left as it was. */
+static ix_file *pack(const ix_file *f) {
+    packer k = {0};
+    ix_file scratch;
+    pack_file(&k, f, &scratch);
+    size_t head = (sizeof(ix_file) + 7) & ~(size_t)7;
+    char *block = sunset_malloc(head + k.n_arr + k.n_str);
+    if (!block) return NULL;
+    packer c = {block + head, block + head + k.n_arr, 0, 0};
+    pack_file(&c, f, (ix_file *)(void *)block);
+    return (ix_file *)(void *)block;
+}
+
 sunset_index *sunset_index_new(void) {
     sunset_index *ix = sunset_calloc(1, sizeof *ix);
     if (!ix) return NULL;
@@ -74,7 +197,7 @@ sunset_index *sunset_index_new(void) {
 
 void sunset_index_free(sunset_index *ix) {
     if (!ix) return;
-    for (size_t i = 0; i < ix->files.n; i++) file_free(VEC_AT(&ix->files, ix_file *, i));
+    for (size_t i = 0; i < ix->files.n; i++) sunset_free(VEC_AT(&ix->files, ix_file *, i)); /* packed */
     vec_free(&ix->files);
     sunset_free(ix->path_hash);
     sunset_free(ix->path_pos);
@@ -122,6 +245,7 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     ix_file *f = sunset_calloc(1, sizeof *f);
     if (!f) return -1;
     hset names = {0};
+    ix_file *packed = NULL;
     int rc = -1;
     f->path = sunset_strndup(src->path, strlen(src->path));
     if (!f->path) goto cleanup;
@@ -156,14 +280,17 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) ix_vec_fit(vs[i]);
     if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);
+    packed = pack(f);
+    if (!packed) goto cleanup;
     pthread_mutex_lock(&ix->mu);
-    bool ok = vec_push(&ix->files, &f) != NULL;
+    bool ok = vec_push(&ix->files, &packed) != NULL;
     pthread_mutex_unlock(&ix->mu);
     if (!ok) goto cleanup;
-    f = NULL;
+    packed = NULL;
     rc = 0;
 cleanup:
     sunset_free(names.slots);
+    sunset_free(packed);
     file_free(f);
     return rc;
 }

@@ -58,15 +58,19 @@ static inline const char *ix_spaces_end(const char *p, const char *end) {
     return p;
 }
 
-/* The number of '\n' bytes in [p, end): 16 at a time with SSE2 (every file's line count is a
- * pass over all of its bytes; memchr per line was a call per 40 bytes). */
+/* The number of '\n' bytes in [p, end): 16 at a time with SSE2, in byte counters summed
+ * every 255 blocks (every file's line count is a pass over all of its bytes; memchr per line
+ * was a call per 40 bytes). */
 static inline size_t ix_count_nl(const char *p, const char *end) {
     size_t n = 0;
 #ifdef __SSE2__
-    const __m128i nl = _mm_set1_epi8('\n');
-    for (; end - p >= 16; p += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        n += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (end - p >= 16) {
+        __m128i acc = zero;
+        for (int k = 0; k < 255 && end - p >= 16; k++, p += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+        __m128i sum = _mm_sad_epu8(acc, zero); /* two 16-bit sums, in lanes 0 and 4 */
+        n += (size_t)_mm_extract_epi16(sum, 0) + (size_t)_mm_extract_epi16(sum, 4);
     }
 #endif
     for (; p < end; p++) n += *p == '\n';
