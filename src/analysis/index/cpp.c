@@ -244,6 +244,8 @@ static bool cpp_tokens(ix_file *f, const char *d, size_t len, hset *names, ctoks
             if (!ct_mark(out, out->n - 1)) return false; /* the identifier before: a call */
         }
         if ((mark && !ct_mark(out, out->n)) || !ct_push(out, p, (size_t)(e - p), line)) return false;
+        /* the space after a token, without a dispatch of its own (blanks change nothing) */
+        while (e < end && *e == ' ') e++;
         p = e;
     }
 done:
