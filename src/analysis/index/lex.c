@@ -58,11 +58,15 @@ bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
     *n = 0;
     if (h->oom) return false;
     if (!h->n) return true;
+    /* the members gathered without a branch per slot (whether a slot is empty is a coin toss
+     * at the set's load): an empty slot's 0 is written, then overwritten; k < n throughout */
     uint64_t *v = sunset_malloc(h->n * sizeof *v);
     if (!v) return false;
     size_t k = 0;
-    for (size_t i = 0; i < h->cap; i++)
-        if (h->slots[i]) v[k++] = h->slots[i];
+    for (size_t i = 0; i < h->cap && k < h->n; i++) {
+        v[k] = h->slots[i];
+        k += h->slots[i] != 0;
+    }
     sort_nearly_sorted(v, k);
     *out = v;
     *n = k;

@@ -398,6 +398,8 @@ int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
             break;
         }
         if (!ix_tok_add(&toks, kind, p, (uint32_t)(e - p), line, line, col)) c.oom = true;
+        /* the spaces after a token, without a dispatch of their own: each is a column */
+        while (e < end && *e == ' ') e++;
         col += (uint32_t)(e - p);
         p = e;
     }
