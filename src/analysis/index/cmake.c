@@ -5,10 +5,11 @@
  */
 #include "analysis/index/ix_int.h"
 
-int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
+int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *names) {
     uint32_t line = 1;
     size_t i = 0;
     bool oom = false;
+    sb a = {0}; /* the argument being read; its buffer serves every argument */
     while (i < len && !oom) {
         unsigned char ch = (unsigned char)d[i];
         if (ch == '\n') {
@@ -39,7 +40,7 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
         while (p < len && (d[p] == ' ' || d[p] == '\t')) p++;
         if (p >= len || d[p] != '(') continue;
         f->blank = false;
-        ix_cmd cmd = {sunset_strndup(d + s, nl), line, line, NULL, NULL, 0};
+        ix_cmd cmd = {ix_strndup(ar, d + s, nl), line, line, NULL, NULL, 0};
         if (!cmd.name) {
             oom = true;
             break;
@@ -77,7 +78,7 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                 continue;
             }
             uint32_t at = line;
-            sb a = {0};
+            a.len = 0;
             if (ch == '"') {
                 i++;
                 while (i < len && d[i] != '"') {
@@ -101,11 +102,9 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                 }
             }
             if (a.oom) oom = true;
-            if (!a.s) sb_puts(&a, "");
-            char *arg = ix_sb_take(&a);
+            char *arg = ix_sb_take(ar, &a);
             if (!arg || !vec_push(&lines, &at) || !vec_push(&args, &arg)) {
                 if (lines.n > args.n) lines.n = args.n;
-                sunset_free(arg);
                 arg = NULL;
                 oom = true;
             }
@@ -122,25 +121,22 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
             }
         }
         cmd.end = line;
-        ix_vec_fit(&args);
-        ix_vec_fit(&lines);
         cmd.args = args.v;
         cmd.arg_lines = lines.v;
         cmd.n_args = (uint32_t)args.n;
         if (!vec_push(&f->cmds, &cmd)) {
-            for (size_t k = 0; k < args.n; k++) sunset_free(VEC_AT(&args, char *, k));
             vec_free(&args);
             vec_free(&lines);
-            sunset_free(cmd.name);
             oom = true;
         }
     }
+    sb_free(&a);
     return oom ? -1 : 0;
 }
 
 /* ---- shell and other text: words ---- */
 
-int ix_lex_words(ix_file *f, const char *d, size_t len, hset *names, bool list) {
+int ix_lex_words(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, bool list) {
     uint32_t line = 1;
     for (size_t i = 0; i < len;) {
         unsigned char ch = (unsigned char)d[i];
@@ -159,7 +155,7 @@ int ix_lex_words(ix_file *f, const char *d, size_t len, hset *names, bool list) 
         while (e < len && id_char((unsigned char)d[e])) e++;
         ix_hset_name(names, d + i, e - i);
         if (list && e - i >= 6 && (memmem(d + i, e - i, "test", 4) || memmem(d + i, e - i, "Test", 4)) &&
-            !ix_word_push(&f->list_words, d + i, e - i, line, line))
+            !ix_word_push(a, &f->list_words, d + i, e - i, line, line))
             return -1;
         i = e;
     }

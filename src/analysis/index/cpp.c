@@ -114,7 +114,7 @@ static inline bool ct_keyword(const char *s, size_t n) {
 /* A directive at p, the '#' that starts a line: #include is recorded and its line skipped
  * (*bol stays set); the words of other directives are code. Returns where the walk goes on;
  * NULL on OOM. */
-static const char *directive(ix_file *f, const char *p, const char *end, uint32_t line, bool *bol) {
+static const char *directive(ix_file *f, ix_arena *a, const char *p, const char *end, uint32_t line, bool *bol) {
     const char *j = p + 1;
     while (j < end && (*j == ' ' || *j == '\t')) j++;
     if (end - j < 7 || memcmp(j, "include", 7) != 0) {
@@ -127,11 +127,8 @@ static const char *directive(ix_file *f, const char *p, const char *end, uint32_
         char close = *j == '"' ? '"' : '>';
         const char *s = j + 1, *e = s;
         while (e < end && *e != close && *e != '\n') e++;
-        ix_include inc = {sunset_strndup(s, (size_t)(e - s)), line};
-        if (!inc.path || !vec_push(&f->includes, &inc)) {
-            sunset_free(inc.path);
-            return NULL;
-        }
+        ix_include inc = {ix_strndup(a, s, (size_t)(e - s)), line};
+        if (!inc.path || !vec_push(&f->includes, &inc)) return NULL;
     }
     f->blank = false;
     const char *nl = memchr(j, '\n', (size_t)(end - j));
@@ -159,7 +156,7 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
  * memchr/memmem: a licence header on every file is most of the bytes skipped), #include
  * recorded, a string's contents counted as a name when they look like one, every
  * identifier's hash into the names. False on OOM. */
-static bool cpp_tokens(ix_file *f, const char *d, size_t len, hset *names, ctoks *out) {
+static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, ctoks *out) {
     const char *p = d, *end = d + len;
     uint32_t line = 1;
     bool bol = true, blank = true;
@@ -197,7 +194,7 @@ static bool cpp_tokens(ix_file *f, const char *d, size_t len, hset *names, ctoks
             break;
         case CB_HASH:
             if (bol) {
-                p = directive(f, p, end, line, &bol);
+                p = directive(f, a, p, end, line, &bol);
                 if (!p) return false;
                 continue;
             }
@@ -255,21 +252,16 @@ done:
 
 /* ---- second walk: tokens to classes, flags, passes ---- */
 
-static void free_bases(vec *bases) {
-    for (size_t b = 0; b < bases->n; b++) sunset_free(VEC_AT(bases, char *, b));
-    vec_free(bases);
-}
-
-static void push_base(vec *bases, sb *cur) {
+static void push_base(ix_arena *a, vec *bases, sb *cur) {
     if (cur->len) {
-        char *s = ix_sb_take(cur);
-        if (s && !vec_push(bases, &s)) sunset_free(s);
+        char *s = ix_sb_take(a, cur);
+        if (s) vec_push(bases, &s);
     }
-    sb_free(cur);
+    cur->len = 0;
 }
 
 /* The base list after ':' at tv[j]: until the body's '{' (returned position) or ';'. */
-static size_t base_list(const ctok *tv, size_t n, size_t j, vec *bases) {
+static size_t base_list(ix_arena *a, const ctok *tv, size_t n, size_t j, vec *bases) {
     sb cur = {0};
     int angle = 0;
     for (j++; j < n; j++) {
@@ -280,23 +272,24 @@ static size_t base_list(const ctok *tv, size_t n, size_t j, vec *bases) {
         if (c == '<') angle++;
         else if (c == '>') angle--;
         else if (angle == 0 && c == ',') {
-            push_base(bases, &cur);
+            push_base(a, bases, &cur);
         } else if (angle == 0 && ct_id(x)) {
             if (CT_IS(x, "public") || CT_IS(x, "private") || CT_IS(x, "protected") || CT_IS(x, "virtual"))
                 continue;
-            if (cur.len && cur.s[cur.len - 1] != ':') sb_free(&cur);
+            if (cur.len && cur.s[cur.len - 1] != ':') cur.len = 0;
             sb_putn(&cur, x->s, x->n);
         } else if (angle == 0 && c == ':' && x->n == 2) {
             sb_puts(&cur, "::");
         }
     }
-    push_base(bases, &cur);
+    push_base(a, bases, &cur);
+    sb_free(&cur);
     return j;
 }
 
 /* `class`/`struct` at tv[k]: a definition is recorded, and *next is its '{'. Returns 1 when
  * one was, 0 when not (a declaration, a template parameter ...), -1 on OOM. */
-static int class_def(ix_file *f, const ctok *tv, size_t n, size_t k, const vec *braces, size_t *next) {
+static int class_def(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k, const vec *braces, size_t *next) {
     /* template parameter (class T>), elaborated type (struct x *p), enum class */
     if (k > 0 && CT_IS(&tv[k - 1], "enum")) return 0;
     size_t j = k + 1;
@@ -312,22 +305,19 @@ static int class_def(ix_file *f, const ctok *tv, size_t n, size_t k, const vec *
     bool top = true;
     for (size_t b = 0; b < braces->n; b++)
         if (VEC_AT(braces, cbrace, b).kind != 1) top = false;
-    ix_class ic = {sunset_strndup(name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0, false};
+    ix_class ic = {ix_strndup(a, name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0, false};
     vec bases = VEC_INIT(char *);
     if (nx->s[0] == ':') {
-        j = base_list(tv, n, j, &bases);
+        j = base_list(a, tv, n, j, &bases);
         if (j >= n || tv[j].s[0] != '{') {
-            free_bases(&bases);
-            sunset_free(ic.name);
+            vec_free(&bases);
             return 0;
         }
     }
-    ix_vec_fit(&bases);
     ic.bases = bases.v;
     ic.n_bases = (uint32_t)bases.n;
     if (!ic.name || !vec_push(&f->classes, &ic)) {
-        sunset_free(ic.name);
-        free_bases(&bases);
+        vec_free(&bases);
         return -1;
     }
     *next = j;
@@ -336,7 +326,7 @@ static int class_def(ix_file *f, const ctok *tv, size_t n, size_t k, const vec *
 
 /* DEFINE_*(name ...), REGISTER_PASS(name, ...) or an operator's registration at tv[k], an
  * identifier followed by '(' and an identifier. Returns false on OOM. */
-static bool macro_word(ix_file *f, const ctok *tv, size_t n, size_t k) {
+static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
     const ctok *t = &tv[k];
     bool flag = is_flag_define(t->s, t->n), pass = CT_IS(t, "REGISTER_PASS");
     bool op = CT_IS(t, "REGISTER_OPERATOR") || CT_IS(t, "REGISTER_OP_WITHOUT_GRADIENT") ||
@@ -352,18 +342,18 @@ static bool macro_word(ix_file *f, const ctok *tv, size_t n, size_t k) {
     }
     uint32_t end = j < n ? tv[j].line : t->line;
     vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
-    return ix_word_push(into, tv[k + 2].s, tv[k + 2].n, t->line, end);
+    return ix_word_push(a, into, tv[k + 2].s, tv[k + 2].n, t->line, end);
 }
 
-static bool cpp_structure(ix_file *f, const ctoks *toks) {
+static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
     const ctok *tv = toks->v;
     size_t n = toks->n;
     vec braces = VEC_INIT(cbrace);
     bool oom = false;
     int pending = 0; /* kind of the next '{' */
     size_t pending_cls = 0;
-    for (size_t a = 0; a < toks->n_at && !oom; a++) {
-        size_t k = toks->at[a];
+    for (size_t i = 0; i < toks->n_at && !oom; i++) {
+        size_t k = toks->at[i];
         const ctok *t = &tv[k];
         char c = t->s[0];
         if (c == '{') {
@@ -391,25 +381,25 @@ static bool cpp_structure(ix_file *f, const ctoks *toks) {
         }
         if ((CT_IS(t, "class") || CT_IS(t, "struct")) && k + 1 < n) {
             size_t next;
-            int r = class_def(f, tv, n, k, &braces, &next);
+            int r = class_def(f, a, tv, n, k, &braces, &next);
             if (r < 0) oom = true;
             if (r <= 0) continue;
             pending = 2;
             pending_cls = f->classes.n - 1;
-            while (a + 1 < toks->n_at && toks->at[a + 1] < next) a++; /* the '{' is handled next */
+            while (i + 1 < toks->n_at && toks->at[i + 1] < next) i++; /* the '{' is handled next */
             continue;
         }
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
          * the DEFINE_ search reads the whole token */
-        if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_word(f, tv, n, k)) oom = true;
+        if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_word(f, a, tv, n, k)) oom = true;
     }
     vec_free(&braces);
     return !oom;
 }
 
-int ix_lex_cpp(ix_file *f, const char *d, size_t len, hset *names) {
+int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
     ctoks toks = {0};
-    bool ok = cpp_tokens(f, d, len, names, &toks) && cpp_structure(f, &toks);
+    bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks);
     sunset_free(toks.v);
     sunset_free(toks.at);
     return ok ? 0 : -1;

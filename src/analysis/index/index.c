@@ -16,48 +16,21 @@
 
 uint64_t sunset_index_name_hash(const char *s, size_t n) { return ix_name_hash(s, n); }
 
-/* A file as the lexers leave it: every string, array and vector its own allocation. Once
- * indexed, a file is packed (pack_file) and freed in one. */
+/* A file as the lexers leave it: its strings in the build's arena (ix_int.h), each array and
+ * vector its own allocation. Once indexed, a file is packed (pack_file) and freed in one. */
 static void file_free(ix_file *f) {
     if (!f) return;
-    sunset_free(f->path);
     for (size_t i = 0; i < f->classes.n; i++) {
-        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-        sunset_free(c->name);
-        for (uint32_t k = 0; k < c->n_bases; k++) sunset_free(c->bases[k]);
-        sunset_free(c->bases);
-        sunset_free(c->names);
+        sunset_free(VEC_AT(&f->classes, ix_class, i).bases);
+        sunset_free(VEC_AT(&f->classes, ix_class, i).names);
     }
-    for (size_t i = 0; i < f->funcs.n; i++) sunset_free(VEC_AT(&f->funcs, ix_func, i).name);
-    for (size_t i = 0; i < f->imports.n; i++) {
-        ix_import *m = &VEC_AT(&f->imports, ix_import, i);
-        sunset_free(m->module);
-        sunset_free(m->name);
-        sunset_free(m->alias);
-    }
-    for (size_t i = 0; i < f->aliases.n; i++) {
-        sunset_free(VEC_AT(&f->aliases, ix_alias, i).name);
-        sunset_free(VEC_AT(&f->aliases, ix_alias, i).value);
-    }
-    for (size_t i = 0; i < f->includes.n; i++) sunset_free(VEC_AT(&f->includes, ix_include, i).path);
     for (size_t i = 0; i < f->cmds.n; i++) {
-        ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, i);
-        sunset_free(c->name);
-        for (uint32_t k = 0; k < c->n_args; k++) sunset_free(c->args[k]);
-        sunset_free(c->args);
-        sunset_free(c->arg_lines);
+        sunset_free(VEC_AT(&f->cmds, ix_cmd, i).args);
+        sunset_free(VEC_AT(&f->cmds, ix_cmd, i).arg_lines);
     }
-    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
-    for (size_t w = 0; w < 5; w++) {
-        for (size_t i = 0; i < words[w]->n; i++) sunset_free(VEC_AT(words[w], ix_word, i).text);
-        vec_free(words[w]);
-    }
-    vec_free(&f->classes);
-    vec_free(&f->funcs);
-    vec_free(&f->imports);
-    vec_free(&f->aliases);
-    vec_free(&f->includes);
-    vec_free(&f->cmds);
+    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->aliases, &f->includes, &f->cmds,
+                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) vec_free(vs[i]);
     sunset_free(f->names);
     sunset_free(f->outside);
     sunset_free(f);
@@ -127,10 +100,16 @@ static void pack_file(packer *k, const ix_file *f, ix_file *g) {
         if (g->funcs.n) VEC_AT(&g->funcs, ix_func, i).name = name;
     }
     pk_vec(k, &g->imports, &f->imports);
+    const char *module = NULL; /* a from-import's names share their module's string */
+    char *module_to = NULL;
     for (size_t i = 0; i < f->imports.n; i++) {
         const ix_import *s = &VEC_AT(&f->imports, ix_import, i);
         ix_import scratch, *d = g->imports.n ? &VEC_AT(&g->imports, ix_import, i) : &scratch;
-        d->module = pk_str(k, s->module);
+        if (s->module != module) {
+            module = s->module;
+            module_to = pk_str(k, module);
+        }
+        d->module = module_to;
         d->name = pk_str(k, s->name);
         d->alias = pk_str(k, s->alias);
     }
@@ -244,10 +223,13 @@ static void mark_used_imports(ix_file *f) {
 int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     ix_file *f = sunset_calloc(1, sizeof *f);
     if (!f) return -1;
+    /* the file's strings while it is built: most files' fit the first chunk, on the stack */
+    char first[2048];
+    ix_arena a = {first, first + sizeof first, NULL, 0};
     hset names = {0};
     ix_file *packed = NULL;
     int rc = -1;
-    f->path = sunset_strndup(src->path, strlen(src->path));
+    f->path = ix_strndup(&a, src->path, strlen(src->path));
     if (!f->path) goto cleanup;
     f->lang = src->lang;
     f->size = src->len;
@@ -267,20 +249,16 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     f->n_lines = nl + (src->len && src->data[src->len - 1] != '\n');
     int r = 0;
     switch (src->lang) {
-    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, src->data, src->len, &names); break;
-    case SUNSET_LANG_PYTHON: r = ix_lex_python(f, src->data, src->len, &names); break;
-    case SUNSET_LANG_CMAKE: r = ix_lex_cmake(f, src->data, src->len, &names); break;
-    case SUNSET_LANG_SHELL: r = ix_lex_words(f, src->data, src->len, &names, true); break;
+    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_PYTHON: r = ix_lex_python(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_CMAKE: r = ix_lex_cmake(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_SHELL: r = ix_lex_words(f, &a, src->data, src->len, &names, true); break;
     default: f->blank = src->len == 0; break;
     }
     if (r || names.oom) goto cleanup;
-    /* every file's entry lives to the end of the run: no spare capacity */
-    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->includes, &f->cmds,
-                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
-    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) ix_vec_fit(vs[i]);
     if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);
-    packed = pack(f);
+    packed = pack(f); /* every file's entry lives to the end of the run: exact sizes */
     if (!packed) goto cleanup;
     pthread_mutex_lock(&ix->mu);
     bool ok = vec_push(&ix->files, &packed) != NULL;
@@ -292,6 +270,7 @@ cleanup:
     sunset_free(names.slots);
     sunset_free(packed);
     file_free(f);
+    ix_arena_free(&a);
     return rc;
 }
 

@@ -164,13 +164,22 @@ static inline void ix_hset_name(hset *h, const char *s, size_t n) {
 bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n);
 /* A string's contents count as a name when they look like one (pass names, test names). */
 void ix_hset_string(hset *h, const char *s, size_t n);
-bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end); /* false on OOM */
+/* Where the lexers put a file's strings while they build it: chunks from a bump pointer,
+ * the first one the caller's (on its stack), all freed at once when the file is packed
+ * (index.c). A string each malloc'd and freed was most of the index's allocator traffic. */
+typedef struct ix_arena {
+    char *cur, *end; /* the free part of the current chunk */
+    void *chunks;    /* chunks allocated, each starting with the previous one's address */
+    size_t n_chunks;
+} ix_arena;
+/* A copy of s[0..n) with a terminating NUL, in a; NULL on OOM. */
+char *ix_strndup(ix_arena *a, const char *s, size_t n);
+void ix_arena_free(ix_arena *a);
+/* b's contents (NULL on OOM), copied into a; b is emptied, its buffer kept for the next. */
+char *ix_sb_take(ix_arena *a, sb *b);
+
+bool ix_word_push(ix_arena *a, vec *v, const char *s, size_t n, uint32_t line, uint32_t end); /* false on OOM */
 bool ix_looks_like_name(const char *s, size_t n);
-/* sb_take at its exact size (an sb holds at least 64 bytes; the index keeps hundreds of
- * thousands of short strings for the whole run). b is freed; NULL on OOM. */
-char *ix_sb_take(sb *b);
-/* Give back a vector's unused capacity once it is complete. */
-void ix_vec_fit(vec *v);
 
 typedef enum tk { TK_ID, TK_STR, TK_PUNCT, TK_NUM } tk;
 
@@ -211,11 +220,12 @@ static inline bool ix_tok_is(const tok *t, const char *w) {
     return t->n == n && (n == 0 || memcmp(t->s, w, n) == 0); /* t->s may be NULL when empty */
 }
 
-/* The lexers: fill f from its bytes, names into *names. Return 0, -1 on OOM. */
-int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names);
-int ix_lex_cpp(ix_file *f, const char *d, size_t len, hset *names);
-int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names);
+/* The lexers: fill f from its bytes (its strings in a), names into *names. Return 0, -1 on
+ * OOM. */
+int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
+int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
+int ix_lex_cmake(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
 /* Shell and other text: words; `list`: test-like words are tool-list entries. */
-int ix_lex_words(ix_file *f, const char *d, size_t len, hset *names, bool list);
+int ix_lex_words(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, bool list);
 
 #endif

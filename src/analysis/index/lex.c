@@ -73,13 +73,9 @@ bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
     return true;
 }
 
-bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end) {
-    ix_word w = {sunset_strndup(s, n), line, end};
-    if (!w.text || !vec_push(v, &w)) {
-        sunset_free(w.text);
-        return false;
-    }
-    return true;
+bool ix_word_push(ix_arena *a, vec *v, const char *s, size_t n, uint32_t line, uint32_t end) {
+    ix_word w = {ix_strndup(a, s, n), line, end};
+    return w.text && vec_push(v, &w);
 }
 
 bool ix_looks_like_name(const char *s, size_t n) {
@@ -89,22 +85,37 @@ bool ix_looks_like_name(const char *s, size_t n) {
     return true;
 }
 
-
-char *ix_sb_take(sb *b) {
-    char *s = b->oom ? NULL : sunset_strndup(b->s ? b->s : "", b->len);
-    sb_free(b);
-    return s;
+char *ix_strndup(ix_arena *a, const char *s, size_t n) {
+    if ((size_t)(a->end - a->cur) <= n) {
+        /* a new chunk, twice the last (4 KB to 1 MB), or the string's own when larger */
+        size_t size = (size_t)4096 << (a->n_chunks < 8 ? a->n_chunks : 8);
+        if (size < n + 1 + sizeof(void *)) size = n + 1 + sizeof(void *);
+        void **c = sunset_malloc(size);
+        if (!c) return NULL;
+        *c = a->chunks;
+        a->chunks = c;
+        a->n_chunks++;
+        a->cur = (char *)(c + 1);
+        a->end = (char *)c + size;
+    }
+    char *p = a->cur;
+    if (n) memcpy(p, s, n); /* s may be NULL when n == 0 */
+    p[n] = 0;
+    a->cur += n + 1;
+    return p;
 }
 
-void ix_vec_fit(vec *v) {
-    if (v->cap == v->n) return;
-    if (!v->n) {
-        vec_free(v);
-        return;
+void ix_arena_free(ix_arena *a) {
+    for (void *c = a->chunks, *next; c; c = next) {
+        next = *(void **)c;
+        sunset_free(c);
     }
-    void *nv = sunset_realloc(v->v, v->n * v->elem);
-    if (nv) { /* a failed shrink keeps the larger block */
-        v->v = nv;
-        v->cap = v->n;
-    }
+    a->chunks = NULL;
+    a->n_chunks = 0;
+}
+
+char *ix_sb_take(ix_arena *a, sb *b) {
+    char *s = b->oom ? NULL : ix_strndup(a, b->s, b->len);
+    b->len = 0;
+    return s;
 }

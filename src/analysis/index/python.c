@@ -17,6 +17,8 @@ typedef struct pyblock {
 /* Lex Python into logical lines and hand each to py_line. */
 typedef struct pyctx {
     ix_file *f;
+    ix_arena *a;     /* the file's strings */
+    sb tmp;          /* a dotted name or a base being joined */
     const char *end; /* of the file's bytes */
     hset outside;    /* names outside top-level class bodies */
     hset cls;        /* names of the current top-level class */
@@ -51,23 +53,22 @@ static void py_end_class(pyctx *c) {
     c->names = &c->outside;
 }
 
-static char *join_dotted(const tok *t, size_t n, size_t *used) {
+static char *join_dotted(pyctx *c, const tok *t, size_t n, size_t *used) {
     /* identifiers joined by '.' tokens, leading dots kept (relative imports) */
-    sb b = {0};
+    sb *b = &c->tmp;
     size_t i = 0;
     for (; i < n; i++) {
-        if (t[i].kind == TK_ID && !(b.len && b.s[b.len - 1] != '.')) {
+        if (t[i].kind == TK_ID && !(b->len && b->s[b->len - 1] != '.')) {
             if (ix_tok_is(&t[i], "import") || ix_tok_is(&t[i], "as")) break;
-            sb_putn(&b, t[i].s, t[i].n);
+            sb_putn(b, t[i].s, t[i].n);
         } else if (t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.') {
-            sb_putc(&b, '.');
+            sb_putc(b, '.');
         } else {
             break;
         }
     }
     *used = i;
-    if (!b.s) sb_puts(&b, "");
-    return ix_sb_take(&b);
+    return ix_sb_take(c->a, b);
 }
 
 static void close_blocks(pyctx *c, uint32_t indent, uint32_t end) {
@@ -86,7 +87,7 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
     if (ix_tok_is(&t[0], "import")) {
         while (i < n) {
             size_t used;
-            char *mod = join_dotted(t + i, n - i, &used);
+            char *mod = join_dotted(c, t + i, n - i, &used);
             if (!mod) {
                 c->oom = true;
                 return;
@@ -94,14 +95,11 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
             i += used;
             char *alias = NULL;
             if (i + 1 < n && ix_tok_is(&t[i], "as") && t[i + 1].kind == TK_ID) {
-                alias = sunset_strndup(t[i + 1].s, t[i + 1].n);
+                alias = ix_strndup(c->a, t[i + 1].s, t[i + 1].n);
                 i += 2;
             }
             ix_import im = {mod, NULL, alias, line, end, false};
-            if (!*mod || !vec_push(&c->f->imports, &im)) {
-                sunset_free(mod);
-                sunset_free(alias);
-            }
+            if (*mod) vec_push(&c->f->imports, &im);
             while (i < n && !(t[i].kind == TK_PUNCT && t[i].s[0] == ',')) i++;
             i++;
         }
@@ -109,16 +107,13 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
     }
     /* from X import a [as b], (c, d) */
     size_t used;
-    char *mod = join_dotted(t + 1, n - 1, &used);
+    char *mod = join_dotted(c, t + 1, n - 1, &used);
     if (!mod) {
         c->oom = true;
         return;
     }
     i = 1 + used;
-    if (!*mod) { /* "from import x" is not Python; nothing to record */
-        sunset_free(mod);
-        return;
-    }
+    if (!*mod) return; /* "from import x" is not Python; nothing to record */
     if (i < n && ix_tok_is(&t[i], "import")) i++;
     bool any = false;
     while (i < n) {
@@ -130,36 +125,26 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
             i++;
             continue;
         }
-        char *name = sunset_strndup(t[i].s, t[i].n);
+        char *name = ix_strndup(c->a, t[i].s, t[i].n);
         i++;
         char *alias = NULL;
         if (i + 1 < n && ix_tok_is(&t[i], "as") && t[i + 1].kind == TK_ID) {
-            alias = sunset_strndup(t[i + 1].s, t[i + 1].n);
+            alias = ix_strndup(c->a, t[i + 1].s, t[i + 1].n);
             i += 2;
         }
-        char *m = sunset_strndup(mod, strlen(mod));
-        ix_import im = {m, name, alias, line, end, false};
-        if (!m || !name || !vec_push(&c->f->imports, &im)) {
-            sunset_free(m);
-            sunset_free(name);
-            sunset_free(alias);
-        }
+        ix_import im = {mod, name, alias, line, end, false}; /* the module's string is shared */
+        if (name) vec_push(&c->f->imports, &im);
         any = true;
     }
     (void)any;
     /* star imports: the '*' token */
     for (size_t k = 1 + used; k < n; k++) {
         if (t[k].kind == TK_PUNCT && t[k].s[0] == '*') {
-            char *m = sunset_strndup(mod, strlen(mod));
-            char *star = sunset_strndup("*", 1);
-            ix_import im = {m, star, NULL, line, end, true};
-            if (!m || !star || !vec_push(&c->f->imports, &im)) {
-                sunset_free(m);
-                sunset_free(star);
-            }
+            char *star = ix_strndup(c->a, "*", 1);
+            ix_import im = {mod, star, NULL, line, end, true};
+            if (star) vec_push(&c->f->imports, &im);
         }
     }
-    sunset_free(mod);
 }
 
 static void py_line(pyctx *c, tok *t, size_t n) {
@@ -182,11 +167,11 @@ static void py_line(pyctx *c, tok *t, size_t n) {
         pyblock b = {SIZE_MAX, SIZE_MAX, indent};
         bool top = c->blocks.n == 0;
         if (cls) {
-            ix_class ic = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
+            ix_class ic = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
             vec bases = VEC_INIT(char *);
             if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') {
                 int depth = 0;
-                sb cur = {0};
+                sb *cur = &c->tmp;
                 bool kw = false;
                 for (size_t i = k + 2; i < n; i++) {
                     const tok *x = &t[i];
@@ -195,35 +180,32 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                     }
                     if (x->kind == TK_PUNCT && (x->s[0] == ')' || x->s[0] == ']')) {
                         if (--depth == 0) {
-                            if (cur.len && !kw) {
-                                char *s = ix_sb_take(&cur);
-                                if (s && !vec_push(&bases, &s)) sunset_free(s);
+                            if (cur->len && !kw) {
+                                char *s = ix_sb_take(c->a, cur);
+                                if (s) vec_push(&bases, &s);
                             }
-                            sb_free(&cur);
+                            cur->len = 0;
                             break;
                         }
                     }
                     if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == ',') {
-                        if (cur.len && !kw) {
-                            char *s = ix_sb_take(&cur);
-                            if (s && !vec_push(&bases, &s)) sunset_free(s);
+                        if (cur->len && !kw) {
+                            char *s = ix_sb_take(c->a, cur);
+                            if (s) vec_push(&bases, &s);
                         }
-                        sb_free(&cur);
+                        cur->len = 0;
                         kw = false;
                         continue;
                     }
                     if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == '=') kw = true;
                     if (depth == 1 && (x->kind == TK_ID || (x->kind == TK_PUNCT && x->s[0] == '.')))
-                        sb_putn(&cur, x->s, x->n);
+                        sb_putn(cur, x->s, x->n);
                 }
-                sb_free(&cur);
+                cur->len = 0;
             }
-            ix_vec_fit(&bases);
             ic.bases = bases.v;
             ic.n_bases = (uint32_t)bases.n;
             if (!ic.name || !vec_push(&c->f->classes, &ic)) {
-                sunset_free(ic.name);
-                for (size_t i = 0; i < bases.n; i++) sunset_free(VEC_AT(&bases, char *, i));
                 vec_free(&bases);
                 c->oom = true;
             } else {
@@ -234,9 +216,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                 }
             }
         } else if (top) {
-            ix_func fn = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line};
+            ix_func fn = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line};
             if (!fn.name || !vec_push(&c->f->funcs, &fn)) {
-                sunset_free(fn.name);
                 c->oom = true;
             } else {
                 b.func = c->f->funcs.n - 1;
@@ -255,12 +236,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
             dotted = (i % 2) ? t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.' : t[i].kind == TK_ID;
         dotted = dotted && n % 2 == 1;
         size_t used = 0;
-        ix_alias a = {sunset_strndup(t[0].s, t[0].n), dotted ? join_dotted(t + 2, n - 2, &used) : NULL, t[0].line};
-        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) {
-            sunset_free(a.name);
-            sunset_free(a.value);
-            c->oom = true;
-        }
+        ix_alias a = {ix_strndup(c->a, t[0].s, t[0].n), dotted ? join_dotted(c, t + 2, n - 2, &used) : NULL, t[0].line};
+        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) c->oom = true;
     }
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
@@ -268,7 +245,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
         else if (t[i].kind == TK_STR && !docstring) {
             ix_hset_string(c->names, t[i].s, t[i].n);
             if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
-                !ix_word_push(&c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
+                !ix_word_push(c->a, &c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
                 c->oom = true;
         }
     }
@@ -321,8 +298,8 @@ static bool py_string_tok(vec *toks, const char *q, const char *end, const char 
     return ok;
 }
 
-int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
-    pyctx c = {f, d + len, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
+int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
+    pyctx c = {f, a, {0}, d + len, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
     c.names = &c.outside;
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);
@@ -415,6 +392,7 @@ int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
     }
     sunset_free(c.outside.slots);
     sunset_free(c.cls.slots);
+    sb_free(&c.tmp);
     vec_free(&toks);
     vec_free(&c.blocks);
     return c.oom ? -1 : 0;
