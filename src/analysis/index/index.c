@@ -8,7 +8,8 @@
  * and for every file the set of names its code uses (comments and import lines excluded), kept
  * as sorted 64-bit hashes. The lexers never parse: they know strings, comments, brackets and a
  * handful of keywords, which is what the facts need, and they cost a few percent of the scan.
- * This file is the index itself: adding a file, sorting, lookups.
+ * This file is the index itself: adding a file (built with the lexers' allocations, then
+ * packed into one block of the index's memory), sorting, lookups.
  */
 #include "analysis/index/ix_int.h"
 
@@ -17,7 +18,7 @@
 uint64_t sunset_index_name_hash(const char *s, size_t n) { return ix_name_hash(s, n); }
 
 /* A file as the lexers leave it: its strings in the build's arena (ix_int.h), each array and
- * vector its own allocation. Once indexed, a file is packed (pack_file) and freed in one. */
+ * vector its own allocation. Once indexed, a file is packed (pack_add) and this copy freed. */
 static void file_free(ix_file *f) {
     if (!f) return;
     for (size_t i = 0; i < f->classes.n; i++) {
@@ -38,11 +39,13 @@ static void file_free(ix_file *f) {
 
 /* ---- packing: an indexed file in one block ----
  *
- * The lexers build a file's facts with an allocation per string, array and vector; the index
- * keeps them to the end of the run, for every file of the tree (hundreds of thousands of
- * short strings). Packing copies them, at their exact sizes, into one block that starts with
- * the ix_file: no allocator overhead or spare capacity per string, one free per file. The walk
- * runs twice, first counting (no block: the copies go to scratch records), then copying. */
+ * The lexers build a file's facts with an allocation per array and vector (and an arena for
+ * the strings); the index keeps them to the end of the run, for every file of the tree
+ * (hundreds of thousands of short strings). Packing copies them, at their exact sizes, into
+ * one block that starts with the ix_file, carved from the index's chunks: no allocator
+ * overhead or spare capacity per string or array, and sunset_index_free is a free per chunk.
+ * The walk runs twice, first counting (no block: the copies go to scratch records), then
+ * copying. */
 
 typedef struct packer {
     char *arr, *str;     /* where the next array (8-aligned) / string goes; NULL when counting */
@@ -150,17 +153,44 @@ static void pack_file(packer *k, const ix_file *f, ix_file *g) {
     g->outside = pk_array(k, f->outside, f->n_outside * sizeof *f->outside);
 }
 
-/* f in one block (freed with sunset_free), or NULL on OOM; f itself is left as it was. */
-static ix_file *pack(const ix_file *f) {
+/* The index's chunks: 1 MB (a file's block rarely comes near), a larger block its own. The
+ * blocks live to the end of the run, so they are kept together rather than scattered among
+ * the workers' short-lived allocations, which they would keep from being given back. */
+#define CHUNK_SIZE ((size_t)1 << 20)
+
+/* Room for n bytes (8-aligned) in ix's chunks, or NULL on OOM. Called under ix->mu. */
+static char *chunk_take(sunset_index *ix, size_t n) {
+    if ((size_t)(ix->chunk_end - ix->chunk_cur) < n) {
+        size_t head = sizeof(void *), size = n + head > CHUNK_SIZE / 4 ? n + head : CHUNK_SIZE;
+        void **c = sunset_malloc(size);
+        if (!c) return NULL;
+        *c = ix->chunks;
+        ix->chunks = c;
+        char *start = (char *)c + head;
+        if (size != CHUNK_SIZE) return start; /* its own chunk: the current one goes on */
+        ix->chunk_cur = start;
+        ix->chunk_end = (char *)c + size;
+    }
+    char *p = ix->chunk_cur;
+    ix->chunk_cur += n;
+    return p;
+}
+
+/* f packed into a block of ix's and appended to ix->files; false on OOM (f itself is left as
+ * it was). */
+static bool pack_add(sunset_index *ix, const ix_file *f) {
     packer k = {0};
     ix_file scratch;
     pack_file(&k, f, &scratch);
-    size_t head = (sizeof(ix_file) + 7) & ~(size_t)7;
-    char *block = sunset_malloc(head + k.n_arr + k.n_str);
-    if (!block) return NULL;
+    size_t head = (sizeof(ix_file) + 7) & ~(size_t)7, n = head + k.n_arr + ((k.n_str + 7) & ~(size_t)7);
+    pthread_mutex_lock(&ix->mu);
+    char *block = chunk_take(ix, n);
+    bool ok = block && vec_push(&ix->files, &block) != NULL; /* filled before anyone reads it */
+    pthread_mutex_unlock(&ix->mu);
+    if (!ok) return false; /* a block taken stays in its chunk, freed with the index */
     packer c = {block + head, block + head + k.n_arr, 0, 0};
     pack_file(&c, f, (ix_file *)(void *)block);
-    return (ix_file *)(void *)block;
+    return true;
 }
 
 sunset_index *sunset_index_new(void) {
@@ -170,13 +200,16 @@ sunset_index *sunset_index_new(void) {
         sunset_free(ix);
         return NULL;
     }
-    ix->files = VEC_INIT(ix_file *);
+    ix->files = VEC_INIT(ix_file *); /* the chunks: none yet (calloc) */
     return ix;
 }
 
 void sunset_index_free(sunset_index *ix) {
     if (!ix) return;
-    for (size_t i = 0; i < ix->files.n; i++) sunset_free(VEC_AT(&ix->files, ix_file *, i)); /* packed */
+    for (void *c = ix->chunks, *next; c; c = next) { /* the files, packed */
+        next = *(void **)c;
+        sunset_free(c);
+    }
     vec_free(&ix->files);
     sunset_free(ix->path_hash);
     sunset_free(ix->path_pos);
@@ -227,7 +260,6 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     char first[2048];
     ix_arena a = {first, first + sizeof first, NULL, 0};
     hset names = {0};
-    ix_file *packed = NULL;
     int rc = -1;
     f->path = ix_strndup(&a, src->path, strlen(src->path));
     if (!f->path) goto cleanup;
@@ -258,17 +290,10 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     if (r || names.oom) goto cleanup;
     if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
     mark_used_imports(f);
-    packed = pack(f); /* every file's entry lives to the end of the run: exact sizes */
-    if (!packed) goto cleanup;
-    pthread_mutex_lock(&ix->mu);
-    bool ok = vec_push(&ix->files, &packed) != NULL;
-    pthread_mutex_unlock(&ix->mu);
-    if (!ok) goto cleanup;
-    packed = NULL;
+    if (!pack_add(ix, f)) goto cleanup; /* every file's entry lives to the end of the run: exact sizes */
     rc = 0;
 cleanup:
     sunset_free(names.slots);
-    sunset_free(packed);
     file_free(f);
     ix_arena_free(&a);
     return rc;
