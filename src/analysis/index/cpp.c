@@ -76,7 +76,7 @@ typedef struct ctoks {
     size_t n_at, cap_at;
 } ctoks;
 
-static bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
+static inline bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 1024;
         ctok *nv = sunset_realloc(t->v, cap * sizeof *nv);
@@ -89,7 +89,7 @@ static bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
 }
 
 /* Token k is one the second walk acts on. */
-static bool ct_mark(ctoks *t, size_t k) {
+static inline bool ct_mark(ctoks *t, size_t k) {
     if (t->n_at == t->cap_at) {
         size_t cap = t->cap_at ? t->cap_at * 2 : 256;
         size_t *nv = sunset_realloc(t->at, cap * sizeof *nv);
@@ -160,6 +160,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
     const char *p = d, *end = d + len;
     uint32_t line = 1;
     bool bol = true, blank = true;
+    bool prev_id = false, prev_mark = false; /* the last token pushed: an identifier, marked */
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
         switch (cpp_byte[ch]) {
@@ -231,16 +232,17 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             if (e < end && *e == ':') e++;
             break;
         }
-        bool mark = false;
-        if (cpp_byte[ch] == CB_ID) {
+        bool id = cpp_byte[ch] == CB_ID, mark;
+        if (id) {
             mark = ct_keyword(p, (size_t)(e - p));
-        } else if (ch == '{' || ch == '}' || ch == ';') {
-            mark = true;
-        } else if (ch == '(' && out->n && ct_id(&out->v[out->n - 1]) &&
-                   !(out->n_at && out->at[out->n_at - 1] == out->n - 1)) {
-            if (!ct_mark(out, out->n - 1)) return false; /* the identifier before: a call */
+        } else {
+            mark = ch == '{' || ch == '}' || ch == ';';
+            if (ch == '(' && prev_id && !prev_mark && !ct_mark(out, out->n - 1)) /* the identifier before: a call */
+                return false;
         }
         if ((mark && !ct_mark(out, out->n)) || !ct_push(out, p, (size_t)(e - p), line)) return false;
+        prev_id = id;
+        prev_mark = mark;
         /* the space after a token, without a dispatch of its own (blanks change nothing) */
         while (e < end && *e == ' ') e++;
         p = e;
