@@ -288,7 +288,7 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     default: f->blank = src->len == 0; break;
     }
     if (r || names.oom) goto cleanup;
-    if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
+    if (!f->names && !ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup; /* unless the lexer made them */
     mark_used_imports(f);
     if (!pack_add(ix, f)) goto cleanup; /* every file's entry lives to the end of the run: exact sizes */
     rc = 0;

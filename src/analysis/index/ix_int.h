@@ -220,8 +220,8 @@ static inline bool ix_tok_is(const tok *t, const char *w) {
     return t->n == n && (n == 0 || memcmp(t->s, w, n) == 0); /* t->s may be NULL when empty */
 }
 
-/* The lexers: fill f from its bytes (its strings in a), names into *names. Return 0, -1 on
- * OOM. */
+/* The lexers: fill f from its bytes (its strings in a), names into *names, or straight into
+ * f->names (sorted, unique) when the lexer has them so. Return 0, -1 on OOM. */
 int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
 int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
 int ix_lex_cmake(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);

@@ -38,7 +38,7 @@ static inline bool is_str_prefix(unsigned char ch) {
     return ch == 'r' || ch == 'b' || ch == 'u' || ch == 'f';
 }
 
-static void py_name(pyctx *c, const char *s, size_t n) {
+static inline void py_name(pyctx *c, const char *s, size_t n) {
     if (n >= 3) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
 }
 
@@ -251,6 +251,61 @@ static void py_line(pyctx *c, tok *t, size_t n) {
     }
 }
 
+/* Two sorted sets' union into out (room for na + nb); returns its size. */
+static size_t merge_sorted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out) {
+    size_t i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        uint64_t x = a[i] <= b[j] ? a[i] : b[j];
+        i += a[i] == x;
+        j += b[j] == x;
+        out[n++] = x;
+    }
+    while (i < na) out[n++] = a[i++];
+    while (j < nb) out[n++] = b[j++];
+    return n;
+}
+
+/* The file's names: those outside top-level class bodies and those of each such class, their
+ * union merged from the sorted sets (into f->names) when there are few classes, else added to
+ * the set *names. False on OOM. */
+static bool file_names(ix_file *f, hset *names) {
+    size_t total = f->n_outside, sets = 0;
+    for (size_t k = 0; k < f->classes.n; k++) {
+        const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+        total += cl->n_names;
+        sets += cl->n_names > 0;
+    }
+    if (sets > 8) { /* a merge per class would be quadratic */
+        for (size_t i = 0; i < f->n_outside; i++) ix_hset_add(names, f->outside[i]);
+        for (size_t k = 0; k < f->classes.n; k++) {
+            const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+            for (size_t i = 0; i < cl->n_names; i++) ix_hset_add(names, cl->names[i]);
+        }
+        return !names->oom;
+    }
+    if (!total) return true;
+    uint64_t *u = sunset_malloc(total * sizeof *u), *tmp = sunset_malloc(total * sizeof *tmp);
+    if (!u || !tmp) {
+        sunset_free(u);
+        sunset_free(tmp);
+        return false;
+    }
+    size_t n = f->n_outside;
+    if (n) memcpy(u, f->outside, n * sizeof *u);
+    for (size_t k = 0; k < f->classes.n; k++) {
+        const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+        if (!cl->n_names) continue;
+        n = merge_sorted(u, n, cl->names, cl->n_names, tmp);
+        uint64_t *t = u;
+        u = tmp;
+        tmp = t;
+    }
+    sunset_free(tmp);
+    f->names = u; /* packing copies it at its size */
+    f->n_names = n;
+    return true;
+}
+
 /* What a byte starts, for the lexer's dispatch. */
 enum { PB_PUNCT, PB_NL, PB_BLANK, PB_ID, PB_PREFIX, PB_DIGIT, PB_QUOTE, PB_HASH, PB_BSLASH, PB_OPEN, PB_CLOSE };
 static const unsigned char py_byte[256] = {
@@ -384,12 +439,7 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
     close_blocks(&c, 0, c.last_line ? c.last_line : 1);
     py_end_class(&c);
     if (!c.oom && !ix_hset_sorted(&c.outside, &f->outside, &f->n_outside)) c.oom = true;
-    /* the file's names: those outside top-level class bodies and those of each such class */
-    for (size_t i = 0; i < f->n_outside; i++) ix_hset_add(names, f->outside[i]);
-    for (size_t k = 0; k < f->classes.n; k++) {
-        const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
-        for (size_t i = 0; i < cl->n_names; i++) ix_hset_add(names, cl->names[i]);
-    }
+    if (!c.oom && !file_names(f, names)) c.oom = true;
     sunset_free(c.outside.slots);
     sunset_free(c.cls.slots);
     sb_free(&c.tmp);
