@@ -401,6 +401,7 @@ static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
 
 int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
     ctoks toks = {0};
+    if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
     bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks);
     sunset_free(toks.v);
     sunset_free(toks.at);

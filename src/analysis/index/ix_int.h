@@ -138,6 +138,10 @@ static inline size_t ix_hset_slot(uint64_t v, size_t cap) { return (size_t)(v >>
 
 /* Make room for one more member (doubling, at most half full); sets h->oom on failure. */
 void ix_hset_grow(hset *h);
+/* An empty set's slots, about `slots` of them (a power of two), when that is more than the
+ * first growth gives: growing to a file's final size rehashed every member at each step.
+ * False on OOM. */
+bool ix_hset_reserve(hset *h, size_t slots);
 
 /* Inline: the lexers add every identifier of the tree, most of them already members. */
 static inline void ix_hset_add(hset *h, uint64_t v) {

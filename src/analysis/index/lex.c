@@ -17,6 +17,16 @@ const unsigned char ix_char_class[256] = {
     ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
 
+bool ix_hset_reserve(hset *h, size_t slots) {
+    if (h->cap || slots <= 256) return true;
+    size_t cap = 256;
+    while (cap < slots && cap < ((size_t)1 << 20)) cap *= 2;
+    h->slots = sunset_calloc(cap, sizeof *h->slots);
+    if (!h->slots) return false;
+    h->cap = cap;
+    return true;
+}
+
 void ix_hset_grow(hset *h) {
     if (h->oom || (h->n + 1) * 2 <= h->cap) return;
     size_t cap = h->cap ? h->cap * 2 : 256;

@@ -356,6 +356,7 @@ static bool py_string_tok(vec *toks, const char *q, const char *end, const char 
 int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
     pyctx c = {f, a, {0}, d + len, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
     c.names = &c.outside;
+    if (!ix_hset_reserve(&c.outside, len / 48)) return -1; /* about the real Paddle tree's */
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);
     uint32_t line = 1, col = 1;
