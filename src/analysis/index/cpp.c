@@ -1,8 +1,12 @@
 /*
  * cpp.c — the index's C/C++ lexer. A first walk over the bytes makes tokens (identifiers,
  * numbers, punctuation; strings and comments skipped, a string's contents counted as a name
- * when it looks like one) and records #include lines; a second walk over the tokens finds
- * classes with their bases and brace-matched extent, gflag definitions and pass registrations.
+ * when it looks like one), hashes every identifier into the file's names and records #include
+ * lines; a second walk over the tokens finds classes with their bases and brace-matched
+ * extent, gflag definitions and pass registrations. The first walk is the index's hottest
+ * loop (every byte of 8,000 C/C++ files in the real Paddle tree): one table dispatch per
+ * token, 16-byte tokens, and the positions of the few tokens the second walk acts on, so that
+ * it visits those rather than every token.
  */
 #include "analysis/index/ix_int.h"
 

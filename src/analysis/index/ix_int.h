@@ -1,7 +1,9 @@
 /*
  * ix_int.h — private to src/analysis/index/: what the per-language lexers (python.c, cpp.c,
- * cmake.c) share with the index core (index.c): the per-file set of name hashes, the token
- * the C/C++ and Python lexers produce, and small character tests.
+ * cmake.c) share with the index core (index.c): the per-file set of name hashes, the arena
+ * a file's strings are built in, the Python lexer's token, and the byte scans every lexer
+ * runs over every byte of the tree (character classes, identifier and space runs and line
+ * counts 16 bytes at a time with SSE2, a scalar loop elsewhere), inline for that reason.
  */
 #ifndef SUNSET_IX_INT_H
 #define SUNSET_IX_INT_H
@@ -185,6 +187,7 @@ char *ix_sb_take(ix_arena *a, sb *b);
 bool ix_word_push(ix_arena *a, vec *v, const char *s, size_t n, uint32_t line, uint32_t end); /* false on OOM */
 bool ix_looks_like_name(const char *s, size_t n);
 
+/* The Python lexer's token (cpp.c has a smaller one of its own). */
 typedef enum tk { TK_ID, TK_STR, TK_PUNCT, TK_NUM } tk;
 
 typedef struct tok {

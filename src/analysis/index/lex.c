@@ -1,6 +1,8 @@
 /*
  * lex.c — the pieces the index's lexers share (ix_int.h): a per-file open-addressing set of
- * 64-bit name hashes, and the recording of words (flag names, pass names, list entries).
+ * 64-bit name hashes (its add is inline in ix_int.h, its growth and sorting here), the arena
+ * a file's strings are built in, and the recording of words (flag names, pass names, list
+ * entries).
  */
 #include "analysis/index/ix_int.h"
 

@@ -3,6 +3,9 @@
  * ones), strings with their prefixes, comments; from those, imports (which names they bind),
  * classes with their bases and indentation extent, top-level functions, the names used
  * outside top-level class bodies and per class, and in tool lists the identifier-like strings.
+ * A name goes into one set (outside, or the current top-level class's); the file's names are
+ * their union, merged at the end. Bytes are dispatched by a table, a token's trailing spaces
+ * skipped with it.
  */
 #include "analysis/index/ix_int.h"
 
