@@ -336,7 +336,7 @@ static bool py_string_tok(vec *toks, const char *q, const char *end, const char 
     bool triple = end - q > 2 && q[1] == qc && q[2] == qc;
     const char *s = q + (triple ? 3 : 1), *e = s;
     uint32_t l2 = *line;
-    while (e < end) {
+    while ((e = ix_find3(e, end, qc, '\\', '\n')) < end) { /* other bytes change nothing */
         if (*e == '\\' && e + 1 < end) {
             if (e[1] == '\n') l2++;
             e += 2;
