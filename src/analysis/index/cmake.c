@@ -5,6 +5,18 @@
  */
 #include "analysis/index/ix_int.h"
 
+/* The bytes that end an unquoted argument (a NUL too: it separates like a blank). */
+static const bool arg_stop[256] = {
+    [' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true, ['('] = true, [')'] = true, ['#'] = true, ['"'] = true,
+    [0] = true,
+};
+
+/* A comment from i: where its line ends. */
+static size_t skip_line(const char *d, size_t i, size_t len) {
+    const char *nl = memchr(d + i, '\n', len - i);
+    return nl ? (size_t)(nl - d) : len;
+}
+
 int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *names) {
     uint32_t line = 1;
     size_t i = 0;
@@ -26,7 +38,7 @@ int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *name
                 i = stop;
                 continue;
             }
-            while (i < len && d[i] != '\n') i++;
+            i = skip_line(d, i, len);
             continue;
         }
         if (!id_start(ch)) {
@@ -34,7 +46,7 @@ int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *name
             continue;
         }
         size_t s = i;
-        while (i < len && id_char((unsigned char)d[i])) i++;
+        i = (size_t)(ix_id_end(d + i, d + len) - d);
         size_t nl = i - s;
         size_t p = i;
         while (p < len && (d[p] == ' ' || d[p] == '\t')) p++;
@@ -64,7 +76,7 @@ int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *name
                 continue;
             }
             if (ch == '#') {
-                while (i < len && d[i] != '\n') i++;
+                i = skip_line(d, i, len);
                 continue;
             }
             if (ch == '(') {
@@ -82,6 +94,13 @@ int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *name
             if (ch == '"') {
                 i++;
                 while (i < len && d[i] != '"') {
+                    /* a run of plain bytes at once */
+                    size_t run = (size_t)(ix_find3(d + i, d + len, '"', '\\', '\n') - (d + i));
+                    if (run) {
+                        sb_putn(&a, d + i, run);
+                        i += run;
+                        continue;
+                    }
                     if (d[i] == '\\' && i + 1 < len) {
                         sb_putc(&a, d[i + 1]);
                         i += 2;
@@ -91,15 +110,17 @@ int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *name
                     sb_putc(&a, d[i++]);
                 }
                 i++;
-            } else {
-                while (i < len && !strchr(" \t\r\n()#\"", d[i])) {
+            } else { /* the argument is the bytes up to a stop (${...} whole), copied at once */
+                size_t start = i;
+                while (i < len && !arg_stop[(unsigned char)d[i]]) {
                     if (d[i] == '$' && i + 1 < len && d[i + 1] == '{') {
-                        while (i < len && d[i] != '}' && d[i] != '\n') sb_putc(&a, d[i++]);
-                        if (i < len && d[i] == '}') sb_putc(&a, d[i++]);
+                        while (i < len && d[i] != '}' && d[i] != '\n') i++;
+                        if (i < len && d[i] == '}') i++;
                         continue;
                     }
-                    sb_putc(&a, d[i++]);
+                    i++;
                 }
+                sb_putn(&a, d + start, i - start);
             }
             if (a.oom) oom = true;
             char *arg = ix_sb_take(ar, &a);
