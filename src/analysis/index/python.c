@@ -35,12 +35,6 @@ typedef struct pyctx {
     bool oom;
 } pyctx;
 
-/* r, b, u, f in either case: the letters of a string prefix (rb"", F'') */
-static inline bool is_str_prefix(unsigned char ch) {
-    ch |= 0x20;
-    return ch == 'r' || ch == 'b' || ch == 'u' || ch == 'f';
-}
-
 static inline void py_name(pyctx *c, const char *s, size_t n) {
     if (n >= 3) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
 }
@@ -309,7 +303,8 @@ static bool file_names(ix_file *f, hset *names) {
     return true;
 }
 
-/* What a byte starts, for the lexer's dispatch. */
+/* What a byte starts, for the lexer's dispatch. PB_PREFIX: r b u f in either case, the letters
+ * of a string prefix (rb"", F''), else an identifier's. */
 enum { PB_PUNCT, PB_NL, PB_BLANK, PB_ID, PB_PREFIX, PB_DIGIT, PB_QUOTE, PB_HASH, PB_BSLASH, PB_OPEN, PB_CLOSE };
 static const unsigned char py_byte[256] = {
     ['\n'] = PB_NL, [' '] = PB_BLANK, ['\t'] = PB_BLANK, ['\r'] = PB_BLANK, ['\f'] = PB_BLANK,
