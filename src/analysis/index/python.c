@@ -396,7 +396,8 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
             p = nl ? nl : end;
             continue;
         }
-        case PB_PREFIX: { /* up to three of r b u f, then a quote: a string */
+        case PB_QUOTE:
+        case PB_PREFIX: { /* a string, its quote after up to three of r b u f */
             const char *q = p;
             while (q < end && q - p < 3 && (py_byte[(unsigned char)*q] == PB_PREFIX)) q++;
             if (q < end && py_byte[(unsigned char)*q] == PB_QUOTE) {
@@ -407,18 +408,11 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
                 continue;
             }
         }
-            /* fall through - an identifier */
+            /* fall through - the letters without a quote: an identifier */
         case PB_ID:
             e = ix_id_end(e, end);
             kind = TK_ID;
             break;
-        case PB_QUOTE: {
-            const char *stop;
-            if (!py_string_tok(&toks, p, end, &stop, &line, col)) c.oom = true;
-            col += (uint32_t)(stop - p);
-            p = stop;
-            continue;
-        }
         case PB_DIGIT:
             while (e < end && (id_char((unsigned char)*e) || *e == '.')) e++;
             kind = TK_NUM;
