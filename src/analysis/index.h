@@ -108,6 +108,10 @@ typedef struct sunset_index {
     size_t path_cap;        /* a power of two, or 0 (then the binary search) */
     bool finished;
     bool oom;               /* a file could not be indexed (out of memory) */
+    /* the files' memory (index.c): each packed into a block carved from these chunks, each
+     * chunk starting with the previous one's address; under mu */
+    void *chunks;
+    char *chunk_cur, *chunk_end;
 } sunset_index;
 
 /* NULL on OOM. Free with sunset_index_free (accepts NULL). */

@@ -4,8 +4,10 @@
  * bodies kept apart; C++ includes, classes with qualified/template/multiple bases and brace
  * extent (forward declarations, template parameters and enum classes are not classes), gflag
  * definitions and pass registrations, comments and strings; CMake commands with arguments and
- * lines; shell words. Also: files sort by path whatever the insertion order, and an allocation
- * failure at any point leaks nothing.
+ * lines; shell words. Also: files sort by path whatever the insertion order, a Python file's
+ * names are the union of its per-class and outside sets (merged or gathered), long strings and
+ * identifiers survive the arena and packing, and an allocation failure at any point leaks
+ * nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -338,6 +340,57 @@ static void order_independent(void **state) {
     sunset_index_free(two);
 }
 
+/* A Python file's names are the union of those outside top-level class bodies and each such
+ * class's: merged from the sorted sets for a few classes, gathered in a set for many; either
+ * way each name is there once, in ascending order. A from-import's names share their module.
+ * Strings past the first chunk of the lexers' arena, and an identifier that ends the file
+ * after more than a 16-byte scan block, come through packing whole. */
+static void names_union_and_packing(void **state) {
+    for (int classes = 2; classes <= 12; classes += 10) {
+        char text[4096];
+        size_t len = (size_t)snprintf(text, sizeof text, "from pkg.sub import a_name, b_name, c_name\n");
+        for (int k = 0; k < classes; k++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "class Klass%d:\n    attr_%d = shared_name + only_%d\n",
+                                    k, k, k);
+        snprintf(text + len, sizeof text - len, "outside_name = 1\n");
+        sunset_index *ix = sunset_index_new();
+        const ix_file *f = add(ix, "m.py", SUNSET_LANG_PYTHON, text);
+        assert_int_equal(f->n_names, 2 * classes + 2);
+        for (size_t i = 1; i < f->n_names; i++) assert_true(f->names[i - 1] < f->names[i]);
+        char name[32];
+        for (int k = 0; k < classes; k++) {
+            snprintf(name, sizeof name, "only_%d", k);
+            assert_true(ix_file_uses(f, name));
+            const ix_class *c = &VEC_AT(&f->classes, ix_class, k);
+            assert_true(ix_hashes_have(c->names, c->n_names, name));
+            assert_false(ix_hashes_have(f->outside, f->n_outside, name));
+        }
+        assert_true(ix_file_uses(f, "shared_name"));
+        assert_true(ix_file_uses(f, "outside_name"));
+        assert_false(ix_file_uses(f, "a_name")); /* import lines are not uses */
+        assert_int_equal(f->imports.n, 3);
+        for (size_t i = 0; i < 3; i++) assert_string_equal(VEC_AT(&f->imports, ix_import, i).module, "pkg.sub");
+        assert_string_equal(VEC_AT(&f->imports, ix_import, 2).name, "c_name");
+        sunset_index_free(ix);
+    }
+    char cm[8192];
+    size_t len = (size_t)snprintf(cm, sizeof cm, "set(v");
+    for (int k = 0; k < 300; k++) len += (size_t)snprintf(cm + len, sizeof cm - len, " \"argument_number_%03d\"", k);
+    snprintf(cm + len, sizeof cm - len, ")\n");
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "CMakeLists.txt", SUNSET_LANG_CMAKE, cm);
+    assert_int_equal(f->cmds.n, 1);
+    const ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, 0);
+    assert_int_equal(c->n_args, 301);
+    assert_string_equal(c->args[1], "argument_number_000");
+    assert_string_equal(c->args[300], "argument_number_299");
+    const ix_file *cc = add(ix, "e.cc", SUNSET_LANG_CPP, "#include \"a/b.h\"\nint x = call(an_identifier_longer_than_a_block)");
+    assert_true(ix_file_uses(cc, "an_identifier_longer_than_a_block"));
+    assert_false(ix_file_uses(cc, "an_identifier_longer_than_a_bloc"));
+    assert_string_equal(VEC_AT(&cc->includes, ix_include, 0).path, "a/b.h");
+    sunset_index_free(ix);
+}
+
 /* Thousands of names of every length (the hash's word loop and tail, the sort's partitions
  * and its insertion pass): the name set is strictly ascending and finds each name and no other. */
 static void many_names_sorted(void **state) {
@@ -401,6 +454,7 @@ int main(void) {
         cmocka_unit_test(cmake_nul_byte),
         cmocka_unit_test(order_independent),
         cmocka_unit_test(many_names_sorted),
+        cmocka_unit_test(names_union_and_packing),
         cmocka_unit_test(oom_never_leaks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

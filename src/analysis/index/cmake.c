@@ -5,10 +5,23 @@
  */
 #include "analysis/index/ix_int.h"
 
-int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
+/* The bytes that end an unquoted argument (a NUL too: it separates like a blank). */
+static const bool arg_stop[256] = {
+    [' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true, ['('] = true, [')'] = true, ['#'] = true, ['"'] = true,
+    [0] = true,
+};
+
+/* A comment from i: where its line ends. */
+static size_t skip_line(const char *d, size_t i, size_t len) {
+    const char *nl = memchr(d + i, '\n', len - i);
+    return nl ? (size_t)(nl - d) : len;
+}
+
+int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *names) {
     uint32_t line = 1;
     size_t i = 0;
     bool oom = false;
+    sb a = {0}; /* the argument being read; its buffer serves every argument */
     while (i < len && !oom) {
         unsigned char ch = (unsigned char)d[i];
         if (ch == '\n') {
@@ -25,7 +38,7 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                 i = stop;
                 continue;
             }
-            while (i < len && d[i] != '\n') i++;
+            i = skip_line(d, i, len);
             continue;
         }
         if (!id_start(ch)) {
@@ -33,13 +46,13 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
             continue;
         }
         size_t s = i;
-        while (i < len && id_char((unsigned char)d[i])) i++;
+        i = (size_t)(ix_id_end(d + i, d + len) - d);
         size_t nl = i - s;
         size_t p = i;
         while (p < len && (d[p] == ' ' || d[p] == '\t')) p++;
         if (p >= len || d[p] != '(') continue;
         f->blank = false;
-        ix_cmd cmd = {sunset_strndup(d + s, nl), line, line, NULL, NULL, 0};
+        ix_cmd cmd = {ix_strndup(ar, d + s, nl), line, line, NULL, NULL, 0};
         if (!cmd.name) {
             oom = true;
             break;
@@ -63,7 +76,7 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                 continue;
             }
             if (ch == '#') {
-                while (i < len && d[i] != '\n') i++;
+                i = skip_line(d, i, len);
                 continue;
             }
             if (ch == '(') {
@@ -77,10 +90,17 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                 continue;
             }
             uint32_t at = line;
-            sb a = {0};
+            a.len = 0;
             if (ch == '"') {
                 i++;
                 while (i < len && d[i] != '"') {
+                    /* a run of plain bytes at once */
+                    size_t run = (size_t)(ix_find3(d + i, d + len, '"', '\\', '\n') - (d + i));
+                    if (run) {
+                        sb_putn(&a, d + i, run);
+                        i += run;
+                        continue;
+                    }
                     if (d[i] == '\\' && i + 1 < len) {
                         sb_putc(&a, d[i + 1]);
                         i += 2;
@@ -90,22 +110,22 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
                     sb_putc(&a, d[i++]);
                 }
                 i++;
-            } else {
-                while (i < len && !strchr(" \t\r\n()#\"", d[i])) {
+            } else { /* the argument is the bytes up to a stop (${...} whole), copied at once */
+                size_t start = i;
+                while (i < len && !arg_stop[(unsigned char)d[i]]) {
                     if (d[i] == '$' && i + 1 < len && d[i + 1] == '{') {
-                        while (i < len && d[i] != '}' && d[i] != '\n') sb_putc(&a, d[i++]);
-                        if (i < len && d[i] == '}') sb_putc(&a, d[i++]);
+                        while (i < len && d[i] != '}' && d[i] != '\n') i++;
+                        if (i < len && d[i] == '}') i++;
                         continue;
                     }
-                    sb_putc(&a, d[i++]);
+                    i++;
                 }
+                sb_putn(&a, d + start, i - start);
             }
             if (a.oom) oom = true;
-            if (!a.s) sb_puts(&a, "");
-            char *arg = ix_sb_take(&a);
+            char *arg = ix_sb_take(ar, &a);
             if (!arg || !vec_push(&lines, &at) || !vec_push(&args, &arg)) {
                 if (lines.n > args.n) lines.n = args.n;
-                sunset_free(arg);
                 arg = NULL;
                 oom = true;
             }
@@ -122,25 +142,22 @@ int ix_lex_cmake(ix_file *f, const char *d, size_t len, hset *names) {
             }
         }
         cmd.end = line;
-        ix_vec_fit(&args);
-        ix_vec_fit(&lines);
         cmd.args = args.v;
         cmd.arg_lines = lines.v;
         cmd.n_args = (uint32_t)args.n;
         if (!vec_push(&f->cmds, &cmd)) {
-            for (size_t k = 0; k < args.n; k++) sunset_free(VEC_AT(&args, char *, k));
             vec_free(&args);
             vec_free(&lines);
-            sunset_free(cmd.name);
             oom = true;
         }
     }
+    sb_free(&a);
     return oom ? -1 : 0;
 }
 
 /* ---- shell and other text: words ---- */
 
-int ix_lex_words(ix_file *f, const char *d, size_t len, hset *names, bool list) {
+int ix_lex_words(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, bool list) {
     uint32_t line = 1;
     for (size_t i = 0; i < len;) {
         unsigned char ch = (unsigned char)d[i];
@@ -159,7 +176,7 @@ int ix_lex_words(ix_file *f, const char *d, size_t len, hset *names, bool list) 
         while (e < len && id_char((unsigned char)d[e])) e++;
         ix_hset_name(names, d + i, e - i);
         if (list && e - i >= 6 && (memmem(d + i, e - i, "test", 4) || memmem(d + i, e - i, "Test", 4)) &&
-            !ix_word_push(&f->list_words, d + i, e - i, line, line))
+            !ix_word_push(a, &f->list_words, d + i, e - i, line, line))
             return -1;
         i = e;
     }

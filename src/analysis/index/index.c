@@ -8,7 +8,8 @@
  * and for every file the set of names its code uses (comments and import lines excluded), kept
  * as sorted 64-bit hashes. The lexers never parse: they know strings, comments, brackets and a
  * handful of keywords, which is what the facts need, and they cost a few percent of the scan.
- * This file is the index itself: adding a file, sorting, lookups.
+ * This file is the index itself: adding a file (built with the lexers' allocations, then
+ * packed into one block of the index's memory), sorting, lookups.
  */
 #include "analysis/index/ix_int.h"
 
@@ -16,49 +17,180 @@
 
 uint64_t sunset_index_name_hash(const char *s, size_t n) { return ix_name_hash(s, n); }
 
+/* A file as the lexers leave it: its strings in the build's arena (ix_int.h), each array and
+ * vector its own allocation. Once indexed, a file is packed (pack_add) and this copy freed. */
 static void file_free(ix_file *f) {
     if (!f) return;
-    sunset_free(f->path);
     for (size_t i = 0; i < f->classes.n; i++) {
-        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-        sunset_free(c->name);
-        for (uint32_t k = 0; k < c->n_bases; k++) sunset_free(c->bases[k]);
-        sunset_free(c->bases);
-        sunset_free(c->names);
+        sunset_free(VEC_AT(&f->classes, ix_class, i).bases);
+        sunset_free(VEC_AT(&f->classes, ix_class, i).names);
     }
-    for (size_t i = 0; i < f->funcs.n; i++) sunset_free(VEC_AT(&f->funcs, ix_func, i).name);
-    for (size_t i = 0; i < f->imports.n; i++) {
-        ix_import *m = &VEC_AT(&f->imports, ix_import, i);
-        sunset_free(m->module);
-        sunset_free(m->name);
-        sunset_free(m->alias);
-    }
-    for (size_t i = 0; i < f->aliases.n; i++) {
-        sunset_free(VEC_AT(&f->aliases, ix_alias, i).name);
-        sunset_free(VEC_AT(&f->aliases, ix_alias, i).value);
-    }
-    for (size_t i = 0; i < f->includes.n; i++) sunset_free(VEC_AT(&f->includes, ix_include, i).path);
     for (size_t i = 0; i < f->cmds.n; i++) {
-        ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, i);
-        sunset_free(c->name);
-        for (uint32_t k = 0; k < c->n_args; k++) sunset_free(c->args[k]);
-        sunset_free(c->args);
-        sunset_free(c->arg_lines);
+        sunset_free(VEC_AT(&f->cmds, ix_cmd, i).args);
+        sunset_free(VEC_AT(&f->cmds, ix_cmd, i).arg_lines);
     }
-    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
-    for (size_t w = 0; w < 5; w++) {
-        for (size_t i = 0; i < words[w]->n; i++) sunset_free(VEC_AT(words[w], ix_word, i).text);
-        vec_free(words[w]);
-    }
-    vec_free(&f->classes);
-    vec_free(&f->funcs);
-    vec_free(&f->imports);
-    vec_free(&f->aliases);
-    vec_free(&f->includes);
-    vec_free(&f->cmds);
+    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->aliases, &f->includes, &f->cmds,
+                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) vec_free(vs[i]);
     sunset_free(f->names);
     sunset_free(f->outside);
     sunset_free(f);
+}
+
+/* ---- packing: an indexed file in one block ----
+ *
+ * The lexers build a file's facts with an allocation per array and vector (and an arena for
+ * the strings); the index keeps them to the end of the run, for every file of the tree
+ * (hundreds of thousands of short strings). Packing copies them, at their exact sizes, into
+ * one block that starts with the ix_file, carved from the index's chunks: no allocator
+ * overhead or spare capacity per string or array, and sunset_index_free is a free per chunk.
+ * The walk runs twice, first counting (no block: the copies go to scratch records), then
+ * copying. */
+
+typedef struct packer {
+    char *arr, *str;     /* where the next array (8-aligned) / string goes; NULL when counting */
+    size_t n_arr, n_str; /* bytes of arrays / strings */
+} packer;
+
+static void *pk_array(packer *k, const void *src, size_t n) {
+    if (!n) return NULL;
+    size_t size = (n + 7) & ~(size_t)7;
+    k->n_arr += size;
+    if (!k->arr) return NULL;
+    void *p = memcpy(k->arr, src, n);
+    k->arr += size;
+    return p;
+}
+
+static char *pk_str(packer *k, const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    k->n_str += n;
+    if (!k->str) return NULL;
+    char *p = memcpy(k->str, s, n);
+    k->str += n;
+    return p;
+}
+
+/* A vector's elements; when counting, the vector is left empty. */
+static void pk_vec(packer *k, vec *dst, const vec *src) {
+    *dst = *src;
+    dst->v = pk_array(k, src->v, src->n * src->elem);
+    if (!dst->v) dst->n = 0;
+    dst->cap = dst->n;
+}
+
+/* Into g, f's facts with every pointer into the packer's block (g: a scratch record when
+ * counting). */
+static void pack_file(packer *k, const ix_file *f, ix_file *g) {
+    *g = *f;
+    g->path = pk_str(k, f->path);
+    pk_vec(k, &g->classes, &f->classes);
+    for (size_t i = 0; i < f->classes.n; i++) {
+        const ix_class *s = &VEC_AT(&f->classes, ix_class, i);
+        ix_class scratch, *d = g->classes.n ? &VEC_AT(&g->classes, ix_class, i) : &scratch;
+        d->name = pk_str(k, s->name);
+        d->bases = pk_array(k, s->bases, s->n_bases * sizeof *s->bases);
+        for (uint32_t b = 0; b < s->n_bases; b++) {
+            char *base = pk_str(k, s->bases[b]);
+            if (d->bases) d->bases[b] = base;
+        }
+        d->names = pk_array(k, s->names, s->n_names * sizeof *s->names);
+    }
+    pk_vec(k, &g->funcs, &f->funcs);
+    for (size_t i = 0; i < f->funcs.n; i++) {
+        char *name = pk_str(k, VEC_AT(&f->funcs, ix_func, i).name);
+        if (g->funcs.n) VEC_AT(&g->funcs, ix_func, i).name = name;
+    }
+    pk_vec(k, &g->imports, &f->imports);
+    const char *module = NULL; /* a from-import's names share their module's string */
+    char *module_to = NULL;
+    for (size_t i = 0; i < f->imports.n; i++) {
+        const ix_import *s = &VEC_AT(&f->imports, ix_import, i);
+        ix_import scratch, *d = g->imports.n ? &VEC_AT(&g->imports, ix_import, i) : &scratch;
+        if (s->module != module) {
+            module = s->module;
+            module_to = pk_str(k, module);
+        }
+        d->module = module_to;
+        d->name = pk_str(k, s->name);
+        d->alias = pk_str(k, s->alias);
+    }
+    pk_vec(k, &g->aliases, &f->aliases);
+    for (size_t i = 0; i < f->aliases.n; i++) {
+        const ix_alias *s = &VEC_AT(&f->aliases, ix_alias, i);
+        ix_alias scratch, *d = g->aliases.n ? &VEC_AT(&g->aliases, ix_alias, i) : &scratch;
+        d->name = pk_str(k, s->name);
+        d->value = pk_str(k, s->value);
+    }
+    pk_vec(k, &g->includes, &f->includes);
+    for (size_t i = 0; i < f->includes.n; i++) {
+        char *path = pk_str(k, VEC_AT(&f->includes, ix_include, i).path);
+        if (g->includes.n) VEC_AT(&g->includes, ix_include, i).path = path;
+    }
+    pk_vec(k, &g->cmds, &f->cmds);
+    for (size_t i = 0; i < f->cmds.n; i++) {
+        const ix_cmd *s = &VEC_AT(&f->cmds, ix_cmd, i);
+        ix_cmd scratch, *d = g->cmds.n ? &VEC_AT(&g->cmds, ix_cmd, i) : &scratch;
+        d->name = pk_str(k, s->name);
+        d->args = pk_array(k, s->args, s->n_args * sizeof *s->args);
+        d->arg_lines = pk_array(k, s->arg_lines, s->n_args * sizeof *s->arg_lines);
+        for (uint32_t a = 0; a < s->n_args; a++) {
+            char *arg = pk_str(k, s->args[a]);
+            if (d->args) d->args[a] = arg;
+        }
+    }
+    const vec *from[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+    vec *to[] = {&g->flag_defs, &g->pass_regs, &g->op_regs, &g->reg_uses, &g->list_words};
+    for (size_t w = 0; w < 5; w++) {
+        pk_vec(k, to[w], from[w]);
+        for (size_t i = 0; i < from[w]->n; i++) {
+            char *text = pk_str(k, VEC_AT(from[w], ix_word, i).text);
+            if (to[w]->n) VEC_AT(to[w], ix_word, i).text = text;
+        }
+    }
+    g->names = pk_array(k, f->names, f->n_names * sizeof *f->names);
+    g->outside = pk_array(k, f->outside, f->n_outside * sizeof *f->outside);
+}
+
+/* The index's chunks: 1 MB (a file's block rarely comes near), a larger block its own. The
+ * blocks live to the end of the run, so they are kept together rather than scattered among
+ * the workers' short-lived allocations, which they would keep from being given back. */
+#define CHUNK_SIZE ((size_t)1 << 20)
+
+/* Room for n bytes (8-aligned) in ix's chunks, or NULL on OOM. Called under ix->mu. */
+static char *chunk_take(sunset_index *ix, size_t n) {
+    if ((size_t)(ix->chunk_end - ix->chunk_cur) < n) {
+        size_t head = sizeof(void *), size = n + head > CHUNK_SIZE / 4 ? n + head : CHUNK_SIZE;
+        void **c = sunset_malloc(size);
+        if (!c) return NULL;
+        *c = ix->chunks;
+        ix->chunks = c;
+        char *start = (char *)c + head;
+        if (size != CHUNK_SIZE) return start; /* its own chunk: the current one goes on */
+        ix->chunk_cur = start;
+        ix->chunk_end = (char *)c + size;
+    }
+    char *p = ix->chunk_cur;
+    ix->chunk_cur += n;
+    return p;
+}
+
+/* f packed into a block of ix's and appended to ix->files; false on OOM (f itself is left as
+ * it was). */
+static bool pack_add(sunset_index *ix, const ix_file *f) {
+    packer k = {0};
+    ix_file scratch;
+    pack_file(&k, f, &scratch);
+    size_t head = (sizeof(ix_file) + 7) & ~(size_t)7, n = head + k.n_arr + ((k.n_str + 7) & ~(size_t)7);
+    pthread_mutex_lock(&ix->mu);
+    char *block = chunk_take(ix, n);
+    bool ok = block && vec_push(&ix->files, &block) != NULL; /* filled before anyone reads it */
+    pthread_mutex_unlock(&ix->mu);
+    if (!ok) return false; /* a block taken stays in its chunk, freed with the index */
+    packer c = {block + head, block + head + k.n_arr, 0, 0};
+    pack_file(&c, f, (ix_file *)(void *)block);
+    return true;
 }
 
 sunset_index *sunset_index_new(void) {
@@ -68,13 +200,16 @@ sunset_index *sunset_index_new(void) {
         sunset_free(ix);
         return NULL;
     }
-    ix->files = VEC_INIT(ix_file *);
+    ix->files = VEC_INIT(ix_file *); /* the chunks: none yet (calloc) */
     return ix;
 }
 
 void sunset_index_free(sunset_index *ix) {
     if (!ix) return;
-    for (size_t i = 0; i < ix->files.n; i++) file_free(VEC_AT(&ix->files, ix_file *, i));
+    for (void *c = ix->chunks, *next; c; c = next) { /* the files, packed */
+        next = *(void **)c;
+        sunset_free(c);
+    }
     vec_free(&ix->files);
     sunset_free(ix->path_hash);
     sunset_free(ix->path_pos);
@@ -121,9 +256,12 @@ static void mark_used_imports(ix_file *f) {
 int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     ix_file *f = sunset_calloc(1, sizeof *f);
     if (!f) return -1;
+    /* the file's strings while it is built: most files' fit the first chunk, on the stack */
+    char first[2048];
+    ix_arena a = {first, first + sizeof first, NULL, 0};
     hset names = {0};
     int rc = -1;
-    f->path = sunset_strndup(src->path, strlen(src->path));
+    f->path = ix_strndup(&a, src->path, strlen(src->path));
     if (!f->path) goto cleanup;
     f->lang = src->lang;
     f->size = src->len;
@@ -139,35 +277,25 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     f->op_regs = VEC_INIT(ix_word);
     f->reg_uses = VEC_INIT(ix_word);
     f->list_words = VEC_INIT(ix_word);
-    uint32_t nl = 0;
-    for (const char *p = src->data, *end = src->data + src->len; (p = memchr(p, '\n', (size_t)(end - p)));
-         p++)
-        nl++;
+    uint32_t nl = (uint32_t)ix_count_nl(src->data, src->data + src->len);
     f->n_lines = nl + (src->len && src->data[src->len - 1] != '\n');
     int r = 0;
     switch (src->lang) {
-    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, src->data, src->len, &names); break;
-    case SUNSET_LANG_PYTHON: r = ix_lex_python(f, src->data, src->len, &names); break;
-    case SUNSET_LANG_CMAKE: r = ix_lex_cmake(f, src->data, src->len, &names); break;
-    case SUNSET_LANG_SHELL: r = ix_lex_words(f, src->data, src->len, &names, true); break;
+    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_PYTHON: r = ix_lex_python(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_CMAKE: r = ix_lex_cmake(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_SHELL: r = ix_lex_words(f, &a, src->data, src->len, &names, true); break;
     default: f->blank = src->len == 0; break;
     }
     if (r || names.oom) goto cleanup;
-    /* every file's entry lives to the end of the run: no spare capacity */
-    vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->includes, &f->cmds,
-                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
-    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) ix_vec_fit(vs[i]);
-    if (!ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup;
+    if (!f->names && !ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup; /* unless the lexer made them */
     mark_used_imports(f);
-    pthread_mutex_lock(&ix->mu);
-    bool ok = vec_push(&ix->files, &f) != NULL;
-    pthread_mutex_unlock(&ix->mu);
-    if (!ok) goto cleanup;
-    f = NULL;
+    if (!pack_add(ix, f)) goto cleanup; /* every file's entry lives to the end of the run: exact sizes */
     rc = 0;
 cleanup:
     sunset_free(names.slots);
     file_free(f);
+    ix_arena_free(&a);
     return rc;
 }
 

@@ -1,6 +1,8 @@
 /*
  * lex.c — the pieces the index's lexers share (ix_int.h): a per-file open-addressing set of
- * 64-bit name hashes, and the recording of words (flag names, pass names, list entries).
+ * 64-bit name hashes (its add is inline in ix_int.h, its growth and sorting here), the arena
+ * a file's strings are built in, and the recording of words (flag names, pass names, list
+ * entries).
  */
 #include "analysis/index/ix_int.h"
 
@@ -17,42 +19,33 @@ const unsigned char ix_char_class[256] = {
     ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
 
-/* The slot is the value's top bits, so the slots hold the set nearly in ascending order
- * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
- * array is then one insertion pass, not a general sort (ix_hset_sorted). */
-static size_t slot_of(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
-
-void ix_hset_add(hset *h, uint64_t v) {
-    if (h->oom) return;
-    if (!v) v = 1; /* 0 marks an empty slot */
-    if ((h->n + 1) * 2 > h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 256;
-        uint64_t *s = sunset_calloc(cap, sizeof *s);
-        if (!s) {
-            h->oom = true;
-            return;
-        }
-        for (size_t i = 0; i < h->cap; i++) {
-            if (!h->slots[i]) continue;
-            size_t k = slot_of(h->slots[i], cap);
-            while (s[k]) k = (k + 1) & (cap - 1);
-            s[k] = h->slots[i];
-        }
-        sunset_free(h->slots);
-        h->slots = s;
-        h->cap = cap;
-    }
-    size_t k = slot_of(v, h->cap);
-    while (h->slots[k]) {
-        if (h->slots[k] == v) return;
-        k = (k + 1) & (h->cap - 1);
-    }
-    h->slots[k] = v;
-    h->n++;
+bool ix_hset_reserve(hset *h, size_t slots) {
+    if (h->cap || slots <= 256) return true;
+    size_t cap = 256;
+    while (cap < slots && cap < ((size_t)1 << 20)) cap *= 2;
+    h->slots = sunset_calloc(cap, sizeof *h->slots);
+    if (!h->slots) return false;
+    h->cap = cap;
+    return true;
 }
 
-void ix_hset_name(hset *h, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
+void ix_hset_grow(hset *h) {
+    if (h->oom || (h->n + 1) * 2 <= h->cap) return;
+    size_t cap = h->cap ? h->cap * 2 : 256;
+    uint64_t *s = sunset_calloc(cap, sizeof *s);
+    if (!s) {
+        h->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < h->cap; i++) {
+        if (!h->slots[i]) continue;
+        size_t k = ix_hset_slot(h->slots[i], cap);
+        while (s[k]) k = (k + 1) & (cap - 1);
+        s[k] = h->slots[i];
+    }
+    sunset_free(h->slots);
+    h->slots = s;
+    h->cap = cap;
 }
 
 void ix_hset_string(hset *h, const char *s, size_t n) {
@@ -77,24 +70,24 @@ bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
     *n = 0;
     if (h->oom) return false;
     if (!h->n) return true;
+    /* the members gathered without a branch per slot (whether a slot is empty is a coin toss
+     * at the set's load): an empty slot's 0 is written, then overwritten; k < n throughout */
     uint64_t *v = sunset_malloc(h->n * sizeof *v);
     if (!v) return false;
     size_t k = 0;
-    for (size_t i = 0; i < h->cap; i++)
-        if (h->slots[i]) v[k++] = h->slots[i];
+    for (size_t i = 0; i < h->cap && k < h->n; i++) {
+        v[k] = h->slots[i];
+        k += h->slots[i] != 0;
+    }
     sort_nearly_sorted(v, k);
     *out = v;
     *n = k;
     return true;
 }
 
-bool ix_word_push(vec *v, const char *s, size_t n, uint32_t line, uint32_t end) {
-    ix_word w = {sunset_strndup(s, n), line, end};
-    if (!w.text || !vec_push(v, &w)) {
-        sunset_free(w.text);
-        return false;
-    }
-    return true;
+bool ix_word_push(ix_arena *a, vec *v, const char *s, size_t n, uint32_t line, uint32_t end) {
+    ix_word w = {ix_strndup(a, s, n), line, end};
+    return w.text && vec_push(v, &w);
 }
 
 bool ix_looks_like_name(const char *s, size_t n) {
@@ -104,22 +97,37 @@ bool ix_looks_like_name(const char *s, size_t n) {
     return true;
 }
 
-
-char *ix_sb_take(sb *b) {
-    char *s = b->oom ? NULL : sunset_strndup(b->s ? b->s : "", b->len);
-    sb_free(b);
-    return s;
+char *ix_strndup(ix_arena *a, const char *s, size_t n) {
+    if ((size_t)(a->end - a->cur) <= n) {
+        /* a new chunk, twice the last (4 KB to 1 MB), or the string's own when larger */
+        size_t size = (size_t)4096 << (a->n_chunks < 8 ? a->n_chunks : 8);
+        if (size < n + 1 + sizeof(void *)) size = n + 1 + sizeof(void *);
+        void **c = sunset_malloc(size);
+        if (!c) return NULL;
+        *c = a->chunks;
+        a->chunks = c;
+        a->n_chunks++;
+        a->cur = (char *)(c + 1);
+        a->end = (char *)c + size;
+    }
+    char *p = a->cur;
+    if (n) memcpy(p, s, n); /* s may be NULL when n == 0 */
+    p[n] = 0;
+    a->cur += n + 1;
+    return p;
 }
 
-void ix_vec_fit(vec *v) {
-    if (v->cap == v->n) return;
-    if (!v->n) {
-        vec_free(v);
-        return;
+void ix_arena_free(ix_arena *a) {
+    for (void *c = a->chunks, *next; c; c = next) {
+        next = *(void **)c;
+        sunset_free(c);
     }
-    void *nv = sunset_realloc(v->v, v->n * v->elem);
-    if (nv) { /* a failed shrink keeps the larger block */
-        v->v = nv;
-        v->cap = v->n;
-    }
+    a->chunks = NULL;
+    a->n_chunks = 0;
+}
+
+char *ix_sb_take(ix_arena *a, sb *b) {
+    char *s = b->oom ? NULL : ix_strndup(a, b->s, b->len);
+    b->len = 0;
+    return s;
 }

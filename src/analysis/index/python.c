@@ -3,6 +3,9 @@
  * ones), strings with their prefixes, comments; from those, imports (which names they bind),
  * classes with their bases and indentation extent, top-level functions, the names used
  * outside top-level class bodies and per class, and in tool lists the identifier-like strings.
+ * A name goes into one set (outside, or the current top-level class's); the file's names are
+ * their union, merged at the end. Bytes are dispatched by a table, a token's trailing spaces
+ * skipped with it.
  */
 #include "analysis/index/ix_int.h"
 
@@ -17,11 +20,14 @@ typedef struct pyblock {
 /* Lex Python into logical lines and hand each to py_line. */
 typedef struct pyctx {
     ix_file *f;
-    hset *all;       /* every name of the file */
+    ix_arena *a;     /* the file's strings */
+    sb tmp;          /* a dotted name or a base being joined */
+    const char *end; /* of the file's bytes */
     hset outside;    /* names outside top-level class bodies */
     hset cls;        /* names of the current top-level class */
     long cur_cls;    /* index of that class in f->classes, -1 = none */
-    hset *names;     /* where names go now: outside or cls (and always all) */
+    hset *names;     /* where names go now: outside or cls; the file's names are their union,
+                        made at the end (one add per member, not a second per occurrence) */
     vec blocks; /* pyblock */
     uint32_t last_line;
     bool tools; /* a tool list: record identifier-like strings */
@@ -29,22 +35,8 @@ typedef struct pyctx {
     bool oom;
 } pyctx;
 
-/* r, b, u, f in either case: the letters of a string prefix (rb"", F'') */
-static inline bool is_str_prefix(unsigned char ch) {
-    ch |= 0x20;
-    return ch == 'r' || ch == 'b' || ch == 'u' || ch == 'f';
-}
-
-static void py_name(pyctx *c, const char *s, size_t n) {
-    if (n < 3) return;
-    uint64_t h = ix_name_hash(s, n); /* once for both sets */
-    ix_hset_add(c->all, h);
-    ix_hset_add(c->names, h);
-}
-
-static void py_string(pyctx *c, const char *s, size_t n) {
-    ix_hset_string(c->all, s, n);
-    ix_hset_string(c->names, s, n);
+static inline void py_name(pyctx *c, const char *s, size_t n) {
+    if (n >= 3) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -58,23 +50,22 @@ static void py_end_class(pyctx *c) {
     c->names = &c->outside;
 }
 
-static char *join_dotted(const tok *t, size_t n, size_t *used) {
+static char *join_dotted(pyctx *c, const tok *t, size_t n, size_t *used) {
     /* identifiers joined by '.' tokens, leading dots kept (relative imports) */
-    sb b = {0};
+    sb *b = &c->tmp;
     size_t i = 0;
     for (; i < n; i++) {
-        if (t[i].kind == TK_ID && !(b.len && b.s[b.len - 1] != '.')) {
+        if (t[i].kind == TK_ID && !(b->len && b->s[b->len - 1] != '.')) {
             if (ix_tok_is(&t[i], "import") || ix_tok_is(&t[i], "as")) break;
-            sb_putn(&b, t[i].s, t[i].n);
+            sb_putn(b, t[i].s, t[i].n);
         } else if (t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.') {
-            sb_putc(&b, '.');
+            sb_putc(b, '.');
         } else {
             break;
         }
     }
     *used = i;
-    if (!b.s) sb_puts(&b, "");
-    return ix_sb_take(&b);
+    return ix_sb_take(c->a, b);
 }
 
 static void close_blocks(pyctx *c, uint32_t indent, uint32_t end) {
@@ -93,7 +84,7 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
     if (ix_tok_is(&t[0], "import")) {
         while (i < n) {
             size_t used;
-            char *mod = join_dotted(t + i, n - i, &used);
+            char *mod = join_dotted(c, t + i, n - i, &used);
             if (!mod) {
                 c->oom = true;
                 return;
@@ -101,14 +92,11 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
             i += used;
             char *alias = NULL;
             if (i + 1 < n && ix_tok_is(&t[i], "as") && t[i + 1].kind == TK_ID) {
-                alias = sunset_strndup(t[i + 1].s, t[i + 1].n);
+                alias = ix_strndup(c->a, t[i + 1].s, t[i + 1].n);
                 i += 2;
             }
             ix_import im = {mod, NULL, alias, line, end, false};
-            if (!*mod || !vec_push(&c->f->imports, &im)) {
-                sunset_free(mod);
-                sunset_free(alias);
-            }
+            if (*mod) vec_push(&c->f->imports, &im);
             while (i < n && !(t[i].kind == TK_PUNCT && t[i].s[0] == ',')) i++;
             i++;
         }
@@ -116,16 +104,13 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
     }
     /* from X import a [as b], (c, d) */
     size_t used;
-    char *mod = join_dotted(t + 1, n - 1, &used);
+    char *mod = join_dotted(c, t + 1, n - 1, &used);
     if (!mod) {
         c->oom = true;
         return;
     }
     i = 1 + used;
-    if (!*mod) { /* "from import x" is not Python; nothing to record */
-        sunset_free(mod);
-        return;
-    }
+    if (!*mod) return; /* "from import x" is not Python; nothing to record */
     if (i < n && ix_tok_is(&t[i], "import")) i++;
     bool any = false;
     while (i < n) {
@@ -137,36 +122,26 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
             i++;
             continue;
         }
-        char *name = sunset_strndup(t[i].s, t[i].n);
+        char *name = ix_strndup(c->a, t[i].s, t[i].n);
         i++;
         char *alias = NULL;
         if (i + 1 < n && ix_tok_is(&t[i], "as") && t[i + 1].kind == TK_ID) {
-            alias = sunset_strndup(t[i + 1].s, t[i + 1].n);
+            alias = ix_strndup(c->a, t[i + 1].s, t[i + 1].n);
             i += 2;
         }
-        char *m = sunset_strndup(mod, strlen(mod));
-        ix_import im = {m, name, alias, line, end, false};
-        if (!m || !name || !vec_push(&c->f->imports, &im)) {
-            sunset_free(m);
-            sunset_free(name);
-            sunset_free(alias);
-        }
+        ix_import im = {mod, name, alias, line, end, false}; /* the module's string is shared */
+        if (name) vec_push(&c->f->imports, &im);
         any = true;
     }
     (void)any;
     /* star imports: the '*' token */
     for (size_t k = 1 + used; k < n; k++) {
         if (t[k].kind == TK_PUNCT && t[k].s[0] == '*') {
-            char *m = sunset_strndup(mod, strlen(mod));
-            char *star = sunset_strndup("*", 1);
-            ix_import im = {m, star, NULL, line, end, true};
-            if (!m || !star || !vec_push(&c->f->imports, &im)) {
-                sunset_free(m);
-                sunset_free(star);
-            }
+            char *star = ix_strndup(c->a, "*", 1);
+            ix_import im = {mod, star, NULL, line, end, true};
+            if (star) vec_push(&c->f->imports, &im);
         }
     }
-    sunset_free(mod);
 }
 
 static void py_line(pyctx *c, tok *t, size_t n) {
@@ -189,11 +164,11 @@ static void py_line(pyctx *c, tok *t, size_t n) {
         pyblock b = {SIZE_MAX, SIZE_MAX, indent};
         bool top = c->blocks.n == 0;
         if (cls) {
-            ix_class ic = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
+            ix_class ic = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
             vec bases = VEC_INIT(char *);
             if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') {
                 int depth = 0;
-                sb cur = {0};
+                sb *cur = &c->tmp;
                 bool kw = false;
                 for (size_t i = k + 2; i < n; i++) {
                     const tok *x = &t[i];
@@ -202,35 +177,32 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                     }
                     if (x->kind == TK_PUNCT && (x->s[0] == ')' || x->s[0] == ']')) {
                         if (--depth == 0) {
-                            if (cur.len && !kw) {
-                                char *s = ix_sb_take(&cur);
-                                if (s && !vec_push(&bases, &s)) sunset_free(s);
+                            if (cur->len && !kw) {
+                                char *s = ix_sb_take(c->a, cur);
+                                if (s) vec_push(&bases, &s);
                             }
-                            sb_free(&cur);
+                            cur->len = 0;
                             break;
                         }
                     }
                     if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == ',') {
-                        if (cur.len && !kw) {
-                            char *s = ix_sb_take(&cur);
-                            if (s && !vec_push(&bases, &s)) sunset_free(s);
+                        if (cur->len && !kw) {
+                            char *s = ix_sb_take(c->a, cur);
+                            if (s) vec_push(&bases, &s);
                         }
-                        sb_free(&cur);
+                        cur->len = 0;
                         kw = false;
                         continue;
                     }
                     if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == '=') kw = true;
                     if (depth == 1 && (x->kind == TK_ID || (x->kind == TK_PUNCT && x->s[0] == '.')))
-                        sb_putn(&cur, x->s, x->n);
+                        sb_putn(cur, x->s, x->n);
                 }
-                sb_free(&cur);
+                cur->len = 0;
             }
-            ix_vec_fit(&bases);
             ic.bases = bases.v;
             ic.n_bases = (uint32_t)bases.n;
             if (!ic.name || !vec_push(&c->f->classes, &ic)) {
-                sunset_free(ic.name);
-                for (size_t i = 0; i < bases.n; i++) sunset_free(VEC_AT(&bases, char *, i));
                 vec_free(&bases);
                 c->oom = true;
             } else {
@@ -241,9 +213,8 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                 }
             }
         } else if (top) {
-            ix_func fn = {sunset_strndup(t[k + 1].s, t[k + 1].n), t[0].line, c->last_line};
+            ix_func fn = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line};
             if (!fn.name || !vec_push(&c->f->funcs, &fn)) {
-                sunset_free(fn.name);
                 c->oom = true;
             } else {
                 b.func = c->f->funcs.n - 1;
@@ -262,119 +233,209 @@ static void py_line(pyctx *c, tok *t, size_t n) {
             dotted = (i % 2) ? t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.' : t[i].kind == TK_ID;
         dotted = dotted && n % 2 == 1;
         size_t used = 0;
-        ix_alias a = {sunset_strndup(t[0].s, t[0].n), dotted ? join_dotted(t + 2, n - 2, &used) : NULL, t[0].line};
-        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) {
-            sunset_free(a.name);
-            sunset_free(a.value);
-            c->oom = true;
-        }
+        ix_alias a = {ix_strndup(c->a, t[0].s, t[0].n), dotted ? join_dotted(c, t + 2, n - 2, &used) : NULL, t[0].line};
+        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) c->oom = true;
     }
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
         else if (t[i].kind == TK_STR && !docstring) {
-            py_string(c, t[i].s, t[i].n);
+            ix_hset_string(c->names, t[i].s, t[i].n);
             if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
-                !ix_word_push(&c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
+                !ix_word_push(c->a, &c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
                 c->oom = true;
         }
     }
 }
 
-int ix_lex_python(ix_file *f, const char *d, size_t len, hset *names) {
-    pyctx c = {f, names, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
+/* Two sorted sets' union into out (room for na + nb); returns its size. */
+static size_t merge_sorted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out) {
+    size_t i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        uint64_t x = a[i] <= b[j] ? a[i] : b[j];
+        i += a[i] == x;
+        j += b[j] == x;
+        out[n++] = x;
+    }
+    while (i < na) out[n++] = a[i++];
+    while (j < nb) out[n++] = b[j++];
+    return n;
+}
+
+/* The file's names: those outside top-level class bodies and those of each such class, their
+ * union merged from the sorted sets (into f->names) when there are few classes, else added to
+ * the set *names. False on OOM. */
+static bool file_names(ix_file *f, hset *names) {
+    size_t total = f->n_outside, sets = 0;
+    for (size_t k = 0; k < f->classes.n; k++) {
+        const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+        total += cl->n_names;
+        sets += cl->n_names > 0;
+    }
+    if (sets > 8) { /* a merge per class would be quadratic */
+        for (size_t i = 0; i < f->n_outside; i++) ix_hset_add(names, f->outside[i]);
+        for (size_t k = 0; k < f->classes.n; k++) {
+            const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+            for (size_t i = 0; i < cl->n_names; i++) ix_hset_add(names, cl->names[i]);
+        }
+        return !names->oom;
+    }
+    if (!total) return true;
+    uint64_t *u = sunset_malloc(total * sizeof *u), *tmp = sunset_malloc(total * sizeof *tmp);
+    if (!u || !tmp) {
+        sunset_free(u);
+        sunset_free(tmp);
+        return false;
+    }
+    size_t n = f->n_outside;
+    if (n) memcpy(u, f->outside, n * sizeof *u);
+    for (size_t k = 0; k < f->classes.n; k++) {
+        const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
+        if (!cl->n_names) continue;
+        n = merge_sorted(u, n, cl->names, cl->n_names, tmp);
+        uint64_t *t = u;
+        u = tmp;
+        tmp = t;
+    }
+    sunset_free(tmp);
+    f->names = u; /* packing copies it at its size */
+    f->n_names = n;
+    return true;
+}
+
+/* What a byte starts, for the lexer's dispatch. PB_PREFIX: r b u f in either case, the letters
+ * of a string prefix (rb"", F''), else an identifier's. */
+enum { PB_PUNCT, PB_NL, PB_BLANK, PB_ID, PB_PREFIX, PB_DIGIT, PB_QUOTE, PB_HASH, PB_BSLASH, PB_OPEN, PB_CLOSE };
+static const unsigned char py_byte[256] = {
+    ['\n'] = PB_NL, [' '] = PB_BLANK, ['\t'] = PB_BLANK, ['\r'] = PB_BLANK, ['\f'] = PB_BLANK,
+    ['0'] = PB_DIGIT, ['1'] = PB_DIGIT, ['2'] = PB_DIGIT, ['3'] = PB_DIGIT, ['4'] = PB_DIGIT,
+    ['5'] = PB_DIGIT, ['6'] = PB_DIGIT, ['7'] = PB_DIGIT, ['8'] = PB_DIGIT, ['9'] = PB_DIGIT,
+    ['"'] = PB_QUOTE, ['\''] = PB_QUOTE, ['#'] = PB_HASH, ['\\'] = PB_BSLASH,
+    ['('] = PB_OPEN, ['['] = PB_OPEN, ['{'] = PB_OPEN, [')'] = PB_CLOSE, [']'] = PB_CLOSE, ['}'] = PB_CLOSE,
+    ['_'] = PB_ID,
+    ['A'] = PB_ID, ['B'] = PB_PREFIX, ['C'] = PB_ID, ['D'] = PB_ID, ['E'] = PB_ID, ['F'] = PB_PREFIX, ['G'] = PB_ID,
+    ['H'] = PB_ID, ['I'] = PB_ID, ['J'] = PB_ID, ['K'] = PB_ID, ['L'] = PB_ID, ['M'] = PB_ID, ['N'] = PB_ID,
+    ['O'] = PB_ID, ['P'] = PB_ID, ['Q'] = PB_ID, ['R'] = PB_PREFIX, ['S'] = PB_ID, ['T'] = PB_ID, ['U'] = PB_PREFIX,
+    ['V'] = PB_ID, ['W'] = PB_ID, ['X'] = PB_ID, ['Y'] = PB_ID, ['Z'] = PB_ID,
+    ['a'] = PB_ID, ['b'] = PB_PREFIX, ['c'] = PB_ID, ['d'] = PB_ID, ['e'] = PB_ID, ['f'] = PB_PREFIX, ['g'] = PB_ID,
+    ['h'] = PB_ID, ['i'] = PB_ID, ['j'] = PB_ID, ['k'] = PB_ID, ['l'] = PB_ID, ['m'] = PB_ID, ['n'] = PB_ID,
+    ['o'] = PB_ID, ['p'] = PB_ID, ['q'] = PB_ID, ['r'] = PB_PREFIX, ['s'] = PB_ID, ['t'] = PB_ID, ['u'] = PB_PREFIX,
+    ['v'] = PB_ID, ['w'] = PB_ID, ['x'] = PB_ID, ['y'] = PB_ID, ['z'] = PB_ID,
+};
+
+/* A string token from q, the opening quote (after its prefix, if any; on line *line at column
+ * col): pushed; the lexer's position and line move past it. False on OOM. */
+static bool py_string_tok(vec *toks, const char *q, const char *end, const char **pos, uint32_t *line,
+                          uint32_t col) {
+    char qc = *q;
+    bool triple = end - q > 2 && q[1] == qc && q[2] == qc;
+    const char *s = q + (triple ? 3 : 1), *e = s;
+    uint32_t l2 = *line;
+    while ((e = ix_find3(e, end, qc, '\\', '\n')) < end) { /* other bytes change nothing */
+        if (*e == '\\' && e + 1 < end) {
+            if (e[1] == '\n') l2++;
+            e += 2;
+            continue;
+        }
+        if (*e == '\n') {
+            if (!triple) break;
+            l2++;
+        }
+        if (*e == qc && (!triple || (end - e > 2 && e[1] == qc && e[2] == qc))) break;
+        e++;
+    }
+    const char *stop = e < end ? e + (triple ? 3 : 1) : e;
+    *pos = stop > end ? end : stop;
+    bool ok = ix_tok_add(toks, TK_STR, s, (uint32_t)(e - s), *line, l2, col);
+    *line = l2;
+    return ok;
+}
+
+int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
+    pyctx c = {f, a, {0}, d + len, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
     c.names = &c.outside;
+    if (!ix_hset_reserve(&c.outside, len / 48)) return -1; /* about the real Paddle tree's */
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);
     uint32_t line = 1, col = 1;
     int depth = 0;
-    size_t i = 0;
-    while (i < len && !c.oom) {
-        unsigned char ch = (unsigned char)d[i];
-        if (ch == '\n') {
+    const char *p = d, *end = d + len;
+    while (p < end && !c.oom) {
+        unsigned char ch = (unsigned char)*p;
+        tk kind = TK_PUNCT;
+        const char *e = p + 1;
+        switch (py_byte[ch]) {
+        case PB_NL:
             if (depth == 0 && toks.n) {
                 py_line(&c, toks.v, toks.n);
                 toks.n = 0;
             }
             line++;
             col = 1;
-            i++;
+            p++;
             continue;
-        }
-        if (ch == '\\' && i + 1 < len && d[i + 1] == '\n') {
-            i += 2;
-            line++;
-            col = 1;
-            continue;
-        }
-        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f') {
-            col++;
-            i++;
-            continue;
-        }
-        if (ch == '#') {
-            const char *nl = memchr(d + i, '\n', len - i);
-            i = nl ? (size_t)(nl - d) : len;
-            continue;
-        }
-        tok t = {TK_PUNCT, d + i, 1, line, line, col};
-        /* string, with an optional prefix */
-        size_t p = i;
-        while (p < len && p - i < 3 && is_str_prefix((unsigned char)d[p])) p++;
-        if (p < len && (d[p] == '\'' || d[p] == '"') && (p == i || id_start(ch))) {
-            char q = d[p];
-            bool triple = p + 2 < len && d[p + 1] == q && d[p + 2] == q;
-            size_t s = p + (triple ? 3 : 1), e = s;
-            uint32_t l2 = line;
-            while (e < len) {
-                if (d[e] == '\\' && e + 1 < len) {
-                    if (d[e + 1] == '\n') l2++;
-                    e += 2;
-                    continue;
-                }
-                if (d[e] == '\n') {
-                    if (!triple) break;
-                    l2++;
-                }
-                if (d[e] == q && (!triple || (e + 2 < len && d[e + 1] == q && d[e + 2] == q))) break;
-                e++;
+        case PB_BLANK: /* every blank byte is a column */
+            for (;;) {
+                e = ix_spaces_end(e, end);
+                if (e < end && py_byte[(unsigned char)*e] == PB_BLANK) e++;
+                else break;
             }
-            t.kind = TK_STR;
-            t.s = d + s;
-            t.n = (uint32_t)(e - s);
-            t.end_line = l2;
-            size_t stop = e < len ? e + (triple ? 3 : 1) : e;
-            if (stop > len) stop = len;
-            col += (uint32_t)(stop - i);
-            line = l2;
-            i = stop;
-            if (!ix_tok_push(&toks, &t)) c.oom = true;
+            col += (uint32_t)(e - p);
+            p = e;
+            continue;
+        case PB_BSLASH:
+            if (e < end && *e == '\n') {
+                p += 2;
+                line++;
+                col = 1;
+                continue;
+            }
+            break;
+        case PB_HASH: {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            p = nl ? nl : end;
             continue;
         }
-        if (id_start(ch)) {
-            size_t e = i + 1;
-            while (e < len && id_char((unsigned char)d[e])) e++;
-            t.kind = TK_ID;
-            t.n = (uint32_t)(e - i);
-        } else if (ch >= '0' && ch <= '9') {
-            size_t e = i + 1;
-            while (e < len && (id_char((unsigned char)d[e]) || d[e] == '.')) e++;
-            t.kind = TK_NUM;
-            t.n = (uint32_t)(e - i);
-        } else {
-            if (ch == '(' || ch == '[' || ch == '{') depth++;
-            if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) depth--;
+        case PB_QUOTE:
+        case PB_PREFIX: { /* a string, its quote after up to three of r b u f */
+            const char *q = p;
+            while (q < end && q - p < 3 && (py_byte[(unsigned char)*q] == PB_PREFIX)) q++;
+            if (q < end && py_byte[(unsigned char)*q] == PB_QUOTE) {
+                const char *stop;
+                if (!py_string_tok(&toks, q, end, &stop, &line, col)) c.oom = true;
+                col += (uint32_t)(stop - p);
+                p = stop;
+                continue;
+            }
         }
-        col += t.n;
-        i += t.n;
-        if (!ix_tok_push(&toks, &t)) c.oom = true;
+            /* fall through - the letters without a quote: an identifier */
+        case PB_ID:
+            e = ix_id_end(e, end);
+            kind = TK_ID;
+            break;
+        case PB_DIGIT:
+            while (e < end && (id_char((unsigned char)*e) || *e == '.')) e++;
+            kind = TK_NUM;
+            break;
+        case PB_OPEN: depth++; break;
+        case PB_CLOSE:
+            if (depth > 0) depth--;
+            break;
+        }
+        if (!ix_tok_add(&toks, kind, p, (uint32_t)(e - p), line, line, col)) c.oom = true;
+        /* the spaces after a token, without a dispatch of their own: each is a column */
+        while (e < end && *e == ' ') e++;
+        col += (uint32_t)(e - p);
+        p = e;
     }
     if (toks.n && !c.oom) py_line(&c, toks.v, toks.n);
     close_blocks(&c, 0, c.last_line ? c.last_line : 1);
     py_end_class(&c);
     if (!c.oom && !ix_hset_sorted(&c.outside, &f->outside, &f->n_outside)) c.oom = true;
+    if (!c.oom && !file_names(f, names)) c.oom = true;
     sunset_free(c.outside.slots);
     sunset_free(c.cls.slots);
+    sb_free(&c.tmp);
     vec_free(&toks);
     vec_free(&c.blocks);
     return c.oom ? -1 : 0;
