@@ -260,12 +260,6 @@ static bool calls_fn(const char *value, const char *fn) {
     return n && strncmp(value, fn, n) == 0 && value[n] == '(';
 }
 
-/* The marked binding of `name` that may reach `line` in `scope`, or -1; *last is set to the
- * last binding of the name before or on the line (any), or -1. Bindings are walked in order:
- * a marked one starts a reach, an unmarked one ends it only at the marked one's block depth
- * or shallower: `x = other` inside an `if` below `x = legacy` leaves the legacy value
- * possible after the `if`. A plain name not bound in its function is looked up in the
- * module; `self.x` holds for the whole class. */
 /* The first bind of target `name`, or -1 (chains built); without chains, 0 (walk them all). */
 static long first_bind(const flow_file *ff, const char *name) {
     if (!ff->head_cap) return ff->binds.n ? 0 : -1;
@@ -320,6 +314,12 @@ fail:
     ff->head_hash = NULL;
 }
 
+/* The marked binding of `name` that may reach `line` in `scope`, or -1; *last is set to the
+ * last binding of the name before or on the line (any), or -1. Bindings are walked in order:
+ * a marked one starts a reach, an unmarked one ends it only at the marked one's block depth
+ * or shallower: `x = other` inside an `if` below `x = legacy` leaves the legacy value
+ * possible after the `if`. A plain name not bound in its function is looked up in the
+ * module; `self.x` holds for the whole class. */
 static long reaching(const flow_file *ff, const bool *marked, const char *name, size_t scope,
                      uint32_t line, bool self, bool doc, long *last) {
     long reach = -1;

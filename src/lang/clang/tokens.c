@@ -132,7 +132,6 @@ static int punct_code(const char *s, uint32_t n) {
     return P_OTHER;
 }
 
-/* Converts libclang's tokens into the table (and annotates them in precise mode). */
 /* A token's byte range through libclang's API: an extent and two file-location lookups, a
  * third of the frontend's own time on Paddle (perf). */
 static void extent_api(CXTranslationUnit tu, CXToken t, uint32_t *s, uint32_t *e) {
@@ -159,6 +158,7 @@ static bool raw_extents_hold(CXTranslationUnit tu, const CXToken *toks, unsigned
     }
 }
 
+/* Converts libclang's tokens into the table (and annotates them in precise mode). */
 bool clang_load_tokens(cscan *c, CXTranslationUnit tu, CXToken *toks, unsigned nt) {
     if (nt > INT32_MAX / 2) return false;
     c->t = sunset_calloc(nt ? nt : 1, sizeof *c->t);
