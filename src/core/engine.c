@@ -554,13 +554,18 @@ static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, 
     return false;
 }
 
+/* Can a rule of `lang` match in data (path's file)? The prefilter and the path-scoped
+ * literals; always with --no-prefilter. One gate for the file, its embedded code and the
+ * masked texts a frontend derives from it. */
+static bool may_match(worker *w, sunset_lang lang, const char *path, const char *data, size_t len) {
+    return w->e->o->no_prefilter || prefilter_match(w->e->pf[lang], data, len) ||
+           scoped_literal_match(w, lang, path, data, len);
+}
+
 bool sunset_sink_may_match(sunset_sink *s, const char *data, size_t len) {
-    worker *w = s->w;
-    sunset_engine *e = w->e;
-    sunset_lang lang = s->src->lang;
-    if (e->o->no_prefilter) return true;
+    sunset_engine *e = s->w->e;
     if (s->flow && flow_file_has_bound_seed(s->flow, &e->rs->flow_rules[s->flow_lang])) return true;
-    return prefilter_match(e->pf[lang], data, len) || scoped_literal_match(w, lang, s->src->path, data, len);
+    return may_match(s->w, s->src->lang, s->src->path, data, len);
 }
 
 bool sunset_sink_rule_may_match(sunset_sink *s, const sunset_rule *r) {
@@ -580,9 +585,7 @@ static void scan_embedded(worker *w, sunset_sink *sink) {
     const sunset_source *doc = sink->src;
     sunset_lang emb = sunset_lang_embedded(doc->path, doc->lang);
     if (emb == SUNSET_LANG_NONE || e->fe_of_lang[emb] < 0) return;
-    if (!e->o->no_prefilter && !prefilter_match(e->pf[emb], doc->data, doc->len) &&
-        !scoped_literal_match(w, emb, doc->path, doc->data, doc->len))
-        return;
+    if (!may_match(w, emb, doc->path, doc->data, doc->len)) return;
     int fi = e->fe_of_lang[emb];
     const sunset_frontend *fe = sunset_frontends(NULL)[fi];
     if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
@@ -695,8 +698,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         st->skipped_no_language++;
     } else {
         st->files_scanned++;
-        if (!e->o->no_prefilter && !prefilter_match(e->pf[lang], pf_data, pf_len) &&
-            !scoped_literal_match(w, lang, path, pf_data, pf_len)) {
+        if (!may_match(w, lang, path, pf_data, pf_len)) {
             st->files_prefiltered++;
         } else {
             int fi = e->fe_of_lang[lang];
