@@ -79,6 +79,9 @@ struct sunset_sink {
     flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
                            owned, freed by finish_file */
     sunset_lang flow_lang; /* whose flow rules: the file's, or its embedded code's */
+    /* what the file had before its frontend ran (sunset_sink_restart goes back to it) */
+    size_t fe_cands, fe_warnings;
+    bool fe_capped;
 };
 
 /* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
@@ -577,7 +580,54 @@ bool sunset_sink_rule_may_match(sunset_sink *s, const sunset_rule *r) {
     return false;
 }
 
-/* Scan one file; data NULL = read it from root/path. */
+typedef struct skipped_text {
+    const char *data;
+    const uint32_t (*ranges)[2];
+    size_t n;
+} skipped_text;
+
+static bool in_skipped(void *ud, const char *name, size_t len) {
+    const skipped_text *k = ud;
+    for (size_t i = 0; i < k->n; i++)
+        if (memmem(k->data + k->ranges[i][0], k->ranges[i][1] - k->ranges[i][0], name, len)) return true;
+    return false;
+}
+
+bool sunset_sink_part_suffices(sunset_sink *s, const uint32_t (*skipped)[2], size_t n) {
+    const vec *rules = &s->w->e->rs->flow_rules[s->flow_lang];
+    if (!n || !s->flow || !flow_file_has_bound_seed(s->flow, rules)) return true;
+    skipped_text k = {s->src->data, skipped, n};
+    return !flow_escapes(s->flow, rules, in_skipped, &k);
+}
+
+void sunset_sink_restart(sunset_sink *s) {
+    for (size_t i = s->fe_cands; i < s->cands.n; i++) sunset_free(VEC_AT(&s->cands, cand, i).matched);
+    s->cands.n = s->fe_cands;
+    s->capped = s->fe_capped;
+    for (size_t i = 0; i < s->scopes.n; i++) {
+        sunset_free(VEC_AT(&s->scopes, scope, i).kind);
+        sunset_free(VEC_AT(&s->scopes, scope, i).name);
+    }
+    s->scopes.n = 0;
+    sunset_result *r = &s->w->res;
+    for (size_t i = s->fe_warnings; i < r->n_warnings; i++) sunset_free(r->warnings[i]);
+    if (r->n_warnings > s->fe_warnings) r->n_warnings = s->fe_warnings;
+    s->stmt = (sunset_span){0, 0, 0, 0};
+    if (s->flow) {
+        flow_file_free(s->flow);
+        s->flow = flow_file_new(); /* NULL (OOM): no flow, as when it cannot start */
+    }
+}
+
+/* The file's own frontend, with the sink's state noted for sunset_sink_restart. */
+static int frontend_scan(worker *w, const sunset_frontend *fe, int fi, const sunset_source *src,
+                         sunset_sink *sink) {
+    sink->fe_cands = sink->cands.n;
+    sink->fe_warnings = w->res.n_warnings;
+    sink->fe_capped = sink->capped;
+    return fe->scan(w->fe_worker[fi], src, sink);
+}
+
 /* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
  * language's frontend and matched against its rules, at the document's positions. */
 static void scan_embedded(worker *w, sunset_sink *sink) {
@@ -603,6 +653,7 @@ static void scan_embedded(worker *w, sunset_sink *sink) {
     sink->src = doc;
 }
 
+/* Scan one file; data NULL = read it from root/path. */
 static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
     sunset_engine *e = w->e;
     sunset_stats *st = &w->res.stats;
@@ -707,7 +758,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
             if (!w->fe_worker[fi]) {
                 warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", path, fe->name);
                 st->skipped_parse_failed++;
-            } else if (fe->scan(w->fe_worker[fi], &src, &sink) != 0) {
+            } else if (frontend_scan(w, fe, fi, &src, &sink) != 0) {
                 st->skipped_parse_failed++;
                 skipped(w, path, 0, "unparsable");
                 cacheable = false; /* a replay would lose the record above */

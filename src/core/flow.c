@@ -344,24 +344,21 @@ static long reaching(const flow_file *ff, const bool *marked, const char *name, 
     return reach;
 }
 
-static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
-                     flow_report_fn report, void *ud) {
-    const flow_rule *f = r->flow;
+/* The bindings (marked[], one per bind) and functions (fn_marked[], per scope + 1) that hold
+ * a legacy object of flow rule f: seeds, then re-bindings and returns to a fixed point. False
+ * when nothing is bound to a legacy value (most files with seeds). */
+static bool mark_binds(const flow_file *ff, const flow_rule *f, bool *marked, bool *fn_marked) {
     size_t nb = ff->binds.n;
-    bool *marked = sunset_calloc(nb ? nb : 1, sizeof(bool));
-    bool *fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof(bool));
-    if (!marked || !fn_marked) goto cleanup;
+    bool any = false;
     for (size_t i = 0; i < nb; i++) {
         const fbind *b = &VEC_AT(&ff->binds, fbind, i);
         for (size_t k = 0; k < ff->seeds.n && !marked[i]; k++) {
             const fseed *s = &VEC_AT(&ff->seeds, fseed, k);
             marked[i] = bound_rule(f, s->rule) && span_within(s->span, b->vspan);
         }
+        any = any || marked[i];
     }
-    /* nothing bound to a legacy value: nothing to report (most files with seeds) */
-    bool any = false;
-    for (size_t i = 0; i < nb && !any; i++) any = marked[i];
-    if (!any) goto cleanup;
+    if (!any) return false;
     /* re-bindings and returns until nothing changes; each round marks at least one more
      * binding or function, so this ends */
     for (bool changed = true; changed;) {
@@ -383,6 +380,16 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
             }
         }
     }
+    return true;
+}
+
+static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
+                     flow_report_fn report, void *ud) {
+    const flow_rule *f = r->flow;
+    size_t nb = ff->binds.n;
+    bool *marked = sunset_calloc(nb ? nb : 1, sizeof(bool));
+    bool *fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof(bool));
+    if (!marked || !fn_marked || !mark_binds(ff, f, marked, fn_marked)) goto cleanup;
     const clause *c = r->clauses.n ? &VEC_AT(&r->clauses, clause, 0) : NULL;
     uint32_t last_stmt = 0;
     for (size_t i = 0; i < ff->uses.n; i++) {
@@ -423,6 +430,37 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
 cleanup:
     sunset_free(marked);
     sunset_free(fn_marked);
+}
+
+bool flow_escapes(const flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) {
+    if (!ff || !ff->binds.n || !ff->seeds.n) return false;
+    size_t nb = ff->binds.n;
+    bool *marked = sunset_malloc(nb * sizeof(bool));
+    bool *fn_marked = sunset_malloc((ff->scopes.n + 1) * sizeof(bool));
+    bool out = !marked || !fn_marked; /* OOM: anything may escape */
+    for (size_t i = 0; i < rules->n && !out; i++) {
+        const flow_rule *f = VEC_AT(rules, sunset_rule *, i)->flow;
+        memset(marked, 0, nb * sizeof(bool));
+        memset(fn_marked, 0, (ff->scopes.n + 1) * sizeof(bool));
+        if (!f || !mark_binds(ff, f, marked, fn_marked)) continue;
+        for (size_t k = 0; k < nb && !out; k++) {
+            const fbind *b = &VEC_AT(&ff->binds, fbind, k);
+            if (!marked[k] || b->ret) continue;
+            /* a function's own binding is seen only in that function; a class's (self.x) in
+             * all of the class's methods, a module's everywhere */
+            if (b->scope && strcmp(VEC_AT(&ff->scopes, fscope, b->scope - 1).kind, "class")) continue;
+            const char *name = short_name(b->target);
+            out = seen(ud, name, strlen(name));
+        }
+        for (size_t s = 1; s <= ff->scopes.n && !out; s++) {
+            if (!fn_marked[s]) continue;
+            const char *name = short_name(VEC_AT(&ff->scopes, fscope, s - 1).name);
+            out = seen(ud, name, strlen(name));
+        }
+    }
+    sunset_free(marked);
+    sunset_free(fn_marked);
+    return out;
 }
 
 bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules) {

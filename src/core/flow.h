@@ -44,6 +44,14 @@ void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_s
  * sunset_rule *)? While none has, no fact can be reported as a use. */
 bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules);
 
+/* Could a legacy object this file's facts bind be used where they were not gathered from?
+ * For every flow rule, the names that carry one out of a function: the last component of
+ * each binding holding it at module or class level (`x = ...`, `self.x = ...`), and the name
+ * of each function returning it. True as soon as `seen` says true for one (the name occurs in the part of the file the
+ * frontend left out), and on OOM. */
+typedef bool (*flow_name_fn)(void *ud, const char *name, size_t len);
+bool flow_escapes(const flow_file *ff, const vec *rules, flow_name_fn seen, void *ud);
+
 /* Called once per reported use. */
 typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_context ctx,
                                sunset_span span, sunset_span stmt, const char *text, size_t len);

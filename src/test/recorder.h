@@ -37,6 +37,12 @@ struct sunset_ruleset {
 };
 
 void rec_reset(sunset_sink *s);
+/* The prefilter the recorder stands for (sunset_sink_may_match): NULL, the default, lets
+ * every text through; else only a text holding this literal. */
+extern const char *rec_may_match_literal;
+/* What sunset_sink_part_suffices answers (default true), and the sunset_sink_restart calls. */
+extern bool rec_part_suffices;
+extern int rec_restarts;
 /* First record of `type` (and fact `kind` for REC_FACT) whose text equals `text` (NULL = any),
  * or NULL. */
 const rec *rec_find(const sunset_sink *s, rec_type type, sunset_fact_kind kind, const char *text);

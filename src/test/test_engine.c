@@ -218,6 +218,108 @@ static void prefilter_never_changes_findings(void **state) {
     sunset_engine_free(all);
 }
 
+/* The same findings, whole: a file parsed in part (the units a rule may match in) against the
+ * same file with --no-prefilter (parsed whole), every field of every finding. */
+static void same_findings(fixture *f, sunset_engine *all, const char *src) {
+    sunset_result a, b;
+    scan(f, "python/paddle/m.py", src, &a);
+    memset(&b, 0, sizeof b);
+    assert_int_equal(sunset_engine_scan_buffer(all, "python/paddle/m.py", src, strlen(src), &b), 0);
+    assert_true(a.n_findings > 0);
+    for (size_t k = 0; a.n_findings != b.n_findings && k < a.n_findings + b.n_findings; k++) {
+        const sunset_finding *x = k < a.n_findings ? &a.findings[k] : &b.findings[k - a.n_findings];
+        fprintf(stderr, "%s: %s at %u\n", k < a.n_findings ? "part" : "whole", x->rule_id, x->span.line);
+    }
+    assert_int_equal(a.n_findings, b.n_findings);
+    for (size_t k = 0; k < a.n_findings; k++) {
+        const sunset_finding *x = &a.findings[k], *y = &b.findings[k];
+        assert_string_equal(x->rule_id, y->rule_id);
+        assert_memory_equal(&x->span, &y->span, sizeof x->span);
+        assert_memory_equal(&x->stmt, &y->stmt, sizeof x->stmt);
+        assert_int_equal(x->ctx, y->ctx);
+        assert_string_equal(x->matched, y->matched);
+        assert_int_equal(!x->enc_name, !y->enc_name);
+        if (x->enc_name) {
+            assert_string_equal(x->enc_name, y->enc_name);
+            assert_string_equal(x->enc_kind, y->enc_kind);
+            assert_int_equal(x->enc_start, y->enc_start);
+            assert_int_equal(x->enc_end, y->enc_end);
+        }
+    }
+    sunset_result_free(&a);
+    sunset_result_free(&b);
+}
+
+/* A pack with legacy-object flow: uses of what PE-IDENT matched. */
+static const char *flow_pack =
+    "{\"schema\":1,\"family\":\"parallel_executor\",\"settings\":{\"families\":[{\"id\":\"parallel_executor\","
+    "\"title\":\"PE\"}]},\"rules\":["
+    "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}},"
+    "{\"id\":\"PE-USE\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"attribute\",\"receiver\":{\"bound_to\":[\"PE-IDENT\"],\"arguments\":true}}}"
+    "]}";
+
+/* A Python file is parsed in part (lang/python/units.c); legacy-object flow out of the part
+ * (a module-level binding, a function returning the object, self.x of a large class used in
+ * methods without a match) makes the whole file parsed, so the uses there are found. */
+static void part_parse_never_changes_findings(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    fixture fx = {0};
+    fx.rs = sunset_ruleset_load_string(flow_pack, "flow.json", "queries", &err);
+    if (!fx.rs) fprintf(stderr, "%s\n", err.msg);
+    assert_non_null(fx.rs);
+    fx.o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries"};
+    fx.e = sunset_engine_new(fx.rs, &fx.o, &err);
+    assert_non_null(fx.e);
+    sunset_engine_opts o = fx.o;
+    o.no_prefilter = true;
+    sunset_engine *all = sunset_engine_new(fx.rs, &o, &err);
+    assert_non_null(all);
+    sb filler = {0};
+    for (int i = 0; i < 40; i++) sb_printf(&filler, "    def m%d(self):\n        return self.value + %d\n", i, i);
+    const char *tail = "def unrelated(a):\n    return compute(a)\n";
+    sb src[4] = {{0}};
+    /* a module-level binding used in a function with no match: line 9 */
+    sb_printf(&src[0], "import os\n\ndef helper():\n    return os.getcwd()\n\n"
+                       "train_exe = fluid.ParallelExecutor(use_cuda=True)\n\ndef step():\n"
+                       "    train_exe.run(fetch_list=[])\n\n%s%s", tail, tail);
+    /* a function returning it, its caller elsewhere: line 9 */
+    sb_printf(&src[1], "import os\n\ndef build(places):\n"
+                       "    return core.ParallelExecutor(places)\n\n"
+                       "%sdef train(places):\n    pe = build(places)\n    pe.run()\n%s", tail, tail);
+    /* self.pe of a large class, used in a method with no match (not its last): line 86 */
+    sb_printf(&src[2], "import os\nclass T(object):\n    def setUp(self):\n"
+                       "        self.pe = core.ParallelExecutor(places)\n%s"
+                       "    def step(self):\n        self.pe.run(fetch)\n%s%s",
+              filler.s, filler.s, tail);
+    /* no flow: a match in one method of a large class, its enclosing method and class */
+    sb_printf(&src[3], "import os\n%sclass T(object):\n    \"\"\"Doc.\"\"\"\n%s"
+                       "    def old(self):\n        return core.ParallelExecutor(self.p)\n%s"
+                       "    def last(self):\n        return 2\n%s",
+              tail, filler.s, filler.s, tail);
+    static const struct {
+        const char *rule;
+        uint32_t line;
+    } want[] = {{"PE-USE", 9}, {"PE-USE", 10}, {"PE-USE", 86}, {"PE-IDENT", 87}};
+    for (size_t i = 0; i < 4; i++) {
+        same_findings(&fx, all, src[i].s);
+        sunset_result r;
+        scan(&fx, "python/paddle/m.py", src[i].s, &r);
+        if (!find(&r, want[i].rule, want[i].line))
+            for (size_t k = 0; k < r.n_findings; k++)
+                fprintf(stderr, "source %zu: %s at %u\n", i, r.findings[k].rule_id, r.findings[k].span.line);
+        assert_non_null(find(&r, want[i].rule, want[i].line));
+        sunset_result_free(&r);
+        sb_free(&src[i]);
+    }
+    sb_free(&filler);
+    sunset_engine_free(all);
+    sunset_engine_free(fx.e);
+    sunset_ruleset_free(fx.rs);
+}
+
 static void cmake_sections(void **state) {
     fixture *f = *state;
     sunset_result r;
@@ -295,6 +397,7 @@ int main(void) {
         cmocka_unit_test(files_skipped_and_path_rules),
         cmocka_unit_test(scoped_rules_prefilter_by_path),
         cmocka_unit_test(prefilter_never_changes_findings),
+        cmocka_unit_test(part_parse_never_changes_findings),
         cmocka_unit_test(cmake_sections),
         cmocka_unit_test(fingerprints_survive_edits),
         cmocka_unit_test(thread_count_does_not_matter),

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lang/python.h"
+#include "lang/python/python_int.h"
 #include "lang/registry.h"
 #include "sunset.h"
 #include "test/recorder.h"
@@ -409,6 +410,161 @@ static void test_masked_blank_lines(void **unused) {
     assert_int_equal(r->stmt.line, 46);
     assert_int_equal(r->stmt.end_line, 48);
     sb_free(&src);
+    fx_close(&f);
+}
+
+/* ---- the part of a file parsed alone (units.c) ---- */
+
+/* The rows (0-based) where the units of `code` start, as py_split makes them. */
+static size_t unit_rows(const char *code, uint32_t from, uint32_t to, uint32_t row, int indent,
+                        uint32_t *rows, size_t max) {
+    vec v = VEC_INIT(py_unit);
+    assert_int_equal(py_split(code, from, to, row, indent, &v), 0);
+    size_t n = v.n < max ? v.n : max;
+    for (size_t i = 0; i < n; i++) {
+        const py_unit *u = &VEC_AT(&v, py_unit, i);
+        rows[i] = u->row;
+        /* a unit starts at the start of its line */
+        assert_true(u->start == from || code[u->start - 1] == '\n');
+    }
+    size_t all = v.n;
+    vec_free(&v);
+    return all;
+}
+
+/* Units: a statement with its decorators and its else / except clauses; what a string, a
+ * bracket or a backslash carries to column 0 starts nothing; comments start nothing. A class
+ * unit splits into its header and its body's statements. */
+static void test_units(void **unused) {
+    static const char code[] =
+        "#!/usr/bin/env python\n"     /* 0: head */
+        "# licence\n"
+        "\"\"\"Module doc.\"\"\"\n"   /* 2 */
+        "import os\n"                 /* 3 */
+        "@decorator(\n"               /* 4 */
+        "x)\n"
+        "@other\n"
+        "def f():\n"
+        "    s = '''\n"
+        "not a statement\n"
+        "'''\n"
+        "    return s \\\n"
+        "+ 'x'\n"
+        "# a comment at column 0\n"
+        "try:\n"                      /* 14 */
+        "    pass\n"
+        "except ValueError:\n"
+        "    pass\n"
+        "else:\n"
+        "    pass\n"
+        "x = [\n"                     /* 20 */
+        "1,\n"
+        "]\n"
+        "class C(Base):\n"            /* 23 */
+        "    \"\"\"Doc.\"\"\"\n"      /* 24 */
+        "    a = {\n"                 /* 25 */
+        "    'k': 1}\n"
+        "    @property\n"             /* 27 */
+        "    def p(self):\n"
+        "        return 1\n"
+        "# between methods\n"
+        "    def q(self):\n"          /* 31 */
+        "        pass\n";
+    uint32_t rows[16];
+    size_t n = unit_rows(code, 0, (uint32_t)strlen(code), 0, 0, rows, 16);
+    static const uint32_t want[] = {0, 2, 3, 4, 14, 20, 23};
+    assert_int_equal(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++) assert_int_equal(rows[i], want[i]);
+    const char *cls = strstr(code, "class C");
+    assert_true(py_unit_is_class(code, (uint32_t)(cls - code), (uint32_t)strlen(code)));
+    assert_false(py_unit_is_class(code, 0, (uint32_t)(cls - code)));
+    n = unit_rows(code, (uint32_t)(cls - code), (uint32_t)strlen(code), 23, -1, rows, 16);
+    static const uint32_t members[] = {23, 24, 25, 27, 31};
+    assert_int_equal(n, sizeof members / sizeof *members);
+    for (size_t i = 0; i < n; i++) assert_int_equal(rows[i], members[i]);
+    /* a file that starts with a statement: the head is empty */
+    n = unit_rows("import a\nimport b\n", 0, 18, 0, 0, rows, 16);
+    assert_int_equal(n, 3);
+    assert_int_equal(rows[1], 0);
+}
+
+static bool same_rec(const rec *a, const rec *b) {
+    return a->type == b->type && a->kind == b->kind && a->ctx == b->ctx && a->flags == b->flags &&
+           !memcmp(&a->span, &b->span, sizeof a->span) && !memcmp(&a->stmt, &b->stmt, sizeof a->stmt) &&
+           str_is(a->text, b->text) && str_is(a->aux, b->aux) && str_is(a->target, b->target) &&
+           str_is(a->qual, b->qual);
+}
+
+/* Every record of `part` is one of `whole`, and every record of `whole` within lines
+ * [lo, hi] is one of `part`: the part's parse reads its statements as the whole file's does. */
+static void check_part_of(const sunset_sink *whole, const sunset_sink *part, uint32_t lo, uint32_t hi) {
+    size_t inside = 0;
+    for (size_t i = 0; i < whole->n; i++) {
+        const rec *w = &whole->recs[i];
+        if (w->span.line < lo || w->span.line > hi) continue;
+        inside++;
+        bool found = false;
+        for (size_t k = 0; k < part->n && !found; k++) found = same_rec(w, &part->recs[k]);
+        if (!found) fprintf(stderr, "not in the part: [%s] at %u\n", w->text, w->span.line);
+        assert_true(found);
+    }
+    for (size_t k = 0; k < part->n; k++) {
+        bool found = false;
+        for (size_t i = 0; i < whole->n && !found; i++) found = same_rec(&part->recs[k], &whole->recs[i]);
+        if (!found) fprintf(stderr, "not in the whole: [%s] at %u\n", part->recs[k].text, part->recs[k].span.line);
+        assert_true(found);
+    }
+    assert_true(inside > 0);
+}
+
+/* A rule matches in one function and in one method of a large class: only those, the first
+ * statement, and the class's header, first and last statements are parsed, their records
+ * exactly the whole file's; when the part does not suffice, the whole file is scanned. */
+static void test_part_parse(void **unused) {
+    fx f, g;
+    fx_open(&f, NULL);
+    fx_open(&g, NULL);
+    sb src = {0};
+    sb_puts(&src, "import os\n"                                   /* 1 */
+                  "def first():\n"
+                  "    return helper_one(1)\n");
+    for (int i = 0; i < 20; i++) sb_printf(&src, "def filler%d(a):\n    return compute_a(a, %d)\n", i, i);
+    sb_puts(&src, "def legacy(places):\n"                         /* 44 */
+                  "    pe = fluid.ParallelExecutor(places)\n"
+                  "    return pe.run()\n"
+                  "class Big(object):\n"                          /* 47 */
+                  "    \"\"\"Doc.\"\"\"\n");
+    for (int i = 0; i < 40; i++) sb_printf(&src, "    def m%d(self):\n        return self.value_b + %d\n", i, i);
+    sb_puts(&src, "    def old(self):\n"                          /* 129 */
+                  "        return core.ParallelExecutor(self.p)\n"
+                  "    def last(self):\n"                         /* 131 */
+                  "        return helper_two(2)\n");
+    assert_int_equal(fx_scan(&g, src.s), 0); /* the whole file */
+    rec_may_match_literal = "ParallelExecutor";
+    int restarts = rec_restarts;
+    assert_int_equal(fx_scan(&f, src.s), 0);
+    assert_int_equal(rec_restarts, restarts);
+    /* left out: the functions without a match and the class's other methods */
+    assert_null(rec_nth(&f.sink, REC_FACT, SUNSET_FACT_CALL, "helper_one", NULL, 0));
+    assert_null(rec_nth(&f.sink, REC_FACT, SUNSET_FACT_CALL, "compute_a", NULL, 0));
+    assert_null(rec_nth(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "value_b", ANY, 0));
+    assert_non_null(rec_get(&g.sink, REC_FACT, SUNSET_FACT_CALL, "helper_one", NULL));
+    check_part_of(&g.sink, &f.sink, 1, 1); /* the first statement, always */
+    check_part_of(&g.sink, &f.sink, 44, 46);
+    check_part_of(&g.sink, &f.sink, 129, 132);
+    /* the class's scope spans the whole class */
+    check_span(rec_get(&f.sink, REC_SCOPE, 0, "Big", "class"), 47, 0, 132, 0);
+    /* a part that does not suffice: everything again, from the whole file */
+    rec_part_suffices = false;
+    assert_int_equal(fx_scan(&f, src.s), 0);
+    assert_int_equal(rec_restarts, restarts + 1);
+    assert_int_equal(f.sink.n, g.sink.n);
+    for (size_t i = 0; i < g.sink.n; i++) assert_true(same_rec(&f.sink.recs[i], &g.sink.recs[i]));
+    rec_part_suffices = true;
+    rec_may_match_literal = NULL;
+    sb_free(&src);
+    rec_reset(&f.sink); /* made after g opened: g's check counts it */
+    fx_close(&g);       /* the last opened first: each checks that it freed what it made */
     fx_close(&f);
 }
 
@@ -1165,6 +1321,8 @@ int main(void) {
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_crlf),
+        cmocka_unit_test(test_units),
+        cmocka_unit_test(test_part_parse),
         cmocka_unit_test(test_parse_budget),
         cmocka_unit_test(test_chain_limit),
         cmocka_unit_test(test_query_budget),

@@ -10,6 +10,12 @@
  * from one sweep over the captures sorted in document order, with explicit stacks, so no code
  * here recurses over the syntax tree and a 10,000-deep expression cannot exhaust the stack.
  *
+ * A file is parsed in part when it can be (units.c: the top-level statements, and the body
+ * statements of large classes, a rule may match in); everything is then read from that
+ * parse, whose nodes keep the file's positions. When legacy-object flow may carry a binding
+ * of the part into what was left out (sunset_sink_part_suffices), what the part reported is
+ * forgotten and the whole file parsed.
+ *
  * Query rules are compiled one by one at init (for error messages) and once more all together,
  * so that a file is walked once for all of them; only when that walk hits the match limit are
  * they re-run one by one, to name the rule whose matches may be missing.
@@ -821,17 +827,6 @@ done:
     return found;
 }
 
-/* Can the file hold a chain of more than MAX_CHAIN links at all? Every attribute link owns a
- * '.' and every call link a '(' of its own, so a file with fewer of them needs no walk (the
- * walk was 2.4% of a cold scan of Paddle, perf). A chain whose links are all error-recovery
- * MISSING tokens would escape this count; the query budget still bounds such a file. */
-static bool may_chain(const char *d, size_t len) {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if ((d[i] == '.' || d[i] == '(') && ++n > MAX_CHAIN) return true;
-    return false;
-}
-
 /* Commented-out code is the top-level statements of the comments' parse that parse cleanly
  * and do something (a call, an assignment, an import): prose that happens to parse (`# see
  * ParallelExecutor`) is a bare expression and stays a comment. */
@@ -939,19 +934,86 @@ static int markup_kind(const char *path) {
     return !strcmp(dot, ".md") ? 1 : !strcmp(dot, ".rst") ? 2 : !strcmp(dot, ".ipynb") ? 3 : 0;
 }
 
-static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
-    py_worker *w = wp;
-    TSTree *tree = NULL;
-    int rc = -1;
-    scan_ctx sc = {
+/* ---- the part of a file a rule can match in (units.c) ------------------------------------ */
+
+/* The parse of the part alone (tree-sitter's included ranges: nodes keep the file's
+ * positions); NULL when it fails or has an error, which a cut in the wrong place would make
+ * (units.c), so that the caller parses the whole file. */
+static TSTree *parse_part(scan_ctx *sc, const py_part *pt) {
+    TSParser *p = sc->w->parser;
+    if (!ts_parser_set_included_ranges(p, pt->ranges.v, (uint32_t)pt->ranges.n)) return NULL;
+    TSTree *t = ts_parser_parse_string(p, NULL, sc->src->data, (uint32_t)sc->src->len);
+    ts_parser_set_included_ranges(p, NULL, 0); /* the whole document again */
+    if (!t) {
+        ts_parser_reset(p);
+        return NULL;
+    }
+    if (ts_node_has_error(ts_tree_root_node(t))) {
+        ts_tree_delete(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void scan_ctx_init(scan_ctx *sc, py_worker *w, const sunset_source *src, sunset_sink *sink,
+                          double deadline_ms) {
+    *sc = (scan_ctx){
         .w = w, .src = src, .sink = sink,
         .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
         .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
         .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
+        .deadline_ms = deadline_ms,
     };
+}
+
+/* Facts, query rules and the second passes over a parse of the file (whole or part). 0, or
+ * -1 with a warning: the file is not analysed. */
+static int analyse(scan_ctx *sc, TSTree *tree) {
+    sunset_sink *sink = sc->sink;
+    const sunset_source *src = sc->src;
+    py_worker *w = sc->w;
+    TSNode root = ts_tree_root_node(tree), head;
+    if (py_may_chain(src->data, src->len) && long_chain(w->st, root, &head)) {
+        sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
+                    "skipped: a chain of more than %u attributes and calls (the query cost "
+                    "grows with the square of its length)",
+                    MAX_CHAIN);
+        return -1;
+    }
+    /* Everything is computed before anything is emitted, so that a file over budget is
+     * reported as not analysed rather than half analysed. */
+    if (!collect_facts(sc, root)) sc->oom = true;
+    if (!sc->oom && !sc->over_budget) sort_facts(sc);
+    if (!sc->oom && !sc->over_budget && !build_ranges(sc)) sc->oom = true;
+    if (!sc->oom && !sc->over_budget) run_rules(sc, root);
+    if (sc->oom) {
+        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
+        return -1;
+    }
+    if (sc->over_budget) {
+        sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms) in the queries; file not analysed",
+                    w->st->parse_budget_ms);
+        return -1;
+    }
+    emit_facts(sc);
+    if (!sc->oom) emit_matches(sc);
+    if (!sc->oom) scan_second(sc);
+    if (sc->oom) {
+        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
+        return -1;
+    }
+    return 0;
+}
+
+static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
+    py_worker *w = wp;
+    TSTree *tree = NULL;
+    int rc = -1;
+    py_part pt = {VEC_INIT(TSRange), VEC_INIT(uint32_t[2])};
+    scan_ctx sc;
     /* One budget for the parse and the queries: the parser stops itself at its timeout, the
      * queries stop at the deadline. */
-    if (w->st->parse_budget_ms) sc.deadline_ms = now_ms() + w->st->parse_budget_ms;
+    scan_ctx_init(&sc, w, src, sink, w->st->parse_budget_ms ? now_ms() + w->st->parse_budget_ms : 0);
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
@@ -966,6 +1028,18 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
         rc = 0;
         goto cleanup;
     }
+    /* the part a rule can match in, when it is enough: else, everything it reported is
+     * forgotten and the whole file parsed */
+    if (py_choose_part(src, sink, &pt) && (tree = parse_part(&sc, &pt))) {
+        rc = analyse(&sc, tree);
+        if (rc == 0 && sunset_sink_part_suffices(sink, pt.skipped.v, pt.skipped.n)) goto cleanup;
+        sunset_sink_restart(sink);
+        double deadline = sc.deadline_ms;
+        scan_ctx_free(&sc);
+        scan_ctx_init(&sc, w, src, sink, deadline);
+        ts_tree_delete(tree);
+        rc = -1;
+    }
     tree = ts_parser_parse_string(w->parser, NULL, src->data, (uint32_t)src->len);
     if (!tree) {
         /* A cancelled parse would otherwise be resumed by the next call. */
@@ -977,39 +1051,11 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
             sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
         goto cleanup;
     }
-    TSNode root = ts_tree_root_node(tree), head;
-    if (may_chain(src->data, src->len) && long_chain(w->st, root, &head)) {
-        sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
-                    "skipped: a chain of more than %u attributes and calls (the query cost "
-                    "grows with the square of its length)",
-                    MAX_CHAIN);
-        goto cleanup;
-    }
-    /* Everything is computed before anything is emitted, so that a file over budget is
-     * reported as not analysed rather than half analysed. */
-    if (!collect_facts(&sc, root)) sc.oom = true;
-    if (!sc.oom && !sc.over_budget) sort_facts(&sc);
-    if (!sc.oom && !sc.over_budget && !build_ranges(&sc)) sc.oom = true;
-    if (!sc.oom && !sc.over_budget) run_rules(&sc, root);
-    if (sc.oom) {
-        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
-        goto cleanup;
-    }
-    if (sc.over_budget) {
-        sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms) in the queries; file not analysed",
-                    w->st->parse_budget_ms);
-        goto cleanup;
-    }
-    emit_facts(&sc);
-    if (!sc.oom) emit_matches(&sc);
-    if (!sc.oom) scan_second(&sc);
-    if (sc.oom) {
-        sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
-        goto cleanup;
-    }
-    rc = 0;
+    rc = analyse(&sc, tree);
 cleanup:
     scan_ctx_free(&sc);
+    vec_free(&pt.ranges);
+    vec_free(&pt.skipped);
     if (tree) ts_tree_delete(tree);
     return rc;
 }

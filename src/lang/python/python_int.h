@@ -172,6 +172,50 @@ char *py_markup_mask(const char *data, size_t len, bool markdown);
  * escapes); NULL when it has none or is no notebook. Caller frees. */
 char *py_notebook_mask(const char *data, size_t len);
 
+/* ---- units.c ---- */
+
+/* A top-level unit of a module: a statement with its decorators, its else / elif / except /
+ * finally clauses and the comment and blank lines after it; the lines before the first
+ * statement are a unit of their own. Units start at the start of a line and end where the
+ * next one starts (the last at the end of the file). */
+typedef struct py_unit {
+    uint32_t start;   /* byte offset */
+    uint32_t row;     /* 0-based line */
+} py_unit;
+
+/* The units of d, in order, into out (of py_unit; emptied first): the first is always the
+ * lines before the first statement, empty when the file starts with one. 0, -1 on OOM. */
+int py_units(const char *d, size_t len, vec *out);
+/* The same for the bytes [from, to) of d, row the 0-based line at from, whose statements
+ * start at `indent` blanks: 0 for a module, -1 for a class unit (the indentation of its
+ * body's first statement; the first unit is then the class's header: decorators, the class
+ * line, comments up to the first statement of the body). */
+int py_split(const char *d, uint32_t from, uint32_t to, uint32_t row, int indent, vec *out);
+/* Is the unit [from, to) a class definition (after its decorators)? */
+bool py_unit_is_class(const char *d, uint32_t from, uint32_t to);
+
+/* Can the file hold a chain of more than MAX_CHAIN links at all? Every attribute link owns a
+ * '.' and every call link a '(' of its own, so a file with fewer of them needs no walk (the
+ * walk was 2.4% of a cold scan of Paddle, perf). A chain whose links are all error-recovery
+ * MISSING tokens would escape this count; the query budget still bounds such a file. */
+bool py_may_chain(const char *d, size_t len);
+
+/* The part of a file to parse, and what it leaves out. */
+typedef struct py_part {
+    vec ranges;   /* TSRange: the units to parse, adjacent ones merged */
+    vec skipped;  /* uint32_t[2]: the byte ranges left out, sorted */
+} py_part;
+
+/* Which of the file's units to parse, into pt (its vecs empty): those a rule may match in
+ * (sunset_sink_may_match of each: a match lies within one statement, and so do its
+ * literals), and the first statement, on which it depends whether a string opens the module
+ * (its docstring); a class of 2 KB or more by the statements of its body. False when the
+ * whole file is to be parsed: fewer than two units, a part of most of the file, a chain
+ * over MAX_CHAIN possible in a unit left out, or OOM. A Python file that reaches the parser
+ * is mostly code no rule can match in (Paddle's framework.py: 290 KB for a few matches),
+ * and the parse and the facts query cost in proportion to what is parsed. */
+bool py_choose_part(const sunset_source *src, sunset_sink *sink, py_part *pt);
+
 /* ---- query.c ---- */
 
 /* PCRE2's allocator hooks: sunset_malloc/sunset_free, so the allocation hook sees them. */
