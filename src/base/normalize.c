@@ -58,7 +58,14 @@ bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out) {
     bool any = false;
     for (size_t i = 0; i < n;) {
         if (u[i] < 0x80) {
-            i++;
+            /* ASCII runs a word at a time: every Python file of the tree passes through here,
+             * nearly all of it ASCII (a byte loop was 1.1% of a cold scan, perf) */
+            for (i++; n - i >= 8; i += 8) {
+                uint64_t w;
+                memcpy(&w, u + i, 8);
+                if (w & 0x8080808080808080ull) break;
+            }
+            while (i < n && u[i] < 0x80) i++;
             continue;
         }
         uint32_t cp = 0;

@@ -42,6 +42,20 @@ static void nfkc_folds_what_python_folds(void **state) {
     assert_true(text_fold_nfkc_ascii(lines, strlen(lines), &out));
     assert_string_equal(out.s, "a\nA\nb\n");
     sb_free(&out);
+    /* ASCII is skipped a word at a time: a fold at every offset of a long run is still seen */
+    for (size_t k = 0; k < 24; k++) {
+        char buf[64], want[64];
+        memset(buf, 'a', k);
+        memcpy(buf + k, "\xef\xbc\xa1", 3); /* fullwidth A */
+        memset(buf + k + 3, 'b', 20);
+        memset(want, 'a', k);
+        want[k] = 'A';
+        memset(want + k + 1, 'b', 20);
+        want[k + 21] = 0;
+        assert_true(text_fold_nfkc_ascii(buf, k + 23, &out));
+        assert_string_equal(out.s, want);
+        sb_free(&out);
+    }
 }
 
 int main(void) {
