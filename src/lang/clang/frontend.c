@@ -246,6 +246,11 @@ static uint32_t line_at(const char *d, uint32_t off) {
  * opening parentheses between separators (; , { }), outside comments and string/character literals; *at = the
  * offset where the count ran over. Linear, no allocation. */
 static bool operator_chain(const char *d, size_t len, uint32_t *at) {
+    /* the operator characters, by table: strchr per byte was most of this pass */
+    static const bool op[256] = {['+'] = 1, ['-'] = 1, ['*'] = 1, ['/'] = 1, ['%'] = 1, ['&'] = 1,
+                                 ['|'] = 1, ['^'] = 1, ['!'] = 1, ['~'] = 1, ['<'] = 1, ['>'] = 1,
+                                 ['='] = 1, ['?'] = 1, [':'] = 1, ['('] = 1};
+    if (len <= MAX_CHAIN) return false; /* each operator is a byte of its own */
     uint32_t n = 0;
     for (size_t i = 0; i < len; i++) {
         char ch = d[i];
@@ -259,7 +264,7 @@ static bool operator_chain(const char *d, size_t len, uint32_t *at) {
                 if (d[i] == '\\') i++;
         } else if (ch == ';' || ch == ',' || ch == '{' || ch == '}') {
             n = 0;
-        } else if (strchr("+-*/%&|^!~<>=?:(", ch) && ch) {
+        } else if (op[(unsigned char)ch]) {
             if (++n > MAX_CHAIN) {
                 *at = (uint32_t)i;
                 return true;
