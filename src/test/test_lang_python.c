@@ -907,16 +907,21 @@ static void test_query_rules(void **unused) {
     fx_close(&f);
 }
 
+/* The rule alone, and after a good one: with two rules all compile as one query, and an
+ * error in it is still the bad rule's own. */
 static void check_init_error(const char *query, const char *capture, const char *want) {
-    struct sunset_rule rule = {"PY-BAD", query, capture, SUNSET_LANG_PYTHON};
-    struct sunset_ruleset rs = {&rule, 1};
-    fx f;
-    long live = sunset_alloc_live();
-    assert_int_equal(fx_open_cfg(&f, &rs, "queries", 0), -1);
-    assert_null(f.state);
-    if (strcmp(f.err.msg, want) != 0) fprintf(stderr, "have: %s\nwant: %s\n", f.err.msg, want);
-    assert_string_equal(f.err.msg, want);
-    assert_int_equal(sunset_alloc_live(), live);
+    struct sunset_rule rules[] = {{"PY-OK", "(identifier) @i", "", SUNSET_LANG_PYTHON},
+                                  {"PY-BAD", query, capture, SUNSET_LANG_PYTHON}};
+    for (size_t n = 1; n <= 2; n++) {
+        struct sunset_ruleset rs = {&rules[2 - n], n};
+        fx f;
+        long live = sunset_alloc_live();
+        assert_int_equal(fx_open_cfg(&f, &rs, "queries", 0), -1);
+        assert_null(f.state);
+        if (strcmp(f.err.msg, want) != 0) fprintf(stderr, "have: %s\nwant: %s\n", f.err.msg, want);
+        assert_string_equal(f.err.msg, want);
+        assert_int_equal(sunset_alloc_live(), live);
+    }
 }
 
 static void test_invalid_rule_queries(void **unused) {

@@ -128,7 +128,10 @@ typedef struct py_state {
     pcre2_general_context *gctx; /* routes PCRE2's allocations through sunset_malloc */
     pcre2_compile_context *cctx;
     pyquery facts;
-    pyquery *rules;              /* one query per query rule; owned */
+    pyquery *rules;              /* one query per query rule, compiled only when `all` is not
+                                    (fewer than two rules, or to name the rule of an error);
+                                    q NULL otherwise; owned */
+    const sunset_rule **rule_of; /* per query rule: the rule; borrowed; the array owned */
     size_t nrules;
     pyquery all;                 /* every rule's patterns in one query, so that a file is walked
                                     once for all rules; q is NULL with fewer than two rules */
@@ -226,7 +229,8 @@ void py_query_free(pyquery *pq);
 /* Compile w's text into pq (roles for facts.scm, predicates, the rule binding). 0, or -1 with
  * err set to "FILE:LINE:COL: message". */
 int py_query_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_error *err);
-/* Every query rule of cfg's rule set, one by one and all together. 0, or -1 with err set. */
+/* st->all from st->rule_of: every query rule in one query, rule i owning the patterns its
+ * text holds. 0, or -1 with err set (a message about the union, not naming the rule). */
 int py_compile_all_rules(py_state *st, sunset_error *err);
 
 #endif

@@ -261,30 +261,33 @@ int py_query_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_erro
     return w->rule ? bind_rule(pq, 0, npat, w->rule, err) : 0;
 }
 
-/* st->all: the rules' queries concatenated. Each compiled alone before, so this compiles, and
- * the patterns keep their order: rule i owns the next pattern_count(rules[i]) patterns. */
 int py_compile_all_rules(py_state *st, sunset_error *err) {
     sb text = {0};
     int rc = -1;
+    uint32_t *off = sunset_calloc(st->nrules + 1, sizeof *off); /* where each rule's text starts */
     snprintf(err->msg, sizeof err->msg, "%s", PY_OOM_MSG);
-    for (size_t i = 0; i < st->nrules; i++)
-        if (!sb_puts(&text, sunset_rule_query(st->rules[i].pats[0].rule)) || !sb_putc(&text, '\n'))
-            goto cleanup;
+    if (!off) goto cleanup;
+    for (size_t i = 0; i < st->nrules; i++) {
+        off[i] = (uint32_t)text.len;
+        if (!sb_puts(&text, sunset_rule_query(st->rule_of[i])) || !sb_putc(&text, '\n')) goto cleanup;
+    }
+    off[st->nrules] = (uint32_t)text.len;
     qsrc w = {.path = "query rules", .text = text.s, .len = text.len};
     if (py_query_compile(&st->all, st, &w, err) < 0) goto cleanup;
-    uint32_t first = 0, total = ts_query_pattern_count(st->all.q);
+    /* patterns keep the text's order: rule i owns those that start within its text */
+    uint32_t p = 0, total = ts_query_pattern_count(st->all.q);
     for (size_t i = 0; i < st->nrules; i++) {
-        uint32_t n = ts_query_pattern_count(st->rules[i].q);
-        if (first + n > total) break;
-        if (bind_rule(&st->all, first, n, st->rules[i].pats[0].rule, err) < 0) goto cleanup;
-        first += n;
+        uint32_t first = p;
+        while (p < total && ts_query_start_byte_for_pattern(st->all.q, p) < off[i + 1]) p++;
+        if (bind_rule(&st->all, first, p - first, st->rule_of[i], err) < 0) goto cleanup;
     }
-    if (first != total) {
+    if (p != total) {
         snprintf(err->msg, sizeof err->msg, "python frontend: query rules: pattern count mismatch");
         goto cleanup;
     }
     rc = 0;
 cleanup:
+    sunset_free(off);
     sb_free(&text);
     return rc;
 }
