@@ -214,9 +214,10 @@ static int weigh_edges(ctx *c) {
                 ed->counts = used;
             }
             if (ed->counts && !vec_push(&c->in[ed->to], &f)) return -1;
-            bool dup = false;
-            for (size_t u = 0; u < c->users[ed->to].n && !dup; u++) dup = VEC_AT(&c->users[ed->to], size_t, u) == f;
-            if (!dup && !vec_push(&c->users[ed->to], &f)) return -1;
+            /* f only grows, so a file already listed is the last one: a scan of the list was
+             * quadratic for the headers everything includes */
+            vec *us = &c->users[ed->to];
+            if ((!us->n || VEC_AT(us, size_t, us->n - 1) != f) && !vec_push(us, &f)) return -1;
         }
     }
     return 0;
