@@ -392,41 +392,50 @@ cleanup:
     return rc;
 }
 
+/* Flag i, then pass i - nfl: the order of flag_pass_users' one name list. */
+static const wordref *flag_or_pass(const ctx *c, size_t nfl, size_t i) {
+    return i < nfl ? &VEC_AT(&c->flags, wordref, i) : &VEC_AT(&c->passes, wordref, i - nfl);
+}
+
+/* Flags and passes in one rm_users_of call: it reads every name of every file, once. */
 static int flag_pass_users(ctx *c) {
-    for (int kind = 0; kind < 2; kind++) {
-        vec *v = kind ? &c->passes : &c->flags;
-        char **names = sunset_calloc(v->n ? v->n : 1, sizeof(char *));
-        vec *out = sunset_calloc(v->n ? v->n : 1, sizeof(vec));
-        if (!names || !out) {
-            sunset_free(names);
-            sunset_free(out);
-            return -1;
+    size_t nfl = c->flags.n, n = nfl + c->passes.n;
+    char **names = sunset_calloc(n ? n : 1, sizeof(char *));
+    vec *out = sunset_calloc(n ? n : 1, sizeof(vec));
+    c->flag_users = sunset_calloc(nfl ? nfl : 1, sizeof(vec));
+    c->pass_users = sunset_calloc(c->passes.n ? c->passes.n : 1, sizeof(vec));
+    int rc = names && out && c->flag_users && c->pass_users ? 0 : -1;
+    for (size_t i = 0; i < n && !rc; i++) {
+        bool pass = i >= nfl;
+        const wordref *w = flag_or_pass(c, nfl, i);
+        names[i] = pass ? rm_dupz(w->w->text) : rm_fmt("FLAGS_%s", w->w->text);
+        if (!names[i]) rc = -1;
+    }
+    if (!rc) rc = rm_users_of(c, (const char *const *)names, n, out);
+    for (size_t i = 0; names && i < n; i++) sunset_free(names[i]);
+    sunset_free(names);
+    if (out && c->flag_users && c->pass_users) {
+        memcpy(c->flag_users, out, nfl * sizeof(vec));
+        memcpy(c->pass_users, out + nfl, c->passes.n * sizeof(vec));
+    } else {
+        for (size_t i = 0; out && i < n; i++) vec_free(&out[i]);
+    }
+    sunset_free(out);
+    if (rc) return -1;
+    /* drop the definer, CMake files, and for flags anything but C++ and Python */
+    for (size_t i = 0; i < n; i++) {
+        bool pass = i >= nfl;
+        const wordref *w = flag_or_pass(c, nfl, i);
+        vec *us = pass ? &c->pass_users[i - nfl] : &c->flag_users[i];
+        size_t k = 0;
+        for (size_t j = 0; j < us->n; j++) {
+            size_t f = VEC_AT(us, size_t, j);
+            const ix_file *F = c->files[f];
+            if (f == w->file || is_cmake_file_(F)) continue;
+            if (!pass && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
+            VEC_AT(us, size_t, k++) = f;
         }
-        int rc = 0;
-        for (size_t i = 0; i < v->n && !rc; i++) {
-            const wordref *w = &VEC_AT(v, wordref, i);
-            names[i] = kind ? rm_dupz(w->w->text) : rm_fmt("FLAGS_%s", w->w->text);
-            if (!names[i]) rc = -1;
-        }
-        if (!rc) rc = rm_users_of(c, (const char *const *)names, v->n, out);
-        for (size_t i = 0; i < v->n; i++) sunset_free(names[i]);
-        sunset_free(names);
-        if (kind) c->pass_users = out;
-        else c->flag_users = out;
-        if (rc) return -1;
-        /* drop the definer, CMake files, and for flags anything but C++ and Python */
-        for (size_t i = 0; i < v->n; i++) {
-            const wordref *w = &VEC_AT(v, wordref, i);
-            size_t k = 0;
-            for (size_t j = 0; j < out[i].n; j++) {
-                size_t f = VEC_AT(&out[i], size_t, j);
-                const ix_file *F = c->files[f];
-                if (f == w->file || is_cmake_file_(F)) continue;
-                if (!kind && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
-                VEC_AT(&out[i], size_t, k++) = f;
-            }
-            out[i].n = k;
-        }
+        us->n = k;
     }
     return 0;
 }

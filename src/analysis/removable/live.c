@@ -163,29 +163,17 @@ static void live_targets_of_files(ctx *c, bool *changed) {
     }
 }
 
-static void files_classes_targets_live(ctx *c) {
-    /* the users of every legacy class's name, computed once */
-    vec leg = VEC_INIT(size_t);
-    for (size_t k = 0; k < c->classes.n; k++)
-        if (c->cn[k].legacy && !vec_push(&leg, &k)) c->oom = true;
-    const char **names = sunset_calloc(leg.n ? leg.n : 1, sizeof(char *));
-    vec *cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
-    if (!names || !cu) c->oom = true;
-    for (size_t i = 0; names && i < leg.n; i++) names[i] = VEC_AT(&c->classes, cls, VEC_AT(&leg, size_t, i)).c->name;
-    if (!c->oom && rm_users_of(c, names, leg.n, cu)) c->oom = true;
+/* leg: the legacy classes, cu[i]: the files using leg[i]'s name. */
+static void files_classes_targets_live(ctx *c, const vec *leg, const vec *cu) {
     bool changed = true;
     while (changed && !c->oom) {
         changed = false;
         live_edges(c, &changed);
-        for (size_t i = 0; i < leg.n; i++) live_class(c, VEC_AT(&leg, size_t, i), &cu[i], &changed);
+        for (size_t i = 0; i < leg->n; i++) live_class(c, VEC_AT(leg, size_t, i), &cu[i], &changed);
         live_target_deps(c, &changed);
         live_sources(c, &changed);
         live_targets_of_files(c, &changed);
     }
-    for (size_t i = 0; cu && i < leg.n; i++) vec_free(&cu[i]);
-    sunset_free(cu);
-    sunset_free(names);
-    vec_free(&leg);
 }
 
 /* Flags and passes that live code uses are live, and so is the legacy file defining them
@@ -219,8 +207,21 @@ static bool flags_passes_live(ctx *c) {
 }
 
 void rm_liveness(ctx *c) {
+    /* the users of every legacy class's name, computed once: liveness marks nothing legacy */
+    vec leg = VEC_INIT(size_t);
+    for (size_t k = 0; k < c->classes.n; k++)
+        if (c->cn[k].legacy && !vec_push(&leg, &k)) c->oom = true;
+    const char **names = sunset_calloc(leg.n ? leg.n : 1, sizeof(char *));
+    vec *cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
+    if (!names || !cu) c->oom = true;
+    for (size_t i = 0; names && i < leg.n; i++) names[i] = VEC_AT(&c->classes, cls, VEC_AT(&leg, size_t, i)).c->name;
+    if (!c->oom && rm_users_of(c, names, leg.n, cu)) c->oom = true;
     /* live files keep the passes and flags they use, which can keep more files live */
     do {
-        files_classes_targets_live(c);
+        files_classes_targets_live(c, &leg, cu);
     } while (!c->oom && flags_passes_live(c));
+    for (size_t i = 0; cu && i < leg.n; i++) vec_free(&cu[i]);
+    sunset_free(cu);
+    sunset_free(names);
+    vec_free(&leg);
 }
