@@ -158,13 +158,25 @@ static int collect(ctx *c) {
     }
     size_t nc = c->classes.n ? c->classes.n : 1;
     c->cn = sunset_calloc(nc, sizeof(node));
-    c->by_name = sunset_calloc(nc, sizeof(size_t));
-    if (!c->cn || !c->by_name) return -1;
-    for (size_t i = 0; i < c->classes.n; i++) {
-        c->by_name[i] = i;
+    c->cls_next = sunset_malloc(nc * sizeof(long));
+    c->cls_cap = 16;
+    while (c->cls_cap < c->classes.n * 2) c->cls_cap *= 2;
+    c->cls_by_name = sunset_calloc(c->cls_cap, sizeof *c->cls_by_name);
+    if (!c->cn || !c->cls_next || !c->cls_by_name) return -1;
+    /* the name table, where sorting the ids by name was a tenth of the plan: filled from the
+     * last class so that each name's list runs in ascending id order */
+    for (size_t i = c->classes.n; i-- > 0;) {
         c->cn[i].callers = VEC_INIT(char *);
+        const char *name = VEC_AT(&c->classes, cls, i).c->name;
+        uint64_t h = sunset_index_name_hash(name, strlen(name));
+        size_t k = h & (c->cls_cap - 1);
+        for (; c->cls_by_name[k].h; k = (k + 1) & (c->cls_cap - 1)) {
+            struct cls_slot *o = &c->cls_by_name[k];
+            if (o->h == h && !strcmp(VEC_AT(&c->classes, cls, o->first).c->name, name)) break;
+        }
+        c->cls_next[i] = c->cls_by_name[k].h ? c->cls_by_name[k].first : -1;
+        c->cls_by_name[k] = (struct cls_slot){h, (long)i};
     }
-    qsort_r(c->by_name, c->classes.n, sizeof(size_t), rm_cmp_cls_name, c);
     return 0;
 }
 
@@ -486,7 +498,8 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->in);
     sunset_free(c->users);
     sunset_free(c->cn);
-    sunset_free(c->by_name);
+    sunset_free(c->cls_by_name);
+    sunset_free(c->cls_next);
     sunset_free(c->tn);
     sunset_free(c->gn);
     sunset_free(c->pn);

@@ -143,43 +143,25 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
     return -1;
 }
 
-int rm_cmp_cls_name(const void *a, const void *b, void *arg) {
-    const ctx *c = arg;
-    const cls *x = &VEC_AT(&c->classes, cls, *(const size_t *)a);
-    const cls *y = &VEC_AT(&c->classes, cls, *(const size_t *)b);
-    int r = strcmp(x->c->name, y->c->name);
-    if (r) return r;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+long rm_class_named(const ctx *c, const char *name) {
+    uint64_t h = sunset_index_name_hash(name, strlen(name));
+    for (size_t k = h & (c->cls_cap - 1); c->cls_by_name[k].h; k = (k + 1) & (c->cls_cap - 1)) {
+        const struct cls_slot *o = &c->cls_by_name[k];
+        if (o->h == h && !strcmp(VEC_AT(&c->classes, cls, o->first).c->name, name)) return o->first;
+    }
+    return -1;
 }
 
-/* First and one-past-last position in by_name of classes called `name`. */
-static void class_range(const ctx *c, const char *name, size_t *lo, size_t *hi) {
-    size_t n = c->classes.n, l = 0, h = n;
-    while (l < h) {
-        size_t m = (l + h) / 2;
-        if (strcmp(VEC_AT(&c->classes, cls, c->by_name[m]).c->name, name) < 0) l = m + 1;
-        else h = m;
-    }
-    *lo = l;
-    h = n;
-    size_t l2 = l;
-    while (l2 < h) {
-        size_t m = (l2 + h) / 2;
-        if (strcmp(VEC_AT(&c->classes, cls, c->by_name[m]).c->name, name) <= 0) l2 = m + 1;
-        else h = m;
-    }
-    *hi = l2;
+/* The class of file f among first and the classes of its name after it, or -1. */
+static long class_of_name_in(const ctx *c, long first, size_t f) {
+    for (long k = first; k >= 0; k = c->cls_next[k])
+        if (VEC_AT(&c->classes, cls, k).file == f) return k;
+    return -1;
 }
 
 /* Class id of `name` defined at the top of file f, or -1. */
 static long class_in_file(const ctx *c, size_t f, const char *name) {
-    size_t lo, hi;
-    class_range(c, name, &lo, &hi);
-    for (size_t i = lo; i < hi; i++) {
-        const cls *k = &VEC_AT(&c->classes, cls, c->by_name[i]);
-        if (k->file == f) return (long)c->by_name[i];
-    }
-    return -1;
+    return class_of_name_in(c, rm_class_named(c, name), f);
 }
 
 static long py_find_class(const ctx *c, size_t f, const char *name, const char *qual, int depth);
@@ -230,11 +212,10 @@ static long py_find_class(const ctx *c, size_t f, const char *name, const char *
 
 /* C++: the class in f or in a file f includes (breadth first, 4 levels), else a unique one. */
 static long cpp_find_class(const ctx *c, size_t f, const char *name) {
-    long k = class_in_file(c, f, name);
+    long first = rm_class_named(c, name);
+    if (first < 0) return -1;
+    long k = class_of_name_in(c, first, f);
     if (k >= 0) return k;
-    size_t lo, hi;
-    class_range(c, name, &lo, &hi);
-    if (lo == hi) return -1;
     vec q = VEC_INIT(size_t), depth = VEC_INIT(int);
     bool *seen = sunset_calloc(c->nf, 1);
     long found = -1;
@@ -246,7 +227,7 @@ static long cpp_find_class(const ctx *c, size_t f, const char *name) {
     for (size_t qi = 0; qi < q.n && found < 0; qi++) {
         size_t g = VEC_AT(&q, size_t, qi);
         int d = VEC_AT(&depth, int, qi);
-        if (g != f && (found = class_in_file(c, g, name)) >= 0) break;
+        if (g != f && (found = class_of_name_in(c, first, g)) >= 0) break;
         if (d >= 4) continue;
         for (size_t e = 0; e < c->out[g].n; e++) {
             size_t to = VEC_AT(&c->out[g], edge, e).to;
@@ -259,11 +240,11 @@ static long cpp_find_class(const ctx *c, size_t f, const char *name) {
     }
     if (found < 0) {
         size_t n_cpp = 0;
-        for (size_t i = lo; i < hi; i++) {
-            const cls *x = &VEC_AT(&c->classes, cls, c->by_name[i]);
+        for (long i = first; i >= 0; i = c->cls_next[i]) {
+            const cls *x = &VEC_AT(&c->classes, cls, i);
             if (c->files[x->file]->lang == SUNSET_LANG_CPP) {
                 n_cpp++;
-                found = (long)c->by_name[i];
+                found = i;
             }
         }
         if (n_cpp != 1) found = -1;

@@ -83,7 +83,14 @@ typedef struct ctx {
     vec *users;      /* per file: size_t every importer / includer, used or not */
     vec classes;     /* cls */
     node *cn;
-    size_t *by_name; /* class ids sorted by name */
+    /* classes by name: an open hash (hash 0: empty) to the first class of each name, and per
+     * class the next one of its name, ids ascending */
+    struct cls_slot {
+        uint64_t h;
+        long first;
+    } *cls_by_name;
+    size_t cls_cap;
+    long *cls_next;
     vec cmds;        /* cmdref: every CMake command */
     vec targets;     /* tgt */
     node *tn;
@@ -132,8 +139,8 @@ long rm_resolve_include(const ctx *c, size_t from, const char *inc);
 long rm_resolve_module(const ctx *c, size_t from, const char *mod);
 /* The class a base of class cid names (never cid itself). */
 long rm_resolve_base(const ctx *c, size_t cid, const char *base);
-/* qsort_r order of class ids by name (arg: the ctx). */
-int rm_cmp_cls_name(const void *a, const void *b, void *arg);
+/* The first class (lowest id) called `name`; cls_next gives the others. */
+long rm_class_named(const ctx *c, const char *name);
 long rm_target_pos(const ctx *c, const char *name);
 /* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
 bool rm_target_command(const ix_cmd *k);
