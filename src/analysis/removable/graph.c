@@ -11,9 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+/* Sort v ascending: LSD radix, a byte a pass (qsort's comparison calls over every CMake
+ * argument's hash were most of add_targets). Returns 0, -1 on OOM. */
+static int sort_u64(uint64_t *v, size_t n) {
+    uint64_t *tmp = sunset_malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp) return -1;
+    uint64_t *from = v, *to = tmp;
+    for (unsigned sh = 0; sh < 64; sh += 8) {
+        size_t at[256] = {0};
+        for (size_t i = 0; i < n; i++) at[(from[i] >> sh) & 0xff]++;
+        for (size_t b = 0, sum = 0; b < 256; b++) {
+            size_t k = at[b];
+            at[b] = sum;
+            sum += k;
+        }
+        for (size_t i = 0; i < n; i++) to[at[(from[i] >> sh) & 0xff]++] = from[i];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    /* eight passes: the result is back in v */
+    sunset_free(tmp);
+    return 0;
 }
 
 /* ---- nodes ---- */
@@ -281,11 +300,12 @@ static int add_targets(ctx *c) {
     int rc = 0;
     for (size_t i = 0; i < c->cmds.n && !rc; i++) {
         const cmdref *r = &VEC_AT(&c->cmds, cmdref, i);
+        bool file_cmd = !strcmp(r->cmd->name, "file");
         for (uint32_t a = 0; a < r->cmd->n_args; a++) {
             const char *b = rm_base_name(r->cmd->args[a]);
             uint64_t h = hash64(b, strlen(b), 7);
             vec_push(&cmarg, &h);
-            if (!strcmp(r->cmd->name, "file") && strstr(r->cmd->args[a], "GLOB")) {
+            if (file_cmd && strstr(r->cmd->args[a], "GLOB")) {
                 const char *fp = c->files[r->file]->path;
                 uint64_t d = hash64(fp, rm_dir_len(fp), 9);
                 vec_push(&globd, &d);
@@ -314,8 +334,7 @@ static int add_targets(ctx *c) {
     c->n_cm_args = cmarg.n;
     c->glob_dirs = globd.v;
     c->n_glob_dirs = globd.n;
-    if (c->n_cm_args) qsort(c->cm_args, c->n_cm_args, sizeof(uint64_t), cmp_u64);
-    if (c->n_glob_dirs) qsort(c->glob_dirs, c->n_glob_dirs, sizeof(uint64_t), cmp_u64);
+    if (!rc && (sort_u64(c->cm_args, c->n_cm_args) || sort_u64(c->glob_dirs, c->n_glob_dirs))) rc = -1;
     return rc;
 }
 
