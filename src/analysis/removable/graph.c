@@ -90,11 +90,6 @@ bool rm_target_command(const ix_cmd *k) {
     return false;
 }
 
-static int cmp_tgt(const void *a, const void *b, void *arg) {
-    const ctx *c = arg;
-    return strcmp(VEC_AT(&c->targets, tgt, *(const size_t *)a).name, VEC_AT(&c->targets, tgt, *(const size_t *)b).name);
-}
-
 /* Collect a section's values (expanding ${VAR} from set() in the same file, two levels). */
 static void section_values(const ix_file *F, const ix_cmd *k, const char *sec, vec *out, int depth) {
     bool in = false;
@@ -287,9 +282,9 @@ static void target_sections(ctx *c, const cmdref *r, size_t t) {
     vec_free(&vals);
 }
 
-/* CMake targets (a small open hash from name to target while they are collected), and the
- * sorted hashes of every argument's basename and of the directories that glob sources, for
- * the orphan rule. */
+/* CMake targets (an open hash from name to target, kept for rm_target_pos), and the sorted
+ * hashes of every argument's basename and of the directories that glob sources, for the
+ * orphan rule. */
 static int add_targets(ctx *c) {
     size_t hcap = 1024;
     while (hcap < c->cmds.n * 2) hcap *= 2;
@@ -329,7 +324,8 @@ static int add_targets(ctx *c) {
         vec_push(&VEC_AT(&c->targets, tgt, t).defs, &i);
         target_sections(c, r, (size_t)t);
     }
-    sunset_free(th);
+    c->tgt_by_name = th;
+    c->tgt_cap = hcap;
     c->cm_args = cmarg.v;
     c->n_cm_args = cmarg.n;
     c->glob_dirs = globd.v;
@@ -338,14 +334,11 @@ static int add_targets(ctx *c) {
     return rc;
 }
 
-/* Target nodes, the by-name order, and each target's dependents. */
+/* Target nodes, and each target's dependents. */
 static int link_targets(ctx *c) {
     size_t nt = c->targets.n ? c->targets.n : 1;
     c->tn = sunset_calloc(nt, sizeof(node));
-    c->tgt_sorted = sunset_calloc(nt, sizeof(size_t));
-    if (!c->tn || !c->tgt_sorted) return -1;
-    for (size_t t = 0; t < c->targets.n; t++) c->tgt_sorted[t] = t;
-    qsort_r(c->tgt_sorted, c->targets.n, sizeof(size_t), cmp_tgt, c);
+    if (!c->tn) return -1;
     for (size_t t = 0; t < c->targets.n; t++) {
         c->tn[t].callers = VEC_INIT(char *);
         tgt *T = &VEC_AT(&c->targets, tgt, t);
@@ -492,7 +485,7 @@ void rm_graph_free(ctx *c) {
     for (size_t f = 0; c->file_tgts && f < c->nf; f++) vec_free(&c->file_tgts[f]);
     sunset_free(c->file_classes);
     sunset_free(c->file_tgts);
-    sunset_free(c->tgt_sorted);
+    sunset_free(c->tgt_by_name);
     sunset_free(c->cm_args);
     sunset_free(c->glob_dirs);
     sunset_free(c->base_at);

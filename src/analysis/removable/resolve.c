@@ -278,20 +278,16 @@ long rm_resolve_base(const ctx *c, size_t cid, const char *base) {
     long r = cpp_find_class(c, k->file, name);
     return r == (long)cid ? -1 : r;
 }
+
 long rm_target_pos(const ctx *c, const char *name) {
-    if (!c->tgt_sorted) {
+    if (!c->tgt_by_name) {
         for (size_t i = 0; i < c->targets.n; i++)
             if (!strcmp(VEC_AT(&c->targets, tgt, i).name, name)) return (long)i;
         return -1;
     }
-    size_t lo = 0, hi = c->targets.n;
-    while (lo < hi) {
-        size_t m = (lo + hi) / 2;
-        int r = strcmp(VEC_AT(&c->targets, tgt, c->tgt_sorted[m]).name, name);
-        if (!r) return (long)c->tgt_sorted[m];
-        if (r < 0) lo = m + 1;
-        else hi = m;
-    }
+    size_t m = c->tgt_cap - 1;
+    for (size_t k = hash64(name, strlen(name), 3) & m; c->tgt_by_name[k] >= 0; k = (k + 1) & m)
+        if (!strcmp(VEC_AT(&c->targets, tgt, c->tgt_by_name[k]).name, name)) return c->tgt_by_name[k];
     return -1;
 }
 

@@ -102,7 +102,8 @@ typedef struct ctx {
     size_t *file_targets_n; /* per file: number of targets compiling it */
     vec *file_classes;      /* per file: size_t class ids */
     vec *file_tgts;         /* per file: size_t targets compiling it */
-    size_t *tgt_sorted;     /* target ids sorted by name */
+    long *tgt_by_name;      /* open hash (hash64 seed 3) of target names: id, -1 empty */
+    size_t tgt_cap;         /* its size, a power of two */
     uint64_t *cm_args;      /* sorted hashes of every CMake argument's basename */
     size_t n_cm_args;
     uint64_t *glob_dirs;    /* sorted hashes of directories whose CMake files glob sources */
