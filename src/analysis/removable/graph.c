@@ -136,8 +136,10 @@ static int collect(ctx *c) {
     c->file_tgts = sunset_calloc(nf, sizeof(vec));
     if (!c->file_classes || !c->file_tgts) return -1;
     c->file_targets_n = sunset_calloc(nf, sizeof(size_t));
-    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n) return -1;
+    c->pass_at = sunset_calloc(c->nf + 1, sizeof(size_t));
+    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n || !c->pass_at) return -1;
     for (size_t f = 0; f < c->nf; f++) {
+        c->pass_at[f] = c->passes.n;
         c->fn[f].callers = VEC_INIT(char *);
         c->out[f] = VEC_INIT(edge);
         c->in[f] = VEC_INIT(size_t);
@@ -170,6 +172,7 @@ static int collect(ctx *c) {
             if (!vec_push(&c->passes, &w)) return -1;
         }
     }
+    c->pass_at[c->nf] = c->passes.n;
     size_t nc = c->classes.n ? c->classes.n : 1;
     c->cn = sunset_calloc(nc, sizeof(node));
     c->cls_next = sunset_malloc(nc * sizeof(long));
@@ -516,6 +519,7 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->gn);
     sunset_free(c->pn);
     sunset_free(c->file_targets_n);
+    sunset_free(c->pass_at);
     vec_free(&c->classes);
     vec_free(&c->cmds);
     vec_free(&c->targets);

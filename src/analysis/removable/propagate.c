@@ -173,9 +173,11 @@ static bool rule_file_all_classes(const ctx *c, size_t f, rm_ev *ev) {
             if (first < 0) first = (long)k;
         }
     }
-    /* a Python module with functions besides its classes is not all legacy, unless it is a test */
-    bool pure = F->lang == SUNSET_LANG_CPP || rm_in_test_tree(c, F->path) || F->funcs.n == 0;
-    if (!n || leg != n || !pure) return false;
+    if (!n || leg != n) return false;
+    /* a Python module with functions besides its classes is not all legacy, unless it is a
+     * test (the regexes last: this rule is tried on every file not legacy yet, every pass) */
+    bool pure = F->lang == SUNSET_LANG_CPP || F->funcs.n == 0 || rm_in_test_tree(c, F->path);
+    if (!pure) return false;
     return because(ev, RM_EV_ALL_CLASSES, NULL, 0, NULL, &c->cn[first]);
 }
 
@@ -248,8 +250,7 @@ static bool rule_file_orphan(const ctx *c, size_t f, rm_ev *ev) {
  * in the registry at run time (core.get_pass("buffer_shared_inplace_pass"), PassRegistry::Get),
  * a dependency no CMake DEPS list shows: the file and its targets serve that code too. */
 static bool registers_used_pass(const ctx *c, size_t f) {
-    for (size_t i = 0; i < c->passes.n; i++) {
-        if (VEC_AT(&c->passes, wordref, i).file != f) continue;
+    for (size_t i = c->pass_at[f]; i < c->pass_at[f + 1]; i++) {
         for (size_t j = 0; j < c->pass_users[i].n; j++)
             if (!c->fn[VEC_AT(&c->pass_users[i], size_t, j)].legacy) return true;
     }
