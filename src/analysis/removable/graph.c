@@ -385,8 +385,14 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
     while (cap < n * 4) cap *= 2;
     uint64_t *th = sunset_calloc(cap, sizeof *th);
     size_t *tp = sunset_malloc(cap * sizeof *tp);
+    /* and a bitmap in front of it, by the hash's top bits, 64 bits a wanted name: a clear bit
+     * stops all but ~2% of the names before the probe, whose loop mispredicted on every
+     * occupied slot */
+    unsigned bits = 12;
+    while (bits < 40 && ((size_t)1 << bits) < n * 64) bits++;
+    uint64_t *bm = sunset_calloc((size_t)1 << (bits - 6), sizeof *bm);
     int rc = -1;
-    if (!w || !th || !tp) goto cleanup;
+    if (!w || !th || !tp || !bm) goto cleanup;
     for (size_t i = 0; i < n; i++) {
         out[i] = VEC_INIT(size_t);
         uint64_t h = sunset_index_name_hash(names[i], strlen(names[i]));
@@ -399,11 +405,14 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
         while (th[k]) k = (k + 1) & (cap - 1);
         th[k] = w[i].h;
         tp[k] = i;
+        uint64_t bit = w[i].h >> (64 - bits);
+        bm[bit >> 6] |= (uint64_t)1 << (bit & 63);
     }
     for (size_t f = 0; f < c->nf; f++) {
         const ix_file *F = c->files[f];
         for (size_t a = 0; a < F->n_names; a++) {
-            uint64_t h = F->names[a];
+            uint64_t h = F->names[a], bit = h >> (64 - bits);
+            if (!((bm[bit >> 6] >> (bit & 63)) & 1)) continue;
             size_t k = h & (cap - 1);
             while (th[k] && th[k] != h) k = (k + 1) & (cap - 1);
             if (!th[k]) continue;
@@ -416,6 +425,7 @@ cleanup:
     sunset_free(w);
     sunset_free(th);
     sunset_free(tp);
+    sunset_free(bm);
     return rc;
 }
 
