@@ -138,6 +138,8 @@ static bool rule_class_in_legacy_file(const ctx *c, size_t k, rm_ev *ev) {
 }
 
 static bool rule_class_derives_legacy(const ctx *c, size_t k, rm_ev *ev) {
+    /* base_at first: most classes have no base, and need not be read */
+    if (c->base_at[k] == c->base_at[k + 1]) return false;
     const cls *x = &VEC_AT(&c->classes, cls, k);
     for (uint32_t b = 0; b < x->c->n_bases; b++) {
         /* memoised: propagation retries this rule on every pass to the fixed point, and the

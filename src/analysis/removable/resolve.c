@@ -216,6 +216,15 @@ static long cpp_find_class(const ctx *c, size_t f, const char *name) {
     if (first < 0) return -1;
     long k = class_of_name_in(c, first, f);
     if (k >= 0) return k;
+    /* the walk visits only C++ files: with one C++ class of that name it finds that one or
+     * none, and the unique one is it again; with none, nothing */
+    size_t n_cpp = 0;
+    for (long i = first; i >= 0 && n_cpp < 2; i = c->cls_next[i])
+        if (c->files[VEC_AT(&c->classes, cls, i).file]->lang == SUNSET_LANG_CPP) {
+            n_cpp++;
+            k = i;
+        }
+    if (n_cpp < 2) return n_cpp ? k : -1;
     vec q = VEC_INIT(size_t), depth = VEC_INIT(int);
     bool *seen = sunset_calloc(c->nf, 1);
     long found = -1;
@@ -238,17 +247,7 @@ static long cpp_find_class(const ctx *c, size_t f, const char *name) {
             vec_push(&depth, &d1);
         }
     }
-    if (found < 0) {
-        size_t n_cpp = 0;
-        for (long i = first; i >= 0; i = c->cls_next[i]) {
-            const cls *x = &VEC_AT(&c->classes, cls, i);
-            if (c->files[x->file]->lang == SUNSET_LANG_CPP) {
-                n_cpp++;
-                found = i;
-            }
-        }
-        if (n_cpp != 1) found = -1;
-    }
+    /* not reached, and more than one: no unique one either */
 cleanup:
     sunset_free(seen);
     vec_free(&q);
@@ -259,7 +258,9 @@ cleanup:
 long rm_resolve_base(const ctx *c, size_t cid, const char *base) {
     const cls *k = &VEC_AT(&c->classes, cls, cid);
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", base);
+    size_t bn = strnlen(base, sizeof buf - 1); /* cut as snprintf would, without its cost */
+    memcpy(buf, base, bn);
+    buf[bn] = 0;
     /* template arguments were dropped by the lexer; strip qualifiers */
     char *name = buf, *qual = NULL;
     if (c->files[k->file]->lang == SUNSET_LANG_PYTHON) {
