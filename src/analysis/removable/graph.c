@@ -137,9 +137,15 @@ static int collect(ctx *c) {
     if (!c->file_classes || !c->file_tgts) return -1;
     c->file_targets_n = sunset_calloc(nf, sizeof(size_t));
     c->pass_at = sunset_calloc(c->nf + 1, sizeof(size_t));
-    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n || !c->pass_at) return -1;
+    c->header = sunset_calloc(nf, sizeof(bool));
+    c->stem_n = sunset_calloc(nf, sizeof(size_t));
+    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n || !c->pass_at || !c->header || !c->stem_n)
+        return -1;
     for (size_t f = 0; f < c->nf; f++) {
         c->pass_at[f] = c->passes.n;
+        const char *path = c->files[f]->path, *dot = strrchr(path, '.');
+        c->header[f] = rm_is_header(path);
+        c->stem_n[f] = dot ? (size_t)(dot - path) : strlen(path);
         c->fn[f].callers = VEC_INIT(char *);
         c->out[f] = VEC_INIT(edge);
         c->in[f] = VEC_INIT(size_t);
@@ -239,7 +245,7 @@ static int weigh_edges(ctx *c) {
                 for (size_t k = 0; k < G->classes.n && !used; k++)
                     used = ix_file_uses(c->files[f], VEC_AT(&G->classes, ix_class, k).name);
                 /* a source always depends on its own header */
-                if (!used && !rm_is_header(c->files[f]->path)) used = rm_same_stem(c->files[f]->path, G->path);
+                if (!used && !c->header[f]) used = rm_same_stem_files(c, f, ed->to);
                 ed->counts = used;
             }
             if (ed->counts && !vec_push(&c->in[ed->to], &f)) return -1;
@@ -530,6 +536,8 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->pn);
     sunset_free(c->file_targets_n);
     sunset_free(c->pass_at);
+    sunset_free(c->header);
+    sunset_free(c->stem_n);
     vec_free(&c->classes);
     vec_free(&c->cmds);
     vec_free(&c->targets);

@@ -135,13 +135,11 @@ static void live_target_deps(ctx *c, bool *changed) {
 /* A source implementing a header that stays live stays too. */
 static void live_sources(ctx *c, bool *changed) {
     for (size_t f = 0; f < c->nf; f++) {
-        if (!c->fn[f].legacy || c->fn[f].live || c->files[f]->lang != SUNSET_LANG_CPP ||
-            rm_is_header(c->files[f]->path))
-            continue;
+        if (!c->fn[f].legacy || c->fn[f].live || c->files[f]->lang != SUNSET_LANG_CPP || c->header[f]) continue;
         for (size_t e = 0; e < c->out[f].n; e++) {
             size_t g = VEC_AT(&c->out[f], edge, e).to;
             const char *b = c->files[g]->path;
-            if (!rm_same_stem(c->files[f]->path, b) || !file_live(c, g)) continue;
+            if (!rm_same_stem_files(c, f, g) || !file_live(c, g)) continue;
             make_live(c, &c->fn[f], rm_fmt("implements %s, which stays", b), changed);
             break;
         }

@@ -109,8 +109,9 @@ static bool because(rm_ev *ev, rm_step_kind kind, const char *path, uint32_t lin
 
 static bool py_considered(const ix_class *k) { return k->n_bases > 0; }
 
-static bool py_or_header(const ix_file *F) {
-    return F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && rm_is_header(F->path));
+static bool py_or_header(const ctx *c, size_t f) {
+    const ix_file *F = c->files[f];
+    return F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && c->header[f]);
 }
 
 /* The one CMake file naming a source's basename anywhere, for the orphan rule. */
@@ -162,7 +163,7 @@ static bool rule_class_derives_legacy(const ctx *c, size_t k, rm_ev *ev) {
 
 static bool rule_file_all_classes(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (!py_or_header(F)) return false;
+    if (!py_or_header(c, f)) return false;
     size_t n = 0, leg = 0;
     long first = -1;
     for (size_t q = 0; q < c->file_classes[f].n; q++) {
@@ -186,7 +187,7 @@ static bool rule_file_all_classes(const ctx *c, size_t f, rm_ev *ev) {
 /* Not monotone: a test module holding a live test class is kept. */
 static bool rule_file_only_legacy_users(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (!py_or_header(F) || !c->users[f].n) return false;
+    if (!py_or_header(c, f) || !c->users[f].n) return false;
     if (F->lang == SUNSET_LANG_PYTHON && rm_is_test_module(c, F->path)) {
         for (size_t q = 0; q < c->file_classes[f].n; q++) {
             size_t k = VEC_AT(&c->file_classes[f], size_t, q);
@@ -224,11 +225,11 @@ static bool rule_file_empty_test(const ctx *c, size_t f, rm_ev *ev) {
 /* Not monotone: a source defining a class that is not legacy is kept. */
 static bool rule_file_implements_legacy(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (F->lang != SUNSET_LANG_CPP || rm_is_header(F->path)) return false;
+    if (F->lang != SUNSET_LANG_CPP || c->header[f]) return false;
     /* a source whose header is legacy, when it defines nothing else */
     for (size_t e = 0; e < c->out[f].n; e++) {
         size_t g = VEC_AT(&c->out[f], edge, e).to;
-        if (!rm_same_stem(F->path, c->files[g]->path) || !c->fn[g].legacy) continue;
+        if (!c->fn[g].legacy || !rm_same_stem_files(c, f, g)) continue;
         for (size_t q = 0; q < c->file_classes[f].n; q++)
             if (!c->cn[VEC_AT(&c->file_classes[f], size_t, q)].legacy) return false;
         return because(ev, RM_EV_IMPLEMENTS, c->files[g]->path, 0, NULL, &c->fn[g]);
@@ -238,14 +239,15 @@ static bool rule_file_implements_legacy(const ctx *c, size_t f, rm_ev *ev) {
 
 static bool rule_file_orphan(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (F->lang != SUNSET_LANG_CPP || rm_is_header(F->path)) return false;
-    if (c->file_targets_n[f] || !has_cmakelists(c, F->path) || cmake_mentions(c, F->path)) return false;
-    for (size_t e = 0; e < c->out[f].n; e++) {
-        size_t g = VEC_AT(&c->out[f], edge, e).to;
-        if (c->fn[g].legacy && rm_is_header(c->files[g]->path))
-            return because(ev, RM_EV_ORPHAN, c->files[g]->path, 0, NULL, &c->fn[g]);
+    if (F->lang != SUNSET_LANG_CPP || c->header[f] || c->file_targets_n[f]) return false;
+    /* the legacy header first: the CMake lookups then run for few files */
+    long g = -1;
+    for (size_t e = 0; e < c->out[f].n && g < 0; e++) {
+        size_t to = VEC_AT(&c->out[f], edge, e).to;
+        if (c->fn[to].legacy && c->header[to]) g = (long)to;
     }
-    return false;
+    if (g < 0 || !has_cmakelists(c, F->path) || cmake_mentions(c, F->path)) return false;
+    return because(ev, RM_EV_ORPHAN, c->files[g]->path, 0, NULL, &c->fn[g]);
 }
 
 /* Does file f register a pass that code not (yet) legacy applies by name? Passes are looked up

@@ -43,10 +43,8 @@ bool rm_is_header(const char *path) {
     return e && (!strcmp(e, ".h") || !strcmp(e, ".hh") || !strcmp(e, ".hpp") || !strcmp(e, ".cuh"));
 }
 
-bool rm_same_stem(const char *a, const char *b) {
-    size_t an = strrchr(a, '.') ? (size_t)(strrchr(a, '.') - a) : strlen(a);
-    size_t bn = strrchr(b, '.') ? (size_t)(strrchr(b, '.') - b) : strlen(b);
-    return an == bn && !strncmp(a, b, an);
+bool rm_same_stem_files(const ctx *c, size_t f, size_t g) {
+    return c->stem_n[f] == c->stem_n[g] && !memcmp(c->files[f]->path, c->files[g]->path, c->stem_n[f]);
 }
 
 bool rm_matches(const ctx *c, const vec *regexes, const char *path) {

@@ -101,6 +101,8 @@ typedef struct ctx {
     node *pn;
     vec *flag_users, *pass_users; /* per flag / pass: size_t files using it (not the definer, not CMake) */
     size_t *file_targets_n; /* per file: number of targets compiling it */
+    bool *header;           /* per file: rm_is_header(its path), asked by rules on every pass */
+    size_t *stem_n;         /* per file: its path's length up to the last '.' */
     vec *file_classes;      /* per file: size_t class ids */
     vec *file_tgts;         /* per file: size_t targets compiling it */
     long *tgt_by_name;      /* open hash (hash64 seed 3) of target names: id, -1 empty */
@@ -123,8 +125,8 @@ char *rm_fmt(const char *f, ...) __attribute__((format(printf, 1, 2))); /* NULL 
 const char *rm_base_name(const char *path);
 size_t rm_dir_len(const char *path);
 bool rm_is_header(const char *path);
-/* a.cc and a.h: the same path up to the last '.' */
-bool rm_same_stem(const char *a, const char *b);
+/* Files f and g are a.cc and a.h: the same path up to the last '.' (stem_n). */
+bool rm_same_stem_files(const ctx *c, size_t f, size_t g);
 bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h);
 /* A Python test module (settings.cross_file.test_modules) / a file of a test tree (test_trees). */
 bool rm_matches(const ctx *c, const vec *regexes, const char *path);
