@@ -136,12 +136,15 @@ static int collect(ctx *c) {
     c->file_tgts = sunset_calloc(nf, sizeof(vec));
     if (!c->file_classes || !c->file_tgts) return -1;
     c->file_targets_n = sunset_calloc(nf, sizeof(size_t));
+    c->flag_at = sunset_calloc(c->nf + 1, sizeof(size_t));
     c->pass_at = sunset_calloc(c->nf + 1, sizeof(size_t));
     c->header = sunset_calloc(nf, sizeof(bool));
     c->stem_n = sunset_calloc(nf, sizeof(size_t));
-    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n || !c->pass_at || !c->header || !c->stem_n)
+    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n || !c->flag_at || !c->pass_at ||
+        !c->header || !c->stem_n)
         return -1;
     for (size_t f = 0; f < c->nf; f++) {
+        c->flag_at[f] = c->flags.n;
         c->pass_at[f] = c->passes.n;
         const char *path = c->files[f]->path, *dot = strrchr(path, '.');
         c->header[f] = rm_is_header(path);
@@ -178,6 +181,7 @@ static int collect(ctx *c) {
             if (!vec_push(&c->passes, &w)) return -1;
         }
     }
+    c->flag_at[c->nf] = c->flags.n;
     c->pass_at[c->nf] = c->passes.n;
     size_t nc = c->classes.n ? c->classes.n : 1;
     c->cn = sunset_calloc(nc, sizeof(node));
@@ -539,6 +543,7 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->gn);
     sunset_free(c->pn);
     sunset_free(c->file_targets_n);
+    sunset_free(c->flag_at);
     sunset_free(c->pass_at);
     sunset_free(c->header);
     sunset_free(c->stem_n);

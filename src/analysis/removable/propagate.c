@@ -59,14 +59,15 @@ void rm_seeds(ctx *c) {
             if (hit)
                 rm_mark(c, &c->cn[k], &ev);
         }
-        for (size_t k = 0; k < c->flags.n; k++) {
+        /* the file's own flags and passes (flag_at, pass_at) */
+        for (size_t k = c->flag_at[f]; k < c->flag_at[f + 1]; k++) {
             const wordref *w = &VEC_AT(&c->flags, wordref, k);
-            if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end && strstr(fd->matched, w->w->text))
+            if (line >= w->w->line && line <= w->w->end && strstr(fd->matched, w->w->text))
                 rm_mark(c, &c->gn[k], &ev);
         }
-        for (size_t k = 0; k < c->passes.n; k++) {
+        for (size_t k = c->pass_at[f]; k < c->pass_at[f + 1]; k++) {
             const wordref *w = &VEC_AT(&c->passes, wordref, k);
-            if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end)
+            if (line >= w->w->line && line <= w->w->end)
                 rm_mark(c, &c->pn[k], &ev);
         }
         if (F->lang == SUNSET_LANG_CMAKE) {

@@ -97,7 +97,8 @@ typedef struct ctx {
     vec flags;       /* wordref */
     node *gn;
     vec passes;      /* wordref */
-    size_t *pass_at; /* per file + 1: where its passes start in passes (collected file by file) */
+    size_t *flag_at, *pass_at; /* per file + 1: where its flags / passes start in flags / passes
+                                * (collected file by file) */
     node *pn;
     vec *flag_users, *pass_users; /* per flag / pass: size_t files using it (not the definer, not CMake) */
     size_t *file_targets_n; /* per file: number of targets compiling it */
