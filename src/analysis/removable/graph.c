@@ -326,7 +326,8 @@ static int add_targets(ctx *c) {
             slot = (slot + 1) & (hcap - 1);
         long t = th[slot];
         if (t < 0) {
-            tgt nt = {r->cmd->args[0], VEC_INIT(size_t), VEC_INIT(size_t), VEC_INIT(char *), VEC_INIT(size_t)};
+            tgt nt = {r->cmd->args[0], VEC_INIT(size_t), VEC_INIT(size_t), VEC_INIT(char *), VEC_INIT(size_t),
+                      VEC_INIT(size_t)};
             if (!vec_push(&c->targets, &nt)) {
                 rc = -1;
                 break;
@@ -347,7 +348,7 @@ static int add_targets(ctx *c) {
     return rc;
 }
 
-/* Target nodes, and each target's dependents. */
+/* Target nodes, each target's dependencies resolved, and its dependents. */
 static int link_targets(ctx *c) {
     size_t nt = c->targets.n ? c->targets.n : 1;
     c->tn = sunset_calloc(nt, sizeof(node));
@@ -358,6 +359,8 @@ static int link_targets(ctx *c) {
         for (size_t k = 0; k < T->deps.n; k++) {
             long d = rm_target_pos(c, VEC_AT(&T->deps, char *, k));
             if (d < 0 || (size_t)d == t) continue;
+            size_t du = (size_t)d;
+            if (!vec_push(&T->dep_ids, &du)) return -1;
             tgt *D = &VEC_AT(&c->targets, tgt, d);
             bool dup = false;
             for (size_t s = 0; s < D->dependents.n; s++) dup |= VEC_AT(&D->dependents, size_t, s) == t;
@@ -523,6 +526,7 @@ void rm_graph_free(ctx *c) {
         vec_free(&T->defs);
         vec_free(&T->srcs);
         vec_free(&T->deps);
+        vec_free(&T->dep_ids);
         vec_free(&T->dependents);
         if (c->tn) node_free(&c->tn[t]);
     }

@@ -56,6 +56,7 @@ typedef struct tgt {
     vec defs;    /* size_t: index into cmds (file, cmd) pairs */
     vec srcs;    /* size_t: file indexes */
     vec deps;    /* char *: names (borrowed from the index) */
+    vec dep_ids; /* size_t: the targets deps names, in order (not itself; link_targets) */
     vec dependents; /* size_t: target indexes */
 } tgt;
 
