@@ -7,7 +7,6 @@
  */
 #include "analysis/removable/rm_int.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,8 +223,7 @@ static int add_edges(ctx *c) {
             if (m->name && strcmp(m->name, "*") != 0) {
                 /* from pkg import mod: the submodule when there is one */
                 char sub[1024];
-                snprintf(sub, sizeof sub, "%s%s%s", m->module,
-                         m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+                rm_submodule(sub, sizeof sub, m);
                 to = rm_resolve_module(c, f, sub);
             }
             if (to < 0) to = rm_resolve_module(c, f, m->module);
@@ -274,7 +272,7 @@ static void target_sections(ctx *c, const cmdref *r, size_t t) {
     for (size_t k = 0; k < vals.n; k++) {
         const char *v = VEC_AT(&vals, const char *, k);
         char rel[1024];
-        snprintf(rel, sizeof rel, "%s%s", v, py && !strstr(v, ".py") ? ".py" : "");
+        rm_cat3(rel, sizeof rel, v, py && !strstr(v, ".py") ? ".py" : "", "");
         long sf = rm_lookup_rel(c, F->path, rm_dir_len(F->path), rel);
         if (sf < 0) continue;
         bool dup = false;

@@ -28,6 +28,23 @@ char *rm_fmt(const char *f, ...) {
     return s;
 }
 
+size_t rm_cat3(char *buf, size_t n, const char *a, const char *b, const char *c) {
+    const char *part[3] = {a, b, c};
+    size_t at = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t k = strlen(part[i]);
+        if (k > n - 1 - at) k = n - 1 - at;
+        memcpy(buf + at, part[i], k);
+        at += k;
+    }
+    buf[at] = 0;
+    return at;
+}
+
+void rm_submodule(char *buf, size_t n, const ix_import *m) {
+    rm_cat3(buf, n, m->module, m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+}
+
 const char *rm_base_name(const char *path) {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
@@ -123,9 +140,9 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
     for (int e = 0; e < 2; e++) {
         if (!n) {
             if (e == 0) continue;
-            snprintf(cand, sizeof cand, "__init__.py");
+            rm_cat3(cand, sizeof cand, "__init__.py", "", "");
         } else {
-            snprintf(cand, sizeof cand, "%s%s", rel, exts[e]);
+            rm_cat3(cand, sizeof cand, rel, exts[e], "");
         }
         long p = rm_lookup_rel(c, dir, dn, cand);
         if (p >= 0) return p;
@@ -134,7 +151,7 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
         /* the import roots: `import paddle.x` is python/paddle/x.py in Paddle */
         for (size_t r = 0; r < c->conv->import_roots.n; r++) {
             char py[2300];
-            snprintf(py, sizeof py, "%s/%s", VEC_AT(&c->conv->import_roots, char *, r), cand);
+            rm_cat3(py, sizeof py, VEC_AT(&c->conv->import_roots, char *, r), "/", cand);
             if ((p = sunset_index_file_pos(c->ix, py)) >= 0) return p;
         }
     }
@@ -175,8 +192,7 @@ static long py_imported_class(const ctx *c, size_t f, const char *name, const ch
             long g = -1;
             if (m->name && bound && strcmp(bound, qual) == 0 && strcmp(m->name, "*") != 0) {
                 char sub[1024];
-                snprintf(sub, sizeof sub, "%s%s%s", m->module,
-                         m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+                rm_submodule(sub, sizeof sub, m);
                 g = rm_resolve_module(c, f, sub);
             } else if (!m->name && ((m->alias && !strcmp(m->alias, qual)) || !strcmp(m->module, qual))) {
                 g = rm_resolve_module(c, f, m->module);

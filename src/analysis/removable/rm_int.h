@@ -124,6 +124,11 @@ typedef struct ctx {
 
 char *rm_dupz(const char *s); /* NULL on OOM */
 char *rm_fmt(const char *f, ...) __attribute__((format(printf, 1, 2))); /* NULL on OOM */
+/* a, b and c into buf (n > 0 bytes), cut as snprintf would: for the paths built per import and
+ * per candidate, where snprintf's format parsing was the cost. Returns the length. */
+size_t rm_cat3(char *buf, size_t n, const char *a, const char *b, const char *c);
+/* `from pkg import name`: pkg.name, the submodule the name may be, into buf (n bytes). */
+void rm_submodule(char *buf, size_t n, const ix_import *m);
 const char *rm_base_name(const char *path);
 size_t rm_dir_len(const char *path);
 bool rm_is_header(const char *path);
