@@ -7,13 +7,31 @@
  */
 #include "analysis/removable/rm_int.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+/* Sort v ascending: LSD radix, a byte a pass (qsort's comparison calls over every CMake
+ * argument's hash were most of add_targets). Returns 0, -1 on OOM. */
+static int sort_u64(uint64_t *v, size_t n) {
+    uint64_t *tmp = sunset_malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp) return -1;
+    uint64_t *from = v, *to = tmp;
+    for (unsigned sh = 0; sh < 64; sh += 8) {
+        size_t at[256] = {0};
+        for (size_t i = 0; i < n; i++) at[(from[i] >> sh) & 0xff]++;
+        for (size_t b = 0, sum = 0; b < 256; b++) {
+            size_t k = at[b];
+            at[b] = sum;
+            sum += k;
+        }
+        for (size_t i = 0; i < n; i++) to[at[(from[i] >> sh) & 0xff]++] = from[i];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    /* eight passes: the result is back in v */
+    sunset_free(tmp);
+    return 0;
 }
 
 /* ---- nodes ---- */
@@ -71,11 +89,6 @@ bool rm_target_command(const ix_cmd *k) {
     return false;
 }
 
-static int cmp_tgt(const void *a, const void *b, void *arg) {
-    const ctx *c = arg;
-    return strcmp(VEC_AT(&c->targets, tgt, *(const size_t *)a).name, VEC_AT(&c->targets, tgt, *(const size_t *)b).name);
-}
-
 /* Collect a section's values (expanding ${VAR} from set() in the same file, two levels). */
 static void section_values(const ix_file *F, const ix_cmd *k, const char *sec, vec *out, int depth) {
     bool in = false;
@@ -122,8 +135,19 @@ static int collect(ctx *c) {
     c->file_tgts = sunset_calloc(nf, sizeof(vec));
     if (!c->file_classes || !c->file_tgts) return -1;
     c->file_targets_n = sunset_calloc(nf, sizeof(size_t));
-    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n) return -1;
+    c->flag_at = sunset_calloc(c->nf + 1, sizeof(size_t));
+    c->pass_at = sunset_calloc(c->nf + 1, sizeof(size_t));
+    c->header = sunset_calloc(nf, sizeof(bool));
+    c->stem_n = sunset_calloc(nf, sizeof(size_t));
+    if (!c->fn || !c->out || !c->in || !c->users || !c->file_targets_n || !c->flag_at || !c->pass_at ||
+        !c->header || !c->stem_n)
+        return -1;
     for (size_t f = 0; f < c->nf; f++) {
+        c->flag_at[f] = c->flags.n;
+        c->pass_at[f] = c->passes.n;
+        const char *path = c->files[f]->path, *dot = strrchr(path, '.');
+        c->header[f] = rm_is_header(path);
+        c->stem_n[f] = dot ? (size_t)(dot - path) : strlen(path);
         c->fn[f].callers = VEC_INIT(char *);
         c->out[f] = VEC_INIT(edge);
         c->in[f] = VEC_INIT(size_t);
@@ -156,15 +180,29 @@ static int collect(ctx *c) {
             if (!vec_push(&c->passes, &w)) return -1;
         }
     }
+    c->flag_at[c->nf] = c->flags.n;
+    c->pass_at[c->nf] = c->passes.n;
     size_t nc = c->classes.n ? c->classes.n : 1;
     c->cn = sunset_calloc(nc, sizeof(node));
-    c->by_name = sunset_calloc(nc, sizeof(size_t));
-    if (!c->cn || !c->by_name) return -1;
-    for (size_t i = 0; i < c->classes.n; i++) {
-        c->by_name[i] = i;
+    c->cls_next = sunset_malloc(nc * sizeof(long));
+    c->cls_cap = 16;
+    while (c->cls_cap < c->classes.n * 2) c->cls_cap *= 2;
+    c->cls_by_name = sunset_calloc(c->cls_cap, sizeof *c->cls_by_name);
+    if (!c->cn || !c->cls_next || !c->cls_by_name) return -1;
+    /* the name table, where sorting the ids by name was a tenth of the plan: filled from the
+     * last class so that each name's list runs in ascending id order */
+    for (size_t i = c->classes.n; i-- > 0;) {
         c->cn[i].callers = VEC_INIT(char *);
+        const char *name = VEC_AT(&c->classes, cls, i).c->name;
+        uint64_t h = sunset_index_name_hash(name, strlen(name));
+        size_t k = h & (c->cls_cap - 1);
+        for (; c->cls_by_name[k].h; k = (k + 1) & (c->cls_cap - 1)) {
+            struct cls_slot *o = &c->cls_by_name[k];
+            if (o->h == h && !strcmp(VEC_AT(&c->classes, cls, o->first).c->name, name)) break;
+        }
+        c->cls_next[i] = c->cls_by_name[k].h ? c->cls_by_name[k].first : -1;
+        c->cls_by_name[k] = (struct cls_slot){h, (long)i};
     }
-    qsort_r(c->by_name, c->classes.n, sizeof(size_t), rm_cmp_cls_name, c);
     return 0;
 }
 
@@ -185,8 +223,7 @@ static int add_edges(ctx *c) {
             if (m->name && strcmp(m->name, "*") != 0) {
                 /* from pkg import mod: the submodule when there is one */
                 char sub[1024];
-                snprintf(sub, sizeof sub, "%s%s%s", m->module,
-                         m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+                rm_submodule(sub, sizeof sub, m);
                 to = rm_resolve_module(c, f, sub);
             }
             if (to < 0) to = rm_resolve_module(c, f, m->module);
@@ -210,13 +247,14 @@ static int weigh_edges(ctx *c) {
                 for (size_t k = 0; k < G->classes.n && !used; k++)
                     used = ix_file_uses(c->files[f], VEC_AT(&G->classes, ix_class, k).name);
                 /* a source always depends on its own header */
-                if (!used && !rm_is_header(c->files[f]->path)) used = rm_same_stem(c->files[f]->path, G->path);
+                if (!used && !c->header[f]) used = rm_same_stem_files(c, f, ed->to);
                 ed->counts = used;
             }
             if (ed->counts && !vec_push(&c->in[ed->to], &f)) return -1;
-            bool dup = false;
-            for (size_t u = 0; u < c->users[ed->to].n && !dup; u++) dup = VEC_AT(&c->users[ed->to], size_t, u) == f;
-            if (!dup && !vec_push(&c->users[ed->to], &f)) return -1;
+            /* f only grows, so a file already listed is the last one: a scan of the list was
+             * quadratic for the headers everything includes */
+            vec *us = &c->users[ed->to];
+            if ((!us->n || VEC_AT(us, size_t, us->n - 1) != f) && !vec_push(us, &f)) return -1;
         }
     }
     return 0;
@@ -234,7 +272,7 @@ static void target_sections(ctx *c, const cmdref *r, size_t t) {
     for (size_t k = 0; k < vals.n; k++) {
         const char *v = VEC_AT(&vals, const char *, k);
         char rel[1024];
-        snprintf(rel, sizeof rel, "%s%s", v, py && !strstr(v, ".py") ? ".py" : "");
+        rm_cat3(rel, sizeof rel, v, py && !strstr(v, ".py") ? ".py" : "", "");
         long sf = rm_lookup_rel(c, F->path, rm_dir_len(F->path), rel);
         if (sf < 0) continue;
         bool dup = false;
@@ -255,9 +293,9 @@ static void target_sections(ctx *c, const cmdref *r, size_t t) {
     vec_free(&vals);
 }
 
-/* CMake targets (a small open hash from name to target while they are collected), and the
- * sorted hashes of every argument's basename and of the directories that glob sources, for
- * the orphan rule. */
+/* CMake targets (an open hash from name to target, kept for rm_target_pos), and the sorted
+ * hashes of every argument's basename and of the directories that glob sources, for the
+ * orphan rule. */
 static int add_targets(ctx *c) {
     size_t hcap = 1024;
     while (hcap < c->cmds.n * 2) hcap *= 2;
@@ -268,11 +306,12 @@ static int add_targets(ctx *c) {
     int rc = 0;
     for (size_t i = 0; i < c->cmds.n && !rc; i++) {
         const cmdref *r = &VEC_AT(&c->cmds, cmdref, i);
+        bool file_cmd = !strcmp(r->cmd->name, "file");
         for (uint32_t a = 0; a < r->cmd->n_args; a++) {
             const char *b = rm_base_name(r->cmd->args[a]);
             uint64_t h = hash64(b, strlen(b), 7);
             vec_push(&cmarg, &h);
-            if (!strcmp(r->cmd->name, "file") && strstr(r->cmd->args[a], "GLOB")) {
+            if (file_cmd && strstr(r->cmd->args[a], "GLOB")) {
                 const char *fp = c->files[r->file]->path;
                 uint64_t d = hash64(fp, rm_dir_len(fp), 9);
                 vec_push(&globd, &d);
@@ -285,7 +324,8 @@ static int add_targets(ctx *c) {
             slot = (slot + 1) & (hcap - 1);
         long t = th[slot];
         if (t < 0) {
-            tgt nt = {r->cmd->args[0], VEC_INIT(size_t), VEC_INIT(size_t), VEC_INIT(char *), VEC_INIT(size_t)};
+            tgt nt = {r->cmd->args[0], VEC_INIT(size_t), VEC_INIT(size_t), VEC_INIT(char *), VEC_INIT(size_t),
+                      VEC_INIT(size_t)};
             if (!vec_push(&c->targets, &nt)) {
                 rc = -1;
                 break;
@@ -296,30 +336,29 @@ static int add_targets(ctx *c) {
         vec_push(&VEC_AT(&c->targets, tgt, t).defs, &i);
         target_sections(c, r, (size_t)t);
     }
-    sunset_free(th);
+    c->tgt_by_name = th;
+    c->tgt_cap = hcap;
     c->cm_args = cmarg.v;
     c->n_cm_args = cmarg.n;
     c->glob_dirs = globd.v;
     c->n_glob_dirs = globd.n;
-    if (c->n_cm_args) qsort(c->cm_args, c->n_cm_args, sizeof(uint64_t), cmp_u64);
-    if (c->n_glob_dirs) qsort(c->glob_dirs, c->n_glob_dirs, sizeof(uint64_t), cmp_u64);
+    if (!rc && (sort_u64(c->cm_args, c->n_cm_args) || sort_u64(c->glob_dirs, c->n_glob_dirs))) rc = -1;
     return rc;
 }
 
-/* Target nodes, the by-name order, and each target's dependents. */
+/* Target nodes, each target's dependencies resolved, and its dependents. */
 static int link_targets(ctx *c) {
     size_t nt = c->targets.n ? c->targets.n : 1;
     c->tn = sunset_calloc(nt, sizeof(node));
-    c->tgt_sorted = sunset_calloc(nt, sizeof(size_t));
-    if (!c->tn || !c->tgt_sorted) return -1;
-    for (size_t t = 0; t < c->targets.n; t++) c->tgt_sorted[t] = t;
-    qsort_r(c->tgt_sorted, c->targets.n, sizeof(size_t), cmp_tgt, c);
+    if (!c->tn) return -1;
     for (size_t t = 0; t < c->targets.n; t++) {
         c->tn[t].callers = VEC_INIT(char *);
         tgt *T = &VEC_AT(&c->targets, tgt, t);
         for (size_t k = 0; k < T->deps.n; k++) {
             long d = rm_target_pos(c, VEC_AT(&T->deps, char *, k));
             if (d < 0 || (size_t)d == t) continue;
+            size_t du = (size_t)d;
+            if (!vec_push(&T->dep_ids, &du)) return -1;
             tgt *D = &VEC_AT(&c->targets, tgt, d);
             bool dup = false;
             for (size_t s = 0; s < D->dependents.n; s++) dup |= VEC_AT(&D->dependents, size_t, s) == t;
@@ -357,8 +396,14 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
     while (cap < n * 4) cap *= 2;
     uint64_t *th = sunset_calloc(cap, sizeof *th);
     size_t *tp = sunset_malloc(cap * sizeof *tp);
+    /* and a bitmap in front of it, by the hash's top bits, 64 bits a wanted name: a clear bit
+     * stops all but ~2% of the names before the probe, whose loop mispredicted on every
+     * occupied slot */
+    unsigned bits = 12;
+    while (bits < 40 && ((size_t)1 << bits) < n * 64) bits++;
+    uint64_t *bm = sunset_calloc((size_t)1 << (bits - 6), sizeof *bm);
     int rc = -1;
-    if (!w || !th || !tp) goto cleanup;
+    if (!w || !th || !tp || !bm) goto cleanup;
     for (size_t i = 0; i < n; i++) {
         out[i] = VEC_INIT(size_t);
         uint64_t h = sunset_index_name_hash(names[i], strlen(names[i]));
@@ -371,11 +416,18 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
         while (th[k]) k = (k + 1) & (cap - 1);
         th[k] = w[i].h;
         tp[k] = i;
+        uint64_t bit = w[i].h >> (64 - bits);
+        bm[bit >> 6] |= (uint64_t)1 << (bit & 63);
     }
     for (size_t f = 0; f < c->nf; f++) {
         const ix_file *F = c->files[f];
+        /* the files' name arrays lie apart: a miss at each one's start, hidden by asking for
+         * the next file's first names (and where the one after keeps them) ahead */
+        if (f + 2 < c->nf) __builtin_prefetch(&c->files[f + 2]->names);
+        if (f + 1 < c->nf) __builtin_prefetch(c->files[f + 1]->names);
         for (size_t a = 0; a < F->n_names; a++) {
-            uint64_t h = F->names[a];
+            uint64_t h = F->names[a], bit = h >> (64 - bits);
+            if (!((bm[bit >> 6] >> (bit & 63)) & 1)) continue;
             size_t k = h & (cap - 1);
             while (th[k] && th[k] != h) k = (k + 1) & (cap - 1);
             if (!th[k]) continue;
@@ -388,44 +440,54 @@ cleanup:
     sunset_free(w);
     sunset_free(th);
     sunset_free(tp);
+    sunset_free(bm);
     return rc;
 }
 
+/* Flag i, then pass i - nfl: the order of flag_pass_users' one name list. */
+static const wordref *flag_or_pass(const ctx *c, size_t nfl, size_t i) {
+    return i < nfl ? &VEC_AT(&c->flags, wordref, i) : &VEC_AT(&c->passes, wordref, i - nfl);
+}
+
+/* Flags and passes in one rm_users_of call: it reads every name of every file, once. */
 static int flag_pass_users(ctx *c) {
-    for (int kind = 0; kind < 2; kind++) {
-        vec *v = kind ? &c->passes : &c->flags;
-        char **names = sunset_calloc(v->n ? v->n : 1, sizeof(char *));
-        vec *out = sunset_calloc(v->n ? v->n : 1, sizeof(vec));
-        if (!names || !out) {
-            sunset_free(names);
-            sunset_free(out);
-            return -1;
+    size_t nfl = c->flags.n, n = nfl + c->passes.n;
+    char **names = sunset_calloc(n ? n : 1, sizeof(char *));
+    vec *out = sunset_calloc(n ? n : 1, sizeof(vec));
+    c->flag_users = sunset_calloc(nfl ? nfl : 1, sizeof(vec));
+    c->pass_users = sunset_calloc(c->passes.n ? c->passes.n : 1, sizeof(vec));
+    int rc = names && out && c->flag_users && c->pass_users ? 0 : -1;
+    for (size_t i = 0; i < n && !rc; i++) {
+        bool pass = i >= nfl;
+        const wordref *w = flag_or_pass(c, nfl, i);
+        names[i] = pass ? rm_dupz(w->w->text) : rm_fmt("FLAGS_%s", w->w->text);
+        if (!names[i]) rc = -1;
+    }
+    if (!rc) rc = rm_users_of(c, (const char *const *)names, n, out);
+    for (size_t i = 0; names && i < n; i++) sunset_free(names[i]);
+    sunset_free(names);
+    if (out && c->flag_users && c->pass_users) {
+        memcpy(c->flag_users, out, nfl * sizeof(vec));
+        memcpy(c->pass_users, out + nfl, c->passes.n * sizeof(vec));
+    } else {
+        for (size_t i = 0; out && i < n; i++) vec_free(&out[i]);
+    }
+    sunset_free(out);
+    if (rc) return -1;
+    /* drop the definer, CMake files, and for flags anything but C++ and Python */
+    for (size_t i = 0; i < n; i++) {
+        bool pass = i >= nfl;
+        const wordref *w = flag_or_pass(c, nfl, i);
+        vec *us = pass ? &c->pass_users[i - nfl] : &c->flag_users[i];
+        size_t k = 0;
+        for (size_t j = 0; j < us->n; j++) {
+            size_t f = VEC_AT(us, size_t, j);
+            const ix_file *F = c->files[f];
+            if (f == w->file || is_cmake_file_(F)) continue;
+            if (!pass && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
+            VEC_AT(us, size_t, k++) = f;
         }
-        int rc = 0;
-        for (size_t i = 0; i < v->n && !rc; i++) {
-            const wordref *w = &VEC_AT(v, wordref, i);
-            names[i] = kind ? rm_dupz(w->w->text) : rm_fmt("FLAGS_%s", w->w->text);
-            if (!names[i]) rc = -1;
-        }
-        if (!rc) rc = rm_users_of(c, (const char *const *)names, v->n, out);
-        for (size_t i = 0; i < v->n; i++) sunset_free(names[i]);
-        sunset_free(names);
-        if (kind) c->pass_users = out;
-        else c->flag_users = out;
-        if (rc) return -1;
-        /* drop the definer, CMake files, and for flags anything but C++ and Python */
-        for (size_t i = 0; i < v->n; i++) {
-            const wordref *w = &VEC_AT(v, wordref, i);
-            size_t k = 0;
-            for (size_t j = 0; j < out[i].n; j++) {
-                size_t f = VEC_AT(&out[i], size_t, j);
-                const ix_file *F = c->files[f];
-                if (f == w->file || is_cmake_file_(F)) continue;
-                if (!kind && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
-                VEC_AT(&out[i], size_t, k++) = f;
-            }
-            out[i].n = k;
-        }
+        us->n = k;
     }
     return 0;
 }
@@ -451,7 +513,7 @@ void rm_graph_free(ctx *c) {
     for (size_t f = 0; c->file_tgts && f < c->nf; f++) vec_free(&c->file_tgts[f]);
     sunset_free(c->file_classes);
     sunset_free(c->file_tgts);
-    sunset_free(c->tgt_sorted);
+    sunset_free(c->tgt_by_name);
     sunset_free(c->cm_args);
     sunset_free(c->glob_dirs);
     sunset_free(c->base_at);
@@ -462,6 +524,7 @@ void rm_graph_free(ctx *c) {
         vec_free(&T->defs);
         vec_free(&T->srcs);
         vec_free(&T->deps);
+        vec_free(&T->dep_ids);
         vec_free(&T->dependents);
         if (c->tn) node_free(&c->tn[t]);
     }
@@ -476,11 +539,16 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->in);
     sunset_free(c->users);
     sunset_free(c->cn);
-    sunset_free(c->by_name);
+    sunset_free(c->cls_by_name);
+    sunset_free(c->cls_next);
     sunset_free(c->tn);
     sunset_free(c->gn);
     sunset_free(c->pn);
     sunset_free(c->file_targets_n);
+    sunset_free(c->flag_at);
+    sunset_free(c->pass_at);
+    sunset_free(c->header);
+    sunset_free(c->stem_n);
     vec_free(&c->classes);
     vec_free(&c->cmds);
     vec_free(&c->targets);

@@ -13,10 +13,16 @@
 static bool reaches(const ctx *c, size_t from, size_t to, int depth) {
     if (from == to) return true;
     if (depth == 0) return false;
+    /* the last hop by a look at the edges, not a call per edge */
     for (size_t e = 0; e < c->out[from].n; e++)
+        if (VEC_AT(&c->out[from], edge, e).to == to) return true;
+    for (size_t e = 0; depth > 1 && e < c->out[from].n; e++)
         if (reaches(c, VEC_AT(&c->out[from], edge, e).to, to, depth - 1)) return true;
     return false;
 }
+
+/* n lists 20 callers: rm_add_caller would drop another, and the work finding it can be skipped. */
+static bool callers_full(const node *n) { return n->live && n->callers.n >= 20; }
 
 static bool file_live(const ctx *c, size_t f) { return !c->fn[f].legacy || c->fn[f].live; }
 
@@ -70,7 +76,7 @@ static void live_edges(ctx *c, bool *changed) {
         if (!file_live(c, f)) continue;
         for (size_t e = 0; e < c->out[f].n; e++) {
             const edge *ed = &VEC_AT(&c->out[f], edge, e);
-            if (!c->fn[ed->to].legacy || !edge_live(c, f, ed)) continue;
+            if (!c->fn[ed->to].legacy || callers_full(&c->fn[ed->to]) || !edge_live(c, f, ed)) continue;
             if (c->fn[ed->to].live) {
                 rm_add_caller(c, &c->fn[ed->to], rm_fmt("%s:%u", c->files[f]->path, ed->line));
                 continue;
@@ -101,7 +107,7 @@ static void live_class(ctx *c, size_t k, const vec *users, bool *changed) {
     for (size_t j = 0; j < users->n; j++) {
         size_t f = VEC_AT(users, size_t, j);
         if (f == x->file || !file_live(c, f)) continue;
-        if (c->cn[k].live && c->cn[k].callers.n >= 20) break;
+        if (callers_full(&c->cn[k])) break;
         if (!uses_live(c, f, x->c->name)) continue;
         if (!reaches(c, f, x->file, 3)) continue;
         make_live(c, &c->cn[k], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
@@ -116,9 +122,9 @@ static void live_target_deps(ctx *c, bool *changed) {
         if (c->tn[t].legacy && !c->tn[t].live) continue;
         tgt *T = &VEC_AT(&c->targets, tgt, t);
         const cmdref *r = &VEC_AT(&c->cmds, cmdref, VEC_AT(&T->defs, size_t, 0));
-        for (size_t k = 0; k < T->deps.n; k++) {
-            long d = rm_target_pos(c, VEC_AT(&T->deps, char *, k));
-            if (d < 0 || !c->tn[d].legacy || (size_t)d == t) continue;
+        for (size_t k = 0; k < T->dep_ids.n; k++) {
+            size_t d = VEC_AT(&T->dep_ids, size_t, k);
+            if (!c->tn[d].legacy || callers_full(&c->tn[d])) continue;
             char *who = rm_fmt("%s:%u target %s", c->files[r->file]->path, r->cmd->line, T->name);
             if (c->tn[d].live) rm_add_caller(c, &c->tn[d], who);
             else make_live(c, &c->tn[d], who, changed);
@@ -135,13 +141,11 @@ static void live_target_deps(ctx *c, bool *changed) {
 /* A source implementing a header that stays live stays too. */
 static void live_sources(ctx *c, bool *changed) {
     for (size_t f = 0; f < c->nf; f++) {
-        if (!c->fn[f].legacy || c->fn[f].live || c->files[f]->lang != SUNSET_LANG_CPP ||
-            rm_is_header(c->files[f]->path))
-            continue;
+        if (!c->fn[f].legacy || c->fn[f].live || c->files[f]->lang != SUNSET_LANG_CPP || c->header[f]) continue;
         for (size_t e = 0; e < c->out[f].n; e++) {
             size_t g = VEC_AT(&c->out[f], edge, e).to;
             const char *b = c->files[g]->path;
-            if (!rm_same_stem(c->files[f]->path, b) || !file_live(c, g)) continue;
+            if (!rm_same_stem_files(c, f, g) || !file_live(c, g)) continue;
             make_live(c, &c->fn[f], rm_fmt("implements %s, which stays", b), changed);
             break;
         }
@@ -163,29 +167,17 @@ static void live_targets_of_files(ctx *c, bool *changed) {
     }
 }
 
-static void files_classes_targets_live(ctx *c) {
-    /* the users of every legacy class's name, computed once */
-    vec leg = VEC_INIT(size_t);
-    for (size_t k = 0; k < c->classes.n; k++)
-        if (c->cn[k].legacy && !vec_push(&leg, &k)) c->oom = true;
-    const char **names = sunset_calloc(leg.n ? leg.n : 1, sizeof(char *));
-    vec *cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
-    if (!names || !cu) c->oom = true;
-    for (size_t i = 0; names && i < leg.n; i++) names[i] = VEC_AT(&c->classes, cls, VEC_AT(&leg, size_t, i)).c->name;
-    if (!c->oom && rm_users_of(c, names, leg.n, cu)) c->oom = true;
+/* leg: the legacy classes, cu[i]: the files using leg[i]'s name. */
+static void files_classes_targets_live(ctx *c, const vec *leg, const vec *cu) {
     bool changed = true;
     while (changed && !c->oom) {
         changed = false;
         live_edges(c, &changed);
-        for (size_t i = 0; i < leg.n; i++) live_class(c, VEC_AT(&leg, size_t, i), &cu[i], &changed);
+        for (size_t i = 0; i < leg->n; i++) live_class(c, VEC_AT(leg, size_t, i), &cu[i], &changed);
         live_target_deps(c, &changed);
         live_sources(c, &changed);
         live_targets_of_files(c, &changed);
     }
-    for (size_t i = 0; cu && i < leg.n; i++) vec_free(&cu[i]);
-    sunset_free(cu);
-    sunset_free(names);
-    vec_free(&leg);
 }
 
 /* Flags and passes that live code uses are live, and so is the legacy file defining them
@@ -205,7 +197,7 @@ static bool flags_passes_live(ctx *c) {
             for (size_t j = 0; j < us->n; j++) {
                 size_t f = VEC_AT(us, size_t, j);
                 if (!file_live(c, f)) continue;
-                if (nodes[i].legacy) {
+                if (nodes[i].legacy && !callers_full(&nodes[i])) {
                     if (nodes[i].live) rm_add_caller(c, &nodes[i], rm_fmt("%s uses %s", c->files[f]->path, name));
                     else make_live(c, &nodes[i], rm_fmt("%s uses %s", c->files[f]->path, name), &changed);
                 }
@@ -219,8 +211,21 @@ static bool flags_passes_live(ctx *c) {
 }
 
 void rm_liveness(ctx *c) {
+    /* the users of every legacy class's name, computed once: liveness marks nothing legacy */
+    vec leg = VEC_INIT(size_t);
+    for (size_t k = 0; k < c->classes.n; k++)
+        if (c->cn[k].legacy && !vec_push(&leg, &k)) c->oom = true;
+    const char **names = sunset_calloc(leg.n ? leg.n : 1, sizeof(char *));
+    vec *cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
+    if (!names || !cu) c->oom = true;
+    for (size_t i = 0; names && i < leg.n; i++) names[i] = VEC_AT(&c->classes, cls, VEC_AT(&leg, size_t, i)).c->name;
+    if (!c->oom && rm_users_of(c, names, leg.n, cu)) c->oom = true;
     /* live files keep the passes and flags they use, which can keep more files live */
     do {
-        files_classes_targets_live(c);
+        files_classes_targets_live(c, &leg, cu);
     } while (!c->oom && flags_passes_live(c));
+    for (size_t i = 0; cu && i < leg.n; i++) vec_free(&cu[i]);
+    sunset_free(cu);
+    sunset_free(names);
+    vec_free(&leg);
 }

@@ -59,14 +59,15 @@ void rm_seeds(ctx *c) {
             if (hit)
                 rm_mark(c, &c->cn[k], &ev);
         }
-        for (size_t k = 0; k < c->flags.n; k++) {
+        /* the file's own flags and passes (flag_at, pass_at) */
+        for (size_t k = c->flag_at[f]; k < c->flag_at[f + 1]; k++) {
             const wordref *w = &VEC_AT(&c->flags, wordref, k);
-            if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end && strstr(fd->matched, w->w->text))
+            if (line >= w->w->line && line <= w->w->end && strstr(fd->matched, w->w->text))
                 rm_mark(c, &c->gn[k], &ev);
         }
-        for (size_t k = 0; k < c->passes.n; k++) {
+        for (size_t k = c->pass_at[f]; k < c->pass_at[f + 1]; k++) {
             const wordref *w = &VEC_AT(&c->passes, wordref, k);
-            if (w->file == (size_t)f && line >= w->w->line && line <= w->w->end)
+            if (line >= w->w->line && line <= w->w->end)
                 rm_mark(c, &c->pn[k], &ev);
         }
         if (F->lang == SUNSET_LANG_CMAKE) {
@@ -109,8 +110,9 @@ static bool because(rm_ev *ev, rm_step_kind kind, const char *path, uint32_t lin
 
 static bool py_considered(const ix_class *k) { return k->n_bases > 0; }
 
-static bool py_or_header(const ix_file *F) {
-    return F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && rm_is_header(F->path));
+static bool py_or_header(const ctx *c, size_t f) {
+    const ix_file *F = c->files[f];
+    return F->lang == SUNSET_LANG_PYTHON || (F->lang == SUNSET_LANG_CPP && c->header[f]);
 }
 
 /* The one CMake file naming a source's basename anywhere, for the orphan rule. */
@@ -138,6 +140,8 @@ static bool rule_class_in_legacy_file(const ctx *c, size_t k, rm_ev *ev) {
 }
 
 static bool rule_class_derives_legacy(const ctx *c, size_t k, rm_ev *ev) {
+    /* base_at first: most classes have no base, and need not be read */
+    if (c->base_at[k] == c->base_at[k + 1]) return false;
     const cls *x = &VEC_AT(&c->classes, cls, k);
     for (uint32_t b = 0; b < x->c->n_bases; b++) {
         /* memoised: propagation retries this rule on every pass to the fixed point, and the
@@ -160,7 +164,7 @@ static bool rule_class_derives_legacy(const ctx *c, size_t k, rm_ev *ev) {
 
 static bool rule_file_all_classes(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (!py_or_header(F)) return false;
+    if (!py_or_header(c, f)) return false;
     size_t n = 0, leg = 0;
     long first = -1;
     for (size_t q = 0; q < c->file_classes[f].n; q++) {
@@ -173,16 +177,18 @@ static bool rule_file_all_classes(const ctx *c, size_t f, rm_ev *ev) {
             if (first < 0) first = (long)k;
         }
     }
-    /* a Python module with functions besides its classes is not all legacy, unless it is a test */
-    bool pure = F->lang == SUNSET_LANG_CPP || rm_in_test_tree(c, F->path) || F->funcs.n == 0;
-    if (!n || leg != n || !pure) return false;
+    if (!n || leg != n) return false;
+    /* a Python module with functions besides its classes is not all legacy, unless it is a
+     * test (the regexes last: this rule is tried on every file not legacy yet, every pass) */
+    bool pure = F->lang == SUNSET_LANG_CPP || F->funcs.n == 0 || rm_in_test_tree(c, F->path);
+    if (!pure) return false;
     return because(ev, RM_EV_ALL_CLASSES, NULL, 0, NULL, &c->cn[first]);
 }
 
 /* Not monotone: a test module holding a live test class is kept. */
 static bool rule_file_only_legacy_users(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (!py_or_header(F) || !c->users[f].n) return false;
+    if (!py_or_header(c, f) || !c->users[f].n) return false;
     if (F->lang == SUNSET_LANG_PYTHON && rm_is_test_module(c, F->path)) {
         for (size_t q = 0; q < c->file_classes[f].n; q++) {
             size_t k = VEC_AT(&c->file_classes[f], size_t, q);
@@ -220,11 +226,11 @@ static bool rule_file_empty_test(const ctx *c, size_t f, rm_ev *ev) {
 /* Not monotone: a source defining a class that is not legacy is kept. */
 static bool rule_file_implements_legacy(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (F->lang != SUNSET_LANG_CPP || rm_is_header(F->path)) return false;
+    if (F->lang != SUNSET_LANG_CPP || c->header[f]) return false;
     /* a source whose header is legacy, when it defines nothing else */
     for (size_t e = 0; e < c->out[f].n; e++) {
         size_t g = VEC_AT(&c->out[f], edge, e).to;
-        if (!rm_same_stem(F->path, c->files[g]->path) || !c->fn[g].legacy) continue;
+        if (!c->fn[g].legacy || !rm_same_stem_files(c, f, g)) continue;
         for (size_t q = 0; q < c->file_classes[f].n; q++)
             if (!c->cn[VEC_AT(&c->file_classes[f], size_t, q)].legacy) return false;
         return because(ev, RM_EV_IMPLEMENTS, c->files[g]->path, 0, NULL, &c->fn[g]);
@@ -234,22 +240,22 @@ static bool rule_file_implements_legacy(const ctx *c, size_t f, rm_ev *ev) {
 
 static bool rule_file_orphan(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (F->lang != SUNSET_LANG_CPP || rm_is_header(F->path)) return false;
-    if (c->file_targets_n[f] || !has_cmakelists(c, F->path) || cmake_mentions(c, F->path)) return false;
-    for (size_t e = 0; e < c->out[f].n; e++) {
-        size_t g = VEC_AT(&c->out[f], edge, e).to;
-        if (c->fn[g].legacy && rm_is_header(c->files[g]->path))
-            return because(ev, RM_EV_ORPHAN, c->files[g]->path, 0, NULL, &c->fn[g]);
+    if (F->lang != SUNSET_LANG_CPP || c->header[f] || c->file_targets_n[f]) return false;
+    /* the legacy header first: the CMake lookups then run for few files */
+    long g = -1;
+    for (size_t e = 0; e < c->out[f].n && g < 0; e++) {
+        size_t to = VEC_AT(&c->out[f], edge, e).to;
+        if (c->fn[to].legacy && c->header[to]) g = (long)to;
     }
-    return false;
+    if (g < 0 || !has_cmakelists(c, F->path) || cmake_mentions(c, F->path)) return false;
+    return because(ev, RM_EV_ORPHAN, c->files[g]->path, 0, NULL, &c->fn[g]);
 }
 
 /* Does file f register a pass that code not (yet) legacy applies by name? Passes are looked up
  * in the registry at run time (core.get_pass("buffer_shared_inplace_pass"), PassRegistry::Get),
  * a dependency no CMake DEPS list shows: the file and its targets serve that code too. */
 static bool registers_used_pass(const ctx *c, size_t f) {
-    for (size_t i = 0; i < c->passes.n; i++) {
-        if (VEC_AT(&c->passes, wordref, i).file != f) continue;
+    for (size_t i = c->pass_at[f]; i < c->pass_at[f + 1]; i++) {
         for (size_t j = 0; j < c->pass_users[i].n; j++)
             if (!c->fn[VEC_AT(&c->pass_users[i], size_t, j)].legacy) return true;
     }

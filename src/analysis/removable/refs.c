@@ -24,21 +24,88 @@ static bool control_command(const ix_cmd *k) {
            !strcmp(k->name, "foreach") || !strcmp(k->name, "string") || !strcmp(k->name, "file");
 }
 
+/* The removal references are checked against: dead files and dropped targets, and an open
+ * hash set (0: empty; NULL: none, every test passes) of what an argument can match to name one,
+ * a hash per kind (the seeds below): a dead file's basename, a dead Python file's stem, a dropped
+ * target's name. Most CMake arguments name nothing removed, and the lookups that showed it
+ * (a path built and hashed, the .py path, the target table) were most of the closure. */
+typedef struct removal {
+    const bool *dead, *dropped;
+    uint64_t *set;
+    size_t cap;
+} removal;
+
+enum { SEED_BASE = 10, SEED_PY_STEM = 11, SEED_TARGET = 12 };
+
+static uint64_t removal_hash(const char *s, size_t n, uint64_t seed) {
+    uint64_t h = hash64(s, n, seed);
+    return h ? h : 1;
+}
+
+static void removal_add(removal *R, const char *s, size_t n, uint64_t seed) {
+    uint64_t h = removal_hash(s, n, seed);
+    size_t k = h & (R->cap - 1);
+    while (R->set[k] && R->set[k] != h) k = (k + 1) & (R->cap - 1);
+    R->set[k] = h;
+}
+
+/* Could s (n bytes) name a removed thing of the seed's kind? */
+static bool removal_may(const removal *R, const char *s, size_t n, uint64_t seed) {
+    if (!R->set) return true;
+    uint64_t h = removal_hash(s, n, seed);
+    for (size_t k = h & (R->cap - 1); R->set[k]; k = (k + 1) & (R->cap - 1))
+        if (R->set[k] == h) return true;
+    return false;
+}
+
+static void removal_init(removal *R, const ctx *c, const bool *dead, const bool *dropped) {
+    *R = (removal){dead, dropped, NULL, 64};
+    size_t n = 0;
+    for (size_t f = 0; f < c->nf; f++) n += dead[f] ? 2 : 0;
+    for (size_t t = 0; t < c->targets.n; t++) n += dropped[t];
+    while (R->cap < n * 4) R->cap *= 2;
+    if (!(R->set = sunset_calloc(R->cap, sizeof *R->set))) return;
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!dead[f]) continue;
+        const char *b = rm_base_name(c->files[f]->path);
+        size_t bn = strlen(b);
+        removal_add(R, b, bn, SEED_BASE);
+        if (bn > 3 && !strcmp(b + bn - 3, ".py")) removal_add(R, b, bn - 3, SEED_PY_STEM);
+    }
+    for (size_t t = 0; t < c->targets.n; t++) {
+        const char *name = VEC_AT(&c->targets, tgt, t).name;
+        if (dropped[t]) removal_add(R, name, strlen(name), SEED_TARGET);
+    }
+}
+
+/* Could CMake argument arg name a dead file as a path? Its last segment is the file's basename,
+ * unless it is empty, "." or ".." (the normalised path's is another one). */
+static bool may_name_dead_file(const removal *R, const char *arg) {
+    const char *b = rm_base_name(arg);
+    if (!b[0] || !strcmp(b, ".") || !strcmp(b, "..")) return true;
+    return removal_may(R, b, strlen(b), SEED_BASE);
+}
+
 /* What CMake argument a of k names in the removal: a dead file (path relative to the CMake
  * file, or a Python module's stem beside it) or a dropped target. Sets *to / *tgt. */
-static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const bool *dead,
-                              const bool *dropped, long *to, long *tgt) {
+static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const removal *R, long *to,
+                              long *tgt) {
     const char *arg = k->args[a];
+    const bool *dead = R->dead;
     *to = *tgt = -1;
     if (!arg[0] || strchr(arg, '$')) return false;
     const char *path = c->files[f]->path;
     size_t dn = rm_dir_len(path);
-    long p = rm_lookup_rel(c, path, dn, arg);
+    size_t an = strlen(arg);
+    bool stem = !strchr(arg, '.') && !strchr(arg, '/');
+    bool may_py = stem && removal_may(R, arg, an, SEED_PY_STEM);
+    /* no lookup when neither answer could be a dead file (the .py one needs this one's -1) */
+    long p = may_py || may_name_dead_file(R, arg) ? rm_lookup_rel(c, path, dn, arg) : -1;
     if (p >= 0 && (size_t)p != f && dead[p]) {
         *to = p;
         return true;
     }
-    if (p < 0 && !strchr(arg, '.') && !strchr(arg, '/')) {
+    if (p < 0 && may_py) {
         char py[512];
         if (snprintf(py, sizeof py, "%s.py", arg) < (int)sizeof py) {
             p = rm_lookup_rel(c, path, dn, py);
@@ -48,8 +115,8 @@ static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t 
             }
         }
     }
-    long t = rm_target_pos(c, arg);
-    if (t >= 0 && dropped[t]) {
+    long t = removal_may(R, arg, an, SEED_TARGET) ? rm_target_pos(c, arg) : -1;
+    if (t >= 0 && R->dropped[t]) {
         *tgt = t;
         return true;
     }
@@ -57,8 +124,7 @@ static bool cmake_arg_removed(const ctx *c, size_t f, const ix_cmd *k, uint32_t 
 }
 
 /* How a CMake reference at argument a goes. */
-static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const bool *dead,
-                            const bool *dropped) {
+static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a, const removal *R) {
     if (control_command(k)) return RM_REF_KEEP;
     /* set_tests_properties names several tests from its first argument on: checked below */
     if (a == 0 && strcmp(k->name, "set_tests_properties") != 0)
@@ -71,7 +137,7 @@ static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a,
         uint32_t to = 0, hits = 0;
         for (; to < k->n_args && strcmp(k->args[to], "PROPERTIES") != 0; to++) {
             long x, y;
-            hits += cmake_arg_removed(c, f, k, to, dead, dropped, &x, &y);
+            hits += cmake_arg_removed(c, f, k, to, R, &x, &y);
         }
         return hits == to ? RM_REF_COMMAND : RM_REF_TOKEN;
     }
@@ -79,25 +145,25 @@ static rm_ref_how cmake_how(const ctx *c, size_t f, const ix_cmd *k, uint32_t a,
         uint32_t hits = 0;
         for (uint32_t i = 2; i < k->n_args; i++) {
             long x, y;
-            hits += cmake_arg_removed(c, f, k, i, dead, dropped, &x, &y);
+            hits += cmake_arg_removed(c, f, k, i, R, &x, &y);
         }
         return hits == k->n_args - 2 ? RM_REF_COMMAND : RM_REF_TOKEN;
     }
     return RM_REF_TOKEN;
 }
 
-static void cmake_refs(ctx *c, size_t f, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
+static void cmake_refs(ctx *c, size_t f, const removal *R, rm_ref_fn fn, void *ud) {
     const ix_file *F = c->files[f];
     for (size_t i = 0; i < F->cmds.n; i++) {
         const ix_cmd *k = &VEC_AT(&F->cmds, ix_cmd, i);
         for (uint32_t a = 0; a < k->n_args; a++) {
             rm_ref r = {0};
-            if (!cmake_arg_removed(c, f, k, a, dead, dropped, &r.to, &r.target)) continue;
+            if (!cmake_arg_removed(c, f, k, a, R, &r.to, &r.target)) continue;
             r.from = f;
             r.cmd = k;
             r.arg = a;
             r.token = k->args[a];
-            r.how = cmake_how(c, f, k, a, dead, dropped);
+            r.how = cmake_how(c, f, k, a, R);
             r.line = r.how == RM_REF_COMMAND ? k->line : k->arg_lines[a];
             r.end = r.how == RM_REF_COMMAND ? k->end : k->arg_lines[a];
             fn(c, &r, ud);
@@ -154,11 +220,13 @@ static void link_refs(ctx *c, size_t f, const bool *dead, rm_ref_fn fn, void *ud
 }
 
 void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud) {
+    removal R;
+    removal_init(&R, c, dead, dropped);
     for (size_t f = 0; f < c->nf; f++) {
         if (dead[f]) continue;
         const ix_file *F = c->files[f];
         if (F->lang == SUNSET_LANG_CMAKE) {
-            cmake_refs(c, f, dead, dropped, fn, ud);
+            cmake_refs(c, f, &R, fn, ud);
             continue;
         }
         if (F->lang == SUNSET_LANG_CPP) link_refs(c, f, dead, fn, ud);
@@ -191,6 +259,7 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
             fn(c, &r, ud);
         }
     }
+    sunset_free(R.set);
 }
 
 /* Targets that go with the dead files: every source they resolve to is dead. */

@@ -28,6 +28,23 @@ char *rm_fmt(const char *f, ...) {
     return s;
 }
 
+size_t rm_cat3(char *buf, size_t n, const char *a, const char *b, const char *c) {
+    const char *part[3] = {a, b, c};
+    size_t at = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t k = strlen(part[i]);
+        if (k > n - 1 - at) k = n - 1 - at;
+        memcpy(buf + at, part[i], k);
+        at += k;
+    }
+    buf[at] = 0;
+    return at;
+}
+
+void rm_submodule(char *buf, size_t n, const ix_import *m) {
+    rm_cat3(buf, n, m->module, m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+}
+
 const char *rm_base_name(const char *path) {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
@@ -43,10 +60,8 @@ bool rm_is_header(const char *path) {
     return e && (!strcmp(e, ".h") || !strcmp(e, ".hh") || !strcmp(e, ".hpp") || !strcmp(e, ".cuh"));
 }
 
-bool rm_same_stem(const char *a, const char *b) {
-    size_t an = strrchr(a, '.') ? (size_t)(strrchr(a, '.') - a) : strlen(a);
-    size_t bn = strrchr(b, '.') ? (size_t)(strrchr(b, '.') - b) : strlen(b);
-    return an == bn && !strncmp(a, b, an);
+bool rm_same_stem_files(const ctx *c, size_t f, size_t g) {
+    return c->stem_n[f] == c->stem_n[g] && !memcmp(c->files[f]->path, c->files[g]->path, c->stem_n[f]);
 }
 
 bool rm_matches(const ctx *c, const vec *regexes, const char *path) {
@@ -125,9 +140,9 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
     for (int e = 0; e < 2; e++) {
         if (!n) {
             if (e == 0) continue;
-            snprintf(cand, sizeof cand, "__init__.py");
+            rm_cat3(cand, sizeof cand, "__init__.py", "", "");
         } else {
-            snprintf(cand, sizeof cand, "%s%s", rel, exts[e]);
+            rm_cat3(cand, sizeof cand, rel, exts[e], "");
         }
         long p = rm_lookup_rel(c, dir, dn, cand);
         if (p >= 0) return p;
@@ -136,50 +151,32 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
         /* the import roots: `import paddle.x` is python/paddle/x.py in Paddle */
         for (size_t r = 0; r < c->conv->import_roots.n; r++) {
             char py[2300];
-            snprintf(py, sizeof py, "%s/%s", VEC_AT(&c->conv->import_roots, char *, r), cand);
+            rm_cat3(py, sizeof py, VEC_AT(&c->conv->import_roots, char *, r), "/", cand);
             if ((p = sunset_index_file_pos(c->ix, py)) >= 0) return p;
         }
     }
     return -1;
 }
 
-int rm_cmp_cls_name(const void *a, const void *b, void *arg) {
-    const ctx *c = arg;
-    const cls *x = &VEC_AT(&c->classes, cls, *(const size_t *)a);
-    const cls *y = &VEC_AT(&c->classes, cls, *(const size_t *)b);
-    int r = strcmp(x->c->name, y->c->name);
-    if (r) return r;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+long rm_class_named(const ctx *c, const char *name) {
+    uint64_t h = sunset_index_name_hash(name, strlen(name));
+    for (size_t k = h & (c->cls_cap - 1); c->cls_by_name[k].h; k = (k + 1) & (c->cls_cap - 1)) {
+        const struct cls_slot *o = &c->cls_by_name[k];
+        if (o->h == h && !strcmp(VEC_AT(&c->classes, cls, o->first).c->name, name)) return o->first;
+    }
+    return -1;
 }
 
-/* First and one-past-last position in by_name of classes called `name`. */
-static void class_range(const ctx *c, const char *name, size_t *lo, size_t *hi) {
-    size_t n = c->classes.n, l = 0, h = n;
-    while (l < h) {
-        size_t m = (l + h) / 2;
-        if (strcmp(VEC_AT(&c->classes, cls, c->by_name[m]).c->name, name) < 0) l = m + 1;
-        else h = m;
-    }
-    *lo = l;
-    h = n;
-    size_t l2 = l;
-    while (l2 < h) {
-        size_t m = (l2 + h) / 2;
-        if (strcmp(VEC_AT(&c->classes, cls, c->by_name[m]).c->name, name) <= 0) l2 = m + 1;
-        else h = m;
-    }
-    *hi = l2;
+/* The class of file f among first and the classes of its name after it, or -1. */
+static long class_of_name_in(const ctx *c, long first, size_t f) {
+    for (long k = first; k >= 0; k = c->cls_next[k])
+        if (VEC_AT(&c->classes, cls, k).file == f) return k;
+    return -1;
 }
 
 /* Class id of `name` defined at the top of file f, or -1. */
 static long class_in_file(const ctx *c, size_t f, const char *name) {
-    size_t lo, hi;
-    class_range(c, name, &lo, &hi);
-    for (size_t i = lo; i < hi; i++) {
-        const cls *k = &VEC_AT(&c->classes, cls, c->by_name[i]);
-        if (k->file == f) return (long)c->by_name[i];
-    }
-    return -1;
+    return class_of_name_in(c, rm_class_named(c, name), f);
 }
 
 static long py_find_class(const ctx *c, size_t f, const char *name, const char *qual, int depth);
@@ -195,8 +192,7 @@ static long py_imported_class(const ctx *c, size_t f, const char *name, const ch
             long g = -1;
             if (m->name && bound && strcmp(bound, qual) == 0 && strcmp(m->name, "*") != 0) {
                 char sub[1024];
-                snprintf(sub, sizeof sub, "%s%s%s", m->module,
-                         m->module[strlen(m->module) - 1] == '.' ? "" : ".", m->name);
+                rm_submodule(sub, sizeof sub, m);
                 g = rm_resolve_module(c, f, sub);
             } else if (!m->name && ((m->alias && !strcmp(m->alias, qual)) || !strcmp(m->module, qual))) {
                 g = rm_resolve_module(c, f, m->module);
@@ -230,11 +226,19 @@ static long py_find_class(const ctx *c, size_t f, const char *name, const char *
 
 /* C++: the class in f or in a file f includes (breadth first, 4 levels), else a unique one. */
 static long cpp_find_class(const ctx *c, size_t f, const char *name) {
-    long k = class_in_file(c, f, name);
+    long first = rm_class_named(c, name);
+    if (first < 0) return -1;
+    long k = class_of_name_in(c, first, f);
     if (k >= 0) return k;
-    size_t lo, hi;
-    class_range(c, name, &lo, &hi);
-    if (lo == hi) return -1;
+    /* the walk visits only C++ files: with one C++ class of that name it finds that one or
+     * none, and the unique one is it again; with none, nothing */
+    size_t n_cpp = 0;
+    for (long i = first; i >= 0 && n_cpp < 2; i = c->cls_next[i])
+        if (c->files[VEC_AT(&c->classes, cls, i).file]->lang == SUNSET_LANG_CPP) {
+            n_cpp++;
+            k = i;
+        }
+    if (n_cpp < 2) return n_cpp ? k : -1;
     vec q = VEC_INIT(size_t), depth = VEC_INIT(int);
     bool *seen = sunset_calloc(c->nf, 1);
     long found = -1;
@@ -246,7 +250,7 @@ static long cpp_find_class(const ctx *c, size_t f, const char *name) {
     for (size_t qi = 0; qi < q.n && found < 0; qi++) {
         size_t g = VEC_AT(&q, size_t, qi);
         int d = VEC_AT(&depth, int, qi);
-        if (g != f && (found = class_in_file(c, g, name)) >= 0) break;
+        if (g != f && (found = class_of_name_in(c, first, g)) >= 0) break;
         if (d >= 4) continue;
         for (size_t e = 0; e < c->out[g].n; e++) {
             size_t to = VEC_AT(&c->out[g], edge, e).to;
@@ -257,17 +261,7 @@ static long cpp_find_class(const ctx *c, size_t f, const char *name) {
             vec_push(&depth, &d1);
         }
     }
-    if (found < 0) {
-        size_t n_cpp = 0;
-        for (size_t i = lo; i < hi; i++) {
-            const cls *x = &VEC_AT(&c->classes, cls, c->by_name[i]);
-            if (c->files[x->file]->lang == SUNSET_LANG_CPP) {
-                n_cpp++;
-                found = (long)c->by_name[i];
-            }
-        }
-        if (n_cpp != 1) found = -1;
-    }
+    /* not reached, and more than one: no unique one either */
 cleanup:
     sunset_free(seen);
     vec_free(&q);
@@ -278,7 +272,9 @@ cleanup:
 long rm_resolve_base(const ctx *c, size_t cid, const char *base) {
     const cls *k = &VEC_AT(&c->classes, cls, cid);
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", base);
+    size_t bn = strnlen(base, sizeof buf - 1); /* cut as snprintf would, without its cost */
+    memcpy(buf, base, bn);
+    buf[bn] = 0;
     /* template arguments were dropped by the lexer; strip qualifiers */
     char *name = buf, *qual = NULL;
     if (c->files[k->file]->lang == SUNSET_LANG_PYTHON) {
@@ -297,20 +293,16 @@ long rm_resolve_base(const ctx *c, size_t cid, const char *base) {
     long r = cpp_find_class(c, k->file, name);
     return r == (long)cid ? -1 : r;
 }
+
 long rm_target_pos(const ctx *c, const char *name) {
-    if (!c->tgt_sorted) {
+    if (!c->tgt_by_name) {
         for (size_t i = 0; i < c->targets.n; i++)
             if (!strcmp(VEC_AT(&c->targets, tgt, i).name, name)) return (long)i;
         return -1;
     }
-    size_t lo = 0, hi = c->targets.n;
-    while (lo < hi) {
-        size_t m = (lo + hi) / 2;
-        int r = strcmp(VEC_AT(&c->targets, tgt, c->tgt_sorted[m]).name, name);
-        if (!r) return (long)c->tgt_sorted[m];
-        if (r < 0) lo = m + 1;
-        else hi = m;
-    }
+    size_t m = c->tgt_cap - 1;
+    for (size_t k = hash64(name, strlen(name), 3) & m; c->tgt_by_name[k] >= 0; k = (k + 1) & m)
+        if (!strcmp(VEC_AT(&c->targets, tgt, c->tgt_by_name[k]).name, name)) return c->tgt_by_name[k];
     return -1;
 }
 

@@ -56,6 +56,7 @@ typedef struct tgt {
     vec defs;    /* size_t: index into cmds (file, cmd) pairs */
     vec srcs;    /* size_t: file indexes */
     vec deps;    /* char *: names (borrowed from the index) */
+    vec dep_ids; /* size_t: the targets deps names, in order (not itself; link_targets) */
     vec dependents; /* size_t: target indexes */
 } tgt;
 
@@ -83,19 +84,31 @@ typedef struct ctx {
     vec *users;      /* per file: size_t every importer / includer, used or not */
     vec classes;     /* cls */
     node *cn;
-    size_t *by_name; /* class ids sorted by name */
+    /* classes by name: an open hash (hash 0: empty) to the first class of each name, and per
+     * class the next one of its name, ids ascending */
+    struct cls_slot {
+        uint64_t h;
+        long first;
+    } *cls_by_name;
+    size_t cls_cap;
+    long *cls_next;
     vec cmds;        /* cmdref: every CMake command */
     vec targets;     /* tgt */
     node *tn;
     vec flags;       /* wordref */
     node *gn;
     vec passes;      /* wordref */
+    size_t *flag_at, *pass_at; /* per file + 1: where its flags / passes start in flags / passes
+                                * (collected file by file) */
     node *pn;
     vec *flag_users, *pass_users; /* per flag / pass: size_t files using it (not the definer, not CMake) */
     size_t *file_targets_n; /* per file: number of targets compiling it */
+    bool *header;           /* per file: rm_is_header(its path), asked by rules on every pass */
+    size_t *stem_n;         /* per file: its path's length up to the last '.' */
     vec *file_classes;      /* per file: size_t class ids */
     vec *file_tgts;         /* per file: size_t targets compiling it */
-    size_t *tgt_sorted;     /* target ids sorted by name */
+    long *tgt_by_name;      /* open hash (hash64 seed 3) of target names: id, -1 empty */
+    size_t tgt_cap;         /* its size, a power of two */
     uint64_t *cm_args;      /* sorted hashes of every CMake argument's basename */
     size_t n_cm_args;
     uint64_t *glob_dirs;    /* sorted hashes of directories whose CMake files glob sources */
@@ -111,11 +124,16 @@ typedef struct ctx {
 
 char *rm_dupz(const char *s); /* NULL on OOM */
 char *rm_fmt(const char *f, ...) __attribute__((format(printf, 1, 2))); /* NULL on OOM */
+/* a, b and c into buf (n > 0 bytes), cut as snprintf would: for the paths built per import and
+ * per candidate, where snprintf's format parsing was the cost. Returns the length. */
+size_t rm_cat3(char *buf, size_t n, const char *a, const char *b, const char *c);
+/* `from pkg import name`: pkg.name, the submodule the name may be, into buf (n bytes). */
+void rm_submodule(char *buf, size_t n, const ix_import *m);
 const char *rm_base_name(const char *path);
 size_t rm_dir_len(const char *path);
 bool rm_is_header(const char *path);
-/* a.cc and a.h: the same path up to the last '.' */
-bool rm_same_stem(const char *a, const char *b);
+/* Files f and g are a.cc and a.h: the same path up to the last '.' (stem_n). */
+bool rm_same_stem_files(const ctx *c, size_t f, size_t g);
 bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h);
 /* A Python test module (settings.cross_file.test_modules) / a file of a test tree (test_trees). */
 bool rm_matches(const ctx *c, const vec *regexes, const char *path);
@@ -132,8 +150,8 @@ long rm_resolve_include(const ctx *c, size_t from, const char *inc);
 long rm_resolve_module(const ctx *c, size_t from, const char *mod);
 /* The class a base of class cid names (never cid itself). */
 long rm_resolve_base(const ctx *c, size_t cid, const char *base);
-/* qsort_r order of class ids by name (arg: the ctx). */
-int rm_cmp_cls_name(const void *a, const void *b, void *arg);
+/* The first class (lowest id) called `name`; cls_next gives the others. */
+long rm_class_named(const ctx *c, const char *name);
 long rm_target_pos(const ctx *c, const char *name);
 /* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
 bool rm_target_command(const ix_cmd *k);
