@@ -55,6 +55,8 @@ typedef struct clang_worker {
     clang_state *st;            /* borrowed */
     CXIndex index;              /* owned, used by this worker's thread only */
     CXTranslationUnit fast_tu;  /* owned: the last fast-mode parse, reparsed for the next file */
+    bool target_checked;        /* whether libclang knows fast_args' --target, once a parse failed */
+    bool no_target;             /* it does not: fast mode without fast_args' last */
 } clang_worker;
 
 /* The fast-mode main file's name (see the top of this file). Not a path of any machine. */
@@ -71,10 +73,14 @@ static double now_ms(void) {
 /* Fast mode: no build, so no include paths and no target. -undef drops the host's predefined
  * macros (__linux__, __GNUC__, __x86_64__ ...; the standard ones stay): which #if branches
  * libclang parses then no longer depends on the machine that runs sunset, and each reparse
- * skips its ~400 #defines (a fifth of libclang's time on the 170 C/C++ files of the real
- * tree that reach the parser). Tokens, and so most facts, come from every branch anyway. */
+ * skips their ~400 #defines. A generic 64-bit target (WebAssembly; last, so that it can be
+ * dropped where libclang lacks it) has almost no builtins of its own, where x86-64 enters
+ * thousands of intrinsics into every reparse's identifier table. On the 170 C/C++ files of
+ * the real tree that reach the parser, libclang 142 -> 100 ms (a harness reparsing as this
+ * frontend does). Tokens, and so most facts, come from every branch anyway. */
 static const char *const fast_args[] = {"-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc",
-                                        "-nostdinc++", "-Wno-everything", "-ferror-limit=0", "-undef"};
+                                        "-nostdinc++", "-Wno-everything", "-ferror-limit=0", "-undef",
+                                        "--target=wasm64-unknown-unknown"};
 static const unsigned fast_opts = CXTranslationUnit_SingleFileParse | CXTranslationUnit_KeepGoing |
                                   CXTranslationUnit_SkipFunctionBodies;
 static const unsigned precise_opts = CXTranslationUnit_KeepGoing;
@@ -341,15 +347,29 @@ static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink)
         struct CXUnsavedFile uf = {FAST_NAME, src->data, src->len};
         CXTranslationUnit prev = w->fast_tu;
         w->fast_tu = NULL;
-        enum CXErrorCode e = parse_deep(w->index, prev, FAST_NAME, fast_args,
-                                        (int)(sizeof fast_args / sizeof *fast_args), &uf,
-                                        fast_opts, &tu);
+        int nargs = (int)(sizeof fast_args / sizeof *fast_args) - (w->no_target ? 1 : 0);
+        enum CXErrorCode e = parse_deep(w->index, prev, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
         if (prev && (e != CXError_Success || !tu)) {
             /* a failed reparse leaves the unit unusable: start afresh once */
             clang_disposeTranslationUnit(prev);
             tu = NULL;
-            e = parse_deep(w->index, NULL, FAST_NAME, fast_args,
-                           (int)(sizeof fast_args / sizeof *fast_args), &uf, fast_opts, &tu);
+            e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
+        }
+        if ((e != CXError_Success || !tu) && !w->target_checked) {
+            /* an empty file that does not parse either: a libclang built without the
+             * WebAssembly target, so the host's from now on (the file alone decides nothing,
+             * or the outcome would depend on which worker met which file first) */
+            w->target_checked = true;
+            CXTranslationUnit probe = NULL;
+            struct CXUnsavedFile empty = {FAST_NAME, "", 0};
+            if (parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &empty, fast_opts, &probe) != CXError_Success ||
+                !probe) {
+                if (tu) clang_disposeTranslationUnit(tu);
+                tu = NULL;
+                w->no_target = true;
+                e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs - 1, &uf, fast_opts, &tu);
+            }
+            if (probe) clang_disposeTranslationUnit(probe);
         }
         if (e != CXError_Success || !tu) {
             if (tu) clang_disposeTranslationUnit(tu);
