@@ -486,6 +486,12 @@ static void test_units(void **unused) {
     n = unit_rows("import a\nimport b\n", 0, 18, 0, 0, rows, 16);
     assert_int_equal(n, 3);
     assert_int_equal(rows[1], 0);
+    /* a string continued by a backslash and CRLF carries its next line */
+    static const char crlf[] = "x = 'a\\\r\nnot a statement'\r\nimport os\r\n";
+    n = unit_rows(crlf, 0, (uint32_t)strlen(crlf), 0, 0, rows, 16);
+    assert_int_equal(n, 3);
+    assert_int_equal(rows[1], 0);
+    assert_int_equal(rows[2], 2);
 }
 
 static bool same_rec(const rec *a, const rec *b) {

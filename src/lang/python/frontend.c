@@ -16,9 +16,10 @@
  * of the part into what was left out (sunset_sink_part_suffices), what the part reported is
  * forgotten and the whole file parsed.
  *
- * Query rules are compiled one by one at init (for error messages) and once more all together,
- * so that a file is walked once for all of them; only when that walk hits the match limit are
- * they re-run one by one, to name the rule whose matches may be missing.
+ * Query rules are compiled all together at init, so that a file is walked once for all of
+ * them; one by one only to name the rule of an init error, and, for a file whose single walk
+ * hits the match limit, to re-run them one by one and name the rule whose matches may be
+ * missing.
  *
  * Ownership: the state (init/fini) owns the compiled queries and regexes; a worker owns its
  * parser, query cursor and regex match data; everything made for one file lives in a scan_ctx

@@ -44,7 +44,8 @@ static const char *string_end(const char *p, const char *end, int q, uint32_t *l
     p += q;
     while (p < end) {
         char b = *p;
-        if (b == '\\') {
+        if (b == '\\') { /* an escape, or a continuation (LF or CRLF) */
+            if (p + 2 < end && p[1] == '\r' && p[2] == '\n') p++;
             if (p + 1 < end && p[1] == '\n') (*line)++;
             p += 2;
             continue;
