@@ -331,7 +331,8 @@ int read_file_sb(const char *path, size_t max_size, sb *buf) {
             err = ENOMEM;
             break;
         }
-        ssize_t r = read(fd, buf->s + buf->len, buf->cap - 1 - buf->len);
+        size_t want = buf->cap - 1 - buf->len;
+        ssize_t r = read(fd, buf->s + buf->len, want);
         if (r < 0) {
             if (errno == EINTR) continue;
             err = errno;
@@ -340,6 +341,13 @@ int read_file_sb(const char *path, size_t max_size, sb *buf) {
         if (r == 0) break;
         buf->len += (size_t)r;
         if (max_size && buf->len > max_size) err = EFBIG; /* grew while we read */
+        /* A regular file's read is short only at its end: the buffer has room for a byte more
+         * than fstat's size, so a whole file comes in one read, and the read that would
+         * return 0 is saved (one system call per file of the tree). Only when the bytes read
+         * are exactly that size: a file that grew since the fstat fills the request, and
+         * /proc's files (size 0) or sysfs's (4096) may come in parts, so those are read on to
+         * the read that returns 0. */
+        if (S_ISREG(st.st_mode) && (size_t)r < want && buf->len == (size_t)st.st_size) break;
     }
     close(fd);
     if (buf->s) buf->s[buf->len] = 0;

@@ -2,7 +2,8 @@
  * test_util.c — the atomic file writes: the umask decides a new file's mode, a replaced file
  * keeps its own, a write interrupted by SIGTERM leaves no temp behind (in a forked child,
  * and through the binary: `report --out-dir` keeps the previous set whole), and the cleanup
- * the signal handler runs.
+ * the signal handler runs; reading a file into a reused buffer (read_file_sb) whatever its
+ * size and the buffer's, and a /proc file, whose size fstat gives as 0, to its end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +129,53 @@ static void sigterm_mid_write(void **st) {
     rm_dir(dir);
 }
 
+/* read_file_sb with one buffer, reused from a large file to small ones and back: every read
+ * returns the file's bytes exactly (a whole file is one read, which must not stop early),
+ * including sizes at the buffer's growth boundaries. */
+static void read_into_reused_buffer(void **st) {
+    (void)st;
+    char dir[64];
+    make_dir(dir);
+    static const size_t sizes[] = {100000, 0, 1, 63, 64, 65, 127, 4095, 4096, 4097, 5, 200000, 100001};
+    sb buf = {0};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s/f%zu", dir, i);
+        char *want = malloc(sizes[i] + 1);
+        assert_non_null(want);
+        for (size_t k = 0; k < sizes[i]; k++) want[k] = (char)('a' + (k * 7 + i) % 26);
+        FILE *f = fopen(p, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(want, 1, sizes[i], f), sizes[i]);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(read_file_sb(p, 0, &buf), 0);
+        assert_int_equal(buf.len, sizes[i]);
+        assert_memory_equal(buf.s, want, sizes[i]);
+        assert_int_equal(buf.s[buf.len], 0);
+        free(want);
+    }
+    assert_int_equal(read_file_sb(dir, 0, &buf), EISDIR);
+    sb_free(&buf);
+    rm_dir(dir);
+}
+
+/* A /proc file is regular with a size of 0, and its contents come a page or so per read:
+ * read_file_sb reads it to the end, as read_file does. */
+static void read_proc_file_to_end(void **st) {
+    (void)st;
+    const char *p = "/proc/self/smaps";
+    char *whole = NULL;
+    size_t n = 0;
+    if (read_file(p, 0, &whole, &n) != 0) skip();
+    sunset_free(whole);
+    sb buf = {0};
+    assert_int_equal(read_file_sb(p, 0, &buf), 0);
+    assert_true(n > 8192);      /* more than a read or two: the case this is about */
+    assert_true(buf.len > 8192);
+    assert_non_null(strstr(buf.s, "[stack]")); /* the stack's mapping is listed after the binary's */
+    sb_free(&buf);
+}
+
 /* `report --out-dir` killed while writing its third file: the three old files are intact and
  * no temp remains (before, tracking.md and tracking.json were already replaced). */
 static void report_out_dir_interrupted(void **st) {
@@ -158,6 +207,8 @@ int main(void) {
         cmocka_unit_test(cleanup_unlinks_staged),
         cmocka_unit_test(sigterm_mid_write),
         cmocka_unit_test(report_out_dir_interrupted),
+        cmocka_unit_test(read_into_reused_buffer),
+        cmocka_unit_test(read_proc_file_to_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
