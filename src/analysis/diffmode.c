@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "base/git.h"
 
 static void git_err(char *err, size_t n, const char *what) {
     const git_error *e = git_error_last();
@@ -36,12 +37,11 @@ static char *prefix_of(git_repository *repo, const char *root) {
 }
 
 char *diff_repo_prefix(const char *root) {
-    git_libgit2_init();
+    sunset_git_init();
     git_repository *repo = NULL;
     char *p = NULL;
     if (git_repository_open_ext(&repo, root, 0, NULL) == 0) p = prefix_of(repo, root);
     git_repository_free(repo);
-    git_libgit2_shutdown();
     return p;
 }
 
@@ -139,7 +139,7 @@ int diff_read_at(const char *root, const char *rev, const char *path, char **dat
     int rc = -1;
     *data = NULL;
     *len = 0;
-    git_libgit2_init();
+    sunset_git_init();
     if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
     /* prefix + path, with each leading "../" taking one directory off the prefix */
     size_t pl = strlen(prefix);
@@ -180,7 +180,6 @@ cleanup:
     git_object_free(tree);
     git_object_free(obj);
     git_repository_free(repo);
-    git_libgit2_shutdown();
     return rc;
 }
 
@@ -203,7 +202,7 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
     vec files = VEC_INIT(diff_file);
     int rc = -1;
     memset(out, 0, sizeof *out);
-    git_libgit2_init();
+    sunset_git_init();
     if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
     git_diff_options opts;
     git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
@@ -288,7 +287,6 @@ cleanup:
     git_object_free(tree);
     git_object_free(obj);
     git_repository_free(repo);
-    git_libgit2_shutdown();
     return rc;
 }
 

@@ -7,6 +7,7 @@
  * A blob already scanned at the same path is never parsed again (its counts are cached by
  * blob id and path: path rules and test flags depend on the path).
  */
+#include "base/git.h"
 #include "analysis/history.h"
 
 #include <stdlib.h>
@@ -372,7 +373,7 @@ int history_replay(sunset_engine *e, const char *repo_dir, const char *range, co
     int rc = -1;
     history_counts none = {0};
     if (!vec_push(&rp.counts, &none)) return -1;
-    git_libgit2_init();
+    sunset_git_init();
     /* libgit2 keeps up to 256 MB of parsed objects and maps pack windows freely; a replay
      * reads each blob once, so small bounds cost nothing and keep the peak memory low
      * (Paddle's 345-commit window: 8 MB cache and 32 MB of windows peaked at 143 MB RSS,
@@ -403,7 +404,6 @@ cleanup:
     vec_free(&rp.counts);
     sunset_worker_free(rp.w);
     git_repository_free(rp.repo);
-    git_libgit2_shutdown();
     return rc;
 }
 

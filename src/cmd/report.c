@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/git.h"
 #include "cmd/session.h"
 #include "analysis/tracking.h"
 
@@ -64,7 +65,7 @@ static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char da
     git_commit *head = NULL;
     git_oid id;
     sha[0] = date[0] = 0;
-    git_libgit2_init();
+    sunset_git_init();
     if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) goto cleanup;
     if (git_repository_is_bare(repo) || git_reference_name_to_id(&id, repo, "HEAD") != 0 ||
         git_commit_lookup(&head, repo, &id) != 0)
@@ -76,7 +77,6 @@ static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char da
 cleanup:
     git_commit_free(head);
     git_repository_free(repo);
-    git_libgit2_shutdown();
 }
 
 /* The day of the run, UTC; SOURCE_DATE_EPOCH (reproducible builds) when set. */

@@ -10,6 +10,7 @@
  * Symlinks to directories are never followed (so no loop is possible); a symlink to a file is
  * scanned only when its target resolves inside the root.
  */
+#include "base/git.h"
 #include "core/walk.h"
 
 #include "core/cache.h"
@@ -329,7 +330,7 @@ static int cmp_names(const void *a, const void *b);
 /* Load the root-relative paths of the index's entries under the root (gitlinks left out:
  * a submodule is another repository). Silent when there is no readable repository. */
 static void tracked_load(walker *w) {
-    git_libgit2_init();
+    sunset_git_init();
     git_repository *repo = NULL;
     git_index *idx = NULL;
     char wd[PATH_MAX];
@@ -361,7 +362,6 @@ static void tracked_load(walker *w) {
 cleanup:
     git_index_free(idx);
     git_repository_free(repo);
-    git_libgit2_shutdown();
 }
 
 /* The first tracked path not below key in sort order. */

@@ -1,13 +1,14 @@
 /*
  * test_walk.c — the walker on real temporary trees: .gitignore (nested, negation, dir-only,
  * anchored), include/exclude globs, symlinks out of the tree and symlink loops, and the glob
- * matcher itself.
+ * matcher itself; the walks of a git work tree share one libgit2 initialisation.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,6 +382,11 @@ static void tracked_files_beat_gitignore(void **state) {
     int src = rc ? -1 : walk_tree(sub, "", &o, &out, &st, NULL, NULL);
     bool sub_ok = has(&out, "build_strategy.cc") && !has(&out, "build_tmp.cc");
     free_list(&out);
+    /* the walks read git's index through libgit2, initialised once for the process and kept
+     * until exit (base/git.h): its count is then 1, 2 with this call. Each walk initialising
+     * and shutting down again re-read the CA bundle every time. */
+    int inits = git_libgit2_init();
+    git_libgit2_shutdown();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     assert_int_equal(system(cmd), 0);
     snprintf(root, sizeof root, "%s", saved);
@@ -389,6 +395,7 @@ static void tracked_files_beat_gitignore(void **state) {
     assert_int_equal(src, 0);
     assert_true(top_ok);
     assert_true(sub_ok);
+    assert_int_equal(inits, 2);
 }
 
 int main(void) {

@@ -1,0 +1,18 @@
+/*
+ * git.h — libgit2, initialised once for the process.
+ *
+ * git_libgit2_init does its set-up each time its count goes from 0 to 1, and with Debian's
+ * mbedTLS backend that set-up seeds a random generator and parses the system's CA bundle
+ * (about 140 PEM certificates, 9 ms on the machine of issue 18). Every git use of sunset
+ * (the walk's tracked files, check's diff, report's revision, history) used to init and shut
+ * down around itself, so a `check --diff-base` paid it seven times. Callers now take
+ * sunset_git_init instead and never shut down: the first call initialises, and the
+ * shutdown runs at exit, so leak checkers still see libgit2's memory freed.
+ */
+#ifndef SUNSET_BASE_GIT_H
+#define SUNSET_BASE_GIT_H
+
+/* Thread-safe; cheap after the first call. libgit2's own errors are left to its calls. */
+void sunset_git_init(void);
+
+#endif
