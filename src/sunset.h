@@ -186,10 +186,11 @@ bool sunset_sink_rule_may_match(sunset_sink *sink, const sunset_rule *rule);
 /* A frontend may scan part of a file: the parts no rule can match in (sunset_sink_may_match
  * of each) left out of its parse. Every match is then in the part; but a legacy object the
  * part binds at module or class level (`x = ...`, `self.x = ...`), or a function of it
- * returns, may be used in the parts left out, where legacy-object flow would report it. After scanning the part, a frontend asks whether
- * it suffices (`skipped`: the byte ranges [start, end) it left out, sorted); when it does
- * not, sunset_sink_restart forgets everything it reported for the file (facts, matches,
- * scopes, warnings) and the frontend scans the whole file. */
+ * returns, may be used in the parts left out, where legacy-object flow would report it.
+ * After scanning the part, a frontend asks whether it suffices (`skipped`: the byte ranges
+ * [start, end) it left out, sorted); when it does not, sunset_sink_restart forgets
+ * everything it reported for the file (facts, matches, scopes, warnings) and the frontend
+ * scans the whole file. */
 bool sunset_sink_part_suffices(sunset_sink *sink, const uint32_t (*skipped)[2], size_t n);
 void sunset_sink_restart(sunset_sink *sink);
 

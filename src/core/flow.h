@@ -47,8 +47,8 @@ bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules);
 /* Could a legacy object this file's facts bind be used where they were not gathered from?
  * For every flow rule, the names that carry one out of a function: the last component of
  * each binding holding it at module or class level (`x = ...`, `self.x = ...`), and the name
- * of each function returning it. True as soon as `seen` says true for one (the name occurs in the part of the file the
- * frontend left out), and on OOM. */
+ * of each function returning it. True as soon as `seen` says true for one (the name occurs
+ * in the part of the file the frontend left out), and on OOM. */
 typedef bool (*flow_name_fn)(void *ud, const char *name, size_t len);
 bool flow_escapes(const flow_file *ff, const vec *rules, flow_name_fn seen, void *ud);
 
