@@ -293,6 +293,26 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
         if (word_start(c) && (i == 0 || !word_char((unsigned char)text[i - 1]))) {
             size_t j = i;
             while (j < len && word_char((unsigned char)text[j])) j++;
+            if (ctx == SUNSET_CTX_COMMENT && j - i == 6 && len - i >= sizeof SUNSET_SUPPRESS_MARKER - 1 &&
+                memcmp(text + i, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) == 0) {
+                /* a suppression marker, its ids and its reason, to the end of the line, are
+                 * sunset's own words: no finding */
+                while (i < len && text[i] != '\n') i++, col++;
+                continue;
+            }
+            if (j < len && text[j] == '-') {
+                /* a rule id or glob (`PE-PY-IDENT`, `OH-*`) is skipped whole */
+                size_t k = j;
+                while (k < len && (word_char((unsigned char)text[k]) || text[k] == '-' ||
+                                   text[k] == '*'))
+                    k++;
+                while (k > j && text[k - 1] == '-') k--;
+                if (sunset_rule_id_token(rs, text + i, k - i)) {
+                    col += (uint32_t)(k - i);
+                    i = k;
+                    continue;
+                }
+            }
             sunset_fact f = {.kind = (sunset_fact_kind)MATCH_WORD, .ctx = ctx,
                              .span = {line, col, line, col + (uint32_t)(j - i)},
                              .text = text + i, .text_len = j - i};

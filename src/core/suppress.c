@@ -168,6 +168,24 @@ static bool ids_match(const char *ids, const char *id) {
     return false;
 }
 
+bool sunset_rule_id_token(const sunset_ruleset *rs, const char *s, size_t n) {
+    char buf[128];
+    if (n < 3 || n >= sizeof buf || !(s[0] >= 'A' && s[0] <= 'Z')) return false;
+    bool dash = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '-') dash = true;
+        else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '*' || c == '_'))
+            return false;
+    }
+    if (!dash) return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    for (size_t i = 0; i < rs->rules.n; i++)
+        if (fnmatch(buf, VEC_AT(&rs->rules, sunset_rule *, i)->id, 0) == 0) return true;
+    return strcmp(buf, SUNSET_SUPPRESSION_RULE) == 0;
+}
+
 /* The first id (or glob) in `ids` that matches no rule of rs; NULL when all are known. */
 static const char *unknown_id(const char *ids, const sunset_ruleset *rs, char *buf, size_t cap) {
     bool any = false;

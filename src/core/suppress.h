@@ -27,6 +27,11 @@
 int sunset_suppress_file(sunset_result *res, size_t first, const sunset_source *src,
                          const sunset_ruleset *rs, long today);
 
+/* Is s[0..n) a rule id of rs, or a glob naming at least one (`PE-PY-IDENT`, `OH-*`)? Only
+ * upper-case, digits, `_`, `*` and at least one `-` qualify. The engine skips such a token in
+ * comments and strings: sunset's own vocabulary (a marker's ids, a `noqa: ID`) is no finding. */
+bool sunset_rule_id_token(const sunset_ruleset *rs, const char *s, size_t n);
+
 /* Today in days since 1970-01-01 (UTC). */
 long sunset_suppress_today(void);
 /* Parse "YYYY-MM-DD" (exactly) into days since 1970-01-01; -1 when malformed. */

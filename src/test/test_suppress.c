@@ -237,6 +237,68 @@ static void dates(void **state) {
     assert_true(sunset_suppress_today() > sunset_suppress_parse_date("2024-01-01", 10));
 }
 
+/* The README's own suppression block (section "Suppressions"), scanned as C++ with the shipped
+ * rules: the markers and the rule ids they name are no finding. A finding on a marker's line
+ * is the code before the marker, and suppressed; rule ids in other tools' markers (`noqa`) and
+ * in prose are skipped too, while a legacy name beside them still counts. */
+static char *readme_block(const char *heading) {
+    FILE *fp = fopen("README.md", "rb");
+    assert_non_null(fp);
+    char line[1024], *out = calloc(1, 1 << 14);
+    size_t n = 0;
+    int state = 0; /* 0 before the heading, 1 before the fence, 2 inside, 3 done */
+    while (state < 3 && fgets(line, sizeof line, fp)) {
+        if (state == 0 && strcmp(line, heading) == 0) state = 1;
+        else if (state == 1 && strncmp(line, "```", 3) == 0) state = 2;
+        else if (state == 2 && strncmp(line, "```", 3) == 0) state = 3;
+        else if (state == 2 && n + strlen(line) < (1 << 14)) n += (size_t)sprintf(out + n, "%s", line);
+    }
+    fclose(fp);
+    assert_int_equal(state, 3);
+    return out;
+}
+
+static void marker_lines_have_no_findings(const char *path, const char *code) {
+    const char *dirs[] = {"rules"};
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load(dirs, 1, "queries", &err);
+    assert_non_null(rs);
+    sunset_engine_opts o = {.jobs = 1, .queries_dir = "queries"};
+    sunset_engine *e = sunset_engine_new(rs, &o, &err);
+    assert_non_null(e);
+    sunset_result r = {0};
+    assert_int_equal(sunset_engine_scan_buffer(e, path, code, strlen(code), &r), 0);
+    size_t on_markers = 0;
+    for (size_t i = 0; i < r.n_findings; i++) {
+        const sunset_finding *f = &r.findings[i];
+        const char *l = code;
+        for (uint32_t k = 1; k < f->span.line && l; k++) l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+        assert_non_null(l);
+        const char *eol = strchr(l, '\n'), *m = strstr(l, "sunset-ignore");
+        if (!m || (eol && m > eol)) m = strstr(l, "noqa");
+        if (!m || (eol && m > eol)) continue;
+        on_markers++;
+        if (!f->suppressed || (size_t)(f->span.col - 1) >= (size_t)(m - l))
+            fail_msg("%s:%u:%u: %s on a marker line", path, f->span.line, f->span.col, f->rule_id);
+    }
+    assert_true(on_markers > 0); /* the same-line form suppresses the code before it */
+    sunset_result_free(&r);
+    sunset_engine_free(e);
+    sunset_ruleset_free(rs);
+}
+
+static void readme_markers_are_no_findings(void **state) {
+    (void)state;
+    char *code = readme_block("### Suppressions\n");
+    marker_lines_have_no_findings("paddle/fluid/framework/x.cc", code);
+    free(code);
+    marker_lines_have_no_findings(
+        "python/paddle/x.py",
+        "import paddle.fluid as fluid\n"
+        "exe = fluid.ParallelExecutor(True)  # sunset-ignore[PE-PY-IDENT]: removed with #1234\n"
+        "exe = fluid.ParallelExecutor(True)  # noqa: PE-PY-IDENT  # sunset-ignore[PE-*]: gone with #1234\n");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_line_and_line_above),
@@ -247,6 +309,7 @@ int main(void) {
         cmocka_unit_test(markers_outside_comments_do_not_count),
         cmocka_unit_test(short_reasons_blankets_and_strings),
         cmocka_unit_test(dates),
+        cmocka_unit_test(readme_markers_are_no_findings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
