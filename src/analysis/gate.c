@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suppress.h"
+
 static int task_slot(int t) { return t >= 0 && t < SUNSET_TASKS ? t : 0; }
 
 static int cmp_known_fp(const void *x, const void *y) {
@@ -252,4 +254,29 @@ bool sunset_gate_is_trust_file(const char *path, const char *baseline, const cha
         if (n && strncmp(path, dirs[i], n) == 0 && path[n] == '/') return true;
     }
     return false;
+}
+
+/* ---- sunset's own rules ---- */
+
+const sunset_builtin_rule sunset_builtin_rules[] = {
+    {SUNSET_GATE_RULE, SUNSET_GATE_FAMILY, "What the gate could not judge, or may not trust, in a change.",
+     "In diff modes (`check --diff-base`, `check --staged`) the gate judges only what it analysed, so it "
+     "fails closed on a changed file it skipped (binary, generated, larger than --max-filesize, unreadable, "
+     "unparsable), on a changed symbolic link it cannot follow inside the work tree, on a change to what "
+     "decides its verdict (.sunset.json, the baseline, an ignore file, rules or queries: the verdict uses the "
+     "diff base's version) and on a suppression the change adds. Each finding's message names the case.",
+     SUNSET_GATE_FIX "; a maintainer accepts a configuration change with --allow-config-change and a new "
+     "suppression with --allow-new-suppressions"},
+    {SUNSET_SUPPRESSION_RULE, SUNSET_SUPPRESSION_FAMILY, "Malformed sunset-ignore suppression comment.",
+     "A sunset-ignore marker without a reason, with a reason shorter than suppression_min_reason, naming no "
+     "known rule, a file-level marker naming `*`, one with a bad until= date, or an unbalanced begin/end "
+     "suppresses nothing: a suppression must say what it silences and why, so that review can judge it.",
+     SUNSET_SUPPRESSION_FIX},
+};
+const size_t sunset_builtin_rules_n = sizeof sunset_builtin_rules / sizeof sunset_builtin_rules[0];
+
+const sunset_builtin_rule *sunset_builtin_rule_find(const char *id) {
+    for (size_t i = 0; i < sunset_builtin_rules_n; i++)
+        if (strcmp(sunset_builtin_rules[i].id, id) == 0) return &sunset_builtin_rules[i];
+    return NULL;
 }

@@ -43,6 +43,17 @@ void sunset_gate_run_free(sunset_gate_run *run);
 #define SUNSET_GATE_FAMILY "gate"
 #define SUNSET_GATE_FIX "see the message; the gate never passes what it did not judge"
 
+/* sunset's own rules: the findings the engine (SUNSET-SUPPRESSION) and the gate (SUNSET-GATE)
+ * make themselves, not a rule pack's. Always errors, never suppressible. `rules show`,
+ * `rules list`, RULES.md and SARIF's rule descriptors read them from this table. */
+typedef struct sunset_builtin_rule {
+    const char *id, *family, *message, *why, *fix;
+} sunset_builtin_rule;
+extern const sunset_builtin_rule sunset_builtin_rules[];
+extern const size_t sunset_builtin_rules_n;
+/* The builtin rule called id, or NULL. */
+const sunset_builtin_rule *sunset_builtin_rule_find(const char *id);
+
 typedef enum sunset_gate_kind {
     GATE_BINARY,         /* a changed file the scan skipped as binary */
     GATE_GENERATED,      /* ... as generated */

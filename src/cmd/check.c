@@ -494,19 +494,17 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
 /* Every rule as SARIF's tool.driver.rules[] describes it, and the gate's own two (malformed
  * suppressions, what it could not judge): *n entries, caller frees; NULL on OOM. */
 static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
-    sunset_rule_info *infos = sunset_calloc(rs->rules.n + 2, sizeof *infos);
+    sunset_rule_info *infos = sunset_calloc(rs->rules.n + sunset_builtin_rules_n, sizeof *infos);
     if (!infos) return NULL;
     for (size_t i = 0; i < rs->rules.n; i++) {
         const sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
         infos[i] = (sunset_rule_info){r->id, r->family, r->message, r->fix, r->task, r->sev[SUNSET_CTX_CODE]};
     }
-    infos[rs->rules.n] = (sunset_rule_info){SUNSET_SUPPRESSION_RULE, SUNSET_SUPPRESSION_FAMILY,
-                                            "Malformed sunset-ignore suppression comment.",
-                                            SUNSET_SUPPRESSION_FIX, 0, SUNSET_SEV_ERROR};
-    infos[rs->rules.n + 1] = (sunset_rule_info){SUNSET_GATE_RULE, SUNSET_GATE_FAMILY,
-                                                "What the gate could not judge, or may not trust, in a change.",
-                                                SUNSET_GATE_FIX, 0, SUNSET_SEV_ERROR};
-    *n = rs->rules.n + 2;
+    for (size_t i = 0; i < sunset_builtin_rules_n; i++) {
+        const sunset_builtin_rule *b = &sunset_builtin_rules[i];
+        infos[rs->rules.n + i] = (sunset_rule_info){b->id, b->family, b->message, b->fix, 0, SUNSET_SEV_ERROR};
+    }
+    *n = rs->rules.n + sunset_builtin_rules_n;
     return infos;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "cmd/selftest.h"
 
+#include "analysis/gate.h"
 #include "lang/registry.h"
 #include "cmd/session.h"
 
@@ -118,6 +119,20 @@ int sunset_rules_list(const sunset_ruleset *rs, bool json, sb *out) {
                       sunset_severity_name(r->sev[SUNSET_CTX_CODE]), langs.s ? langs.s : "", r->message);
         }
         sb_free(&langs);
+    }
+    for (size_t i = 0; i < sunset_builtin_rules_n; i++) {
+        const sunset_builtin_rule *r = &sunset_builtin_rules[i];
+        if (json) {
+            sb_printf(out, ",\n{\"id\":\"%s\",\"family\":\"%s\",\"task\":0,\"severity\":\"error\",\"languages\":\"\","
+                      "\"message\":", r->id, r->family);
+            sb_put_json_str(out, r->message);
+            sb_puts(out, ",\"fix\":");
+            sb_put_json_str(out, r->fix);
+            sb_puts(out, "}");
+        } else {
+            sb_printf(out, "%-28s %-20s task -  %-7s %-22s %s\n", r->id, r->family, "error", "(sunset's own)",
+                      r->message);
+        }
     }
     if (json) sb_puts(out, "\n]\n");
     return out->oom ? -1 : 0;
