@@ -412,6 +412,35 @@ int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, co
     return rc;
 }
 
+void sunset_remnants_settle(sunset_result *res, const sunset_remnants *rem) {
+    for (size_t i = 0; i < rem->n; i++) {
+        const sunset_remnant *m = &rem->v[i];
+        for (size_t k = 0; k < m->n_findings; k++) {
+            sunset_finding *f = &res->findings[m->findings[k]];
+            if (f->severity > m->severity) f->severity = m->severity;
+        }
+    }
+}
+
+int sunset_remnants_as_new(const sunset_result *res, sunset_remnants *rem) {
+    for (size_t i = 0; i < rem->n; i++) {
+        sunset_remnant *m = &rem->v[i];
+        const sunset_finding *lead = &res->findings[m->findings[0]];
+        for (size_t k = 1; k < m->n_findings; k++)
+            if (res->findings[m->findings[k]].severity > lead->severity) lead = &res->findings[m->findings[k]];
+        m->severity = lead->severity;
+        m->why = lead->message;
+        if (lead->fix && *lead->fix && !set_str(&m->fix, lead->fix)) return -1;
+        /* the live consumer and the plan's evidence speak of code already there */
+        sunset_free(m->consumer);
+        m->consumer = NULL;
+        for (size_t k = 0; k < m->n_evidence; k++) sunset_free(m->evidence[k]);
+        m->n_evidence = 0;
+        if (!evidence(m, "added by this change")) return -1;
+    }
+    return 0;
+}
+
 /* migrate before delete before update-doc: what blocks a deletion comes first */
 static const int action_rank[SUNSET_ACT_COUNT] = {1, 0, 2};
 

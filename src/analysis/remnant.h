@@ -47,6 +47,8 @@ typedef struct sunset_remnant {
     char *consumer;          /* migrate: the live consumer ("CompiledProgram._compile"); owned */
     char *fix;               /* the fix hint, following the action; owned */
     const rm_item *basis;    /* the plan item that decided the action; borrowed; NULL = none */
+    const char *why;         /* a new use (sunset_remnants_as_new): its leading rule's message;
+                              * borrowed; NULL otherwise */
 } sunset_remnant;
 
 typedef struct sunset_remnants {
@@ -62,6 +64,17 @@ typedef struct sunset_remnants {
 int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, const rm_plan *plan,
                           rm_chain_writer write, sunset_remnants *out);
 void sunset_remnants_free(sunset_remnants *r); /* NULL is a no-op */
+
+/* One severity (README "Severity"): each finding of res takes the lower of its own severity
+ * and its remnant's action severity, so that what a line shows (the remnant's severity, the
+ * most severe of its findings) is what --error, github annotations and SARIF levels use.
+ * Live code awaiting migration is a warning, dead code an error, prose info. */
+void sunset_remnants_settle(sunset_result *res, const sunset_remnants *rem);
+
+/* In a change every remnant is a new use, actionable now: its severity is its most severe
+ * finding's (what the gate judges), its fix the leading rule's own hint and `why` that rule's
+ * message. Returns -1 on OOM. */
+int sunset_remnants_as_new(const sunset_result *res, sunset_remnants *rem);
 
 /* "delete", "migrate", "update-doc". */
 const char *sunset_action_name(sunset_action a);

@@ -649,7 +649,9 @@ int cmd_check(cli *c) {
      * as remnants (one item per line or statement) unless --findings asks for each; github
      * annotations and JSON stay per finding */
     if (strcmp(writer->name, "text") == 0 && !c->findings) {
-        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &rem)) goto oom;
+        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &rem) ||
+            sunset_remnants_as_new(&out, &rem))
+            goto oom;
         out.remnants = &rem;
     }
     if (strcmp(writer->name, "text") == 0) {

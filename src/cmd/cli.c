@@ -103,7 +103,7 @@ static const opt_def options[] = {
     {0, "patch", NULL, CMD_REMOVABLE, K_FLAG, F(patch), 0, 0, "write a git-apply-able diff deleting the provably safe items"},
     {0, "check-patch", "FILE", CMD_REMOVABLE, K_STR, F(check_patch), 0, 0, "check a removal patch: list references it leaves dangling (exit 1)"},
     {0, "derive", NULL, CMD_SCAN, K_FLAG, F(derive), 0, 0, "add findings derived across files (legacy by inheritance, import, include ...)"},
-    {0, "findings", NULL, CMD_SCAN | CMD_CHECK, K_FLAG, F(findings), 0, 0, "text, markdown, SARIF: every finding instead of one item per remnant"},
+    {0, "findings", NULL, CMD_SCAN | CMD_CHECK, K_FLAG, F(findings), 0, 0, "text, markdown: every finding instead of one item per remnant"},
     {0, "expand", NULL, CMD_SCAN | CMD_CHECK | H, K_FLAG, F(findings), 0, 0, "same as --findings"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])

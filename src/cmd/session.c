@@ -640,8 +640,10 @@ int cmd_scan(cli *c) {
         threshold = (sunset_severity)sev;
     }
     bool from_stdin = c->paths.n && strcmp(VEC_AT(&c->paths, const char *, 0), "-") == 0;
-    bool remnants = !c->findings || strcmp(writer->name, "json") == 0;
-    bool cross = !from_stdin && (c->derive || (remnants && !c->shard));
+    /* the remnants always: they settle every finding's severity (README "Severity"), which
+     * needs the plan's liveness; a shard or stdin cannot see the whole tree and keeps the
+     * rules' severities */
+    bool cross = !from_stdin && (c->derive || !c->shard);
     if (from_stdin ? (rc = scan_stdin(c, &s, &res)) != 0
                    : (rc = scan_prepare(c, &s)) ||
                          (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
@@ -650,14 +652,13 @@ int cmd_scan(cli *c) {
         res.shard = c->shard;
         scan_inputs_id(c, &s, "scan", res.inputs);
     }
-    if (remnants) {
-        if (sunset_remnants_build(&res, s.rs, cross ? &plan : NULL, rm_chain_write, &rem)) {
-            fprintf(stderr, "sunset: out of memory grouping the remnants\n");
-            rc = EXIT_USAGE;
-            goto cleanup;
-        }
-        res.remnants = &rem;
+    if (sunset_remnants_build(&res, s.rs, cross ? &plan : NULL, rm_chain_write, &rem)) {
+        fprintf(stderr, "sunset: out of memory grouping the remnants\n");
+        rc = EXIT_USAGE;
+        goto cleanup;
     }
+    if (cross) sunset_remnants_settle(&res, &rem);
+    res.remnants = &rem;
     sunset_output_opts oo = output_opts(c);
     if (writer->write(&res, &oo, &doc)) {
         fprintf(stderr, "sunset: out of memory writing the report\n");

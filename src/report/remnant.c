@@ -50,7 +50,9 @@ static void head(sb *b, const sunset_result *r, const sunset_remnant *m) {
     sb_put_printable_str(b, m->path);
     /* the column as the terminal shows it (wide characters count two) */
     if (!m->file) sb_printf(b, ":%u:%zu", m->line, sunset_finding_column(f, f->span.col ? f->span.col : 1, false));
-    sb_printf(b, ": %s: %s", sunset_severity_name(m->severity), sunset_action_name(m->action));
+    /* a change's remnant is a new use (or a new mention in prose), whatever its action */
+    const char *what = !m->why ? sunset_action_name(m->action) : m->action == SUNSET_ACT_DOC ? "new mention" : "new use";
+    sb_printf(b, ": %s: %s", sunset_severity_name(m->severity), what);
     if (m->file) sb_puts(b, " file");
     else if (m->end_line > m->line) sb_printf(b, " lines %u-%u", m->line, m->end_line);
 }
@@ -80,6 +82,7 @@ void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, s
         sb_puts(b, ")\n");
         const sunset_finding *f = &r->findings[m->findings[0]];
         if (o->snippets && !m->file && f->snippet && *f->snippet) labelled(b, "", f->snippet);
+        if (m->why) labelled(b, "why: ", m->why);
         if (m->consumer) labelled(b, "consumer: ", m->consumer);
         labelled(b, "fix: ", m->fix);
         for (size_t k = 0; k < m->n_evidence; k++) labelled(b, "evidence: ", m->evidence[k]);
@@ -198,63 +201,4 @@ void sunset_remnants_json(const sunset_result *r, sb *b) {
         sb_puts(b, "]}");
     }
     sb_puts(b, rm->n ? "\n]" : "]");
-}
-
-void sunset_remnants_sarif(const sunset_result *r, const sunset_rule_info *rules, size_t n_rules, sb *b) {
-    const sunset_remnants *rm = r->remnants;
-    size_t shown = 0;
-    for (size_t i = 0; i < rm->n; i++) {
-        const sunset_remnant *m = &rm->v[i];
-        const sunset_finding *lead = &r->findings[m->findings[0]];
-        for (size_t k = 0; k < m->n_findings; k++)
-            if (r->findings[m->findings[k]].severity > lead->severity) lead = &r->findings[m->findings[k]];
-        size_t idx = 0;
-        while (idx < n_rules && strcmp(rules[idx].id, lead->rule_id)) idx++;
-        sb_puts(b, shown++ ? ",\n{\"ruleId\":" : "\n{\"ruleId\":");
-        sb_put_json_str(b, lead->rule_id);
-        if (idx < n_rules) sb_printf(b, ",\"ruleIndex\":%zu", idx);
-        sb_printf(b, ",\"level\":\"%s\",\"message\":{\"text\":", sunset_sarif_level(m->severity));
-        sb msg = {0};
-        sb_printf(&msg, "%s%s (task %d, %zu finding%s: ", sunset_action_name(m->action), m->file ? " file" : "",
-                  m->task, m->n_findings, m->n_findings == 1 ? "" : "s");
-        for (size_t k = 0; k < m->n_rules; k++) sb_printf(&msg, "%s%s", k ? ", " : "", m->rules[k]);
-        sb_printf(&msg, "). Fix: %s", m->fix);
-        if (m->consumer) sb_printf(&msg, " Consumer: %s.", m->consumer);
-        for (size_t k = 0; k < m->n_evidence; k++) sb_printf(&msg, " Evidence: %s.", m->evidence[k]);
-        sb_put_json_str(b, msg.s);
-        if (msg.oom) b->oom = true;
-        sb_free(&msg);
-        sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-        sunset_sarif_uri(b, r->uri_prefix, m->path);
-        sb_printf(b, "},\"region\":{\"startLine\":%u,\"endLine\":%u}}}],\"relatedLocations\":[",
-                  m->line ? m->line : 1, m->end_line >= m->line && m->end_line ? m->end_line : 1);
-        /* a remnant's identity: its findings' line-free fingerprints, combined */
-        uint64_t h = 0;
-        for (size_t k = 0; k < m->n_findings; k++) {
-            const sunset_finding *f = &r->findings[m->findings[k]];
-            h = hash64(f->fingerprint, strlen(f->fingerprint), h);
-            sb_printf(b, "%s{\"id\":%zu,\"physicalLocation\":{\"artifactLocation\":{\"uri\":", k ? "," : "", k);
-            sunset_sarif_uri(b, r->uri_prefix, f->path);
-            /* columnKind utf16CodeUnits, as the run declares */
-            sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%zu}},\"message\":{\"text\":",
-                      f->span.line ? f->span.line : 1, sunset_finding_column(f, f->span.col ? f->span.col : 1, true));
-            sb msg2 = {0};
-            sb_printf(&msg2, "[%s] %s", f->rule_id, f->message);
-            sb_put_json_str(b, msg2.s);
-            if (msg2.oom) b->oom = true;
-            sb_free(&msg2);
-            sb_puts(b, "}}");
-        }
-        sb_printf(b, "],\"partialFingerprints\":{\"sunset/remnant/v1\":\"%016llx\"}", (unsigned long long)h);
-        if (r->gate) sb_puts(b, ",\"baselineState\":\"new\"");
-        if (all_suppressed(r, m)) {
-            sb_puts(b, ",\"suppressions\":[{\"kind\":\"inSource\",\"status\":\"accepted\",\"justification\":");
-            sb_put_json_str(b, lead->justification ? lead->justification : "");
-            sb_puts(b, "}]");
-        }
-        sb_printf(b, ",\"properties\":{\"task\":%d,\"family\":", m->task);
-        sb_put_json_str(b, m->family);
-        sb_printf(b, ",\"action\":\"%s\",\"kind\":\"%s\",\"findings\":%zu}}", sunset_action_name(m->action),
-                  m->file ? "file" : "line", m->n_findings);
-    }
 }

@@ -47,11 +47,12 @@ void sunset_github_escape(sb *out, const char *s, bool property);
  * items in the human order with the per-task summary line, the JSON "remnants" member
  * (`,"remnants":[...]`), and the SARIF results (one per remnant, its findings as
  * relatedLocations; `rules` are the indices sarif.c gave the rule ids). */
+/* SARIF's PascalCase rule name for id of family (report/sarif.c), appended to b. */
+void sunset_sarif_rule_name(sb *b, const char *id, const char *family);
 void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, sb *out);
 void sunset_remnants_summary_text(const sunset_result *r, sb *out);
 void sunset_remnants_markdown(const sunset_result *r, sb *out);
 void sunset_remnants_json(const sunset_result *r, sb *out);
-void sunset_remnants_sarif(const sunset_result *r, const sunset_rule_info *rules, size_t n_rules, sb *out);
 /* Shared with remnant.c: SARIF's relative URI and level (sarif.c), Markdown table-cell text,
  * as a code span when `span` (markdown.c). */
 void sunset_sarif_uri(sb *out, const char *prefix, const char *path); /* "uri":..,"uriBaseId":"%SRCROOT%" */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/remnant.h"
+
 #define SARIF_SCHEMA \
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 
@@ -44,22 +46,60 @@ static int cmp_info(const void *x, const void *y) {
  * built from (else the version's tag); nothing when the build knows no SUNSET_URL. GitHub's
  * anchor of "## PE-PATH" is "pe-path". */
 static void help_uri(sb *b, const char *id) {
-    if (!*SUNSET_URL) return;
+    /* at run time SUNSET_URL (and SUNSET_REF) name where this sunset came from, as the action
+     * knows it (github.action_repository and action_ref): a build without an origin still
+     * links its rules */
+    const char *url = getenv("SUNSET_URL"), *ref = getenv("SUNSET_REF");
+    if (!url || strncmp(url, "https://", 8)) url = SUNSET_URL, ref = NULL;
+    if (!*url) return;
     size_t n = strcspn(SUNSET_GIT_COMMIT, "-"); /* a -dirty build still names its commit */
     sb u = {0};
-    if (n) sb_printf(&u, "%s/blob/%.*s/rules/RULES.md#", SUNSET_URL, (int)n, SUNSET_GIT_COMMIT);
-    else sb_printf(&u, "%s/blob/v%s/rules/RULES.md#", SUNSET_URL, SUNSET_VERSION);
+    if (ref && *ref) sb_printf(&u, "%s/blob/%s/rules/RULES.md#", url, ref);
+    else if (n) sb_printf(&u, "%s/blob/%.*s/rules/RULES.md#", url, (int)n, SUNSET_GIT_COMMIT);
+    else sb_printf(&u, "%s/blob/v%s/rules/RULES.md#", url, SUNSET_VERSION);
     for (const char *p = id; *p; p++) sb_putc(&u, (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
     sb_puts(b, ",\"helpUri\":");
     sb_put_json_str(b, u.s);
     sb_free(&u);
 }
 
+/* Each '-' or '_' separated word of s (n bytes) capitalised, the rest lower case:
+ * "parallel_executor" -> "ParallelExecutor", "CPP-INCLUDE" -> "CppInclude". */
+static void pascal(sb *b, const char *s, size_t n) {
+    bool up = true;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '-' || c == '_' || c == ' ') {
+            up = true;
+            continue;
+        }
+        sb_putc(b, up && c >= 'a' && c <= 'z' ? (char)(c - 32) : !up && c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
+        up = false;
+    }
+}
+
+/* SARIF's rule name: a PascalCase name distinct from the id, from the family and the id's
+ * words after its prefix (PE-CPP-INCLUDE of parallel_executor: ParallelExecutorCppInclude);
+ * sunset's own rules spell their id (SUNSET-GATE: SunsetGate). */
+void sunset_sarif_rule_name(sb *b, const char *id, const char *family) {
+    const char *tail = strchr(id, '-');
+    if (strncmp(id, "SUNSET-", 7) == 0 || !tail || !family || !*family) {
+        pascal(b, id, strlen(id));
+        return;
+    }
+    pascal(b, family, strlen(family));
+    pascal(b, tail + 1, strlen(tail + 1));
+}
+
 static void rule_obj(sb *b, const sunset_rule_info *ri) {
     sb_puts(b, "{\"id\":");
     sb_put_json_str(b, ri->id);
     sb_puts(b, ",\"name\":");
-    sb_put_json_str(b, ri->id);
+    sb name = {0};
+    sunset_sarif_rule_name(&name, ri->id, ri->family);
+    if (name.oom) b->oom = true;
+    sb_put_json_str(b, name.s ? name.s : "");
+    sb_free(&name);
     sb_puts(b, ",\"shortDescription\":{\"text\":");
     sb_put_json_str(b, ri->message);
     sb_puts(b, "},\"fullDescription\":{\"text\":");
@@ -123,8 +163,19 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
     sb_printf(b, "]}},\"originalUriBaseIds\":{\"%%SRCROOT%%\":{\"description\":{\"text\":\"%s\"}}}"
                  ",\"results\":[",
               r->uri_prefix ? "The top of the git work tree." : "The scanned root.");
-    if (r->remnants && !o->findings) sunset_remnants_sarif(r, rules, n_rules, b); /* one per remnant */
-    else for (size_t i = 0; i < r->n_findings; i++) {
+    /* one result per finding, one fingerprint scheme (sunset/v1), in every command: code
+     * scanning keys alerts by them, and scan and check upload to one category. A finding's
+     * remnant (its action, fix and consumer) rides along in the message and properties. */
+    const sunset_remnant **of = NULL;
+    if (r->remnants) {
+        of = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof *of);
+        if (!of) return sunset_free(derived), -1;
+        for (size_t i = 0; i < r->remnants->n; i++)
+            for (size_t k = 0; k < r->remnants->v[i].n_findings; k++)
+                of[r->remnants->v[i].findings[k]] = &r->remnants->v[i];
+    }
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const sunset_remnant *m = of ? of[i] : NULL;
         const sunset_finding *f = &r->findings[i];
         size_t idx = 0;
         while (idx < n_rules && strcmp(rules[idx].id, f->rule_id)) idx++;
@@ -135,7 +186,16 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         sb msg = {0};
         sb_puts(&msg, f->message);
         if (f->ctx != SUNSET_CTX_CODE) sb_printf(&msg, " (in a %s)", sunset_context_name(f->ctx));
-        if (f->fix && *f->fix) sb_printf(&msg, " Fix: %s", f->fix);
+        if (m) {
+            size_t fl = strlen(m->fix);
+            sb_printf(&msg, " Action: %s%s. Fix: %s%s", sunset_action_name(m->action), m->file ? " the file" : "",
+                      m->fix, fl && m->fix[fl - 1] == '.' ? "" : ".");
+            if (m->consumer) sb_printf(&msg, " Consumer: %s.", m->consumer);
+            for (size_t k = 0; k < m->n_evidence; k++) sb_printf(&msg, " Evidence: %s.", m->evidence[k]);
+        } else if (f->fix && *f->fix) {
+            sb_printf(&msg, " Fix: %s", f->fix);
+        }
+        if (msg.oom) b->oom = true;
         sb_put_json_str(b, msg.s);
         sb_free(&msg);
         sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
@@ -173,8 +233,12 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         sb_put_json_str(b, f->family);
         sb_puts(b, ",\"context\":");
         sb_put_json_str(b, sunset_context_name(f->ctx));
+        if (m)
+            sb_printf(b, ",\"action\":\"%s\",\"remnant\":{\"kind\":\"%s\",\"line\":%u,\"end_line\":%u}",
+                      sunset_action_name(m->action), m->file ? "file" : "line", m->line, m->end_line);
         sb_puts(b, "}}");
     }
+    sunset_free(of);
     sb_puts(b, r->n_findings ? "\n]" : "]");
     sb_puts(b, ",\"columnKind\":\"utf16CodeUnits\"}]}\n");
     sunset_free(derived);

@@ -105,4 +105,12 @@ static inline int repo_clear(repo *r) {
     return rc;
 }
 
+/* A cmocka group teardown for a calloc'ed repo in *state: clear it and free it. */
+static inline int repo_teardown(void **state) {
+    repo *r = *state;
+    int rc = repo_clear(r);
+    free(r);
+    return rc;
+}
+
 #endif
