@@ -308,6 +308,45 @@ static void diff_mode_reads_only_the_change(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A directory nested 120 deep (libgit2's work-tree iterator stops at 100: every --diff-base
+ * run of such a tree exited 2): the tracked file unchanged passes; a line added deep down, an
+ * untracked legacy file deep down and a line beside it are new; the known findings are not. */
+static void deep_directories_in_diff_mode(void **state) {
+    repo *r = *state;
+    char deep[300] = "python";
+    for (int i = 0; i < 120; i++) strcat(deep, "/d");
+    char p[320];
+    snprintf(p, sizeof p, "%s/legacy.py", deep);
+    put(r, p, LEGACY_PY);
+    assert_int_equal(run(r, "git add -A && git commit -qm deep"), 0);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f json"), 0);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 0);
+    cJSON_Delete(doc);
+    put(r, "python/paddle/run.py", "import os\nes = ExecutionStrategy()\n");
+    put(r, p, "import os\n\n\ndef make_strategy():\n    es = ExecutionStrategy()\n    es.num_threads = 4\n"
+              "    return es\n\n\ndef cwd():\n    return fluid.ParallelExecutor(os.getcwd())\n");
+    snprintf(p, sizeof p, "%s/new_pe.py", deep);
+    put(r, p, "import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)\n");
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 3);
+    assert_int_equal(gnum(doc, "unchanged"), 3);
+    int in_deep = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+        const char *path = cJSON_GetObjectItem(f, "path")->valuestring;
+        if (!strncmp(path, deep, strlen(deep))) in_deep++;
+    }
+    assert_int_equal(in_deep, 2);
+    cJSON_Delete(doc);
+    /* the same files staged */
+    assert_int_equal(run(r, "git add -A && $S check -q --staged -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 3);
+    cJSON_Delete(doc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(adding_exec_strategy_fails_with_one_annotation, setup, teardown),
@@ -317,6 +356,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(malformed_baseline_is_an_error_and_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(files_from_and_threshold, setup, teardown),
         cmocka_unit_test_setup_teardown(diff_mode_reads_only_the_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(deep_directories_in_diff_mode, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
