@@ -481,6 +481,12 @@ int scan_prepare(cli *c, scan_ctx *s) {
         const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
         ns = hash64(compdb, strlen(compdb) + 1, ns);
         s->cache_dir = cache_location(c, s);
+        char why[PATH_MAX + 128];
+        if (s->cache_dir && sunset_cache_dir_refused(s->cache_dir, why, sizeof why)) {
+            if (!c->quiet) fprintf(stderr, "sunset: warning: not using the cache in %s: %s\n", s->cache_dir, why);
+            sunset_free(s->cache_dir);
+            s->cache_dir = NULL;
+        }
         s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
         s->eo.cache = s->cache;
     }

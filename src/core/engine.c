@@ -725,14 +725,15 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
      * depend on the day. */
     size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
     sunset_stats before = *st;
-    uint64_t ckey = 0;
+    uint64_t ckey = 0, cdigest = 0;
     /* every file is searched for the marker; the strided prefilter does it at a tenth of the
      * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
     sink.has_marker = prefilter_match(e->marker, data, len);
     bool cacheable = e->o->cache && !sink.has_marker;
     if (cacheable) {
         ckey = sunset_cache_key(path, data, len);
-        if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
+        cdigest = sunset_cache_digest(data, len);
+        if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
     }
     sink.flow_lang = lang;
     if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
@@ -769,7 +770,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         scan_embedded(w, &sink);
     }
     finish_file(&sink);
-    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);
+    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, cdigest, &w->res, first_finding, first_warning, &before);
 cleanup:
     sb_free(&fspath);
     sb_free(&folded);
