@@ -268,7 +268,7 @@ static int workdir_index(git_repository *repo, const char *prefix, git_index **o
         if (r < 0 || (r == 0 && git_index_add(wi, &ne))) goto fail;
     }
     /* the untracked files: what the walker takes under the prefix that the index does not hold */
-    walk_opts wo = {true, NULL, 0, NULL, 0};
+    walk_opts wo = {true, NULL, 0, NULL, 0, false};
     walk_stats ws = {0};
     sb start = {0};
     sb_putn(&start, prefix, *prefix ? strlen(prefix) - 1 : 0);

@@ -115,7 +115,7 @@ static bool path_wanted(const history_opts *o, const char *path) {
     if (sunset_lang_for_path(path) == SUNSET_LANG_NONE) return false;
     /* the walk's rule: a commit's tree is its tracked files, which .gitignore never drops */
     walk_opts wo = {false, o->include ? (const char *const *)o->include->v : NULL, o->include ? o->include->n : 0,
-                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0};
+                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0, false};
     return walk_selected(&wo, path);
 }
 

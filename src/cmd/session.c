@@ -205,6 +205,7 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     s->eo = (sunset_engine_opts){
         .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
         .include_generated = c->generated,
+        .judge_own_output = (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
         .max_file_size = c->max_size,
         .parse_budget_ms = c->budget >= 0 ? (unsigned)c->budget : 10000,
         .compile_db_dir = c->compdb ? c->compdb : s->cfg.compile_db,
@@ -440,7 +441,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
     s->repo_prefix = diff_repo_prefix(s->root);
     scan_add_config_globs(c, s);
     walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                    (const char *const *)c->exclude.v, c->exclude.n};
+                    (const char *const *)c->exclude.v, c->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0};
     for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
         int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &c->quiet);
         if (e) {

@@ -687,7 +687,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     }
     uint32_t gen_line = 0;
     /* sunset's own reports are generated whatever --include-generated says */
-    if (sunset_own_output(data, len) || (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
+    if ((!e->o->judge_own_output && sunset_own_output(data, len)) || (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
         st->skipped_generated++;
         skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
                                             : "generated (its name; --include-generated scans it)");

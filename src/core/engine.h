@@ -26,6 +26,7 @@ typedef struct sunset_indexer {
 typedef struct sunset_engine_opts {
     int jobs;                   /* worker threads; <= 0 = number of cores */
     bool include_generated;
+    bool judge_own_output;      /* the gate: looking like sunset's own report exempts no file */
     size_t max_file_size;       /* bytes; 0 = default (16 MiB) */
     unsigned parse_budget_ms;
     const char *compile_db_dir; /* -p DIR or NULL */

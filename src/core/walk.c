@@ -533,6 +533,7 @@ typedef struct wframe {
     size_t ign_mark;    /* w->ign.n before its .gitignore was loaded */
     bool under_ignored; /* an ignored directory entered for the tracked files below it; nothing
                          * untracked below it is taken (git cannot re-include there either) */
+    bool tracked_only;  /* a cache directory entered by the gate for the tracked files below */
 } wframe;
 
 static void path_cut(sb *b, size_t n) {
@@ -542,7 +543,7 @@ static void path_cut(sb *b, size_t n) {
 
 /* Open the directory at w->rel / w->abs: load its .gitignore, read and sort its entries.
  * False (warned and counted) when it cannot be read. */
-static bool dir_open(walker *w, bool under_ignored, wframe *f) {
+static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f) {
     const char *rel = w->rel.len ? w->rel.s : "";
     DIR *d = w->abs.oom || w->rel.oom ? NULL : opendir(w->abs.s);
     if (!d && errno == ENAMETOOLONG) {
@@ -555,7 +556,7 @@ static bool dir_open(walker *w, bool under_ignored, wframe *f) {
         return false;
     }
     w->st->dirs++;
-    *f = (wframe){VEC_INIT(char *), 0, w->rel.len, w->abs.len, w->ign.n, under_ignored};
+    *f = (wframe){VEC_INIT(char *), 0, w->rel.len, w->abs.len, w->ign.n, under_ignored, tracked_only};
     if (w->in_git && w->o->gitignore) {
         sb gi = {0};
         sb_printf(&gi, "%s/.gitignore", w->abs.s);
@@ -565,7 +566,7 @@ static bool dir_open(walker *w, bool under_ignored, wframe *f) {
     struct dirent *de;
     while ((de = readdir(d))) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            strcmp(de->d_name, ".git") == 0 || strcmp(de->d_name, ".sunset-cache") == 0)
+            strcmp(de->d_name, ".git") == 0 || (!w->o->gate && strcmp(de->d_name, ".sunset-cache") == 0))
             continue;
         /* the entry's d_type rides in the byte after the name's NUL: a regular file or a
          * directory needs no lstat (one per entry was 4.3% of a cold scan's CPU, perf) */
@@ -588,9 +589,9 @@ static void dir_close(walker *w, wframe *f) {
 }
 
 /* Take one entry of the directory f, whose path is in w->rel / w->abs; the entry's path is
- * appended to both. True when it is a directory to enter, *ign saying whether it is entered
- * only for the tracked files below it. */
-static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter_ignored) {
+ * appended to both. True when it is a directory to enter, *enter_ignored and *enter_tracked
+ * saying whether it is entered only for the tracked files below it. */
+static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter_ignored, bool *enter_tracked) {
     if (f->rel_len) sb_putc(&w->rel, '/');
     sb_puts(&w->rel, name);
     sb_printf(&w->abs, "/%s", name);
@@ -614,12 +615,13 @@ static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter
         st = tst;
     }
     bool ign = w->in_git && w->o->gitignore && (f->under_ignored || ignored(w, w->rel.s, is_dir));
-    if (ign && !tracked(w, w->rel.s, is_dir)) {
+    if ((ign || f->tracked_only) && !tracked(w, w->rel.s, is_dir)) {
         w->st->ignored++;
     } else if (is_dir) {
+        bool cache = strcmp(name, ".sunset-cache") == 0 || cachedir_tagged(w->abs.s);
         if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, w->rel.s)) w->st->excluded++;
-        else if (cachedir_tagged(w->abs.s)) w->st->ignored++;
-        else return *enter_ignored = ign, true;
+        else if (cache && !(w->o->gate && tracked(w, w->rel.s, true))) w->st->ignored++;
+        else return *enter_ignored = ign, *enter_tracked = f->tracked_only || cache, true;
     } else if (S_ISREG(st.st_mode)) {
         add_file(w, w->rel.s);
     }
@@ -634,7 +636,7 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
     sb_printf(&w->abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
     vec stack = VEC_INIT(wframe);
     wframe f;
-    if (dir_open(w, under_ignored, &f) && !vec_push(&stack, &f)) dir_close(w, &f);
+    if (dir_open(w, under_ignored, false, &f) && !vec_push(&stack, &f)) dir_close(w, &f);
     while (stack.n) {
         wframe *top = &VEC_AT(&stack, wframe, stack.n - 1);
         if (top->next == top->names.n) {
@@ -645,8 +647,9 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
         const char *name = VEC_AT(&top->names, char *, top->next++);
         path_cut(&w->rel, top->rel_len); /* back to this directory's path */
         path_cut(&w->abs, top->abs_len);
-        bool ign = false;
-        if (take_entry(w, top, name, &ign) && dir_open(w, ign, &f) && !vec_push(&stack, &f))
+        bool ign = false, tracked_only = false;
+        if (take_entry(w, top, name, &ign, &tracked_only) && dir_open(w, ign, tracked_only, &f) &&
+            !vec_push(&stack, &f))
             dir_close(w, &f);
     }
     vec_free(&stack);
@@ -710,7 +713,7 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
     walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), VEC_INIT(char *), {0}, false, {0}, {0}};
     if (!realpath(root, w.root_real)) return errno;
     git_setup(&w);
-    if (w.in_git && o->gitignore) tracked_load(&w);
+    if (w.in_git && (o->gitignore || o->gate)) tracked_load(&w);
     int rc = 0;
     if (!start || !*start || strcmp(start, ".") == 0) {
         walk_dir(&w, "", false);

@@ -14,6 +14,8 @@ typedef struct walk_opts {
     size_t n_include;
     const char *const *exclude;  /* globs; matching files and directories are skipped */
     size_t n_exclude;
+    bool gate;                   /* check, baseline: a cache directory (CACHEDIR.TAG, .sunset-cache)
+                                  * exempts no file git tracks: a change can commit either */
 } walk_opts;
 
 typedef struct walk_stats {

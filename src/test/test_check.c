@@ -347,6 +347,37 @@ static void deep_directories_in_diff_mode(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A change can commit a CACHEDIR.TAG, a .sunset-cache/ directory or a first line that looks
+ * like sunset's report: full check and --files-from passed such files unjudged. Tracked, they
+ * are judged now; an untracked cache directory (the CI's own) is still left out, and scan
+ * still skips all three. */
+static void gate_judges_what_scan_skips(void **state) {
+    repo *r = *state;
+    assert_int_equal(run(r, "$S baseline -q --output base.json"), 0);
+    const char *pe = "import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)\n";
+    put(r, "tools/tagged/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n");
+    put(r, "tools/tagged/a.py", pe);
+    put(r, ".sunset-cache/b.py", pe);
+    char own[256];
+    snprintf(own, sizeof own, "# x.py:1:1: error: [PE-X] y\n%s", pe);
+    put(r, "python/paddle/c.py", own);
+    assert_int_equal(run(r, "git add -f tools .sunset-cache python"), 0);
+    put(r, "ci-cache/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n");
+    put(r, "ci-cache/d.py", pe);
+    assert_int_equal(run(r, "$S check -q --no-cache --baseline base.json -f json"), 1);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 3);
+    cJSON_Delete(doc);
+    assert_int_equal(run(r, "printf 'tools/tagged/a.py\\n.sunset-cache/b.py\\npython/paddle/c.py\\nci-cache/d.py\\n' > list.txt && "
+                            "$S check -q --no-cache --baseline base.json --files-from list.txt -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 4); /* listed: the untracked one too */
+    cJSON_Delete(doc);
+    /* the baseline takes them too, so a full check against it passes */
+    assert_int_equal(run(r, "$S baseline -q --no-cache --output base2.json && $S check -q --no-cache --baseline base2.json"), 0);
+    assert_int_equal(run(r, "$S scan -q --no-cache -f json > scan.json && ! grep -q 'ParallelExecutor(None)' scan.json"), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(adding_exec_strategy_fails_with_one_annotation, setup, teardown),
@@ -357,6 +388,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(files_from_and_threshold, setup, teardown),
         cmocka_unit_test_setup_teardown(diff_mode_reads_only_the_change, setup, teardown),
         cmocka_unit_test_setup_teardown(deep_directories_in_diff_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(gate_judges_what_scan_skips, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
