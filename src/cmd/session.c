@@ -583,8 +583,10 @@ static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
     if (c->paths.n != 1) return cli_usage_error("scan -: '-' must be the only PATH");
     sb in = {0}, dir = {0};
     char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&in, buf, n);
+    size_t n, cap = c->max_size ? c->max_size : SUNSET_DEFAULT_MAX_FILE;
+    /* past --max-filesize nothing more is kept (the engine skips the file), the rest drained */
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        if (in.len <= cap) sb_putn(&in, buf, n);
     int rc = EXIT_USAGE;
     if (ferror(stdin) || in.oom) {
         fprintf(stderr, "sunset: cannot read stdin: %s\n", in.oom ? strerror(ENOMEM) : strerror(errno));

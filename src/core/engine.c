@@ -26,7 +26,7 @@
 #include "core/suppress.h"
 
 
-#define DEFAULT_MAX_FILE (16u << 20)
+#define DEFAULT_MAX_FILE SUNSET_DEFAULT_MAX_FILE
 
 /* One slot per frontend of the registry (src/lang/registry.c), in its order. */
 #define N_FRONTENDS SUNSET_N_FRONTENDS
@@ -661,15 +661,18 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     size_t len = memlen;
     sb fspath = {0}, folded = {0}, joined = {0};
     sb_printf(&fspath, "%s/%s", root, path);
+    /* the limit holds for every input: a file read here, and the staged blob, the diff base's
+     * blob, a history blob or stdin handed in as a buffer */
+    size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
+    int err = mem && memlen > cap ? EFBIG : 0;
+    if (!mem) err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
+    if (err == EFBIG) {
+        st->skipped_too_large++;
+        skipped(w, path, 0, "too large (--max-filesize)");
+        warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
+        goto cleanup;
+    }
     if (!mem) {
-        size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
-        int err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
-        if (err == EFBIG) {
-            st->skipped_too_large++;
-            skipped(w, path, 0, "too large (--max-filesize)");
-            warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
-            goto cleanup;
-        }
         if (err) {
             st->skipped_unreadable++;
             skipped(w, path, 0, "unreadable");

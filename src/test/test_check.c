@@ -378,6 +378,43 @@ static void gate_judges_what_scan_skips(void **state) {
     assert_int_equal(run(r, "$S scan -q --no-cache -f json > scan.json && ! grep -q 'ParallelExecutor(None)' scan.json"), 0);
 }
 
+/* --max-filesize held only for files read from disk: staged content, stdin and the diff
+ * base's side were scanned whatever their size. Each path now skips a larger input. */
+static void max_filesize_on_every_input(void **state) {
+    repo *r = *state;
+    /* a 3 KB legacy file, committed */
+    assert_int_equal(run(r, "{ echo 'import paddle.fluid as fluid'; echo 'pe = fluid.ParallelExecutor(None)'; "
+                            "i=0; while [ $i -lt 100 ]; do echo \"x$i = 'padding padding padding'\"; i=$((i+1)); done; } "
+                            "> python/paddle/big.py && git add -A && git -c user.name=t -c user.email=t@t commit -qm big"), 0);
+    /* the base side: over the limit at HEAD it is not scanned, so the legacy line
+     * edited in a small file is not known there: new, not unchanged */
+    assert_int_equal(run(r, "printf 'import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)  # kept\n' "
+                            "> python/paddle/big.py && $S check -q --diff-base HEAD -f json"), 0);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "unchanged"), 1);
+    cJSON_Delete(doc);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD --max-filesize 1K -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "unchanged"), 0);
+    assert_int_equal(gnum(doc, "new"), 1);
+    cJSON_Delete(doc);
+    /* staged: the staged blob over the limit fails the gate as a file not judged, by name */
+    assert_int_equal(run(r, "git checkout -q -- python && echo 'es = ExecutionStrategy()' >> python/paddle/big.py && "
+                            "git add -A && $S check -q --staged --max-filesize 1K -f json"), 1);
+    assert_non_null(strstr(r->out, "\"rule\":\"SUNSET-GATE\""));
+    assert_non_null(strstr(r->out, "larger than"));
+    assert_null(strstr(r->out, "\"rule\":\"ES-PY-IDENT\""));
+    assert_int_equal(run(r, "$S check -q --staged -f json"), 1);
+    assert_null(strstr(r->out, "\"rule\":\"SUNSET-GATE\""));
+    /* stdin */
+    assert_int_equal(run(r, "$S scan -q --no-config -f json - --stdin-filename big.py --max-filesize 1K "
+                            "< python/paddle/big.py"), 0);
+    assert_non_null(strstr(r->out, "\"too_large\":1"));
+    assert_non_null(strstr(r->out, "\"findings\":[]"));
+    assert_int_equal(run(r, "$S scan -q --no-config -f json - --stdin-filename big.py < python/paddle/big.py"), 0);
+    assert_non_null(strstr(r->out, "\"too_large\":0"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(adding_exec_strategy_fails_with_one_annotation, setup, teardown),
@@ -389,6 +426,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(diff_mode_reads_only_the_change, setup, teardown),
         cmocka_unit_test_setup_teardown(deep_directories_in_diff_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(gate_judges_what_scan_skips, setup, teardown),
+        cmocka_unit_test_setup_teardown(max_filesize_on_every_input, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

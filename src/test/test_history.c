@@ -150,11 +150,36 @@ static void svg_and_dates(void **state) {
     sb_free(&b);
 }
 
+/* --max-filesize holds for history's blobs as for scan's files: the same counts as a scan of
+ * the last commit with the same limit, fewer than without it. */
+static void max_filesize_in_history(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --max-count 1 --max-filesize 600 -f json -o %s/hm.json",
+                             test_bin(), dir, dir), 0);
+    assert_int_equal(test_sh("rm -rf %s/co && mkdir %s/co && git -C %s/repo archive HEAD | tar x -C %s/co && "
+                             "%s scan --no-config -q -f json --max-filesize 600 -o %s/sm.json %s/co && "
+                             "%s scan --no-config -q -f json -o %s/sa.json %s/co",
+                             dir, dir, dir, dir, test_bin(), dir, dir, test_bin(), dir, dir), 0);
+    cJSON *h = test_load_json(dir, "hm.json"), *sm = test_load_json(dir, "sm.json"), *sa = test_load_json(dir, "sa.json");
+    assert_non_null(h);
+    assert_non_null(sm);
+    assert_non_null(sa);
+    int got = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(h, "commits"), 0), "findings")->valueint;
+    int want = cJSON_GetObjectItem(cJSON_GetObjectItem(sm, "stats"), "findings")->valueint;
+    int all = cJSON_GetObjectItem(cJSON_GetObjectItem(sa, "stats"), "findings")->valueint;
+    assert_int_equal(got, want);
+    assert_true(want < all);
+    cJSON_Delete(h);
+    cJSON_Delete(sm);
+    cJSON_Delete(sa);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(svg_and_dates),
         cmocka_unit_test(replay_equals_scans),
         cmocka_unit_test(sampling_and_errors),
+        cmocka_unit_test(max_filesize_in_history),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }
