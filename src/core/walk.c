@@ -445,14 +445,21 @@ static void too_long(walker *w, const char *rel) {
 
 /* Does the directory hold a CACHEDIR.TAG (ours or any tool's)? Such a directory is a cache,
  * recognised by content wherever --cache or SUNSET_CACHE_DIR put it. */
+bool walk_cachedir_tag(const char *data, size_t len) {
+    return len >= sizeof SUNSET_CACHEDIR_SIGNATURE - 1 &&
+           memcmp(data, SUNSET_CACHEDIR_SIGNATURE, sizeof SUNSET_CACHEDIR_SIGNATURE - 1) == 0;
+}
+
+bool walk_name_skipped(const char *name, bool gate) {
+    return strcmp(name, ".git") == 0 || (!gate && strcmp(name, ".sunset-cache") == 0);
+}
+
 static bool cachedir_tagged(const char *abs) {
     sb p = {0};
     char *text = NULL;
     size_t len = 0;
     sb_printf(&p, "%s/CACHEDIR.TAG", abs);
-    bool tag = !p.oom && read_file_flags(p.s, O_NOFOLLOW, 4096, &text, &len) == 0 &&
-               len >= sizeof SUNSET_CACHEDIR_SIGNATURE - 1 &&
-               memcmp(text, SUNSET_CACHEDIR_SIGNATURE, sizeof SUNSET_CACHEDIR_SIGNATURE - 1) == 0;
+    bool tag = !p.oom && read_file_flags(p.s, O_NOFOLLOW, 4096, &text, &len) == 0 && walk_cachedir_tag(text, len);
     sunset_free(text);
     sb_free(&p);
     return tag;
@@ -565,8 +572,7 @@ static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f
     }
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            strcmp(de->d_name, ".git") == 0 || (!w->o->gate && strcmp(de->d_name, ".sunset-cache") == 0))
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 || walk_name_skipped(de->d_name, w->o->gate))
             continue;
         /* the entry's d_type rides in the byte after the name's NUL: a regular file or a
          * directory needs no lstat (one per entry was 4.3% of a cold scan's CPU, perf) */
