@@ -14,7 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "lang/registry.h"
 
 /* Path -> counts for the tree being replayed; blob cache: (blob, path) -> counts. Both are
  * open-addressing tables keyed by strings we own. An entry holds an index into the replay's
