@@ -20,6 +20,17 @@ commit() {
     git add -A
     git commit -q -m "$1"
 }
+# What the walk decides beyond a file's name (issue 32: history must decide it the same): a
+# script known by its shebang, a symlink judged by its target's content (which a later commit
+# changes without touching the link), a cache directory (CACHEDIR.TAG) never entered, and one
+# that becomes a cache later.
+sig='Signature: 8a477f597d28d172789f06886806bc55'
+mkdir -p tools/cache_from_start legacy_cache
+printf '#!/usr/bin/env python3\nimport paddle.fluid as fluid\n\npe = fluid.ParallelExecutor(use_cuda=False)\n' > tools/run_pe
+ln -s ../pybind/data_set_py.cc paddle/fluid/framework/link.cc
+printf '%s\n' "$sig" > tools/cache_from_start/CACHEDIR.TAG
+printf 'import paddle.fluid as fluid\npe = fluid.ParallelExecutor()\n' > tools/cache_from_start/pe.py
+printf 'import paddle.fluid as fluid\nes = fluid.ExecutionStrategy()\n' > legacy_cache/es.py
 git init -q -b develop .
 commit "Import the sample tree"
 git rm -q paddle/fluid/framework/async_executor.h paddle/fluid/framework/async_executor.cc \
@@ -35,6 +46,7 @@ echo "# docs only" >> README.md
 commit "Touch the README (no legacy change)"
 git rm -q paddle/fluid/operators/cinn/cinn_launch_op.h paddle/fluid/operators/cinn/cinn_launch_op.cc \
     paddle/fluid/framework/ir/memory_optimize_pass/share_varinfo_into_cinn_pass.cc
+printf '%s\n' "$sig" > legacy_cache/CACHEDIR.TAG
 commit "Clean the parallel executor out of CINN (#63473)"
 git rm -q paddle/fluid/framework/details/execution_strategy.h doc/api/ExecutionStrategy_cn.rst
 commit "Remove ExecutionStrategy (#65077)"

@@ -7,6 +7,7 @@
  */
 #include "analysis/diffmode.h"
 
+#include <errno.h>
 #include <git2.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,12 @@
 
 #include "base/util.h"
 #include "base/git.h"
+#include "core/walk.h"
+
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void git_err(char *err, size_t n, const char *what) {
     const git_error *e = git_error_last();
@@ -194,6 +201,113 @@ static char *blob_text(git_repository *repo, const git_oid *id, size_t *len) {
     return s;
 }
 
+/* ---- the work tree without libgit2's work-tree iterator ----
+ * That iterator refuses a tree with a directory nested more than 100 deep ("directory nesting
+ * too deep"), which made every --diff-base run of such a tree exit 2. In its place the work
+ * tree becomes an in-memory index: the tracked files as they are on disk (the index's blob id
+ * where size and mtime still match it, else the content hashed into an in-memory object
+ * store, never the repository's), plus the untracked files the walker finds (iterative, any
+ * depth, .gitignore honoured); the tree-to-index diff of that has no depth limit. */
+
+/* The entry for the file at abs as the work tree has it, its blob stored in mp when it is not
+ * the index's own; 1 when there is no file there (deleted, or not a file or link). */
+static int wt_entry(git_odb_backend *mp, const char *abs, const git_index_entry *old, git_index_entry *e) {
+    struct stat st;
+    if (lstat(abs, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) return 1;
+    uint32_t mode = S_ISLNK(st.st_mode) ? GIT_FILEMODE_LINK
+                    : (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+    if (old && old->mode == mode && old->file_size == (uint32_t)st.st_size &&
+        old->mtime.seconds == (int32_t)st.st_mtim.tv_sec && old->mtime.nanoseconds == (uint32_t)st.st_mtim.tv_nsec)
+        return 0; /* as the index recorded it: its blob id stands */
+    char *data = NULL;
+    size_t len = 0;
+    if (S_ISLNK(st.st_mode)) {
+        char buf[PATH_MAX];
+        ssize_t n = readlink(abs, buf, sizeof buf);
+        if (n < 0 || !(data = sunset_strndup(buf, (size_t)n))) return -1;
+        len = (size_t)n;
+    } else if (read_file(abs, 0, &data, &len)) {
+        return 1; /* gone or unreadable since the lstat: not in the work tree */
+    }
+    int rc = git_odb_hash(&e->id, data, len, GIT_OBJECT_BLOB) ||
+             (!(old && git_oid_equal(&old->id, &e->id)) && mp->write(mp, &e->id, data, len, GIT_OBJECT_BLOB));
+    sunset_free(data);
+    e->mode = mode;
+    e->file_size = (uint32_t)st.st_size;
+    return rc ? -1 : 0;
+}
+
+/* The work tree under prefix as an in-memory index (*out); its blobs in an in-memory backend of
+ * repo's object database. 0, or -1 with a message. */
+static int workdir_index(git_repository *repo, const char *prefix, git_index **out, char *err, size_t errn) {
+    git_index *real = NULL, *wi = NULL;
+    git_odb *odb = NULL;
+    git_odb_backend *mp = NULL;
+    const char *wd = git_repository_workdir(repo);
+    vec files = VEC_INIT(char *);
+    int rc = -1;
+    if (git_repository_index(&real, repo) || git_index_new(&wi) || git_repository_odb(&odb, repo) ||
+        git_mempack_new(&mp)) {
+        git_err(err, errn, "work tree");
+        goto cleanup;
+    }
+    if (git_odb_add_backend(odb, mp, 999)) { /* first for reads; the odb owns it from here */
+        mp->free(mp);
+        git_err(err, errn, "work tree");
+        goto cleanup;
+    }
+    sb abs = {0};
+    size_t n = git_index_entrycount(real);
+    for (size_t i = 0; i < n; i++) {
+        const git_index_entry *e = git_index_get_byindex(real, i);
+        if (!e || git_index_entry_stage(e) > 0 || strncmp(e->path, prefix, strlen(prefix))) continue;
+        git_index_entry ne = *e;
+        abs.len = 0;
+        sb_printf(&abs, "%s%s", wd, e->path);
+        int r = abs.oom ? -1 : e->mode == GIT_FILEMODE_COMMIT ? 0 : wt_entry(mp, abs.s, e, &ne);
+        if (r < 0 || (r == 0 && git_index_add(wi, &ne))) goto fail;
+    }
+    /* the untracked files: what the walker takes under the prefix that the index does not hold */
+    walk_opts wo = {true, NULL, 0, NULL, 0, false};
+    walk_stats ws = {0};
+    sb start = {0};
+    sb_putn(&start, prefix, *prefix ? strlen(prefix) - 1 : 0);
+    int we = start.oom ? ENOMEM : walk_tree(wd, start.s ? start.s : "", &wo, &files, &ws, NULL, NULL);
+    sb_free(&start);
+    if (we) goto fail;
+    for (size_t i = 0; i < files.n; i++) {
+        const char *p = VEC_AT(&files, char *, i);
+        if (git_index_get_bypath(real, p, 0)) continue;
+        git_index_entry ne = {0};
+        ne.path = p;
+        abs.len = 0;
+        sb_printf(&abs, "%s%s", wd, p);
+        int r = abs.oom ? -1 : wt_entry(mp, abs.s, NULL, &ne);
+        if (r < 0 || (r == 0 && git_index_add(wi, &ne))) goto fail;
+    }
+    *out = wi;
+    wi = NULL;
+    rc = 0;
+fail:
+    if (rc) git_err(err, errn, "work tree");
+    sb_free(&abs);
+cleanup:
+    for (size_t i = 0; i < files.n; i++) sunset_free(VEC_AT(&files, char *, i));
+    vec_free(&files);
+    git_index_free(wi);
+    git_index_free(real);
+    git_odb_free(odb);
+    return rc;
+}
+
+/* Is path untracked (not in repo's index)? For the in-memory index's additions. */
+static bool untracked_in(git_repository *repo, const char *path) {
+    git_index *idx = NULL;
+    bool u = git_repository_index(&idx, repo) == 0 && !git_index_get_bypath(idx, path, 0);
+    git_index_free(idx);
+    return u;
+}
+
 static int collect(const char *root, const char *rev, bool staged, diff_set *out, char *err, size_t errn) {
     git_repository *repo = NULL;
     git_object *obj = NULL, *tree = NULL;
@@ -213,8 +327,19 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
         opts.pathspec.strings = spec;
         opts.pathspec.count = 1;
     }
-    if (staged ? git_diff_tree_to_index(&diff, repo, (git_tree *)tree, NULL, &opts)
-               : git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts)) {
+    git_index *wi = NULL; /* the work tree as an index, when libgit2's iterator refuses it */
+    bool via_index = false;
+    int de = staged ? git_diff_tree_to_index(&diff, repo, (git_tree *)tree, NULL, &opts)
+                    : git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts);
+    const git_error *ge = de ? git_error_last() : NULL;
+    if (de && !staged && ge && ge->message && strstr(ge->message, "nesting too deep")) {
+        if (workdir_index(repo, prefix, &wi, err, errn)) goto cleanup;
+        opts.flags = 0;
+        de = git_diff_tree_to_index(&diff, repo, (git_tree *)tree, wi, &opts);
+        git_index_free(wi);
+        via_index = true;
+    }
+    if (de) {
         git_err(err, errn, "diff");
         goto cleanup;
     }
@@ -238,7 +363,7 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
         f.old_path = is_new ? NULL : rel(prefix, d->old_file.path);
         f.renamed = d->status == GIT_DELTA_RENAMED;
         f.symlink = !gone && d->new_file.mode == GIT_FILEMODE_LINK;
-        f.untracked = d->status == GIT_DELTA_UNTRACKED;
+        f.untracked = d->status == GIT_DELTA_UNTRACKED || (via_index && is_new && untracked_in(repo, d->new_file.path));
         f.all_added = f.symlink;
         if (!f.path && !f.old_path) continue; /* outside the root */
         if (f.old_path) {

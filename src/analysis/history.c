@@ -14,7 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "lang/registry.h"
 
 /* Path -> counts for the tree being replayed; blob cache: (blob, path) -> counts. Both are
  * open-addressing tables keyed by strings we own. An entry holds an index into the replay's
@@ -91,6 +90,8 @@ typedef struct replay {
     git_repository *repo;
     sunset_worker *w;
     table state, cache;
+    table tagged;   /* directories holding a CACHEDIR.TAG: the walk never enters them */
+    table links;    /* symlinks of the tree: judged by their target's blob, re-resolved per commit */
     vec counts;     /* history_counts, append-only; [0] is all zero */
     history_counts total;
     uint32_t files;
@@ -111,12 +112,34 @@ static void counts_add(history_counts *a, const history_counts *b, int sign) {
     for (int i = 0; i < HISTORY_MAX_FAMILIES; i++) a->by_family[i] += (uint32_t)(sign * (int64_t)b->by_family[i]);
 }
 
-static bool path_wanted(const history_opts *o, const char *path) {
-    if (sunset_lang_for_path(path) == SUNSET_LANG_NONE) return false;
-    /* the walk's rule: a commit's tree is its tracked files, which .gitignore never drops */
+/* The walk's rules on a commit's tree, as scan applies them to a checkout of it (issue 32):
+ * the globs (a commit's tree is its tracked files, which .gitignore never drops), no
+ * component the walk skips by name, no directory holding a CACHEDIR.TAG. Which language, or
+ * none, is the engine's decision for both (extension, then shebang): every blob goes to it. */
+static bool path_walked(const replay *rp, const char *path) {
+    char comp[4096];
+    for (const char *p = path, *e; *p; p = *e ? e + 1 : e) {
+        e = strchr(p, '/');
+        if (!e) e = p + strlen(p);
+        size_t n = (size_t)(e - p);
+        if (n >= sizeof comp || e - path >= (ptrdiff_t)sizeof comp) return false;
+        memcpy(comp, p, n);
+        comp[n] = 0;
+        if (walk_name_skipped(comp, false)) return false;
+        if (*e == '/' && rp->tagged.n) { /* the directory path[0, e) */
+            memcpy(comp, path, (size_t)(e - path));
+            comp[e - path] = 0;
+            if (table_find((table *)&rp->tagged, comp, false)) return false;
+        }
+    }
+    return true;
+}
+
+static bool path_wanted(const replay *rp, const char *path) {
+    const history_opts *o = rp->o;
     walk_opts wo = {false, o->include ? (const char *const *)o->include->v : NULL, o->include ? o->include->n : 0,
-                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0};
-    return walk_selected(&wo, path);
+                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0, false};
+    return walk_selected(&wo, path) && path_walked(rp, path);
 }
 
 static const history_counts *counts_at(const replay *rp, uint32_t ci) {
@@ -190,18 +213,159 @@ static void state_remove(replay *rp, const char *path) {
     table_remove(&rp->state, path);
 }
 
+/* Does the tree `dir` hold a CACHEDIR.TAG, a regular blob (the walk reads it without
+ * following a link) starting with the signature? */
+static bool tree_tagged(replay *rp, const git_oid *dir) {
+    git_tree *t = NULL;
+    git_blob *b = NULL;
+    bool tag = false;
+    if (git_tree_lookup(&t, rp->repo, dir) != 0) return false;
+    const git_tree_entry *e = git_tree_entry_byname(t, "CACHEDIR.TAG");
+    if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_LINK &&
+        git_blob_lookup(&b, rp->repo, git_tree_entry_id(e)) == 0)
+        tag = walk_cachedir_tag(git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+    git_blob_free(b);
+    git_tree_free(t);
+    return tag;
+}
+
+typedef struct tree_walk {
+    replay *rp;
+    const char *prefix; /* the walked subtree's path with its '/', "" for the whole tree */
+} tree_walk;
+
 static int tree_cb(const char *root, const git_tree_entry *te, void *payload) {
-    replay *rp = payload;
-    if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) return 0;
-    if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK) return 0; /* a symlink's blob is its target */
+    tree_walk *tw = payload;
+    replay *rp = tw->rp;
+    git_object_t type = git_tree_entry_type(te);
+    if (type != GIT_OBJECT_BLOB && type != GIT_OBJECT_TREE) return 0; /* a submodule */
     sb path = {0};
-    sb_printf(&path, "%s%s", root, git_tree_entry_name(te));
+    sb_printf(&path, "%s%s%s", tw->prefix, root, git_tree_entry_name(te));
     int rc = 0;
-    if (path.oom) rc = -1;
-    else if (path_wanted(rp->o, path.s)) rc = state_set(rp, path.s, git_tree_entry_id(te));
+    if (path.oom) {
+        rc = -1;
+    } else if (type == GIT_OBJECT_TREE) {
+        /* skipped (1) as the walk skips it: by name, or a cache directory, remembered */
+        if (walk_name_skipped(git_tree_entry_name(te), false)) rc = 1;
+        else if (tree_tagged(rp, git_tree_entry_id(te))) rc = table_find(&rp->tagged, path.s, true) ? 1 : -1;
+    } else if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK) {
+        rc = table_find(&rp->links, path.s, true) ? 0 : -1; /* resolved once the tree is read */
+    } else if (path_wanted(rp, path.s)) {
+        rc = state_set(rp, path.s, git_tree_entry_id(te));
+    }
     sb_free(&path);
-    if (rc) rp->err = 1;
-    return rc ? -1 : 0;
+    if (rc < 0) rp->err = 1;
+    return rc;
+}
+
+/* A symlink's target in `tree`, as the walk takes it (a file inside the tree, through
+ * chains of links): 0 with *id, 1 when it is no such file. */
+static int link_target(replay *rp, git_tree *tree, const char *link, git_oid *id) {
+    char cur[4096];
+    snprintf(cur, sizeof cur, "%s", link);
+    for (int hops = 0; hops < 40; hops++) { /* SYMLOOP_MAX */
+        git_tree_entry *e = NULL;
+        if (git_tree_entry_bypath(&e, tree, cur) != 0) return 1;
+        bool blob = git_tree_entry_type(e) == GIT_OBJECT_BLOB, is_link = git_tree_entry_filemode(e) == GIT_FILEMODE_LINK;
+        git_oid oid = *git_tree_entry_id(e);
+        git_tree_entry_free(e);
+        if (!blob) return 1; /* a directory: never followed */
+        if (!is_link) {
+            *id = oid;
+            return 0;
+        }
+        git_blob *b = NULL;
+        if (git_blob_lookup(&b, rp->repo, &oid) != 0) return 1;
+        size_t tl = (size_t)git_blob_rawsize(b);
+        char target[4096];
+        bool ok = tl < sizeof target && tl > 0;
+        if (ok) memcpy(target, git_blob_rawcontent(b), tl);
+        git_blob_free(b);
+        if (!ok || target[0] == '/' || memchr(target, 0, tl)) return 1; /* absolute: outside */
+        target[tl] = 0;
+        /* the link's directory, then each component: "." stays, ".." climbs, never above */
+        char *sl = strrchr(cur, '/');
+        size_t n = sl ? (size_t)(sl - cur) : 0;
+        cur[n] = 0;
+        for (char *c = target, *end; *c; c = end) {
+            end = strchr(c, '/');
+            if (end) *end++ = 0;
+            else end = c + strlen(c);
+            if (!*c || strcmp(c, ".") == 0) continue;
+            if (strcmp(c, "..") == 0) {
+                if (!n) return 1;
+                char *up = strrchr(cur, '/');
+                n = up ? (size_t)(up - cur) : 0;
+                cur[n] = 0;
+                continue;
+            }
+            int w = snprintf(cur + n, sizeof cur - n, "%s%s", n ? "/" : "", c);
+            if (w < 0 || (size_t)w >= sizeof cur - n) return 1;
+            n += (size_t)w;
+        }
+        if (!n) return 1;
+    }
+    return 1;
+}
+
+/* Every symlink of the tree by its target now (a target may change without its link). */
+static int resolve_links(replay *rp, git_tree *tree) {
+    for (size_t i = 0; i < rp->links.cap; i++) {
+        const char *l = rp->links.slots[i].key;
+        if (!l) continue;
+        git_oid id;
+        if (path_wanted(rp, l) && link_target(rp, tree, l, &id) == 0) {
+            if (state_set(rp, l, &id)) return -1;
+        } else {
+            state_remove(rp, l);
+        }
+    }
+    return 0;
+}
+
+/* Forget what lies below dir (its files, links and cache directories), for a walk again. */
+static void forget_below(replay *rp, const char *dir) {
+    table *ts[] = {&rp->state, &rp->links, &rp->tagged};
+    size_t dl = strlen(dir);
+    for (int k = 0; k < 3; k++) {
+        vec gone = VEC_INIT(char *);
+        for (size_t i = 0; i < ts[k]->cap; i++) {
+            char *p = ts[k]->slots[i].key;
+            if (p && strncmp(p, dir, dl) == 0 && p[dl] == '/') vec_push(&gone, &p);
+        }
+        for (size_t i = 0; i < gone.n; i++) {
+            char *p = sunset_strndup(VEC_AT(&gone, char *, i), strlen(VEC_AT(&gone, char *, i)));
+            if (!p) continue;
+            if (k == 0) state_remove(rp, p);
+            else table_remove(ts[k], p);
+            sunset_free(p);
+        }
+        vec_free(&gone);
+    }
+}
+
+/* A directory whose CACHEDIR.TAG came, went or changed: walked again as the walk would. */
+static int rewalk_dir(replay *rp, git_tree *to, const char *dir) {
+    forget_below(rp, dir);
+    if (rp->tagged.n) table_remove(&rp->tagged, dir);
+    git_tree_entry *e = NULL;
+    if (git_tree_entry_bypath(&e, to, dir) != 0) return 0; /* gone */
+    int rc = 0;
+    if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+        sb pre = {0};
+        sb_printf(&pre, "%s/", dir);
+        git_tree *sub = NULL;
+        if (pre.oom || git_tree_lookup(&sub, rp->repo, git_tree_entry_id(e)) != 0) rc = -1;
+        else if (tree_tagged(rp, git_tree_entry_id(e))) rc = table_find(&rp->tagged, dir, true) ? 0 : -1;
+        else if (path_walked(rp, dir)) {
+            tree_walk tw = {rp, pre.s};
+            rc = git_tree_walk(sub, GIT_TREEWALK_PRE, tree_cb, &tw) || rp->err ? -1 : 0;
+        }
+        git_tree_free(sub);
+        sb_free(&pre);
+    }
+    git_tree_entry_free(e);
+    return rc;
 }
 
 static int apply_diff(replay *rp, git_tree *from, git_tree *to) {
@@ -211,16 +375,31 @@ static int apply_diff(replay *rp, git_tree *from, git_tree *to) {
     opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;
     if (git_diff_tree_to_tree(&diff, rp->repo, from, to, &opts) != 0) return -1;
     int rc = 0;
+    vec retag = VEC_INIT(char *);
     size_t n = git_diff_num_deltas(diff);
     for (size_t i = 0; i < n && !rc; i++) {
         const git_diff_delta *d = git_diff_get_delta(diff, i);
-        if (d->old_file.path && d->status != GIT_DELTA_ADDED) state_remove(rp, d->old_file.path);
-        if (d->status == GIT_DELTA_DELETED) continue;
-        if (d->new_file.mode == GIT_FILEMODE_LINK || d->new_file.mode == GIT_FILEMODE_COMMIT) continue;
-        if (path_wanted(rp->o, d->new_file.path)) rc = state_set(rp, d->new_file.path, &d->new_file.id);
+        for (int side = 0; side < 2; side++) { /* a CACHEDIR.TAG changed: its directory again */
+            const char *p = side ? d->new_file.path : d->old_file.path, *sl = p ? strrchr(p, '/') : NULL;
+            char *dir = sl && !strcmp(sl + 1, "CACHEDIR.TAG") ? sunset_strndup(p, (size_t)(sl - p)) : NULL;
+            if (dir && !vec_push(&retag, &dir)) sunset_free(dir);
+        }
+        if (d->old_file.path && d->status != GIT_DELTA_ADDED) {
+            state_remove(rp, d->old_file.path);
+            if (rp->links.n) table_remove(&rp->links, d->old_file.path);
+        }
+        if (d->status == GIT_DELTA_DELETED || d->new_file.mode == GIT_FILEMODE_COMMIT) continue;
+        if (d->new_file.mode == GIT_FILEMODE_LINK) rc = table_find(&rp->links, d->new_file.path, true) ? 0 : -1;
+        else if (path_wanted(rp, d->new_file.path)) rc = state_set(rp, d->new_file.path, &d->new_file.id);
     }
+    for (size_t i = 0; i < retag.n; i++) {
+        char *dir = VEC_AT(&retag, char *, i);
+        if (!rc) rc = rewalk_dir(rp, to, dir);
+        sunset_free(dir);
+    }
+    vec_free(&retag);
     git_diff_free(diff);
-    return rc;
+    return rc ? rc : resolve_links(rp, to);
 }
 
 static long pr_number(const char *subject) {
@@ -331,7 +510,9 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
             fprintf(stderr, "sunset: history: cannot read commit %zu of the range\n", i);
             goto cleanup;
         }
-        int r = prev ? apply_diff(rp, prev, tree) : git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, rp);
+        tree_walk tw = {rp, ""};
+        int r = prev ? apply_diff(rp, prev, tree)
+                     : git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, &tw) || rp->err ? -1 : resolve_links(rp, tree);
         if (r != 0 || rp->err) {
             git_tree_free(tree);
             git_commit_free(cm);
@@ -401,6 +582,8 @@ cleanup:
     vec_free(&ids);
     table_free(&rp.state);
     table_free(&rp.cache);
+    table_free(&rp.tagged);
+    table_free(&rp.links);
     vec_free(&rp.counts);
     sunset_worker_free(rp.w);
     git_repository_free(rp.repo);

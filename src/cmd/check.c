@@ -65,15 +65,6 @@ static bool in_sorted(const vec *v, const char *s) {
 }
 
 /* Keep only the files of s->files that are in `keep` (sorted char *). */
-static void restrict_files(scan_ctx *s, const vec *keep) {
-    size_t u = 0;
-    for (size_t i = 0; i < s->files.n; i++) {
-        char *f = VEC_AT(&s->files, char *, i);
-        if (in_sorted(keep, f)) VEC_AT(&s->files, char *, u++) = f;
-        else sunset_free(f);
-    }
-    s->files.n = u;
-}
 
 /* Read --files-from: one root-relative path per line ("./" and blank lines and # comments
  * skipped). Absolute paths under the root are made relative. Returns EXIT_OK or EXIT_USAGE. */
@@ -136,7 +127,7 @@ static bool exists_under(const char *root, const char *path) {
 /* Would the walk have taken this (now deleted) path? The walk's own rule says. */
 static bool path_selected(const cli *c, const char *path) {
     walk_opts o = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                   (const char *const *)c->exclude.v, c->exclude.n};
+                   (const char *const *)c->exclude.v, c->exclude.n, true};
     return walk_selected(&o, path);
 }
 
@@ -537,7 +528,7 @@ int cmd_check(cli *c) {
     if (diff && !c->allow_config_change && bv.in_git && (rc = base_config(c, &bv, &s, &cfg_rel))) goto cleanup;
     /* a diff mode judges the changed files only (changed_files): walking the whole tree first
      * was two thirds of a one-file pre-commit check's wall time on a Paddle-sized tree */
-    s.no_walk = diff;
+    s.no_walk = diff || c->files_from;
     if ((rc = scan_prepare(c, &s))) goto cleanup;
     rc = EXIT_USAGE;
 
@@ -549,7 +540,23 @@ int cmd_check(cli *c) {
             char *p = VEC_AT(&listed, char *, i);
             if (!exists_under(s.root, p) && path_selected(c, p)) vec_push(&deleted, &p);
         }
-        restrict_files(&s, &listed);
+        /* the listed files are judged as changed files are, not as far as the walk takes them
+         * (it leaves out cache directories and ignored files, which a change can fill) */
+        diff_set lds = {sunset_calloc(listed.n ? listed.n : 1, sizeof(diff_file)), 0};
+        if (!lds.files) goto oom;
+        for (size_t i = 0; i < listed.n; i++) {
+            const char *p = VEC_AT(&listed, char *, i);
+            diff_file *f = &lds.files[lds.n];
+            sb abs = {0};
+            struct stat st;
+            sb_printf(&abs, "%s/%s", s.root, p);
+            f->symlink = !abs.oom && lstat(abs.s, &st) == 0 && S_ISLNK(st.st_mode);
+            sb_free(&abs);
+            if ((f->path = sunset_strndup(p, strlen(p)))) lds.n++;
+        }
+        int lrc = lds.n == listed.n ? changed_files(c, &s, &lds, &bv, &gf) : -1;
+        diff_set_free(&lds);
+        if (lrc) goto oom;
     } else if (diff) {
         char err[768];
         if ((c->staged ? diff_collect_staged : diff_collect)(s.root, rev, &ds, err, sizeof err)) {

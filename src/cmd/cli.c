@@ -51,7 +51,7 @@ static const opt_def options[] = {
     {0, "exclude", "GLOB", SC | H, K_LIST, F(exclude), 0, 0, "skip files and directories matching GLOB, repeatable"},
     {0, "no-ignore", NULL, SC, K_FLAG, F(no_ignore), 0, 0, "do not honour .gitignore files"},
     {0, "include-generated", NULL, SC, K_FLAG, F(generated), 0, 0, "scan generated files (*.pb.h, @generated ...) too"},
-    {0, "max-filesize", "SIZE", SC, K_SIZE, F(max_size), 0, 0, "skip larger files, e.g. 16M (default 16M)"},
+    {0, "max-filesize", "SIZE", SC | H, K_SIZE, F(max_size), 0, 0, "skip larger files, e.g. 16M (default 16M)"},
     {0, "parse-budget", "MS", SC, K_LONG, F(budget), 0, 86400000, "per-file parse time budget in ms (default 10000, 0 = none)"},
     {0, "color", "WHEN", SC, K_STR, F(color), 0, 0, "auto (default), always or never"},
     {0, "no-color", NULL, SC, K_NEVER_COLOR, F(color), 0, 0, "same as --color=never"},

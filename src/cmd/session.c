@@ -205,6 +205,7 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     s->eo = (sunset_engine_opts){
         .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
         .include_generated = c->generated,
+        .judge_own_output = (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
         .max_file_size = c->max_size,
         .parse_budget_ms = c->budget >= 0 ? (unsigned)c->budget : 10000,
         .compile_db_dir = c->compdb ? c->compdb : s->cfg.compile_db,
@@ -440,7 +441,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
     s->repo_prefix = diff_repo_prefix(s->root);
     scan_add_config_globs(c, s);
     walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                    (const char *const *)c->exclude.v, c->exclude.n};
+                    (const char *const *)c->exclude.v, c->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0};
     for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
         int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &c->quiet);
         if (e) {
@@ -481,6 +482,12 @@ int scan_prepare(cli *c, scan_ctx *s) {
         const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
         ns = hash64(compdb, strlen(compdb) + 1, ns);
         s->cache_dir = cache_location(c, s);
+        char why[PATH_MAX + 128];
+        if (s->cache_dir && sunset_cache_dir_refused(s->cache_dir, why, sizeof why)) {
+            if (!c->quiet) fprintf(stderr, "sunset: warning: not using the cache in %s: %s\n", s->cache_dir, why);
+            sunset_free(s->cache_dir);
+            s->cache_dir = NULL;
+        }
         s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
         s->eo.cache = s->cache;
     }
@@ -576,8 +583,10 @@ static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
     if (c->paths.n != 1) return cli_usage_error("scan -: '-' must be the only PATH");
     sb in = {0}, dir = {0};
     char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&in, buf, n);
+    size_t n, cap = c->max_size ? c->max_size : SUNSET_DEFAULT_MAX_FILE;
+    /* past --max-filesize nothing more is kept (the engine skips the file), the rest drained */
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        if (in.len <= cap) sb_putn(&in, buf, n);
     int rc = EXIT_USAGE;
     if (ferror(stdin) || in.oom) {
         fprintf(stderr, "sunset: cannot read stdin: %s\n", in.oom ? strerror(ENOMEM) : strerror(errno));

@@ -2,8 +2,11 @@
  * cache.c — the content cache. One file per namespace, DIR/<namespace>.cache:
  *
  *   "SUNSETC1" | u64 namespace | then entries until EOF:
- *   u64 key | u64 content length | u64 last used (unix time) | u32 payload length |
- *   u32 FNV-1a of the payload | payload
+ *   u64 key | u64 content length | u64 content digest | u64 namespace | u64 last used (unix
+ *   time) | u32 payload length | u32 FNV-1a of the payload | payload
+ *
+ * A replay needs the key (path and bytes), the length, a second digest of the bytes by another
+ * function and the entry's own namespace (rule set, version, configuration) to agree.
  *
  * A payload is one file's result: counter deltas, findings (rule id, span, context, test
  * flag, matched text, snippet, enclosing scope) and warnings. Severity is not stored: it is
@@ -14,15 +17,20 @@
 #include "core/cache.h"
 
 #include <errno.h>
+#include <git2.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "base/git.h"
 #include "core/rules_int.h"
 
-#define MAGIC "SUNSETC2" /* C2: findings carry their statement */
+#define MAGIC "SUNSETC3" /* C3: entries carry their content digest and namespace */
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
  * Adding one changes the binary, and the namespace covers the binary (scan.c), so an older
  * cache file is never misread. */
@@ -30,7 +38,7 @@
 #define N_COUNTERS (0 SUNSET_STATS_COUNTERS(CACHE_COUNT))
 
 typedef struct centry {
-    uint64_t key, len, last_used;
+    uint64_t key, len, digest, ns, last_used;
     bool used;          /* hit or stored during this run */
     uint32_t size;
     unsigned char *payload;
@@ -75,6 +83,22 @@ uint64_t sunset_cache_key(const char *path, const char *data, size_t len) {
     return h ? h : 1;
 }
 
+/* Another function of the bytes than the key's (other constants, another mix per word): an
+ * entry replays only when both agree with the file. */
+uint64_t sunset_cache_digest(const char *data, size_t len) {
+    uint64_t h = 0x2545f4914f6cdd1dULL ^ len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t v;
+        memcpy(&v, data + i, 8);
+        h = (h + v) * 0xc2b2ae3d27d4eb4fULL;
+        h ^= h >> 29;
+    }
+    uint64_t tail = 0;
+    if (len > i) memcpy(&tail, data + i, len - i);
+    return mix(h ^ (tail * 0x165667b19e3779f9ULL));
+}
+
 /* ---- the table ---- */
 
 static centry *find_slot(sunset_cache *c, uint64_t key) {
@@ -99,16 +123,18 @@ static bool grow(sunset_cache *c) {
 }
 
 /* Takes ownership of payload. */
-static void put_entry(sunset_cache *c, uint64_t key, uint64_t len, uint64_t last_used, bool used,
-                      unsigned char *payload, uint32_t size) {
+static void put_entry(sunset_cache *c, const centry *head, bool used, unsigned char *payload, uint32_t size) {
     if (!grow(c)) {
         sunset_free(payload);
         return;
     }
-    centry *e = find_slot(c, key);
+    centry *e = find_slot(c, head->key);
     if (e->key) sunset_free(e->payload);
     else c->n++;
-    *e = (centry){key, len, last_used, used, size, payload};
+    *e = *head;
+    e->used = used;
+    e->size = size;
+    e->payload = payload;
 }
 
 /* ---- payload encoding ---- */
@@ -174,6 +200,87 @@ static uint32_t fnv32(const unsigned char *p, size_t n) {
     return h;
 }
 
+/* ---- where a cache may live ---- */
+
+/* dir made absolute with its symlinks resolved, as far as it exists (the rest lexical) into
+ * out; *link_in gets the first directory, inside `top` (when given), that holds a symlink on
+ * the way. False when the path cannot be resolved. */
+static bool resolve_dir(const char *dir, const char *top, char *out, size_t n, bool *link_in) {
+    char cur[PATH_MAX] = "", cwd[PATH_MAX];
+    sb abs = {0};
+    if (dir[0] != '/' && !getcwd(cwd, sizeof cwd)) return false;
+    sb_printf(&abs, "%s%s%s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", dir);
+    bool ok = !abs.oom, exists = true;
+    size_t tl = top ? strlen(top) : 0;
+    *link_in = false;
+    for (char *c = abs.s, *e; ok && c && *c; c = e) {
+        while (*c == '/') c++;
+        e = strchr(c, '/');
+        size_t cl = e ? (size_t)(e - c) : strlen(c);
+        if (!cl || (cl == 1 && *c == '.')) continue;
+        char next[PATH_MAX];
+        if (snprintf(next, sizeof next, "%s/%.*s", cur, (int)cl, c) >= (int)sizeof next) ok = false;
+        struct stat st;
+        if (ok && cl == 2 && c[0] == '.' && c[1] == '.') {
+            char *sl = strrchr(cur, '/');
+            if (sl) *sl = 0;
+        } else if (ok && exists && lstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+            /* a dangling link too: what sunset would create would land at its target */
+            if (top && strncmp(cur, top, tl) == 0 && (cur[tl] == 0 || cur[tl] == '/')) *link_in = true;
+            if (!realpath(next, cur)) {
+                memcpy(cur, next, strlen(next) + 1);
+                exists = false;
+            }
+        } else if (ok) {
+            exists = exists && lstat(next, &st) == 0;
+            memcpy(cur, next, strlen(next) + 1);
+        }
+    }
+    sb_free(&abs);
+    if (ok) snprintf(out, n, "%s", *cur ? cur : "/");
+    return ok;
+}
+
+bool sunset_cache_dir_refused(const char *dir, char *why, size_t n) {
+    char real[PATH_MAX], probe[PATH_MAX], top[PATH_MAX];
+    bool link_in;
+    /* the work tree around it, from its deepest existing directory that is no link (a link's
+     * target may be in no work tree: the link is what must be found) */
+    snprintf(probe, sizeof probe, "%s", dir);
+    char *up = strstr(probe, "/..");
+    if (up) *up = 0; /* a ".." after a link climbs from its target: start below it */
+    struct stat st;
+    while ((lstat(probe, &st) != 0 || !S_ISDIR(st.st_mode)) && strrchr(probe, '/') && strrchr(probe, '/') != probe)
+        *strrchr(probe, '/') = 0;
+    if (lstat(probe, &st) != 0 || !S_ISDIR(st.st_mode)) snprintf(probe, sizeof probe, "%s", dir[0] == '/' ? "/" : ".");
+    sunset_git_init();
+    git_repository *repo = NULL;
+    git_index *idx = NULL;
+    bool refused = false;
+    if (git_repository_open_ext(&repo, probe, 0, NULL) || git_repository_is_bare(repo) ||
+        !git_repository_workdir(repo) || !realpath(git_repository_workdir(repo), top))
+        goto done;
+    size_t tl = strlen(top);
+    if (!resolve_dir(dir, top, real, sizeof real, &link_in)) goto done;
+    if (link_in) {
+        snprintf(why, n, "a symbolic link on its path lies in the work tree %s", top);
+        refused = true;
+        goto done;
+    }
+    if (strncmp(real, top, tl) != 0 || (real[tl] && real[tl] != '/') || git_repository_index(&idx, repo)) goto done;
+    const char *rel = real + tl + (real[tl] == '/');
+    size_t rl = strlen(rel);
+    for (size_t i = 0, ne = git_index_entrycount(idx); i < ne && !refused; i++) {
+        const git_index_entry *e = git_index_get_byindex(idx, i);
+        refused = e && (!rl || (strncmp(e->path, rel, rl) == 0 && (e->path[rl] == '/' || e->path[rl] == 0)));
+    }
+    if (refused) snprintf(why, n, "git tracks it (a commit could plant its entries)");
+done:
+    git_index_free(idx);
+    git_repository_free(repo);
+    return refused;
+}
+
 /* ---- load / save ---- */
 
 sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_ruleset *rs, size_t max_bytes) {
@@ -202,13 +309,18 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
         if (get64(&r) != ns) c->st.corrupt++;
         else
             while (r.p < r.end) {
-                uint64_t key = get64(&r), clen = get64(&r), used = get64(&r);
+                centry h = {0};
+                h.key = get64(&r);
+                h.len = get64(&r);
+                h.digest = get64(&r);
+                h.ns = get64(&r);
+                h.last_used = get64(&r);
                 uint32_t size = get32(&r), sum = get32(&r);
                 if (r.bad || (size_t)(r.end - r.p) < size) { /* truncated: keep what came before */
                     c->st.corrupt++;
                     break;
                 }
-                if (!key || fnv32(r.p, size) != sum) {
+                if (!h.key || h.ns != ns || fnv32(r.p, size) != sum) {
                     c->st.corrupt++;
                     r.p += size;
                     continue;
@@ -216,7 +328,7 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
                 unsigned char *copy = sunset_malloc(size ? size : 1);
                 if (!copy) break;
                 memcpy(copy, r.p, size);
-                put_entry(c, key, clen, used, false, copy, size);
+                put_entry(c, &h, false, copy, size);
                 c->st.loaded++;
                 r.p += size;
             }
@@ -246,12 +358,14 @@ int sunset_cache_save(sunset_cache *c) {
     size_t kept = 0;
     for (size_t i = 0; i < k; i++) {
         centry *e = order[i];
-        if (out.len + 32 + e->size > c->max_bytes && !(e->used && kept == 0)) {
+        if (out.len + 48 + e->size > c->max_bytes && !(e->used && kept == 0)) {
             c->st.evicted += k - i;
             break;
         }
         put64(&out, e->key);
         put64(&out, e->len);
+        put64(&out, e->digest);
+        put64(&out, e->ns);
         put64(&out, e->used ? c->now : e->last_used);
         put32(&out, e->size);
         put32(&out, fnv32(e->payload, e->size));
@@ -317,10 +431,11 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
 
 /* ---- replay / store ---- */
 
-bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *path, sunset_result *res) {
+bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
+                         sunset_result *res) {
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, key) : NULL;
-    if (!e || !e->key || e->len != len) {
+    if (!e || !e->key || e->len != len || e->digest != digest || e->ns != c->ns) {
         c->st.misses++;
         pthread_mutex_unlock(&c->mu);
         return false;
@@ -400,7 +515,7 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *
     return true;
 }
 
-void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_result *res,
+void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const sunset_result *res,
                         size_t first_finding, size_t first_warning, const sunset_stats *before) {
     sb b = {0};
     sunset_stats after = res->stats;
@@ -436,7 +551,8 @@ void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_
     unsigned char *payload = (unsigned char *)sb_take(&b);
     if (!payload) return;
     pthread_mutex_lock(&c->mu);
-    put_entry(c, key, len, c->now, true, payload, size);
+    centry h = {key, len, digest, c->ns, c->now, true, 0, NULL};
+    put_entry(c, &h, true, payload, size);
     c->st.stored++;
     pthread_mutex_unlock(&c->mu);
 }

@@ -23,6 +23,11 @@ typedef struct sunset_cache_stats {
  * on out of memory. rs must outlive the cache (replayed findings borrow its rule strings). */
 sunset_cache *sunset_cache_open(const char *dir, uint64_t namespace_hash,
                                 const struct sunset_ruleset *rs, size_t max_bytes);
+/* Must the cache directory dir be left alone? True, with the reason in why, when it lies in a
+ * git work tree and git tracks it or a file below it, or a symbolic link inside the work tree
+ * is on its path: a change could then plant entries that replay a clean result, or point
+ * sunset's writes outside the tree. */
+bool sunset_cache_dir_refused(const char *dir, char *why, size_t n);
 /* Write the cache back (atomically: temp file + rename, so concurrent runs never see a torn
  * file; the last writer wins), keeping this run's entries and then the most recently used
  * ones up to max_bytes. Returns 0 or an errno value. */
@@ -32,15 +37,17 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c);
 
 /* The key of a file: its path and its bytes. */
 uint64_t sunset_cache_key(const char *path, const char *data, size_t len);
+/* A second digest of the bytes, by another function: checked with the key before a replay. */
+uint64_t sunset_cache_digest(const char *data, size_t len);
 
-/* If the cache holds `key`, append its findings and warnings to *res, add its counters to
+/* If the cache holds `key` for content of this length and digest in its namespace, append its findings and warnings to *res, add its counters to
  * res->stats and return true. Thread-safe. */
-bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, const char *path,
+bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
                          sunset_result *res);
 /* Record what scanning one file added to *res: findings [first_finding, n), warnings
  * [first_warning, n) and the counter deltas between *before and res->stats. Thread-safe;
  * a failure to allocate just leaves the file uncached. */
-void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, const sunset_result *res,
+void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const sunset_result *res,
                         size_t first_finding, size_t first_warning, const sunset_stats *before);
 
 /* The first line of a CACHEDIR.TAG (bford.info/cachedir): the cache directory writes one,

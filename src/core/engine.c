@@ -26,7 +26,7 @@
 #include "core/suppress.h"
 
 
-#define DEFAULT_MAX_FILE (16u << 20)
+#define DEFAULT_MAX_FILE SUNSET_DEFAULT_MAX_FILE
 
 /* One slot per frontend of the registry (src/lang/registry.c), in its order. */
 #define N_FRONTENDS SUNSET_N_FRONTENDS
@@ -681,15 +681,18 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     size_t len = memlen;
     sb fspath = {0}, folded = {0}, joined = {0};
     sb_printf(&fspath, "%s/%s", root, path);
+    /* the limit holds for every input: a file read here, and the staged blob, the diff base's
+     * blob, a history blob or stdin handed in as a buffer */
+    size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
+    int err = mem && memlen > cap ? EFBIG : 0;
+    if (!mem) err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
+    if (err == EFBIG) {
+        st->skipped_too_large++;
+        skipped(w, path, 0, "too large (--max-filesize)");
+        warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
+        goto cleanup;
+    }
     if (!mem) {
-        size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
-        int err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
-        if (err == EFBIG) {
-            st->skipped_too_large++;
-            skipped(w, path, 0, "too large (--max-filesize)");
-            warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
-            goto cleanup;
-        }
         if (err) {
             st->skipped_unreadable++;
             skipped(w, path, 0, "unreadable");
@@ -707,7 +710,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     }
     uint32_t gen_line = 0;
     /* sunset's own reports are generated whatever --include-generated says */
-    if (sunset_own_output(data, len) || (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
+    if ((!e->o->judge_own_output && sunset_own_output(data, len)) || (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
         st->skipped_generated++;
         skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
                                             : "generated (its name; --include-generated scans it)");
@@ -745,14 +748,15 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
      * depend on the day. */
     size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
     sunset_stats before = *st;
-    uint64_t ckey = 0;
+    uint64_t ckey = 0, cdigest = 0;
     /* every file is searched for the marker; the strided prefilter does it at a tenth of the
      * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
     sink.has_marker = prefilter_match(e->marker, data, len);
     bool cacheable = e->o->cache && !sink.has_marker;
     if (cacheable) {
         ckey = sunset_cache_key(path, data, len);
-        if (sunset_cache_replay(e->o->cache, ckey, len, path, &w->res)) goto cleanup;
+        cdigest = sunset_cache_digest(data, len);
+        if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
     }
     sink.flow_lang = lang;
     if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
@@ -789,7 +793,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         scan_embedded(w, &sink);
     }
     finish_file(&sink);
-    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, &w->res, first_finding, first_warning, &before);
+    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, cdigest, &w->res, first_finding, first_warning, &before);
 cleanup:
     sb_free(&fspath);
     sb_free(&folded);

@@ -23,10 +23,13 @@ typedef struct sunset_indexer {
     void (*file)(void *ud, const sunset_source *src);
 } sunset_indexer;
 
+#define SUNSET_DEFAULT_MAX_FILE (16u << 20) /* --max-filesize's default */
+
 typedef struct sunset_engine_opts {
     int jobs;                   /* worker threads; <= 0 = number of cores */
     bool include_generated;
-    size_t max_file_size;       /* bytes; 0 = default (16 MiB) */
+    bool judge_own_output;      /* the gate: looking like sunset's own report exempts no file */
+    size_t max_file_size;       /* bytes; 0 = default (16 MiB); every input: files, buffers */
     unsigned parse_budget_ms;
     const char *compile_db_dir; /* -p DIR or NULL */
     const char *queries_dir;

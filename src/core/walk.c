@@ -245,6 +245,7 @@ typedef struct walker {
     vec tracked;    /* char *: root-relative paths of the index's entries, sorted; owned */
     char root_real[PATH_MAX];
     bool in_git;
+    sb rel, abs;    /* the walk's current path, root-relative and whole */
 } walker;
 
 static void warnf(walker *w, const char *fmt, const char *a, const char *b) {
@@ -444,14 +445,21 @@ static void too_long(walker *w, const char *rel) {
 
 /* Does the directory hold a CACHEDIR.TAG (ours or any tool's)? Such a directory is a cache,
  * recognised by content wherever --cache or SUNSET_CACHE_DIR put it. */
+bool walk_cachedir_tag(const char *data, size_t len) {
+    return len >= sizeof SUNSET_CACHEDIR_SIGNATURE - 1 &&
+           memcmp(data, SUNSET_CACHEDIR_SIGNATURE, sizeof SUNSET_CACHEDIR_SIGNATURE - 1) == 0;
+}
+
+bool walk_name_skipped(const char *name, bool gate) {
+    return strcmp(name, ".git") == 0 || (!gate && strcmp(name, ".sunset-cache") == 0);
+}
+
 static bool cachedir_tagged(const char *abs) {
     sb p = {0};
     char *text = NULL;
     size_t len = 0;
     sb_printf(&p, "%s/CACHEDIR.TAG", abs);
-    bool tag = !p.oom && read_file_flags(p.s, O_NOFOLLOW, 4096, &text, &len) == 0 &&
-               len >= sizeof SUNSET_CACHEDIR_SIGNATURE - 1 &&
-               memcmp(text, SUNSET_CACHEDIR_SIGNATURE, sizeof SUNSET_CACHEDIR_SIGNATURE - 1) == 0;
+    bool tag = !p.oom && read_file_flags(p.s, O_NOFOLLOW, 4096, &text, &len) == 0 && walk_cachedir_tag(text, len);
     sunset_free(text);
     sb_free(&p);
     return tag;
@@ -521,36 +529,50 @@ bool sunset_own_output(const char *data, size_t len) {
     return len > 9 && memcmp(data, "{\"$schema\"", 10) == 0 && memmem(data, head, sarif, sizeof sarif - 1);
 }
 
-/* under_ignored: rel is an ignored directory entered for the tracked files below it; nothing
- * untracked below it is taken (git cannot re-include below an excluded directory either). */
-static void walk_dir(walker *w, const char *rel, bool under_ignored) {
-    sb abs = {0};
-    sb_printf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
-    DIR *d = abs.oom ? NULL : opendir(abs.s);
+/* One directory being walked. The walk is iterative, a stack of these: a recursive walker
+ * ran out of stack at ~1,800 nested directories (SIGSEGV). The paths live in the walker's two
+ * shared buffers, so the stack costs one frame per level plus its directory's names. */
+typedef struct wframe {
+    vec names;          /* char *: the entries, sorted, each with its d_type after the NUL */
+    size_t next;        /* the next entry to take */
+    size_t rel_len;     /* this directory's path lengths in w->rel and w->abs */
+    size_t abs_len;
+    size_t ign_mark;    /* w->ign.n before its .gitignore was loaded */
+    bool under_ignored; /* an ignored directory entered for the tracked files below it; nothing
+                         * untracked below it is taken (git cannot re-include there either) */
+    bool tracked_only;  /* a cache directory entered by the gate for the tracked files below */
+} wframe;
+
+static void path_cut(sb *b, size_t n) {
+    b->len = n;
+    if (b->s) b->s[n] = 0;
+}
+
+/* Open the directory at w->rel / w->abs: load its .gitignore, read and sort its entries.
+ * False (warned and counted) when it cannot be read. */
+static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f) {
+    const char *rel = w->rel.len ? w->rel.s : "";
+    DIR *d = w->abs.oom || w->rel.oom ? NULL : opendir(w->abs.s);
     if (!d && errno == ENAMETOOLONG) {
         too_long(w, rel);
-        sb_free(&abs);
-        return;
+        return false;
     }
     if (!d) {
         w->st->unreadable_dirs++;
         warnf(w, "skipping %s: %s", *rel ? rel : ".", strerror(errno));
-        sb_free(&abs);
-        return;
+        return false;
     }
     w->st->dirs++;
-    size_t ign_mark = w->ign.n;
+    *f = (wframe){VEC_INIT(char *), 0, w->rel.len, w->abs.len, w->ign.n, under_ignored, tracked_only};
     if (w->in_git && w->o->gitignore) {
         sb gi = {0};
-        sb_printf(&gi, "%s/.gitignore", abs.s);
+        sb_printf(&gi, "%s/.gitignore", w->abs.s);
         if (!gi.oom) ign_load(w, gi.s, rel);
         sb_free(&gi);
     }
-    vec names = VEC_INIT(char *);
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            strcmp(de->d_name, ".git") == 0 || strcmp(de->d_name, ".sunset-cache") == 0)
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 || walk_name_skipped(de->d_name, w->o->gate))
             continue;
         /* the entry's d_type rides in the byte after the name's NUL: a regular file or a
          * directory needs no lstat (one per entry was 4.3% of a cold scan's CPU, perf) */
@@ -559,58 +581,84 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
         if (!s) continue;
         memcpy(s, de->d_name, nl + 1);
         s[nl + 1] = (char)de->d_type;
-        if (!vec_push(&names, &s)) sunset_free(s);
+        if (!vec_push(&f->names, &s)) sunset_free(s);
     }
     closedir(d);
-    if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_names);
-    for (size_t i = 0; i < names.n; i++) {
-        const char *name = VEC_AT(&names, char *, i);
-        sb child = {0}, cabs = {0};
-        sb_printf(&child, "%s%s%s", rel, *rel ? "/" : "", name);
-        sb_printf(&cabs, "%s/%s", abs.s, name);
-        struct stat st;
-        unsigned char type = (unsigned char)name[strlen(name) + 1];
-        if (!child.oom && !cabs.oom && (type == DT_REG || type == DT_DIR)) {
-            memset(&st, 0, sizeof st);
-            st.st_mode = type == DT_REG ? S_IFREG : S_IFDIR;
-        } else if (child.oom || cabs.oom || lstat(cabs.s, &st) != 0) {
-            if (!child.oom && !cabs.oom && errno == ENAMETOOLONG) too_long(w, child.s);
-            sb_free(&child);
-            sb_free(&cabs);
+    if (f->names.n) qsort(f->names.v, f->names.n, sizeof(char *), cmp_names);
+    return true;
+}
+
+static void dir_close(walker *w, wframe *f) {
+    for (size_t i = 0; i < f->names.n; i++) sunset_free(VEC_AT(&f->names, char *, i));
+    vec_free(&f->names);
+    ign_pop_to(w, f->ign_mark);
+}
+
+/* Take one entry of the directory f, whose path is in w->rel / w->abs; the entry's path is
+ * appended to both. True when it is a directory to enter, *enter_ignored and *enter_tracked
+ * saying whether it is entered only for the tracked files below it. */
+static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter_ignored, bool *enter_tracked) {
+    if (f->rel_len) sb_putc(&w->rel, '/');
+    sb_puts(&w->rel, name);
+    sb_printf(&w->abs, "/%s", name);
+    if (w->rel.oom || w->abs.oom) return false;
+    struct stat st;
+    unsigned char type = (unsigned char)name[strlen(name) + 1];
+    if (type == DT_REG || type == DT_DIR) {
+        memset(&st, 0, sizeof st);
+        st.st_mode = type == DT_REG ? S_IFREG : S_IFDIR;
+    } else if (lstat(w->abs.s, &st) != 0) {
+        if (errno == ENAMETOOLONG) too_long(w, w->rel.s);
+        return false;
+    }
+    bool is_dir = S_ISDIR(st.st_mode);
+    if (S_ISLNK(st.st_mode)) {
+        struct stat tst;
+        if (stat(w->abs.s, &tst) != 0 || S_ISDIR(tst.st_mode) || !inside_root(w, w->abs.s)) {
+            w->st->symlinks_skipped++;
+            return false;
+        }
+        st = tst;
+    }
+    bool ign = w->in_git && w->o->gitignore && (f->under_ignored || ignored(w, w->rel.s, is_dir));
+    if ((ign || f->tracked_only) && !tracked(w, w->rel.s, is_dir)) {
+        w->st->ignored++;
+    } else if (is_dir) {
+        bool cache = strcmp(name, ".sunset-cache") == 0 || cachedir_tagged(w->abs.s);
+        if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, w->rel.s)) w->st->excluded++;
+        else if (cache && !(w->o->gate && tracked(w, w->rel.s, true))) w->st->ignored++;
+        else return *enter_ignored = ign, *enter_tracked = f->tracked_only || cache, true;
+    } else if (S_ISREG(st.st_mode)) {
+        add_file(w, w->rel.s);
+    }
+    return false;
+}
+
+/* Walk the directory rel, depth first in name order. */
+static void walk_dir(walker *w, const char *rel, bool under_ignored) {
+    path_cut(&w->rel, 0);
+    path_cut(&w->abs, 0);
+    sb_puts(&w->rel, rel);
+    sb_printf(&w->abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
+    vec stack = VEC_INIT(wframe);
+    wframe f;
+    if (dir_open(w, under_ignored, false, &f) && !vec_push(&stack, &f)) dir_close(w, &f);
+    while (stack.n) {
+        wframe *top = &VEC_AT(&stack, wframe, stack.n - 1);
+        if (top->next == top->names.n) {
+            dir_close(w, top);
+            stack.n--;
             continue;
         }
-        bool is_dir = S_ISDIR(st.st_mode);
-        if (S_ISLNK(st.st_mode)) {
-            struct stat tst;
-            if (stat(cabs.s, &tst) != 0 || S_ISDIR(tst.st_mode) || !inside_root(w, cabs.s)) {
-                w->st->symlinks_skipped++;
-                sb_free(&child);
-                sb_free(&cabs);
-                continue;
-            }
-            st = tst;
-        }
-        bool ign = w->in_git && w->o->gitignore && (under_ignored || ignored(w, child.s, is_dir));
-        if (ign && !tracked(w, child.s, is_dir)) {
-            w->st->ignored++;
-        } else if (is_dir) {
-            if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, child.s)) {
-                w->st->excluded++;
-            } else if (cachedir_tagged(cabs.s)) {
-                w->st->ignored++;
-            } else {
-                walk_dir(w, child.s, ign);
-            }
-        } else if (S_ISREG(st.st_mode)) {
-            add_file(w, child.s);
-        }
-        sb_free(&child);
-        sb_free(&cabs);
+        const char *name = VEC_AT(&top->names, char *, top->next++);
+        path_cut(&w->rel, top->rel_len); /* back to this directory's path */
+        path_cut(&w->abs, top->abs_len);
+        bool ign = false, tracked_only = false;
+        if (take_entry(w, top, name, &ign, &tracked_only) && dir_open(w, ign, tracked_only, &f) &&
+            !vec_push(&stack, &f))
+            dir_close(w, &f);
     }
-    for (size_t i = 0; i < names.n; i++) sunset_free(VEC_AT(&names, char *, i));
-    vec_free(&names);
-    ign_pop_to(w, ign_mark);
-    sb_free(&abs);
+    vec_free(&stack);
 }
 
 /* Find the git work tree holding root; load the ignore files above root. */
@@ -668,10 +716,10 @@ static void git_setup(walker *w) {
 
 int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out, walk_stats *st,
               walk_warn_fn warn, void *warn_ctx) {
-    walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), VEC_INIT(char *), {0}, false};
+    walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), VEC_INIT(char *), {0}, false, {0}, {0}};
     if (!realpath(root, w.root_real)) return errno;
     git_setup(&w);
-    if (w.in_git && o->gitignore) tracked_load(&w);
+    if (w.in_git && (o->gitignore || o->gate)) tracked_load(&w);
     int rc = 0;
     if (!start || !*start || strcmp(start, ".") == 0) {
         walk_dir(&w, "", false);
@@ -710,6 +758,8 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
     }
     ign_pop_to(&w, 0);
     vec_free(&w.ign);
+    sb_free(&w.rel);
+    sb_free(&w.abs);
     for (size_t i = 0; i < w.tracked.n; i++) sunset_free(VEC_AT(&w.tracked, char *, i));
     vec_free(&w.tracked);
     return rc;

@@ -14,6 +14,8 @@ typedef struct walk_opts {
     size_t n_include;
     const char *const *exclude;  /* globs; matching files and directories are skipped */
     size_t n_exclude;
+    bool gate;                   /* check, baseline: a cache directory (CACHEDIR.TAG, .sunset-cache)
+                                  * exempts no file git tracks: a change can commit either */
 } walk_opts;
 
 typedef struct walk_stats {
@@ -33,6 +35,13 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
 /* Does the include/exclude part of the rule take root-relative rel? For paths the walk cannot
  * see (deleted files, paths of another revision): check and history ask this. */
 bool walk_selected(const walk_opts *o, const char *rel);
+
+/* The walk's rules by content and by name, for the walks that read no directory (history
+ * walks a commit's tree): does a CACHEDIR.TAG with these bytes make its directory a cache
+ * (never entered, in the gate only for its tracked files); is an entry of this name never
+ * walked (.git; .sunset-cache, but in the gate)? */
+bool walk_cachedir_tag(const char *data, size_t len);
+bool walk_name_skipped(const char *name, bool gate);
 
 /* Is this file one sunset wrote (a scan report in text, JSON, SARIF, GitHub annotations or
  * markdown; a baseline; a tracking report in markdown or JSON; a removal plan; a history in

@@ -59,7 +59,8 @@ static void write_seed(const char *out) {
         size_t len = strlen(samples[i].text);
         sunset_engine_scan_buffer(F.eng, samples[i].path, samples[i].text, len, &r);
         found += r.n_findings;
-        sunset_cache_store(c, sunset_cache_key(samples[i].path, samples[i].text, len), len, &r, 0, 0, &before);
+        sunset_cache_store(c, sunset_cache_key(samples[i].path, samples[i].text, len), len,
+                           sunset_cache_digest(samples[i].text, len), &r, 0, 0, &before);
         sunset_result_free(&r);
     }
     if (!found) {
@@ -104,11 +105,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy) abort();
     memcpy(copy, data, len);
-    uint64_t ns = NS, key = 0, clen = 0;
+    uint64_t ns = NS, key = 0, clen = 0, digest = 0;
     if (len >= 16) memcpy(copy + 8, &ns, 8);
-    if (len >= 32) {
+    if (len >= 48) memcpy(copy + 40, &ns, 8); /* the first entry's own namespace */
+    if (len >= 40) {
         memcpy(&key, copy + 16, 8);
         memcpy(&clen, copy + 24, 8);
+        memcpy(&digest, copy + 32, 8);
     }
     fuzz_write(file, copy, len);
     free(copy);
@@ -116,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     sunset_cache *c = sunset_cache_open(fuzz_tmp_dir, NS, rules, 1 << 20);
     if (c) {
         sunset_result r = {0};
-        if (sunset_cache_replay(c, key ? key : 1, (size_t)clen, "a.py", &r)) {
+        if (sunset_cache_replay(c, key ? key : 1, (size_t)clen, digest, "a.py", &r)) {
             for (size_t i = 0; i < r.n_findings; i++)
                 if (!r.findings[i].rule_id || !r.findings[i].path || !r.findings[i].matched) abort();
         }

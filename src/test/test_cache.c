@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +150,7 @@ static void bound_and_severity(void **state) {
         r.n_findings = 1;
         sunset_stats before = {0};
         r.stats.files_scanned = 1;
-        sunset_cache_store(c, (uint64_t)i + 1, 10, &r, 0, 0, &before);
+        sunset_cache_store(c, (uint64_t)i + 1, 10, 5, &r, 0, 0, &before);
     }
     assert_int_equal(sunset_cache_save(c), 0);
     sunset_cache_free(c);
@@ -162,20 +163,23 @@ static void bound_and_severity(void **state) {
     uint64_t some = 0;
     for (uint64_t k = 200; k >= 1 && !some; k--) {
         sunset_result r = {0};
-        if (sunset_cache_replay(c, k, 10, "a.py", &r)) some = k;
+        if (sunset_cache_replay(c, k, 10, 5, "a.py", &r)) some = k;
         sunset_result_free(&r);
     }
     assert_true(some > 0);
     sunset_ruleset_set_severity(rs, "PE-IDENT", SUNSET_SEV_INFO);
     sunset_result r = {0};
-    assert_true(sunset_cache_replay(c, some, 10, "a.py", &r));
+    assert_true(sunset_cache_replay(c, some, 10, 5, "a.py", &r));
     assert_int_equal(r.n_findings, 1);
     assert_int_equal(r.findings[0].severity, SUNSET_SEV_INFO);
     assert_int_equal(r.stats.files_scanned, 1);
     assert_string_equal(r.findings[0].path, "a.py");
     sunset_result_free(&r);
-    /* another length for the same key is a miss (the key covers the content) */
-    assert_false(sunset_cache_replay(c, some, 11, "a.py", &r));
+    /* another length or digest for the same key is a miss (both check the content) */
+    assert_false(sunset_cache_replay(c, some, 11, 5, "a.py", &r));
+    assert_false(sunset_cache_replay(c, some, 10, 6, "a.py", &r));
+    assert_int_equal(r.n_findings, 0);
+    assert_true(sunset_cache_replay(c, some, 10, 5, "a.py", &r));
     sunset_result_free(&r);
     sunset_cache_free(c);
     /* another namespace sees nothing */
@@ -207,9 +211,9 @@ static void dropped_entry_saves(void **state) {
     r.findings = &f;
     r.n_findings = 1;
     sunset_stats before = {0};
-    sunset_cache_store(c, 7, 10, &r, 0, 0, &before);
+    sunset_cache_store(c, 7, 10, 5, &r, 0, 0, &before);
     sunset_result got = {0};
-    assert_false(sunset_cache_replay(c, 7, 10, "a.py", &got));
+    assert_false(sunset_cache_replay(c, 7, 10, 5, "a.py", &got));
     sunset_result_free(&got);
     assert_int_equal(sunset_cache_save(c), 0);
     sunset_cache_free(c);
@@ -267,9 +271,10 @@ static void allocation_failures(void **state) {
     name[strcspn(name, "\n")] = 0;
     assert_int_equal(read_file(name, 0, &text, &len), 0);
     assert_true(len > 32);
-    uint64_t key, clen;
+    uint64_t key, clen, digest;
     memcpy(&key, text + 16, 8);
     memcpy(&clen, text + 24, 8);
+    memcpy(&digest, text + 32, 8);
     sunset_free(text);
     const char *dirs[] = {"rules"};
     sunset_error err = {{0}};
@@ -284,7 +289,7 @@ static void allocation_failures(void **state) {
         sunset_cache *c = sunset_cache_open(cdir, ns, rs, 0);
         sunset_result r = {0};
         if (c) {
-            sunset_cache_replay(c, key, (size_t)clen, "python/paddle/base/compiler.py", &r);
+            sunset_cache_replay(c, key, (size_t)clen, digest, "python/paddle/base/compiler.py", &r);
             sunset_cache_save(c);
         } else {
             failed_runs++;
@@ -301,6 +306,83 @@ static void allocation_failures(void **state) {
     sunset_ruleset_free(rs);
 }
 
+static const char LEGACY[] = "import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)\n";
+
+/* The binary, absolute: these commands run inside the repositories. */
+static const char *abs_bin(void) {
+    static char b[PATH_MAX];
+    if (!realpath(test_bin(), b)) fail_msg("no sunset binary at %s", test_bin());
+    return b;
+}
+
+/* A fresh repository r/ under dir holding legacy.py (with `clean` content when asked). */
+static void make_repo(const char *name, const char *content) {
+    assert_int_equal(test_sh("rm -rf %s/%s && mkdir -p %s/%s && cd %s/%s && git init -q && "
+                             "printf '%%s' '%s' > legacy.py", dir, name, dir, name, dir, name, content), 0);
+}
+
+/* The number of findings of a scan of dir/name with the default cache (stderr to name.err). */
+static int findings_of(const char *name) {
+    assert_int_equal(test_sh("cd %s/%s && %s scan --no-config -f json -o ../%s.json . 2>../%s.err", dir, name, abs_bin(),
+                             name, name), 0);
+    char f[64];
+    snprintf(f, sizeof f, "%s.json", name);
+    cJSON *doc = load_(f);
+    assert_non_null(doc);
+    int n = cJSON_GetArraySize(cJSON_GetObjectItem(doc, "findings"));
+    cJSON_Delete(doc);
+    return n;
+}
+
+/* A committed .sunset-cache holding an entry forged for the legacy file (a clean file's entry
+ * with the legacy content's key, length and digest) replayed "no findings" in a fresh clone.
+ * A tracked cache directory is now neither read nor written. */
+static void committed_cache_is_not_replayed(void **state) {
+    (void)state;
+    make_repo("forge", "x = 1\n");
+    assert_int_equal(findings_of("forge"), 0);
+    char path[128], *text = NULL;
+    size_t len = 0;
+    assert_int_equal(test_sh("ls %s/forge/.sunset-cache/*.cache > %s/forge.name", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/forge.name", dir);
+    assert_int_equal(read_file(path, 0, &text, &len), 0);
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(text, "\n"), text);
+    sunset_free(text);
+    assert_int_equal(read_file(path, 0, &text, &len), 0);
+    assert_true(len > 64);
+    uint64_t head[3] = {sunset_cache_key("legacy.py", LEGACY, strlen(LEGACY)), strlen(LEGACY),
+                        sunset_cache_digest(LEGACY, strlen(LEGACY))};
+    memcpy(text + 16, head, sizeof head);
+    assert_int_equal(write_file_atomic(path, text, len), 0);
+    sunset_free(text);
+    assert_int_equal(test_sh("cd %s/forge && printf '%%s' '%s' > legacy.py && git add -f .sunset-cache legacy.py && "
+                             "git -c user.name=t -c user.email=t@t commit -qm forged && "
+                             "git clone -q . ../forge2 && cd ../forge2 && sha1sum .sunset-cache/* > ../forge2.sum",
+                             dir, LEGACY), 0);
+    /* the forged entry is what the work tree's cache holds: the clone must not replay it */
+    assert_int_equal(findings_of("forge2"), 1);
+    assert_int_equal(test_sh("cd %s/forge2 && sha1sum -c --quiet ../forge2.sum && test $(ls -A .sunset-cache | wc -l) -eq 3", dir), 0);
+    assert_int_equal(test_sh("grep -q '^sunset: warning: not using the cache in .*/forge2/.sunset-cache: git tracks it' %s/forge2.err", dir), 0);
+    /* the same without git's help: untracked, it is the user's own cache again (and reads) */
+    assert_int_equal(test_sh("cd %s/forge2 && git rm -rq --cached .sunset-cache", dir), 0);
+    assert_int_equal(findings_of("forge2"), 0);
+}
+
+/* A committed .sunset-cache symlink pointed sunset's writes outside the work tree. */
+static void symlinked_cache_is_not_written(void **state) {
+    (void)state;
+    make_repo("link", LEGACY);
+    assert_int_equal(test_sh("mkdir -p %s/outside %s/outside2 && cd %s/link && ln -s ../outside .sunset-cache && "
+                             "mkdir sub && ln -s ../../outside2 sub/c && git add -A && "
+                             "git -c user.name=t -c user.email=t@t commit -qm link", dir, dir, dir), 0);
+    assert_int_equal(findings_of("link"), 1);
+    assert_int_equal(test_sh("test -z \"$(ls -A %s/outside)\"", dir), 0);
+    assert_int_equal(test_sh("grep -q 'not using the cache in .*: a symbolic link on its path lies in the work tree' %s/link.err", dir), 0);
+    /* --cache through a link inside the tree: refused too, whatever the link's name */
+    assert_int_equal(test_sh("cd %s/link && %s scan --no-config -q --cache sub/c/x . >/dev/null && test -z \"$(ls -A ../outside2)\"",
+                             dir, abs_bin()), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
@@ -311,6 +393,8 @@ int main(void) {
         cmocka_unit_test(dropped_entry_saves),
         cmocka_unit_test(unwritable_dir_reason),
         cmocka_unit_test(allocation_failures),
+        cmocka_unit_test(committed_cache_is_not_replayed),
+        cmocka_unit_test(symlinked_cache_is_not_written),
     };
     return cmocka_run_group_tests_name("cache", tests, setup, teardown);
 }

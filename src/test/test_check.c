@@ -308,6 +308,113 @@ static void diff_mode_reads_only_the_change(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A directory nested 120 deep (libgit2's work-tree iterator stops at 100: every --diff-base
+ * run of such a tree exited 2): the tracked file unchanged passes; a line added deep down, an
+ * untracked legacy file deep down and a line beside it are new; the known findings are not. */
+static void deep_directories_in_diff_mode(void **state) {
+    repo *r = *state;
+    char deep[300] = "python";
+    for (int i = 0; i < 120; i++) strcat(deep, "/d");
+    char p[320];
+    snprintf(p, sizeof p, "%s/legacy.py", deep);
+    put(r, p, LEGACY_PY);
+    assert_int_equal(run(r, "git add -A && git commit -qm deep"), 0);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f json"), 0);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 0);
+    cJSON_Delete(doc);
+    put(r, "python/paddle/run.py", "import os\nes = ExecutionStrategy()\n");
+    put(r, p, "import os\n\n\ndef make_strategy():\n    es = ExecutionStrategy()\n    es.num_threads = 4\n"
+              "    return es\n\n\ndef cwd():\n    return fluid.ParallelExecutor(os.getcwd())\n");
+    snprintf(p, sizeof p, "%s/new_pe.py", deep);
+    put(r, p, "import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)\n");
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 3);
+    assert_int_equal(gnum(doc, "unchanged"), 3);
+    int in_deep = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+        const char *path = cJSON_GetObjectItem(f, "path")->valuestring;
+        if (!strncmp(path, deep, strlen(deep))) in_deep++;
+    }
+    assert_int_equal(in_deep, 2);
+    cJSON_Delete(doc);
+    /* the same files staged */
+    assert_int_equal(run(r, "git add -A && $S check -q --staged -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 3);
+    cJSON_Delete(doc);
+}
+
+/* A change can commit a CACHEDIR.TAG, a .sunset-cache/ directory or a first line that looks
+ * like sunset's report: full check and --files-from passed such files unjudged. Tracked, they
+ * are judged now; an untracked cache directory (the CI's own) is still left out, and scan
+ * still skips all three. */
+static void gate_judges_what_scan_skips(void **state) {
+    repo *r = *state;
+    assert_int_equal(run(r, "$S baseline -q --output base.json"), 0);
+    const char *pe = "import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)\n";
+    put(r, "tools/tagged/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n");
+    put(r, "tools/tagged/a.py", pe);
+    put(r, ".sunset-cache/b.py", pe);
+    char own[256];
+    snprintf(own, sizeof own, "# x.py:1:1: error: [PE-X] y\n%s", pe);
+    put(r, "python/paddle/c.py", own);
+    assert_int_equal(run(r, "git add -f tools .sunset-cache python"), 0);
+    put(r, "ci-cache/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n");
+    put(r, "ci-cache/d.py", pe);
+    assert_int_equal(run(r, "$S check -q --no-cache --baseline base.json -f json"), 1);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 3);
+    cJSON_Delete(doc);
+    assert_int_equal(run(r, "printf 'tools/tagged/a.py\\n.sunset-cache/b.py\\npython/paddle/c.py\\nci-cache/d.py\\n' > list.txt && "
+                            "$S check -q --no-cache --baseline base.json --files-from list.txt -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "new"), 4); /* listed: the untracked one too */
+    cJSON_Delete(doc);
+    /* the baseline takes them too, so a full check against it passes */
+    assert_int_equal(run(r, "$S baseline -q --no-cache --output base2.json && $S check -q --no-cache --baseline base2.json"), 0);
+    assert_int_equal(run(r, "$S scan -q --no-cache -f json > scan.json && ! grep -q 'ParallelExecutor(None)' scan.json"), 0);
+}
+
+/* --max-filesize held only for files read from disk: staged content, stdin and the diff
+ * base's side were scanned whatever their size. Each path now skips a larger input. */
+static void max_filesize_on_every_input(void **state) {
+    repo *r = *state;
+    /* a 3 KB legacy file, committed */
+    assert_int_equal(run(r, "{ echo 'import paddle.fluid as fluid'; echo 'pe = fluid.ParallelExecutor(None)'; "
+                            "i=0; while [ $i -lt 100 ]; do echo \"x$i = 'padding padding padding'\"; i=$((i+1)); done; } "
+                            "> python/paddle/big.py && git add -A && git -c user.name=t -c user.email=t@t commit -qm big"), 0);
+    /* the base side: over the limit at HEAD it is not scanned, so the legacy line
+     * edited in a small file is not known there: new, not unchanged */
+    assert_int_equal(run(r, "printf 'import paddle.fluid as fluid\npe = fluid.ParallelExecutor(None)  # kept\n' "
+                            "> python/paddle/big.py && $S check -q --diff-base HEAD -f json"), 0);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "unchanged"), 1);
+    cJSON_Delete(doc);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD --max-filesize 1K -f json"), 1);
+    doc = gate_of(r);
+    assert_int_equal(gnum(doc, "unchanged"), 0);
+    assert_int_equal(gnum(doc, "new"), 1);
+    cJSON_Delete(doc);
+    /* staged: the staged blob over the limit fails the gate as a file not judged, by name */
+    assert_int_equal(run(r, "git checkout -q -- python && echo 'es = ExecutionStrategy()' >> python/paddle/big.py && "
+                            "git add -A && $S check -q --staged --max-filesize 1K -f json"), 1);
+    assert_non_null(strstr(r->out, "\"rule\":\"SUNSET-GATE\""));
+    assert_non_null(strstr(r->out, "larger than"));
+    assert_null(strstr(r->out, "\"rule\":\"ES-PY-IDENT\""));
+    assert_int_equal(run(r, "$S check -q --staged -f json"), 1);
+    assert_null(strstr(r->out, "\"rule\":\"SUNSET-GATE\""));
+    /* stdin */
+    assert_int_equal(run(r, "$S scan -q --no-config -f json - --stdin-filename big.py --max-filesize 1K "
+                            "< python/paddle/big.py"), 0);
+    assert_non_null(strstr(r->out, "\"too_large\":1"));
+    assert_non_null(strstr(r->out, "\"findings\":[]"));
+    assert_int_equal(run(r, "$S scan -q --no-config -f json - --stdin-filename big.py < python/paddle/big.py"), 0);
+    assert_non_null(strstr(r->out, "\"too_large\":0"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(adding_exec_strategy_fails_with_one_annotation, setup, teardown),
@@ -317,6 +424,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(malformed_baseline_is_an_error_and_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(files_from_and_threshold, setup, teardown),
         cmocka_unit_test_setup_teardown(diff_mode_reads_only_the_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(deep_directories_in_diff_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(gate_judges_what_scan_skips, setup, teardown),
+        cmocka_unit_test_setup_teardown(max_filesize_on_every_input, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /*
  * test_history.c — `sunset history` against the truth: a sample repository whose history
  * removes legacy usage step by step (scripts/sample-history.sh) is replayed, and every
- * commit's counts must equal a plain `sunset scan` of that commit's files (git archive).
+ * commit's counts must equal a plain `sunset scan` of that commit's files (git archive): in
+ * total, per family, in files, and per file for a shebang script, a symlink and the files of
+ * cache directories.
  * Also --every, --max-count, --since, the SVG, and the errors for a bad range or no repo.
  */
 #include <setjmp.h>
@@ -40,6 +42,15 @@ static void replay_equals_scans(void **state) {
     assert_non_null(h);
     const cJSON *commits = cJSON_GetObjectItem(h, "commits");
     assert_int_equal(cJSON_GetArraySize(commits), 6);
+    static const char *const special[] = {"tools/run_pe", "paddle/fluid/framework/link.cc",
+                                          "tools/cache_from_start/pe.py", "legacy_cache/es.py"};
+    cJSON *one[4];
+    int seen[4] = {0};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --include '%s' -f json -o %s/one.json",
+                                 test_bin(), dir, special[i], dir), 0);
+        assert_non_null(one[i] = test_load_json(dir, "one.json"));
+    }
     const cJSON *c;
     int prev = -1, k = 0;
     cJSON_ArrayForEach(c, commits) {
@@ -58,12 +69,37 @@ static void replay_equals_scans(void **state) {
             assert_non_null(w);
             assert_int_equal(it->valueint, w->valueint);
         }
+        /* files with findings, and the findings of each file the walk decides beyond its name
+         * (issue 32): history replayed on that file alone says what the scan found in it */
+        int files = 0;
+        const cJSON *f, *fs = cJSON_GetObjectItem(s, "findings");
+        const char *prev_path = "";
+        cJSON_ArrayForEach(f, fs) {
+            const char *p = cJSON_GetObjectItem(f, "path")->valuestring;
+            if (strcmp(p, prev_path)) files++;
+            prev_path = p;
+        }
+        assert_int_equal(cJSON_GetObjectItem(c, "files")->valueint, files);
+        for (size_t i = 0; i < sizeof special / sizeof *special; i++) {
+            int in_scan = 0;
+            cJSON_ArrayForEach(f, fs) in_scan += !strcmp(cJSON_GetObjectItem(f, "path")->valuestring, special[i]);
+            int in_history = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(one[i], "commits"), k),
+                                                 "findings")->valueint;
+            if (in_scan != in_history)
+                fail_msg("commit %d: %s: history says %d findings, a scan %d", k, special[i], in_history, in_scan);
+            seen[i] += in_scan;
+        }
         /* the sample history only removes legacy code: the series never rises */
         if (prev >= 0) assert_true(got <= prev);
         prev = got;
         k++;
         cJSON_Delete(s);
     }
+    /* the sample has each case: found by shebang and through the link, none in the caches
+     * (the second is one only from the CINN commit on) */
+    assert_true(seen[0] > 0 && seen[1] > 0 && seen[3] > 0);
+    assert_int_equal(seen[2], 0);
+    for (size_t i = 0; i < 4; i++) cJSON_Delete(one[i]);
     /* the PR named in a subject is parsed; the untouched-README commit has none */
     assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(commits, 1), "pr")->valueint, 63923);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(commits, 3), "pr")));
@@ -150,11 +186,36 @@ static void svg_and_dates(void **state) {
     sb_free(&b);
 }
 
+/* --max-filesize holds for history's blobs as for scan's files: the same counts as a scan of
+ * the last commit with the same limit, fewer than without it. */
+static void max_filesize_in_history(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo --max-count 1 --max-filesize 600 -f json -o %s/hm.json",
+                             test_bin(), dir, dir), 0);
+    assert_int_equal(test_sh("rm -rf %s/co && mkdir %s/co && git -C %s/repo archive HEAD | tar x -C %s/co && "
+                             "%s scan --no-config -q -f json --max-filesize 600 -o %s/sm.json %s/co && "
+                             "%s scan --no-config -q -f json -o %s/sa.json %s/co",
+                             dir, dir, dir, dir, test_bin(), dir, dir, test_bin(), dir, dir), 0);
+    cJSON *h = test_load_json(dir, "hm.json"), *sm = test_load_json(dir, "sm.json"), *sa = test_load_json(dir, "sa.json");
+    assert_non_null(h);
+    assert_non_null(sm);
+    assert_non_null(sa);
+    int got = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(h, "commits"), 0), "findings")->valueint;
+    int want = cJSON_GetObjectItem(cJSON_GetObjectItem(sm, "stats"), "findings")->valueint;
+    int all = cJSON_GetObjectItem(cJSON_GetObjectItem(sa, "stats"), "findings")->valueint;
+    assert_int_equal(got, want);
+    assert_true(want < all);
+    cJSON_Delete(h);
+    cJSON_Delete(sm);
+    cJSON_Delete(sa);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(svg_and_dates),
         cmocka_unit_test(replay_equals_scans),
         cmocka_unit_test(sampling_and_errors),
+        cmocka_unit_test(max_filesize_in_history),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }

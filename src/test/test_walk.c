@@ -14,6 +14,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -88,7 +89,7 @@ static void free_list(vec *v) {
 
 static void honours_gitignore(void **state) {
     (void)state;
-    walk_opts o = {true, NULL, 0, NULL, 0};
+    walk_opts o = {true, NULL, 0, NULL, 0, false};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
@@ -123,7 +124,7 @@ static void include_exclude(void **state) {
     (void)state;
     const char *exc[] = {"third_party/", "*.log"};
     const char *inc[] = {"*.cc", "*.log"};
-    walk_opts o = {true, inc, 2, exc, 2};
+    walk_opts o = {true, inc, 2, exc, 2, false};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
@@ -136,7 +137,7 @@ static void include_exclude(void **state) {
 
 static void start_below_root(void **state) {
     (void)state;
-    walk_opts o = {true, NULL, 0, NULL, 0};
+    walk_opts o = {true, NULL, 0, NULL, 0, false};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     assert_int_equal(walk_tree(root, "sub", &o, &out, &st, NULL, NULL), 0);
@@ -262,7 +263,7 @@ static void ignore_files_never_block(void **state) {
     assert_true(pid >= 0);
     if (pid == 0) {
         alarm(20);
-        walk_opts o = {true, NULL, 0, NULL, 0};
+        walk_opts o = {true, NULL, 0, NULL, 0, false};
         vec out = VEC_INIT(char *);
         walk_stats st = {0};
         int ok = walk_tree(dir, "", &o, &out, &st, NULL, NULL) == 0 && has(&out, "sub/a.py") &&
@@ -325,7 +326,7 @@ static void too_deep_is_warned(void **state) {
     assert_non_null(f);
     fclose(f);
 
-    walk_opts o = {true, NULL, 0, NULL, 0};
+    walk_opts o = {true, NULL, 0, NULL, 0, false};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     n_long_warnings = 0;
@@ -348,6 +349,68 @@ static void too_deep_is_warned(void **state) {
     assert_int_equal(rc, 0);
 }
 
+/* 5,000 nested directories, past PATH_MAX (one-letter names): the walk takes the files down to
+ * where the path fits and reports the first directory past it, on a 256 KB stack, so it holds
+ * no frame per level (the recursive walker died of SIGSEGV at ~1,800 levels). */
+typedef struct deep_walk {
+    const char *dir;
+    vec out;
+    walk_stats st;
+    int rc;
+} deep_walk;
+
+static void *deep_walk_run(void *arg) {
+    deep_walk *d = arg;
+    walk_opts o = {true, NULL, 0, NULL, 0, false};
+    d->rc = walk_tree(d->dir, "", &o, &d->out, &d->st, count_long, NULL);
+    return NULL;
+}
+
+static void thousands_of_levels(void **state) {
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/sunset-walk-levels-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    for (int i = 0; i < 5000; i++) {
+        if (i == 1000) {
+            int ffd = openat(fd, "mid.py", O_CREAT | O_WRONLY, 0644);
+            assert_true(ffd >= 0);
+            close(ffd);
+        }
+        assert_int_equal(mkdirat(fd, "d", 0755), 0);
+        int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+        assert_true(next >= 0);
+        close(fd);
+        fd = next;
+    }
+    close(fd);
+    deep_walk d = {dir, VEC_INIT(char *), {0}, -1};
+    pthread_attr_t at;
+    pthread_t th;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 256 << 10);
+    n_long_warnings = 0;
+    assert_int_equal(pthread_create(&th, &at, deep_walk_run, &d), 0);
+    pthread_join(th, NULL);
+    pthread_attr_destroy(&at);
+    assert_int_equal(d.rc, 0);
+    assert_int_equal(d.out.n, 1);
+    char want[2100];
+    size_t k = 0;
+    for (int i = 0; i < 1000; i++) want[k++] = 'd', want[k++] = '/';
+    snprintf(want + k, sizeof want - k, "mid.py");
+    assert_true(has(&d.out, want));
+    assert_int_equal(d.st.too_long, 1);
+    assert_int_equal(n_long_warnings, 1);
+    assert_true(d.st.dirs > 2000 - strlen(dir) / 2 - 2);
+    free_list(&d.out);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A real git work tree (the git CLI makes the index): tracked files matching .gitignore are
  * walked, as git and `git archive` see them; untracked ones stay ignored, also inside an
  * ignored directory entered for its tracked files; the same from a sub-directory root. */
@@ -368,7 +431,7 @@ static void tracked_files_beat_gitignore(void **state) {
              "git add -f details/build_strategy.cc build_dir/kept.cc",
              root);
     int rc = system(cmd);
-    walk_opts o = {true, NULL, 0, NULL, 0};
+    walk_opts o = {true, NULL, 0, NULL, 0, false};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     int wrc = rc ? -1 : walk_tree(root, "", &o, &out, &st, NULL, NULL);
@@ -408,6 +471,7 @@ int main(void) {
         cmocka_unit_test(glob_many_stars),
         cmocka_unit_test(ignore_files_never_block),
         cmocka_unit_test(too_deep_is_warned),
+        cmocka_unit_test(thousands_of_levels),
         cmocka_unit_test(tracked_files_beat_gitignore),
     };
     return cmocka_run_group_tests_name("walk", tests, setup, teardown);
