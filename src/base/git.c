@@ -5,7 +5,10 @@
 
 #include <git2.h>
 #include <pthread.h>
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static pthread_once_t git_once = PTHREAD_ONCE_INIT;
 
@@ -17,3 +20,61 @@ static void git_init_once(void) {
 }
 
 void sunset_git_init(void) { pthread_once(&git_once, git_init_once); }
+
+/* The remote rev names as its first component ("upstream/develop"), into r; else origin when
+ * configured, else the first remote, else "origin". True when rev names it. */
+static bool remote_of(git_repository *repo, const char *rev, char *r, size_t n) {
+    git_strarray names = {0};
+    bool named = false;
+    snprintf(r, n, "origin");
+    if (repo && git_remote_list(&names, repo) == 0) {
+        const char *slash = strchr(rev, '/');
+        bool origin = false;
+        for (size_t i = 0; i < names.count; i++) {
+            size_t k = strlen(names.strings[i]);
+            if (slash && (size_t)(slash - rev) == k && !memcmp(rev, names.strings[i], k)) {
+                snprintf(r, n, "%s", names.strings[i]);
+                named = true;
+                break;
+            }
+            origin |= !strcmp(names.strings[i], "origin");
+        }
+        if (!named && !origin && names.count) snprintf(r, n, "%s", names.strings[0]);
+        git_strarray_dispose(&names);
+    }
+    return named;
+}
+
+/* The generations rev's ~N / ^ suffixes go back (HEAD~3^ is 4); 0 for none. *base_len =
+ * the length of what they follow. */
+static long ancestry(const char *rev, size_t *base_len) {
+    size_t n = strlen(rev), i = n;
+    long gens = 0;
+    while (i > 0) {
+        size_t d = i;
+        while (d > 0 && isdigit((unsigned char)rev[d - 1])) d--;
+        if (d == 0 || (rev[d - 1] != '~' && rev[d - 1] != '^')) break;
+        long k = d < i ? strtol(rev + d, NULL, 10) : 1;
+        gens += rev[d - 1] == '~' ? k : 1; /* ^N is the Nth parent: one generation */
+        i = d - 1;
+    }
+    *base_len = i;
+    return gens;
+}
+
+void sunset_git_fetch_hint(git_repository *repo, const char *rev, bool tip_only, char *buf, size_t n) {
+    char remote[128];
+    bool shallow = repo && git_repository_is_shallow(repo) == 1;
+    size_t base_len;
+    long gens = ancestry(rev, &base_len);
+    const char *more = shallow && !tip_only ? ", or all of it: git fetch --unshallow " : "";
+    if (gens > 0) {
+        remote_of(repo, rev, remote, sizeof remote);
+        snprintf(buf, n, "git fetch --deepen=%ld %s%s%s", gens, remote, more, *more ? remote : "");
+        return;
+    }
+    const char *name = rev;
+    if (remote_of(repo, rev, remote, sizeof remote)) name = rev + strlen(remote) + 1;
+    snprintf(buf, n, "git fetch%s %s %s%s%s", tip_only ? " --no-tags --depth=1" : "", remote, name, more,
+             *more ? remote : "");
+}

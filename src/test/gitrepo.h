@@ -105,4 +105,12 @@ static inline int repo_clear(repo *r) {
     return rc;
 }
 
+/* A cmocka teardown for a state that is a calloc'ed repo: cleared and freed. */
+static inline int repo_teardown(void **state) {
+    repo *r = *state;
+    int rc = repo_clear(r);
+    free(r);
+    return rc;
+}
+
 #endif

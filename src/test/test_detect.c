@@ -87,13 +87,6 @@ static int setup(void **state) {
     return 0;
 }
 
-static int teardown(void **state) {
-    repo *r = *state;
-    int rc = repo_clear(r);
-    free(r);
-    return rc;
-}
-
 static void judge(repo *r, const char *path, const char *want) {
     assert_int_equal(run(r, "git add -A && git commit -qm change"), 0);
     int rc = run(r, "$S check -q --no-cache --diff-base HEAD~1 -f github");
@@ -164,8 +157,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_and_suffixes),
         cmocka_unit_test(shebangs_by_family),
-        cmocka_unit_test_setup_teardown(every_spelling_fails_the_gate, setup, teardown),
-        cmocka_unit_test_setup_teardown(notebook_strings_are_decoded, setup, teardown),
+        cmocka_unit_test_setup_teardown(every_spelling_fails_the_gate, setup, repo_teardown),
+        cmocka_unit_test_setup_teardown(notebook_strings_are_decoded, setup, repo_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
