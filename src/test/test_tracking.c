@@ -883,6 +883,33 @@ static void e2e_bundled_and_update(void **state) {
     sunset_free(kept);
 }
 
+/* A file whose name spells the end marker, listed in the region's batch table: the region
+ * is still found whole, so a second --update changes nothing (it cut the region at the
+ * table row before). */
+static void e2e_update_with_a_marker_path(void **state) {
+    (void)state;
+    char tree[PATH_MAX + 16], body[PATH_MAX + 16], args[PATH_MAX * 3];
+    snprintf(tree, sizeof tree, "%s/marker-tree", tmpdir);
+    snprintf(body, sizeof body, "%s/marker-issue.md", tmpdir);
+    assert_int_equal(sh("cp -r '%s/testdata/paddle-mini' '%s' && printf 'import paddle\\npe = paddle.static.ParallelExecutor(p)\\n"
+                        "es = paddle.static.ExecutionStrategy()\\n' > '%s/python/paddle/" TRACKING_MARK_END ".py'",
+                        repo, tree, tree), 0);
+    spit(body, "Intro.\n\n" TRACKING_MARK_BEGIN "\nold\n" TRACKING_MARK_END "\n\nOutro.\n");
+    snprintf(args, sizeof args, "'%s' --no-config -q --batches --update '%s'", tree, body);
+    assert_int_equal(report(repo, args), 0);
+    char *once = slurp(body);
+    assert_non_null(once);
+    assert_non_null(strstr(once, "[" TRACKING_MARK_END ".py]")); /* the path is in the region */
+    assert_int_equal(report(repo, args), 0);
+    char *twice = slurp(body);
+    assert_string_equal(twice, once);
+    const char *end = strstr(once, "\n" TRACKING_MARK_END "\n");
+    assert_non_null(end);
+    assert_string_equal(end, "\n" TRACKING_MARK_END "\n\nOutro.\n");
+    sunset_free(once);
+    sunset_free(twice);
+}
+
 int main(void) {
     /* the report's date of a tree outside git is the run's: pin it for the goldens */
     setenv("SOURCE_DATE_EPOCH", "1715212800", 1);
@@ -901,6 +928,7 @@ int main(void) {
         cmocka_unit_test(e2e_mini),
         cmocka_unit_test(e2e_progress),
         cmocka_unit_test(e2e_bundled_and_update),
+        cmocka_unit_test(e2e_update_with_a_marker_path),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
