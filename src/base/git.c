@@ -21,27 +21,22 @@ static void git_init_once(void) {
 
 void sunset_git_init(void) { pthread_once(&git_once, git_init_once); }
 
-/* The remote rev names as its first component ("upstream/develop"), into r; else origin when
- * configured, else the first remote, else "origin". True when rev names it. */
+/* The remote rev names as its first component ("upstream/develop"), into r; else "origin".
+ * True when rev names it. (One config entry read: libgit2 1.5's remote listing and lookup
+ * match config names with a regex whose match data they leak on every mismatch.) */
 static bool remote_of(git_repository *repo, const char *rev, char *r, size_t n) {
-    git_strarray names = {0};
-    bool named = false;
+    const char *slash = strchr(rev, '/');
     snprintf(r, n, "origin");
-    if (repo && git_remote_list(&names, repo) == 0) {
-        const char *slash = strchr(rev, '/');
-        bool origin = false;
-        for (size_t i = 0; i < names.count; i++) {
-            size_t k = strlen(names.strings[i]);
-            if (slash && (size_t)(slash - rev) == k && !memcmp(rev, names.strings[i], k)) {
-                snprintf(r, n, "%s", names.strings[i]);
-                named = true;
-                break;
-            }
-            origin |= !strcmp(names.strings[i], "origin");
-        }
-        if (!named && !origin && names.count) snprintf(r, n, "%s", names.strings[0]);
-        git_strarray_dispose(&names);
-    }
+    if (!repo || !slash || (size_t)(slash - rev) >= n) return false;
+    snprintf(r, n, "%.*s", (int)(slash - rev), rev);
+    char key[160];
+    snprintf(key, sizeof key, "remote.%s.url", r);
+    git_config *cfg = NULL;
+    git_config_entry *e = NULL;
+    bool named = git_repository_config_snapshot(&cfg, repo) == 0 && git_config_get_entry(&e, cfg, key) == 0;
+    git_config_entry_free(e);
+    git_config_free(cfg);
+    if (!named) snprintf(r, n, "origin");
     return named;
 }
 

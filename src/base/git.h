@@ -26,7 +26,7 @@ typedef struct git_repository git_repository;
  * names and commit ids: `git fetch REMOTE REV`. `tip_only` (check's base: one tree is
  * enough) adds --depth=1 to a fetch by name; else (history: the commits between) a
  * shallow clone is also told `git fetch --unshallow REMOTE`. The remote is the one REV
- * names, else origin, else the first configured. */
+ * names, else origin. */
 void sunset_git_fetch_hint(git_repository *repo, const char *rev, bool tip_only, char *buf, size_t n);
 
 #endif
