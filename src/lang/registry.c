@@ -98,11 +98,8 @@ static const struct {
     {"zsh", SUNSET_LANG_SHELL},     {"yash", SUNSET_LANG_SHELL},
 };
 
-/* The suffix of the basename: from its last dot, not a leading one (".bashrc" has none). */
-static const char *suffix_of(const char *base) {
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base ? dot : NULL;
-}
+/* The suffix of the basename, from its last dot: a file named ".cc" is C++ to a compiler. */
+static const char *suffix_of(const char *base) { return strrchr(base, '.'); }
 
 sunset_lang sunset_lang_embedded(const char *path, sunset_lang lang) {
     if (lang == SUNSET_LANG_MARKDOWN || lang == SUNSET_LANG_RST) return SUNSET_LANG_PYTHON;

@@ -26,8 +26,9 @@ static void names_and_suffixes(void **state) {
         {"a/x.pxi", SUNSET_LANG_PYTHON},   {"a/x.pyw", SUNSET_LANG_PYTHON},  {"a/X.PY", SUNSET_LANG_PYTHON},
         {"a/SConstruct", SUNSET_LANG_PYTHON}, {"a/x.IPYNB", SUNSET_LANG_TEXT},
         {"a/CMakeLists.txt", SUNSET_LANG_CMAKE}, {"a/x.Cmake", SUNSET_LANG_CMAKE},
-        /* a leading dot starts no suffix; unknown suffixes are nothing */
-        {"a/.py", SUNSET_LANG_NONE},       {"a/x.pyc", SUNSET_LANG_NONE},    {"a/x.o", SUNSET_LANG_NONE},
+        /* a name that is all suffix is still that language (gcc compiles ".cc"); others none */
+        {"a/.cc", SUNSET_LANG_CPP},        {"a/x.pyc", SUNSET_LANG_NONE},    {"a/x.o", SUNSET_LANG_NONE},
+        {"a/.bashrc", SUNSET_LANG_NONE},
         {"a.py/tool", SUNSET_LANG_NONE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
