@@ -123,9 +123,10 @@ static int open_at(const char *root, const char *rev, git_repository **repo, cha
     }
     if (git_revparse_single(obj, *repo, rev)) {
         const git_error *e = git_error_last();
-        snprintf(err, errn, "%s: no such revision in this clone (%s); a shallow clone must fetch "
-                 "it first, e.g. git fetch --no-tags --depth=1 origin %s",
-                 rev, e && e->message ? e->message : "not found", rev);
+        char why[256], hint[512];
+        snprintf(why, sizeof why, "%s", e && e->message ? e->message : "not found");
+        sunset_git_fetch_hint(*repo, rev, true, hint, sizeof hint); /* the base's tree is enough */
+        snprintf(err, errn, "%s: no such revision in this clone (%s); fetch it first: %s", rev, why, hint);
         return -1;
     }
     if (git_object_peel(tree, *obj, GIT_OBJECT_TREE)) {

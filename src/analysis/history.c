@@ -436,26 +436,114 @@ static bool parse_date(const char *s, int64_t *out) {
     return true;
 }
 
+/* ---- shallow clones: libgit2's revwalk fails at the first parent the clone lacks ---- */
+
+static int cmp_oid(const void *a, const void *b) { return git_oid_cmp(a, b); }
+
+/* Every commit of the clone reachable from `from` (a range's excluded side), sorted. */
+static bool reachable(git_repository *repo, const git_oid *from, vec *out) {
+    vec todo = VEC_INIT(git_oid);
+    bool ok = vec_push(&todo, from);
+    while (ok && todo.n) {
+        git_oid id = VEC_AT(&todo, git_oid, --todo.n);
+        bool seen = false;
+        for (size_t i = 0; i < out->n && !seen; i++) seen = git_oid_equal(&VEC_AT(out, git_oid, i), &id);
+        git_commit *c = NULL;
+        if (seen || git_commit_lookup(&c, repo, &id)) continue; /* beyond the clone */
+        ok = vec_push(out, &id);
+        for (unsigned k = 0; ok && k < git_commit_parentcount(c); k++) ok = vec_push(&todo, git_commit_parent_id(c, k));
+        git_commit_free(c);
+    }
+    vec_free(&todo);
+    if (out->n > 1) qsort(out->v, out->n, sizeof(git_oid), cmp_oid);
+    return ok;
+}
+
+/* The hint for fetching `rev` (history needs the commits between, not only the tip). */
+static const char *fetch_hint(replay *rp, const char *rev, char *buf, size_t n) {
+    sunset_git_fetch_hint(rp->repo, rev, false, buf, n);
+    return buf;
+}
+
+/* The first-parent walk of a shallow clone, newest first: from `tip` until a commit of
+ * `hidden` (a range), `max` commits or `since`; -1 with a message naming what the clone
+ * lacks when its history ends first. */
+static int shallow_walk(replay *rp, const char *range, const git_oid *tip, const vec *hidden,
+                        long max, int64_t since, vec *newest_first) {
+    git_oid id = *tip;
+    char hint[512], last[GIT_OID_HEXSZ + 1] = "";
+    for (;;) {
+        if (hidden->n && bsearch(&id, hidden->v, hidden->n, sizeof(git_oid), cmp_oid)) return 0;
+        git_commit *c = NULL;
+        if (git_commit_lookup(&c, rp->repo, &id)) break; /* past the clone's boundary */
+        bool older = since && git_commit_time(c) < since;
+        bool root = git_commit_parentcount(c) == 0;
+        if (!older && !vec_push(newest_first, &id)) {
+            git_commit_free(c);
+            return -1;
+        }
+        git_oid_tostr(last, sizeof last, &id);
+        if (!root) id = *git_commit_parent_id(c, 0);
+        git_commit_free(c);
+        if (older || root || (max && (long)newest_first->n >= max)) return 0;
+    }
+    const char *dots = strstr(range, "..");
+    if (dots) { /* A..B: the excluded side, as named */
+        char from[256];
+        snprintf(from, sizeof from, "%.*s", (int)(dots - range), range);
+        fprintf(stderr, "sunset: history: '%s': this clone is shallow and its history ends at %.12s, before %s; "
+                        "fetch the rest: %s\n", range, last, from, fetch_hint(rp, from, hint, sizeof hint));
+    } else {
+        char deeper[300];
+        size_t have = newest_first->n;
+        snprintf(deeper, sizeof deeper, "%s~%ld", range, max ? max - (long)have : 1);
+        fprintf(stderr, "sunset: history: %s: this clone is shallow: it holds %zu of the %s first-parent commits "
+                        "asked for (its history ends at %.12s); fetch the rest: %s; or ask for fewer (--max-count %zu)\n",
+                range, have, since ? "--since" : max == 100 ? "last 100" : "--max-count", last,
+                fetch_hint(rp, deeper, hint, sizeof hint), have);
+    }
+    return -1;
+}
+
+/* A revision or range that does not resolve: which side, and how to fetch it. */
+static void unresolved(replay *rp, const char *range) {
+    const git_error *ge = git_error_last();
+    char why[256], side[256], hint[512];
+    snprintf(why, sizeof why, "%s", ge && ge->message ? ge->message : "not a revision");
+    snprintf(side, sizeof side, "%s", range);
+    const char *dots = strstr(range, "..");
+    if (dots) {
+        git_object *o = NULL;
+        snprintf(side, sizeof side, "%.*s", (int)(dots - range), range);
+        if (side[0] && git_revparse_single(&o, rp->repo, side) == 0) { /* the left side is here */
+            git_object_free(o);
+            snprintf(side, sizeof side, "%s", dots + (dots[2] == '.' ? 3 : 2));
+        }
+    }
+    if (!side[0] || (git_repository_is_shallow(rp->repo) != 1 && !strchr(side, '/'))) {
+        fprintf(stderr, "sunset: history: '%s': %s\n", range, why);
+        return;
+    }
+    fprintf(stderr, "sunset: history: '%s': %s is not in this clone (%s); fetch it: %s\n", range, side, why,
+            fetch_hint(rp, side, hint, sizeof hint));
+}
+
 /* The first-parent commits of the range, oldest first, after --since/--max-count/--every. */
 static int select_commits(replay *rp, const char *range, vec *out) {
     const history_opts *c = rp->o;
     git_revwalk *walk = NULL;
+    vec newest_first = VEC_INIT(git_oid), hidden = VEC_INIT(git_oid);
     int rc = -1;
     if (git_revwalk_new(&walk, rp->repo) != 0) goto cleanup;
     git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
     git_revwalk_simplify_first_parent(walk);
     git_revspec spec;
     if (git_revparse(&spec, rp->repo, range) != 0) {
-        const git_error *ge = git_error_last();
-        fprintf(stderr, "sunset: history: '%s': %s\n", range, ge ? ge->message : "not a revision");
+        unresolved(rp, range);
         goto cleanup;
     }
-    if (spec.flags & GIT_REVSPEC_RANGE) {
-        git_revwalk_push(walk, git_object_id(spec.to));
-        git_revwalk_hide(walk, git_object_id(spec.from));
-    } else {
-        git_revwalk_push(walk, git_object_id(spec.from));
-    }
+    bool is_range = spec.flags & GIT_REVSPEC_RANGE;
+    git_oid tip = *git_object_id(is_range ? spec.to : spec.from), from = *git_object_id(spec.from);
     git_object_free(spec.from);
     git_object_free(spec.to);
     int64_t since = 0;
@@ -465,35 +553,42 @@ static int select_commits(replay *rp, const char *range, vec *out) {
     }
     /* default: the last 100 first-parent commits when no range was given */
     long max = c->max_count > 0 ? c->max_count : (strstr(range, "..") ? 0 : 100);
-    vec newest_first = VEC_INIT(git_oid);
-    git_oid id;
-    while (git_revwalk_next(&id, walk) == 0) {
-        if (since) {
-            git_commit *cm = NULL;
-            if (git_commit_lookup(&cm, rp->repo, &id) == 0) {
-                bool older = git_commit_time(cm) < since;
-                git_commit_free(cm);
-                if (older) break;
+    if (git_repository_is_shallow(rp->repo) == 1) {
+        if (is_range && !reachable(rp->repo, &from, &hidden)) goto cleanup;
+        if (shallow_walk(rp, range, &tip, &hidden, max, since, &newest_first)) goto cleanup;
+    } else {
+        git_revwalk_push(walk, &tip);
+        if (is_range) git_revwalk_hide(walk, &from);
+        git_oid id;
+        int r;
+        while ((r = git_revwalk_next(&id, walk)) == 0) {
+            if (since) {
+                git_commit *cm = NULL;
+                if (git_commit_lookup(&cm, rp->repo, &id) == 0) {
+                    bool older = git_commit_time(cm) < since;
+                    git_commit_free(cm);
+                    if (older) break;
+                }
             }
+            if (!vec_push(&newest_first, &id)) goto cleanup;
+            if (max && (long)newest_first.n >= max) break;
         }
-        if (!vec_push(&newest_first, &id)) {
-            vec_free(&newest_first);
+        if (r != 0 && r != GIT_ITEROVER) { /* a missing object: not an empty history */
+            const git_error *ge = git_error_last();
+            fprintf(stderr, "sunset: history: '%s': %s\n", range, ge && ge->message ? ge->message : "walk failed");
             goto cleanup;
         }
-        if (max && (long)newest_first.n >= max) break;
     }
     long every = c->every > 0 ? c->every : 1;
     /* oldest first; every Nth counting from the newest, which is always kept */
     for (size_t i = newest_first.n; i-- > 0;) {
         if (i % (size_t)every) continue; /* i history_counts from the newest (0) */
-        if (!vec_push(out, &VEC_AT(&newest_first, git_oid, i))) {
-            vec_free(&newest_first);
-            goto cleanup;
-        }
+        if (!vec_push(out, &VEC_AT(&newest_first, git_oid, i))) goto cleanup;
     }
-    vec_free(&newest_first);
     rc = 0;
 cleanup:
+    vec_free(&newest_first);
+    vec_free(&hidden);
     git_revwalk_free(walk);
     return rc;
 }

@@ -222,5 +222,10 @@ int tracking_write_html(const tracking_report *r, const vec *batches, sb *out);
  * markers). Returns a new string (caller frees with sunset_free), or NULL when a marker is
  * missing (*missing set) or on OOM. */
 char *tracking_update_body(const char *body, const char *region, bool *missing);
+/* Rewrite md from byte `from` (a generated region) so that no line in it but its first (the
+ * begin marker) and its last (the end marker) reads as a marker: such a line, which a path
+ * or snippet can spell, gets its '<' as "&lt;" (rendered the same). Markers are recognised
+ * only as a line of their exact text (a CR before the newline allowed). */
+void tracking_defuse_markers(sb *md, size_t from);
 
 #endif

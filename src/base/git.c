@@ -5,7 +5,10 @@
 
 #include <git2.h>
 #include <pthread.h>
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static pthread_once_t git_once = PTHREAD_ONCE_INIT;
 
@@ -17,3 +20,56 @@ static void git_init_once(void) {
 }
 
 void sunset_git_init(void) { pthread_once(&git_once, git_init_once); }
+
+/* The remote rev names as its first component ("upstream/develop"), into r; else "origin".
+ * True when rev names it. (One config entry read: libgit2 1.5's remote listing and lookup
+ * match config names with a regex whose match data they leak on every mismatch.) */
+static bool remote_of(git_repository *repo, const char *rev, char *r, size_t n) {
+    const char *slash = strchr(rev, '/');
+    snprintf(r, n, "origin");
+    if (!repo || !slash || (size_t)(slash - rev) >= n) return false;
+    snprintf(r, n, "%.*s", (int)(slash - rev), rev);
+    char key[160];
+    snprintf(key, sizeof key, "remote.%s.url", r);
+    git_config *cfg = NULL;
+    git_config_entry *e = NULL;
+    bool named = git_repository_config_snapshot(&cfg, repo) == 0 && git_config_get_entry(&e, cfg, key) == 0;
+    git_config_entry_free(e);
+    git_config_free(cfg);
+    if (!named) snprintf(r, n, "origin");
+    return named;
+}
+
+/* The generations rev's ~N / ^ suffixes go back (HEAD~3^ is 4); 0 for none. *base_len =
+ * the length of what they follow. */
+static long ancestry(const char *rev, size_t *base_len) {
+    size_t n = strlen(rev), i = n;
+    long gens = 0;
+    while (i > 0) {
+        size_t d = i;
+        while (d > 0 && isdigit((unsigned char)rev[d - 1])) d--;
+        if (d == 0 || (rev[d - 1] != '~' && rev[d - 1] != '^')) break;
+        long k = d < i ? strtol(rev + d, NULL, 10) : 1;
+        gens += rev[d - 1] == '~' ? k : 1; /* ^N is the Nth parent: one generation */
+        i = d - 1;
+    }
+    *base_len = i;
+    return gens;
+}
+
+void sunset_git_fetch_hint(git_repository *repo, const char *rev, bool tip_only, char *buf, size_t n) {
+    char remote[128];
+    bool shallow = repo && git_repository_is_shallow(repo) == 1;
+    size_t base_len;
+    long gens = ancestry(rev, &base_len);
+    const char *more = shallow && !tip_only ? ", or all of it: git fetch --unshallow " : "";
+    if (gens > 0) {
+        remote_of(repo, rev, remote, sizeof remote);
+        snprintf(buf, n, "git fetch --deepen=%ld %s%s%s", gens, remote, more, *more ? remote : "");
+        return;
+    }
+    const char *name = rev;
+    if (remote_of(repo, rev, remote, sizeof remote)) name = rev + strlen(remote) + 1;
+    snprintf(buf, n, "git fetch%s %s %s%s%s", tip_only ? " --no-tags --depth=1" : "", remote, name, more,
+             *more ? remote : "");
+}

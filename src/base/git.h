@@ -15,4 +15,18 @@
 /* Thread-safe; cheap after the first call. libgit2's own errors are left to its calls. */
 void sunset_git_init(void);
 
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct git_repository git_repository;
+
+/* How to bring `rev` (a revision that does not resolve, or one a shallow clone's history
+ * does not reach) into the clone, as a command for the message that says so, into buf:
+ * REMOTE/BRANCH: `git fetch REMOTE BRANCH`; X~N, X^: `git fetch --deepen=N REMOTE`; other
+ * names and commit ids: `git fetch REMOTE REV`. `tip_only` (check's base: one tree is
+ * enough) adds --depth=1 to a fetch by name; else (history: the commits between) a
+ * shallow clone is also told `git fetch --unshallow REMOTE`. The remote is the one REV
+ * names, else origin. */
+void sunset_git_fetch_hint(git_repository *repo, const char *rev, bool tip_only, char *buf, size_t n);
+
 #endif

@@ -550,18 +550,6 @@ static void skipped(worker *w, const char *path, uint32_t line, const char *why)
     if (sunset_result_add_skip(&w->res, path, line, why)) warnf(w, "%s: warning: out of memory", path);
 }
 
-static sunset_lang detect_lang(const char *path, const char *data, size_t len) {
-    sunset_lang l = sunset_lang_for_path(path);
-    if (l != SUNSET_LANG_NONE) return l;
-    if (len > 2 && data[0] == '#' && data[1] == '!') {
-        const char *nl = memchr(data, '\n', len);
-        size_t n = nl ? (size_t)(nl - data) : len;
-        if (memmem(data, n, "python", 6)) return SUNSET_LANG_PYTHON;
-        if (memmem(data, n, "sh", 2)) return SUNSET_LANG_SHELL;
-    }
-    return SUNSET_LANG_NONE;
-}
-
 /* The prefilter for rules limited to some paths: their literals count only where they apply. */
 static bool scoped_literal_match(worker *w, sunset_lang lang, const char *path, const char *data,
                                  size_t len) {
@@ -655,7 +643,9 @@ static void scan_embedded(worker *w, sunset_sink *sink) {
     const sunset_source *doc = sink->src;
     sunset_lang emb = sunset_lang_embedded(doc->path, doc->lang);
     if (emb == SUNSET_LANG_NONE || e->fe_of_lang[emb] < 0) return;
-    if (!may_match(w, emb, doc->path, doc->data, doc->len)) return;
+    /* a document's code is its text; a notebook's (TEXT) is JSON-encoded, a name split by
+     * escapes or between strings: the frontend asks again about the decoded code */
+    if (doc->lang != SUNSET_LANG_TEXT && !may_match(w, emb, doc->path, doc->data, doc->len)) return;
     int fi = e->fe_of_lang[emb];
     const sunset_frontend *fe = sunset_frontends(NULL)[fi];
     if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
@@ -716,7 +706,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
                                             : "generated (its name; --include-generated scans it)");
         goto cleanup;
     }
-    sunset_lang lang = detect_lang(path, data, len);
+    sunset_lang lang = sunset_lang_for_file(path, data, len);
     char enc[64];
     if (sunset_lang_foreign_encoding(lang, data, len, enc, sizeof enc)) {
         /* read as bytes, such a file could spell any name unseen (a UTF-7 "+AAo-" is a newline) */

@@ -32,8 +32,13 @@ const sunset_frontend *const *sunset_frontends(size_t *n);
  * allocates. A later parse reads back what it runs. */
 void sunset_lang_release_code(void);
 
-/* Language by file name (basename rules: CMakeLists.txt ...; then extension). */
+/* Language by file name (basename rules: CMakeLists.txt ...; then the extension, compared
+ * case-insensitively). */
 sunset_lang sunset_lang_for_path(const char *path);
+/* Language of a file: by its name, else by the interpreter its shebang (`#!` on the first
+ * line of data[0, len)) names, directly or through env (-S, NAME=VALUE and options skipped),
+ * by family and any version: python3.11, pypy3, bash ... NONE when neither says. */
+sunset_lang sunset_lang_for_file(const char *path, const char *data, size_t len);
 
 /* How a language's toolchain reads source before it sees names (base/normalize.h): C and
  * C++ join line splices first; Python compares identifiers after NFKC. */

@@ -425,6 +425,7 @@ int tracking_write_md(const tracking_report *r, const vec *batches, sb *out) {
     size_t used = out->s ? trk_chars(out->s + start, out->len - start) : 0;
     int rc = handling(out, r, used, limit, reserve);
     sb_putn(out, tail.s ? tail.s : "", tail.len);
+    tracking_defuse_markers(out, start); /* a path spelling a marker on its own line */
     rc = rc || tail.oom ? -1 : 0;
     sb_free(&tail);
     return out->oom ? -1 : rc;

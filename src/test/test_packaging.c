@@ -71,7 +71,7 @@ static void action_fails_a_legacy_pull_request(void **state) {
     pull_request(p, LEGACY);
     assert_int_equal(action(p, "paddle/paddle"), 1);
     assert_non_null(strstr(p->r.out, "::error file=paddle/fluid/run.cc,line=2,col=29"));
-    assert_non_null(strstr(p->r.out, "USES github/codeql-action/upload-sarif@v4 with sarif_file="));
+    assert_non_null(strstr(p->r.out, "USES github/codeql-action/upload-sarif@8aad20d150bbac5944a9f9d289da16a4b0d87c1e with sarif_file="));
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/summary.md", p->r.dir);
     char *summary = slurp(path);

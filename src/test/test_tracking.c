@@ -387,6 +387,37 @@ static void update_region(void **state) {
     sunset_free(twice);
 }
 
+/* Markers count only as a line of their own: a path spelling one inside the region (a table
+ * cell) no longer cuts it, and one the report would write on its own line is defused. */
+static void update_markers_are_lines(void **state) {
+    (void)state;
+    bool missing;
+    const char *body = "intro\n" TRACKING_MARK_BEGIN "\n| `a/" TRACKING_MARK_END ".py` | 3 |\nold\n" TRACKING_MARK_END
+                       "\noutro\n";
+    const char *region = TRACKING_MARK_BEGIN "\nnew\n" TRACKING_MARK_END "\n";
+    char *once = tracking_update_body(body, region, &missing);
+    assert_non_null(once);
+    assert_string_equal(once, "intro\n" TRACKING_MARK_BEGIN "\nnew\n" TRACKING_MARK_END "\noutro\n");
+    sunset_free(once);
+    /* the report's own text holding a marker line: shown, never a marker */
+    const char *spelled = TRACKING_MARK_BEGIN "\n- x\n" TRACKING_MARK_END "\n" TRACKING_MARK_BEGIN "\ny\n" TRACKING_MARK_END "\n";
+    once = tracking_update_body(body, spelled, &missing);
+    assert_non_null(once);
+    assert_string_equal(once, "intro\n" TRACKING_MARK_BEGIN "\n- x\n&lt;!-- sunset:tracking:end -->\n"
+                              "&lt;!-- sunset:tracking:begin -->\ny\n" TRACKING_MARK_END "\noutro\n");
+    char *twice = tracking_update_body(once, spelled, &missing);
+    assert_string_equal(twice, once);
+    sunset_free(once);
+    sunset_free(twice);
+    /* CRLF, as GitHub's editor saves a body; a marker with more on its line is not one */
+    once = tracking_update_body("a\r\n" TRACKING_MARK_BEGIN "\r\nold\r\n" TRACKING_MARK_END "\r\nb\r\n", region, &missing);
+    assert_non_null(once);
+    assert_string_equal(once, "a\r\n" TRACKING_MARK_BEGIN "\nnew\n" TRACKING_MARK_END "\r\nb\r\n");
+    sunset_free(once);
+    assert_null(tracking_update_body(TRACKING_MARK_BEGIN " x\n" TRACKING_MARK_END "\n", region, &missing));
+    assert_true(missing);
+}
+
 static void batches(void **state) {
     (void)state;
     sunset_finding f[11];
@@ -852,6 +883,33 @@ static void e2e_bundled_and_update(void **state) {
     sunset_free(kept);
 }
 
+/* A file whose name spells the end marker, listed in the region's batch table: the region
+ * is still found whole, so a second --update changes nothing (it cut the region at the
+ * table row before). */
+static void e2e_update_with_a_marker_path(void **state) {
+    (void)state;
+    char tree[PATH_MAX + 16], body[PATH_MAX + 16], args[PATH_MAX * 3];
+    snprintf(tree, sizeof tree, "%s/marker-tree", tmpdir);
+    snprintf(body, sizeof body, "%s/marker-issue.md", tmpdir);
+    assert_int_equal(sh("cp -r '%s/testdata/paddle-mini' '%s' && printf 'import paddle\\npe = paddle.static.ParallelExecutor(p)\\n"
+                        "es = paddle.static.ExecutionStrategy()\\n' > '%s/python/paddle/" TRACKING_MARK_END ".py'",
+                        repo, tree, tree), 0);
+    spit(body, "Intro.\n\n" TRACKING_MARK_BEGIN "\nold\n" TRACKING_MARK_END "\n\nOutro.\n");
+    snprintf(args, sizeof args, "'%s' --no-config -q --batches --update '%s'", tree, body);
+    assert_int_equal(report(repo, args), 0);
+    char *once = slurp(body);
+    assert_non_null(once);
+    assert_non_null(strstr(once, "[" TRACKING_MARK_END ".py]")); /* the path is in the region */
+    assert_int_equal(report(repo, args), 0);
+    char *twice = slurp(body);
+    assert_string_equal(twice, once);
+    const char *end = strstr(once, "\n" TRACKING_MARK_END "\n");
+    assert_non_null(end);
+    assert_string_equal(end, "\n" TRACKING_MARK_END "\n\nOutro.\n");
+    sunset_free(once);
+    sunset_free(twice);
+}
+
 int main(void) {
     /* the report's date of a tree outside git is the run's: pin it for the goldens */
     setenv("SOURCE_DATE_EPOCH", "1715212800", 1);
@@ -863,12 +921,14 @@ int main(void) {
         cmocka_unit_test(item_states),
         cmocka_unit_test(partial_item_other_task),
         cmocka_unit_test(update_region),
+        cmocka_unit_test(update_markers_are_lines),
         cmocka_unit_test(batches),
         cmocka_unit_test(cn_numbers),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(e2e_mini),
         cmocka_unit_test(e2e_progress),
         cmocka_unit_test(e2e_bundled_and_update),
+        cmocka_unit_test(e2e_update_with_a_marker_path),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

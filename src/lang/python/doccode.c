@@ -14,6 +14,7 @@
  */
 #include "lang/python/python_int.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static bool blank(const char *s, size_t n) {
@@ -193,8 +194,8 @@ char *py_markup_mask(const char *data, size_t len, bool markdown) {
 
 typedef struct nb {
     const char *d, *end;
-    char *out;
-    bool any;
+    py_nb *o;
+    bool ok; /* no allocation failed */
 } nb;
 
 static const char *nb_ws(const nb *b, const char *p) {
@@ -211,25 +212,97 @@ static const char *nb_string_end(const nb *b, const char *p) {
     return NULL;
 }
 
-/* Decode the JSON string [s, e) (quotes included) into out at its own offset. A source line
- * is one string ending in "\n"; an escaped newline before the end has no file line to go to,
- * so the rest of that string is left out. Non-ASCII escapes become '?'. */
-static void nb_decode(nb *b, const char *s, const char *e) {
-    char *o = b->out + (s - b->d) + 1;
-    for (const char *p = s + 1; p < e - 1; p++) {
-        char c = *p;
-        if (c == '\\' && p + 1 < e - 1) {
-            c = *++p;
-            if (c == 'n') {
-                if (p + 1 < e - 1) return;
-                break;
-            }
-            c = c == 't' ? '\t' : c == 'r' ? ' ' : c == 'u' ? '?' : c;
-            if (*p == 'u') p += p + 4 < e - 1 ? 4 : 0;
-        }
-        *o++ = c;
-        b->any = true;
+/* One decoded byte c, from the file byte at `from`. The code never outgrows the file: every
+ * byte of it comes from a byte of a string's contents, a cell's closing newline from its
+ * closing quote. */
+static void nb_put(nb *b, char c, const char *from) {
+    py_nb *o = b->o;
+    o->off[o->n] = (uint32_t)(from - b->d);
+    o->text[o->n++] = c;
+}
+
+static int nb_hex4(const char *p, const char *e) {
+    if (e - p < 4) return -1;
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        int c = (unsigned char)p[i];
+        int d = isdigit(c) ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
+        if (d < 0) return -1;
+        v = v * 16 + d;
     }
+    return v;
+}
+
+/* A \uXXXX escape at p (on the backslash), a surrogate pair's second half included: the code
+ * point's UTF-8 bytes, all mapped to the backslash; returns past the escape. */
+static const char *nb_unicode(nb *b, const char *p, const char *e) {
+    int cp = nb_hex4(p + 2, e);
+    if (cp < 0) {
+        nb_put(b, '?', p);
+        return p + 2;
+    }
+    const char *q = p + 6;
+    if (cp >= 0xD800 && cp < 0xDC00 && e - q >= 6 && q[0] == '\\' && q[1] == 'u') {
+        int lo = nb_hex4(q + 2, e);
+        if (lo >= 0xDC00 && lo < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            q += 6;
+        }
+    }
+    if (cp == 0 || (cp >= 0xD800 && cp < 0xE000)) { /* no character Python reads */
+        nb_put(b, '?', p);
+    } else if (cp < 0x80) {
+        nb_put(b, (char)cp, p);
+    } else if (cp < 0x800) {
+        nb_put(b, (char)(0xC0 | cp >> 6), p);
+        nb_put(b, (char)(0x80 | (cp & 0x3F)), p);
+    } else if (cp < 0x10000) {
+        nb_put(b, (char)(0xE0 | cp >> 12), p);
+        nb_put(b, (char)(0x80 | ((cp >> 6) & 0x3F)), p);
+        nb_put(b, (char)(0x80 | (cp & 0x3F)), p);
+    } else {
+        nb_put(b, (char)(0xF0 | cp >> 18), p);
+        nb_put(b, (char)(0x80 | ((cp >> 12) & 0x3F)), p);
+        nb_put(b, (char)(0x80 | ((cp >> 6) & 0x3F)), p);
+        nb_put(b, (char)(0x80 | (cp & 0x3F)), p);
+    }
+    return q;
+}
+
+/* Decode the JSON string [s, e) (quotes included) onto the end of the code. A lone "\r" is
+ * a line break to Python, as "\n" is; "\r\n" is one. */
+static void nb_decode(nb *b, const char *s, const char *e) {
+    const char *end = e - 1;
+    for (const char *p = s + 1; p < end;) {
+        if (*p != '\\' || p + 1 >= end) {
+            nb_put(b, *p, p);
+            p++;
+            continue;
+        }
+        char c = p[1];
+        if (c == 'u') {
+            p = nb_unicode(b, p, end);
+            continue;
+        }
+        if (c == 'r' && end - p >= 4 && p[2] == '\\' && p[3] == 'n') { /* \r\n: the \n says it */
+            p += 2;
+            continue;
+        }
+        nb_put(b, c == 'n' || c == 'r' ? '\n' : c == 't' ? '\t' : c == 'b' ? '\b' : c == 'f' ? '\f' : c, p);
+        p += 2;
+    }
+}
+
+/* The code cell's source value [s, e): its strings, joined; the cell ends its last line. */
+static void nb_cell(nb *b, const char *s, const char *e) {
+    for (const char *q = s; q < e; q++)
+        if (*q == '"') {
+            const char *qe = nb_string_end(b, q);
+            if (!qe) break;
+            nb_decode(b, q, qe);
+            q = qe - 1;
+        }
+    if (b->o->n && b->o->text[b->o->n - 1] != '\n') nb_put(b, '\n', e - 1);
 }
 
 static const char *nb_value(nb *b, const char *p, int depth, int role);
@@ -269,14 +342,7 @@ static const char *nb_container(nb *b, const char *p, int depth, int role) {
             continue;
         }
         if (p < b->end && *p == (obj ? '}' : ']')) {
-            if (role == 3 && code && src[0] && src[1]) /* the code cell's strings, decoded */
-                for (const char *q = src[0]; q < src[1]; q++)
-                    if (*q == '"') {
-                        const char *e = nb_string_end(b, q);
-                        if (!e) break;
-                        nb_decode(b, q, e);
-                        q = e - 1;
-                    }
+            if (role == 3 && code && src[0] && src[1]) nb_cell(b, src[0], src[1]);
             return p + 1;
         }
         return NULL;
@@ -292,14 +358,82 @@ static const char *nb_value(nb *b, const char *p, int depth, int role) {
     return p;
 }
 
-char *py_notebook_mask(const char *data, size_t len) {
-    nb b = {data, data + len, blank_copy(data, len), false};
-    if (!b.out) return NULL;
-    const char *p = nb_ws(&b, data);
-    if (p < b.end && *p == '{') nb_container(&b, p, 0, 1);
-    if (!b.any) {
-        sunset_free(b.out);
-        return NULL;
+/* Where each line of s[0, n) starts: *out (caller frees), *count of them. */
+static bool line_starts(const char *s, size_t n, uint32_t **out, uint32_t *count) {
+    uint32_t k = 1;
+    for (size_t i = 0; i < n; i++) k += s[i] == '\n';
+    uint32_t *v = sunset_malloc(k * sizeof *v);
+    if (!v) return false;
+    v[0] = 0;
+    for (uint32_t i = 0, j = 1; i < n; i++)
+        if (s[i] == '\n') v[j++] = i + 1;
+    *out = v;
+    *count = k;
+    return true;
+}
+
+void py_nb_free(py_nb *nb) {
+    sunset_free(nb->text);
+    sunset_free(nb->off);
+    sunset_free(nb->rows);
+    sunset_free(nb->lines);
+    *nb = (py_nb){0};
+}
+
+bool py_notebook_source(const char *data, size_t len, py_nb *o) {
+    *o = (py_nb){.data = data};
+    if (len >= UINT32_MAX) return false;
+    o->text = sunset_malloc(len + 1);
+    o->off = sunset_malloc((len + 1) * sizeof *o->off);
+    nb b = {data, data + len, o, o->text && o->off};
+    if (b.ok) {
+        const char *p = nb_ws(&b, data);
+        if (p < b.end && *p == '{') nb_container(&b, p, 0, 1);
+        o->off[o->n] = (uint32_t)len;
+        memset(o->text + o->n, ' ', len - o->n);
+        o->text[len] = 0;
     }
-    return b.out;
+    if (!b.ok || !o->n || !line_starts(o->text, o->n, &o->rows, &o->nrows) ||
+        !line_starts(data, len, &o->lines, &o->nlines)) {
+        py_nb_free(o);
+        return false;
+    }
+    return true;
+}
+
+/* The file position (1-based) of file offset at. */
+static void nb_file_pos(const py_nb *nb, uint32_t at, uint32_t *line, uint32_t *col) {
+    uint32_t lo = 0, hi = nb->nlines; /* the last line start <= at */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nb->lines[mid] <= at) lo = mid;
+        else hi = mid;
+    }
+    *line = lo + 1;
+    *col = at - nb->lines[lo] + 1;
+}
+
+/* The code offset of a 1-based text position, within the code. */
+static uint32_t nb_text_at(const py_nb *nb, uint32_t line, uint32_t col) {
+    if (!line) return 0;
+    uint32_t at = line - 1 < nb->nrows ? nb->rows[line - 1] + (col ? col - 1 : 0) : nb->n;
+    return at < nb->n ? at : nb->n;
+}
+
+sunset_span py_nb_span(const py_nb *nb, sunset_span s) {
+    if (!s.line) return s;
+    sunset_span o;
+    uint32_t a = nb_text_at(nb, s.line, s.col), e = nb_text_at(nb, s.end_line, s.end_col);
+    nb_file_pos(nb, nb->off[a], &o.line, &o.col);
+    if (e <= a) { /* empty: where it starts */
+        o.end_line = o.line;
+        o.end_col = o.col;
+        return o;
+    }
+    /* past the last byte's encoding in the file: a \uXXXX takes 6 bytes, another escape 2 */
+    uint32_t last = nb->off[e - 1];
+    const char *d = nb->data + last;
+    uint32_t w = *d != '\\' ? 1 : d[1] == 'u' ? 6 : 2;
+    nb_file_pos(nb, last + w, &o.end_line, &o.end_col);
+    return o;
 }

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static uint32_t match_limit_override;
@@ -231,6 +232,7 @@ typedef struct scan_ctx {
     const vec *accept;   /* second pass: the byte ranges (uint32_t[2], sorted) whose facts are
                             emitted; NULL = all */
     bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
+    const py_nb *nb;     /* a notebook's code pass: its positions are mapped to the file's */
 } scan_ctx;
 
 static double now_ms(void) {
@@ -290,6 +292,11 @@ static slice node_text(const scan_ctx *sc, TSNode n) {
 static sunset_span node_span(TSNode n) {
     TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
     return (sunset_span){a.row + 1, a.column + 1, b.row + 1, b.column + 1};
+}
+
+/* A span of the parsed text as the file's (they differ only for a notebook's decoded code). */
+static sunset_span file_span(const scan_ctx *sc, sunset_span s) {
+    return sc->nb ? py_nb_span(sc->nb, s) : s;
 }
 
 /* A dotted module or name without the blanks, backslash-newlines and comments that may sit
@@ -460,12 +467,12 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
     sunset_fact f = {
         .kind = kind,
         .ctx = sc->doc ? sc->code_ctx : SUNSET_CTX_CODE,
-        .span = node_span(at),
+        .span = file_span(sc, node_span(at)),
         .flags = flags,
         .text = text.s, .text_len = text.n,
         .aux = aux.s, .aux_len = aux.n,
         .target = target.s, .target_len = target.n,
-        .stmt = sc->stmt_end ? sc->stmt : (sunset_span){0, 0, 0, 0},
+        .stmt = sc->stmt_end ? file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0},
     };
     sunset_emit(sc->sink, &f);
 }
@@ -516,8 +523,8 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
     }
     if (nm.n) memcpy(q + qlen - nm.n, nm.s, nm.n); /* an empty slice may be NULL */
     q[qlen] = 0;
-    sunset_scope(sc->sink, kind, q, ts_node_start_point(node).row + 1,
-                 ts_node_end_point(node).row + 1);
+    sunset_span sp = file_span(sc, node_span(node));
+    sunset_scope(sc->sink, kind, q, sp.line, sp.end_line);
     scope_frame f = {it->end, q, qlen};
     if (!vec_push(&sc->scopes, &f)) sc->oom = true;
 }
@@ -548,8 +555,9 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
      * is rewritten whole); not a
      * docstring or comment (removing a word there is an edit) nor one entry of a longer list
      * (removing one name from a tool list leaves the list) */
+    at = file_span(sc, at);
     if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sc->stmt_message || sole_entry(n)))
-        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, sc->stmt);
+        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, file_span(sc, sc->stmt));
     else
         sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
 }
@@ -898,8 +906,9 @@ static size_t squeeze_blank_lines(char *m, size_t len) {
 }
 
 /* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
- * for dead code only those of dead_statements. Takes mask. */
-static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
+ * for dead code only those of dead_statements; a notebook's code (nb) at the file's
+ * positions. Takes mask. */
+static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_nb *nb) {
     vec acc = VEC_INIT(uint32_t[2]);
     TSTree *tree = NULL;
     /* most docstrings and comments name nothing legacy: no second parse for them (the two
@@ -922,7 +931,7 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask) {
         .caps = VEC_INIT(fact_cap), .items = VEC_INIT(item), .marks = VEC_INIT(mark),
         .ranges = VEC_INIT(ctx_range), .calls = VEC_INIT(call_frame),
         .scopes = VEC_INIT(scope_frame), .found = VEC_INIT(rule_hit),
-        .deadline_ms = sc->deadline_ms,
+        .deadline_ms = sc->deadline_ms, .nb = nb,
     };
     if (collect_facts(&d, root) && !d.over_budget) {
         sort_facts(&d);
@@ -951,7 +960,7 @@ static void scan_second(scan_ctx *sc) {
                      : pass ? py_comment_mask(sc->src->data, sc->src->len, rs.v, rs.n)
                             : py_doc_mask(sc->src->data, sc->src->len, rs.v, rs.n);
         vec_free(&rs);
-        if (mask) scan_masked(sc, pass ? SUNSET_CTX_DEAD_CODE : SUNSET_CTX_DOCSTRING, mask);
+        if (mask) scan_masked(sc, pass ? SUNSET_CTX_DEAD_CODE : SUNSET_CTX_DOCSTRING, mask, NULL);
     }
 }
 
@@ -961,7 +970,7 @@ static void scan_second(scan_ctx *sc) {
 static int markup_kind(const char *path) {
     const char *dot = strrchr(path, '.');
     if (!dot || strchr(dot, '/')) return 0;
-    return !strcmp(dot, ".md") ? 1 : !strcmp(dot, ".rst") ? 2 : !strcmp(dot, ".ipynb") ? 3 : 0;
+    return !strcasecmp(dot, ".md") ? 1 : !strcasecmp(dot, ".rst") ? 2 : !strcasecmp(dot, ".ipynb") ? 3 : 0;
 }
 
 /* ---- the part of a file a rule can match in (units.c) ------------------------------------ */
@@ -1051,10 +1060,17 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     }
     int markup = markup_kind(src->path);
     if (markup) { /* a document's code blocks only */
-        char *mask = markup == 3 ? py_notebook_mask(src->data, src->len)
-                                 : py_markup_mask(src->data, src->len, markup == 1);
-        /* a notebook's code cells are code; a document's examples are documentation */
-        if (mask) scan_masked(&sc, markup == 3 ? SUNSET_CTX_CODE : SUNSET_CTX_DOCSTRING, mask);
+        py_nb nb;
+        if (markup == 3 && py_notebook_source(src->data, src->len, &nb)) {
+            /* a notebook's code cells are code */
+            char *text = nb.text;
+            nb.text = NULL;
+            scan_masked(&sc, SUNSET_CTX_CODE, text, &nb);
+            py_nb_free(&nb);
+        } else if (markup != 3) { /* a document's examples are documentation */
+            char *mask = py_markup_mask(src->data, src->len, markup == 1);
+            if (mask) scan_masked(&sc, SUNSET_CTX_DOCSTRING, mask, NULL);
+        }
         rc = 0;
         goto cleanup;
     }

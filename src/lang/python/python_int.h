@@ -170,10 +170,25 @@ char *py_comment_mask(const char *data, size_t len, const uint32_t (*comments)[2
 /* The same for a document: a Markdown file's Python (or untagged) fences, a reST file's
  * code-block / `::` bodies, doctest lines in either; NULL when it has none. Caller frees. */
 char *py_markup_mask(const char *data, size_t len, bool markdown);
-/* The same for a Jupyter notebook: its code cells' source lines, each decoded in place of its
- * JSON string (so a fact's line is the file's; columns shift by the JSON indentation and
- * escapes); NULL when it has none or is no notebook. Caller frees. */
-char *py_notebook_mask(const char *data, size_t len);
+/* A Jupyter notebook's code as Jupyter runs it: each code cell's source strings (a list or
+ * one string) joined and JSON-decoded (escapes, \uXXXX, lines split between strings or
+ * joined by "\n" in one), one cell after another. text is as long as the file (plus a NUL),
+ * the code first, blanks after it, so that it can take a mask's place; off maps each code
+ * byte to the file byte it was decoded from, so py_nb_span gives a fact the file's line and
+ * column. */
+typedef struct py_nb {
+    const char *data;
+    char *text;
+    uint32_t n;                    /* the code's length in text */
+    uint32_t *off;                 /* n + 1 file offsets */
+    uint32_t *rows, nrows;         /* where each line of text starts */
+    uint32_t *lines, nlines;       /* where each line of the file starts */
+} py_nb;
+/* False when the file has no code cell, is no notebook, or on OOM (nb then holds nothing). */
+bool py_notebook_source(const char *data, size_t len, py_nb *nb);
+/* A span in nb->text (1-based lines and columns) as the file's. */
+sunset_span py_nb_span(const py_nb *nb, sunset_span s);
+void py_nb_free(py_nb *nb); /* text too, unless taken (set to NULL) */
 
 /* ---- units.c ---- */
 
