@@ -551,8 +551,10 @@ static int select_commits(replay *rp, const char *range, vec *out) {
         fprintf(stderr, "sunset: --since takes a date YYYY-MM-DD, not '%s'\n", c->since);
         goto cleanup;
     }
-    /* default: the last 100 first-parent commits when no range was given */
-    long max = c->max_count > 0 ? c->max_count : (strstr(range, "..") ? 0 : 100);
+    /* default: the last 100 first-parent commits when neither a range nor --since bounds
+     * the walk (a cut is said on stderr below) */
+    bool default_cap = c->max_count <= 0 && !strstr(range, "..") && !since;
+    long max = c->max_count > 0 ? c->max_count : default_cap ? 100 : 0;
     if (git_repository_is_shallow(rp->repo) == 1) {
         if (is_range && !reachable(rp->repo, &from, &hidden)) goto cleanup;
         if (shallow_walk(rp, range, &tip, &hidden, max, since, &newest_first)) goto cleanup;
@@ -571,7 +573,13 @@ static int select_commits(replay *rp, const char *range, vec *out) {
                 }
             }
             if (!vec_push(&newest_first, &id)) goto cleanup;
-            if (max && (long)newest_first.n >= max) break;
+            if (max && (long)newest_first.n >= max) {
+                git_oid more;
+                if (default_cap && !c->quiet && git_revwalk_next(&more, walk) == 0)
+                    fprintf(stderr, "sunset: history: the last 100 commits of %s (the default without a range "
+                                    "or --since); --max-count N or A..B for more\n", range);
+                break;
+            }
         }
         if (r != 0 && r != GIT_ITEROVER) { /* a missing object: not an empty history */
             const git_error *ge = git_error_last();

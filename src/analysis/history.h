@@ -37,9 +37,10 @@ typedef struct history_sample {
 typedef struct history_opts {
     const vec *include, *exclude; /* path globs (const char *); borrowed */
     const char *since;            /* YYYY-MM-DD, or NULL */
-    long max_count, every;        /* 0: the defaults (100 without a range; every commit) */
+    long max_count, every;        /* 0: the defaults (100 without a range or since; every commit) */
     int shard_i, shard_n;         /* --shard i/n; shard_n 0 = unsharded */
     bool progress;                /* a progress line on stderr */
+    bool quiet;                   /* no note on stderr when the default 100 cuts the walk */
 } history_opts;
 
 typedef struct history_stats {

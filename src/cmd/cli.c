@@ -86,7 +86,7 @@ static const opt_def options[] = {
     {'o', "output", "FILE", CMD_MERGE, K_STR, F(output), 0, 0, "write the merged document to FILE (atomically)"},
     {0, "since", "DATE", H, K_STR, F(since), 0, 0, "only commits from DATE (YYYY-MM-DD) on"},
     {0, "every", "N", H, K_LONG, F(every), 1, 1000000, "sample every Nth commit (the newest is always kept)"},
-    {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range)"},
+    {0, "max-count", "N", H, K_LONG, F(max_count), 1, 10000000, "at most N commits (default 100 without a range or --since)"},
     {0, "min-drop", "N", H, K_LONG, F(min_drop), 1, 1000000, "svg: label every drop of more than N findings (default 10)"},
     {'f', "format", "FMT", CMD_REPORT, K_STR, F(format), 0, 0, "markdown (md; default), json or html"},
     {0, "manifest", "FILE", CMD_REPORT, K_STR, F(manifest), 0, 0, "tracking manifest (default: the one in rules/tracking/)"},

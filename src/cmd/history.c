@@ -105,7 +105,7 @@ int cmd_history(cli *c) {
     if (cli_shard(c)) goto cleanup;
     history_opts ho = {.include = &c->include, .exclude = &c->exclude, .since = c->since,
                        .max_count = c->max_count, .every = c->every, .shard_i = c->shard_i,
-                       .shard_n = c->shard_n, .progress = !c->quiet && isatty(2)};
+                       .shard_n = c->shard_n, .progress = !c->quiet && isatty(2), .quiet = c->quiet};
     history_stats hs = {0};
     if (history_replay(s.eng, repo_dir, range, &ho, &samples, &hs)) goto cleanup;
     /* annotate the PRs of the tracking manifest; without a manifest, every PR a subject names */

@@ -210,12 +210,39 @@ static void max_filesize_in_history(void **state) {
     cJSON_Delete(sa);
 }
 
+/* 130 daily commits from 2024-01-02 (git fast-import): --since takes all of them, not the default 100; without
+ * a range or --since the 100 are said on stderr, and a range is not cut. */
+static void since_has_no_silent_cap(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("mkdir -p %s/long && cd %s/long && git init -q && "
+                             "{ for i in $(seq 1 130); do t=$((1704067200 + i * 86400)); "
+                             "printf 'commit refs/heads/main\\ncommitter t <t@example.com> %%d +0000\\ndata 4\\nc%%03d\\n' $t $i; "
+                             "[ $i -gt 1 ] || printf 'M 644 inline a.py\\ndata 12\\nimport os\\nx\\n\\n'; "
+                             "echo; done; } | git fast-import --quiet && git checkout -q main",
+                             dir, dir), 0);
+    static const struct { const char *args; int commits; bool note; } cases[] = {
+        {"--since 2024-01-01", 130, false}, {"--since 2024-03-01", 71, false}, {"", 100, true},
+        {"--max-count 100", 100, false}, {"main~120..main", 120, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(test_sh("%s history --no-config --repo %s/long %s -f json -o %s/long.json 2>%s/long.err",
+                                 test_bin(), dir, cases[i].args, dir, dir), 0);
+        cJSON *h = test_load_json(dir, "long.json");
+        assert_non_null(h);
+        if (cJSON_GetArraySize(cJSON_GetObjectItem(h, "commits")) != cases[i].commits)
+            fail_msg("history %s: %d commits, want %d", cases[i].args,
+                     cJSON_GetArraySize(cJSON_GetObjectItem(h, "commits")), cases[i].commits);
+        cJSON_Delete(h);
+        assert_int_equal(test_sh("grep -q 'the last 100 commits' %s/long.err", dir), cases[i].note ? 0 : 1);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(svg_and_dates),
         cmocka_unit_test(replay_equals_scans),
         cmocka_unit_test(sampling_and_errors),
         cmocka_unit_test(max_filesize_in_history),
+        cmocka_unit_test(since_has_no_silent_cap),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }
