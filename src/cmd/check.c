@@ -558,6 +558,10 @@ int cmd_check(cli *c) {
             fprintf(stderr, "sunset: %s\n", err);
             goto cleanup;
         }
+        /* a submodule is another repository's commit, not a file of this one */
+        for (size_t i = 0; c->verbose && i < ds.submodules.n; i++)
+            fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in its own "
+                    "repository\n", VEC_AT(&ds.submodules, char *, i));
         if (changed_files(c, &s, &ds, &bv, &gf)) goto oom;
         /* the files as they were at REV, under their current name so fingerprints line up */
         for (size_t i = 0; i < ds.n; i++) {

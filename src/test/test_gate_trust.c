@@ -257,6 +257,88 @@ static void renames_are_not_fixes(void **state) {
     cJSON_Delete(doc);
 }
 
+/* The change does not choose how git shows it: attributes that make a file binary, pick a diff
+ * driver or a filter are not read; the lines are diffed as the bytes the scan reads. */
+static void gitattributes_do_not_choose_how_the_change_reads(void **state) {
+    repo *r = *state;
+    /* drivers the CI's own config defines, which the change's attributes would select */
+    assert_int_equal(run(r, "git config diff.hide.binary true && git config diff.hide.textconv true && "
+                            "git config filter.hide.clean cat && git config filter.hide.smudge cat"), 0);
+    static const char *const attrs[] = {"*.cc -diff\n", "*.cc binary\n", "*.cc diff=hide\n",
+                                        "*.cc filter=hide\n", "* -text\n*.cc -diff\n"};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        add_legacy_cc(r, NULL, NULL);
+        put(r, ".gitattributes", attrs[i]);
+        assert_int_equal(run(r, "git add -A && $S check -q --staged -f github"), 1);
+        expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+        assert_int_equal(judge(r, NULL, NULL), 1);
+        expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+        assert_int_equal(run(r, "git reset -q --hard HEAD~1"), 0);
+    }
+    /* the same attributes already at the base */
+    put(r, ".gitattributes", "*.cc binary\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm attributes"), 0);
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(judge(r, NULL, NULL), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+    assert_int_equal(run(r, "git reset -q --hard HEAD~2"), 0);
+    /* ident collapses "$Id: ... $" when git hashes the work tree: an edit inside it is a change */
+    put(r, ".gitattributes", "*.cc ident\n");
+    put(r, "paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n  /* $Id$ */\n}\n}\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm ident"), 0);
+    put(r, "paddle/fluid/run.cc",
+        "namespace paddle {\nvoid Run() {\n  /* $Id: */ auto *pe = new ParallelExecutor(p); /* $ */\n}\n}\n");
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f github"), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+}
+
+/* A checkout's eol conversion (CRLF on disk, LF in the blob) edits no line: renaming the
+ * function above a legacy line (its fingerprint changes) leaves that line unchanged. */
+static void eol_conversion_is_not_an_edit(void **state) {
+    repo *r = *state;
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && git commit -qm legacy"), 0);
+    put(r, ".gitattributes", "*.cc text eol=crlf\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm eol && rm paddle/fluid/run.cc && "
+                            "git checkout -- paddle/fluid/run.cc && grep -c \"$(printf '\\r')\" paddle/fluid/run.cc && "
+                            "sed 's/Run()/RunAll()/' paddle/fluid/run.cc > t && mv t paddle/fluid/run.cc"), 0);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD~1 -f json"), 0);
+    cJSON *doc = cJSON_Parse(r->out);
+    assert_non_null(doc);
+    const cJSON *g = cJSON_GetObjectItem(doc, "gate");
+    assert_int_equal(cJSON_GetObjectItem(g, "new")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(g, "moved")->valueint, 1);
+    cJSON_Delete(doc);
+}
+
+/* A submodule (a gitlink: another repository's commit) is no file to read: adding or bumping
+ * one is judged by the rest of the change, and -v says it was not read. */
+static void submodules_are_not_files(void **state) {
+    repo *r = *state;
+    assert_int_equal(run(r, "echo subsrc/ >> .git/info/exclude && git init -q subsrc && cd subsrc && "
+                            "git config user.email t@example.com && git config user.name t && "
+                            "echo one > f && git add f && git commit -qm one"), 0);
+    const char *add = "git -c protocol.file.allow=always submodule add -q \"$PWD/subsrc\" third_party/sub";
+    assert_int_equal(run(r, "%s && $S check --staged -v", add), 0);
+    assert_non_null(strstr(r->err, "third_party/sub: a submodule (gitlink), not a file: not judged"));
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD"), 0);
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && $S check -q --staged -f github"), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+    /* a bump: a new commit in the submodule, staged in the superproject */
+    assert_int_equal(run(r, "git reset -q paddle/fluid/run.cc && git checkout -- paddle/fluid/run.cc && "
+                            "git commit -qm sub && cd third_party/sub && git config user.email t@example.com && "
+                            "git config user.name t && echo two > f && git commit -qam two && cd ../.. && "
+                            "git add third_party/sub && git diff --cached --name-only"), 0);
+    assert_string_equal(r->out, "third_party/sub\n");
+    assert_int_equal(run(r, "$S check --staged -v"), 0);
+    assert_non_null(strstr(r->err, "third_party/sub: a submodule (gitlink), not a file: not judged"));
+    assert_int_equal(run(r, "git commit -qm bump && $S check -q --diff-base HEAD~1"), 0);
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && $S check -q --staged -f github"), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(config_in_the_change_is_not_trusted, setup, teardown),
@@ -269,6 +351,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(baseline_then_check_and_sarif, setup, teardown),
         cmocka_unit_test_setup_teardown(staged_judges_the_index, setup, teardown),
         cmocka_unit_test_setup_teardown(renames_are_not_fixes, setup, teardown),
+        cmocka_unit_test_setup_teardown(gitattributes_do_not_choose_how_the_change_reads, setup, teardown),
+        cmocka_unit_test_setup_teardown(eol_conversion_is_not_an_edit, setup, teardown),
+        cmocka_unit_test_setup_teardown(submodules_are_not_files, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
