@@ -257,6 +257,47 @@ static void renames_are_not_fixes(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A finding is unchanged only where the base judged it: legacy code renamed out of an excluded
+ * directory, a rule-exempt file or a generated name is new at its new path. */
+static void renames_from_unjudged_paths_are_new(void **state) {
+    repo *r = *state;
+    put(r, ".sunset.json", "{\"exclude\": [\"third_party/\"]}");
+    add_legacy_cc(r, "third_party/old/run.cc", NULL);
+    add_legacy_cc(r, "paddle/fluid/framework/executor_cache.cc", NULL);
+    add_legacy_cc(r, "paddle/fluid/framework/run.pb.cc", NULL);
+    assert_int_equal(run(r, "git add -A && git commit -qm 'unjudged at the base'"), 0);
+    static const struct {
+        const char *from, *to;
+    } cases[] = {
+        {"third_party/old/run.cc", "paddle/fluid/moved.cc"},
+        {"paddle/fluid/framework/executor_cache.cc", "paddle/fluid/framework/pe_cache.cc"},
+        {"paddle/fluid/framework/run.pb.cc", "paddle/fluid/framework/run_impl.cc"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run(r, "git mv %s %s", cases[i].from, cases[i].to), 0);
+        assert_int_equal(judge(r, NULL, NULL), 1);
+        char want[256];
+        snprintf(want, sizeof want, "file=%s,line=3,", cases[i].to);
+        expect_gate(r, want);
+        assert_int_equal(run(r, "git reset -q --hard HEAD~1"), 0);
+    }
+    /* into an exempt file: PE-CPP-IDENT is not judged there, so it is not fixed; the rule that
+     * judges only that path (a live use by the run_program op) was not judged at the base */
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && git commit -qm legacy && mkdir -p paddle/fluid/operators && "
+                            "git mv paddle/fluid/run.cc paddle/fluid/operators/run_program_op.cc && "
+                            "$S check -q --diff-base HEAD -f json"), 1);
+    cJSON *doc = cJSON_Parse(r->out);
+    assert_non_null(doc);
+    const cJSON *g = cJSON_GetObjectItem(doc, "gate");
+    assert_int_equal(cJSON_GetObjectItem(g, "fixed")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(g, "new")->valueint, 1);
+    const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "findings"), 0);
+    assert_string_equal(cJSON_GetObjectItem(f, "rule")->valuestring, "PE-CPP-LIVE");
+    assert_string_equal(cJSON_GetObjectItem(f, "path")->valuestring, "paddle/fluid/operators/run_program_op.cc");
+    cJSON_Delete(doc);
+}
+
 /* The change does not choose how git shows it: attributes that make a file binary, pick a diff
  * driver or a filter are not read; the lines are diffed as the bytes the scan reads. */
 static void gitattributes_do_not_choose_how_the_change_reads(void **state) {
@@ -351,6 +392,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(baseline_then_check_and_sarif, setup, teardown),
         cmocka_unit_test_setup_teardown(staged_judges_the_index, setup, teardown),
         cmocka_unit_test_setup_teardown(renames_are_not_fixes, setup, teardown),
+        cmocka_unit_test_setup_teardown(renames_from_unjudged_paths_are_new, setup, teardown),
         cmocka_unit_test_setup_teardown(gitattributes_do_not_choose_how_the_change_reads, setup, teardown),
         cmocka_unit_test_setup_teardown(eol_conversion_is_not_an_edit, setup, teardown),
         cmocka_unit_test_setup_teardown(submodules_are_not_files, setup, teardown),
