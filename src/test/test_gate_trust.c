@@ -257,6 +257,37 @@ static void renames_are_not_fixes(void **state) {
     cJSON_Delete(doc);
 }
 
+/* Code never takes the identity of a comment or docstring: uncommenting a legacy line, writing
+ * a call above a comment that names it, deleting a block comment's or a docstring's delimiters
+ * around an untouched line. */
+static void context_is_part_of_the_identity(void **state) {
+    repo *r = *state;
+    static const struct {
+        const char *path, *base, *change, *want;
+    } cases[] = {
+        {"paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n  // auto *pe = new ParallelExecutor(places);\n}\n}\n",
+         "namespace paddle {\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n}\n}\n", "line=3,"},
+        {"paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n  // ParallelExecutor was removed in #1234\n}\n}\n",
+         "namespace paddle {\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n  // ParallelExecutor was removed in #1234\n}\n}\n",
+         "line=3,"},
+        {"paddle/fluid/run.cc", "namespace paddle {\n/*\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n}\n*/\n}\n",
+         "namespace paddle {\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n}\n}\n", "line=3,"},
+        {"python/paddle/run.py", "import paddle\n\n\ndef main():\n    \"\"\"\n    es = paddle.static.ExecutionStrategy()\n    \"\"\"\n    return 1\n",
+         "import paddle\n\n\ndef main():\n    es = paddle.static.ExecutionStrategy()\n    return 1\n", "line=5,"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        put(r, cases[i].path, cases[i].base);
+        assert_int_equal(run(r, "git add -A && git commit -qm base2"), 0);
+        put(r, cases[i].path, cases[i].change);
+        assert_int_equal(judge(r, NULL, NULL), 1);
+        char want[256];
+        snprintf(want, sizeof want, "file=%s,%s", cases[i].path, cases[i].want);
+        expect_gate(r, want);
+        expect_gate(r, ", 0 fixed,"); /* the mention is not fixed: it became code */
+        assert_int_equal(run(r, "git reset -q --hard HEAD~2"), 0);
+    }
+}
+
 /* A finding is unchanged only where the base judged it: legacy code renamed out of an excluded
  * directory, a rule-exempt file or a generated name is new at its new path. */
 static void renames_from_unjudged_paths_are_new(void **state) {
@@ -392,6 +423,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(baseline_then_check_and_sarif, setup, teardown),
         cmocka_unit_test_setup_teardown(staged_judges_the_index, setup, teardown),
         cmocka_unit_test_setup_teardown(renames_are_not_fixes, setup, teardown),
+        cmocka_unit_test_setup_teardown(context_is_part_of_the_identity, setup, teardown),
         cmocka_unit_test_setup_teardown(renames_from_unjudged_paths_are_new, setup, teardown),
         cmocka_unit_test_setup_teardown(gitattributes_do_not_choose_how_the_change_reads, setup, teardown),
         cmocka_unit_test_setup_teardown(eol_conversion_is_not_an_edit, setup, teardown),
