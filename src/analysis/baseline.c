@@ -113,14 +113,15 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "findings");
     if (cJSON_IsObject(doc) && cJSON_IsNumber(ver) && ver->valuedouble == 1) {
         /* its fingerprints lack the context kind: none would match, every finding would be new */
-        fprintf(stderr, "sunset: %s: baseline version 1 predates context-aware fingerprints; regenerate it "
-                "with 'sunset baseline --output FILE' (in a diff mode, merge that with --allow-config-change)\n",
-                file);
+        fprintf(stderr, "sunset: %s: baseline version 1 predates context-aware fingerprints; "
+                "regenerate it with 'sunset baseline --output FILE' (in a diff mode, merge that with "
+                "--allow-config-change)\n", file);
         goto cleanup;
     }
-    if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) || ver->valuedouble != SUNSET_BASELINE_VERSION) {
-        fprintf(stderr, "sunset: %s: malformed baseline: want an object with \"version\": %d\n", file,
-                SUNSET_BASELINE_VERSION);
+    if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) ||
+        ver->valuedouble != SUNSET_BASELINE_VERSION) {
+        fprintf(stderr, "sunset: %s: malformed baseline: want an object with \"version\": %d\n",
+                file, SUNSET_BASELINE_VERSION);
         goto cleanup;
     }
     if (!cJSON_IsArray(list)) {
@@ -211,8 +212,9 @@ int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *w
     if (n) qsort(v, n, sizeof *v, cmp_known);
     sb b = {0};
     size_t count = 0;
-    sb_printf(&b, "{\n  \"version\": %d,\n  \"tool\": \"sunset " SUNSET_VERSION "\",\n  \"findings\": [",
+    sb_printf(&b, "{\n  \"version\": %d,\n  \"tool\": \"sunset " SUNSET_VERSION "\",\n",
               SUNSET_BASELINE_VERSION);
+    sb_puts(&b, "  \"findings\": [");
     for (size_t i = 0; i < n; i++) {
         bool again = false;
         for (size_t j = i; j-- > 0 && strcmp(v[j].path, v[i].path) == 0;)

@@ -123,7 +123,8 @@ static char *without_cr_at_eol(const char *data, size_t len, size_t *out_len) {
 /* The lines `now` adds to `before`, from the bytes themselves: no path is given, so no
  * .gitattributes (-diff, binary, diff=, a driver's textconv) decides how the change reads, and
  * the text is forced (a NUL or control bytes do not make it a binary without hunks). */
-static int added_between(const char *before, size_t blen, const char *now, size_t nlen, diff_file *f) {
+static int added_between(const char *before, size_t blen, const char *now, size_t nlen,
+                         diff_file *f) {
     size_t bl = 0, nl = 0;
     char *b = without_cr_at_eol(before, blen, &bl), *n = without_cr_at_eol(now, nlen, &nl);
     git_diff_options opts;
@@ -131,7 +132,7 @@ static int added_between(const char *before, size_t blen, const char *now, size_
     opts.flags = GIT_DIFF_FORCE_TEXT;
     opts.context_lines = 0;
     git_patch *patch = NULL;
-    int rc = b && n && git_patch_from_buffers(&patch, b, bl, NULL, n, nl, NULL, &opts) == 0 ? 0 : -1;
+    int rc = b && n && !git_patch_from_buffers(&patch, b, bl, NULL, n, nl, NULL, &opts) ? 0 : -1;
     if (!rc && patch) rc = add_lines(patch, f);
     git_patch_free(patch);
     sunset_free(b);
@@ -253,9 +254,10 @@ static int push_path(vec *v, const char *path) {
  * the added lines, computed from the bytes the scan reads. A gitlink side (a submodule's
  * commit) is no file: it is left out and its path noted in submodules. 0, -1 on OOM, -2 when
  * a staged blob cannot be read. */
-static int take_delta(git_repository *repo, const char *prefix, const git_diff_delta *d, bool staged,
-                      vec *files, vec *submodules) {
-    bool old_link = d->old_file.mode == GIT_FILEMODE_COMMIT, new_link = d->new_file.mode == GIT_FILEMODE_COMMIT;
+static int take_delta(git_repository *repo, const char *prefix, const git_diff_delta *d,
+                      bool staged, vec *files, vec *submodules) {
+    bool old_link = d->old_file.mode == GIT_FILEMODE_COMMIT;
+    bool new_link = d->new_file.mode == GIT_FILEMODE_COMMIT;
     bool is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED || old_link;
     bool gone = d->status == GIT_DELTA_DELETED || new_link;
     if (old_link || new_link) {
@@ -319,9 +321,14 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
     git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
     /* forced text: a .gitattributes `binary` or `-diff` neither hides a change nor stops its
      * rename from being found */
-    opts.flags = GIT_DIFF_FORCE_TEXT |
-                 (staged ? 0 : GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT);
+    opts.flags = GIT_DIFF_FORCE_TEXT;
+    if (!staged)
+        opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                      GIT_DIFF_SHOW_UNTRACKED_CONTENT;
     opts.context_lines = 0;
+    /* a submodule is not judged, so its work tree is never opened (libgit2 1.5 leaks reading
+     * its configuration); a gitlink the index or the tree records still makes a delta */
+    opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
     char *spec[1] = {prefix};
     if (*prefix) {
         opts.pathspec.strings = spec;

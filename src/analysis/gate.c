@@ -20,7 +20,8 @@ static int cmp_known_fp(const void *x, const void *y) {
 /* Key for moves: rule, matched text, context kind and enclosing scope — not the path. Code
  * never moves from a comment or a string. */
 static bool same_move_key(const sunset_known *k, const sunset_finding *f) {
-    if (strcmp(k->rule, f->rule_id) || strcmp(k->matched, f->matched) || k->ctx != f->ctx) return false;
+    if (strcmp(k->rule, f->rule_id) || strcmp(k->matched, f->matched) || k->ctx != f->ctx)
+        return false;
     if (!k->scope || !f->enc_kind) return !k->scope && !f->enc_kind;
     size_t kl = strlen(f->enc_kind);
     return strncmp(k->scope, f->enc_kind, kl) == 0 && k->scope[kl] == ' ' &&

@@ -477,8 +477,9 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
             f->all_added = true;
             continue;
         }
+        const char *as = f->path ? f->path : f->old_path;
         if (moved ? scan_renamed(s, f, old)
-                  : sunset_engine_scan_buffer(s->eng, f->path ? f->path : f->old_path, f->old_data, f->old_len, old)) {
+                  : sunset_engine_scan_buffer(s->eng, as, f->old_data, f->old_len, old)) {
             fprintf(stderr, "sunset: out of memory scanning %s at %s\n", f->old_path, rev);
             return EXIT_USAGE;
         }
@@ -617,8 +618,8 @@ int cmd_check(cli *c) {
         }
         /* a submodule is another repository's commit, not a file of this one */
         for (size_t i = 0; c->verbose && i < ds.submodules.n; i++)
-            fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in its own "
-                    "repository\n", VEC_AT(&ds.submodules, char *, i));
+            fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in "
+                    "its own repository\n", VEC_AT(&ds.submodules, char *, i));
         if (changed_files(c, &s, &ds, &bv, &gf)) goto oom;
         if (scan_base(c, &s, &ds, rev, &old)) goto cleanup;
         /* baseline entries only filter; fixes are measured against REV */
