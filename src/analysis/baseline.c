@@ -62,6 +62,7 @@ int sunset_known_add_finding(sunset_known_set *k, const sunset_finding *f, bool 
     e->fp = dup(f->fingerprint);
     e->line = f->span.line;
     e->task = f->task;
+    e->ctx = f->ctx;
     e->in_scope = in_scope;
     return e->rule && e->path && e->matched && e->fp && (e->scope || !f->enc_kind) ? 0 : -1;
 }
@@ -73,6 +74,13 @@ static bool is_fp(const char *s) {
     for (const char *p = s; *p; p++)
         if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) return false;
     return true;
+}
+
+/* The context kind named s (as sunset_context_name writes it), or -1. */
+static int context_of(const char *s) {
+    for (int c = 0; c < SUNSET_CTX_COUNT; c++)
+        if (strcmp(sunset_context_name((sunset_context)c), s) == 0) return c;
+    return -1;
 }
 
 /* Load FILE into k. Prints "FILE:LINE:COL: message" or "FILE: findings[i]: message" and
@@ -103,8 +111,17 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "findings");
-    if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) || ver->valueint != 1) {
-        fprintf(stderr, "sunset: %s: malformed baseline: want an object with \"version\": 1\n", file);
+    if (cJSON_IsObject(doc) && cJSON_IsNumber(ver) && ver->valuedouble == 1) {
+        /* its fingerprints lack the context kind: none would match, every finding would be new */
+        fprintf(stderr, "sunset: %s: baseline version 1 predates context-aware fingerprints; "
+                "regenerate it with 'sunset baseline --output FILE' (in a diff mode, merge that with "
+                "--allow-config-change)\n", file);
+        goto cleanup;
+    }
+    if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) ||
+        ver->valuedouble != SUNSET_BASELINE_VERSION) {
+        fprintf(stderr, "sunset: %s: malformed baseline: want an object with \"version\": %d\n",
+                file, SUNSET_BASELINE_VERSION);
         goto cleanup;
     }
     if (!cJSON_IsArray(list)) {
@@ -121,6 +138,8 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
         const cJSON *matched = cJSON_GetObjectItemCaseSensitive(it, "matched");
         const cJSON *scope = cJSON_GetObjectItemCaseSensitive(it, "scope");
         const cJSON *task = cJSON_GetObjectItemCaseSensitive(it, "task");
+        const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(it, "context");
+        int cv = cJSON_IsString(ctx) ? context_of(ctx->valuestring) : -1;
         const char *why = NULL;
         if (!cJSON_IsObject(it)) why = "not an object";
         else if (!cJSON_IsString(rule) || !*rule->valuestring) why = "\"rule\" must be a rule id";
@@ -130,6 +149,7 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
         else if (matched && !cJSON_IsString(matched)) why = "\"matched\" must be a string";
         else if (scope && !cJSON_IsString(scope) && !cJSON_IsNull(scope)) why = "\"scope\" must be a string or null";
         else if (task && !cJSON_IsNumber(task)) why = "\"task\" must be a number";
+        else if (cv < 0) why = "\"context\" must be code, comment, string, docstring or dead_code";
         if (why) {
             fprintf(stderr, "sunset: %s: malformed baseline: findings[%d]: %s\n", file, i, why);
             goto cleanup;
@@ -158,6 +178,7 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
         e->scope = cJSON_IsString(scope) ? dup(scope->valuestring) : NULL;
         e->line = lv > 0 ? (uint32_t)lv : 0;
         e->task = (int)tv;
+        e->ctx = (sunset_context)cv;
         if (!e->rule || !e->path || !e->fp || !e->matched || (cJSON_IsString(scope) && !e->scope)) goto oom;
         i++;
     }
@@ -191,7 +212,9 @@ int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *w
     if (n) qsort(v, n, sizeof *v, cmp_known);
     sb b = {0};
     size_t count = 0;
-    sb_puts(&b, "{\n  \"version\": 1,\n  \"tool\": \"sunset " SUNSET_VERSION "\",\n  \"findings\": [");
+    sb_printf(&b, "{\n  \"version\": %d,\n  \"tool\": \"sunset " SUNSET_VERSION "\",\n",
+              SUNSET_BASELINE_VERSION);
+    sb_puts(&b, "  \"findings\": [");
     for (size_t i = 0; i < n; i++) {
         bool again = false;
         for (size_t j = i; j-- > 0 && strcmp(v[j].path, v[i].path) == 0;)
@@ -203,6 +226,7 @@ int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *w
         sb_put_json_str(&b, v[i].path);
         sb_printf(&b, ", \"line\": %u, \"matched\": ", v[i].line);
         sb_put_json_str(&b, v[i].matched);
+        sb_printf(&b, ", \"context\": \"%s\"", sunset_context_name(v[i].ctx));
         sb_puts(&b, ", \"scope\": ");
         if (v[i].scope) sb_put_json_str(&b, v[i].scope);
         else sb_puts(&b, "null");

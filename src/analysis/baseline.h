@@ -10,12 +10,16 @@
 #include "core/result.h"
 
 #define SUNSET_DEFAULT_BASELINE ".sunset-baseline.json"
+/* 2: fingerprints hash the finding's context kind and entries record it ("context"); a
+ * version-1 baseline is refused with the command that regenerates it. */
+#define SUNSET_BASELINE_VERSION 2
 
 /* One sunset_known finding: a baseline entry or a finding of the file at REV. */
 typedef struct sunset_known {
     char *rule, *path, *matched, *scope, *fp; /* owned */
     uint32_t line;
     int task;
+    sunset_context ctx;  /* code, comment, string ...: part of the fingerprint and the move key */
     bool in_scope;       /* may be matched as moved, and counts as fixed when unseen */
     bool seen;
     const sunset_finding *now; /* the current finding that matched it */

@@ -1,15 +1,18 @@
 /*
  * diffmode.c — the change a pull request makes, read through libgit2 rather than by running
  * git: tree(REV) against the work tree with the index (so staged, unstaged and untracked files
- * all count), zero context lines, rename detection (untracked files too), then per file the
- * added lines' new line numbers and the old blob. Paths are made relative to the scan root;
- * files outside it are left out.
+ * all count) to know which files changed, rename detection (untracked files too), then per
+ * file the old blob and the added lines' new line numbers, diffed from the bytes the scan reads
+ * so that .gitattributes has no say. Gitlinks (submodules) are no files: only their paths are
+ * kept. Paths are made relative to the scan root; files outside it are left out.
  */
 #include "analysis/diffmode.h"
 
 #include <errno.h>
 #include <git2.h>
+#include <git2/sys/filter.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +75,8 @@ void diff_set_free(diff_set *d) {
     sunset_free(d->files);
     d->files = NULL;
     d->n = 0;
+    for (size_t i = 0; i < d->submodules.n; i++) sunset_free(VEC_AT(&d->submodules, char *, i));
+    vec_free(&d->submodules);
 }
 
 bool diff_line_added(const diff_file *f, uint32_t line) {
@@ -107,6 +112,39 @@ static int add_lines(git_patch *patch, diff_file *f) {
     f->added = lines.v; /* hunks come in order, so the lines are ascending */
     f->n_added = lines.n;
     return 0;
+}
+
+/* A copy of data with the CR of each CRLF dropped (line numbers do not move), so a checkout's
+ * eol conversion is not an edit of every line; NULL on OOM. */
+static char *without_cr_at_eol(const char *data, size_t len, size_t *out_len) {
+    char *s = sunset_malloc(len + 1);
+    if (!s) return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (!(data[i] == '\r' && i + 1 < len && data[i + 1] == '\n')) s[n++] = data[i];
+    s[n] = 0;
+    *out_len = n;
+    return s;
+}
+
+/* The lines `now` adds to `before`, from the bytes themselves: no path is given, so no
+ * .gitattributes (-diff, binary, diff=, a driver's textconv) decides how the change reads, and
+ * the text is forced (a NUL or control bytes do not make it a binary without hunks). */
+static int added_between(const char *before, size_t blen, const char *now, size_t nlen,
+                         diff_file *f) {
+    size_t bl = 0, nl = 0;
+    char *b = without_cr_at_eol(before, blen, &bl), *n = without_cr_at_eol(now, nlen, &nl);
+    git_diff_options opts;
+    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+    opts.flags = GIT_DIFF_FORCE_TEXT;
+    opts.context_lines = 0;
+    git_patch *patch = NULL;
+    int rc = b && n && !git_patch_from_buffers(&patch, b, bl, NULL, n, nl, NULL, &opts) ? 0 : -1;
+    if (!rc && patch) rc = add_lines(patch, f);
+    git_patch_free(patch);
+    sunset_free(b);
+    sunset_free(n);
+    return rc;
 }
 
 /* The repository holding root, its prefix and rev's tree; 0, or -1 with a message. A revision
@@ -309,6 +347,81 @@ static bool untracked_in(git_repository *repo, const char *path) {
     return u;
 }
 
+/* The work tree's bytes of a repository path, as the scan reads them (no filter); NULL when
+ * unreadable (the scan then reports it). */
+static char *workdir_text(git_repository *repo, const char *path, size_t *len) {
+    sb abs = {0};
+    sb_printf(&abs, "%s%s", git_repository_workdir(repo), path);
+    char *s = NULL;
+    if (abs.oom || read_file(abs.s, 0, &s, len)) s = NULL;
+    sb_free(&abs);
+    return s;
+}
+
+static int push_path(vec *v, const char *path) {
+    char *p = path ? sunset_strndup(path, strlen(path)) : NULL;
+    if (p && vec_push(v, &p)) return 0;
+    sunset_free(p);
+    return -1;
+}
+
+/* One delta into files: the root-relative paths, the old blob, the staged blob (--staged) and
+ * the added lines, computed from the bytes the scan reads. A gitlink side (a submodule's
+ * commit) is no file: it is left out and its path noted in submodules. 0, -1 on OOM, -2 when
+ * a staged blob cannot be read. */
+static int take_delta(git_repository *repo, const char *prefix, const git_diff_delta *d,
+                      bool staged, bool via_index, vec *files, vec *submodules) {
+    bool old_link = d->old_file.mode == GIT_FILEMODE_COMMIT;
+    bool new_link = d->new_file.mode == GIT_FILEMODE_COMMIT;
+    bool is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED || old_link;
+    bool gone = d->status == GIT_DELTA_DELETED || new_link;
+    if (old_link || new_link) {
+        char *p = rel(prefix, new_link ? d->new_file.path : d->old_file.path);
+        int e = p && push_path(submodules, p);
+        sunset_free(p);
+        if (e) return -1;
+        if (is_new && gone) return 0;
+    }
+    diff_file f = {0};
+    f.path = gone ? NULL : rel(prefix, d->new_file.path);
+    f.old_path = is_new ? NULL : rel(prefix, d->old_file.path);
+    f.renamed = d->status == GIT_DELTA_RENAMED;
+    f.symlink = !gone && d->new_file.mode == GIT_FILEMODE_LINK;
+    /* through the in-memory index (a deep tree) an untracked file is an addition the real
+     * index does not hold */
+    f.untracked = d->status == GIT_DELTA_UNTRACKED || (via_index && is_new && untracked_in(repo, d->new_file.path));
+    if (!f.path && !f.old_path) return 0; /* outside the root */
+    /* an old side we cannot read is treated as a new file */
+    if (f.old_path && !(f.old_data = blob_text(repo, &d->old_file.id, &f.old_len))) {
+        sunset_free(f.old_path);
+        f.old_path = NULL;
+    }
+    if (f.path && staged && !(f.new_data = blob_text(repo, &d->new_file.id, &f.new_len))) {
+        file_free(&f);
+        return -2;
+    }
+    int rc = 0;
+    f.all_added = f.symlink || !f.old_data; /* a link is judged by its target, every line new */
+    if (f.path && !f.all_added) {
+        size_t len = f.new_len;
+        char *now = staged ? f.new_data : workdir_text(repo, d->new_file.path, &len);
+        if (now) rc = added_between(f.old_data, f.old_len, now, len, &f);
+        else f.all_added = true;
+        if (now != f.new_data) sunset_free(now);
+    }
+    if (!rc && vec_push(files, &f)) return 0;
+    file_free(&f);
+    return -1;
+}
+
+static pthread_once_t filters_once = PTHREAD_ONCE_INIT;
+
+/* libgit2 reads a work-tree file through the filters .gitattributes names to decide whether
+ * it changed; `ident` collapses a whole $Id: ...$ line, so an edit inside one would read as
+ * no change. Without it a file that differs on disk is a change (crlf stays: it only drops
+ * the CR of CRLF, which no finding depends on). */
+static void drop_filters(void) { git_filter_unregister(GIT_FILTER_IDENT); }
+
 static int collect(const char *root, const char *rev, bool staged, diff_set *out, char *err, size_t errn) {
     git_repository *repo = NULL;
     git_object *obj = NULL, *tree = NULL;
@@ -317,12 +430,22 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
     vec files = VEC_INIT(diff_file);
     int rc = -1;
     memset(out, 0, sizeof *out);
+    out->submodules = VEC_INIT(char *);
     sunset_git_init();
+    pthread_once(&filters_once, drop_filters);
     if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
     git_diff_options opts;
     git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-    opts.flags = staged ? 0 : GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+    /* forced text: a .gitattributes `binary` or `-diff` neither hides a change nor stops its
+     * rename from being found */
+    opts.flags = GIT_DIFF_FORCE_TEXT;
+    if (!staged)
+        opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                      GIT_DIFF_SHOW_UNTRACKED_CONTENT;
     opts.context_lines = 0;
+    /* a submodule is not judged, so its work tree is never opened (libgit2 1.5 leaks reading
+     * its configuration); a gitlink the index or the tree records still makes a delta */
+    opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
     char *spec[1] = {prefix};
     if (*prefix) {
         opts.pathspec.strings = spec;
@@ -335,7 +458,7 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
     const git_error *ge = de ? git_error_last() : NULL;
     if (de && !staged && ge && ge->message && strstr(ge->message, "nesting too deep")) {
         if (workdir_index(repo, prefix, &wi, err, errn)) goto cleanup;
-        opts.flags = 0;
+        opts.flags = GIT_DIFF_FORCE_TEXT;
         de = git_diff_tree_to_index(&diff, repo, (git_tree *)tree, wi, &opts);
         git_index_free(wi);
         via_index = true;
@@ -357,47 +480,10 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
         if (d->status == GIT_DELTA_UNMODIFIED || d->status == GIT_DELTA_IGNORED ||
             d->status == GIT_DELTA_UNREADABLE)
             continue;
-        bool is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED;
-        bool gone = d->status == GIT_DELTA_DELETED;
-        diff_file f = {0};
-        f.path = gone ? NULL : rel(prefix, d->new_file.path);
-        f.old_path = is_new ? NULL : rel(prefix, d->old_file.path);
-        f.renamed = d->status == GIT_DELTA_RENAMED;
-        f.symlink = !gone && d->new_file.mode == GIT_FILEMODE_LINK;
-        f.untracked = d->status == GIT_DELTA_UNTRACKED || (via_index && is_new && untracked_in(repo, d->new_file.path));
-        f.all_added = f.symlink;
-        if (!f.path && !f.old_path) continue; /* outside the root */
-        if (f.old_path) {
-            f.old_data = blob_text(repo, &d->old_file.id, &f.old_len);
-            if (!f.old_data) {
-                /* an old side we cannot read (a submodule ...) is treated as a new file */
-                sunset_free(f.old_path);
-                f.old_path = NULL;
-            }
-        }
-        if (f.path && staged && !(f.new_data = blob_text(repo, &d->new_file.id, &f.new_len))) {
-            snprintf(err, errn, "%s: cannot read the staged file", d->new_file.path);
-            file_free(&f);
-            goto cleanup;
-        }
-        if (f.path) {
-            git_patch *patch = NULL;
-            if (git_patch_from_diff(&patch, diff, i)) {
-                git_err(err, errn, d->new_file.path);
-                file_free(&f);
-                goto cleanup;
-            }
-            int e = patch ? add_lines(patch, &f) : 0;
-            git_patch_free(patch);
-            if (e) {
-                snprintf(err, errn, "out of memory reading the diff");
-                file_free(&f);
-                goto cleanup;
-            }
-        }
-        if (!vec_push(&files, &f)) {
-            snprintf(err, errn, "out of memory reading the diff");
-            file_free(&f);
+        int e = take_delta(repo, prefix, d, staged, via_index, &files, &out->submodules);
+        if (e) {
+            if (e == -2) snprintf(err, errn, "%s: cannot read the staged file", d->new_file.path);
+            else snprintf(err, errn, "out of memory reading the diff");
             goto cleanup;
         }
     }

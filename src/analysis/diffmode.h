@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/util.h"
+
 typedef struct diff_file {
     char *path;          /* root-relative path in the work tree; NULL when deleted; owned */
     char *old_path;      /* root-relative path at the revision; NULL when new; owned */
@@ -29,6 +31,8 @@ typedef struct diff_file {
 typedef struct diff_set {
     diff_file *files;    /* in libgit2's delta order (by path) */
     size_t n;
+    vec submodules;      /* char *: root-relative paths of gitlinks the change adds, bumps or
+                          * removes (a submodule is no file to read; not in files); owned */
 } diff_set;
 
 /* Collect the changes between `rev` and the work tree for the files under `root` (an absolute,

@@ -19,9 +19,11 @@ static int cmp_known_fp(const void *x, const void *y) {
     return strcmp((*(sunset_known *const *)x)->fp, (*(sunset_known *const *)y)->fp);
 }
 
-/* Key for moves: rule, matched text and enclosing scope — not the path. */
+/* Key for moves: rule, matched text, context kind and enclosing scope — not the path. Code
+ * never moves from a comment or a string. */
 static bool same_move_key(const sunset_known *k, const sunset_finding *f) {
-    if (strcmp(k->rule, f->rule_id) || strcmp(k->matched, f->matched)) return false;
+    if (strcmp(k->rule, f->rule_id) || strcmp(k->matched, f->matched) || k->ctx != f->ctx)
+        return false;
     if (!k->scope || !f->enc_kind) return !k->scope && !f->enc_kind;
     size_t kl = strlen(f->enc_kind);
     return strncmp(k->scope, f->enc_kind, kl) == 0 && k->scope[kl] == ' ' &&
@@ -71,8 +73,21 @@ static sunset_known *moved_from(sunset_known_set *ks, const sunset_finding *f, b
      * it takes the vanished finding of the same rule and text in its file */
     for (size_t k = 0; k < ks->n; k++) {
         sunset_known *e = &ks->v[k];
-        if (e->in_scope && !e->seen && !strcmp(e->path, f->path) && !strcmp(e->rule, f->rule_id) &&
-            !strcmp(e->matched, f->matched))
+        if (e->in_scope && !e->seen && e->ctx == f->ctx && !strcmp(e->path, f->path) &&
+            !strcmp(e->rule, f->rule_id) && !strcmp(e->matched, f->matched))
+            return e;
+    }
+    return NULL;
+}
+
+/* The vanished in-scope known finding of f's file, rule and text in another context kind (a
+ * comment uncommented, or a block comment's or docstring's delimiters deleted around an
+ * untouched line), or NULL. */
+static sunset_known *recontexted(sunset_known_set *ks, const sunset_finding *f) {
+    for (size_t k = 0; k < ks->n; k++) {
+        sunset_known *e = &ks->v[k];
+        if (e->in_scope && !e->seen && e->ctx != f->ctx && !strcmp(e->path, f->path) &&
+            !strcmp(e->rule, f->rule_id) && !strcmp(e->matched, f->matched))
             return e;
     }
     return NULL;
@@ -107,7 +122,11 @@ static void classify(sunset_gate_run *run, const bool *is_known, sunset_gate *g)
             run->state[i] = SUNSET_STATE_UPDATED;
             continue;
         }
-        if (!on_added) {
+        /* the same text in another context kind: not fixed, and on an untouched line not
+         * unchanged (it is judged in its new context) */
+        sunset_known *was = own ? NULL : recontexted(run->known, f);
+        if (was) was->seen = true;
+        if (!on_added && !was) {
             g->n_unchanged++;
             run->state[i] = SUNSET_STATE_UNCHANGED;
             continue;

@@ -420,6 +420,64 @@ static int scan_staged(scan_ctx *s, const diff_set *ds, sunset_result *cur) {
     return EXIT_OK;
 }
 
+/* A renamed file's content at REV as REV judged it: scanned under its old path (that path's
+ * exclusions, generated names, rules' path exemptions) and under its new one, re-keyed to the
+ * new name; only what both find is known. When the new path's judge finds there what the old
+ * path's did not, the base never judged it: the whole file counts as added. 0, or -1 (OOM). */
+static int scan_renamed(scan_ctx *s, diff_file *f, sunset_result *old) {
+    sunset_result now = {0}, then = {0};
+    bool *keep = NULL;
+    int rc = -1;
+    if (sunset_engine_scan_buffer(s->eng, f->path, f->old_data, f->old_len, &now) ||
+        sunset_engine_scan_buffer(s->eng, f->old_path, f->old_data, f->old_len, &then))
+        goto cleanup;
+    for (size_t i = 0; i < then.n_findings; i++) {
+        char *p = sunset_strndup(f->path, strlen(f->path));
+        if (!p) goto cleanup;
+        sunset_free(then.findings[i].path);
+        then.findings[i].path = p;
+    }
+    sunset_result_finish(&then); /* fingerprints under the new name */
+    if (!(keep = sunset_calloc(now.n_findings ? now.n_findings : 1, sizeof *keep))) goto cleanup;
+    for (size_t i = 0; i < now.n_findings; i++) {
+        for (size_t k = 0; k < then.n_findings && !keep[i]; k++)
+            keep[i] = !strcmp(now.findings[i].fingerprint, then.findings[k].fingerprint);
+        if (!keep[i]) f->all_added = true;
+    }
+    sunset_result_keep(&now, keep);
+    rc = sunset_result_absorb(old, &now) ? -1 : 0;
+    sunset_result_finish(old);
+cleanup:
+    sunset_free(keep);
+    sunset_result_free(&now);
+    sunset_result_free(&then);
+    return rc;
+}
+
+/* The changed files as they were at REV, into old under their current name so fingerprints
+ * line up: a modified file as it was, a deleted one the walk would have taken. A finding is
+ * known only where REV judged it: a file renamed from a path the walk does not take (excluded,
+ * outside the start paths) is new in full. 0, or EXIT_USAGE after the message. */
+static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, sunset_result *old) {
+    for (size_t i = 0; i < ds->n; i++) {
+        diff_file *f = &ds->files[i];
+        if (!f->old_data) continue;
+        if (f->path ? !in_sorted(&s->files, f->path) : !path_selected(c, f->old_path)) continue;
+        bool moved = f->path && strcmp(f->path, f->old_path) != 0;
+        if (moved && (!path_selected(c, f->old_path) || !under_starts(s, f->old_path))) {
+            f->all_added = true;
+            continue;
+        }
+        const char *as = f->path ? f->path : f->old_path;
+        if (moved ? scan_renamed(s, f, old)
+                  : sunset_engine_scan_buffer(s->eng, as, f->old_data, f->old_len, old)) {
+            fprintf(stderr, "sunset: out of memory scanning %s at %s\n", f->old_path, rev);
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
 /* Root-relative directories whose files decide the verdict (rules and queries). */
 static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
     vec all = VEC_INIT(const char *);
@@ -542,7 +600,8 @@ int cmd_check(cli *c) {
         }
         /* the listed files are judged as changed files are, not as far as the walk takes them
          * (it leaves out cache directories and ignored files, which a change can fill) */
-        diff_set lds = {sunset_calloc(listed.n ? listed.n : 1, sizeof(diff_file)), 0};
+        diff_set lds = {.files = sunset_calloc(listed.n ? listed.n : 1, sizeof(diff_file)),
+                        .submodules = VEC_INIT(char *)};
         if (!lds.files) goto oom;
         for (size_t i = 0; i < listed.n; i++) {
             const char *p = VEC_AT(&listed, char *, i);
@@ -563,17 +622,12 @@ int cmd_check(cli *c) {
             fprintf(stderr, "sunset: %s\n", err);
             goto cleanup;
         }
+        /* a submodule is another repository's commit, not a file of this one */
+        for (size_t i = 0; c->verbose && i < ds.submodules.n; i++)
+            fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in "
+                    "its own repository\n", VEC_AT(&ds.submodules, char *, i));
         if (changed_files(c, &s, &ds, &bv, &gf)) goto oom;
-        /* the files as they were at REV, under their current name so fingerprints line up */
-        for (size_t i = 0; i < ds.n; i++) {
-            const diff_file *f = &ds.files[i];
-            if (!f->old_data) continue;
-            if (f->path ? !in_sorted(&s.files, f->path) : !path_selected(c, f->old_path)) continue;
-            if (sunset_engine_scan_buffer(s.eng, f->path ? f->path : f->old_path, f->old_data, f->old_len, &old)) {
-                fprintf(stderr, "sunset: out of memory scanning %s at %s\n", f->old_path, rev);
-                goto cleanup;
-            }
-        }
+        if (scan_base(c, &s, &ds, rev, &old)) goto cleanup;
         /* baseline entries only filter; fixes are measured against REV */
         for (size_t i = 0; i < ks.n; i++) ks.v[i].in_scope = false;
         for (size_t i = 0; i < old.n_findings; i++)

@@ -62,6 +62,7 @@ static const opt_def options[] = {
     {0, "no-prefilter", NULL, SC, K_FLAG, F(no_prefilter), 0, 0, "parse every file, even those no rule can match"},
     {'q', "quiet", NULL, SC | H, K_FLAG, F(quiet), 0, 0, "no progress line and no warnings on stderr"},
     {'v', "verbose", NULL, CMD_RULES, K_FLAG, F(verbose), 0, 0, "rules test: list every example, not only failures"},
+    {'v', "verbose", NULL, CMD_CHECK, K_FLAG, F(verbose), 0, 0, "diff modes: name what the change touches that is not a file (submodules)"},
     {0, "baseline", "FILE", CMD_CHECK, K_STR, F(baseline), 0, 0, "report only findings not recorded in FILE (see 'sunset baseline')"},
     {0, "update-baseline", NULL, CMD_CHECK, K_FLAG, F(update_baseline), 0, 0, "drop fixed findings from the --baseline file (it never grows)"},
     {0, "accept-new", NULL, CMD_CHECK, K_FLAG, F(accept_new), 0, 0, "with --update-baseline: also record the new findings"},

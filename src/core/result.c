@@ -186,6 +186,9 @@ static uint64_t fp_base(const sunset_finding *f) {
     uint64_t h = hash64(f->rule_id, strlen(f->rule_id) + 1, 0);
     h = hash64(f->path, strlen(f->path) + 1, h);
     h = hash64(f->matched, strlen(f->matched) + 1, h);
+    /* the context kind: code never takes the identity of a comment or string that names it */
+    unsigned char ctx = (unsigned char)f->ctx;
+    h = hash64(&ctx, 1, h);
     if (f->enc_kind) {
         h = hash64(f->enc_kind, strlen(f->enc_kind) + 1, h);
         h = hash64(f->enc_name, strlen(f->enc_name) + 1, h);

@@ -257,7 +257,7 @@ static void malformed_baseline_is_an_error_and_kept(void **state) {
     char *now = slurp(p);
     assert_string_equal(now, bad);
     sunset_free(now);
-    put(r, "bad2.json", "{\"version\": 1, \"findings\": [{\"rule\": \"X\", \"path\": \"a\", \"fingerprint\": 7}]}");
+    put(r, "bad2.json", "{\"version\": 2, \"findings\": [{\"rule\": \"X\", \"path\": \"a\", \"fingerprint\": 7}]}");
     assert_int_equal(run(r, "$S check -q --baseline bad2.json"), 2);
     assert_non_null(strstr(r->err, "findings[0]: \"fingerprint\""));
     assert_int_equal(run(r, "$S check -q --baseline missing.json"), 2);
@@ -265,6 +265,48 @@ static void malformed_baseline_is_an_error_and_kept(void **state) {
     assert_int_equal(run(r, "$S check -q --severity-threshold loud"), 2);
     assert_int_equal(run(r, "$S check -q --diff-base no-such-rev"), 2);
     assert_non_null(strstr(r->err, "no-such-rev"));
+}
+
+/* Entries record their context kind (baseline version 2): code added above a comment the
+ * baseline knows is new. A version-1 baseline (fingerprints without the context) is refused
+ * with the command that regenerates it, and kept. */
+static void baseline_knows_the_context(void **state) {
+    repo *r = *state;
+    put(r, "python/paddle/run.py", "import paddle\n\n\ndef main():\n    # ExecutionStrategy is gone\n    return 1\n");
+    assert_int_equal(run(r, "git commit -qam comment && $S baseline -q --output base.json"), 0);
+    char p[PATH_MAX + 16];
+    snprintf(p, sizeof p, "%s/base.json", r->dir);
+    char *text = slurp(p);
+    assert_non_null(strstr(text, "\"version\": 2,"));
+    assert_non_null(strstr(text, "\"path\": \"python/paddle/run.py\", \"line\": 5, \"matched\": \"ExecutionStrategy\", "
+                                 "\"context\": \"comment\""));
+    put(r, "python/paddle/run.py",
+        "import paddle\n\n\ndef main():\n    es = ExecutionStrategy()\n    # ExecutionStrategy is gone\n    return es\n");
+    assert_int_equal(run(r, "$S check -q --baseline base.json -f json"), 1);
+    cJSON *doc = gate_of(r);
+    assert_int_equal(gnum(doc, "failing"), 2); /* the constructor and `return es` */
+    assert_int_equal(gnum(doc, "new"), 2);
+    assert_int_equal(gnum(doc, "unchanged"), baseline_count(r, "base.json")); /* the comment too */
+    cJSON_Delete(doc);
+    /* version 1 */
+    char *v1 = sunset_strndup(text, strlen(text));
+    memcpy(strstr(v1, "\"version\": 2"), "\"version\": 1", 12);
+    put(r, "v1.json", v1);
+    assert_int_equal(run(r, "$S check -q --baseline v1.json --update-baseline"), 2);
+    assert_string_equal(r->err, "sunset: v1.json: baseline version 1 predates context-aware fingerprints; regenerate "
+                                "it with 'sunset baseline --output FILE' (in a diff mode, merge that with "
+                                "--allow-config-change)\n");
+    snprintf(p, sizeof p, "%s/v1.json", r->dir);
+    char *kept = slurp(p);
+    assert_string_equal(kept, v1);
+    /* version 2 without a context */
+    put(r, "v2.json", "{\"version\": 2, \"findings\": [{\"rule\": \"X\", \"path\": \"a\", "
+                      "\"fingerprint\": \"0123456789abcdef\"}]}");
+    assert_int_equal(run(r, "$S check -q --baseline v2.json"), 2);
+    assert_non_null(strstr(r->err, "v2.json: malformed baseline: findings[0]: \"context\" must be code, comment"));
+    sunset_free(kept);
+    sunset_free(v1);
+    sunset_free(text);
 }
 
 static void files_from_and_threshold(void **state) {
@@ -422,6 +464,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(deleting_a_legacy_file_passes_and_ratchets, setup, teardown),
         cmocka_unit_test_setup_teardown(suppressions_in_the_gate, setup, teardown),
         cmocka_unit_test_setup_teardown(malformed_baseline_is_an_error_and_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(baseline_knows_the_context, setup, teardown),
         cmocka_unit_test_setup_teardown(files_from_and_threshold, setup, teardown),
         cmocka_unit_test_setup_teardown(diff_mode_reads_only_the_change, setup, teardown),
         cmocka_unit_test_setup_teardown(deep_directories_in_diff_mode, setup, teardown),

@@ -349,6 +349,24 @@ static void fingerprints_survive_edits(void **state) {
     sunset_result_free(&b);
 }
 
+/* The context kind is part of the fingerprint: code written above a comment that names the same
+ * thing does not take the comment's identity, and the comment keeps its own. */
+static void fingerprints_know_the_context(void **state) {
+    fixture *f = *state;
+    sunset_result a, b;
+    scan(f, "m.py", "def f():\n    # ParallelExecutor is gone\n    return 1\n", &a);
+    scan(f, "m.py", "def f():\n    x = ParallelExecutor()\n    # ParallelExecutor is gone\n    return 1\n", &b);
+    assert_int_equal(a.n_findings, 1);
+    assert_int_equal(b.n_findings, 2);
+    assert_int_equal(a.findings[0].ctx, SUNSET_CTX_COMMENT);
+    assert_int_equal(b.findings[0].ctx, SUNSET_CTX_CODE);
+    assert_string_equal(a.findings[0].matched, b.findings[0].matched);
+    assert_string_not_equal(b.findings[0].fingerprint, a.findings[0].fingerprint);
+    assert_string_equal(b.findings[1].fingerprint, a.findings[0].fingerprint);
+    sunset_result_free(&a);
+    sunset_result_free(&b);
+}
+
 static void thread_count_does_not_matter(void **state) {
     fixture *f = *state;
     char root[] = "/tmp/sunset-eng-XXXXXX";
@@ -400,6 +418,7 @@ int main(void) {
         cmocka_unit_test(part_parse_never_changes_findings),
         cmocka_unit_test(cmake_sections),
         cmocka_unit_test(fingerprints_survive_edits),
+        cmocka_unit_test(fingerprints_know_the_context),
         cmocka_unit_test(thread_count_does_not_matter),
     };
     return cmocka_run_group_tests_name("engine", tests, setup, teardown);

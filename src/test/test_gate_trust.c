@@ -6,7 +6,9 @@
  * tree), files the scan skips (generated, binary, too large, build/ and .sunset-cache/
  * directories, C++ and Cython extensions), suppressions (blanket, too short, quoted), symlinks,
  * spellings (line splice, fullwidth, UTF-7); then adoption: baseline-then-check with no
- * options, SARIF's full set, --staged as pre-commit uses it, renames.
+ * options, SARIF's full set, --staged as pre-commit uses it, renames. Then identity: code that
+ * was a comment, renames out of paths the base did not judge; .gitattributes (binary, -diff,
+ * diff=, filter=, ident, eol); submodules added and bumped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,6 +58,16 @@ static int judge(repo *r, const char *force, const char *opts) {
 
 static void expect_gate(repo *r, const char *needle) {
     if (!r->out || !strstr(r->out, needle)) fail_msg("want '%s' in:\n%s\nstderr:\n%s", needle, r->out ? r->out : "", r->err ? r->err : "");
+}
+
+/* A count of the "gate" member of the last run's JSON output. */
+static int gate_num(repo *r, const char *key) {
+    cJSON *doc = cJSON_Parse(r->out ? r->out : "");
+    const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "gate"), key);
+    if (!cJSON_IsNumber(v)) fail_msg("no gate.%s in:\n%s", key, r->out ? r->out : "");
+    int n = v->valueint;
+    cJSON_Delete(doc);
+    return n;
 }
 
 /* The change writes its own judge: each is read from HEAD~1 and the edit itself fails. */
@@ -250,12 +262,156 @@ static void renames_are_not_fixes(void **state) {
     add_legacy_cc(r, NULL, NULL);
     assert_int_equal(run(r, "git add -A && git commit -qm legacy && mkdir -p paddle/new && "
                             "git mv paddle/fluid/run.cc paddle/new/run2.cc && $S check -q --diff-base HEAD -f json"), 0);
+    assert_int_equal(gate_num(r, "fixed"), 0);
+    assert_int_equal(gate_num(r, "new"), 0);
+}
+
+/* Code never takes the identity of a comment or docstring: uncommenting a legacy line, writing
+ * a call above a comment that names it, deleting a block comment's or a docstring's delimiters
+ * around an untouched line. */
+static void context_is_part_of_the_identity(void **state) {
+    repo *r = *state;
+    static const struct {
+        const char *path, *base, *change, *want;
+    } cases[] = {
+        {"paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n  // auto *pe = new ParallelExecutor(places);\n}\n}\n",
+         "namespace paddle {\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n}\n}\n", "line=3,"},
+        {"paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n  // ParallelExecutor was removed in #1234\n}\n}\n",
+         "namespace paddle {\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n  // ParallelExecutor was removed in #1234\n}\n}\n",
+         "line=3,"},
+        {"paddle/fluid/run.cc", "namespace paddle {\n/*\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n}\n*/\n}\n",
+         "namespace paddle {\nvoid Run() {\n  auto *pe = new ParallelExecutor(places);\n}\n}\n", "line=3,"},
+        {"python/paddle/run.py", "import paddle\n\n\ndef main():\n    \"\"\"\n    es = paddle.static.ExecutionStrategy()\n    \"\"\"\n    return 1\n",
+         "import paddle\n\n\ndef main():\n    es = paddle.static.ExecutionStrategy()\n    return 1\n", "line=5,"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        put(r, cases[i].path, cases[i].base);
+        assert_int_equal(run(r, "git add -A && git commit -qm base2"), 0);
+        put(r, cases[i].path, cases[i].change);
+        assert_int_equal(judge(r, NULL, NULL), 1);
+        char want[256];
+        snprintf(want, sizeof want, "file=%s,%s", cases[i].path, cases[i].want);
+        expect_gate(r, want);
+        expect_gate(r, ", 0 fixed,"); /* the mention is not fixed: it became code */
+        assert_int_equal(run(r, "git reset -q --hard HEAD~2"), 0);
+    }
+}
+
+/* A finding is unchanged only where the base judged it: legacy code renamed out of an excluded
+ * directory, a rule-exempt file or a generated name is new at its new path. */
+static void renames_from_unjudged_paths_are_new(void **state) {
+    repo *r = *state;
+    put(r, ".sunset.json", "{\"exclude\": [\"third_party/\"]}");
+    add_legacy_cc(r, "third_party/old/run.cc", NULL);
+    add_legacy_cc(r, "paddle/fluid/framework/executor_cache.cc", NULL);
+    add_legacy_cc(r, "paddle/fluid/framework/run.pb.cc", NULL);
+    assert_int_equal(run(r, "git add -A && git commit -qm 'unjudged at the base'"), 0);
+    static const struct {
+        const char *from, *to;
+    } cases[] = {
+        {"third_party/old/run.cc", "paddle/fluid/moved.cc"},
+        {"paddle/fluid/framework/executor_cache.cc", "paddle/fluid/framework/pe_cache.cc"},
+        {"paddle/fluid/framework/run.pb.cc", "paddle/fluid/framework/run_impl.cc"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run(r, "git mv %s %s", cases[i].from, cases[i].to), 0);
+        assert_int_equal(judge(r, NULL, NULL), 1);
+        char want[256];
+        snprintf(want, sizeof want, "file=%s,line=3,", cases[i].to);
+        expect_gate(r, want);
+        assert_int_equal(run(r, "git reset -q --hard HEAD~1"), 0);
+    }
+    /* into an exempt file: PE-CPP-IDENT is not judged there, so it is not fixed; the rule that
+     * judges only that path (a live use by the run_program op) was not judged at the base */
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && git commit -qm legacy && mkdir -p paddle/fluid/operators && "
+                            "git mv paddle/fluid/run.cc paddle/fluid/operators/run_program_op.cc && "
+                            "$S check -q --diff-base HEAD -f json"), 1);
+    assert_int_equal(gate_num(r, "fixed"), 0);
+    assert_int_equal(gate_num(r, "new"), 1);
     cJSON *doc = cJSON_Parse(r->out);
-    assert_non_null(doc);
-    const cJSON *g = cJSON_GetObjectItem(doc, "gate");
-    assert_int_equal(cJSON_GetObjectItem(g, "fixed")->valueint, 0);
-    assert_int_equal(cJSON_GetObjectItem(g, "new")->valueint, 0);
+    const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "findings"), 0);
+    assert_string_equal(cJSON_GetObjectItem(f, "rule")->valuestring, "PE-CPP-LIVE");
+    assert_string_equal(cJSON_GetObjectItem(f, "path")->valuestring, "paddle/fluid/operators/run_program_op.cc");
     cJSON_Delete(doc);
+}
+
+/* The change does not choose how git shows it: attributes that make a file binary, pick a diff
+ * driver or a filter are not read; the lines are diffed as the bytes the scan reads. */
+static void gitattributes_do_not_choose_how_the_change_reads(void **state) {
+    repo *r = *state;
+    /* drivers the CI's own config defines, which the change's attributes would select */
+    assert_int_equal(run(r, "git config diff.hide.binary true && git config diff.hide.textconv true && "
+                            "git config filter.hide.clean cat && git config filter.hide.smudge cat"), 0);
+    static const char *const attrs[] = {"*.cc -diff\n", "*.cc binary\n", "*.cc diff=hide\n",
+                                        "*.cc filter=hide\n", "* -text\n*.cc -diff\n"};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        add_legacy_cc(r, NULL, NULL);
+        put(r, ".gitattributes", attrs[i]);
+        assert_int_equal(run(r, "git add -A && $S check -q --staged -f github"), 1);
+        expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+        assert_int_equal(judge(r, NULL, NULL), 1);
+        expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+        assert_int_equal(run(r, "git reset -q --hard HEAD~1"), 0);
+    }
+    /* the same attributes already at the base */
+    put(r, ".gitattributes", "*.cc binary\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm attributes"), 0);
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(judge(r, NULL, NULL), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+    assert_int_equal(run(r, "git reset -q --hard HEAD~2"), 0);
+    /* ident collapses "$Id: ... $" when git hashes the work tree: an edit inside it is a change */
+    put(r, ".gitattributes", "*.cc ident\n");
+    put(r, "paddle/fluid/run.cc", "namespace paddle {\nvoid Run() {\n  /* $Id$ */\n}\n}\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm ident"), 0);
+    put(r, "paddle/fluid/run.cc",
+        "namespace paddle {\nvoid Run() {\n  /* $Id: */ auto *pe = new ParallelExecutor(p); /* $ */\n}\n}\n");
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD -f github"), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+}
+
+/* A checkout's eol conversion (CRLF on disk, LF in the blob) edits no line: renaming the
+ * function above a legacy line (its fingerprint changes) leaves that line unchanged. */
+static void eol_conversion_is_not_an_edit(void **state) {
+    repo *r = *state;
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && git commit -qm legacy"), 0);
+    put(r, ".gitattributes", "*.cc text eol=crlf\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm eol && rm paddle/fluid/run.cc && "
+                            "git checkout -- paddle/fluid/run.cc && grep -c \"$(printf '\\r')\" paddle/fluid/run.cc && "
+                            "sed 's/Run()/RunAll()/' paddle/fluid/run.cc > t && mv t paddle/fluid/run.cc"), 0);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD~1 -f json"), 0);
+    assert_int_equal(gate_num(r, "new"), 0);
+    assert_int_equal(gate_num(r, "moved"), 1);
+}
+
+/* A submodule (a gitlink: another repository's commit) is no file to read: adding or bumping
+ * one is judged by the rest of the change, and -v says it was not read. */
+static void submodules_are_not_files(void **state) {
+    repo *r = *state;
+    assert_int_equal(run(r, "echo subsrc/ >> .git/info/exclude && git init -q subsrc && cd subsrc && "
+                            "git config user.email t@example.com && git config user.name t && "
+                            "echo one > f && git add f && git commit -qm one"), 0);
+    const char *add = "git -c protocol.file.allow=always submodule add -q \"$PWD/subsrc\" third_party/sub";
+    assert_int_equal(run(r, "%s && $S check --staged -v", add), 0);
+    assert_non_null(strstr(r->err, "third_party/sub: a submodule (gitlink), not a file: not judged"));
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD"), 0);
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && $S check -q --staged -f github"), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
+    /* a bump: a new commit in the submodule, staged in the superproject */
+    assert_int_equal(run(r, "git reset -q paddle/fluid/run.cc && git checkout -- paddle/fluid/run.cc && "
+                            "git commit -qm sub && cd third_party/sub && git config user.email t@example.com && "
+                            "git config user.name t && echo two > f && git commit -qam two && cd ../.. && "
+                            "git add third_party/sub && git diff --cached --name-only"), 0);
+    assert_string_equal(r->out, "third_party/sub\n");
+    assert_int_equal(run(r, "$S check --staged -v"), 0);
+    assert_non_null(strstr(r->err, "third_party/sub: a submodule (gitlink), not a file: not judged"));
+    assert_int_equal(run(r, "git commit -qm bump && $S check -q --diff-base HEAD~1"), 0);
+    add_legacy_cc(r, NULL, NULL);
+    assert_int_equal(run(r, "git add -A && $S check -q --staged -f github"), 1);
+    expect_gate(r, "file=paddle/fluid/run.cc,line=3,");
 }
 
 int main(void) {
@@ -270,6 +426,11 @@ int main(void) {
         cmocka_unit_test_setup_teardown(baseline_then_check_and_sarif, setup, teardown),
         cmocka_unit_test_setup_teardown(staged_judges_the_index, setup, teardown),
         cmocka_unit_test_setup_teardown(renames_are_not_fixes, setup, teardown),
+        cmocka_unit_test_setup_teardown(context_is_part_of_the_identity, setup, teardown),
+        cmocka_unit_test_setup_teardown(renames_from_unjudged_paths_are_new, setup, teardown),
+        cmocka_unit_test_setup_teardown(gitattributes_do_not_choose_how_the_change_reads, setup, teardown),
+        cmocka_unit_test_setup_teardown(eol_conversion_is_not_an_edit, setup, teardown),
+        cmocka_unit_test_setup_teardown(submodules_are_not_files, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
