@@ -56,7 +56,7 @@ install_deb() {
         deps=$(dpkg-deb --field "$deb" Depends)
         echo "sunset: installing the package's dependencies: $deps" >&2
         as_root apt-get update -qq >&2 &&
-            DEBIAN_FRONTEND=noninteractive as_root apt-get satisfy -y -qq --no-install-recommends "$deps" >&2 || {
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -qq --no-install-recommends "$deps" >&2 || {
             echo "sunset: this system cannot install the package's dependencies ($deps)" >&2
             return 1
         }

@@ -5,7 +5,9 @@
 # Checks: what the install pulled holds no -dev package, compiler or npm; from /, `sunset
 # --version`, `scan`, `check --staged` (failing and passing), the installed pre-commit hook,
 # `report` and `man sunset` work; every file `dpkg -L sunset` lists is there; after `apt-get
-# remove sunset` none is, nor anything else named sunset. Prints each phase's seconds.
+# remove sunset` none is, nor anything else named sunset; after autoremove (the libraries
+# gone), the action's installer (scripts/action-install.sh) installs the package's
+# dependencies and runs it. Prints each phase's seconds.
 # Needs root and the network (debootstrap, apt). SUNSET_CHROOT_BASE=DIR starts from a copy of
 # an existing debootstrap'ed tree instead (it is never changed). Exit 0 when every check
 # passes, 1 when one fails, 2 when it cannot run.
@@ -131,6 +133,16 @@ status=$(in_root "dpkg-query -W -f '\${db:Status-Abbrev}' sunset 2>/dev/null" ||
 [ -z "$left" ] && [ -z "$others" ] && [ "$status" != "rc " ] && ok "nothing left after remove" ||
     bad "left after remove:$left $others (status '$status')"
 phase "remove"
+
+# 4. the action's installer where the libraries are gone: it installs the package's Depends
+in_root "apt-get autoremove -y -qq >/dev/null"
+mkdir -p "$root/tmp/action/scripts" "$root/tmp/rt"
+cp "$(dirname "$0")/action-install.sh" "$root/tmp/action/scripts/"
+in_root "cd /tmp/r && RUNNER_TEMP=/tmp/rt GITHUB_OUTPUT=/tmp/rt.out VERSION=/tmp/$name bash /tmp/action/scripts/action-install.sh &&
+    grep -qx 'path=/tmp/rt/sunset-pkg/usr/bin/sunset' /tmp/rt.out &&
+    cd / && /tmp/rt/sunset-pkg/usr/bin/sunset scan -q --no-cache /tmp/tree | grep -q PE-CPP-IDENT" &&
+    ok "the action's installer, dependencies missing" || bad "the action's installer, dependencies missing"
+phase "action installer"
 
 echo "test-deb: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
