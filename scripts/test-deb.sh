@@ -31,6 +31,8 @@ mirror=${MIRROR:-$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
 [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/sunset-deb-test-XXXXXX")
+# the chroot's / : mktemp's 0700 would lock apt's and man's own users out of everything
+chmod 755 "$root"
 cleanup() {
     umount "$root/proc" 2>/dev/null || true
     # never follow a mount out of the chroot
@@ -55,9 +57,13 @@ bad() {
     echo "not ok - $1" >&2
     failed=$((failed + 1))
 }
+# a command in the chroot; apt's and debconf's chatter goes to /tmp/apt.log there
 in_root() {
     chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
         DEBIAN_FRONTEND=noninteractive sh -c "$1"
+}
+quiet() {
+    in_root "$1" 2>>"$root/tmp/apt.log" || { tail -5 "$root/tmp/apt.log" >&2; return 1; }
 }
 
 if [ -n "${SUNSET_CHROOT_BASE:-}" ]; then
@@ -70,14 +76,14 @@ fi
 phase "debootstrap"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 mount -t proc proc "$root/proc"
-in_root "apt-get update -qq && apt-get install -y -qq man-db >/dev/null" || die "apt-get in the chroot failed"
+quiet "apt-get update -qq && apt-get install -y -qq man-db >/dev/null" || die "apt-get in the chroot failed"
 in_root "dpkg-query -W -f '\${Package}\n' | sort" >"$root/before.txt"
 cp "$deb" "$root/tmp/"
 name=$(basename "$deb")
 phase "chroot ready"
 
 # 1. the install, as a user types it, and what it pulled
-if in_root "cd /tmp && apt-get install -y -qq ./$name >/dev/null"; then ok "apt-get install ./$name"; else
+if quiet "cd /tmp && apt-get install -y -qq ./$name >/dev/null"; then ok "apt-get install ./$name"; else
     bad "apt-get install ./$name"
     exit 1
 fi
@@ -90,12 +96,12 @@ phase "install"
 
 # 2. the commands, from /
 legacy='namespace paddle {\nvoid Run() { auto *pe = new ParallelExecutor(p); }\n}\n'
-in_root "mkdir -p /tmp/tree/paddle/fluid && printf '$legacy' >/tmp/tree/paddle/fluid/run.cc"
+in_root "mkdir -p /tmp/tree/paddle/fluid/framework && printf '$legacy' >/tmp/tree/paddle/fluid/framework/run.cc"
 in_root "cd / && sunset --version" && ok "sunset --version" || bad "sunset --version"
 in_root "cd / && sunset scan -q --no-cache /tmp/tree | grep -q 'PE-CPP-IDENT'" && ok "sunset scan" || bad "sunset scan"
 in_root "cd / && sunset report -q --no-cache /tmp/tree --out-dir /tmp/rep && test -s /tmp/rep/tracking.md &&
     test -s /tmp/rep/tracking.html" && ok "sunset report" || bad "sunset report"
-in_root "man -P cat sunset 2>/dev/null | grep -q 'check --staged'" && ok "man sunset" || bad "man sunset"
+in_root "MANWIDTH=200 man -P cat sunset 2>/dev/null | grep -qF 'sunset check [--baseline FILE]'" && ok "man sunset" || bad "man sunset"
 repo='mkdir /tmp/r && cd /tmp/r && git init -q && git config user.email t@example.com && git config user.name t &&
     mkdir -p paddle/fluid && echo "void Run() {}" >paddle/fluid/run.cc && git add -A && git commit -qm base'
 in_root "$repo" || die "git in the chroot failed"
@@ -108,7 +114,7 @@ in_root "cd /tmp/r && git reset -q --hard && echo '# notes' >NOTES.md && git add
     bad "check --staged passes a clean one"
 in_root "cd /tmp/r && cp /usr/share/sunset/ci/pre-commit .git/hooks/ && printf '$legacy' >paddle/fluid/run.cc &&
     git add -A && ! git commit -qm legacy >/dev/null 2>&1 && git reset -q --hard &&
-    echo '# more' >NOTES.md && git add NOTES.md && git commit -qm notes" &&
+    echo '# more' >NOTES.md && git add NOTES.md && git commit -qm notes >/dev/null 2>&1" &&
     ok "the installed pre-commit hook" || bad "the installed pre-commit hook"
 phase "commands"
 
@@ -122,7 +128,7 @@ while read -r f; do
     [ -e "$root$f" ] || missing="$missing $f"
 done <"$root/files.txt"
 [ -z "$missing" ] && [ "$n" -gt 0 ] && ok "$n files installed" || bad "listed but missing:$missing"
-in_root "apt-get remove -y -qq sunset >/dev/null" && ok "apt-get remove sunset" || bad "apt-get remove sunset"
+quiet "apt-get remove -y -qq sunset >/dev/null" && ok "apt-get remove sunset" || bad "apt-get remove sunset"
 left=""
 while read -r f; do
     [ -d "$root$f" ] && case "$f" in */sunset | */sunset/*) ;; *) continue ;; esac
@@ -135,10 +141,10 @@ status=$(in_root "dpkg-query -W -f '\${db:Status-Abbrev}' sunset 2>/dev/null" ||
 phase "remove"
 
 # 4. the action's installer where the libraries are gone: it installs the package's Depends
-in_root "apt-get autoremove -y -qq >/dev/null"
+quiet "apt-get autoremove -y -qq >/dev/null"
 mkdir -p "$root/tmp/action/scripts" "$root/tmp/rt"
 cp "$(dirname "$0")/action-install.sh" "$root/tmp/action/scripts/"
-in_root "cd /tmp/r && RUNNER_TEMP=/tmp/rt GITHUB_OUTPUT=/tmp/rt.out VERSION=/tmp/$name bash /tmp/action/scripts/action-install.sh &&
+quiet "cd /tmp/r && RUNNER_TEMP=/tmp/rt GITHUB_OUTPUT=/tmp/rt.out VERSION=/tmp/$name bash /tmp/action/scripts/action-install.sh &&
     grep -qx 'path=/tmp/rt/sunset-pkg/usr/bin/sunset' /tmp/rt.out &&
     cd / && /tmp/rt/sunset-pkg/usr/bin/sunset scan -q --no-cache /tmp/tree | grep -q PE-CPP-IDENT" &&
     ok "the action's installer, dependencies missing" || bad "the action's installer, dependencies missing"
