@@ -11,6 +11,10 @@
 #   make valgrind valgrind memcheck on a full scan of testdata/paddle-mini
 #   make install PREFIX=/usr/local ; make uninstall
 #   make GRAMMAR_TARBALL=path/tree-sitter-python-0.23.6.tgz  build offline (no npm)
+#   make dist     build/sunset-VERSION.tar.gz: the source with the grammar inside (builds offline)
+#   make deb      build/sunset_VERSION_amd64.deb (dpkg-buildpackage on that tarball)
+#   make deb-test install, use and remove that package in a fresh Debian chroot (root, network)
+#   make image    the container image sunset:VERSION (Dockerfile; docker or podman)
 #   make rules-doc  regenerate rules/RULES.md (the rule reference) from rules/*.json
 #
 # Variables are evaluated lazily so that `make run` on a fresh machine can install the
@@ -24,8 +28,17 @@ CFLAGS ?= -O2 -g
 # newest /usr/lib/llvm-*; the binary's RUNPATH is its lib/ (make LIBCLANG_DIR=... overrides).
 LLVM_CONFIG ?= llvm-config
 LIBCLANG_DIR ?= $(or $(shell $(LLVM_CONFIG) --prefix 2>/dev/null),$(lastword $(sort $(wildcard /usr/lib/llvm-*))))
-# A pre-fetched tree-sitter-python-VERSION.tgz: build offline (no npm)
-GRAMMAR_TARBALL ?=
+# A pre-fetched tree-sitter-python-VERSION.tgz: build offline (no npm). A source tarball
+# (make dist) carries it in vendor/, used by default.
+GRAMMAR_TGZ = $(lastword $(shell cat scripts/tree-sitter-python.sha256))
+GRAMMAR_TARBALL ?= $(wildcard vendor/$(GRAMMAR_TGZ))
+# The binary's RUNPATH: libclang's lib/; RPATH= for none (a distribution's package, whose
+# libclang is on the default library path).
+RPATH ?= $(LIBCLANG_DIR)/lib
+# The version's one place: the file VERSION (scripts/bump-version.sh changes it and the files
+# that repeat it).
+VERSION = $(shell cat VERSION)
+comma := ,
 # Where sunset's sources are published (a GitHub-style URL), for SARIF's informationUri and
 # each rule's helpUri (rules/RULES.md at the built commit); default: the checkout's origin.
 SUNSET_URL ?= $(shell git config --get remote.origin.url 2>/dev/null | \
@@ -36,7 +49,8 @@ GRAMMAR_SRC = $(GRAMMAR_DIR)/package/src
 
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-comment -pthread \
 	-Isrc -I$(LIBCLANG_DIR)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib -Wl,-rpath,$(LIBCLANG_DIR)/lib -lclang \
+override CFLAGS += -DSUNSET_VERSION='"$(VERSION)"'
+override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib $(if $(RPATH),-Wl$(comma)-rpath$(comma)$(RPATH)) -lclang \
 	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 # One source list: everything under src/ (two folders deep) except the unit tests and the
@@ -67,7 +81,8 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests rules-test golden sanitize clean install uninstall \
-	lint-headers rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind
+	lint-headers rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
+	dist deb deb-test image
 
 all: $(BUILD)/sunset
 
@@ -77,7 +92,7 @@ deps:
 $(BUILD)/sunset: $(OBJS) $(GRAMMAR_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(HDRS) | $(GRAMMAR_SRC)/parser.c
+$(BUILD)/obj/%.o: %.c $(HDRS) VERSION | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -209,7 +224,7 @@ lint-headers:
 	@sh scripts/lint-headers.sh src
 
 clean:
-	rm -rf $(BUILD) build-san build-fuzz build-cov
+	rm -rf $(BUILD) build-san build-fuzz build-cov build-deb
 
 install: $(BUILD)/sunset
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sunset/rules \
@@ -230,5 +245,39 @@ install: $(BUILD)/sunset
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/sunset $(DESTDIR)$(PREFIX)/share/man/man1/sunset.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/sunset $(DESTDIR)$(PREFIX)/share/doc/sunset
+
+# Releases (README "Installing"). dist: the source tarball, which carries the grammar and
+# builds offline. deb: the Debian package, built by dpkg-buildpackage from that tarball
+# unpacked in $(BUILD)/deb (git kept from finding this checkout around it), its tests run
+# unless DEB_BUILD_OPTIONS=nocheck, then lintian. deb-test: scripts/test-deb.sh, the package
+# installed, used from / and removed in a fresh debootstrap'ed chroot. image: the Dockerfile.
+DIST_TARBALL = $(BUILD)/sunset-$(VERSION).tar.gz
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB = $(BUILD)/sunset_$(VERSION)_$(DEB_ARCH).deb
+
+dist: $(GRAMMAR_SRC)/parser.c
+	sh scripts/dist.sh $(BUILD) $(GRAMMAR_DIR)/$(GRAMMAR_TGZ)
+
+deb: dist
+	@SUNSET_WITH_DEB=1 sh scripts/install-deps.sh
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb
+	tar xzf $(DIST_TARBALL) -C $(BUILD)/deb
+	cd $(BUILD)/deb/sunset-$(VERSION) && GIT_CEILING_DIRECTORIES=$(abspath $(BUILD)/deb) \
+		dpkg-buildpackage -b -us -uc -Jauto
+	lintian --fail-on error,warning,info,pedantic --info --pedantic \
+		$(BUILD)/deb/sunset_$(VERSION)_$(DEB_ARCH).changes
+	cp $(BUILD)/deb/sunset_$(VERSION)_$(DEB_ARCH).deb $(DEB)
+	@echo "package written: $(DEB)"
+
+deb-test:
+	@test -f $(DEB) || { echo "$(DEB) is missing: run make deb first"; exit 2; }
+	sh scripts/test-deb.sh $(DEB)
+
+image: $(GRAMMAR_SRC)/parser.c
+	@eng=$$(for e in docker podman; do command -v $$e >/dev/null 2>&1 && $$e info >/dev/null 2>&1 && \
+		{ echo $$e; break; }; done); \
+	[ -n "$$eng" ] || { echo "make image: no docker or podman that answers here"; exit 2; }; \
+	set -x; $$eng build --build-arg VERSION=$(VERSION) --build-arg REVISION=$(GIT_COMMIT) \
+		--build-arg SOURCE=$(SUNSET_URL) -t sunset:$(VERSION) -t sunset:latest .
 
 -include $(OBJS:.o=.d)

@@ -9,12 +9,19 @@ set -eu
 PACKAGES="make gcc pkg-config ca-certificates libclang-dev libtree-sitter-dev libcjson-dev \
 libpcre2-dev libcmocka-dev libgit2-dev npm git"
 [ "${SUNSET_WITH_BENCH:-0}" = 1 ] && PACKAGES="$PACKAGES ripgrep"
+# A source tarball (make dist) carries the grammar in vendor/: no npm needed.
+here=$(cd "$(dirname "$0")" && pwd)
+[ -f "$here/../vendor/$(awk '{print $2}' "$here/tree-sitter-python.sha256")" ] &&
+    PACKAGES=$(echo "$PACKAGES" | sed 's/ npm / /')
 # Optional sets: clang and its runtimes (ASan/UBSan, libFuzzer) for `make sanitize` and
 # `make fuzz`; valgrind for `make valgrind`. `make test` stays lean.
 [ "${SUNSET_WITH_CLANG:-0}" = 1 ] && PACKAGES="$PACKAGES clang libclang-rt-dev"
 [ "${SUNSET_WITH_VALGRIND:-0}" = 1 ] && PACKAGES="$PACKAGES valgrind"
 # the pre-commit framework, for the end-to-end test of .pre-commit-hooks.yaml (skipped without it)
 [ "${SUNSET_WITH_PRECOMMIT:-0}" = 1 ] && PACKAGES="$PACKAGES pre-commit"
+# Debian's packaging tools for `make deb` (lintian checks the package; debootstrap makes the
+# chroot of `make deb-test`)
+[ "${SUNSET_WITH_DEB:-0}" = 1 ] && PACKAGES="$PACKAGES dpkg-dev debhelper fakeroot lintian debootstrap"
 
 missing=""
 for p in $PACKAGES; do

@@ -20,7 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SUNSET_VERSION "0.2.0"
+/* The version: the file VERSION at the top is its one place (the Makefile passes it;
+ * scripts/bump-version.sh changes it and every file that repeats it). */
+#ifndef SUNSET_VERSION
+#error "SUNSET_VERSION is unset: build with make, which reads it from the file VERSION"
+#endif
 
 /* Set by the Makefile for the objects that print them (cmd/cli.c, report/sarif.c): the commit
  * sunset was built from ("" outside a checkout) and where its sources are published ("" =
