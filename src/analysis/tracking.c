@@ -73,31 +73,57 @@ static void free_strs(vec *v) {
 
 static void selector_init(trk_selector *s) {
     s->tasks = VEC_INIT(int);
-    s->families = s->rules = s->paths = VEC_INIT(char *);
+    s->families = s->rules = s->names = s->files = s->paths = VEC_INIT(char *);
 }
 
 static void selector_free(trk_selector *s) {
     vec_free(&s->tasks);
     free_strs(&s->families);
     free_strs(&s->rules);
+    free_strs(&s->names);
+    free_strs(&s->files);
     free_strs(&s->paths);
 }
 
 bool trk_selector_match(const trk_selector *s, const sunset_finding *f) {
-    bool any = s->tasks.n || s->families.n || s->rules.n, hit = !any;
+    bool any = s->tasks.n || s->families.n || s->rules.n || s->names.n || s->files.n, hit = !any;
     for (size_t i = 0; !hit && i < s->tasks.n; i++) hit = VEC_AT(&s->tasks, int, i) == f->task;
     for (size_t i = 0; !hit && i < s->families.n; i++)
         hit = f->family && strcmp(VEC_AT(&s->families, char *, i), f->family) == 0;
     for (size_t i = 0; !hit && i < s->rules.n; i++)
         hit = f->rule_id && sunset_glob_match(VEC_AT(&s->rules, char *, i), f->rule_id);
+    for (size_t i = 0; !hit && i < s->names.n; i++)
+        hit = f->matched && sunset_glob_match(VEC_AT(&s->names, char *, i), f->matched);
+    for (size_t i = 0; !hit && i < s->files.n; i++) hit = sunset_glob_match(VEC_AT(&s->files, char *, i), f->path);
     if (!hit || !s->paths.n) return hit;
     for (size_t i = 0; i < s->paths.n; i++)
         if (sunset_glob_match(VEC_AT(&s->paths, char *, i), f->path)) return true;
     return false;
 }
 
+int trk_selector_rank(const trk_selector *s) {
+    return (s->names.n ? 16 : 0) + (s->paths.n || s->files.n ? 8 : 0) + (s->rules.n ? 4 : 0) + (s->families.n ? 2 : 0) +
+           (s->tasks.n ? 1 : 0);
+}
+
+bool trk_is_comment(const sunset_finding *f) {
+    return f->ctx == SUNSET_CTX_COMMENT || f->ctx == SUNSET_CTX_DOCSTRING || f->ctx == SUNSET_CTX_DEAD_CODE;
+}
+
+trk_state trk_item_state(const trk_item *it) {
+    if (it->outside) return TRK_S_OUTSIDE;
+    if (it->done) return TRK_S_DONE;
+    return it->open.n && it->comments == it->open.n ? TRK_S_COMMENTS : TRK_S_OPEN;
+}
+
+const char *trk_state_key(trk_state s) {
+    static const char *const k[] = {"done", "open", "comments_only", "outside"};
+    return k[s];
+}
+
 static void item_free(trk_item *it) {
     sunset_free(it->name);
+    sunset_free(it->outside);
     sunset_free(it->name_en);
     sunset_free(it->file);
     sunset_free(it->note);
@@ -118,6 +144,7 @@ static void task_free(trk_task *t) {
     for (size_t i = 0; i < t->items.n; i++) item_free(&VEC_AT(&t->items, trk_item, i));
     vec_free(&t->items);
     vec_free(&t->findings);
+    vec_free(&t->other);
 }
 
 void tracking_manifest_free(tracking_manifest *m) {
@@ -192,7 +219,7 @@ static int check_keys(mload *L, const cJSON *o, const char *const *keys) {
 }
 
 static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
-    static const char *const keys[] = {"tasks", "families", "rules", "paths", NULL};
+    static const char *const keys[] = {"tasks", "families", "rules", "names", "files", "paths", NULL};
     if (!cJSON_IsObject(o)) return mfail(L, "\"%s\" must be an object", "match");
     if (check_keys(L, o, keys)) return -1;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tasks"), *e;
@@ -208,23 +235,30 @@ static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
     }
     if (str_list(L, cJSON_GetObjectItemCaseSensitive(o, "families"), "families", &s->families) ||
         str_list(L, cJSON_GetObjectItemCaseSensitive(o, "rules"), "rules", &s->rules) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "names"), "names", &s->names) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "files"), "files", &s->files) ||
         str_list(L, cJSON_GetObjectItemCaseSensitive(o, "paths"), "paths", &s->paths))
         return -1;
     return 0;
 }
 
 static int load_item(mload *L, const cJSON *o, trk_item *it) {
-    static const char *const keys[] = {"name", "name_en", "file", "handling", "pr", "note", "match", NULL};
+    static const char *const keys[] = {"name", "name_en", "file", "handling", "pr", "note", "match", "outside", NULL};
     if (!cJSON_IsObject(o)) return mfail(L, "an item must be an %s", "object");
     if (check_keys(L, o, keys)) return -1;
     char *h = NULL;
     if (req_str(L, o, "name", &it->name) || opt_str(L, o, "name_en", &it->name_en) ||
         opt_str(L, o, "file", &it->file) || opt_str(L, o, "pr", &it->pr) ||
-        opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h))
+        opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h) ||
+        opt_str(L, o, "outside", &it->outside))
         return -1;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
     int rc = 0;
-    if (it->file) {
+    if (it->outside) {
+        /* the work is in another repository: nothing here selects or measures it */
+        if (!*it->outside) rc = mfail(L, "\"%s\" must name the repository the item's work is in", "outside");
+        else if (it->file || m || h) rc = mfail(L, "an \"%s\" item takes no \"file\", \"handling\" or \"match\"", "outside");
+    } else if (it->file) {
         if (!h) rc = mfail(L, "a file item needs \"%s\" (直接删除 or 部分删除)", "handling");
         else if (strcmp(h, "直接删除") == 0 || strcmp(h, "delete") == 0) it->handling = TRK_DIRECT;
         else if (strcmp(h, "部分删除") == 0 || strcmp(h, "partial") == 0) it->handling = TRK_PARTIAL;
@@ -336,6 +370,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         t.prs = VEC_INIT(char *);
         t.items = VEC_INIT(trk_item);
         t.findings = VEC_INIT(size_t);
+        t.other = VEC_INIT(size_t);
         selector_init(&t.sel);
         snprintf(L.where, sizeof L.where, "tasks[%zu]", k++);
         if (load_task(&L, e, &t) || !vec_push(&m->tasks, &t)) {
@@ -709,20 +744,15 @@ static int other_tasks(sb *rem, const sunset_result *res, const trk_task *t, con
     return rem->oom ? -1 : 0;
 }
 
+/* owner[k]: the item (index) finding k belongs to, OWN_OTHER, or OWN_NONE. */
+enum { OWN_NONE = -1, OWN_OTHER = INT_MAX };
+
+/* A file item: where its file is, and every finding left in it (each finding of the tree in
+ * one file item of the task at most: `owner`). */
 static int measure_item(const tracking_opts *o, const sunset_result *res, const tracking_report *r,
-                        const trk_task *t, trk_item *it) {
+                        const trk_task *t, trk_item *it, int self, int *owner) {
     sb rem = {0};
     int rc = -1;
-    if (!it->file) {
-        /* a check item: open while a finding of both its selector and the task's remains */
-        for (size_t i = 0; i < res->n_findings; i++)
-            if (trk_selector_match(&it->sel, &res->findings[i]) && trk_selector_match(&t->sel, &res->findings[i]) &&
-                !vec_push(&it->open, &i))
-                goto cleanup;
-        it->done = it->open.n == 0;
-        rc = 0;
-        goto cleanup;
-    }
     if (locate(o, it)) goto cleanup;
     const trk_file *tf = it->found ? tracking_file(r, it->found) : NULL;
     it->computed = tf ? tf->handling : TRK_NONE;
@@ -733,7 +763,9 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
     if (tf)
         for (size_t i = 0; i < tf->n; i++) {
             size_t k = tf->first + i;
+            if (owner[k] != OWN_NONE) continue; /* another item names the same file */
             if (!vec_push(&it->open, &k)) goto cleanup;
+            owner[k] = self;
             it->open_other += !trk_selector_match(&t->sel, &res->findings[k]);
         }
     bool en = o->lang == TRK_EN;
@@ -766,9 +798,82 @@ cleanup:
     return rc;
 }
 
+/* The check item that finding f belongs to (the most specific selector, the first on a tie),
+ * or -1. */
+static int best_item(const trk_task *t, const sunset_finding *f) {
+    int best = -1, rank = -1;
+    for (size_t k = 0; k < t->items.n; k++) {
+        const trk_item *it = &VEC_AT(&t->items, trk_item, k);
+        if (it->file || it->outside || !trk_selector_match(&it->sel, f)) continue;
+        int rk = trk_selector_rank(&it->sel);
+        if (rk > rank) best = (int)k, rank = rk;
+    }
+    return best;
+}
+
+/* One task: every finding that keeps it open belongs to exactly one item or to `other`, so
+ * the task's count is the sum of its rows. File items take every finding of their file; the
+ * task's other findings go to their most specific check item, else to 其他. */
+static int measure_task(const tracking_opts *o, const sunset_result *res, const tracking_report *r,
+                        trk_task *t, int *owner) {
+    t->findings.n = t->other.n = 0;
+    t->n_files = t->items_done = t->items_total = t->other_comments = 0;
+    for (size_t i = 0; i < res->n_findings; i++) owner[i] = OWN_NONE;
+    for (size_t k = 0; k < t->items.n; k++) {
+        trk_item *it = &VEC_AT(&t->items, trk_item, k);
+        sunset_free(it->found);
+        sunset_free(it->remark);
+        it->found = it->remark = NULL;
+        it->open.n = it->comments = it->open_other = 0;
+        it->done = false;
+        if (it->file && measure_item(o, res, r, t, it, (int)k, owner)) return -1;
+    }
+    for (size_t i = 0; i < res->n_findings; i++) {
+        if (owner[i] != OWN_NONE || !trk_selector_match(&t->sel, &res->findings[i])) continue;
+        int k = best_item(t, &res->findings[i]);
+        if (!vec_push(k < 0 ? &t->other : &VEC_AT(&t->items, trk_item, k).open, &i)) return -1;
+        owner[i] = k < 0 ? OWN_OTHER : k;
+        if (k < 0) t->other_comments += trk_is_comment(&res->findings[i]);
+    }
+    for (size_t k = 0; k < t->items.n; k++) {
+        trk_item *it = &VEC_AT(&t->items, trk_item, k);
+        for (size_t j = 0; j < it->open.n; j++) it->comments += trk_is_comment(&res->findings[VEC_AT(&it->open, size_t, j)]);
+        if (it->outside) continue;
+        if (!it->file) it->done = it->open.n == 0;
+        t->items_total++;
+        t->items_done += it->done;
+    }
+    const char *last = NULL;
+    for (size_t i = 0; i < res->n_findings; i++) {
+        if (owner[i] == OWN_NONE) continue;
+        if (!vec_push(&t->findings, &i)) return -1;
+        if (!last || strcmp(last, res->findings[i].path) != 0) t->n_files++;
+        last = res->findings[i].path;
+    }
+    t->done = t->items_done == t->items_total && t->findings.n == 0;
+    return 0;
+}
+
+/* Whether a PR the task names is in the measured history: 1, 0, or -1 when unknown. */
+static int task_merged(const tracking_opts *o, const trk_task *t) {
+    if (!o->pr_merged) return -1;
+    int known = -1;
+    for (size_t k = 0; k < t->prs.n; k++) {
+        const char *p = VEC_AT(&t->prs, char *, k);
+        char *end;
+        long n = strtol(p + (*p == '#'), &end, 10);
+        if (end == p + (*p == '#') || *end) continue;
+        int v = o->pr_merged(o->pr_ctx, n);
+        if (v == 1) return 1;
+        if (v == 0) known = 0;
+    }
+    return known;
+}
+
 int tracking_compute(tracking_manifest *m, const sunset_result *res, const tracking_opts *o,
                      tracking_report *out) {
     memset(out, 0, sizeof *out);
+    int *owner = NULL;
     out->m = m;
     out->res = res;
     out->files = VEC_INIT(trk_file);
@@ -785,34 +890,24 @@ int tracking_compute(tracking_manifest *m, const sunset_result *res, const track
         }
         i = j;
     }
+    owner = sunset_calloc(res->n_findings ? res->n_findings : 1, sizeof *owner);
+    if (!owner) goto oom;
+    out->submitted_known = true;
     for (size_t ti = 0; ti < m->tasks.n; ti++) {
         trk_task *t = &VEC_AT(&m->tasks, trk_task, ti);
-        t->findings.n = 0;
-        t->n_files = 0;
-        t->items_done = 0;
-        const char *last = NULL;
-        for (size_t i = 0; i < res->n_findings; i++)
-            if (trk_selector_match(&t->sel, &res->findings[i])) {
-                if (!vec_push(&t->findings, &i)) goto oom;
-                if (!last || strcmp(last, res->findings[i].path) != 0) t->n_files++;
-                last = res->findings[i].path;
-            }
-        for (size_t k = 0; k < t->items.n; k++) {
-            trk_item *it = &VEC_AT(&t->items, trk_item, k);
-            sunset_free(it->found);
-            sunset_free(it->remark);
-            it->found = it->remark = NULL;
-            it->open.n = 0;
-            if (measure_item(o, res, out, t, it)) goto oom;
-            t->items_done += it->done;
-        }
-        t->done = t->items_done == t->items.n && t->findings.n == 0;
+        if (measure_task(o, res, out, t, owner)) goto oom;
+        int merged = task_merged(o, t);
+        t->merged = merged == 1;
+        /* measured in the history, never copied: a task "submitted" has a PR merged */
+        if (merged < 0 && t->prs.n) out->submitted_known = false;
         out->tasks_done += t->done;
         out->tasks_claimed += t->claimant != NULL;
-        out->tasks_submitted += t->prs.n > 0;
+        out->tasks_submitted += t->merged;
     }
+    sunset_free(owner);
     return 0;
 oom:
+    sunset_free(owner);
     tracking_report_free(out);
     return -1;
 }

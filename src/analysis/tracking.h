@@ -50,14 +50,20 @@ const char *trk_handling_zh(trk_handling h);
 const char *trk_handling_key(trk_handling h);
 
 /* Which findings a task or a check item counts. A finding matches when it matches any of
- * tasks/families/rules (all empty: every finding), and, when paths is not empty, its path
- * matches one of the globs. */
+ * tasks/families/rules/names/files (all empty: every finding), and, when paths is not empty,
+ * its path matches one of the globs. */
 typedef struct trk_selector {
     vec tasks;    /* int: the rule's task number */
     vec families; /* char *: rule families */
     vec rules;    /* char *: globs over rule ids ("PE-PYBIND-*") */
+    vec names;    /* char *: globs over the matched text ("cinn_instruction_run*") */
+    vec files;    /* char *: globs over paths selecting every finding in the files they match */
     vec paths;    /* char *: globs over root-relative paths (walk.h flavour) */
 } trk_selector;
+
+/* How specific a selector is: a finding several check items select belongs to the most
+ * specific (names > files, paths > rules > families > tasks), the first in the manifest on a tie. */
+int trk_selector_rank(const trk_selector *s);
 
 bool trk_selector_match(const trk_selector *s, const sunset_finding *f);
 
@@ -74,6 +80,8 @@ typedef struct trk_item {
     char *file;    /* file item: repo-relative path; NULL for a check item */
     char *note;    /* the manifest's remark on the item; may be NULL */
     char *pr;      /* "#63470"; may be NULL */
+    char *outside; /* the item's work is in another repository ("PaddlePaddle/docs"): never
+                    * measured here, never done, not in the task's fraction; may be NULL */
     trk_handling handling; /* file items: the handling the manifest states */
     trk_selector sel;      /* check items: findings that keep it open */
     /* computed */
@@ -81,10 +89,12 @@ typedef struct trk_item {
     char *found;      /* where the file is now (file items, not gone); owned */
     trk_handling computed; /* the file's measured handling (TRK_NONE: no finding of any task) */
     bool done;
-    vec open;         /* size_t: indices into the result's findings that keep the item open:
-                       * a check item's selected findings; for a file item every legacy
-                       * finding left in its file, whatever its task or family */
+    vec open;         /* size_t: indices into the result's findings that keep the item open,
+                       * each in exactly one item of its task: for a file item every legacy
+                       * finding left in its file, whatever its task or family; for a check
+                       * item the task's findings it is the most specific selector of */
     size_t open_other;/* file items: how many of them are not of the task's own rules */
+    size_t comments;  /* how many of open are in comments, docstrings or commented-out code */
     char *remark;     /* measured disagreement with the manifest ("moved to ..."); may be NULL */
 } trk_item;
 
@@ -97,10 +107,28 @@ typedef struct trk_task {
     vec items;         /* trk_item */
     /* computed */
     size_t items_done;
-    vec findings;      /* size_t: every finding of the task's rules in the tree */
-    size_t n_files;    /* distinct files among them */
+    size_t items_total;/* items measured here (not "outside"): the fraction's denominator */
+    vec findings;      /* size_t, sorted: what keeps the task open, the union of its items'
+                        * open findings and `other`; its size is the sum of theirs */
+    vec other;         /* size_t: findings of the task's rules that no item selects (其他) */
+    size_t other_comments;
+    size_t n_files;    /* distinct files among findings */
+    bool merged;       /* a PR the task names is in the measured history (submitted) */
     bool done;
 } trk_task;
+
+/* An item's state as the writers show it. */
+typedef enum trk_state {
+    TRK_S_DONE = 0,
+    TRK_S_OPEN,
+    TRK_S_COMMENTS, /* open, but only comments are left (仅剩注释 N 处) */
+    TRK_S_OUTSIDE,  /* in another repository (不在本仓库) */
+} trk_state;
+trk_state trk_item_state(const trk_item *it);
+/* "done", "open", "comments_only", "outside" (JSON values) */
+const char *trk_state_key(trk_state s);
+/* Whether a finding's context is a comment, a docstring or commented-out code. */
+bool trk_is_comment(const sunset_finding *f);
 
 typedef struct tracking_manifest {
     char *origin;      /* the file it was read from */
@@ -152,6 +180,10 @@ typedef struct tracking_opts {
     trk_legacy_file_fn legacy_file;
     void *ctx;
     trk_lang lang;             /* of the remarks computed here */
+    /* Whether PR `pr` (a number) is in the measured revision's history: 1 yes, 0 no, -1
+     * unknown (no history). NULL: unknown. */
+    int (*pr_merged)(void *ctx, long pr);
+    void *pr_ctx;
 } tracking_opts;
 
 typedef struct tracking_report {
@@ -159,6 +191,7 @@ typedef struct tracking_report {
     const sunset_result *res;   /* borrowed */
     vec files;                  /* trk_file, by path */
     size_t tasks_done, tasks_submitted, tasks_claimed;
+    bool submitted_known;       /* tasks_submitted was measured in the history (else unknown) */
     const char *burndown;       /* an SVG chart to embed in the HTML (sunset history); borrowed, may be NULL */
     /* what was measured, set by the caller; borrowed, may be NULL */
     const char *revision;       /* the commit id measured (PATH in git, or --revision) */

@@ -79,6 +79,45 @@ cleanup:
     git_repository_free(repo);
 }
 
+static int cmp_long(const void *a, const void *b);
+
+/* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of the
+ * repository at root, merged branches included, sorted; *ok false when root has no history. */
+static int history_prs(const char *root, vec *prs, bool *ok) {
+    git_repository *repo = NULL;
+    git_revwalk *walk = NULL;
+    git_oid id;
+    int rc = 0;
+    *ok = false;
+    sunset_git_init();
+    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+        git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
+        goto cleanup;
+    while (git_revwalk_next(&id, walk) == 0) {
+        git_commit *c = NULL;
+        if (git_commit_lookup(&c, repo, &id) != 0) continue;
+        const char *p = git_commit_summary(c);
+        while (p && (p = strchr(p, '#'))) {
+            char *end;
+            long v = strtol(p + 1, &end, 10);
+            if (end > p + 1 && v > 0 && (p[1] >= '0' && p[1] <= '9') && !vec_push(prs, &v)) rc = -1;
+            p++;
+        }
+        git_commit_free(c);
+    }
+    *ok = true;
+    if (prs->n > 1) qsort(prs->v, prs->n, sizeof(long), cmp_long);
+cleanup:
+    git_revwalk_free(walk);
+    git_repository_free(repo);
+    return rc;
+}
+
+static int pr_in_history(void *ctx, long pr) {
+    const vec *prs = ctx;
+    return bsearch(&pr, prs->v, prs->n, sizeof(long), cmp_long) != NULL;
+}
+
 /* The day of the run, UTC; SOURCE_DATE_EPOCH (reproducible builds) when set. */
 static void run_date(char date[16]) {
     const char *e = getenv("SOURCE_DATE_EPOCH");
@@ -88,6 +127,11 @@ static void run_date(char date[16]) {
     struct tm tm;
     date[0] = 0;
     if (gmtime_r(&t, &tm)) strftime(date, 16, "%Y-%m-%d", &tm);
+}
+
+static int cmp_long(const void *a, const void *b) {
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
 }
 
 static bool is_hex_rev(const char *s) {
@@ -162,7 +206,7 @@ int cmd_report(cli *c) {
     sunset_result res = {0};
     tracking_manifest *m = NULL;
     tracking_report rep = {0};
-    vec batches = VEC_INIT(trk_batch);
+    vec batches = VEC_INIT(trk_batch), prs = VEC_INIT(long);
     bool want_batches = c->batches || c->owners;
     char *manifest = NULL, *owners = NULL, *burndown = NULL;
     sunset_finding *kept = NULL;
@@ -284,7 +328,11 @@ int cmd_report(cli *c) {
         if (!res.findings[i].suppressed) kept[view.n_findings++] = res.findings[i];
     view.findings = kept;
     if (!c->lang && m->lang) trk_lang_parse(m->lang, &lang);
-    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang};
+    /* the dashboard's "submitted" is measured: a task's PR in the history of what was measured */
+    bool have_history = false;
+    if (revision[0] && !c->revision && history_prs(s.root, &prs, &have_history)) goto oom;
+    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang,
+                       have_history ? pr_in_history : NULL, &prs};
     if (tracking_compute(m, &view, &o, &rep)) goto oom;
     rep.burndown = burndown;
     rep.revision = revision[0] ? revision : NULL;
@@ -346,6 +394,7 @@ oom:
     rc = EXIT_USAGE;
 cleanup:
     tracking_batches_free(&batches);
+    vec_free(&prs);
     tracking_report_free(&rep);
     tracking_manifest_free(m);
     sunset_free(kept);

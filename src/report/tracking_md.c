@@ -80,12 +80,12 @@ static void task_state(sb *out, const tracking_report *r, const trk_task *t) {
     }
     sb_puts(out, "🚧 ");
     if (r->lang == TRK_EN) {
-        if (t->items.n) sb_printf(out, "%zu/%zu done, ", t->items_done, t->items.n);
+        if (t->items_total) sb_printf(out, "%zu/%zu done, ", t->items_done, t->items_total);
         sb_printf(out, "%zu finding%s left in %zu file%s", t->findings.n, t->findings.n == 1 ? "" : "s", t->n_files,
                   t->n_files == 1 ? "" : "s");
         return;
     }
-    if (t->items.n) sb_printf(out, "进展 %zu/%zu，", t->items_done, t->items.n);
+    if (t->items_total) sb_printf(out, "进展 %zu/%zu，", t->items_done, t->items_total);
     sb_printf(out, "剩余 %zu 处（%zu 个文件）", t->findings.n, t->n_files);
 }
 
@@ -111,9 +111,42 @@ static void overview(sb *out, const tracking_report *r) {
     sb_putc(out, '\n');
 }
 
-static void open_count(sb *out, const tracking_report *r, size_t n) {
-    if (r->lang == TRK_EN) sb_printf(out, "⬜ %zu finding%s", n, n == 1 ? "" : "s");
-    else sb_printf(out, "⬜ 剩余 %zu 处", n);
+static void open_count(sb *out, const tracking_report *r, size_t n, size_t comments) {
+    if (n && comments == n) {
+        /* a distinct state: what is left is prose about the legacy code, not the code */
+        if (r->lang == TRK_EN) sb_printf(out, "💬 only comments left: %zu", n);
+        else sb_printf(out, "💬 仅剩注释 %zu 处", n);
+    } else if (r->lang == TRK_EN) {
+        sb_printf(out, "⬜ %zu finding%s", n, n == 1 ? "" : "s");
+    } else {
+        sb_printf(out, "⬜ 剩余 %zu 处", n);
+    }
+}
+
+/* An item's status cell. */
+static void item_status(sb *out, const tracking_report *r, const trk_item *it) {
+    if (it->outside) {
+        sb_puts(out, T(r, "➖ 不在本仓库（", "➖ not in this repository ("));
+        cell(out, it->outside);
+        sb_puts(out, T(r, "）", ")"));
+    } else if (it->done) {
+        sb_puts(out, it->file && it->where == TRK_GONE ? T(r, "✅ 已删除", "✅ deleted") : "✅");
+    } else if (it->open.n) {
+        open_count(out, r, it->open.n, it->comments);
+    } else {
+        sb_puts(out, T(r, "⬜ 文件仍存在", "⬜ file still exists"));
+    }
+}
+
+/* The 其他 row: the task's findings no item selects, so the rows add up to the task. */
+static void other_row(sb *out, const tracking_report *r, const trk_task *t, bool file_table) {
+    sb_puts(out, file_table ? "| — | " : "| ");
+    sb_puts(out, T(r, "其他（不属于任何子项）", "other (in no item)"));
+    sb_puts(out, " | ");
+    open_count(out, r, t->other.n, t->other_comments);
+    sb_puts(out, " |  | ");
+    finding_links(out, r, &t->other, false);
+    sb_puts(out, " |\n");
 }
 
 static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
@@ -124,9 +157,7 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         if (it->found) link(out, r->m, it->found, 0, 0, it->name);
         else cell(out, it->name);
         sb_puts(out, " | ");
-        if (it->done) sb_puts(out, it->where == TRK_GONE ? T(r, "✅ 已删除", "✅ deleted") : "✅");
-        else if (it->open.n) open_count(out, r, it->open.n);
-        else sb_puts(out, T(r, "⬜ 文件仍存在", "⬜ file still exists"));
+        item_status(out, r, it);
         sb_puts(out, " | ");
         cell(out, it->pr);
         sb_puts(out, " | ");
@@ -142,8 +173,7 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         sb_putc(out, ')');
     }
     sb_puts(out, " | ");
-    if (it->done) sb_puts(out, "✅");
-    else open_count(out, r, it->open.n);
+    item_status(out, r, it);
     sb_puts(out, " | ");
     cell(out, it->pr);
     sb_puts(out, " | ");
@@ -166,15 +196,15 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
         sb_printf(out, "#### 任务%s：", trk_cn_number(t->number, num));
         cell(out, t->title);
         if (t->done) sb_puts(out, " ✅");
-        sb_printf(out, "（整体进展：%zu/%zu）\n\n", t->items_done, t->items.n);
+        sb_printf(out, "（整体进展：%zu/%zu）\n\n", t->items_done, t->items_total);
         if (r->lang == TRK_EN && t->title_en) {
             cell(out, t->title_en);
             sb_puts(out, ". ");
         }
         if (r->lang == TRK_EN)
-            sb_printf(out, "Findings of the task's rules left: %zu in %zu file%s.\n\n", t->findings.n, t->n_files,
-                      t->n_files == 1 ? "" : "s");
-        else sb_printf(out, "本任务规则的剩余问题：%zu 处，%zu 个文件。\n\n", t->findings.n, t->n_files);
+            sb_printf(out, "Findings left: %zu in %zu file%s (the sum of the rows below).\n\n", t->findings.n,
+                      t->n_files, t->n_files == 1 ? "" : "s");
+        else sb_printf(out, "剩余问题：%zu 处，%zu 个文件（即下表各行之和）。\n\n", t->findings.n, t->n_files);
         bool files = false, checks = false;
         for (size_t k = 0; k < t->items.n; k++) {
             if (VEC_AT(&t->items, trk_item, k).file) files = true;
@@ -187,13 +217,16 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
                            " | status | PR | left |\n|---|---|---|---|---|\n"));
             for (size_t k = 0; k < t->items.n; k++)
                 if (VEC_AT(&t->items, trk_item, k).file) item_row(out, r, &VEC_AT(&t->items, trk_item, k));
+            if (t->other.n && !checks) other_row(out, r, t, true);
             sb_putc(out, '\n');
         }
+        if (!files && !checks && t->other.n) checks = true; /* a task with no items: 其他 alone */
         if (checks) {
             sb_puts(out, T(r, "| 子项 | 状态 | PR链接 | 剩余 |\n|---|---|---|---|\n",
                            "| item | status | PR | left |\n|---|---|---|---|\n"));
             for (size_t k = 0; k < t->items.n; k++)
                 if (!VEC_AT(&t->items, trk_item, k).file) item_row(out, r, &VEC_AT(&t->items, trk_item, k));
+            if (t->other.n) other_row(out, r, t, false);
             sb_putc(out, '\n');
         }
         bool notes = false;
@@ -259,8 +292,19 @@ static void dashboard(sb *out, const tracking_report *r) {
     sb_puts(out, "### 看板信息\n\n| 任务方向 | 任务数量 | 提交作品 / 任务认领 | 提交率 | 完成 | 完成率 |\n"
                  "|---|---|---|---|---|---|\n| ");
     cell(out, r->m->board ? r->m->board : r->m->title);
-    sb_printf(out, " | %zu | %zu / %zu | %.1f%% | %zu | %.1f%% |\n\n", n, r->tasks_submitted, r->tasks_claimed,
-              trk_rate(r->tasks_submitted, n), r->tasks_done, trk_rate(r->tasks_done, n));
+    if (r->submitted_known)
+        sb_printf(out, " | %zu | %zu / %zu | %.1f%% |", n, r->tasks_submitted, r->tasks_claimed,
+                  trk_rate(r->tasks_submitted, n));
+    else sb_printf(out, T(r, " | %zu | 未知 / %zu | — |", " | %zu | unknown / %zu | — |"), n, r->tasks_claimed);
+    sb_printf(out, " %zu | %.1f%% |\n\n", r->tasks_done, trk_rate(r->tasks_done, n));
+    /* both figures are measured: say how, so nobody reads them as copied from the issue */
+    sb_puts(out, r->submitted_known
+                     ? T(r, "提交作品：所列 PR 已合入所测提交的任务数；完成：所有子项完成且无剩余问题的任务数。\n\n",
+                         "Submitted: tasks with a PR of theirs merged in the measured history; done: tasks with "
+                         "every item done and nothing left.\n\n")
+                     : T(r, "提交作品：无 git 历史，未测量；完成：所有子项完成且无剩余问题的任务数。\n\n",
+                         "Submitted: not measured (no git history); done: tasks with every item done and "
+                         "nothing left.\n\n"));
 }
 
 static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
