@@ -121,8 +121,25 @@ const char *trk_state_key(trk_state s) {
     return k[s];
 }
 
+const char *trk_item_name(const trk_item *it, trk_lang lang) {
+    return lang == TRK_ZH && it->name_zh ? it->name_zh : it->name;
+}
+
+const char *trk_item_note(const trk_item *it, trk_lang lang) {
+    return lang == TRK_ZH && it->note_zh ? it->note_zh : it->note;
+}
+
+const char *trk_family_name(const tracking_manifest *m, const char *family, trk_lang lang) {
+    if (!family) return "";
+    for (size_t i = 0; lang == TRK_ZH && i + 1 < m->family_zh.n; i += 2)
+        if (strcmp(VEC_AT(&m->family_zh, char *, i), family) == 0) return VEC_AT(&m->family_zh, char *, i + 1);
+    return family;
+}
+
 static void item_free(trk_item *it) {
     sunset_free(it->name);
+    sunset_free(it->name_zh);
+    sunset_free(it->note_zh);
     sunset_free(it->outside);
     sunset_free(it->name_en);
     sunset_free(it->file);
@@ -158,6 +175,7 @@ void tracking_manifest_free(tracking_manifest *m) {
     sunset_free(m->repository);
     sunset_free(m->lang);
     free_strs(&m->known_paths);
+    free_strs(&m->family_zh);
     for (size_t i = 0; i < m->tasks.n; i++) task_free(&VEC_AT(&m->tasks, trk_task, i));
     vec_free(&m->tasks);
     sunset_free(m);
@@ -243,11 +261,13 @@ static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
 }
 
 static int load_item(mload *L, const cJSON *o, trk_item *it) {
-    static const char *const keys[] = {"name", "name_en", "file", "handling", "pr", "note", "match", "outside", NULL};
+    static const char *const keys[] = {"name", "name_en", "name_zh", "file", "handling", "pr", "note",
+                                       "note_zh", "match", "outside", NULL};
     if (!cJSON_IsObject(o)) return mfail(L, "an item must be an %s", "object");
     if (check_keys(L, o, keys)) return -1;
     char *h = NULL;
     if (req_str(L, o, "name", &it->name) || opt_str(L, o, "name_en", &it->name_en) ||
+        opt_str(L, o, "name_zh", &it->name_zh) || opt_str(L, o, "note_zh", &it->note_zh) ||
         opt_str(L, o, "file", &it->file) || opt_str(L, o, "pr", &it->pr) ||
         opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h) ||
         opt_str(L, o, "outside", &it->outside))
@@ -318,6 +338,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     }
     m->tasks = VEC_INIT(trk_task);
     m->known_paths = VEC_INIT(char *);
+    m->family_zh = VEC_INIT(char *);
     m->origin = dup(origin);
     if (!m->origin) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
@@ -332,7 +353,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         goto fail;
     }
     static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "repository",
-                                       "lang", "known_paths", "tasks", NULL};
+                                       "lang", "known_paths", "families_zh", "tasks", NULL};
     if (!cJSON_IsObject(doc)) {
         mfail(&L, "the manifest must be a JSON %s", "object");
         goto fail;
@@ -350,6 +371,26 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         opt_str(&L, doc, "lang", &m->lang) ||
         str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths))
         goto fail;
+    const cJSON *fz = cJSON_GetObjectItemCaseSensitive(doc, "families_zh"), *e;
+    if (fz && !cJSON_IsObject(fz)) {
+        mfail(&L, "\"%s\" must be an object: family id → its name in Chinese", "families_zh");
+        goto fail;
+    }
+    cJSON_ArrayForEach(e, fz) {
+        if (!cJSON_IsString(e)) {
+            mfail(&L, "\"%s\" values must be strings", "families_zh");
+            goto fail;
+        }
+        char *k = dup(e->string), *v = dup(e->valuestring);
+        bool ok = k && v && vec_push(&m->family_zh, &k);
+        if (ok && !vec_push(&m->family_zh, &v)) m->family_zh.n--, ok = false; /* pairs only */
+        if (!ok) {
+            sunset_free(k);
+            sunset_free(v);
+            mfail(&L, "out of memory reading \"%s\"", "families_zh");
+            goto fail;
+        }
+    }
     trk_lang lang;
     if (m->lang && !trk_lang_parse(m->lang, &lang)) {
         mfail(&L, "\"lang\" must be \"zh\" or \"en\", not \"%s\"", m->lang);
@@ -359,7 +400,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         mfail(&L, "\"repository\" must be an http(s) URL, not \"%s\"", m->repository);
         goto fail;
     }
-    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks"), *e;
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks");
     if (!cJSON_IsArray(tasks) || cJSON_GetArraySize(tasks) == 0) {
         mfail(&L, "\"%s\" must be a non-empty array", "tasks");
         goto fail;
@@ -483,8 +524,10 @@ static bool py_all_classes_legacy(const tracking_opts *o, const sunset_result *r
     }
     if (classes && classes == legacy) {
         sb r = {0};
-        sb_printf(&r, "a legacy test: its %zu test class%s derive%s from a legacy base", classes,
-                  classes == 1 ? "" : "es", classes == 1 ? "s" : "");
+        if (o->lang == TRK_ZH) sb_printf(&r, "旧执行器单测：其 %zu 个测试类均派生自旧基类", classes);
+        else
+            sb_printf(&r, "a legacy test: its %zu test class%s derive%s from a legacy base", classes,
+                      classes == 1 ? "" : "es", classes == 1 ? "s" : "");
         *reason = take(&r);
         ok = *reason != NULL;
         *oom = !ok;
@@ -504,16 +547,52 @@ static int cmp_range(const void *a, const void *b) {
     return x->start != y->start ? (x->start < y->start ? -1 : 1) : (x->end < y->end ? -1 : x->end > y->end);
 }
 
-static int partial_ranges(const sunset_result *res, trk_file *tf) {
+/* `s` as a Markdown code span (a backtick inside becomes a quote, so the span holds). */
+static void put_code(sb *b, const char *s) {
+    sb_putc(b, '`');
+    for (; s && *s; s++) sb_putc(b, *s == '`' ? '\'' : *s);
+    sb_putc(b, '`');
+}
+
+/* A 部分删除 range's reason in Chinese: names and code in code spans, the prose Chinese. */
+static void reason_zh(sb *why, const sunset_finding *f, const char *what, bool scope_legacy) {
+    static const char *const ctx_zh[SUNSET_CTX_COUNT] = {"代码", "注释", "字符串", "文档字符串", "注释掉的代码"};
+    bool in_scope = f->enc_name && is_block_scope(f->enc_kind);
+    if (scope_legacy) {
+        sb_puts(why, "整个 ");
+        put_code(why, f->enc_name ? f->enc_name : f->enc_kind);
+        sb_puts(why, " 属于旧执行器（");
+        put_code(why, what);
+        sb_puts(why, "）");
+    } else if (f->ctx != SUNSET_CTX_CODE) {
+        sb_printf(why, "%s中的 ", f->ctx < SUNSET_CTX_COUNT ? ctx_zh[f->ctx] : "代码");
+        put_code(why, what);
+    } else if (in_scope) {
+        put_code(why, f->enc_name);
+        sb_puts(why, " 中的 ");
+        put_code(why, what);
+    } else {
+        sb_puts(why, "引用 ");
+        put_code(why, what);
+    }
+}
+
+static int partial_ranges(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
     for (size_t i = 0; i < tf->n; i++) {
         const sunset_finding *f = &res->findings[tf->first + i];
         trk_range r = {f->span.line, f->span.end_line > f->span.line ? f->span.end_line : f->span.line, NULL};
         sb why = {0};
         const char *what = f->matched && *f->matched ? f->matched : f->rule_id;
-        if (f->enc_kind && is_block_scope(f->enc_kind) && f->enc_end >= f->enc_start &&
-            (f->span.line == f->enc_start || (f->enc_name && f->matched && icontains(f->enc_name, f->matched)))) {
+        bool scope_legacy =
+            f->enc_kind && is_block_scope(f->enc_kind) && f->enc_end >= f->enc_start &&
+            (f->span.line == f->enc_start || (f->enc_name && f->matched && icontains(f->enc_name, f->matched)));
+        if (scope_legacy) {
             r.start = f->enc_start;
             r.end = f->enc_end;
+        }
+        if (o->lang == TRK_ZH) {
+            reason_zh(&why, f, what, scope_legacy);
+        } else if (scope_legacy) {
             sb_printf(&why, "%s %s is legacy (%s)", f->enc_kind, f->enc_name ? f->enc_name : "", what);
         } else {
             sb_printf(&why, "%s %s", what,
@@ -574,19 +653,39 @@ static int count_lines(const tracking_opts *o, const char *path, uint32_t *n) {
     return 0;
 }
 
-static int classify_file(const tracking_opts *o, const sunset_result *res, trk_file *tf);
+static int classify_file(const tracking_manifest *m, const tracking_opts *o, const sunset_result *res,
+                         trk_file *tf);
 
 /* The handling of one file; a 直接删除 file's `lines` is its length. */
-static int classify(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
-    if (classify_file(o, res, tf)) return -1;
+static int classify(const tracking_manifest *m, const tracking_opts *o, const sunset_result *res, trk_file *tf) {
+    if (classify_file(m, o, res, tf)) return -1;
     return tf->handling == TRK_DIRECT ? count_lines(o, tf->path, &tf->lines) : 0;
 }
 
-static int classify_file(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
+/* Why a whole file goes because of a file-level finding: the rule's message up to its first
+ * period under en; under zh the family and the rule (rule messages are English). */
+static char *file_level_reason(const tracking_manifest *m, const tracking_opts *o, const sunset_finding *f) {
+    sb r = {0};
+    if (o->lang == TRK_ZH) {
+        sb_printf(&r, "整个文件属于旧执行器（%s，规则 ", trk_family_name(m, f->family, TRK_ZH));
+        put_code(&r, f->rule_id ? f->rule_id : "?");
+        sb_puts(&r, "）");
+        return take(&r);
+    }
+    sb_printf(&r, "%s", f->message ? f->message : "file-level legacy rule");
+    char *s = r.s ? strstr(r.s, ". ") : NULL;
+    if (s) *s = 0, r.len = (size_t)(s - r.s);
+    else if (r.len && r.s[r.len - 1] == '.') r.s[--r.len] = 0;
+    return take(&r);
+}
+
+static int classify_file(const tracking_manifest *m, const tracking_opts *o, const sunset_result *res,
+                         trk_file *tf) {
     const char *why = NULL;
+    bool zh = o->lang == TRK_ZH;
     if (o->legacy_file && o->legacy_file(o->ctx, tf->path, &why)) {
         tf->handling = TRK_DIRECT;
-        tf->reason = dup(why ? why : "exists only for legacy (derived)");
+        tf->reason = dup(why ? why : zh ? "仅为旧执行器而存在（跨文件推导）" : "exists only for legacy (derived)");
         return tf->reason ? 0 : -1;
     }
     char key[256];
@@ -597,20 +696,20 @@ static int classify_file(const tracking_opts *o, const sunset_result *res, trk_f
         bool fl = o->file_level ? o->file_level(o->ctx, f) : default_file_level(NULL, f);
         if (fl) {
             tf->handling = TRK_DIRECT;
-            sb r = {0};
-            sb_printf(&r, "%s", f->message ? f->message : "file-level legacy rule");
-            /* one phrase: the message up to its first period */
-            char *s = r.s ? strstr(r.s, ". ") : NULL;
-            if (s) *s = 0;
-            else if (r.len && r.s[r.len - 1] == '.') r.s[--r.len] = 0;
-            tf->reason = take(&r);
+            tf->reason = file_level_reason(m, o, f);
             return tf->reason ? 0 : -1;
         }
         if (!main_decl && f->ctx == SUNSET_CTX_CODE && f->matched && same_key(f->matched, key)) main_decl = f;
     }
     if (main_decl) {
         sb r = {0};
-        sb_printf(&r, "its main declaration %s is legacy", main_decl->matched);
+        if (zh) {
+            sb_puts(&r, "主声明 ");
+            put_code(&r, main_decl->matched);
+            sb_puts(&r, " 属于旧执行器");
+        } else {
+            sb_printf(&r, "its main declaration %s is legacy", main_decl->matched);
+        }
         tf->handling = TRK_DIRECT;
         tf->reason = take(&r);
         return tf->reason ? 0 : -1;
@@ -624,7 +723,7 @@ static int classify_file(const tracking_opts *o, const sunset_result *res, trk_f
     }
     if (oom) return -1;
     tf->handling = TRK_PARTIAL;
-    return partial_ranges(res, tf);
+    return partial_ranges(o, res, tf);
 }
 
 /* --- compute --- */
@@ -717,7 +816,8 @@ static int cmp_task_family(const void *a, const void *b) {
     return x->task != y->task ? (x->task < y->task ? -1 : 1) : strcmp(x->family, y->family);
 }
 
-static int other_tasks(sb *rem, const sunset_result *res, const trk_task *t, const trk_item *it, bool en) {
+static int other_tasks(sb *rem, const tracking_manifest *m, const sunset_result *res, const trk_task *t,
+                       const trk_item *it, bool en) {
     enum { MAXK = 8 };
     task_family k[MAXK];
     size_t nk = 0, extra = 0;
@@ -736,9 +836,13 @@ static int other_tasks(sb *rem, const sunset_result *res, const trk_task *t, con
     qsort(k, nk, sizeof k[0], cmp_task_family);
     sb_puts(rem, rem->len ? (en ? "; " : "；") : "");
     sb_puts(rem, en ? "still holds legacy code of " : "仍有");
-    for (size_t j = 0; j < nk; j++)
-        sb_printf(rem, en ? "%stask %d (%s: %zu)" : "%s任务%d（%s：%zu 处）", j ? (en ? ", " : "、") : "",
-                  k[j].task, k[j].family, k[j].n);
+    for (size_t j = 0; j < nk; j++) {
+        char num[16];
+        if (en) sb_printf(rem, "%stask %d (%s: %zu)", j ? ", " : "", k[j].task, k[j].family, k[j].n);
+        else
+            sb_printf(rem, "%s任务%s（%s：%zu 处）", j ? "、" : "", trk_cn_number(k[j].task, num),
+                      trk_family_name(m, k[j].family, TRK_ZH), k[j].n);
+    }
     if (extra) sb_printf(rem, en ? " and %zu more" : "等 %zu 处", extra);
     if (!en) sb_puts(rem, "的旧执行器代码");
     return rem->oom ? -1 : 0;
@@ -770,7 +874,8 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
         }
     bool en = o->lang == TRK_EN;
     const char *sep = en ? "; " : "；";
-    if (it->where == TRK_MOVED) sb_printf(&rem, en ? "moved to %s" : "已移至 %s", it->found);
+    if (it->where == TRK_MOVED && en) sb_printf(&rem, "moved to %s", it->found);
+    else if (it->where == TRK_MOVED) sb_puts(&rem, "已移至 "), put_code(&rem, it->found);
     if (it->handling == TRK_DIRECT) {
         it->done = it->where == TRK_GONE;
         if (!it->done && it->computed == TRK_PARTIAL)
@@ -786,10 +891,10 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
         if (it->where == TRK_GONE) sb_puts(&rem, en ? "file deleted (the manifest says 部分删除)" : "文件已删除（清单为部分删除）");
         else if (it->computed == TRK_DIRECT && it->open.n)
             sb_printf(&rem, en ? "%s部分删除 in the manifest, but the file is now entirely legacy: %s"
-                               : "%s清单为部分删除，但整个文件现在都属于旧执行器：%s",
+                               : "%s清单为部分删除，但现在应整个删除：%s",
                       rem.len ? sep : "", tf->reason);
     }
-    if (!it->done && it->open_other && other_tasks(&rem, res, t, it, en)) goto cleanup;
+    if (!it->done && it->open_other && other_tasks(&rem, r->m, res, t, it, en)) goto cleanup;
     if (rem.oom) goto cleanup;
     it->remark = rem.len ? take(&rem) : NULL;
     rc = 0;
@@ -884,7 +989,7 @@ int tracking_compute(tracking_manifest *m, const sunset_result *res, const track
         trk_file tf = {res->findings[i].path, i, j - i, TRK_NONE, NULL, VEC_INIT(trk_range), 0, 0};
         for (size_t k = i; k < j; k++)
             if (res->findings[k].task > 0 && res->findings[k].task < 32) tf.tasks |= 1u << res->findings[k].task;
-        if (classify(o, res, &tf) || !vec_push(&out->files, &tf)) {
+        if (classify(m, o, res, &tf) || !vec_push(&out->files, &tf)) {
             file_free(&tf);
             goto oom;
         }

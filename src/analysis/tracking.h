@@ -77,8 +77,10 @@ typedef struct trk_item {
     /* from the manifest */
     char *name;    /* as displayed (the text) */
     char *name_en; /* may be NULL */
+    char *name_zh; /* shown under zh instead of name (an issue's English subtitle); may be NULL */
     char *file;    /* file item: repo-relative path; NULL for a check item */
     char *note;    /* the manifest's remark on the item; may be NULL */
+    char *note_zh; /* the remark under zh; may be NULL */
     char *pr;      /* "#63470"; may be NULL */
     char *outside; /* the item's work is in another repository ("PaddlePaddle/docs"): never
                     * measured here, never done, not in the task's fraction; may be NULL */
@@ -139,8 +141,15 @@ typedef struct tracking_manifest {
     char *lang;        /* default prose language, "zh" or "en"; may be NULL (zh) */
     vec known_paths;   /* char *: root-relative paths (a trailing '/' = a directory) that the
                         * tracked tree has; with the file items they recognise the tree */
+    vec family_zh;     /* char *: pairs (family id, its name in Chinese), from "families_zh" */
     vec tasks;         /* trk_task */
 } tracking_manifest;
+
+/* The item's name and note in the report's language. */
+const char *trk_item_name(const trk_item *it, trk_lang lang);
+const char *trk_item_note(const trk_item *it, trk_lang lang);
+/* A rule family as prose: under zh its Chinese name from the manifest, else the id. */
+const char *trk_family_name(const tracking_manifest *m, const char *family, trk_lang lang);
 
 /* Load a manifest. NULL with err filled ("FILE:LINE:COL: message" for JSON syntax,
  * "FILE: tasks[2].items[4]: message" for content). */
@@ -179,7 +188,7 @@ typedef struct tracking_opts {
     trk_file_level_fn file_level;
     trk_legacy_file_fn legacy_file;
     void *ctx;
-    trk_lang lang;             /* of the remarks computed here */
+    trk_lang lang;             /* of the remarks and reasons computed here */
     /* Whether PR `pr` (a number) is in the measured revision's history: 1 yes, 0 no, -1
      * unknown (no history). NULL: unknown. */
     int (*pr_merged)(void *ctx, long pr);

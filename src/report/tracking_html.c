@@ -277,9 +277,9 @@ static void checklists(sb *out, const tracking_report *r) {
             sb_printf(out, "<tr data-done=\"%s\" data-state=\"%s\"><td>%s</td><td>", it->done ? "true" : "false",
                       trk_state_key(trk_item_state(it)), it->file ? trk_handling_zh(it->handling) : "");
             if (it->found) href(out, r->m, it->found, 0, 0);
-            esc(out, it->name);
+            esc(out, trk_item_name(it, r->lang));
             if (it->found) sb_puts(out, "</a>");
-            if (it->name_en) {
+            if (it->name_en && r->lang == TRK_EN) {
                 sb_puts(out, "<br><small>");
                 esc(out, it->name_en);
                 sb_puts(out, "</small>");
@@ -292,8 +292,8 @@ static void checklists(sb *out, const tracking_report *r) {
             open_links(out, r, &it->open, it->file != NULL);
             sb_puts(out, "</td><td>");
             esc(out, it->remark);
-            if (it->remark && it->note) sb_puts(out, "; ");
-            esc(out, it->note);
+            if (it->remark && trk_item_note(it, r->lang)) sb_puts(out, T(r, "；", "; "));
+            esc(out, trk_item_note(it, r->lang));
             sb_puts(out, "</td></tr>\n");
         }
         if (t->other.n) {
@@ -347,8 +347,10 @@ static void file_table(sb *out, const tracking_report *r) {
 }
 
 static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
-    sb_puts(out, "<h2>Contributor batches</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>batch</th>"
-                 "<th>group</th><th>files</th><th>lines</th><th>findings</th><th>families</th></tr></thead><tbody>\n");
+    sb_puts(out, T(r, "<h2>认领批次</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>批次</th>"
+                      "<th>分组</th><th>文件</th><th>行数</th><th>问题数</th><th>规则族</th></tr></thead><tbody>\n",
+                   "<h2>Contributor batches</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>batch</th>"
+                      "<th>group</th><th>files</th><th>lines</th><th>findings</th><th>families</th></tr></thead><tbody>\n"));
     for (size_t i = 0; i < batches->n; i++) {
         const trk_batch *b = &VEC_AT(batches, trk_batch, i);
         sb_printf(out, "<tr><td class=\"num\">%zu</td><td>", i + 1);
@@ -360,8 +362,8 @@ static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
         }
         sb_printf(out, "</td><td class=\"num\">%u</td><td class=\"num\">%zu</td><td>", b->lines, b->findings);
         for (size_t k = 0; k < b->families.n; k++) {
-            if (k) sb_puts(out, ", ");
-            esc(out, VEC_AT(&b->families, const char *, k));
+            if (k) sb_puts(out, T(r, "、", ", "));
+            esc(out, trk_family_name(r->m, VEC_AT(&b->families, const char *, k), r->lang));
         }
         sb_puts(out, "</td></tr>\n");
     }

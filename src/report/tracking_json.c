@@ -35,12 +35,16 @@ static void item(sb *out, const tracking_report *r, const trk_item *it) {
     sb_put_json_str_or_null(out, it->name);
     sb_puts(out, ",\"name_en\":");
     sb_put_json_str_or_null(out, it->name_en);
+    sb_puts(out, ",\"name_zh\":");
+    sb_put_json_str_or_null(out, it->name_zh);
     sb_puts(out, ",\"file\":");
     sb_put_json_str_or_null(out, it->file);
     sb_puts(out, ",\"pr\":");
     sb_put_json_str_or_null(out, it->pr);
     sb_puts(out, ",\"note\":");
     sb_put_json_str_or_null(out, it->note);
+    sb_puts(out, ",\"note_zh\":");
+    sb_put_json_str_or_null(out, it->note_zh);
     sb_puts(out, ",\"outside\":");
     sb_put_json_str_or_null(out, it->outside);
     sb_puts(out, ",\"state\":");

@@ -66,7 +66,7 @@ static void finding_links(sb *out, const tracking_report *r, const vec *idx, boo
         }
         char l[24];
         snprintf(l, sizeof l, "L%u", f->span.line);
-        if (shown++) sb_puts(out, ", ");
+        if (shown++) sb_puts(out, T(r, "、", ", "));
         link(out, r->m, f->path, f->span.line, 0, short_labels ? l : NULL);
     }
     if (more) sb_printf(out, " +%zu", more);
@@ -154,8 +154,8 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         sb_puts(out, "| ");
         sb_puts(out, trk_handling_zh(it->handling));
         sb_puts(out, " | ");
-        if (it->found) link(out, r->m, it->found, 0, 0, it->name);
-        else cell(out, it->name);
+        if (it->found) link(out, r->m, it->found, 0, 0, trk_item_name(it, r->lang));
+        else cell(out, trk_item_name(it, r->lang));
         sb_puts(out, " | ");
         item_status(out, r, it);
         sb_puts(out, " | ");
@@ -166,8 +166,8 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         return;
     }
     sb_puts(out, "| ");
-    cell(out, it->name);
-    if (it->name_en) {
+    cell(out, trk_item_name(it, r->lang));
+    if (it->name_en && r->lang == TRK_EN) {
         sb_puts(out, " (");
         cell(out, it->name_en);
         sb_putc(out, ')');
@@ -181,11 +181,11 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
     sb_puts(out, " |\n");
 }
 
-/* max_files: how many files of each task's remaining findings are listed. */
-/* "+N more ... in the HTML/JSON report": what a cut left out, and where it is. */
+/* "+N more": what a cut left out. The issue's reader cannot open a file of the machine that
+ * wrote the report, so no file is named; the JSON and HTML views list everything. */
 static void more_line(sb *out, const tracking_report *r, size_t n, const char *what) {
-    if (r->lang == TRK_EN) sb_printf(out, "- +%zu more %s in the HTML/JSON report (tracking.html, tracking.json)\n", n, what);
-    else sb_printf(out, "- 另有 %zu %s，见 HTML/JSON 报告（tracking.html、tracking.json）\n", n, what);
+    if (r->lang == TRK_EN) sb_printf(out, "- +%zu more %s, not listed here\n", n, what);
+    else sb_printf(out, "- 另有 %zu %s未在此列出\n", n, what);
 }
 
 static int details(sb *out, const tracking_report *r, size_t max_files) {
@@ -232,15 +232,16 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
         bool notes = false;
         for (size_t k = 0; k < t->items.n; k++) {
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
-            if (!it->remark && !it->note) continue;
+            if (!it->remark && !trk_item_note(it, r->lang)) continue;
             if (!notes) sb_puts(out, T(r, "说明：\n", "Notes:\n"));
             notes = true;
+            const char *note = trk_item_note(it, r->lang);
             sb_puts(out, "- `");
-            cell(out, it->name);
-            sb_puts(out, "`: ");
+            cell(out, trk_item_name(it, r->lang));
+            sb_puts(out, T(r, "`：", "`: "));
             if (it->remark) cell(out, it->remark);
-            if (it->remark && it->note) sb_puts(out, "; ");
-            if (it->note) cell(out, it->note);
+            if (it->remark && note) sb_puts(out, T(r, "；", "; "));
+            if (note) cell(out, note);
             sb_putc(out, '\n');
         }
         if (notes) sb_putc(out, '\n');
@@ -254,7 +255,7 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
                 if (n_groups > idx.n) sb_printf(out, "; the %zu with the most", idx.n);
                 sb_puts(out, idx.n ? "):\n" : ").");
             } else {
-                sb_printf(out, "任务%d 的剩余问题，按文件（共 %zu 个文件", t->number, n_groups);
+                sb_printf(out, "任务%s的剩余问题，按文件（共 %zu 个文件", num, n_groups);
                 if (n_groups > idx.n) sb_printf(out, "，列出最多的 %zu 个", idx.n);
                 sb_puts(out, idx.n ? "）：\n" : "）。");
             }
@@ -274,7 +275,7 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
                     }
                 sb_puts(out, "- ");
                 link(out, r->m, p, 0, 0, NULL);
-                sb_printf(out, " (%zu): ", n);
+                sb_printf(out, T(r, "（%zu 处）：", " (%zu): "), n);
                 finding_links(out, r, &sub, true);
                 vec_free(&sub);
                 sb_putc(out, '\n');
@@ -326,7 +327,7 @@ static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
             char l[32];
             if (g->end > g->start) snprintf(l, sizeof l, "L%u-L%u", g->start, g->end);
             else snprintf(l, sizeof l, "L%u", g->start);
-            if (k) sb_puts(out, "; ");
+            if (k) sb_puts(out, T(r, "；", "; "));
             link(out, r->m, tf->path, g->start, g->end, l); /* the row names the file */
             sb_putc(out, ' ');
             cell(out, g->reason);
@@ -396,8 +397,10 @@ static int handling(sb *out, const tracking_report *r, size_t used, size_t limit
 }
 
 static void batches_md(sb *out, const tracking_report *r, const vec *batches) {
-    sb_printf(out, "### Contributor batches\n\n%zu batches of the remaining work.\n\n"
-                   "| batch | group | files | lines | findings | families |\n|---|---|---|---|---|---|\n",
+    sb_printf(out, T(r, "### 认领批次\n\n剩余工作分为 %zu 批。\n\n"
+                        "| 批次 | 分组 | 文件 | 行数 | 问题数 | 规则族 |\n|---|---|---|---|---|---|\n",
+                     "### Contributor batches\n\n%zu batches of the remaining work.\n\n"
+                        "| batch | group | files | lines | findings | families |\n|---|---|---|---|---|---|\n"),
               batches->n);
     for (size_t i = 0; i < batches->n; i++) {
         const trk_batch *b = &VEC_AT(batches, trk_batch, i);
@@ -413,8 +416,8 @@ static void batches_md(sb *out, const tracking_report *r, const vec *batches) {
         }
         sb_printf(out, " | %u | %zu | ", b->lines, b->findings);
         for (size_t k = 0; k < b->families.n; k++) {
-            if (k) sb_puts(out, ", ");
-            cell(out, VEC_AT(&b->families, const char *, k));
+            if (k) sb_puts(out, T(r, "、", ", "));
+            cell(out, trk_family_name(r->m, VEC_AT(&b->families, const char *, k), r->lang));
         }
         sb_puts(out, " |\n");
     }

@@ -199,8 +199,21 @@ static void classify_files(void **state) {
     sunset_error err = {{0}};
     tracking_manifest *m = tracking_manifest_parse(minimal_manifest, "m.json", &err);
     assert_non_null(m);
-    tracking_opts o = {NULL, NULL, 0, NULL, derived, NULL, TRK_ZH, NULL, NULL};
+    tracking_opts o = {NULL, NULL, 0, NULL, derived, NULL, TRK_EN, NULL, NULL};
     tracking_report r;
+    /* Chinese reasons: the prose Chinese, names and rule ids in code spans */
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    o.lang = TRK_ZH;
+    tracking_report_free(&r);
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    assert_string_equal(tracking_file(&r, "a/legacy_thing.cc")->reason, "整个文件属于旧执行器（parallel_executor，规则 `X-RULE`）");
+    assert_string_equal(tracking_file(&r, "b/parallel_executor.cc")->reason, "主声明 `ParallelExecutor` 属于旧执行器");
+    const trk_range *zg = tracking_file(&r, "c/live.cc")->ranges.v;
+    assert_string_equal(zg[0].reason, "整个 `Foo` 属于旧执行器（`ParallelExecutor`）");
+    assert_string_equal(zg[1].reason, "`Live` 中的 `exec_strategy`");
+    assert_string_equal(zg[2].reason, "注释中的 `ParallelExecutor`");
+    tracking_report_free(&r);
+    o.lang = TRK_EN;
     assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
     assert_int_equal(r.files.n, 5);
     const trk_file *a = tracking_file(&r, "a/legacy_thing.cc");
@@ -262,6 +275,10 @@ static void classify_python_tests(void **state) {
     tracking_opts o = {dir, NULL, 0, NULL, NULL, NULL, TRK_ZH, NULL, NULL};
     tracking_report r;
     assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    assert_string_equal(tracking_file(&r, "test_all.py")->reason, "旧执行器单测：其 2 个测试类均派生自旧基类");
+    tracking_report_free(&r);
+    o.lang = TRK_EN;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
     const trk_file *all = tracking_file(&r, "test_all.py");
     assert_int_equal(all->handling, TRK_DIRECT);
     assert_string_equal(all->reason, "a legacy test: its 2 test classes derive from a legacy base");
@@ -277,6 +294,7 @@ static void classify_python_tests(void **state) {
 /* --- items that add up --- */
 
 static int check_sums(const cJSON *doc);
+static int english_runs(const char *md, char *first, size_t n);
 
 /* Every finding of a task is in exactly one row: the most specific check item (names over
  * paths over families), else 其他; an item in another repository holds nothing and is not in
@@ -349,11 +367,31 @@ static void items_add_up(void **state) {
     tracking_manifest_free(m);
 }
 
-/* check_sums on reports written elsewhere, e.g. of the real trees: SUNSET_TRACKING_JSON is a
- * ':'-separated list of tracking.json files (skipped when unset). */
-static void sums_of_given_reports(void **state) {
+/* The counter of English runs: it finds them, and skips code, links and rule ids. */
+static void english_run_counter(void **state) {
     (void)state;
-    const char *list = getenv("SUNSET_TRACKING_JSON");
+    char first[256];
+    assert_int_equal(english_runs("说明：the issue writes the name twice", first, sizeof first), 1);
+    assert_string_equal(first, "the issue writes the name twice");
+    /* a number ends a run: two runs here */
+    assert_int_equal(english_runs("a legacy test: its 2 test classes derive from a legacy base", first, sizeof first), 2);
+    assert_string_equal(first, "a legacy test: its 2 test classes derive from a legacy base");
+    assert_int_equal(english_runs("| see the HTML report | x |\n| +5 more files in it |", first, sizeof first), 2);
+    assert_int_equal(english_runs("移除 `remove the whole legacy thing` 中的 PE-PATH PS-PATH OH-PATH CINN-IDENT",
+                                  first, sizeof first),
+                     0);
+    assert_int_equal(english_runs("[a b c d](https://x/a b c d) Fundable Projects No.4 Docs仓库 three words here",
+                                  first, sizeof first),
+                     1); /* the link text only */
+    assert_int_equal(english_runs("移除OpHandle组件 ParallelExecutor 与 SSAGraphExecutor of it", first, sizeof first), 0);
+}
+
+/* check_sums on reports written elsewhere, e.g. of the real trees, and english_runs on their
+ * Markdown: SUNSET_TRACKING_REPORTS is a ':'-separated list of tracking.json and Chinese
+ * tracking.md files (skipped when unset). */
+static void given_reports(void **state) {
+    (void)state;
+    const char *list = getenv("SUNSET_TRACKING_REPORTS");
     if (!list || !*list) skip();
     char *copy = strdup(list), *save = NULL;
     assert_non_null(copy);
@@ -361,6 +399,16 @@ static void sums_of_given_reports(void **state) {
         char *text = slurp(p);
         if (!text) print_error("%s: cannot read\n", p);
         assert_non_null(text);
+        size_t pl = strlen(p);
+        if (pl > 3 && strcmp(p + pl - 3, ".md") == 0) {
+            char run[256];
+            int runs = english_runs(text, run, sizeof run);
+            print_message("%s: %d runs of four or more English words%s%s\n", p, runs, runs ? "; the first: " : "",
+                          run);
+            assert_int_equal(runs, 0);
+            sunset_free(text);
+            continue;
+        }
         cJSON *doc = cJSON_Parse(text);
         assert_non_null(doc);
         int n = check_sums(doc);
@@ -401,7 +449,7 @@ static void item_states(void **state) {
     assert_string_equal(x->found, "new/dir/x.py");
     assert_false(x->done);
     assert_int_equal(x->open.n, 1);
-    assert_non_null(strstr(x->remark, "已移至 new/dir/x.py"));
+    assert_non_null(strstr(x->remark, "已移至 `new/dir/x.py`"));
     /* 部分删除 at its path without a finding of the task: done */
     assert_int_equal(y->where, TRK_AT_PATH);
     assert_true(y->done);
@@ -467,7 +515,7 @@ static void partial_item_other_task(void **state) {
         assert_int_equal(y->open.n, 1);
         assert_int_equal(y->open_other, 1);
         assert_non_null(strstr(y->remark, lang == TRK_EN ? "still holds legacy code of task 6 (execution_strategy: 1)"
-                                                          : "仍有任务6（execution_strategy：1 处）的旧执行器代码"));
+                                                          : "仍有任务六（execution_strategy：1 处）的旧执行器代码"));
         assert_int_equal(t1->items_done, 2); /* x.py and z.py (直接删除) are gone */
         sb md = {0};
         assert_int_equal(tracking_write_md(&r, NULL, &md), 0);
@@ -627,6 +675,64 @@ static int report(const char *cwd, const char *args) {
         sunset_free(e);
     }
     return rc;
+}
+
+/* Runs of four or more English words in a Markdown text, outside code spans, link targets
+ * and rule ids: what a reader of a Chinese report would read as an English sentence. A word
+ * is ASCII letters (with ' or -, an opening parenthesis or closing punctuation); a rule id
+ * (PE-PATH), a path, a number or any non-ASCII character ends a run, blanks continue it. The
+ * first run found goes to *first. */
+static int english_runs(const char *md, char *first, size_t n) {
+    int runs = 0, words = 0;
+    const char *run_start = NULL, *p = md;
+    first[0] = 0;
+    while (*p) {
+        if (*p == '`') { /* a code span: skipped whole */
+            const char *e = strchr(p + 1, '`');
+            p = e ? e + 1 : p + 1;
+            words = 0;
+            continue;
+        }
+        if (p[0] == ']' && p[1] == '(') { /* a link target; its text reads on */
+            const char *e = strchr(p, ')');
+            p = e ? e + 1 : p + 2;
+            continue;
+        }
+        if (*p == '[' || *p == ']') {
+            p++;
+            continue;
+        }
+        if (*p == ' ' || *p == '\t') {
+            p++;
+            continue;
+        }
+        if ((unsigned char)*p >= 0x80) { /* Chinese text (or any non-ASCII) ends a run */
+            words = 0;
+            p++;
+            continue;
+        }
+        size_t len = 0;
+        while (p[len] && !strchr(" \t\n`[]", p[len]) && (unsigned char)p[len] < 0x80) len++;
+        const char *q = p;
+        if (*q == '(') q++;
+        size_t letters = 0, upper = 0, other = 0;
+        for (; q < p + len; q++) {
+            if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')) letters++, upper += *q <= 'Z';
+            else if ((*q == '\'' || *q == '-') && letters) continue;
+            else if (strchr(",.;:!?)", *q) && letters) continue;
+            else other++;
+        }
+        bool rule_id = upper == letters && memchr(p, '-', len) != NULL;
+        if (letters && !other && !rule_id) {
+            if (!words++) run_start = p;
+            if (words == 4 && !runs++) snprintf(first, n, "%.*s", (int)strcspn(run_start, "\n|"), run_start);
+        } else {
+            words = 0;
+        }
+        p += len;
+        if (*p == '\n') words = 0, p++;
+    }
+    return runs;
 }
 
 /* A finding of the JSON as one comparable string. */
@@ -910,7 +1016,7 @@ static void e2e_mini(void **state) {
     const cJSON *sere = item_named(t1, "seresnext_test_base.py");
     /* the manifest says 部分删除, the file is entirely legacy now: the report says so */
     assert_string_equal(cJSON_GetObjectItem(sere, "computed")->valuestring, "delete");
-    assert_non_null(strstr(cJSON_GetObjectItem(sere, "remark")->valuestring, "整个文件现在都属于旧执行器"));
+    assert_non_null(strstr(cJSON_GetObjectItem(sere, "remark")->valuestring, "但现在应整个删除"));
     assert_string_equal(cJSON_GetObjectItem(item_named(t1, "test_gone_long_ago.py"), "where")->valuestring, "gone");
     cJSON_Delete(doc);
     golden(out, "mini");
@@ -967,7 +1073,7 @@ static void e2e_progress(void **state) {
     assert_string_equal(cJSON_GetObjectItem(mv, "where")->valuestring, "moved");
     assert_string_equal(cJSON_GetObjectItem(mv, "found")->valuestring, "test/deprecated/legacy_test/test_program_prune_backward.py");
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(mv, "done"))); /* still has its task-1 finding */
-    assert_non_null(strstr(cJSON_GetObjectItem(mv, "remark")->valuestring, "已移至 test/deprecated/legacy_test/"));
+    assert_non_null(strstr(cJSON_GetObjectItem(mv, "remark")->valuestring, "已移至 `test/deprecated/legacy_test/"));
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t6, "done")));
     assert_int_equal(cJSON_GetObjectItem(t6, "findings")->valueint, 0);
     assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "summary"), "done")->valueint, 1);
@@ -1024,6 +1130,11 @@ static void e2e_bundled_and_update(void **state) {
     snprintf(mdpath, sizeof mdpath, "%s/tracking.md", out);
     char *md = slurp(mdpath);
     assert_non_null(strstr(once, md)); /* the region is the Markdown report, byte for byte */
+    /* one language: the Chinese report of the bundled manifest has no English sentence */
+    char run[256];
+    int runs = english_runs(md, run, sizeof run);
+    if (runs) print_error("%d English runs, the first: %s\n", runs, run);
+    assert_int_equal(runs, 0);
     assert_int_equal(report(repo, args), 0);
     char *twice = slurp(body);
     assert_string_equal(once, twice);
@@ -1054,7 +1165,8 @@ int main(void) {
         cmocka_unit_test(classify_python_tests),
         cmocka_unit_test(item_states),
         cmocka_unit_test(items_add_up),
-        cmocka_unit_test(sums_of_given_reports),
+        cmocka_unit_test(english_run_counter),
+        cmocka_unit_test(given_reports),
         cmocka_unit_test(partial_item_other_task),
         cmocka_unit_test(update_region),
         cmocka_unit_test(batches),
