@@ -154,7 +154,36 @@ static int write_one(const char *file, const tracking_report *r, const vec *batc
     return rc;
 }
 
-static int update_issue(const char *file, const tracking_report *r, const vec *batches) {
+static void no_region(const char *file, bool missing) {
+    if (missing)
+        fprintf(stderr, "sunset: %s: no region to update: the body needs a line %s and, below it, %s\n", file,
+                TRACKING_MARK_BEGIN, TRACKING_MARK_END);
+    else fprintf(stderr, "sunset: out of memory updating %s\n", file);
+}
+
+/* The characters of an issue body outside its marked region (what --update keeps), into
+ * *around. EXIT_OK, or EXIT_USAGE with the message printed. */
+static int body_around(const char *file, size_t *around) {
+    char *body = NULL, *outside = NULL;
+    size_t len;
+    int e = read_file(file, 0, &body, &len);
+    if (e) {
+        fprintf(stderr, "sunset: %s: %s\n", file, strerror(e));
+        return EXIT_USAGE;
+    }
+    bool missing;
+    outside = tracking_update_body(body, "", &missing);
+    sunset_free(body);
+    if (!outside) {
+        no_region(file, missing);
+        return EXIT_USAGE;
+    }
+    *around = trk_chars(outside, strlen(outside));
+    sunset_free(outside);
+    return EXIT_OK;
+}
+
+static int update_issue(const char *file, const tracking_report *r, const vec *batches, size_t around) {
     char *body = NULL, *next = NULL;
     size_t len;
     sb region = {0};
@@ -163,26 +192,23 @@ static int update_issue(const char *file, const tracking_report *r, const vec *b
         fprintf(stderr, "sunset: %s: %s\n", file, strerror(e));
         goto cleanup;
     }
+    bool missing;
     if (tracking_write_md(r, batches, &region)) {
         fprintf(stderr, "sunset: out of memory writing the report\n");
         goto cleanup;
     }
-    bool missing;
     next = tracking_update_body(body, region.s, &missing);
     if (!next) {
-        if (missing)
-            fprintf(stderr, "sunset: %s: no region to update: the body needs a line %s and, below it, %s\n", file,
-                    TRACKING_MARK_BEGIN, TRACKING_MARK_END);
-        else fprintf(stderr, "sunset: out of memory updating %s\n", file);
+        no_region(file, missing);
         goto cleanup;
     }
     /* GitHub rejects a longer issue body; the file is left as it was */
     size_t chars = trk_chars(next, strlen(next));
     if (chars > TRACKING_ISSUE_LIMIT) {
-        fprintf(stderr, "sunset: %s: the updated body would be %zu characters, over GitHub's limit of %d "
-                        "(the report alone is %zu; lower --md-budget or shorten the text outside the markers); "
-                        "not written\n",
-                file, chars, TRACKING_ISSUE_LIMIT, trk_chars(region.s, region.len));
+        fprintf(stderr, "sunset: %s: the updated body would be %zu characters, over GitHub's limit of %d: "
+                        "the text outside the markers is %zu, the report's fixed part %zu (shorten the text "
+                        "outside the markers, or drop --batches); not written\n",
+                file, chars, TRACKING_ISSUE_LIMIT, around, trk_chars(region.s, region.len));
         goto cleanup;
     }
     if (strcmp(next, body) == 0) {
@@ -338,10 +364,19 @@ int cmd_report(cli *c) {
     rep.revision = revision[0] ? revision : NULL;
     rep.date = date[0] ? date : NULL;
     rep.lang = lang;
-    rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : TRACKING_MD_BUDGET;
+    rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : 0; /* 0: the default, or --update's room */
     if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
     const vec *b = want_batches ? &batches : NULL;
-    if (c->update && (rc = update_issue(c->update, &rep, b))) goto cleanup;
+    /* --update: the Markdown's budget is what the body's text outside the markers leaves of
+     * the issue limit (--md-budget when smaller), for every Markdown view of this run */
+    size_t around = 0;
+    if (c->update) {
+        if ((rc = body_around(c->update, &around))) goto cleanup;
+        rc = EXIT_USAGE;
+        size_t room = around < TRACKING_ISSUE_LIMIT ? TRACKING_ISSUE_LIMIT - around : 0;
+        if (!rep.md_budget || rep.md_budget > room) rep.md_budget = room ? room : 1; /* 0 is the default */
+    }
+    if (c->update && (rc = update_issue(c->update, &rep, b, around))) goto cleanup;
     if (c->out_dir) {
         if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "sunset: %s: cannot create: %s\n", c->out_dir, strerror(errno));

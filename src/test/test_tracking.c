@@ -1092,9 +1092,42 @@ static void e2e_progress(void **state) {
 }
 
 /* The bundled manifest on the sample tree: the views agree; --update rewrites only the region. */
+/* --update fits the whole body without --md-budget: the report gets what the text outside
+ * the markers leaves of the issue limit, and an explicit --md-budget still caps it. */
+static void e2e_update_fits_body(void **state) {
+    (void)state;
+    char body[PATH_MAX + 16], args[PATH_MAX * 2];
+    snprintf(body, sizeof body, "%s/long-issue.md", tmpdir);
+    /* 35,000 characters of the issue's own text: the 43,000-character report no longer fits */
+    sb text = {0};
+    for (int i = 0; i < 700; i++) sb_printf(&text, "任务描述详细见 RFC，第 %03d 行：旧执行器退场的背景与说明。Line of prose %03d.\n", i, i);
+    size_t around = trk_chars(text.s, text.len);
+    assert_true(around > 30000 && around < 40000);
+    sb_puts(&text, TRACKING_MARK_BEGIN "\nold\n" TRACKING_MARK_END "\n");
+    spit(body, text.s);
+    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --update '%s'", body);
+    assert_int_equal(report(repo, args), 0);
+    char *got = slurp(body);
+    assert_non_null(got);
+    size_t chars = trk_chars(got, strlen(got));
+    assert_true(chars <= TRACKING_ISSUE_LIMIT);
+    assert_true(chars > TRACKING_ISSUE_LIMIT - 2000); /* the room is used, not a fixed budget */
+    assert_non_null(strstr(got, "未在此列出")); /* something was cut to fit */
+    assert_true(strncmp(got, text.s, text.len - strlen(TRACKING_MARK_BEGIN "\nold\n" TRACKING_MARK_END "\n")) == 0);
+    sunset_free(got);
+    /* --md-budget below the room wins */
+    spit(body, text.s);
+    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --md-budget 28000 --update '%s'", body);
+    assert_int_equal(report(repo, args), 0);
+    got = slurp(body);
+    assert_true(trk_chars(got, strlen(got)) - around < 28000);
+    sunset_free(got);
+    sb_free(&text);
+}
+
 static void e2e_bundled_and_update(void **state) {
     (void)state;
-    char out[PATH_MAX + 16], args[PATH_MAX * 2], body[PATH_MAX + 16];
+    char out[PATH_MAX + 16], args[PATH_MAX * 3], body[PATH_MAX + 16];
     snprintf(out, sizeof out, "%s/bundled", tmpdir);
     snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --out-dir '%s' --batches", out);
     assert_int_equal(report(repo, args), 0);
@@ -1119,7 +1152,9 @@ static void e2e_bundled_and_update(void **state) {
 
     snprintf(body, sizeof body, "%s/issue.md", tmpdir);
     spit(body, "Intro written by hand.\n\n" TRACKING_MARK_BEGIN "\nstale table\n" TRACKING_MARK_END "\n\nOutro.\n");
-    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --batches --update '%s'", body);
+    /* with --out-dir in the same run, its tracking.md is the region: one budget, the body's */
+    snprintf(out, sizeof out, "%s/bundled-update", tmpdir);
+    snprintf(args, sizeof args, "testdata/paddle-mini --no-config -q --batches --update '%s' --out-dir '%s'", body, out);
     assert_int_equal(report(repo, args), 0);
     char *once = slurp(body);
     assert_non_null(once);
@@ -1175,6 +1210,7 @@ int main(void) {
         cmocka_unit_test(e2e_mini),
         cmocka_unit_test(e2e_progress),
         cmocka_unit_test(e2e_bundled_and_update),
+        cmocka_unit_test(e2e_update_fits_body),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
