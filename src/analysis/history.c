@@ -97,6 +97,8 @@ typedef struct replay {
     size_t n_families;
     size_t blobs_scanned, blobs_cached;
     int err;
+    bool baseline;  /* the range's start A is the first selected commit */
+    git_oid from;   /* A */
 } replay;
 
 static int family_index(const sunset_result *r, const char *fam) {
@@ -257,6 +259,53 @@ static bool parse_date(const char *s, int64_t *out) {
     return true;
 }
 
+/* Appends the PR numbers ("#123") of a subject to *prs. */
+static void subject_prs(const char *subject, vec *prs) {
+    for (const char *p = subject; p && (p = strchr(p, '#')); p++) {
+        char *end;
+        long v = strtol(p + 1, &end, 10);
+        if (end > p + 1 && p[1] >= '0' && p[1] <= '9' && v > 0) vec_push(prs, &v);
+    }
+}
+
+/* What a commit's change is attributed to: the PR its subject names (the last "#N"); for a
+ * merge commit naming none, the PRs of the commits it brings in (reachable from its other
+ * parents, not from the first), newest first, each once. 0, or -1 on OOM. */
+static int commit_prs(git_repository *repo, git_commit *cm, const char *summary, history_sample *smp) {
+    vec prs = VEC_INIT(long);
+    if (smp->pr > 0) {
+        if (!vec_push(&prs, &smp->pr)) return -1;
+    } else if (git_commit_parentcount(cm) > 1) {
+        git_revwalk *w = NULL;
+        git_oid id;
+        if (git_revwalk_new(&w, repo) == 0 && git_revwalk_hide(w, git_commit_parent_id(cm, 0)) == 0) {
+            for (unsigned k = 1; k < git_commit_parentcount(cm); k++) git_revwalk_push(w, git_commit_parent_id(cm, k));
+            git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+            while (git_revwalk_next(&id, w) == 0) {
+                git_commit *c = NULL;
+                if (git_commit_lookup(&c, repo, &id) != 0) continue;
+                size_t before = prs.n;
+                subject_prs(git_commit_summary(c), &prs);
+                /* each PR once: the merged branch may name it in several commits */
+                for (size_t i = before; i < prs.n; i++)
+                    for (size_t j = 0; j < before; j++)
+                        if (VEC_AT(&prs, long, j) == VEC_AT(&prs, long, i)) {
+                            VEC_AT(&prs, long, i--) = VEC_AT(&prs, long, --prs.n);
+                            break;
+                        }
+                git_commit_free(c);
+            }
+        }
+        git_revwalk_free(w);
+        if (prs.n) smp->pr = VEC_AT(&prs, long, 0);
+    }
+    (void)summary;
+    smp->prs = prs.n ? (long *)prs.v : NULL;
+    smp->n_prs = prs.n;
+    if (!prs.n) vec_free(&prs);
+    return 0;
+}
+
 /* The first-parent commits of the range, oldest first, after --since/--max-count/--every. */
 static int select_commits(replay *rp, const char *range, vec *out) {
     const history_opts *c = rp->o;
@@ -271,9 +320,12 @@ static int select_commits(replay *rp, const char *range, vec *out) {
         fprintf(stderr, "sunset: history: '%s': %s\n", range, ge ? ge->message : "not a revision");
         goto cleanup;
     }
-    if (spec.flags & GIT_REVSPEC_RANGE) {
+    git_oid from = {{0}};
+    bool is_range = (spec.flags & GIT_REVSPEC_RANGE) != 0;
+    if (is_range) {
         git_revwalk_push(walk, git_object_id(spec.to));
         git_revwalk_hide(walk, git_object_id(spec.from));
+        git_oid_cpy(&from, git_object_id(spec.from));
     } else {
         git_revwalk_push(walk, git_object_id(spec.from));
     }
@@ -288,21 +340,36 @@ static int select_commits(replay *rp, const char *range, vec *out) {
     long max = c->max_count > 0 ? c->max_count : (strstr(range, "..") ? 0 : 100);
     vec newest_first = VEC_INIT(git_oid);
     git_oid id;
+    bool cut = false; /* --since or --max-count ended the walk before the range's start */
     while (git_revwalk_next(&id, walk) == 0) {
         if (since) {
             git_commit *cm = NULL;
             if (git_commit_lookup(&cm, rp->repo, &id) == 0) {
                 bool older = git_commit_time(cm) < since;
                 git_commit_free(cm);
-                if (older) break;
+                if (older) {
+                    cut = true;
+                    break;
+                }
             }
         }
         if (!vec_push(&newest_first, &id)) {
             vec_free(&newest_first);
             goto cleanup;
         }
-        if (max && (long)newest_first.n >= max) break;
+        if (max && (long)newest_first.n >= max) {
+            cut = true;
+            break;
+        }
     }
+    /* A..B: A itself is the first sample, the state the range starts from, so the change of
+     * the range's first commit is a step like any other (not the chart's starting level) */
+    if (is_range && !cut && !vec_push(out, &from)) {
+        vec_free(&newest_first);
+        goto cleanup;
+    }
+    rp->baseline = is_range && !cut;
+    rp->from = from;
     long every = c->every > 0 ? c->every : 1;
     /* oldest first; every Nth counting from the newest, which is always kept */
     for (size_t i = newest_first.n; i-- > 0;) {
@@ -350,10 +417,13 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
             .total = rp->total,
             .files = rp->files,
             .pr = pr_number(summary ? summary : ""),
+            .baseline = rp->baseline && git_oid_equal(&VEC_AT(ids, git_oid, i), &rp->from),
         };
+        int prc = commit_prs(rp->repo, cm, summary, &smp);
         git_commit_free(cm);
-        if (!smp.subject || !vec_push(out, &smp)) {
+        if (prc || !smp.subject || !vec_push(out, &smp)) {
             sunset_free(smp.subject);
+            sunset_free(smp.prs);
             goto cleanup;
         }
         if (o->progress)
@@ -408,6 +478,9 @@ cleanup:
 }
 
 void history_samples_free(vec *samples) {
-    for (size_t i = 0; i < samples->n; i++) sunset_free(VEC_AT(samples, history_sample, i).subject);
+    for (size_t i = 0; i < samples->n; i++) {
+        sunset_free(VEC_AT(samples, history_sample, i).subject);
+        sunset_free(VEC_AT(samples, history_sample, i).prs);
+    }
     vec_free(samples);
 }
