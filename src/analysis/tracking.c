@@ -959,16 +959,18 @@ static int measure_task(const tracking_opts *o, const sunset_result *res, const 
     return 0;
 }
 
+int trk_pr_state(const tracking_report *r, const char *pr) {
+    if (!r->pr_merged || !pr || pr[0] != '#' || pr[1] < '0' || pr[1] > '9') return -1;
+    char *end;
+    long n = strtol(pr + 1, &end, 10);
+    return *end ? -1 : r->pr_merged(r->pr_ctx, n);
+}
+
 /* Whether a PR the task names is in the measured history: 1, 0, or -1 when unknown. */
-static int task_merged(const tracking_opts *o, const trk_task *t) {
-    if (!o->pr_merged) return -1;
+static int task_merged(const tracking_report *r, const trk_task *t) {
     int known = -1;
     for (size_t k = 0; k < t->prs.n; k++) {
-        const char *p = VEC_AT(&t->prs, char *, k);
-        char *end;
-        long n = strtol(p + (*p == '#'), &end, 10);
-        if (end == p + (*p == '#') || *end) continue;
-        int v = o->pr_merged(o->pr_ctx, n);
+        int v = trk_pr_state(r, VEC_AT(&t->prs, char *, k));
         if (v == 1) return 1;
         if (v == 0) known = 0;
     }
@@ -998,10 +1000,12 @@ int tracking_compute(tracking_manifest *m, const sunset_result *res, const track
     owner = sunset_calloc(res->n_findings ? res->n_findings : 1, sizeof *owner);
     if (!owner) goto oom;
     out->submitted_known = true;
+    out->pr_merged = o->pr_merged;
+    out->pr_ctx = o->pr_ctx;
     for (size_t ti = 0; ti < m->tasks.n; ti++) {
         trk_task *t = &VEC_AT(&m->tasks, trk_task, ti);
         if (measure_task(o, res, out, t, owner)) goto oom;
-        int merged = task_merged(o, t);
+        int merged = task_merged(out, t);
         t->merged = merged == 1;
         /* measured in the history, never copied: a task "submitted" has a PR merged */
         if (merged < 0 && t->prs.n) out->submitted_known = false;

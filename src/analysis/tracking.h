@@ -189,8 +189,8 @@ typedef struct tracking_opts {
     trk_legacy_file_fn legacy_file;
     void *ctx;
     trk_lang lang;             /* of the remarks and reasons computed here */
-    /* Whether PR `pr` (a number) is in the measured revision's history: 1 yes, 0 no, -1
-     * unknown (no history). NULL: unknown. */
+    /* Whether PR `pr` (a number) is in the measured revision's history: 1 yes, 0 no, 2 yes
+     * but far older than the manifest's other PRs, -1 unknown (no history). NULL: unknown. */
     int (*pr_merged)(void *ctx, long pr);
     void *pr_ctx;
 } tracking_opts;
@@ -201,10 +201,13 @@ typedef struct tracking_report {
     vec files;                  /* trk_file, by path */
     size_t tasks_done, tasks_submitted, tasks_claimed;
     bool submitted_known;       /* tasks_submitted was measured in the history (else unknown) */
+    int (*pr_merged)(void *ctx, long pr); /* from the opts: PRs checked against the history */
+    void *pr_ctx;
     const char *burndown;       /* an SVG chart to embed in the HTML (sunset history); borrowed, may be NULL */
     /* what was measured, set by the caller; borrowed, may be NULL */
     const char *revision;       /* the commit id measured (PATH in git, or --revision) */
     const char *date;           /* YYYY-MM-DD: the commit's date, else the day of the run */
+    bool links_pinned;          /* links point at `revision` in a repository that has it */
     trk_lang lang;              /* the prose of every writer */
     size_t md_budget;           /* Markdown: characters the document stays under (0: TRACKING_MD_BUDGET) */
 } tracking_report;
@@ -230,6 +233,11 @@ const trk_file *tracking_file(const tracking_report *r, const char *path);
 bool trk_url(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end);
 /* Whether u is an http:// or https:// URL (case-insensitive scheme). */
 bool trk_is_web_url(const char *u);
+
+/* Whether the manifest's PR text ("#63543") is in the measured history: 1 yes, 0 no (a typo,
+ * or not merged), 2 yes but far older than the manifest's other PRs (a typo naming an old PR),
+ * -1 unknown (no history, or not a "#N"). */
+int trk_pr_state(const tracking_report *r, const char *pr);
 
 /* 100 * a / b, 0 when b is 0. */
 double trk_rate(size_t a, size_t b);

@@ -20,6 +20,7 @@
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -79,7 +80,17 @@ cleanup:
     git_repository_free(repo);
 }
 
-static int cmp_long(const void *a, const void *b);
+/* A PR number named in a commit subject of the history, and the newest such commit's time. */
+typedef struct pr_seen {
+    long pr;
+    int64_t time;
+    bool old; /* far older than the manifest's other PRs: a typo for another number */
+} pr_seen;
+
+static int cmp_pr_seen(const void *a, const void *b) {
+    const pr_seen *x = a, *y = b;
+    return x->pr != y->pr ? (x->pr < y->pr ? -1 : 1) : (x->time > y->time ? -1 : x->time < y->time);
+}
 
 /* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of the
  * repository at root, merged branches included, sorted; *ok false when root has no history. */
@@ -100,22 +111,155 @@ static int history_prs(const char *root, vec *prs, bool *ok) {
         while (p && (p = strchr(p, '#'))) {
             char *end;
             long v = strtol(p + 1, &end, 10);
-            if (end > p + 1 && v > 0 && (p[1] >= '0' && p[1] <= '9') && !vec_push(prs, &v)) rc = -1;
+            pr_seen ps = {v, (int64_t)git_commit_time(c), false};
+            if (end > p + 1 && v > 0 && (p[1] >= '0' && p[1] <= '9') && !vec_push(prs, &ps)) rc = -1;
             p++;
         }
         git_commit_free(c);
     }
     *ok = true;
-    if (prs->n > 1) qsort(prs->v, prs->n, sizeof(long), cmp_long);
+    /* by number, the newest commit first; one entry per number */
+    if (prs->n > 1) qsort(prs->v, prs->n, sizeof(pr_seen), cmp_pr_seen);
+    size_t u = 0;
+    for (size_t i = 0; i < prs->n; i++)
+        if (!u || VEC_AT(prs, pr_seen, u - 1).pr != VEC_AT(prs, pr_seen, i).pr)
+            VEC_AT(prs, pr_seen, u++) = VEC_AT(prs, pr_seen, i);
+    prs->n = u;
 cleanup:
     git_revwalk_free(walk);
     git_repository_free(repo);
     return rc;
 }
 
+/* The web URL of a remote URL: https://host/path for https://, ssh:// and scp-like
+ * git@host:path forms, without a trailing ".git" or '/'. False for a local path. */
+static bool web_of_remote(const char *url, sb *out) {
+    const char *host = NULL;
+    bool scheme = true;
+    if (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0) host = strstr(url, "//") + 2;
+    else if (strncmp(url, "ssh://", 6) == 0) host = url + 6;
+    else if (!strstr(url, "://") && url[0] != '/' && url[0] != '.') {
+        const char *colon = strchr(url, ':'), *sl = strchr(url, '/');
+        if (colon && (!sl || colon < sl)) host = url, scheme = false; /* git@host:owner/repo */
+    }
+    if (!host) return false;
+    const char *at = strchr(host, '@'), *slash = strchr(host, '/');
+    if (at && (!slash || at < slash)) host = at + 1;
+    size_t hl = strcspn(host, ":/");
+    const char *path = host + hl;
+    if (*path == ':') {
+        path++;
+        if (scheme) path += strspn(path, "0123456789"); /* a port */
+    }
+    while (*path == '/') path++;
+    size_t pl = strlen(path);
+    while (pl && path[pl - 1] == '/') pl--;
+    if (pl > 4 && strncmp(path + pl - 4, ".git", 4) == 0) pl -= 4;
+    if (!hl || !pl) return false;
+    sb_printf(out, "https://%.*s/%.*s", (int)hl, host, (int)pl, path);
+    return !out->oom;
+}
+
+static bool same_web(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    while (la && a[la - 1] == '/') la--;
+    while (lb && b[lb - 1] == '/') lb--;
+    return la == lb && strncasecmp(a, b, la) == 0;
+}
+
+/* Which remote holds the measured commit, so links to it resolve: the web URL of a remote
+ * one of whose branches (refs/remotes/NAME/...) contains `rev` — the manifest's repository
+ * when it is one of them — into *web (empty when none). */
+static void revision_remote(const char *root, const char *rev, const char *manifest_repo, sb *web) {
+    git_repository *repo = NULL;
+    git_strarray names = {0};
+    git_oid id;
+    sunset_git_init();
+    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+        git_oid_fromstr(&id, rev) != 0 || git_remote_list(&names, repo) != 0)
+        goto cleanup;
+    for (size_t i = 0; i < names.count; i++) {
+        git_remote *rm = NULL;
+        git_reference_iterator *it = NULL;
+        git_reference *ref = NULL;
+        vec tips = VEC_INIT(git_oid);
+        sb glob = {0}, w = {0};
+        sb_printf(&glob, "refs/remotes/%s/*", names.strings[i]);
+        if (!glob.oom && git_remote_lookup(&rm, repo, names.strings[i]) == 0 && git_remote_url(rm) &&
+            web_of_remote(git_remote_url(rm), &w) && git_reference_iterator_glob_new(&it, repo, glob.s) == 0) {
+            while (git_reference_next(&ref, it) == 0) {
+                git_reference *res = NULL;
+                if (git_reference_resolve(&res, ref) == 0 && git_reference_target(res)) vec_push(&tips, git_reference_target(res));
+                git_reference_free(res);
+                git_reference_free(ref);
+            }
+            bool holds = false;
+            for (size_t k = 0; k < tips.n && !holds; k++) holds = git_oid_equal(&VEC_AT(&tips, git_oid, k), &id);
+            if (!holds && tips.n)
+                holds = git_graph_reachable_from_any(repo, &id, (const git_oid *)tips.v, tips.n) == 1;
+            /* the manifest's repository wins; else the first remote that holds the commit */
+            if (holds && (!web->len || (manifest_repo && same_web(w.s, manifest_repo)))) {
+                web->len = 0;
+                sb_putn(web, w.s, w.len);
+            }
+        }
+        git_reference_iterator_free(it);
+        git_remote_free(rm);
+        vec_free(&tips);
+        sb_free(&glob);
+        sb_free(&w);
+    }
+cleanup:
+    git_strarray_dispose(&names);
+    git_repository_free(repo);
+}
+
 static int pr_in_history(void *ctx, long pr) {
     const vec *prs = ctx;
-    return bsearch(&pr, prs->v, prs->n, sizeof(long), cmp_long) != NULL;
+    pr_seen key = {pr, INT64_MAX, false};
+    size_t lo = 0, hi = prs->n;
+    while (lo < hi) { /* the first entry >= key: the PR's, when it is there */
+        size_t mid = (lo + hi) / 2;
+        if (cmp_pr_seen(&VEC_AT(prs, pr_seen, mid), &key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == prs->n || VEC_AT(prs, pr_seen, lo).pr != pr) return 0;
+    return VEC_AT(prs, pr_seen, lo).old ? 2 : 1;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A PR the manifest names whose commit is far older (half a year) than the median of the
+ * manifest's PRs is marked old: #6782 for #63782 names a 2017 design-doc commit. */
+static void mark_old_prs(const tracking_manifest *m, vec *prs) {
+    vec times = VEC_INIT(int64_t);
+    vec named = VEC_INIT(pr_seen *);
+    for (size_t i = 0; i < m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
+        for (size_t k = 0; k < t->prs.n + t->items.n; k++) {
+            const char *p = k < t->prs.n ? VEC_AT(&t->prs, char *, k) : VEC_AT(&t->items, trk_item, k - t->prs.n).pr;
+            if (!p || p[0] != '#') continue;
+            long v = strtol(p + 1, NULL, 10);
+            for (size_t j = 0; j < prs->n; j++) {
+                pr_seen *ps = &VEC_AT(prs, pr_seen, j);
+                if (ps->pr != v) continue;
+                vec_push(&times, &ps->time);
+                vec_push(&named, &ps);
+                break;
+            }
+        }
+    }
+    if (times.n >= 3) {
+        qsort(times.v, times.n, sizeof(int64_t), cmp_i64);
+        int64_t median = VEC_AT(&times, int64_t, times.n / 2);
+        for (size_t j = 0; j < named.n; j++)
+            if (VEC_AT(&named, pr_seen *, j)->time < median - 183 * 86400) VEC_AT(&named, pr_seen *, j)->old = true;
+    }
+    vec_free(&times);
+    vec_free(&named);
 }
 
 /* The day of the run, UTC; SOURCE_DATE_EPOCH (reproducible builds) when set. */
@@ -127,11 +271,6 @@ static void run_date(char date[16]) {
     struct tm tm;
     date[0] = 0;
     if (gmtime_r(&t, &tm)) strftime(date, 16, "%Y-%m-%d", &tm);
-}
-
-static int cmp_long(const void *a, const void *b) {
-    long x = *(const long *)a, y = *(const long *)b;
-    return x < y ? -1 : x > y;
 }
 
 static bool is_hex_rev(const char *s) {
@@ -232,7 +371,7 @@ int cmd_report(cli *c) {
     sunset_result res = {0};
     tracking_manifest *m = NULL;
     tracking_report rep = {0};
-    vec batches = VEC_INIT(trk_batch), prs = VEC_INIT(long);
+    vec batches = VEC_INIT(trk_batch), prs = VEC_INIT(pr_seen);
     bool want_batches = c->batches || c->owners;
     char *manifest = NULL, *owners = NULL, *burndown = NULL;
     sunset_finding *kept = NULL;
@@ -334,14 +473,38 @@ int cmd_report(cli *c) {
     tree_revision(s.root, revision, date);
     if (c->revision) snprintf(revision, sizeof revision, "%s", c->revision);
     if (!date[0]) run_date(date);
+    /* Links pin the commit in the repository that has it: a tree in git is linked through
+     * the remote whose branches contain the commit (a fork's commit is not in the upstream);
+     * a commit no remote holds (local, or fetched from a path) keeps the manifest's branch
+     * links, with a warning. --revision of an exported tree is taken at its word. */
+    bool pinned = false;
     if (revision[0] && m->repository && !c->source_url) {
-        sunset_free(m->source_url);
-        sb u = {0};
-        size_t rl = strlen(m->repository);
-        sb_printf(&u, "%.*s/blob/%s", (int)(rl && m->repository[rl - 1] == '/' ? rl - 1 : rl), m->repository,
-                  revision);
-        if (u.oom) goto oom;
-        m->source_url = sb_take(&u);
+        sb web = {0};
+        if (c->revision) sb_puts(&web, m->repository);
+        else revision_remote(s.root, revision, m->repository, &web);
+        if (web.oom) {
+            sb_free(&web);
+            goto oom;
+        }
+        if (web.len) {
+            sunset_free(m->source_url);
+            sb u = {0};
+            size_t rl = web.len;
+            sb_printf(&u, "%.*s/blob/%s", (int)(rl && web.s[rl - 1] == '/' ? rl - 1 : rl), web.s, revision);
+            if (!c->revision && !same_web(web.s, m->repository) && !c->quiet)
+                fprintf(stderr, "sunset: note: commit %.12s is not in %s's branches; links point at %s, the remote "
+                                "that has it\n", revision, m->repository, web.s);
+            sb_free(&web);
+            if (u.oom) goto oom;
+            m->source_url = sb_take(&u);
+            pinned = true;
+        } else {
+            sb_free(&web);
+            fprintf(stderr, "sunset: warning: commit %.12s is in no remote branch with a web URL (a local commit, "
+                            "or a clone of a path): links point at %s, not at the commit, and line anchors may "
+                            "drift\n",
+                    revision, m->source_url ? m->source_url : "relative paths");
+        }
     }
     if ((rc = scan_execute(c, &s, &res))) goto cleanup;
     rc = EXIT_USAGE;
@@ -357,11 +520,13 @@ int cmd_report(cli *c) {
     /* the dashboard's "submitted" is measured: a task's PR in the history of what was measured */
     bool have_history = false;
     if (revision[0] && !c->revision && history_prs(s.root, &prs, &have_history)) goto oom;
+    if (have_history) mark_old_prs(m, &prs);
     tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang,
                        have_history ? pr_in_history : NULL, &prs};
     if (tracking_compute(m, &view, &o, &rep)) goto oom;
     rep.burndown = burndown;
     rep.revision = revision[0] ? revision : NULL;
+    rep.links_pinned = pinned;
     rep.date = date[0] ? date : NULL;
     rep.lang = lang;
     rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : 0; /* 0: the default, or --update's room */

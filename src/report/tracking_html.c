@@ -146,8 +146,16 @@ static void task_table(sb *out, const tracking_report *r) {
                   t->items_total, t->findings.n, t->n_files);
         gh_links(out, r->m, t->claimant);
         for (size_t k = 0; k < t->prs.n; k++) {
+            const char *pr = VEC_AT(&t->prs, char *, k);
             sb_putc(out, ' ');
-            gh_links(out, r->m, VEC_AT(&t->prs, char *, k));
+            /* a PR the measured history lacks (a typo) is not linked */
+            if (trk_pr_state(r, pr) == 0 || trk_pr_state(r, pr) == 2) {
+                sb_puts(out, "<s title=\"not in the measured history\">");
+                esc(out, pr);
+                sb_puts(out, "</s>");
+            } else {
+                gh_links(out, r->m, pr);
+            }
         }
         sb_puts(out, "</td></tr>\n");
     }

@@ -89,6 +89,19 @@ static void task_state(sb *out, const tracking_report *r, const trk_task *t) {
     sb_printf(out, "剩余 %zu 处（%zu 个文件）", t->findings.n, t->n_files);
 }
 
+/* A PR the manifest names: as text GitHub links, unless the measured history has no such PR
+ * (a typo like #6782): then in a code span, which GitHub does not link. */
+static void pr_cell(sb *out, const tracking_report *r, const char *pr) {
+    int st = trk_pr_state(r, pr);
+    if (st != 0 && st != 2) {
+        cell(out, pr);
+        return;
+    }
+    sb_putc(out, '`');
+    cell(out, pr);
+    sb_puts(out, "`⚠️");
+}
+
 static void overview(sb *out, const tracking_report *r) {
     sb_puts(out, "### 二、Task\n\n| 序号 | 任务描述 | 认领人/状态/PR号 |\n|---|---|---|\n");
     for (size_t i = 0; i < r->m->tasks.n; i++) {
@@ -104,7 +117,7 @@ static void overview(sb *out, const tracking_report *r) {
         }
         for (size_t k = 0; k < t->prs.n; k++) {
             sb_putc(out, ' ');
-            cell(out, VEC_AT(&t->prs, char *, k));
+            pr_cell(out, r, VEC_AT(&t->prs, char *, k));
         }
         sb_puts(out, " |\n");
     }
@@ -159,7 +172,7 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         sb_puts(out, " | ");
         item_status(out, r, it);
         sb_puts(out, " | ");
-        cell(out, it->pr);
+        pr_cell(out, r, it->pr);
         sb_puts(out, " | ");
         finding_links(out, r, &it->open, true);
         sb_puts(out, " |\n");
@@ -175,7 +188,7 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
     sb_puts(out, " | ");
     item_status(out, r, it);
     sb_puts(out, " | ");
-    cell(out, it->pr);
+    pr_cell(out, r, it->pr);
     sb_puts(out, " | ");
     finding_links(out, r, &it->open, false);
     sb_puts(out, " |\n");
@@ -288,6 +301,52 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
     return 0;
 }
 
+/* The PRs the manifest names that the measured history does not have, with their tasks: a
+ * typo in the issue, or work not merged; they are not linked. */
+static void pr_check_state(sb *out, const tracking_report *r, int want) {
+    size_t shown = 0;
+    for (size_t i = 0; i < r->m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
+        for (size_t k = 0; k < t->prs.n; k++) {
+            const char *pr = VEC_AT(&t->prs, char *, k);
+            if (trk_pr_state(r, pr) != want) continue;
+            bool earlier = false; /* once per PR, with every task naming it */
+            for (size_t j = 0; j < i && !earlier; j++)
+                for (size_t q = 0; q < VEC_AT(&r->m->tasks, trk_task, j).prs.n && !earlier; q++)
+                    earlier = strcmp(VEC_AT(&VEC_AT(&r->m->tasks, trk_task, j).prs, char *, q), pr) == 0;
+            for (size_t q = 0; q < k && !earlier; q++) earlier = strcmp(VEC_AT(&t->prs, char *, q), pr) == 0;
+            if (earlier) continue;
+            sb_puts(out, shown++ ? T(r, "、`", ", `") : T(r, "PR 核对：`", "PR check: `"));
+            cell(out, pr);
+            sb_puts(out, T(r, "`（任务", "` (task"));
+            size_t nt = 0;
+            for (size_t j = i; j < r->m->tasks.n; j++) {
+                const trk_task *u = &VEC_AT(&r->m->tasks, trk_task, j);
+                bool names = false;
+                for (size_t q = 0; q < u->prs.n && !names; q++) names = strcmp(VEC_AT(&u->prs, char *, q), pr) == 0;
+                char num[16];
+                if (names) sb_printf(out, "%s%s", nt++ ? T(r, "、", ", ") : r->lang == TRK_EN ? " " : "",
+                                     r->lang == TRK_EN ? (snprintf(num, sizeof num, "%d", u->number), num)
+                                                       : trk_cn_number(u->number, num));
+            }
+            sb_puts(out, T(r, "）", ")"));
+        }
+    }
+    if (shown && want == 0)
+        sb_puts(out, T(r, "不在所测提交的历史中（可能是议题中的笔误，或尚未合入），未作链接。\n\n",
+                       " not in the history of the measured commit (a typo in the issue, or not merged): not linked.\n\n"));
+    else if (shown)
+        sb_puts(out, T(r, "在历史中是比本议题其余 PR 早半年以上的提交（可能是议题中的笔误），未作链接。\n\n",
+                       " name commits over half a year older than the issue's other PRs (a typo in the issue?): not "
+                       "linked.\n\n"));
+}
+
+/* The PRs the manifest names that do not check out against the history: missing, or old. */
+static void pr_check(sb *out, const tracking_report *r) {
+    pr_check_state(out, r, 0);
+    pr_check_state(out, r, 2);
+}
+
 static void dashboard(sb *out, const tracking_report *r) {
     size_t n = r->m->tasks.n;
     sb_puts(out, "### 看板信息\n\n| 任务方向 | 任务数量 | 提交作品 / 任务认领 | 提交率 | 完成 | 完成率 |\n"
@@ -306,6 +365,7 @@ static void dashboard(sb *out, const tracking_report *r) {
                      : T(r, "提交作品：无 git 历史，未测量；完成：所有子项完成且无剩余问题的任务数。\n\n",
                          "Submitted: not measured (no git history); done: tasks with every item done and "
                          "nothing left.\n\n"));
+    pr_check(out, r);
 }
 
 static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
@@ -431,13 +491,16 @@ static void measured(sb *out, const tracking_report *r) {
         if (r->revision) sb_printf(out, "commit `%s`", r->revision);
         else sb_puts(out, "a tree that is not a git checkout (revision unknown)");
         if (r->date) sb_printf(out, ", %s", r->date);
-        sb_puts(out, r->revision ? "; links point at that commit.\n\n" : ".\n\n");
+        sb_puts(out, !r->revision ? ".\n\n" : r->links_pinned ? "; links point at that commit.\n\n"
+                                                             : "; no remote holds that commit, so links point at the "
+                                                               "branch.\n\n");
     } else {
         sb_puts(out, "由 sunset 测量：");
         if (r->revision) sb_printf(out, "提交 `%s`", r->revision);
         else sb_puts(out, "非 git 检出的源码树（版本未知）");
         if (r->date) sb_printf(out, "，%s", r->date);
-        sb_puts(out, r->revision ? "；链接均指向该提交。\n\n" : "。\n\n");
+        sb_puts(out, !r->revision ? "。\n\n" : r->links_pinned ? "；链接均指向该提交。\n\n"
+                                                             : "；该提交不在任何远程仓库中，链接指向分支。\n\n");
     }
 }
 

@@ -1125,6 +1125,93 @@ static void e2e_update_fits_body(void **state) {
     sb_free(&text);
 }
 
+/* Links follow the remote that has the measured commit: none (a local commit) keeps the
+ * manifest's branch links with a warning; a fork's remote whose branch holds it gets the
+ * blob links. */
+static void e2e_links_follow_remote(void **state) {
+    (void)state;
+    char tree[PATH_MAX + 16], args[PATH_MAX * 3], errp[PATH_MAX + 16];
+    snprintf(tree, sizeof tree, "%s/gitmini", tmpdir);
+    snprintf(errp, sizeof errp, "%s/stderr", tmpdir);
+    assert_int_equal(sh("rm -rf '%s' && cp -R testdata/paddle-mini '%s' && cd '%s' && git init -q . && git add -A && "
+                        "git -c user.name=t -c user.email=t@t commit -qm t",
+                        tree, tree, tree),
+                     0);
+    snprintf(args, sizeof args, "'%s' --no-config -q -o '%s/l1.md'", tree, tmpdir);
+    assert_int_equal(report(repo, args), 0);
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/l1.md", tmpdir);
+    char *md = slurp(p), *err = slurp(errp);
+    assert_non_null(strstr(err, "is in no remote branch with a web URL"));
+    assert_non_null(strstr(md, "](https://github.com/PaddlePaddle/Paddle/blob/develop/"));
+    assert_non_null(strstr(md, "该提交不在任何远程仓库中，链接指向分支"));
+    sunset_free(md);
+    sunset_free(err);
+    /* a fork's remote branch holds the commit: blob links into the fork */
+    assert_int_equal(sh("cd '%s' && git remote add fork git@github.com:someone/Paddle.git && "
+                        "git update-ref refs/remotes/fork/develop HEAD",
+                        tree),
+                     0);
+    snprintf(args, sizeof args, "'%s' --no-config -o '%s/l2.md'", tree, tmpdir);
+    assert_int_equal(report(repo, args), 0);
+    snprintf(p, sizeof p, "%s/l2.md", tmpdir);
+    md = slurp(p);
+    err = slurp(errp);
+    char sha[64] = {0};
+    assert_int_equal(sh("cd '%s' && git rev-parse HEAD > '%s/sha'", tree, tmpdir), 0);
+    snprintf(p, sizeof p, "%s/sha", tmpdir);
+    char *sh_txt = slurp(p);
+    snprintf(sha, sizeof sha, "%.40s", sh_txt);
+    char want[256];
+    snprintf(want, sizeof want, "](https://github.com/someone/Paddle/blob/%s/", sha);
+    assert_non_null(strstr(md, want));
+    assert_non_null(strstr(md, "链接均指向该提交"));
+    assert_non_null(strstr(err, "links point at https://github.com/someone/Paddle, the remote that has it"));
+    sunset_free(sh_txt);
+    sunset_free(md);
+    sunset_free(err);
+}
+
+/* PRs checked against the history: one not in it and one far older than the rest are shown
+ * in code spans (GitHub does not link them) and listed with the reason; the HTML strikes
+ * them instead of linking. */
+static int history_of_prs(void *ctx, long pr) {
+    (void)ctx;
+    return pr == 6 ? 1 : pr == 8 ? 2 : 0;
+}
+
+static void prs_checked(void **state) {
+    (void)state;
+    static const char *mf =
+        "{\"schema\":1,\"id\":\"t\",\"title\":\"T\",\"repository\":\"https://github.com/o/r\",\"tasks\":["
+        "{\"number\":2,\"title\":\"two\",\"prs\":[\"#6\",\"#7\",\"#8\"],\"match\":{\"tasks\":[2]},\"items\":[]}]}";
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(mf, "m.json", &err);
+    assert_non_null(m);
+    sunset_result res;
+    result_of(&res, NULL, 0);
+    tracking_opts o = {NULL, NULL, 0, NULL, NULL, NULL, TRK_ZH, history_of_prs, NULL};
+    tracking_report r;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    assert_int_equal(trk_pr_state(&r, "#6"), 1);
+    assert_int_equal(trk_pr_state(&r, "#7"), 0);
+    assert_int_equal(trk_pr_state(&r, "6"), -1);
+    assert_true(VEC_AT(&m->tasks, trk_task, 0).merged);
+    sb md = {0}, html = {0};
+    assert_int_equal(tracking_write_md(&r, NULL, &md), 0);
+    assert_non_null(strstr(md.s, "| 2 | two ✅ | #6 `#7`⚠️ `#8`⚠️ |"));
+    assert_non_null(strstr(md.s, "PR 核对：`#7`（任务二）不在所测提交的历史中"));
+    assert_non_null(strstr(md.s, "PR 核对：`#8`（任务二）在历史中是比本议题其余 PR 早半年以上的提交"));
+    assert_int_equal(tracking_write_html(&r, NULL, &html), 0);
+    assert_non_null(strstr(html.s, "<a href=\"https://github.com/o/r/pull/6\">#6</a>"));
+    assert_null(strstr(html.s, "/pull/7\""));
+    assert_non_null(strstr(html.s, ">#8</s>"));
+    sb_free(&md);
+    sb_free(&html);
+    tracking_report_free(&r);
+    tracking_manifest_free(m);
+}
+
 static void e2e_bundled_and_update(void **state) {
     (void)state;
     char out[PATH_MAX + 16], args[PATH_MAX * 3], body[PATH_MAX + 16];
@@ -1211,6 +1298,8 @@ int main(void) {
         cmocka_unit_test(e2e_progress),
         cmocka_unit_test(e2e_bundled_and_update),
         cmocka_unit_test(e2e_update_fits_body),
+        cmocka_unit_test(e2e_links_follow_remote),
+        cmocka_unit_test(prs_checked),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
