@@ -500,7 +500,8 @@ int cmd_report(cli *c) {
             pinned = true;
         } else {
             sb_free(&web);
-            fprintf(stderr, "sunset: warning: commit %.12s is in no remote branch with a web URL (a local commit, "
+            if (!c->quiet) /* -q: no warnings on stderr; the report's first line says it too */
+                fprintf(stderr, "sunset: warning: commit %.12s is in no remote branch with a web URL (a local commit, "
                             "or a clone of a path): links point at %s, not at the commit, and line anchors may "
                             "drift\n",
                     revision, m->source_url ? m->source_url : "relative paths");

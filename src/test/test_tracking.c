@@ -1137,7 +1137,7 @@ static void e2e_links_follow_remote(void **state) {
                         "git -c user.name=t -c user.email=t@t commit -qm t",
                         tree, tree, tree),
                      0);
-    snprintf(args, sizeof args, "'%s' --no-config -q -o '%s/l1.md'", tree, tmpdir);
+    snprintf(args, sizeof args, "'%s' --no-config -o '%s/l1.md'", tree, tmpdir);
     assert_int_equal(report(repo, args), 0);
     char p[PATH_MAX + 32];
     snprintf(p, sizeof p, "%s/l1.md", tmpdir);
