@@ -140,6 +140,7 @@ static void item_free(trk_item *it) {
     sunset_free(it->name);
     sunset_free(it->name_zh);
     sunset_free(it->note_zh);
+    sunset_free(it->renamed_to);
     sunset_free(it->outside);
     sunset_free(it->name_en);
     sunset_free(it->file);
@@ -176,6 +177,7 @@ void tracking_manifest_free(tracking_manifest *m) {
     sunset_free(m->lang);
     free_strs(&m->known_paths);
     free_strs(&m->family_zh);
+    free_strs(&m->rename_suffixes);
     for (size_t i = 0; i < m->tasks.n; i++) task_free(&VEC_AT(&m->tasks, trk_task, i));
     vec_free(&m->tasks);
     sunset_free(m);
@@ -262,7 +264,7 @@ static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
 
 static int load_item(mload *L, const cJSON *o, trk_item *it) {
     static const char *const keys[] = {"name", "name_en", "name_zh", "file", "handling", "pr", "note",
-                                       "note_zh", "match", "outside", NULL};
+                                       "note_zh", "match", "outside", "renamed_to", NULL};
     if (!cJSON_IsObject(o)) return mfail(L, "an item must be an %s", "object");
     if (check_keys(L, o, keys)) return -1;
     char *h = NULL;
@@ -270,7 +272,7 @@ static int load_item(mload *L, const cJSON *o, trk_item *it) {
         opt_str(L, o, "name_zh", &it->name_zh) || opt_str(L, o, "note_zh", &it->note_zh) ||
         opt_str(L, o, "file", &it->file) || opt_str(L, o, "pr", &it->pr) ||
         opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h) ||
-        opt_str(L, o, "outside", &it->outside))
+        opt_str(L, o, "outside", &it->outside) || opt_str(L, o, "renamed_to", &it->renamed_to))
         return -1;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
     int rc = 0;
@@ -339,6 +341,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     m->tasks = VEC_INIT(trk_task);
     m->known_paths = VEC_INIT(char *);
     m->family_zh = VEC_INIT(char *);
+    m->rename_suffixes = VEC_INIT(char *);
     m->origin = dup(origin);
     if (!m->origin) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
@@ -353,7 +356,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         goto fail;
     }
     static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "repository",
-                                       "lang", "known_paths", "families_zh", "tasks", NULL};
+                                       "lang", "known_paths", "families_zh", "rename_suffixes", "tasks", NULL};
     if (!cJSON_IsObject(doc)) {
         mfail(&L, "the manifest must be a JSON %s", "object");
         goto fail;
@@ -369,7 +372,8 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         opt_str(&L, doc, "url", &m->url) || opt_str(&L, doc, "board", &m->board) ||
         opt_str(&L, doc, "source_url", &m->source_url) || opt_str(&L, doc, "repository", &m->repository) ||
         opt_str(&L, doc, "lang", &m->lang) ||
-        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths))
+        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths) ||
+        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "rename_suffixes"), "rename_suffixes", &m->rename_suffixes))
         goto fail;
     const cJSON *fz = cJSON_GetObjectItemCaseSensitive(doc, "families_zh"), *e;
     if (fz && !cJSON_IsObject(fz)) {
@@ -770,36 +774,46 @@ static bool in_tree(const tracking_opts *o, const char *path) {
     return false;
 }
 
-/* Where a checklist file is now. The manifest may name a file by a display name only (the
- * issue's typo), so its "file" is authoritative; a moved file is the one with the same
- * basename, preferring the longest common directory suffix. */
-static int locate(const tracking_opts *o, trk_item *it) {
-    if (in_tree(o, it->file)) {
-        it->where = TRK_AT_PATH;
-        it->found = dup(it->file);
-        return it->found ? 0 : -1;
-    }
-    const char *b = base_of(it->file);
+/* The tree's file named `base` sharing the longest directory suffix with `file`, or NULL. */
+static const char *by_basename(const tracking_opts *o, const char *file, const char *base) {
     const char *best = NULL;
     size_t best_score = 0;
     for (size_t i = 0; i < o->n_tree; i++) {
         const char *t = o->tree[i];
-        if (strcmp(base_of(t), b) != 0) continue;
-        /* common trailing path components */
+        if (strcmp(base_of(t), base) != 0) continue;
+        /* common trailing directory components (the basenames may differ) */
         size_t score = 1;
-        const char *x = it->file + strlen(it->file), *y = t + strlen(t);
-        while (x > it->file && y > t && x[-1] == y[-1]) {
+        const char *x = file + strlen(file) - strlen(base_of(file)), *y = t + strlen(t) - strlen(base);
+        while (x > file && y > t && x[-1] == y[-1]) {
             if (x[-1] == '/') score++;
             x--, y--;
         }
         if (!best || score > best_score) best = t, best_score = score;
     }
-    if (!best) {
-        it->where = TRK_GONE;
-        return 0;
+    return best;
+}
+
+/* Where a checklist file is now. The manifest may name a file by a display name only (the
+ * issue's typo), so its "file" is authoritative; then the manifest's renamed_to; a moved
+ * file is the one with the same basename, preferring the longest common directory suffix;
+ * last, a rename by one of the manifest's suffixes (x.py → x_deprecated.py, anywhere). */
+static int locate(const tracking_manifest *m, const tracking_opts *o, trk_item *it) {
+    const char *found = NULL;
+    it->where = TRK_GONE;
+    if (in_tree(o, it->file)) found = it->file, it->where = TRK_AT_PATH;
+    else if (it->renamed_to && in_tree(o, it->renamed_to)) found = it->renamed_to, it->where = TRK_RENAMED;
+    else if ((found = by_basename(o, it->file, base_of(it->file)))) it->where = TRK_MOVED;
+    for (size_t k = 0; !found && m && k < m->rename_suffixes.n; k++) {
+        const char *b = base_of(it->file), *dot = strrchr(b, '.');
+        size_t stem = dot ? (size_t)(dot - b) : strlen(b);
+        sb nb = {0};
+        sb_printf(&nb, "%.*s%s%s", (int)stem, b, VEC_AT(&m->rename_suffixes, char *, k), dot ? dot : "");
+        if (nb.oom) return -1;
+        if ((found = by_basename(o, it->file, nb.s))) it->where = TRK_RENAMED;
+        sb_free(&nb);
     }
-    it->where = TRK_MOVED;
-    it->found = dup(best);
+    if (!found) return 0;
+    it->found = dup(found);
     return it->found ? 0 : -1;
 }
 
@@ -857,7 +871,7 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
                         const trk_task *t, trk_item *it, int self, int *owner) {
     sb rem = {0};
     int rc = -1;
-    if (locate(o, it)) goto cleanup;
+    if (locate(r->m, o, it)) goto cleanup;
     const trk_file *tf = it->found ? tracking_file(r, it->found) : NULL;
     it->computed = tf ? tf->handling : TRK_NONE;
     /* Every legacy finding left in the file keeps its item open, not only the task's own: a
@@ -876,6 +890,8 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
     const char *sep = en ? "; " : "；";
     if (it->where == TRK_MOVED && en) sb_printf(&rem, "moved to %s", it->found);
     else if (it->where == TRK_MOVED) sb_puts(&rem, "已移至 "), put_code(&rem, it->found);
+    if (it->where == TRK_RENAMED && en) sb_printf(&rem, "renamed to %s", it->found);
+    else if (it->where == TRK_RENAMED) sb_puts(&rem, "已重命名为 "), put_code(&rem, it->found);
     if (it->handling == TRK_DIRECT) {
         it->done = it->where == TRK_GONE;
         if (!it->done && it->computed == TRK_PARTIAL)
@@ -1049,7 +1065,7 @@ int tracking_tree_known(const tracking_manifest *m, const tracking_opts *o, bool
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
             if (!it->file) continue;
             trk_item probe = {.file = it->file};
-            if (locate(o, &probe)) return -1;
+            if (locate(m, o, &probe)) return -1;
             *known = probe.where != TRK_GONE;
             sunset_free(probe.found);
             if (named++ < 3) sb_printf(expected, "%s%s", named > 1 ? ", " : "", it->file);

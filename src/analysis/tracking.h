@@ -71,6 +71,8 @@ typedef enum trk_where {
     TRK_AT_PATH = 0, /* the file is where the manifest says */
     TRK_MOVED,       /* found elsewhere by basename */
     TRK_GONE,        /* nowhere in the tree */
+    TRK_RENAMED,     /* under a new name: the manifest's renamed_to, or its stem with one of
+                      * the manifest's rename_suffixes ("x.py" → "x_deprecated.py") */
 } trk_where;
 
 typedef struct trk_item {
@@ -82,6 +84,7 @@ typedef struct trk_item {
     char *note;    /* the manifest's remark on the item; may be NULL */
     char *note_zh; /* the remark under zh; may be NULL */
     char *pr;      /* "#63470"; may be NULL */
+    char *renamed_to; /* file items: the path the file was renamed to; may be NULL */
     char *outside; /* the item's work is in another repository ("PaddlePaddle/docs"): never
                     * measured here, never done, not in the task's fraction; may be NULL */
     trk_handling handling; /* file items: the handling the manifest states */
@@ -142,6 +145,7 @@ typedef struct tracking_manifest {
     vec known_paths;   /* char *: root-relative paths (a trailing '/' = a directory) that the
                         * tracked tree has; with the file items they recognise the tree */
     vec family_zh;     /* char *: pairs (family id, its name in Chinese), from "families_zh" */
+    vec rename_suffixes; /* char *: a checklist file not found may live on as stem+suffix+ext */
     vec tasks;         /* trk_task */
 } tracking_manifest;
 

@@ -27,7 +27,7 @@ static void findings(sb *out, const tracking_report *r, const vec *idx, const ve
 }
 
 static const char *where_name(trk_where w) {
-    return w == TRK_AT_PATH ? "at_path" : w == TRK_MOVED ? "moved" : "gone";
+    return w == TRK_AT_PATH ? "at_path" : w == TRK_MOVED ? "moved" : w == TRK_RENAMED ? "renamed" : "gone";
 }
 
 static void item(sb *out, const tracking_report *r, const trk_item *it) {

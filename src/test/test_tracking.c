@@ -1172,6 +1172,45 @@ static void e2e_links_follow_remote(void **state) {
     sunset_free(err);
 }
 
+/* A checklist file renamed (x.py → x_deprecated.py, or the manifest's renamed_to) is followed:
+ * measured under its new name and reported as renamed, not deleted. */
+static void renames_followed(void **state) {
+    (void)state;
+    static const char *mf =
+        "{\"schema\":1,\"id\":\"t\",\"title\":\"T\",\"rename_suffixes\":[\"_deprecated\"],\"tasks\":["
+        "{\"number\":1,\"title\":\"one\",\"match\":{\"tasks\":[1]},\"items\":["
+        "{\"handling\":\"部分删除\",\"name\":\"a.py\",\"file\":\"test/legacy_test/test_a.py\"},"
+        "{\"handling\":\"部分删除\",\"name\":\"b.py\",\"file\":\"test/legacy_test/test_b.py\"},"
+        "{\"handling\":\"直接删除\",\"name\":\"c.py\",\"file\":\"test/c.py\",\"renamed_to\":\"test/old/c_old.py\"}]}]}";
+    char *tree[] = {"test/deprecated/legacy_test/test_a_deprecated.py", "test/deprecated/legacy_test/test_b_deprecated.py",
+                    "test/old/c_old.py"};
+    sunset_finding f[1];
+    f[0] = fnd("test/deprecated/legacy_test/test_a_deprecated.py", 4, "ParallelExecutor", 1, SUNSET_CTX_CODE);
+    sunset_result res;
+    result_of(&res, f, 1);
+    sunset_error err = {{0}};
+    tracking_manifest *m = tracking_manifest_parse(mf, "m.json", &err);
+    if (!m) print_error("%s\n", err.msg);
+    assert_non_null(m);
+    tracking_opts o = {NULL, tree, 3, NULL, NULL, NULL, TRK_ZH, NULL, NULL};
+    tracking_report r;
+    assert_int_equal(tracking_compute(m, &res, &o, &r), 0);
+    const trk_item *it = VEC_AT(&m->tasks, trk_task, 0).items.v;
+    assert_int_equal(it[0].where, TRK_RENAMED);
+    assert_string_equal(it[0].found, "test/deprecated/legacy_test/test_a_deprecated.py");
+    assert_int_equal(it[0].open.n, 1); /* measured under the new name */
+    assert_false(it[0].done);
+    assert_string_equal(it[0].remark, "已重命名为 `test/deprecated/legacy_test/test_a_deprecated.py`");
+    assert_int_equal(it[1].where, TRK_RENAMED);
+    assert_true(it[1].done); /* renamed, and nothing legacy left in it */
+    assert_null(strstr(it[1].remark, "删除"));
+    assert_int_equal(it[2].where, TRK_RENAMED);
+    assert_string_equal(it[2].found, "test/old/c_old.py");
+    assert_false(it[2].done); /* 直接删除, but the file lives on under another name */
+    tracking_report_free(&r);
+    tracking_manifest_free(m);
+}
+
 /* PRs checked against the history: one not in it and one far older than the rest are shown
  * in code spans (GitHub does not link them) and listed with the reason; the HTML strikes
  * them instead of linking. */
@@ -1300,6 +1339,7 @@ int main(void) {
         cmocka_unit_test(e2e_update_fits_body),
         cmocka_unit_test(e2e_links_follow_remote),
         cmocka_unit_test(prs_checked),
+        cmocka_unit_test(renames_followed),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
