@@ -14,7 +14,7 @@
 
 #include "analysis/tracking.h"
 
-enum { MAX_DIRS = 20 };
+enum { MAX_DIRS = 20, MAX_RANGES_SHOWN = 6 };
 
 static void esc(sb *out, const char *s) {
     for (; s && *s; s++) {
@@ -93,7 +93,12 @@ static const char style[] =
     "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d0d7de}\n"
     "table{border-collapse:collapse;margin:8px 0 16px;width:100%}\n"
     "th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}\n"
-    "td:first-child{white-space:nowrap}td:last-child{overflow-wrap:anywhere}\n"
+    /* paths and code break anywhere, so no column pushes the table past the page and no
+     * narrow column grows a row to hundreds of pixels (scripts/check-html.sh measures both) */
+    "td{overflow-wrap:break-word}td:nth-last-child(-n+2){overflow-wrap:anywhere}\n"
+    "td:first-child{white-space:nowrap}td:last-child{min-width:16em}\n"
+    "#files td{overflow-wrap:anywhere}#files td:nth-child(2){width:30%}#files td:last-child{width:45%}\n"
+    "details.more>summary{cursor:pointer;color:#0969da}\n"
     "th{background:#f6f8fa;white-space:nowrap}th.sort{cursor:pointer}th.sort:after{content:' \\2195';color:#8c959f}\n"
     ".badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}\n"
     ".badge.done{background:#dafbe1;color:#116329;border:1px solid #4ac26b}\n"
@@ -343,12 +348,18 @@ static void file_table(sb *out, const tracking_report *r) {
         if (tf->handling == TRK_DIRECT) esc(out, tf->reason);
         for (size_t k = 0; k < tf->ranges.n; k++) {
             const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
-            if (k) sb_puts(out, "<br>");
+            /* every range is listed, the ones past the first few folded: a row stays short */
+            if (k == MAX_RANGES_SHOWN)
+                sb_printf(out, T(r, "<details class=\"more\"><summary>另有 %zu 处</summary>",
+                                 "<details class=\"more\"><summary>%zu more</summary>"),
+                          tf->ranges.n - k);
+            else if (k) sb_puts(out, "<br>");
             href(out, r->m, tf->path, g->start, g->end);
             if (g->end > g->start) sb_printf(out, "L%u-L%u</a> ", g->start, g->end);
             else sb_printf(out, "L%u</a> ", g->start);
             esc(out, g->reason);
         }
+        if (tf->ranges.n > MAX_RANGES_SHOWN) sb_puts(out, "</details>");
         sb_puts(out, "</td></tr>\n");
     }
     sb_puts(out, "</tbody></table>\n");
