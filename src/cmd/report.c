@@ -167,50 +167,73 @@ static bool same_web(const char *a, const char *b) {
     return la == lb && strncasecmp(a, b, la) == 0;
 }
 
+/* A remote-tracking branch: its remote's name and its commit. */
+typedef struct remote_tip {
+    char name[128];
+    git_oid id;
+} remote_tip;
+
 /* Which remote holds the measured commit, so links to it resolve: the web URL of a remote
  * one of whose branches (refs/remotes/NAME/...) contains `rev` — the manifest's repository
- * when it is one of them — into *web (empty when none). */
+ * when it is one of them — into *web (empty when none). The remotes are found from their
+ * branches and their URLs read from the configuration, not with git_remote_list /
+ * git_remote_lookup: with the system PCRE2, libgit2 1.5 leaks their configuration regexes. */
 static void revision_remote(const char *root, const char *rev, const char *manifest_repo, sb *web) {
     git_repository *repo = NULL;
-    git_strarray names = {0};
+    git_reference_iterator *it = NULL;
+    git_reference *ref = NULL;
+    git_config *cfg = NULL;
     git_oid id;
+    vec tips = VEC_INIT(remote_tip), ids = VEC_INIT(git_oid);
     sunset_git_init();
     if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
-        git_oid_fromstr(&id, rev) != 0 || git_remote_list(&names, repo) != 0)
+        git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
+        git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") != 0)
         goto cleanup;
-    for (size_t i = 0; i < names.count; i++) {
-        git_remote *rm = NULL;
-        git_reference_iterator *it = NULL;
-        git_reference *ref = NULL;
-        vec tips = VEC_INIT(git_oid);
-        sb glob = {0}, w = {0};
-        sb_printf(&glob, "refs/remotes/%s/*", names.strings[i]);
-        if (!glob.oom && git_remote_lookup(&rm, repo, names.strings[i]) == 0 && git_remote_url(rm) &&
-            web_of_remote(git_remote_url(rm), &w) && git_reference_iterator_glob_new(&it, repo, glob.s) == 0) {
-            while (git_reference_next(&ref, it) == 0) {
-                git_reference *res = NULL;
-                if (git_reference_resolve(&res, ref) == 0 && git_reference_target(res)) vec_push(&tips, git_reference_target(res));
-                git_reference_free(res);
-                git_reference_free(ref);
-            }
+    while (git_reference_next(&ref, it) == 0) {
+        const char *n = git_reference_name(ref) + strlen("refs/remotes/");
+        git_reference *res = NULL;
+        remote_tip t;
+        memset(&t, 0, sizeof t);
+        size_t nl = strcspn(n, "/");
+        if (n[nl] == '/' && nl < sizeof t.name && git_reference_resolve(&res, ref) == 0 && git_reference_target(res)) {
+            memcpy(t.name, n, nl);
+            git_oid_cpy(&t.id, git_reference_target(res));
+            vec_push(&tips, &t);
+        }
+        git_reference_free(res);
+        git_reference_free(ref);
+    }
+    for (size_t i = 0; i < tips.n; i++) {
+        const char *name = VEC_AT(&tips, remote_tip, i).name;
+        bool seen = false; /* each remote once, with all its branches */
+        for (size_t k = 0; k < i && !seen; k++) seen = strcmp(VEC_AT(&tips, remote_tip, k).name, name) == 0;
+        if (seen) continue;
+        ids.n = 0;
+        for (size_t k = i; k < tips.n; k++)
+            if (strcmp(VEC_AT(&tips, remote_tip, k).name, name) == 0) vec_push(&ids, &VEC_AT(&tips, remote_tip, k).id);
+        sb key = {0}, w = {0};
+        git_buf url = {0};
+        sb_printf(&key, "remote.%s.url", name);
+        if (!key.oom && git_config_get_string_buf(&url, cfg, key.s) == 0 && web_of_remote(url.ptr, &w)) {
             bool holds = false;
-            for (size_t k = 0; k < tips.n && !holds; k++) holds = git_oid_equal(&VEC_AT(&tips, git_oid, k), &id);
-            if (!holds && tips.n)
-                holds = git_graph_reachable_from_any(repo, &id, (const git_oid *)tips.v, tips.n) == 1;
+            for (size_t k = 0; k < ids.n && !holds; k++) holds = git_oid_equal(&VEC_AT(&ids, git_oid, k), &id);
+            if (!holds && ids.n) holds = git_graph_reachable_from_any(repo, &id, (const git_oid *)ids.v, ids.n) == 1;
             /* the manifest's repository wins; else the first remote that holds the commit */
             if (holds && (!web->len || (manifest_repo && same_web(w.s, manifest_repo)))) {
                 web->len = 0;
                 sb_putn(web, w.s, w.len);
             }
         }
-        git_reference_iterator_free(it);
-        git_remote_free(rm);
-        vec_free(&tips);
-        sb_free(&glob);
+        git_buf_dispose(&url);
+        sb_free(&key);
         sb_free(&w);
     }
 cleanup:
-    git_strarray_dispose(&names);
+    vec_free(&tips);
+    vec_free(&ids);
+    git_reference_iterator_free(it);
+    git_config_free(cfg);
     git_repository_free(repo);
 }
 
