@@ -98,6 +98,8 @@ typedef struct replay {
     size_t n_families;
     size_t blobs_scanned, blobs_cached;
     int err;
+    bool baseline;  /* the range's start A is the first selected commit */
+    git_oid from;   /* A */
 } replay;
 
 static int family_index(const sunset_result *r, const char *fam) {
@@ -469,7 +471,7 @@ static const char *fetch_hint(replay *rp, const char *rev, char *buf, size_t n) 
  * `hidden` (a range), `max` commits or `since`; -1 with a message naming what the clone
  * lacks when its history ends first. */
 static int shallow_walk(replay *rp, const char *range, const git_oid *tip, const vec *hidden,
-                        long max, int64_t since, vec *newest_first) {
+                        long max, int64_t since, vec *newest_first, bool *cut) {
     git_oid id = *tip;
     char hint[512], last[GIT_OID_HEXSZ + 1] = "";
     for (;;) {
@@ -485,7 +487,8 @@ static int shallow_walk(replay *rp, const char *range, const git_oid *tip, const
         git_oid_tostr(last, sizeof last, &id);
         if (!root) id = *git_commit_parent_id(c, 0);
         git_commit_free(c);
-        if (older || root || (max && (long)newest_first->n >= max)) return 0;
+        if (older || (max && (long)newest_first->n >= max)) *cut = true;
+        if (older || root || *cut) return 0;
     }
     const char *dots = strstr(range, "..");
     if (dots) { /* A..B: the excluded side, as named */
@@ -528,6 +531,53 @@ static void unresolved(replay *rp, const char *range) {
             fetch_hint(rp, side, hint, sizeof hint));
 }
 
+/* Appends the PR numbers ("#123") of a subject to *prs. */
+static void subject_prs(const char *subject, vec *prs) {
+    for (const char *p = subject; p && (p = strchr(p, '#')); p++) {
+        char *end;
+        long v = strtol(p + 1, &end, 10);
+        if (end > p + 1 && p[1] >= '0' && p[1] <= '9' && v > 0) vec_push(prs, &v);
+    }
+}
+
+/* What a commit's change is attributed to: the PR its subject names (the last "#N"); for a
+ * merge commit naming none, the PRs of the commits it brings in (reachable from its other
+ * parents, not from the first), newest first, each once. 0, or -1 on OOM. */
+static int commit_prs(git_repository *repo, git_commit *cm, const char *summary, history_sample *smp) {
+    vec prs = VEC_INIT(long);
+    if (smp->pr > 0) {
+        if (!vec_push(&prs, &smp->pr)) return -1;
+    } else if (git_commit_parentcount(cm) > 1) {
+        git_revwalk *w = NULL;
+        git_oid id;
+        if (git_revwalk_new(&w, repo) == 0 && git_revwalk_hide(w, git_commit_parent_id(cm, 0)) == 0) {
+            for (unsigned k = 1; k < git_commit_parentcount(cm); k++) git_revwalk_push(w, git_commit_parent_id(cm, k));
+            git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+            while (git_revwalk_next(&id, w) == 0) {
+                git_commit *c = NULL;
+                if (git_commit_lookup(&c, repo, &id) != 0) continue;
+                size_t before = prs.n;
+                subject_prs(git_commit_summary(c), &prs);
+                /* each PR once: the merged branch may name it in several commits */
+                for (size_t i = before; i < prs.n; i++)
+                    for (size_t j = 0; j < before; j++)
+                        if (VEC_AT(&prs, long, j) == VEC_AT(&prs, long, i)) {
+                            VEC_AT(&prs, long, i--) = VEC_AT(&prs, long, --prs.n);
+                            break;
+                        }
+                git_commit_free(c);
+            }
+        }
+        git_revwalk_free(w);
+        if (prs.n) smp->pr = VEC_AT(&prs, long, 0);
+    }
+    (void)summary;
+    smp->prs = prs.n ? (long *)prs.v : NULL;
+    smp->n_prs = prs.n;
+    if (!prs.n) vec_free(&prs);
+    return 0;
+}
+
 /* The first-parent commits of the range, oldest first, after --since/--max-count/--every. */
 static int select_commits(replay *rp, const char *range, vec *out) {
     const history_opts *c = rp->o;
@@ -555,9 +605,10 @@ static int select_commits(replay *rp, const char *range, vec *out) {
      * the walk (a cut is said on stderr below) */
     bool default_cap = c->max_count <= 0 && !strstr(range, "..") && !since;
     long max = c->max_count > 0 ? c->max_count : default_cap ? 100 : 0;
+    bool cut = false; /* --since or --max-count ended the walk before the range's start */
     if (git_repository_is_shallow(rp->repo) == 1) {
         if (is_range && !reachable(rp->repo, &from, &hidden)) goto cleanup;
-        if (shallow_walk(rp, range, &tip, &hidden, max, since, &newest_first)) goto cleanup;
+        if (shallow_walk(rp, range, &tip, &hidden, max, since, &newest_first, &cut)) goto cleanup;
     } else {
         git_revwalk_push(walk, &tip);
         if (is_range) git_revwalk_hide(walk, &from);
@@ -569,12 +620,16 @@ static int select_commits(replay *rp, const char *range, vec *out) {
                 if (git_commit_lookup(&cm, rp->repo, &id) == 0) {
                     bool older = git_commit_time(cm) < since;
                     git_commit_free(cm);
-                    if (older) break;
+                    if (older) {
+                        cut = true;
+                        break;
+                    }
                 }
             }
             if (!vec_push(&newest_first, &id)) goto cleanup;
             if (max && (long)newest_first.n >= max) {
                 git_oid more;
+                cut = true;
                 if (default_cap && !c->quiet && git_revwalk_next(&more, walk) == 0)
                     fprintf(stderr, "sunset: history: the last 100 commits of %s (the default without a range "
                                     "or --since); --max-count N or A..B for more\n", range);
@@ -587,6 +642,11 @@ static int select_commits(replay *rp, const char *range, vec *out) {
             goto cleanup;
         }
     }
+    /* A..B: A itself is the first sample, the state the range starts from, so the change of
+     * the range's first commit is a step like any other (not the chart's starting level) */
+    if (is_range && !cut && !vec_push(out, &from)) goto cleanup;
+    rp->baseline = is_range && !cut;
+    rp->from = from;
     long every = c->every > 0 ? c->every : 1;
     /* oldest first; every Nth counting from the newest, which is always kept */
     for (size_t i = newest_first.n; i-- > 0;) {
@@ -634,10 +694,13 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
             .total = rp->total,
             .files = rp->files,
             .pr = pr_number(summary ? summary : ""),
+            .baseline = rp->baseline && git_oid_equal(&VEC_AT(ids, git_oid, i), &rp->from),
         };
+        int prc = commit_prs(rp->repo, cm, summary, &smp);
         git_commit_free(cm);
-        if (!smp.subject || !vec_push(out, &smp)) {
+        if (prc || !smp.subject || !vec_push(out, &smp)) {
             sunset_free(smp.subject);
+            sunset_free(smp.prs);
             goto cleanup;
         }
         if (o->progress)
@@ -694,6 +757,9 @@ cleanup:
 }
 
 void history_samples_free(vec *samples) {
-    for (size_t i = 0; i < samples->n; i++) sunset_free(VEC_AT(samples, history_sample, i).subject);
+    for (size_t i = 0; i < samples->n; i++) {
+        sunset_free(VEC_AT(samples, history_sample, i).subject);
+        sunset_free(VEC_AT(samples, history_sample, i).prs);
+    }
     vec_free(samples);
 }

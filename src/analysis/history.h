@@ -30,8 +30,14 @@ typedef struct history_sample {
     int tz_minutes;
     history_counts total;
     uint32_t files; /* files with at least one finding */
-    long pr;        /* PR number named in the subject ("(#12345)"), or -1 */
-    bool tracked;   /* the PR is one the tracking manifest names */
+    long pr;        /* PR number named in the subject ("(#12345)"), or -1; for a merge commit
+                     * without one, the first of prs */
+    long *prs;      /* the PRs the commit's change is attributed to, owned: the subject's, or for
+                     * a merge commit the PR numbers in the subjects of the commits it merges
+                     * (newest first); NULL when none */
+    size_t n_prs;
+    bool tracked;   /* one of them is a PR the tracking manifest names */
+    bool baseline;  /* the start of a range A..B: A itself, so the first commit's change shows */
 } history_sample;
 
 typedef struct history_opts {

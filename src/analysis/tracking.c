@@ -58,7 +58,7 @@ static char *dup(const char *s) {
 }
 
 /* The buffer's text, or NULL (and the buffer freed) when an append ran out of memory. */
-static char *take(sb *b) {
+char *trk_take(sb *b) {
     if (b->oom) {
         sb_free(b);
         return NULL;
@@ -73,31 +73,75 @@ static void free_strs(vec *v) {
 
 static void selector_init(trk_selector *s) {
     s->tasks = VEC_INIT(int);
-    s->families = s->rules = s->paths = VEC_INIT(char *);
+    s->families = s->rules = s->names = s->files = s->paths = VEC_INIT(char *);
 }
 
 static void selector_free(trk_selector *s) {
     vec_free(&s->tasks);
     free_strs(&s->families);
     free_strs(&s->rules);
+    free_strs(&s->names);
+    free_strs(&s->files);
     free_strs(&s->paths);
 }
 
 bool trk_selector_match(const trk_selector *s, const sunset_finding *f) {
-    bool any = s->tasks.n || s->families.n || s->rules.n, hit = !any;
+    bool any = s->tasks.n || s->families.n || s->rules.n || s->names.n || s->files.n, hit = !any;
     for (size_t i = 0; !hit && i < s->tasks.n; i++) hit = VEC_AT(&s->tasks, int, i) == f->task;
     for (size_t i = 0; !hit && i < s->families.n; i++)
         hit = f->family && strcmp(VEC_AT(&s->families, char *, i), f->family) == 0;
     for (size_t i = 0; !hit && i < s->rules.n; i++)
         hit = f->rule_id && sunset_glob_match(VEC_AT(&s->rules, char *, i), f->rule_id);
+    for (size_t i = 0; !hit && i < s->names.n; i++)
+        hit = f->matched && sunset_glob_match(VEC_AT(&s->names, char *, i), f->matched);
+    for (size_t i = 0; !hit && i < s->files.n; i++) hit = sunset_glob_match(VEC_AT(&s->files, char *, i), f->path);
     if (!hit || !s->paths.n) return hit;
     for (size_t i = 0; i < s->paths.n; i++)
         if (sunset_glob_match(VEC_AT(&s->paths, char *, i), f->path)) return true;
     return false;
 }
 
+int trk_selector_rank(const trk_selector *s) {
+    return (s->names.n ? 16 : 0) + (s->paths.n || s->files.n ? 8 : 0) + (s->rules.n ? 4 : 0) + (s->families.n ? 2 : 0) +
+           (s->tasks.n ? 1 : 0);
+}
+
+bool trk_is_comment(const sunset_finding *f) {
+    return f->ctx == SUNSET_CTX_COMMENT || f->ctx == SUNSET_CTX_DOCSTRING || f->ctx == SUNSET_CTX_DEAD_CODE;
+}
+
+trk_state trk_item_state(const trk_item *it) {
+    if (it->outside) return TRK_S_OUTSIDE;
+    if (it->done) return TRK_S_DONE;
+    return it->open.n && it->comments == it->open.n ? TRK_S_COMMENTS : TRK_S_OPEN;
+}
+
+const char *trk_state_key(trk_state s) {
+    static const char *const k[] = {"done", "open", "comments_only", "outside"};
+    return k[s];
+}
+
+const char *trk_item_name(const trk_item *it, trk_lang lang) {
+    return lang == TRK_ZH && it->name_zh ? it->name_zh : it->name;
+}
+
+const char *trk_item_note(const trk_item *it, trk_lang lang) {
+    return lang == TRK_ZH && it->note_zh ? it->note_zh : it->note;
+}
+
+const char *trk_family_name(const tracking_manifest *m, const char *family, trk_lang lang) {
+    if (!family) return "";
+    for (size_t i = 0; lang == TRK_ZH && i + 1 < m->family_zh.n; i += 2)
+        if (strcmp(VEC_AT(&m->family_zh, char *, i), family) == 0) return VEC_AT(&m->family_zh, char *, i + 1);
+    return family;
+}
+
 static void item_free(trk_item *it) {
     sunset_free(it->name);
+    sunset_free(it->name_zh);
+    sunset_free(it->note_zh);
+    sunset_free(it->renamed_to);
+    sunset_free(it->outside);
     sunset_free(it->name_en);
     sunset_free(it->file);
     sunset_free(it->note);
@@ -118,6 +162,7 @@ static void task_free(trk_task *t) {
     for (size_t i = 0; i < t->items.n; i++) item_free(&VEC_AT(&t->items, trk_item, i));
     vec_free(&t->items);
     vec_free(&t->findings);
+    vec_free(&t->other);
 }
 
 void tracking_manifest_free(tracking_manifest *m) {
@@ -131,6 +176,8 @@ void tracking_manifest_free(tracking_manifest *m) {
     sunset_free(m->repository);
     sunset_free(m->lang);
     free_strs(&m->known_paths);
+    free_strs(&m->family_zh);
+    free_strs(&m->rename_suffixes);
     for (size_t i = 0; i < m->tasks.n; i++) task_free(&VEC_AT(&m->tasks, trk_task, i));
     vec_free(&m->tasks);
     sunset_free(m);
@@ -192,7 +239,7 @@ static int check_keys(mload *L, const cJSON *o, const char *const *keys) {
 }
 
 static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
-    static const char *const keys[] = {"tasks", "families", "rules", "paths", NULL};
+    static const char *const keys[] = {"tasks", "families", "rules", "names", "files", "paths", NULL};
     if (!cJSON_IsObject(o)) return mfail(L, "\"%s\" must be an object", "match");
     if (check_keys(L, o, keys)) return -1;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tasks"), *e;
@@ -208,23 +255,32 @@ static int load_selector(mload *L, const cJSON *o, trk_selector *s) {
     }
     if (str_list(L, cJSON_GetObjectItemCaseSensitive(o, "families"), "families", &s->families) ||
         str_list(L, cJSON_GetObjectItemCaseSensitive(o, "rules"), "rules", &s->rules) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "names"), "names", &s->names) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(o, "files"), "files", &s->files) ||
         str_list(L, cJSON_GetObjectItemCaseSensitive(o, "paths"), "paths", &s->paths))
         return -1;
     return 0;
 }
 
 static int load_item(mload *L, const cJSON *o, trk_item *it) {
-    static const char *const keys[] = {"name", "name_en", "file", "handling", "pr", "note", "match", NULL};
+    static const char *const keys[] = {"name", "name_en", "name_zh", "file", "handling", "pr", "note",
+                                       "note_zh", "match", "outside", "renamed_to", NULL};
     if (!cJSON_IsObject(o)) return mfail(L, "an item must be an %s", "object");
     if (check_keys(L, o, keys)) return -1;
     char *h = NULL;
     if (req_str(L, o, "name", &it->name) || opt_str(L, o, "name_en", &it->name_en) ||
+        opt_str(L, o, "name_zh", &it->name_zh) || opt_str(L, o, "note_zh", &it->note_zh) ||
         opt_str(L, o, "file", &it->file) || opt_str(L, o, "pr", &it->pr) ||
-        opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h))
+        opt_str(L, o, "note", &it->note) || opt_str(L, o, "handling", &h) ||
+        opt_str(L, o, "outside", &it->outside) || opt_str(L, o, "renamed_to", &it->renamed_to))
         return -1;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
     int rc = 0;
-    if (it->file) {
+    if (it->outside) {
+        /* the work is in another repository: nothing here selects or measures it */
+        if (!*it->outside) rc = mfail(L, "\"%s\" must name the repository the item's work is in", "outside");
+        else if (it->file || m || h) rc = mfail(L, "an \"%s\" item takes no \"file\", \"handling\" or \"match\"", "outside");
+    } else if (it->file) {
         if (!h) rc = mfail(L, "a file item needs \"%s\" (直接删除 or 部分删除)", "handling");
         else if (strcmp(h, "直接删除") == 0 || strcmp(h, "delete") == 0) it->handling = TRK_DIRECT;
         else if (strcmp(h, "部分删除") == 0 || strcmp(h, "partial") == 0) it->handling = TRK_PARTIAL;
@@ -284,6 +340,8 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     }
     m->tasks = VEC_INIT(trk_task);
     m->known_paths = VEC_INIT(char *);
+    m->family_zh = VEC_INIT(char *);
+    m->rename_suffixes = VEC_INIT(char *);
     m->origin = dup(origin);
     if (!m->origin) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
@@ -298,7 +356,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         goto fail;
     }
     static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "repository",
-                                       "lang", "known_paths", "tasks", NULL};
+                                       "lang", "known_paths", "families_zh", "rename_suffixes", "tasks", NULL};
     if (!cJSON_IsObject(doc)) {
         mfail(&L, "the manifest must be a JSON %s", "object");
         goto fail;
@@ -314,8 +372,29 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         opt_str(&L, doc, "url", &m->url) || opt_str(&L, doc, "board", &m->board) ||
         opt_str(&L, doc, "source_url", &m->source_url) || opt_str(&L, doc, "repository", &m->repository) ||
         opt_str(&L, doc, "lang", &m->lang) ||
-        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths))
+        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths) ||
+        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "rename_suffixes"), "rename_suffixes", &m->rename_suffixes))
         goto fail;
+    const cJSON *fz = cJSON_GetObjectItemCaseSensitive(doc, "families_zh"), *e;
+    if (fz && !cJSON_IsObject(fz)) {
+        mfail(&L, "\"%s\" must be an object: family id → its name in Chinese", "families_zh");
+        goto fail;
+    }
+    cJSON_ArrayForEach(e, fz) {
+        if (!cJSON_IsString(e)) {
+            mfail(&L, "\"%s\" values must be strings", "families_zh");
+            goto fail;
+        }
+        char *k = dup(e->string), *v = dup(e->valuestring);
+        bool ok = k && v && vec_push(&m->family_zh, &k);
+        if (ok && !vec_push(&m->family_zh, &v)) m->family_zh.n--, ok = false; /* pairs only */
+        if (!ok) {
+            sunset_free(k);
+            sunset_free(v);
+            mfail(&L, "out of memory reading \"%s\"", "families_zh");
+            goto fail;
+        }
+    }
     trk_lang lang;
     if (m->lang && !trk_lang_parse(m->lang, &lang)) {
         mfail(&L, "\"lang\" must be \"zh\" or \"en\", not \"%s\"", m->lang);
@@ -325,7 +404,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         mfail(&L, "\"repository\" must be an http(s) URL, not \"%s\"", m->repository);
         goto fail;
     }
-    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks"), *e;
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks");
     if (!cJSON_IsArray(tasks) || cJSON_GetArraySize(tasks) == 0) {
         mfail(&L, "\"%s\" must be a non-empty array", "tasks");
         goto fail;
@@ -336,6 +415,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
         t.prs = VEC_INIT(char *);
         t.items = VEC_INIT(trk_item);
         t.findings = VEC_INIT(size_t);
+        t.other = VEC_INIT(size_t);
         selector_init(&t.sel);
         snprintf(L.where, sizeof L.where, "tasks[%zu]", k++);
         if (load_task(&L, e, &t) || !vec_push(&m->tasks, &t)) {
@@ -448,9 +528,11 @@ static bool py_all_classes_legacy(const tracking_opts *o, const sunset_result *r
     }
     if (classes && classes == legacy) {
         sb r = {0};
-        sb_printf(&r, "a legacy test: its %zu test class%s derive%s from a legacy base", classes,
-                  classes == 1 ? "" : "es", classes == 1 ? "s" : "");
-        *reason = take(&r);
+        if (o->lang == TRK_ZH) sb_printf(&r, "旧执行器单测：其 %zu 个测试类均派生自旧基类", classes);
+        else
+            sb_printf(&r, "a legacy test: its %zu test class%s derive%s from a legacy base", classes,
+                      classes == 1 ? "" : "es", classes == 1 ? "s" : "");
+        *reason = trk_take(&r);
         ok = *reason != NULL;
         *oom = !ok;
     }
@@ -469,16 +551,52 @@ static int cmp_range(const void *a, const void *b) {
     return x->start != y->start ? (x->start < y->start ? -1 : 1) : (x->end < y->end ? -1 : x->end > y->end);
 }
 
-static int partial_ranges(const sunset_result *res, trk_file *tf) {
+/* `s` as a Markdown code span (a backtick inside becomes a quote, so the span holds). */
+static void put_code(sb *b, const char *s) {
+    sb_putc(b, '`');
+    for (; s && *s; s++) sb_putc(b, *s == '`' ? '\'' : *s);
+    sb_putc(b, '`');
+}
+
+/* A 部分删除 range's reason in Chinese: names and code in code spans, the prose Chinese. */
+static void reason_zh(sb *why, const sunset_finding *f, const char *what, bool scope_legacy) {
+    static const char *const ctx_zh[SUNSET_CTX_COUNT] = {"代码", "注释", "字符串", "文档字符串", "注释掉的代码"};
+    bool in_scope = f->enc_name && is_block_scope(f->enc_kind);
+    if (scope_legacy) {
+        sb_puts(why, "整个 ");
+        put_code(why, f->enc_name ? f->enc_name : f->enc_kind);
+        sb_puts(why, " 属于旧执行器（");
+        put_code(why, what);
+        sb_puts(why, "）");
+    } else if (f->ctx != SUNSET_CTX_CODE) {
+        sb_printf(why, "%s中的 ", f->ctx < SUNSET_CTX_COUNT ? ctx_zh[f->ctx] : "代码");
+        put_code(why, what);
+    } else if (in_scope) {
+        put_code(why, f->enc_name);
+        sb_puts(why, " 中的 ");
+        put_code(why, what);
+    } else {
+        sb_puts(why, "引用 ");
+        put_code(why, what);
+    }
+}
+
+static int partial_ranges(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
     for (size_t i = 0; i < tf->n; i++) {
         const sunset_finding *f = &res->findings[tf->first + i];
         trk_range r = {f->span.line, f->span.end_line > f->span.line ? f->span.end_line : f->span.line, NULL};
         sb why = {0};
         const char *what = f->matched && *f->matched ? f->matched : f->rule_id;
-        if (f->enc_kind && is_block_scope(f->enc_kind) && f->enc_end >= f->enc_start &&
-            (f->span.line == f->enc_start || (f->enc_name && f->matched && icontains(f->enc_name, f->matched)))) {
+        bool scope_legacy =
+            f->enc_kind && is_block_scope(f->enc_kind) && f->enc_end >= f->enc_start &&
+            (f->span.line == f->enc_start || (f->enc_name && f->matched && icontains(f->enc_name, f->matched)));
+        if (scope_legacy) {
             r.start = f->enc_start;
             r.end = f->enc_end;
+        }
+        if (o->lang == TRK_ZH) {
+            reason_zh(&why, f, what, scope_legacy);
+        } else if (scope_legacy) {
             sb_printf(&why, "%s %s is legacy (%s)", f->enc_kind, f->enc_name ? f->enc_name : "", what);
         } else {
             sb_printf(&why, "%s %s", what,
@@ -487,7 +605,7 @@ static int partial_ranges(const sunset_result *res, trk_file *tf) {
             if (f->ctx == SUNSET_CTX_CODE && f->enc_name && is_block_scope(f->enc_kind))
                 sb_printf(&why, " %s %s", f->enc_kind, f->enc_name);
         }
-        r.reason = take(&why);
+        r.reason = trk_take(&why);
         if (!r.reason || !vec_push(&tf->ranges, &r)) {
             sunset_free(r.reason);
             return -1;
@@ -539,19 +657,39 @@ static int count_lines(const tracking_opts *o, const char *path, uint32_t *n) {
     return 0;
 }
 
-static int classify_file(const tracking_opts *o, const sunset_result *res, trk_file *tf);
+static int classify_file(const tracking_manifest *m, const tracking_opts *o, const sunset_result *res,
+                         trk_file *tf);
 
 /* The handling of one file; a 直接删除 file's `lines` is its length. */
-static int classify(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
-    if (classify_file(o, res, tf)) return -1;
+static int classify(const tracking_manifest *m, const tracking_opts *o, const sunset_result *res, trk_file *tf) {
+    if (classify_file(m, o, res, tf)) return -1;
     return tf->handling == TRK_DIRECT ? count_lines(o, tf->path, &tf->lines) : 0;
 }
 
-static int classify_file(const tracking_opts *o, const sunset_result *res, trk_file *tf) {
+/* Why a whole file goes because of a file-level finding: the rule's message up to its first
+ * period under en; under zh the family and the rule (rule messages are English). */
+static char *file_level_reason(const tracking_manifest *m, const tracking_opts *o, const sunset_finding *f) {
+    sb r = {0};
+    if (o->lang == TRK_ZH) {
+        sb_printf(&r, "整个文件属于旧执行器（%s，规则 ", trk_family_name(m, f->family, TRK_ZH));
+        put_code(&r, f->rule_id ? f->rule_id : "?");
+        sb_puts(&r, "）");
+        return trk_take(&r);
+    }
+    sb_printf(&r, "%s", f->message ? f->message : "file-level legacy rule");
+    char *s = r.s ? strstr(r.s, ". ") : NULL;
+    if (s) *s = 0, r.len = (size_t)(s - r.s);
+    else if (r.len && r.s[r.len - 1] == '.') r.s[--r.len] = 0;
+    return trk_take(&r);
+}
+
+static int classify_file(const tracking_manifest *m, const tracking_opts *o, const sunset_result *res,
+                         trk_file *tf) {
     const char *why = NULL;
+    bool zh = o->lang == TRK_ZH;
     if (o->legacy_file && o->legacy_file(o->ctx, tf->path, &why)) {
         tf->handling = TRK_DIRECT;
-        tf->reason = dup(why ? why : "exists only for legacy (derived)");
+        tf->reason = dup(why ? why : zh ? "仅为旧执行器而存在（跨文件推导）" : "exists only for legacy (derived)");
         return tf->reason ? 0 : -1;
     }
     char key[256];
@@ -562,22 +700,22 @@ static int classify_file(const tracking_opts *o, const sunset_result *res, trk_f
         bool fl = o->file_level ? o->file_level(o->ctx, f) : default_file_level(NULL, f);
         if (fl) {
             tf->handling = TRK_DIRECT;
-            sb r = {0};
-            sb_printf(&r, "%s", f->message ? f->message : "file-level legacy rule");
-            /* one phrase: the message up to its first period */
-            char *s = r.s ? strstr(r.s, ". ") : NULL;
-            if (s) *s = 0;
-            else if (r.len && r.s[r.len - 1] == '.') r.s[--r.len] = 0;
-            tf->reason = take(&r);
+            tf->reason = file_level_reason(m, o, f);
             return tf->reason ? 0 : -1;
         }
         if (!main_decl && f->ctx == SUNSET_CTX_CODE && f->matched && same_key(f->matched, key)) main_decl = f;
     }
     if (main_decl) {
         sb r = {0};
-        sb_printf(&r, "its main declaration %s is legacy", main_decl->matched);
+        if (zh) {
+            sb_puts(&r, "主声明 ");
+            put_code(&r, main_decl->matched);
+            sb_puts(&r, " 属于旧执行器");
+        } else {
+            sb_printf(&r, "its main declaration %s is legacy", main_decl->matched);
+        }
         tf->handling = TRK_DIRECT;
-        tf->reason = take(&r);
+        tf->reason = trk_take(&r);
         return tf->reason ? 0 : -1;
     }
     char *reason = NULL;
@@ -589,7 +727,7 @@ static int classify_file(const tracking_opts *o, const sunset_result *res, trk_f
     }
     if (oom) return -1;
     tf->handling = TRK_PARTIAL;
-    return partial_ranges(res, tf);
+    return partial_ranges(o, res, tf);
 }
 
 /* --- compute --- */
@@ -636,36 +774,46 @@ static bool in_tree(const tracking_opts *o, const char *path) {
     return false;
 }
 
-/* Where a checklist file is now. The manifest may name a file by a display name only (the
- * issue's typo), so its "file" is authoritative; a moved file is the one with the same
- * basename, preferring the longest common directory suffix. */
-static int locate(const tracking_opts *o, trk_item *it) {
-    if (in_tree(o, it->file)) {
-        it->where = TRK_AT_PATH;
-        it->found = dup(it->file);
-        return it->found ? 0 : -1;
-    }
-    const char *b = base_of(it->file);
+/* The tree's file named `base` sharing the longest directory suffix with `file`, or NULL. */
+static const char *by_basename(const tracking_opts *o, const char *file, const char *base) {
     const char *best = NULL;
     size_t best_score = 0;
     for (size_t i = 0; i < o->n_tree; i++) {
         const char *t = o->tree[i];
-        if (strcmp(base_of(t), b) != 0) continue;
-        /* common trailing path components */
+        if (strcmp(base_of(t), base) != 0) continue;
+        /* common trailing directory components (the basenames may differ) */
         size_t score = 1;
-        const char *x = it->file + strlen(it->file), *y = t + strlen(t);
-        while (x > it->file && y > t && x[-1] == y[-1]) {
+        const char *x = file + strlen(file) - strlen(base_of(file)), *y = t + strlen(t) - strlen(base);
+        while (x > file && y > t && x[-1] == y[-1]) {
             if (x[-1] == '/') score++;
             x--, y--;
         }
         if (!best || score > best_score) best = t, best_score = score;
     }
-    if (!best) {
-        it->where = TRK_GONE;
-        return 0;
+    return best;
+}
+
+/* Where a checklist file is now. The manifest may name a file by a display name only (the
+ * issue's typo), so its "file" is authoritative; then the manifest's renamed_to; a moved
+ * file is the one with the same basename, preferring the longest common directory suffix;
+ * last, a rename by one of the manifest's suffixes (x.py → x_deprecated.py, anywhere). */
+static int locate(const tracking_manifest *m, const tracking_opts *o, trk_item *it) {
+    const char *found = NULL;
+    it->where = TRK_GONE;
+    if (in_tree(o, it->file)) found = it->file, it->where = TRK_AT_PATH;
+    else if (it->renamed_to && in_tree(o, it->renamed_to)) found = it->renamed_to, it->where = TRK_RENAMED;
+    else if ((found = by_basename(o, it->file, base_of(it->file)))) it->where = TRK_MOVED;
+    for (size_t k = 0; !found && m && k < m->rename_suffixes.n; k++) {
+        const char *b = base_of(it->file), *dot = strrchr(b, '.');
+        size_t stem = dot ? (size_t)(dot - b) : strlen(b);
+        sb nb = {0};
+        sb_printf(&nb, "%.*s%s%s", (int)stem, b, VEC_AT(&m->rename_suffixes, char *, k), dot ? dot : "");
+        if (nb.oom) return -1;
+        if ((found = by_basename(o, it->file, nb.s))) it->where = TRK_RENAMED;
+        sb_free(&nb);
     }
-    it->where = TRK_MOVED;
-    it->found = dup(best);
+    if (!found) return 0;
+    it->found = dup(found);
     return it->found ? 0 : -1;
 }
 
@@ -682,7 +830,8 @@ static int cmp_task_family(const void *a, const void *b) {
     return x->task != y->task ? (x->task < y->task ? -1 : 1) : strcmp(x->family, y->family);
 }
 
-static int other_tasks(sb *rem, const sunset_result *res, const trk_task *t, const trk_item *it, bool en) {
+static int other_tasks(sb *rem, const tracking_manifest *m, const sunset_result *res, const trk_task *t,
+                       const trk_item *it, bool en) {
     enum { MAXK = 8 };
     task_family k[MAXK];
     size_t nk = 0, extra = 0;
@@ -701,29 +850,28 @@ static int other_tasks(sb *rem, const sunset_result *res, const trk_task *t, con
     qsort(k, nk, sizeof k[0], cmp_task_family);
     sb_puts(rem, rem->len ? (en ? "; " : "；") : "");
     sb_puts(rem, en ? "still holds legacy code of " : "仍有");
-    for (size_t j = 0; j < nk; j++)
-        sb_printf(rem, en ? "%stask %d (%s: %zu)" : "%s任务%d（%s：%zu 处）", j ? (en ? ", " : "、") : "",
-                  k[j].task, k[j].family, k[j].n);
+    for (size_t j = 0; j < nk; j++) {
+        char num[16];
+        if (en) sb_printf(rem, "%stask %d (%s: %zu)", j ? ", " : "", k[j].task, k[j].family, k[j].n);
+        else
+            sb_printf(rem, "%s任务%s（%s：%zu 处）", j ? "、" : "", trk_cn_number(k[j].task, num),
+                      trk_family_name(m, k[j].family, TRK_ZH), k[j].n);
+    }
     if (extra) sb_printf(rem, en ? " and %zu more" : "等 %zu 处", extra);
     if (!en) sb_puts(rem, "的旧执行器代码");
     return rem->oom ? -1 : 0;
 }
 
+/* owner[k]: the item (index) finding k belongs to, OWN_OTHER, or OWN_NONE. */
+enum { OWN_NONE = -1, OWN_OTHER = INT_MAX };
+
+/* A file item: where its file is, and every finding left in it (each finding of the tree in
+ * one file item of the task at most: `owner`). */
 static int measure_item(const tracking_opts *o, const sunset_result *res, const tracking_report *r,
-                        const trk_task *t, trk_item *it) {
+                        const trk_task *t, trk_item *it, int self, int *owner) {
     sb rem = {0};
     int rc = -1;
-    if (!it->file) {
-        /* a check item: open while a finding of both its selector and the task's remains */
-        for (size_t i = 0; i < res->n_findings; i++)
-            if (trk_selector_match(&it->sel, &res->findings[i]) && trk_selector_match(&t->sel, &res->findings[i]) &&
-                !vec_push(&it->open, &i))
-                goto cleanup;
-        it->done = it->open.n == 0;
-        rc = 0;
-        goto cleanup;
-    }
-    if (locate(o, it)) goto cleanup;
+    if (locate(r->m, o, it)) goto cleanup;
     const trk_file *tf = it->found ? tracking_file(r, it->found) : NULL;
     it->computed = tf ? tf->handling : TRK_NONE;
     /* Every legacy finding left in the file keeps its item open, not only the task's own: a
@@ -733,12 +881,17 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
     if (tf)
         for (size_t i = 0; i < tf->n; i++) {
             size_t k = tf->first + i;
+            if (owner[k] != OWN_NONE) continue; /* another item names the same file */
             if (!vec_push(&it->open, &k)) goto cleanup;
+            owner[k] = self;
             it->open_other += !trk_selector_match(&t->sel, &res->findings[k]);
         }
     bool en = o->lang == TRK_EN;
     const char *sep = en ? "; " : "；";
-    if (it->where == TRK_MOVED) sb_printf(&rem, en ? "moved to %s" : "已移至 %s", it->found);
+    if (it->where == TRK_MOVED && en) sb_printf(&rem, "moved to %s", it->found);
+    else if (it->where == TRK_MOVED) sb_puts(&rem, "已移至 "), put_code(&rem, it->found);
+    if (it->where == TRK_RENAMED && en) sb_printf(&rem, "renamed to %s", it->found);
+    else if (it->where == TRK_RENAMED) sb_puts(&rem, "已重命名为 "), put_code(&rem, it->found);
     if (it->handling == TRK_DIRECT) {
         it->done = it->where == TRK_GONE;
         if (!it->done && it->computed == TRK_PARTIAL)
@@ -754,21 +907,96 @@ static int measure_item(const tracking_opts *o, const sunset_result *res, const 
         if (it->where == TRK_GONE) sb_puts(&rem, en ? "file deleted (the manifest says 部分删除)" : "文件已删除（清单为部分删除）");
         else if (it->computed == TRK_DIRECT && it->open.n)
             sb_printf(&rem, en ? "%s部分删除 in the manifest, but the file is now entirely legacy: %s"
-                               : "%s清单为部分删除，但整个文件现在都属于旧执行器：%s",
+                               : "%s清单为部分删除，但现在应整个删除：%s",
                       rem.len ? sep : "", tf->reason);
     }
-    if (!it->done && it->open_other && other_tasks(&rem, res, t, it, en)) goto cleanup;
+    if (!it->done && it->open_other && other_tasks(&rem, r->m, res, t, it, en)) goto cleanup;
     if (rem.oom) goto cleanup;
-    it->remark = rem.len ? take(&rem) : NULL;
+    it->remark = rem.len ? trk_take(&rem) : NULL;
     rc = 0;
 cleanup:
     sb_free(&rem);
     return rc;
 }
 
+/* The check item that finding f belongs to (the most specific selector, the first on a tie),
+ * or -1. */
+static int best_item(const trk_task *t, const sunset_finding *f) {
+    int best = -1, rank = -1;
+    for (size_t k = 0; k < t->items.n; k++) {
+        const trk_item *it = &VEC_AT(&t->items, trk_item, k);
+        if (it->file || it->outside || !trk_selector_match(&it->sel, f)) continue;
+        int rk = trk_selector_rank(&it->sel);
+        if (rk > rank) best = (int)k, rank = rk;
+    }
+    return best;
+}
+
+/* One task: every finding that keeps it open belongs to exactly one item or to `other`, so
+ * the task's count is the sum of its rows. File items take every finding of their file; the
+ * task's other findings go to their most specific check item, else to 其他. */
+static int measure_task(const tracking_opts *o, const sunset_result *res, const tracking_report *r,
+                        trk_task *t, int *owner) {
+    t->findings.n = t->other.n = 0;
+    t->n_files = t->items_done = t->items_total = t->other_comments = 0;
+    for (size_t i = 0; i < res->n_findings; i++) owner[i] = OWN_NONE;
+    for (size_t k = 0; k < t->items.n; k++) {
+        trk_item *it = &VEC_AT(&t->items, trk_item, k);
+        sunset_free(it->found);
+        sunset_free(it->remark);
+        it->found = it->remark = NULL;
+        it->open.n = it->comments = it->open_other = 0;
+        it->done = false;
+        if (it->file && measure_item(o, res, r, t, it, (int)k, owner)) return -1;
+    }
+    for (size_t i = 0; i < res->n_findings; i++) {
+        if (owner[i] != OWN_NONE || !trk_selector_match(&t->sel, &res->findings[i])) continue;
+        int k = best_item(t, &res->findings[i]);
+        if (!vec_push(k < 0 ? &t->other : &VEC_AT(&t->items, trk_item, k).open, &i)) return -1;
+        owner[i] = k < 0 ? OWN_OTHER : k;
+        if (k < 0) t->other_comments += trk_is_comment(&res->findings[i]);
+    }
+    for (size_t k = 0; k < t->items.n; k++) {
+        trk_item *it = &VEC_AT(&t->items, trk_item, k);
+        for (size_t j = 0; j < it->open.n; j++) it->comments += trk_is_comment(&res->findings[VEC_AT(&it->open, size_t, j)]);
+        if (it->outside) continue;
+        if (!it->file) it->done = it->open.n == 0;
+        t->items_total++;
+        t->items_done += it->done;
+    }
+    const char *last = NULL;
+    for (size_t i = 0; i < res->n_findings; i++) {
+        if (owner[i] == OWN_NONE) continue;
+        if (!vec_push(&t->findings, &i)) return -1;
+        if (!last || strcmp(last, res->findings[i].path) != 0) t->n_files++;
+        last = res->findings[i].path;
+    }
+    t->done = t->items_done == t->items_total && t->findings.n == 0;
+    return 0;
+}
+
+int trk_pr_state(const tracking_report *r, const char *pr) {
+    if (!r->pr_merged || !pr || pr[0] != '#' || pr[1] < '0' || pr[1] > '9') return -1;
+    char *end;
+    long n = strtol(pr + 1, &end, 10);
+    return *end ? -1 : r->pr_merged(r->pr_ctx, n);
+}
+
+/* Whether a PR the task names is in the measured history: 1, 0, or -1 when unknown. */
+static int task_merged(const tracking_report *r, const trk_task *t) {
+    int known = -1;
+    for (size_t k = 0; k < t->prs.n; k++) {
+        int v = trk_pr_state(r, VEC_AT(&t->prs, char *, k));
+        if (v == 1) return 1;
+        if (v == 0) known = 0;
+    }
+    return known;
+}
+
 int tracking_compute(tracking_manifest *m, const sunset_result *res, const tracking_opts *o,
                      tracking_report *out) {
     memset(out, 0, sizeof *out);
+    int *owner = NULL;
     out->m = m;
     out->res = res;
     out->files = VEC_INIT(trk_file);
@@ -779,40 +1007,32 @@ int tracking_compute(tracking_manifest *m, const sunset_result *res, const track
         trk_file tf = {res->findings[i].path, i, j - i, TRK_NONE, NULL, VEC_INIT(trk_range), 0, 0};
         for (size_t k = i; k < j; k++)
             if (res->findings[k].task > 0 && res->findings[k].task < 32) tf.tasks |= 1u << res->findings[k].task;
-        if (classify(o, res, &tf) || !vec_push(&out->files, &tf)) {
+        if (classify(m, o, res, &tf) || !vec_push(&out->files, &tf)) {
             file_free(&tf);
             goto oom;
         }
         i = j;
     }
+    owner = sunset_calloc(res->n_findings ? res->n_findings : 1, sizeof *owner);
+    if (!owner) goto oom;
+    out->submitted_known = true;
+    out->pr_merged = o->pr_merged;
+    out->pr_ctx = o->pr_ctx;
     for (size_t ti = 0; ti < m->tasks.n; ti++) {
         trk_task *t = &VEC_AT(&m->tasks, trk_task, ti);
-        t->findings.n = 0;
-        t->n_files = 0;
-        t->items_done = 0;
-        const char *last = NULL;
-        for (size_t i = 0; i < res->n_findings; i++)
-            if (trk_selector_match(&t->sel, &res->findings[i])) {
-                if (!vec_push(&t->findings, &i)) goto oom;
-                if (!last || strcmp(last, res->findings[i].path) != 0) t->n_files++;
-                last = res->findings[i].path;
-            }
-        for (size_t k = 0; k < t->items.n; k++) {
-            trk_item *it = &VEC_AT(&t->items, trk_item, k);
-            sunset_free(it->found);
-            sunset_free(it->remark);
-            it->found = it->remark = NULL;
-            it->open.n = 0;
-            if (measure_item(o, res, out, t, it)) goto oom;
-            t->items_done += it->done;
-        }
-        t->done = t->items_done == t->items.n && t->findings.n == 0;
+        if (measure_task(o, res, out, t, owner)) goto oom;
+        int merged = task_merged(out, t);
+        t->merged = merged == 1;
+        /* measured in the history, never copied: a task "submitted" has a PR merged */
+        if (merged < 0 && t->prs.n) out->submitted_known = false;
         out->tasks_done += t->done;
         out->tasks_claimed += t->claimant != NULL;
-        out->tasks_submitted += t->prs.n > 0;
+        out->tasks_submitted += t->merged;
     }
+    sunset_free(owner);
     return 0;
 oom:
+    sunset_free(owner);
     tracking_report_free(out);
     return -1;
 }
@@ -845,7 +1065,7 @@ int tracking_tree_known(const tracking_manifest *m, const tracking_opts *o, bool
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
             if (!it->file) continue;
             trk_item probe = {.file = it->file};
-            if (locate(o, &probe)) return -1;
+            if (locate(m, o, &probe)) return -1;
             *known = probe.where != TRK_GONE;
             sunset_free(probe.found);
             if (named++ < 3) sb_printf(expected, "%s%s", named > 1 ? ", " : "", it->file);
@@ -939,219 +1159,4 @@ oom:
     vec_free(&g);
     vec_free(idx);
     return -1;
-}
-
-/* --- batches --- */
-
-void tracking_batches_free(vec *batches) {
-    if (!batches) return;
-    for (size_t i = 0; i < batches->n; i++) {
-        trk_batch *b = &VEC_AT(batches, trk_batch, i);
-        sunset_free(b->key);
-        vec_free(&b->files);
-        vec_free(&b->families);
-    }
-    vec_free(batches);
-}
-
-/* The owners of `path` by CODEOWNERS (last matching line wins), or NULL. Returns a pointer
- * into `owners` and the length through *n. */
-static const char *owner_of(const char *owners, const char *path, size_t *n) {
-    const char *hit = NULL;
-    *n = 0;
-    for (const char *s = owners; s && *s;) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        while (len && (*s == ' ' || *s == '\t')) s++, len--;
-        if (len && *s != '#') {
-            size_t pl = strcspn(s, " \t\n");
-            if (pl < len && pl < 512) {
-                char pat[520];
-                const char *p = s;
-                size_t k = 0;
-                if (*p == '/') p++, pl--; /* anchored at the root */
-                memcpy(pat, p, pl);
-                k = pl;
-                pat[k] = 0;
-                bool anchored = s[0] == '/' || strchr(pat, '/') != NULL;
-                bool m = false;
-                if (k && pat[k - 1] == '/') {
-                    m = strncmp(path, pat, k) == 0 || (!anchored && strstr(path, pat));
-                } else if (anchored) {
-                    m = sunset_glob_match(pat, path);
-                    if (!m && !strpbrk(pat, "*?[")) m = strncmp(path, pat, k) == 0 && path[k] == '/';
-                } else {
-                    m = sunset_glob_match(pat, path);
-                }
-                if (m) {
-                    const char *o = s + pl + (s[0] == '/');
-                    size_t rest = len - (size_t)(o - s);
-                    while (rest && (*o == ' ' || *o == '\t')) o++, rest--;
-                    while (rest && (o[rest - 1] == ' ' || o[rest - 1] == '\t' || o[rest - 1] == '\r')) rest--;
-                    if (rest) hit = o, *n = rest;
-                }
-            }
-        }
-        if (!nl) break;
-        s = nl + 1;
-    }
-    return hit;
-}
-
-static int cmp_cstr(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-typedef struct batch_key {
-    char *key;    /* owned */
-    size_t batch; /* index of its newest batch */
-    size_t count; /* batches so far */
-} batch_key;
-
-int tracking_batches(const tracking_report *r, const char *owners, size_t max_files, vec *out) {
-    *out = VEC_INIT(trk_batch);
-    vec keys = VEC_INIT(batch_key);
-    int rc = -1;
-    if (!max_files) max_files = 8;
-    for (size_t i = 0; i < r->files.n; i++) {
-        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
-        sb key = {0};
-        if (owners) {
-            size_t n;
-            const char *o = owner_of(owners, tf->path, &n);
-            if (o) sb_putn(&key, o, n);
-            else sb_puts(&key, "(no owner)");
-        } else {
-            const char *sl = strrchr(tf->path, '/');
-            if (sl) sb_putn(&key, tf->path, (size_t)(sl - tf->path));
-            else sb_puts(&key, ".");
-        }
-        if (key.oom) {
-            sb_free(&key);
-            goto cleanup;
-        }
-        batch_key *bk = NULL;
-        for (size_t j = 0; j < keys.n && !bk; j++)
-            if (strcmp(VEC_AT(&keys, batch_key, j).key, key.s) == 0) bk = &VEC_AT(&keys, batch_key, j);
-        if (!bk) {
-            batch_key nk = {take(&key), 0, 0};
-            if (!nk.key || !(bk = vec_push(&keys, &nk))) {
-                sunset_free(nk.key);
-                goto cleanup;
-            }
-        }
-        sb_free(&key);
-        trk_batch *b = bk->count ? &VEC_AT(out, trk_batch, bk->batch) : NULL;
-        if (!b || b->files.n >= max_files) {
-            sb kk = {0};
-            if (bk->count) sb_printf(&kk, "%s (%zu)", bk->key, bk->count + 1);
-            else sb_puts(&kk, bk->key);
-            trk_batch nb = {take(&kk), VEC_INIT(size_t), 0, 0, VEC_INIT(const char *)};
-            if (!nb.key || !(b = vec_push(out, &nb))) {
-                sunset_free(nb.key);
-                goto cleanup;
-            }
-            bk->batch = out->n - 1;
-            bk->count++;
-        }
-        if (!vec_push(&b->files, &i)) goto cleanup;
-        b->findings += tf->n;
-        b->lines += tf->lines;
-        for (size_t f = 0; f < tf->n; f++) {
-            const char *fam = r->res->findings[tf->first + f].family;
-            bool seen = false;
-            for (size_t q = 0; q < b->families.n && !seen; q++)
-                seen = strcmp(VEC_AT(&b->families, const char *, q), fam) == 0;
-            if (!seen && !vec_push(&b->families, &fam)) goto cleanup;
-        }
-        if (b->families.n > 1) qsort(b->families.v, b->families.n, sizeof(char *), cmp_cstr);
-    }
-    rc = 0;
-cleanup:
-    for (size_t j = 0; j < keys.n; j++) sunset_free(VEC_AT(&keys, batch_key, j).key);
-    vec_free(&keys);
-    if (rc) tracking_batches_free(out);
-    return rc;
-}
-
-/* --- --update --- */
-
-/* Is the line s[0, n) exactly the marker (a CR before its newline allowed)? */
-static bool is_mark(const char *s, size_t n, const char *mark) {
-    if (n && s[n - 1] == '\r') n--;
-    return n == strlen(mark) && memcmp(s, mark, n) == 0;
-}
-
-/* The first line at or after p (a line start) that is the marker, or NULL; *next = the line
- * after it. */
-static const char *find_mark(const char *p, const char *mark, const char **next) {
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (is_mark(p, n, mark)) {
-            *next = nl ? nl + 1 : p + n;
-            return p;
-        }
-        if (!nl) break;
-        p = nl + 1;
-    }
-    return NULL;
-}
-
-void tracking_defuse_markers(sb *md, size_t from) {
-    if (!md->s || md->oom) return;
-    sb out = {0};
-    const char *p = md->s + from, *end = md->s + md->len;
-    bool first = true;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p), ln = nl ? n - 1 : n;
-        bool last = !nl || nl + 1 == end;
-        bool mark = is_mark(p, ln, TRACKING_MARK_BEGIN) || is_mark(p, ln, TRACKING_MARK_END);
-        if (mark && !(first && is_mark(p, ln, TRACKING_MARK_BEGIN)) && !(last && is_mark(p, ln, TRACKING_MARK_END))) {
-            sb_puts(&out, "&lt;"); /* shown as written, never read as a marker */
-            sb_putn(&out, p + 1, n - 1);
-        } else {
-            sb_putn(&out, p, n);
-        }
-        first = false;
-        p += n;
-    }
-    if (out.oom) {
-        md->oom = true;
-    } else {
-        md->len = from;
-        sb_putn(md, out.s ? out.s : "", out.len);
-    }
-    sb_free(&out);
-}
-
-char *tracking_update_body(const char *body, const char *region, bool *missing) {
-    *missing = false;
-    const char *after_b, *after_e;
-    const char *b = find_mark(body, TRACKING_MARK_BEGIN, &after_b);
-    const char *e = b ? find_mark(after_b, TRACKING_MARK_END, &after_e) : NULL;
-    if (!b || !e) {
-        *missing = true;
-        return NULL;
-    }
-    /* the region carries its own markers and no other (tracking_defuse_markers); the body
-     * keeps what follows the end marker's line, its own line break included */
-    sb reg = {0};
-    sb_puts(&reg, region);
-    tracking_defuse_markers(&reg, 0);
-    size_t rl = reg.len;
-    while (rl && (reg.s[rl - 1] == '\n' || reg.s[rl - 1] == '\r')) rl--;
-    e += strcspn(e, "\r\n"); /* the end marker's line break stays the body's */
-    sb out = {0};
-    sb_putn(&out, body, (size_t)(b - body));
-    sb_putn(&out, reg.s ? reg.s : "", rl);
-    sb_puts(&out, e);
-    bool oom = reg.oom || out.oom;
-    sb_free(&reg);
-    if (oom) {
-        sb_free(&out);
-        return NULL;
-    }
-    return take(&out);
 }

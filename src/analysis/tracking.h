@@ -50,14 +50,20 @@ const char *trk_handling_zh(trk_handling h);
 const char *trk_handling_key(trk_handling h);
 
 /* Which findings a task or a check item counts. A finding matches when it matches any of
- * tasks/families/rules (all empty: every finding), and, when paths is not empty, its path
- * matches one of the globs. */
+ * tasks/families/rules/names/files (all empty: every finding), and, when paths is not empty,
+ * its path matches one of the globs. */
 typedef struct trk_selector {
     vec tasks;    /* int: the rule's task number */
     vec families; /* char *: rule families */
     vec rules;    /* char *: globs over rule ids ("PE-PYBIND-*") */
+    vec names;    /* char *: globs over the matched text ("cinn_instruction_run*") */
+    vec files;    /* char *: globs over paths selecting every finding in the files they match */
     vec paths;    /* char *: globs over root-relative paths (walk.h flavour) */
 } trk_selector;
+
+/* How specific a selector is: a finding several check items select belongs to the most
+ * specific (names > files, paths > rules > families > tasks), the first in the manifest on a tie. */
+int trk_selector_rank(const trk_selector *s);
 
 bool trk_selector_match(const trk_selector *s, const sunset_finding *f);
 
@@ -65,15 +71,22 @@ typedef enum trk_where {
     TRK_AT_PATH = 0, /* the file is where the manifest says */
     TRK_MOVED,       /* found elsewhere by basename */
     TRK_GONE,        /* nowhere in the tree */
+    TRK_RENAMED,     /* under a new name: the manifest's renamed_to, or its stem with one of
+                      * the manifest's rename_suffixes ("x.py" → "x_deprecated.py") */
 } trk_where;
 
 typedef struct trk_item {
     /* from the manifest */
     char *name;    /* as displayed (the text) */
     char *name_en; /* may be NULL */
+    char *name_zh; /* shown under zh instead of name (an issue's English subtitle); may be NULL */
     char *file;    /* file item: repo-relative path; NULL for a check item */
     char *note;    /* the manifest's remark on the item; may be NULL */
+    char *note_zh; /* the remark under zh; may be NULL */
     char *pr;      /* "#63470"; may be NULL */
+    char *renamed_to; /* file items: the path the file was renamed to; may be NULL */
+    char *outside; /* the item's work is in another repository ("PaddlePaddle/docs"): never
+                    * measured here, never done, not in the task's fraction; may be NULL */
     trk_handling handling; /* file items: the handling the manifest states */
     trk_selector sel;      /* check items: findings that keep it open */
     /* computed */
@@ -81,10 +94,12 @@ typedef struct trk_item {
     char *found;      /* where the file is now (file items, not gone); owned */
     trk_handling computed; /* the file's measured handling (TRK_NONE: no finding of any task) */
     bool done;
-    vec open;         /* size_t: indices into the result's findings that keep the item open:
-                       * a check item's selected findings; for a file item every legacy
-                       * finding left in its file, whatever its task or family */
+    vec open;         /* size_t: indices into the result's findings that keep the item open,
+                       * each in exactly one item of its task: for a file item every legacy
+                       * finding left in its file, whatever its task or family; for a check
+                       * item the task's findings it is the most specific selector of */
     size_t open_other;/* file items: how many of them are not of the task's own rules */
+    size_t comments;  /* how many of open are in comments, docstrings or commented-out code */
     char *remark;     /* measured disagreement with the manifest ("moved to ..."); may be NULL */
 } trk_item;
 
@@ -97,10 +112,28 @@ typedef struct trk_task {
     vec items;         /* trk_item */
     /* computed */
     size_t items_done;
-    vec findings;      /* size_t: every finding of the task's rules in the tree */
-    size_t n_files;    /* distinct files among them */
+    size_t items_total;/* items measured here (not "outside"): the fraction's denominator */
+    vec findings;      /* size_t, sorted: what keeps the task open, the union of its items'
+                        * open findings and `other`; its size is the sum of theirs */
+    vec other;         /* size_t: findings of the task's rules that no item selects (其他) */
+    size_t other_comments;
+    size_t n_files;    /* distinct files among findings */
+    bool merged;       /* a PR the task names is in the measured history (submitted) */
     bool done;
 } trk_task;
+
+/* An item's state as the writers show it. */
+typedef enum trk_state {
+    TRK_S_DONE = 0,
+    TRK_S_OPEN,
+    TRK_S_COMMENTS, /* open, but only comments are left (仅剩注释 N 处) */
+    TRK_S_OUTSIDE,  /* in another repository (不在本仓库) */
+} trk_state;
+trk_state trk_item_state(const trk_item *it);
+/* "done", "open", "comments_only", "outside" (JSON values) */
+const char *trk_state_key(trk_state s);
+/* Whether a finding's context is a comment, a docstring or commented-out code. */
+bool trk_is_comment(const sunset_finding *f);
 
 typedef struct tracking_manifest {
     char *origin;      /* the file it was read from */
@@ -111,8 +144,16 @@ typedef struct tracking_manifest {
     char *lang;        /* default prose language, "zh" or "en"; may be NULL (zh) */
     vec known_paths;   /* char *: root-relative paths (a trailing '/' = a directory) that the
                         * tracked tree has; with the file items they recognise the tree */
+    vec family_zh;     /* char *: pairs (family id, its name in Chinese), from "families_zh" */
+    vec rename_suffixes; /* char *: a checklist file not found may live on as stem+suffix+ext */
     vec tasks;         /* trk_task */
 } tracking_manifest;
+
+/* The item's name and note in the report's language. */
+const char *trk_item_name(const trk_item *it, trk_lang lang);
+const char *trk_item_note(const trk_item *it, trk_lang lang);
+/* A rule family as prose: under zh its Chinese name from the manifest, else the id. */
+const char *trk_family_name(const tracking_manifest *m, const char *family, trk_lang lang);
 
 /* Load a manifest. NULL with err filled ("FILE:LINE:COL: message" for JSON syntax,
  * "FILE: tasks[2].items[4]: message" for content). */
@@ -151,7 +192,11 @@ typedef struct tracking_opts {
     trk_file_level_fn file_level;
     trk_legacy_file_fn legacy_file;
     void *ctx;
-    trk_lang lang;             /* of the remarks computed here */
+    trk_lang lang;             /* of the remarks and reasons computed here */
+    /* Whether PR `pr` (a number) is in the measured revision's history: 1 yes, 0 no, 2 yes
+     * but far older than the manifest's other PRs, -1 unknown (no history). NULL: unknown. */
+    int (*pr_merged)(void *ctx, long pr);
+    void *pr_ctx;
 } tracking_opts;
 
 typedef struct tracking_report {
@@ -159,10 +204,14 @@ typedef struct tracking_report {
     const sunset_result *res;   /* borrowed */
     vec files;                  /* trk_file, by path */
     size_t tasks_done, tasks_submitted, tasks_claimed;
+    bool submitted_known;       /* tasks_submitted was measured in the history (else unknown) */
+    int (*pr_merged)(void *ctx, long pr); /* from the opts: PRs checked against the history */
+    void *pr_ctx;
     const char *burndown;       /* an SVG chart to embed in the HTML (sunset history); borrowed, may be NULL */
     /* what was measured, set by the caller; borrowed, may be NULL */
     const char *revision;       /* the commit id measured (PATH in git, or --revision) */
     const char *date;           /* YYYY-MM-DD: the commit's date, else the day of the run */
+    bool links_pinned;          /* links point at `revision` in a repository that has it */
     trk_lang lang;              /* the prose of every writer */
     size_t md_budget;           /* Markdown: characters the document stays under (0: TRACKING_MD_BUDGET) */
 } tracking_report;
@@ -188,6 +237,11 @@ const trk_file *tracking_file(const tracking_report *r, const char *path);
 bool trk_url(sb *out, const tracking_manifest *m, const char *path, uint32_t line, uint32_t end);
 /* Whether u is an http:// or https:// URL (case-insensitive scheme). */
 bool trk_is_web_url(const char *u);
+
+/* Whether the manifest's PR text ("#63543") is in the measured history: 1 yes, 0 no (a typo,
+ * or not merged), 2 yes but far older than the manifest's other PRs (a typo naming an old PR),
+ * -1 unknown (no history, or not a "#N"). */
+int trk_pr_state(const tracking_report *r, const char *pr);
 
 /* 100 * a / b, 0 when b is 0. */
 double trk_rate(size_t a, size_t b);
@@ -227,5 +281,8 @@ char *tracking_update_body(const char *body, const char *region, bool *missing);
  * or snippet can spell, gets its '<' as "&lt;" (rendered the same). Markers are recognised
  * only as a line of their exact text (a CR before the newline allowed). */
 void tracking_defuse_markers(sb *md, size_t from);
+
+/* The buffer's text, or NULL (and the buffer freed) when an append ran out of memory. */
+char *trk_take(sb *b);
 
 #endif

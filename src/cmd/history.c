@@ -113,12 +113,18 @@ int cmd_history(cli *c) {
     manifest_prs(&s, &prs);
     for (size_t i = 0; i < samples.n; i++) {
         history_sample *sp = &VEC_AT(&samples, history_sample, i);
-        sp->tracked = sp->pr > 0 && !prs.n;
-        for (size_t k = 0; k < prs.n && sp->pr > 0; k++)
-            if (VEC_AT(&prs, long, k) == sp->pr) sp->tracked = true;
+        /* a merge brings in many PRs: the manifest's among them are what it is attributed to */
+        size_t kept = 0;
+        for (size_t j = 0; j < sp->n_prs; j++) {
+            bool named = false;
+            for (size_t k = 0; k < prs.n && !named; k++) named = VEC_AT(&prs, long, k) == sp->prs[j];
+            if (named) sp->prs[kept++] = sp->prs[j];
+        }
+        sp->tracked = kept > 0 || (sp->n_prs > 0 && !prs.n);
+        if (kept) sp->n_prs = kept, sp->pr = sp->prs[0];
     }
-    vec_free(&prs);
     sunset_family_title *fams = sunset_calloc(s.rs->families.n ? s.rs->families.n : 1, sizeof *fams);
+    if (!fams) vec_free(&prs);
     size_t nf = s.rs->families.n < HISTORY_MAX_FAMILIES ? s.rs->families.n : HISTORY_MAX_FAMILIES;
     for (size_t f = 0; fams && f < nf; f++) {
         fams[f].id = VEC_AT(&s.rs->families, family_info, f).id;
@@ -130,7 +136,9 @@ int cmd_history(cli *c) {
         history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
         if (c->shard_n) shard_stamp(c, &s, range, &doc);
     }
-    else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10, &doc);
+    else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10,
+                           (const long *)prs.v, prs.n, &doc);
+    vec_free(&prs);
     sunset_free(fams);
     if (doc.oom) goto cleanup;
     if (c->verbose)

@@ -20,6 +20,7 @@
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -79,6 +80,211 @@ cleanup:
     git_repository_free(repo);
 }
 
+/* A PR number named in a commit subject of the history, and the newest such commit's time. */
+typedef struct pr_seen {
+    long pr;
+    int64_t time;
+    bool old; /* far older than the manifest's other PRs: a typo for another number */
+} pr_seen;
+
+static int cmp_pr_seen(const void *a, const void *b) {
+    const pr_seen *x = a, *y = b;
+    return x->pr != y->pr ? (x->pr < y->pr ? -1 : 1) : (x->time > y->time ? -1 : x->time < y->time);
+}
+
+/* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of the
+ * repository at root, merged branches included, sorted; *ok false when root has no history. */
+static int history_prs(const char *root, vec *prs, bool *ok) {
+    git_repository *repo = NULL;
+    git_revwalk *walk = NULL;
+    git_oid id;
+    int rc = 0;
+    *ok = false;
+    sunset_git_init();
+    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+        git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
+        goto cleanup;
+    while (git_revwalk_next(&id, walk) == 0) {
+        git_commit *c = NULL;
+        if (git_commit_lookup(&c, repo, &id) != 0) continue;
+        const char *p = git_commit_summary(c);
+        while (p && (p = strchr(p, '#'))) {
+            char *end;
+            long v = strtol(p + 1, &end, 10);
+            pr_seen ps = {v, (int64_t)git_commit_time(c), false};
+            if (end > p + 1 && v > 0 && (p[1] >= '0' && p[1] <= '9') && !vec_push(prs, &ps)) rc = -1;
+            p++;
+        }
+        git_commit_free(c);
+    }
+    *ok = true;
+    /* by number, the newest commit first; one entry per number */
+    if (prs->n > 1) qsort(prs->v, prs->n, sizeof(pr_seen), cmp_pr_seen);
+    size_t u = 0;
+    for (size_t i = 0; i < prs->n; i++)
+        if (!u || VEC_AT(prs, pr_seen, u - 1).pr != VEC_AT(prs, pr_seen, i).pr)
+            VEC_AT(prs, pr_seen, u++) = VEC_AT(prs, pr_seen, i);
+    prs->n = u;
+cleanup:
+    git_revwalk_free(walk);
+    git_repository_free(repo);
+    return rc;
+}
+
+/* The web URL of a remote URL: https://host/path for https://, ssh:// and scp-like
+ * git@host:path forms, without a trailing ".git" or '/'. False for a local path. */
+static bool web_of_remote(const char *url, sb *out) {
+    const char *host = NULL;
+    bool scheme = true;
+    if (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0) host = strstr(url, "//") + 2;
+    else if (strncmp(url, "ssh://", 6) == 0) host = url + 6;
+    else if (!strstr(url, "://") && url[0] != '/' && url[0] != '.') {
+        const char *colon = strchr(url, ':'), *sl = strchr(url, '/');
+        if (colon && (!sl || colon < sl)) host = url, scheme = false; /* git@host:owner/repo */
+    }
+    if (!host) return false;
+    const char *at = strchr(host, '@'), *slash = strchr(host, '/');
+    if (at && (!slash || at < slash)) host = at + 1;
+    size_t hl = strcspn(host, ":/");
+    const char *path = host + hl;
+    if (*path == ':') {
+        path++;
+        if (scheme) path += strspn(path, "0123456789"); /* a port */
+    }
+    while (*path == '/') path++;
+    size_t pl = strlen(path);
+    while (pl && path[pl - 1] == '/') pl--;
+    if (pl > 4 && strncmp(path + pl - 4, ".git", 4) == 0) pl -= 4;
+    if (!hl || !pl) return false;
+    sb_printf(out, "https://%.*s/%.*s", (int)hl, host, (int)pl, path);
+    return !out->oom;
+}
+
+static bool same_web(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    while (la && a[la - 1] == '/') la--;
+    while (lb && b[lb - 1] == '/') lb--;
+    return la == lb && strncasecmp(a, b, la) == 0;
+}
+
+/* A remote-tracking branch: its remote's name and its commit. */
+typedef struct remote_tip {
+    char name[128];
+    git_oid id;
+} remote_tip;
+
+/* Which remote holds the measured commit, so links to it resolve: the web URL of a remote
+ * one of whose branches (refs/remotes/NAME/...) contains `rev` — the manifest's repository
+ * when it is one of them — into *web (empty when none). The remotes are found from their
+ * branches and their URLs read from the configuration, not with git_remote_list /
+ * git_remote_lookup: with the system PCRE2, libgit2 1.5 leaks their configuration regexes. */
+static void revision_remote(const char *root, const char *rev, const char *manifest_repo, sb *web) {
+    git_repository *repo = NULL;
+    git_reference_iterator *it = NULL;
+    git_reference *ref = NULL;
+    git_config *cfg = NULL;
+    git_oid id;
+    vec tips = VEC_INIT(remote_tip), ids = VEC_INIT(git_oid);
+    sunset_git_init();
+    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+        git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
+        git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") != 0)
+        goto cleanup;
+    while (git_reference_next(&ref, it) == 0) {
+        const char *n = git_reference_name(ref) + strlen("refs/remotes/");
+        git_reference *res = NULL;
+        remote_tip t;
+        memset(&t, 0, sizeof t);
+        size_t nl = strcspn(n, "/");
+        if (n[nl] == '/' && nl < sizeof t.name && git_reference_resolve(&res, ref) == 0 && git_reference_target(res)) {
+            memcpy(t.name, n, nl);
+            git_oid_cpy(&t.id, git_reference_target(res));
+            vec_push(&tips, &t);
+        }
+        git_reference_free(res);
+        git_reference_free(ref);
+    }
+    for (size_t i = 0; i < tips.n; i++) {
+        const char *name = VEC_AT(&tips, remote_tip, i).name;
+        bool seen = false; /* each remote once, with all its branches */
+        for (size_t k = 0; k < i && !seen; k++) seen = strcmp(VEC_AT(&tips, remote_tip, k).name, name) == 0;
+        if (seen) continue;
+        ids.n = 0;
+        for (size_t k = i; k < tips.n; k++)
+            if (strcmp(VEC_AT(&tips, remote_tip, k).name, name) == 0) vec_push(&ids, &VEC_AT(&tips, remote_tip, k).id);
+        sb key = {0}, w = {0};
+        git_buf url = {0};
+        sb_printf(&key, "remote.%s.url", name);
+        if (!key.oom && git_config_get_string_buf(&url, cfg, key.s) == 0 && web_of_remote(url.ptr, &w)) {
+            bool holds = false;
+            for (size_t k = 0; k < ids.n && !holds; k++) holds = git_oid_equal(&VEC_AT(&ids, git_oid, k), &id);
+            if (!holds && ids.n) holds = git_graph_reachable_from_any(repo, &id, (const git_oid *)ids.v, ids.n) == 1;
+            /* the manifest's repository wins; else the first remote that holds the commit */
+            if (holds && (!web->len || (manifest_repo && same_web(w.s, manifest_repo)))) {
+                web->len = 0;
+                sb_putn(web, w.s, w.len);
+            }
+        }
+        git_buf_dispose(&url);
+        sb_free(&key);
+        sb_free(&w);
+    }
+cleanup:
+    vec_free(&tips);
+    vec_free(&ids);
+    git_reference_iterator_free(it);
+    git_config_free(cfg);
+    git_repository_free(repo);
+}
+
+static int pr_in_history(void *ctx, long pr) {
+    const vec *prs = ctx;
+    pr_seen key = {pr, INT64_MAX, false};
+    size_t lo = 0, hi = prs->n;
+    while (lo < hi) { /* the first entry >= key: the PR's, when it is there */
+        size_t mid = (lo + hi) / 2;
+        if (cmp_pr_seen(&VEC_AT(prs, pr_seen, mid), &key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == prs->n || VEC_AT(prs, pr_seen, lo).pr != pr) return 0;
+    return VEC_AT(prs, pr_seen, lo).old ? 2 : 1;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A PR the manifest names whose commit is far older (half a year) than the median of the
+ * manifest's PRs is marked old: #6782 for #63782 names a 2017 design-doc commit. */
+static void mark_old_prs(const tracking_manifest *m, vec *prs) {
+    vec times = VEC_INIT(int64_t);
+    vec named = VEC_INIT(pr_seen *);
+    for (size_t i = 0; i < m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
+        for (size_t k = 0; k < t->prs.n + t->items.n; k++) {
+            const char *p = k < t->prs.n ? VEC_AT(&t->prs, char *, k) : VEC_AT(&t->items, trk_item, k - t->prs.n).pr;
+            if (!p || p[0] != '#') continue;
+            long v = strtol(p + 1, NULL, 10);
+            for (size_t j = 0; j < prs->n; j++) {
+                pr_seen *ps = &VEC_AT(prs, pr_seen, j);
+                if (ps->pr != v) continue;
+                vec_push(&times, &ps->time);
+                vec_push(&named, &ps);
+                break;
+            }
+        }
+    }
+    if (times.n >= 3) {
+        qsort(times.v, times.n, sizeof(int64_t), cmp_i64);
+        int64_t median = VEC_AT(&times, int64_t, times.n / 2);
+        for (size_t j = 0; j < named.n; j++)
+            if (VEC_AT(&named, pr_seen *, j)->time < median - 183 * 86400) VEC_AT(&named, pr_seen *, j)->old = true;
+    }
+    vec_free(&times);
+    vec_free(&named);
+}
+
 /* The day of the run, UTC; SOURCE_DATE_EPOCH (reproducible builds) when set. */
 static void run_date(char date[16]) {
     const char *e = getenv("SOURCE_DATE_EPOCH");
@@ -110,7 +316,36 @@ static int write_one(const char *file, const tracking_report *r, const vec *batc
     return rc;
 }
 
-static int update_issue(const char *file, const tracking_report *r, const vec *batches) {
+static void no_region(const char *file, bool missing) {
+    if (missing)
+        fprintf(stderr, "sunset: %s: no region to update: the body needs a line %s and, below it, %s\n", file,
+                TRACKING_MARK_BEGIN, TRACKING_MARK_END);
+    else fprintf(stderr, "sunset: out of memory updating %s\n", file);
+}
+
+/* The characters of an issue body outside its marked region (what --update keeps), into
+ * *around. EXIT_OK, or EXIT_USAGE with the message printed. */
+static int body_around(const char *file, size_t *around) {
+    char *body = NULL, *outside = NULL;
+    size_t len;
+    int e = read_file(file, 0, &body, &len);
+    if (e) {
+        fprintf(stderr, "sunset: %s: %s\n", file, strerror(e));
+        return EXIT_USAGE;
+    }
+    bool missing;
+    outside = tracking_update_body(body, "", &missing);
+    sunset_free(body);
+    if (!outside) {
+        no_region(file, missing);
+        return EXIT_USAGE;
+    }
+    *around = trk_chars(outside, strlen(outside));
+    sunset_free(outside);
+    return EXIT_OK;
+}
+
+static int update_issue(const char *file, const tracking_report *r, const vec *batches, size_t around) {
     char *body = NULL, *next = NULL;
     size_t len;
     sb region = {0};
@@ -119,26 +354,23 @@ static int update_issue(const char *file, const tracking_report *r, const vec *b
         fprintf(stderr, "sunset: %s: %s\n", file, strerror(e));
         goto cleanup;
     }
+    bool missing;
     if (tracking_write_md(r, batches, &region)) {
         fprintf(stderr, "sunset: out of memory writing the report\n");
         goto cleanup;
     }
-    bool missing;
     next = tracking_update_body(body, region.s, &missing);
     if (!next) {
-        if (missing)
-            fprintf(stderr, "sunset: %s: no region to update: the body needs a line %s and, below it, %s\n", file,
-                    TRACKING_MARK_BEGIN, TRACKING_MARK_END);
-        else fprintf(stderr, "sunset: out of memory updating %s\n", file);
+        no_region(file, missing);
         goto cleanup;
     }
     /* GitHub rejects a longer issue body; the file is left as it was */
     size_t chars = trk_chars(next, strlen(next));
     if (chars > TRACKING_ISSUE_LIMIT) {
-        fprintf(stderr, "sunset: %s: the updated body would be %zu characters, over GitHub's limit of %d "
-                        "(the report alone is %zu; lower --md-budget or shorten the text outside the markers); "
-                        "not written\n",
-                file, chars, TRACKING_ISSUE_LIMIT, trk_chars(region.s, region.len));
+        fprintf(stderr, "sunset: %s: the updated body would be %zu characters, over GitHub's limit of %d: "
+                        "the text outside the markers is %zu, the report's fixed part %zu (shorten the text "
+                        "outside the markers, or drop --batches); not written\n",
+                file, chars, TRACKING_ISSUE_LIMIT, around, trk_chars(region.s, region.len));
         goto cleanup;
     }
     if (strcmp(next, body) == 0) {
@@ -162,7 +394,7 @@ int cmd_report(cli *c) {
     sunset_result res = {0};
     tracking_manifest *m = NULL;
     tracking_report rep = {0};
-    vec batches = VEC_INIT(trk_batch);
+    vec batches = VEC_INIT(trk_batch), prs = VEC_INIT(pr_seen);
     bool want_batches = c->batches || c->owners;
     char *manifest = NULL, *owners = NULL, *burndown = NULL;
     sunset_finding *kept = NULL;
@@ -264,14 +496,39 @@ int cmd_report(cli *c) {
     tree_revision(s.root, revision, date);
     if (c->revision) snprintf(revision, sizeof revision, "%s", c->revision);
     if (!date[0]) run_date(date);
+    /* Links pin the commit in the repository that has it: a tree in git is linked through
+     * the remote whose branches contain the commit (a fork's commit is not in the upstream);
+     * a commit no remote holds (local, or fetched from a path) keeps the manifest's branch
+     * links, with a warning. --revision of an exported tree is taken at its word. */
+    bool pinned = false;
     if (revision[0] && m->repository && !c->source_url) {
-        sunset_free(m->source_url);
-        sb u = {0};
-        size_t rl = strlen(m->repository);
-        sb_printf(&u, "%.*s/blob/%s", (int)(rl && m->repository[rl - 1] == '/' ? rl - 1 : rl), m->repository,
-                  revision);
-        if (u.oom) goto oom;
-        m->source_url = sb_take(&u);
+        sb web = {0};
+        if (c->revision) sb_puts(&web, m->repository);
+        else revision_remote(s.root, revision, m->repository, &web);
+        if (web.oom) {
+            sb_free(&web);
+            goto oom;
+        }
+        if (web.len) {
+            sunset_free(m->source_url);
+            sb u = {0};
+            size_t rl = web.len;
+            sb_printf(&u, "%.*s/blob/%s", (int)(rl && web.s[rl - 1] == '/' ? rl - 1 : rl), web.s, revision);
+            if (!c->revision && !same_web(web.s, m->repository) && !c->quiet)
+                fprintf(stderr, "sunset: note: commit %.12s is not in %s's branches; links point at %s, the remote "
+                                "that has it\n", revision, m->repository, web.s);
+            sb_free(&web);
+            if (u.oom) goto oom;
+            m->source_url = sb_take(&u);
+            pinned = true;
+        } else {
+            sb_free(&web);
+            if (!c->quiet) /* -q: no warnings on stderr; the report's first line says it too */
+                fprintf(stderr, "sunset: warning: commit %.12s is in no remote branch with a web URL (a local commit, "
+                            "or a clone of a path): links point at %s, not at the commit, and line anchors may "
+                            "drift\n",
+                    revision, m->source_url ? m->source_url : "relative paths");
+        }
     }
     if ((rc = scan_execute(c, &s, &res))) goto cleanup;
     rc = EXIT_USAGE;
@@ -284,16 +541,31 @@ int cmd_report(cli *c) {
         if (!res.findings[i].suppressed) kept[view.n_findings++] = res.findings[i];
     view.findings = kept;
     if (!c->lang && m->lang) trk_lang_parse(m->lang, &lang);
-    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang};
+    /* the dashboard's "submitted" is measured: a task's PR in the history of what was measured */
+    bool have_history = false;
+    if (revision[0] && !c->revision && history_prs(s.root, &prs, &have_history)) goto oom;
+    if (have_history) mark_old_prs(m, &prs);
+    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang,
+                       have_history ? pr_in_history : NULL, &prs};
     if (tracking_compute(m, &view, &o, &rep)) goto oom;
     rep.burndown = burndown;
     rep.revision = revision[0] ? revision : NULL;
+    rep.links_pinned = pinned;
     rep.date = date[0] ? date : NULL;
     rep.lang = lang;
-    rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : TRACKING_MD_BUDGET;
+    rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : 0; /* 0: the default, or --update's room */
     if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
     const vec *b = want_batches ? &batches : NULL;
-    if (c->update && (rc = update_issue(c->update, &rep, b))) goto cleanup;
+    /* --update: the Markdown's budget is what the body's text outside the markers leaves of
+     * the issue limit (--md-budget when smaller), for every Markdown view of this run */
+    size_t around = 0;
+    if (c->update) {
+        if ((rc = body_around(c->update, &around))) goto cleanup;
+        rc = EXIT_USAGE;
+        size_t room = around < TRACKING_ISSUE_LIMIT ? TRACKING_ISSUE_LIMIT - around : 0;
+        if (!rep.md_budget || rep.md_budget > room) rep.md_budget = room ? room : 1; /* 0 is the default */
+    }
+    if (c->update && (rc = update_issue(c->update, &rep, b, around))) goto cleanup;
     if (c->out_dir) {
         if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "sunset: %s: cannot create: %s\n", c->out_dir, strerror(errno));
@@ -346,6 +618,7 @@ oom:
     rc = EXIT_USAGE;
 cleanup:
     tracking_batches_free(&batches);
+    vec_free(&prs);
     tracking_report_free(&rep);
     tracking_manifest_free(m);
     sunset_free(kept);

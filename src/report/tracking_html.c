@@ -14,7 +14,7 @@
 
 #include "analysis/tracking.h"
 
-enum { MAX_DIRS = 20 };
+enum { MAX_DIRS = 20, MAX_RANGES_SHOWN = 6 };
 
 static void esc(sb *out, const char *s) {
     for (; s && *s; s++) {
@@ -37,6 +37,21 @@ static const char *T(const tracking_report *r, const char *zh, const char *en) {
 static void badge(sb *out, const tracking_report *r, bool done) {
     sb_printf(out, "<span class=\"badge %s\">%s</span>", done ? "done" : "open",
               done ? T(r, "完成", "done") : T(r, "进行中", "open"));
+}
+
+/* An item's badge: its four states. */
+static void state_badge(sb *out, const tracking_report *r, trk_state st, size_t n) {
+    if (st == TRK_S_DONE || st == TRK_S_OPEN) {
+        badge(out, r, st == TRK_S_DONE);
+        return;
+    }
+    if (st == TRK_S_OUTSIDE) {
+        sb_printf(out, "<span class=\"badge outside\">%s</span>", T(r, "不在本仓库", "not in this repository"));
+        return;
+    }
+    sb_printf(out, "<span class=\"badge comments\">");
+    sb_printf(out, T(r, "仅剩注释 %zu 处", "only comments: %zu"), n);
+    sb_puts(out, "</span>");
 }
 
 /* "#123" and "@user" words of `text` as links into the manifest's GitHub repository (the
@@ -78,11 +93,18 @@ static const char style[] =
     "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d0d7de}\n"
     "table{border-collapse:collapse;margin:8px 0 16px;width:100%}\n"
     "th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}\n"
-    "td:first-child{white-space:nowrap}td:last-child{overflow-wrap:anywhere}\n"
+    /* paths and code break anywhere, so no column pushes the table past the page and no
+     * narrow column grows a row to hundreds of pixels (scripts/check-html.sh measures both) */
+    "td{overflow-wrap:break-word}td:nth-last-child(-n+2){overflow-wrap:anywhere}\n"
+    "td:first-child{white-space:nowrap}td:last-child{min-width:16em}\n"
+    "#files td{overflow-wrap:anywhere}#files td:nth-child(2){width:30%}#files td:last-child{width:45%}\n"
+    "details.more>summary{cursor:pointer;color:#0969da}\n"
     "th{background:#f6f8fa;white-space:nowrap}th.sort{cursor:pointer}th.sort:after{content:' \\2195';color:#8c959f}\n"
     ".badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}\n"
     ".badge.done{background:#dafbe1;color:#116329;border:1px solid #4ac26b}\n"
     ".badge.open{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}\n"
+    ".badge.comments{background:#ddf4ff;color:#0550ae;border:1px solid #54aeff}\n"
+    ".badge.outside{background:#f6f8fa;color:#57606a;border:1px solid #d0d7de}\n"
     ".bar.open>span{background:#d4a72c}\n"
     ".bar{background:#eaeef2;border-radius:4px;width:160px;height:12px;display:inline-block;vertical-align:middle}\n"
     ".bar>span{background:#2da44e;display:block;height:12px;border-radius:4px}\n"
@@ -118,19 +140,27 @@ static void task_table(sb *out, const tracking_report *r) {
         const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
         sb_printf(out, "<tr data-task=\"%d\" data-done=\"%s\" data-items-done=\"%zu\" data-items-total=\"%zu\" "
                        "data-findings=\"%zu\" data-files=\"%zu\"><td>%d</td><td>",
-                  t->number, t->done ? "true" : "false", t->items_done, t->items.n, t->findings.n, t->n_files,
+                  t->number, t->done ? "true" : "false", t->items_done, t->items_total, t->findings.n, t->n_files,
                   t->number);
         esc(out, r->lang == TRK_EN && t->title_en ? t->title_en : t->title);
         sb_printf(out, "</td><td data-v=\"%d\">", t->done);
         badge(out, r, t->done);
-        sb_printf(out, "</td><td data-v=\"%.3f\" style=\"white-space:nowrap\">", trk_rate(t->items_done, t->items.n));
-        bar(out, t->items_done, t->items.n, t->done);
+        sb_printf(out, "</td><td data-v=\"%.3f\" style=\"white-space:nowrap\">", trk_rate(t->items_done, t->items_total));
+        bar(out, t->items_done, t->items_total, t->done);
         sb_printf(out, " %zu/%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td>", t->items_done,
-                  t->items.n, t->findings.n, t->n_files);
+                  t->items_total, t->findings.n, t->n_files);
         gh_links(out, r->m, t->claimant);
         for (size_t k = 0; k < t->prs.n; k++) {
+            const char *pr = VEC_AT(&t->prs, char *, k);
             sb_putc(out, ' ');
-            gh_links(out, r->m, VEC_AT(&t->prs, char *, k));
+            /* a PR the measured history lacks (a typo) is not linked */
+            if (trk_pr_state(r, pr) == 0 || trk_pr_state(r, pr) == 2) {
+                sb_puts(out, "<s title=\"not in the measured history\">");
+                esc(out, pr);
+                sb_puts(out, "</s>");
+            } else {
+                gh_links(out, r->m, pr);
+            }
         }
         sb_puts(out, "</td></tr>\n");
     }
@@ -217,62 +247,78 @@ cleanup:
     return rc;
 }
 
+/* Links to the distinct lines of the findings `idx`, at most 5: with the path unless the row
+ * is a file of its own. */
+static void open_links(sb *out, const tracking_report *r, const vec *idx, bool file_row) {
+    const sunset_finding *prev = NULL;
+    size_t shown = 0, more = 0;
+    for (size_t f = 0; f < idx->n; f++) {
+        const sunset_finding *x = &r->res->findings[VEC_AT(idx, size_t, f)];
+        if (prev && prev->span.line == x->span.line && strcmp(prev->path, x->path) == 0) continue;
+        prev = x;
+        if (shown == 5) {
+            more++;
+            continue;
+        }
+        if (shown++) sb_puts(out, ", ");
+        href(out, r->m, x->path, x->span.line, 0);
+        if (!file_row) {
+            esc(out, x->path);
+            sb_putc(out, '#');
+        }
+        sb_printf(out, "L%u</a>", x->span.line);
+    }
+    if (more) sb_printf(out, " +%zu", more);
+}
+
 static void checklists(sb *out, const tracking_report *r) {
     for (size_t i = 0; i < r->m->tasks.n; i++) {
         const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
         char num[16];
         sb_printf(out, "<h2 id=\"task-%d\">任务%s：", t->number, trk_cn_number(t->number, num));
         esc(out, t->title);
-        sb_printf(out, "（整体进展：%zu/%zu） ", t->items_done, t->items.n);
+        sb_printf(out, "（整体进展：%zu/%zu） ", t->items_done, t->items_total);
         badge(out, r, t->done);
         sb_puts(out, "</h2>\n");
-        if (!t->items.n) continue;
+        if (!t->items.n && !t->other.n) continue;
         sb_printf(out, "<table class=\"sortable items\" data-task=\"%d\"><thead><tr>%s</tr></thead><tbody>\n",
                   t->number,
                   T(r, "<th>处理方式</th><th>子项</th><th>状态</th><th>PR</th><th>剩余</th><th>说明</th>",
                     "<th>handling</th><th>item</th><th>status</th><th>PR</th><th>left</th><th>note</th>"));
         for (size_t k = 0; k < t->items.n; k++) {
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
-            sb_printf(out, "<tr data-done=\"%s\"><td>%s</td><td>", it->done ? "true" : "false",
-                      it->file ? trk_handling_zh(it->handling) : "");
+            sb_printf(out, "<tr data-done=\"%s\" data-state=\"%s\"><td>%s</td><td>", it->done ? "true" : "false",
+                      trk_state_key(trk_item_state(it)), it->file ? trk_handling_zh(it->handling) : "");
             if (it->found) href(out, r->m, it->found, 0, 0);
-            esc(out, it->name);
+            esc(out, trk_item_name(it, r->lang));
             if (it->found) sb_puts(out, "</a>");
-            if (it->name_en) {
+            if (it->name_en && r->lang == TRK_EN) {
                 sb_puts(out, "<br><small>");
                 esc(out, it->name_en);
                 sb_puts(out, "</small>");
             }
             sb_printf(out, "</td><td data-v=\"%d\">", it->done);
-            badge(out, r, it->done);
+            state_badge(out, r, trk_item_state(it), it->open.n);
             sb_puts(out, "</td><td>");
             gh_links(out, r->m, it->pr);
             sb_printf(out, "</td><td data-v=\"%zu\">", it->open.n);
-            /* distinct lines: the path when the item is not a file of its own */
-            const sunset_finding *prev = NULL;
-            size_t shown = 0, more = 0;
-            for (size_t f = 0; f < it->open.n; f++) {
-                const sunset_finding *x = &r->res->findings[VEC_AT(&it->open, size_t, f)];
-                if (prev && prev->span.line == x->span.line && strcmp(prev->path, x->path) == 0) continue;
-                prev = x;
-                if (shown == 5) {
-                    more++;
-                    continue;
-                }
-                if (shown++) sb_puts(out, ", ");
-                href(out, r->m, x->path, x->span.line, 0);
-                if (!it->file) {
-                    esc(out, x->path);
-                    sb_putc(out, '#');
-                }
-                sb_printf(out, "L%u</a>", x->span.line);
-            }
-            if (more) sb_printf(out, " +%zu", more);
+            open_links(out, r, &it->open, it->file != NULL);
             sb_puts(out, "</td><td>");
             esc(out, it->remark);
-            if (it->remark && it->note) sb_puts(out, "; ");
-            esc(out, it->note);
+            if (it->remark && trk_item_note(it, r->lang)) sb_puts(out, T(r, "；", "; "));
+            esc(out, trk_item_note(it, r->lang));
             sb_puts(out, "</td></tr>\n");
+        }
+        if (t->other.n) {
+            /* 其他: the task's findings no item selects, so the rows add up to the task */
+            trk_state st = t->other_comments == t->other.n ? TRK_S_COMMENTS : TRK_S_OPEN;
+            sb_printf(out, "<tr data-done=\"false\" data-state=\"%s\" data-other=\"true\"><td></td><td>%s</td>"
+                           "<td data-v=\"0\">",
+                      trk_state_key(st), T(r, "其他（不属于任何子项）", "other (in no item)"));
+            state_badge(out, r, st, t->other.n);
+            sb_printf(out, "</td><td></td><td data-v=\"%zu\">", t->other.n);
+            open_links(out, r, &t->other, false);
+            sb_puts(out, "</td><td></td></tr>\n");
         }
         sb_puts(out, "</tbody></table>\n");
     }
@@ -302,20 +348,28 @@ static void file_table(sb *out, const tracking_report *r) {
         if (tf->handling == TRK_DIRECT) esc(out, tf->reason);
         for (size_t k = 0; k < tf->ranges.n; k++) {
             const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
-            if (k) sb_puts(out, "<br>");
+            /* every range is listed, the ones past the first few folded: a row stays short */
+            if (k == MAX_RANGES_SHOWN)
+                sb_printf(out, T(r, "<details class=\"more\"><summary>另有 %zu 处</summary>",
+                                 "<details class=\"more\"><summary>%zu more</summary>"),
+                          tf->ranges.n - k);
+            else if (k) sb_puts(out, "<br>");
             href(out, r->m, tf->path, g->start, g->end);
             if (g->end > g->start) sb_printf(out, "L%u-L%u</a> ", g->start, g->end);
             else sb_printf(out, "L%u</a> ", g->start);
             esc(out, g->reason);
         }
+        if (tf->ranges.n > MAX_RANGES_SHOWN) sb_puts(out, "</details>");
         sb_puts(out, "</td></tr>\n");
     }
     sb_puts(out, "</tbody></table>\n");
 }
 
 static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
-    sb_puts(out, "<h2>Contributor batches</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>batch</th>"
-                 "<th>group</th><th>files</th><th>lines</th><th>findings</th><th>families</th></tr></thead><tbody>\n");
+    sb_puts(out, T(r, "<h2>认领批次</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>批次</th>"
+                      "<th>分组</th><th>文件</th><th>行数</th><th>问题数</th><th>规则族</th></tr></thead><tbody>\n",
+                   "<h2>Contributor batches</h2>\n<table id=\"batches\" class=\"sortable\"><thead><tr><th>batch</th>"
+                      "<th>group</th><th>files</th><th>lines</th><th>findings</th><th>families</th></tr></thead><tbody>\n"));
     for (size_t i = 0; i < batches->n; i++) {
         const trk_batch *b = &VEC_AT(batches, trk_batch, i);
         sb_printf(out, "<tr><td class=\"num\">%zu</td><td>", i + 1);
@@ -327,8 +381,8 @@ static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
         }
         sb_printf(out, "</td><td class=\"num\">%u</td><td class=\"num\">%zu</td><td>", b->lines, b->findings);
         for (size_t k = 0; k < b->families.n; k++) {
-            if (k) sb_puts(out, ", ");
-            esc(out, VEC_AT(&b->families, const char *, k));
+            if (k) sb_puts(out, T(r, "、", ", "));
+            esc(out, trk_family_name(r->m, VEC_AT(&b->families, const char *, k), r->lang));
         }
         sb_puts(out, "</td></tr>\n");
     }
@@ -371,8 +425,13 @@ int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
                    "<tbody><tr><td>",
               n, r->tasks_done);
     esc(out, m->board ? m->board : m->title);
-    sb_printf(out, "</td><td>%zu</td><td>%zu / %zu</td><td>%.1f%%</td><td>%zu</td><td>", n, r->tasks_submitted,
-              r->tasks_claimed, trk_rate(r->tasks_submitted, n), r->tasks_done);
+    if (r->submitted_known)
+        sb_printf(out, "</td><td>%zu</td><td>%zu / %zu</td><td>%.1f%%</td><td>%zu</td><td>", n, r->tasks_submitted,
+                  r->tasks_claimed, trk_rate(r->tasks_submitted, n), r->tasks_done);
+    else
+        sb_printf(out, T(r, "</td><td>%zu</td><td>未知 / %zu</td><td>—</td><td>%zu</td><td>",
+                         "</td><td>%zu</td><td>unknown / %zu</td><td>—</td><td>%zu</td><td>"),
+                  n, r->tasks_claimed, r->tasks_done);
     bar(out, r->tasks_done, n, r->tasks_done == n);
     sb_printf(out, " %.1f%%</td></tr></tbody></table>\n", trk_rate(r->tasks_done, n));
     task_table(out, r);

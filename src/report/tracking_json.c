@@ -21,13 +21,13 @@ static void findings(sb *out, const tracking_report *r, const vec *idx, const ve
         sb_put_json_str_or_null(out, f->rule_id);
         sb_puts(out, ",\"family\":");
         sb_put_json_str_or_null(out, f->family);
-        sb_puts(out, "}");
+        sb_printf(out, ",\"comment\":%s}", trk_is_comment(f) ? "true" : "false");
     }
     sb_putc(out, ']');
 }
 
 static const char *where_name(trk_where w) {
-    return w == TRK_AT_PATH ? "at_path" : w == TRK_MOVED ? "moved" : "gone";
+    return w == TRK_AT_PATH ? "at_path" : w == TRK_MOVED ? "moved" : w == TRK_RENAMED ? "renamed" : "gone";
 }
 
 static void item(sb *out, const tracking_report *r, const trk_item *it) {
@@ -35,12 +35,20 @@ static void item(sb *out, const tracking_report *r, const trk_item *it) {
     sb_put_json_str_or_null(out, it->name);
     sb_puts(out, ",\"name_en\":");
     sb_put_json_str_or_null(out, it->name_en);
+    sb_puts(out, ",\"name_zh\":");
+    sb_put_json_str_or_null(out, it->name_zh);
     sb_puts(out, ",\"file\":");
     sb_put_json_str_or_null(out, it->file);
     sb_puts(out, ",\"pr\":");
     sb_put_json_str_or_null(out, it->pr);
     sb_puts(out, ",\"note\":");
     sb_put_json_str_or_null(out, it->note);
+    sb_puts(out, ",\"note_zh\":");
+    sb_put_json_str_or_null(out, it->note_zh);
+    sb_puts(out, ",\"outside\":");
+    sb_put_json_str_or_null(out, it->outside);
+    sb_puts(out, ",\"state\":");
+    sb_put_json_str_or_null(out, trk_state_key(trk_item_state(it)));
     if (it->file) {
         sb_puts(out, ",\"handling\":");
         sb_put_json_str_or_null(out, trk_handling_key(it->handling));
@@ -51,7 +59,8 @@ static void item(sb *out, const tracking_report *r, const trk_item *it) {
         sb_puts(out, ",\"computed\":");
         sb_put_json_str_or_null(out, it->computed ? trk_handling_key(it->computed) : NULL);
     }
-    sb_printf(out, ",\"done\":%s,\"open\":%zu,", it->done ? "true" : "false", it->open.n);
+    sb_printf(out, ",\"done\":%s,\"open\":%zu,\"comments\":%zu,", it->done ? "true" : "false", it->open.n,
+              it->comments);
     if (it->file) sb_printf(out, "\"open_other_tasks\":%zu,", it->open_other);
     sb_puts(out, "\"remark\":");
     sb_put_json_str_or_null(out, it->remark);
@@ -78,10 +87,14 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
     sb_put_json_str_or_null(out, r->date);
     sb_puts(out, ",\"lang\":");
     sb_put_json_str_or_null(out, r->lang == TRK_EN ? "en" : "zh");
-    sb_printf(out, ",\n\"summary\":{\"tasks\":%zu,\"claimed\":%zu,\"submitted\":%zu,\"submission_rate\":%.1f,"
-                   "\"done\":%zu,\"completion_rate\":%.1f,\"findings\":%zu,\"files\":%zu},\n\"tasks\":[",
-              n, r->tasks_claimed, r->tasks_submitted, trk_rate(r->tasks_submitted, n), r->tasks_done,
-              trk_rate(r->tasks_done, n), r->res->n_findings, r->files.n);
+    sb_printf(out, ",\n\"summary\":{\"tasks\":%zu,\"claimed\":%zu,", n, r->tasks_claimed);
+    /* submitted is measured in the history: null when there is none to measure */
+    if (r->submitted_known)
+        sb_printf(out, "\"submitted\":%zu,\"submission_rate\":%.1f,", r->tasks_submitted,
+                  trk_rate(r->tasks_submitted, n));
+    else sb_puts(out, "\"submitted\":null,\"submission_rate\":null,");
+    sb_printf(out, "\"done\":%zu,\"completion_rate\":%.1f,\"findings\":%zu,\"files\":%zu},\n\"tasks\":[",
+              r->tasks_done, trk_rate(r->tasks_done, n), r->res->n_findings, r->files.n);
     for (size_t i = 0; i < n; i++) {
         const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
         sb_puts(out, i ? ",\n{" : "\n{");
@@ -96,15 +109,20 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
             if (k) sb_putc(out, ',');
             sb_put_json_str_or_null(out, VEC_AT(&t->prs, char *, k));
         }
-        sb_printf(out, "],\"done\":%s,\"items_done\":%zu,\"items_total\":%zu,\"findings\":%zu,\"files\":%zu,"
-                       "\"items\":[",
-                  t->done ? "true" : "false", t->items_done, t->items.n, t->findings.n, t->n_files);
+        sb_printf(out, "],\"merged\":%s,\"done\":%s,\"items_done\":%zu,\"items_total\":%zu,\"findings\":%zu,"
+                       "\"files\":%zu,\"items\":[",
+                  r->submitted_known ? (t->merged ? "true" : "false") : "null", t->done ? "true" : "false",
+                  t->items_done, t->items_total, t->findings.n, t->n_files);
         for (size_t k = 0; k < t->items.n; k++) {
             if (k) sb_putc(out, ',');
             sb_putc(out, '\n');
             item(out, r, &VEC_AT(&t->items, trk_item, k));
         }
-        sb_puts(out, "],\n\"remaining\":");
+        /* the task's findings no item selects: with the items' open, they sum to findings */
+        sb_printf(out, "],\n\"other\":{\"open\":%zu,\"comments\":%zu,\"findings\":", t->other.n,
+                  t->other_comments);
+        findings(out, r, &t->other, NULL);
+        sb_puts(out, "},\n\"remaining\":");
         vec all = VEC_INIT(size_t);
         for (size_t k = 0; k < t->findings.n; k++)
             if (!vec_push(&all, &k)) {

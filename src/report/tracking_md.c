@@ -66,7 +66,7 @@ static void finding_links(sb *out, const tracking_report *r, const vec *idx, boo
         }
         char l[24];
         snprintf(l, sizeof l, "L%u", f->span.line);
-        if (shown++) sb_puts(out, ", ");
+        if (shown++) sb_puts(out, T(r, "、", ", "));
         link(out, r->m, f->path, f->span.line, 0, short_labels ? l : NULL);
     }
     if (more) sb_printf(out, " +%zu", more);
@@ -80,13 +80,26 @@ static void task_state(sb *out, const tracking_report *r, const trk_task *t) {
     }
     sb_puts(out, "🚧 ");
     if (r->lang == TRK_EN) {
-        if (t->items.n) sb_printf(out, "%zu/%zu done, ", t->items_done, t->items.n);
+        if (t->items_total) sb_printf(out, "%zu/%zu done, ", t->items_done, t->items_total);
         sb_printf(out, "%zu finding%s left in %zu file%s", t->findings.n, t->findings.n == 1 ? "" : "s", t->n_files,
                   t->n_files == 1 ? "" : "s");
         return;
     }
-    if (t->items.n) sb_printf(out, "进展 %zu/%zu，", t->items_done, t->items.n);
+    if (t->items_total) sb_printf(out, "进展 %zu/%zu，", t->items_done, t->items_total);
     sb_printf(out, "剩余 %zu 处（%zu 个文件）", t->findings.n, t->n_files);
+}
+
+/* A PR the manifest names: as text GitHub links, unless the measured history has no such PR
+ * (a typo like #6782): then in a code span, which GitHub does not link. */
+static void pr_cell(sb *out, const tracking_report *r, const char *pr) {
+    int st = trk_pr_state(r, pr);
+    if (st != 0 && st != 2) {
+        cell(out, pr);
+        return;
+    }
+    sb_putc(out, '`');
+    cell(out, pr);
+    sb_puts(out, "`⚠️");
 }
 
 static void overview(sb *out, const tracking_report *r) {
@@ -104,16 +117,49 @@ static void overview(sb *out, const tracking_report *r) {
         }
         for (size_t k = 0; k < t->prs.n; k++) {
             sb_putc(out, ' ');
-            cell(out, VEC_AT(&t->prs, char *, k));
+            pr_cell(out, r, VEC_AT(&t->prs, char *, k));
         }
         sb_puts(out, " |\n");
     }
     sb_putc(out, '\n');
 }
 
-static void open_count(sb *out, const tracking_report *r, size_t n) {
-    if (r->lang == TRK_EN) sb_printf(out, "⬜ %zu finding%s", n, n == 1 ? "" : "s");
-    else sb_printf(out, "⬜ 剩余 %zu 处", n);
+static void open_count(sb *out, const tracking_report *r, size_t n, size_t comments) {
+    if (n && comments == n) {
+        /* a distinct state: what is left is prose about the legacy code, not the code */
+        if (r->lang == TRK_EN) sb_printf(out, "💬 only comments left: %zu", n);
+        else sb_printf(out, "💬 仅剩注释 %zu 处", n);
+    } else if (r->lang == TRK_EN) {
+        sb_printf(out, "⬜ %zu finding%s", n, n == 1 ? "" : "s");
+    } else {
+        sb_printf(out, "⬜ 剩余 %zu 处", n);
+    }
+}
+
+/* An item's status cell. */
+static void item_status(sb *out, const tracking_report *r, const trk_item *it) {
+    if (it->outside) {
+        sb_puts(out, T(r, "➖ 不在本仓库（", "➖ not in this repository ("));
+        cell(out, it->outside);
+        sb_puts(out, T(r, "）", ")"));
+    } else if (it->done) {
+        sb_puts(out, it->file && it->where == TRK_GONE ? T(r, "✅ 已删除", "✅ deleted") : "✅");
+    } else if (it->open.n) {
+        open_count(out, r, it->open.n, it->comments);
+    } else {
+        sb_puts(out, T(r, "⬜ 文件仍存在", "⬜ file still exists"));
+    }
+}
+
+/* The 其他 row: the task's findings no item selects, so the rows add up to the task. */
+static void other_row(sb *out, const tracking_report *r, const trk_task *t, bool file_table) {
+    sb_puts(out, file_table ? "| — | " : "| ");
+    sb_puts(out, T(r, "其他（不属于任何子项）", "other (in no item)"));
+    sb_puts(out, " | ");
+    open_count(out, r, t->other.n, t->other_comments);
+    sb_puts(out, " |  | ");
+    finding_links(out, r, &t->other, false);
+    sb_puts(out, " |\n");
 }
 
 static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
@@ -121,41 +167,38 @@ static void item_row(sb *out, const tracking_report *r, const trk_item *it) {
         sb_puts(out, "| ");
         sb_puts(out, trk_handling_zh(it->handling));
         sb_puts(out, " | ");
-        if (it->found) link(out, r->m, it->found, 0, 0, it->name);
-        else cell(out, it->name);
+        if (it->found) link(out, r->m, it->found, 0, 0, trk_item_name(it, r->lang));
+        else cell(out, trk_item_name(it, r->lang));
         sb_puts(out, " | ");
-        if (it->done) sb_puts(out, it->where == TRK_GONE ? T(r, "✅ 已删除", "✅ deleted") : "✅");
-        else if (it->open.n) open_count(out, r, it->open.n);
-        else sb_puts(out, T(r, "⬜ 文件仍存在", "⬜ file still exists"));
+        item_status(out, r, it);
         sb_puts(out, " | ");
-        cell(out, it->pr);
+        pr_cell(out, r, it->pr);
         sb_puts(out, " | ");
         finding_links(out, r, &it->open, true);
         sb_puts(out, " |\n");
         return;
     }
     sb_puts(out, "| ");
-    cell(out, it->name);
-    if (it->name_en) {
+    cell(out, trk_item_name(it, r->lang));
+    if (it->name_en && r->lang == TRK_EN) {
         sb_puts(out, " (");
         cell(out, it->name_en);
         sb_putc(out, ')');
     }
     sb_puts(out, " | ");
-    if (it->done) sb_puts(out, "✅");
-    else open_count(out, r, it->open.n);
+    item_status(out, r, it);
     sb_puts(out, " | ");
-    cell(out, it->pr);
+    pr_cell(out, r, it->pr);
     sb_puts(out, " | ");
     finding_links(out, r, &it->open, false);
     sb_puts(out, " |\n");
 }
 
-/* max_files: how many files of each task's remaining findings are listed. */
-/* "+N more ... in the HTML/JSON report": what a cut left out, and where it is. */
+/* "+N more": what a cut left out. The issue's reader cannot open a file of the machine that
+ * wrote the report, so no file is named; the JSON and HTML views list everything. */
 static void more_line(sb *out, const tracking_report *r, size_t n, const char *what) {
-    if (r->lang == TRK_EN) sb_printf(out, "- +%zu more %s in the HTML/JSON report (tracking.html, tracking.json)\n", n, what);
-    else sb_printf(out, "- 另有 %zu %s，见 HTML/JSON 报告（tracking.html、tracking.json）\n", n, what);
+    if (r->lang == TRK_EN) sb_printf(out, "- +%zu more %s, not listed here\n", n, what);
+    else sb_printf(out, "- 另有 %zu %s未在此列出\n", n, what);
 }
 
 static int details(sb *out, const tracking_report *r, size_t max_files) {
@@ -166,15 +209,15 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
         sb_printf(out, "#### 任务%s：", trk_cn_number(t->number, num));
         cell(out, t->title);
         if (t->done) sb_puts(out, " ✅");
-        sb_printf(out, "（整体进展：%zu/%zu）\n\n", t->items_done, t->items.n);
+        sb_printf(out, "（整体进展：%zu/%zu）\n\n", t->items_done, t->items_total);
         if (r->lang == TRK_EN && t->title_en) {
             cell(out, t->title_en);
             sb_puts(out, ". ");
         }
         if (r->lang == TRK_EN)
-            sb_printf(out, "Findings of the task's rules left: %zu in %zu file%s.\n\n", t->findings.n, t->n_files,
-                      t->n_files == 1 ? "" : "s");
-        else sb_printf(out, "本任务规则的剩余问题：%zu 处，%zu 个文件。\n\n", t->findings.n, t->n_files);
+            sb_printf(out, "Findings left: %zu in %zu file%s (the sum of the rows below).\n\n", t->findings.n,
+                      t->n_files, t->n_files == 1 ? "" : "s");
+        else sb_printf(out, "剩余问题：%zu 处，%zu 个文件（即下表各行之和）。\n\n", t->findings.n, t->n_files);
         bool files = false, checks = false;
         for (size_t k = 0; k < t->items.n; k++) {
             if (VEC_AT(&t->items, trk_item, k).file) files = true;
@@ -187,27 +230,31 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
                            " | status | PR | left |\n|---|---|---|---|---|\n"));
             for (size_t k = 0; k < t->items.n; k++)
                 if (VEC_AT(&t->items, trk_item, k).file) item_row(out, r, &VEC_AT(&t->items, trk_item, k));
+            if (t->other.n && !checks) other_row(out, r, t, true);
             sb_putc(out, '\n');
         }
+        if (!files && !checks && t->other.n) checks = true; /* a task with no items: 其他 alone */
         if (checks) {
             sb_puts(out, T(r, "| 子项 | 状态 | PR链接 | 剩余 |\n|---|---|---|---|\n",
                            "| item | status | PR | left |\n|---|---|---|---|\n"));
             for (size_t k = 0; k < t->items.n; k++)
                 if (!VEC_AT(&t->items, trk_item, k).file) item_row(out, r, &VEC_AT(&t->items, trk_item, k));
+            if (t->other.n) other_row(out, r, t, false);
             sb_putc(out, '\n');
         }
         bool notes = false;
         for (size_t k = 0; k < t->items.n; k++) {
             const trk_item *it = &VEC_AT(&t->items, trk_item, k);
-            if (!it->remark && !it->note) continue;
+            if (!it->remark && !trk_item_note(it, r->lang)) continue;
             if (!notes) sb_puts(out, T(r, "说明：\n", "Notes:\n"));
             notes = true;
+            const char *note = trk_item_note(it, r->lang);
             sb_puts(out, "- `");
-            cell(out, it->name);
-            sb_puts(out, "`: ");
+            cell(out, trk_item_name(it, r->lang));
+            sb_puts(out, T(r, "`：", "`: "));
             if (it->remark) cell(out, it->remark);
-            if (it->remark && it->note) sb_puts(out, "; ");
-            if (it->note) cell(out, it->note);
+            if (it->remark && note) sb_puts(out, T(r, "；", "; "));
+            if (note) cell(out, note);
             sb_putc(out, '\n');
         }
         if (notes) sb_putc(out, '\n');
@@ -221,7 +268,7 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
                 if (n_groups > idx.n) sb_printf(out, "; the %zu with the most", idx.n);
                 sb_puts(out, idx.n ? "):\n" : ").");
             } else {
-                sb_printf(out, "任务%d 的剩余问题，按文件（共 %zu 个文件", t->number, n_groups);
+                sb_printf(out, "任务%s的剩余问题，按文件（共 %zu 个文件", num, n_groups);
                 if (n_groups > idx.n) sb_printf(out, "，列出最多的 %zu 个", idx.n);
                 sb_puts(out, idx.n ? "）：\n" : "）。");
             }
@@ -241,7 +288,7 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
                     }
                 sb_puts(out, "- ");
                 link(out, r->m, p, 0, 0, NULL);
-                sb_printf(out, " (%zu): ", n);
+                sb_printf(out, T(r, "（%zu 处）：", " (%zu): "), n);
                 finding_links(out, r, &sub, true);
                 vec_free(&sub);
                 sb_putc(out, '\n');
@@ -254,13 +301,71 @@ static int details(sb *out, const tracking_report *r, size_t max_files) {
     return 0;
 }
 
+/* The PRs the manifest names that the measured history does not have, with their tasks: a
+ * typo in the issue, or work not merged; they are not linked. */
+static void pr_check_state(sb *out, const tracking_report *r, int want) {
+    size_t shown = 0;
+    for (size_t i = 0; i < r->m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&r->m->tasks, trk_task, i);
+        for (size_t k = 0; k < t->prs.n; k++) {
+            const char *pr = VEC_AT(&t->prs, char *, k);
+            if (trk_pr_state(r, pr) != want) continue;
+            bool earlier = false; /* once per PR, with every task naming it */
+            for (size_t j = 0; j < i && !earlier; j++)
+                for (size_t q = 0; q < VEC_AT(&r->m->tasks, trk_task, j).prs.n && !earlier; q++)
+                    earlier = strcmp(VEC_AT(&VEC_AT(&r->m->tasks, trk_task, j).prs, char *, q), pr) == 0;
+            for (size_t q = 0; q < k && !earlier; q++) earlier = strcmp(VEC_AT(&t->prs, char *, q), pr) == 0;
+            if (earlier) continue;
+            sb_puts(out, shown++ ? T(r, "、`", ", `") : T(r, "PR 核对：`", "PR check: `"));
+            cell(out, pr);
+            sb_puts(out, T(r, "`（任务", "` (task"));
+            size_t nt = 0;
+            for (size_t j = i; j < r->m->tasks.n; j++) {
+                const trk_task *u = &VEC_AT(&r->m->tasks, trk_task, j);
+                bool names = false;
+                for (size_t q = 0; q < u->prs.n && !names; q++) names = strcmp(VEC_AT(&u->prs, char *, q), pr) == 0;
+                char num[16];
+                if (names) sb_printf(out, "%s%s", nt++ ? T(r, "、", ", ") : r->lang == TRK_EN ? " " : "",
+                                     r->lang == TRK_EN ? (snprintf(num, sizeof num, "%d", u->number), num)
+                                                       : trk_cn_number(u->number, num));
+            }
+            sb_puts(out, T(r, "）", ")"));
+        }
+    }
+    if (shown && want == 0)
+        sb_puts(out, T(r, "不在所测提交的历史中（可能是议题中的笔误，或尚未合入），未作链接。\n\n",
+                       " not in the history of the measured commit (a typo in the issue, or not merged): not linked.\n\n"));
+    else if (shown)
+        sb_puts(out, T(r, "在历史中是比本议题其余 PR 早半年以上的提交（可能是议题中的笔误），未作链接。\n\n",
+                       " name commits over half a year older than the issue's other PRs (a typo in the issue?): not "
+                       "linked.\n\n"));
+}
+
+/* The PRs the manifest names that do not check out against the history: missing, or old. */
+static void pr_check(sb *out, const tracking_report *r) {
+    pr_check_state(out, r, 0);
+    pr_check_state(out, r, 2);
+}
+
 static void dashboard(sb *out, const tracking_report *r) {
     size_t n = r->m->tasks.n;
     sb_puts(out, "### 看板信息\n\n| 任务方向 | 任务数量 | 提交作品 / 任务认领 | 提交率 | 完成 | 完成率 |\n"
                  "|---|---|---|---|---|---|\n| ");
     cell(out, r->m->board ? r->m->board : r->m->title);
-    sb_printf(out, " | %zu | %zu / %zu | %.1f%% | %zu | %.1f%% |\n\n", n, r->tasks_submitted, r->tasks_claimed,
-              trk_rate(r->tasks_submitted, n), r->tasks_done, trk_rate(r->tasks_done, n));
+    if (r->submitted_known)
+        sb_printf(out, " | %zu | %zu / %zu | %.1f%% |", n, r->tasks_submitted, r->tasks_claimed,
+                  trk_rate(r->tasks_submitted, n));
+    else sb_printf(out, T(r, " | %zu | 未知 / %zu | — |", " | %zu | unknown / %zu | — |"), n, r->tasks_claimed);
+    sb_printf(out, " %zu | %.1f%% |\n\n", r->tasks_done, trk_rate(r->tasks_done, n));
+    /* both figures are measured: say how, so nobody reads them as copied from the issue */
+    sb_puts(out, r->submitted_known
+                     ? T(r, "提交作品：所列 PR 已合入所测提交的任务数；完成：所有子项完成且无剩余问题的任务数。\n\n",
+                         "Submitted: tasks with a PR of theirs merged in the measured history; done: tasks with "
+                         "every item done and nothing left.\n\n")
+                     : T(r, "提交作品：无 git 历史，未测量；完成：所有子项完成且无剩余问题的任务数。\n\n",
+                         "Submitted: not measured (no git history); done: tasks with every item done and "
+                         "nothing left.\n\n"));
+    pr_check(out, r);
 }
 
 static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
@@ -282,7 +387,7 @@ static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
             char l[32];
             if (g->end > g->start) snprintf(l, sizeof l, "L%u-L%u", g->start, g->end);
             else snprintf(l, sizeof l, "L%u", g->start);
-            if (k) sb_puts(out, "; ");
+            if (k) sb_puts(out, T(r, "；", "; "));
             link(out, r->m, tf->path, g->start, g->end, l); /* the row names the file */
             sb_putc(out, ' ');
             cell(out, g->reason);
@@ -352,8 +457,10 @@ static int handling(sb *out, const tracking_report *r, size_t used, size_t limit
 }
 
 static void batches_md(sb *out, const tracking_report *r, const vec *batches) {
-    sb_printf(out, "### Contributor batches\n\n%zu batches of the remaining work.\n\n"
-                   "| batch | group | files | lines | findings | families |\n|---|---|---|---|---|---|\n",
+    sb_printf(out, T(r, "### 认领批次\n\n剩余工作分为 %zu 批。\n\n"
+                        "| 批次 | 分组 | 文件 | 行数 | 问题数 | 规则族 |\n|---|---|---|---|---|---|\n",
+                     "### Contributor batches\n\n%zu batches of the remaining work.\n\n"
+                        "| batch | group | files | lines | findings | families |\n|---|---|---|---|---|---|\n"),
               batches->n);
     for (size_t i = 0; i < batches->n; i++) {
         const trk_batch *b = &VEC_AT(batches, trk_batch, i);
@@ -369,8 +476,8 @@ static void batches_md(sb *out, const tracking_report *r, const vec *batches) {
         }
         sb_printf(out, " | %u | %zu | ", b->lines, b->findings);
         for (size_t k = 0; k < b->families.n; k++) {
-            if (k) sb_puts(out, ", ");
-            cell(out, VEC_AT(&b->families, const char *, k));
+            if (k) sb_puts(out, T(r, "、", ", "));
+            cell(out, trk_family_name(r->m, VEC_AT(&b->families, const char *, k), r->lang));
         }
         sb_puts(out, " |\n");
     }
@@ -384,13 +491,16 @@ static void measured(sb *out, const tracking_report *r) {
         if (r->revision) sb_printf(out, "commit `%s`", r->revision);
         else sb_puts(out, "a tree that is not a git checkout (revision unknown)");
         if (r->date) sb_printf(out, ", %s", r->date);
-        sb_puts(out, r->revision ? "; links point at that commit.\n\n" : ".\n\n");
+        sb_puts(out, !r->revision ? ".\n\n" : r->links_pinned ? "; links point at that commit.\n\n"
+                                                             : "; no remote holds that commit, so links point at the "
+                                                               "branch.\n\n");
     } else {
         sb_puts(out, "由 sunset 测量：");
         if (r->revision) sb_printf(out, "提交 `%s`", r->revision);
         else sb_puts(out, "非 git 检出的源码树（版本未知）");
         if (r->date) sb_printf(out, "，%s", r->date);
-        sb_puts(out, r->revision ? "；链接均指向该提交。\n\n" : "。\n\n");
+        sb_puts(out, !r->revision ? "。\n\n" : r->links_pinned ? "；链接均指向该提交。\n\n"
+                                                             : "；该提交不在任何远程仓库中，链接指向分支。\n\n");
     }
 }
 

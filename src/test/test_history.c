@@ -123,9 +123,15 @@ static void sampling_and_errors(void **state) {
     e = test_load_json(dir, "d.json");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "commits")), 2);
     cJSON_Delete(e);
-    /* a range A..B */
+    /* a range A..B starts at A, so the change of its first commit is a step of the series */
     assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo HEAD~2..HEAD -f csv -o %s/r.csv", test_bin(), dir, dir), 0);
-    assert_int_equal(test_sh("test $(wc -l < %s/r.csv) -eq 3", dir), 0);
+    assert_int_equal(test_sh("test $(wc -l < %s/r.csv) -eq 4", dir), 0);
+    assert_int_equal(test_sh("sed -n 2p %s/r.csv | grep -q \"^$(git -C %s/repo rev-parse HEAD~2),\"", dir, dir), 0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo HEAD~2..HEAD -f json -o %s/r.json", test_bin(), dir, dir), 0);
+    e = test_load_json(dir, "r.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "commits"), 0), "baseline")));
+    assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "commits"), 1), "baseline"));
+    cJSON_Delete(e);
     /* the SVG is a document with one polyline per series that has findings */
     assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo -f svg -o %s/h.svg", test_bin(), dir, dir), 0);
     assert_int_equal(test_sh("grep -q '<svg' %s/h.svg && grep -q '</svg>' %s/h.svg && grep -q '#63543' %s/h.svg", dir, dir, dir), 0);
@@ -165,7 +171,7 @@ static void svg_and_dates(void **state) {
         {.findings = 115, .by_task = {0, 65, 50}, .pr = -1, .time = t0 + 20 * day, .label = "Merge branch x", .date = "2024-05-02"},
     };
     sb b = {0};
-    history_svg(p, 5, "A..B", 10, &b);
+    history_svg(p, 5, "A..B", 10, NULL, 0, &b);
     assert_false(b.oom);
     assert_int_equal(count(b.s, "class=\"drop\""), 3); /* -100, -50, -30; not the -5 */
     assert_non_null(strstr(b.s, ">#1 −100<"));
@@ -211,7 +217,8 @@ static void max_filesize_in_history(void **state) {
 }
 
 /* 130 daily commits from 2024-01-02 (git fast-import): --since takes all of them, not the default 100; without
- * a range or --since the 100 are said on stderr, and a range is not cut. */
+ * a range or --since the 100 are said on stderr, and a range is not cut (its first sample is
+ * A itself). */
 static void since_has_no_silent_cap(void **state) {
     (void)state;
     assert_int_equal(test_sh("mkdir -p %s/long && cd %s/long && git init -q && "
@@ -222,7 +229,7 @@ static void since_has_no_silent_cap(void **state) {
                              dir, dir), 0);
     static const struct { const char *args; int commits; bool note; } cases[] = {
         {"--since 2024-01-01", 130, false}, {"--since 2024-03-01", 71, false}, {"", 100, true},
-        {"--max-count 100", 100, false}, {"main~120..main", 120, false}};
+        {"--max-count 100", 100, false}, {"main~120..main", 121, false}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(test_sh("%s history --no-config --repo %s/long %s -f json -o %s/long.json 2>%s/long.err",
                                  test_bin(), dir, cases[i].args, dir, dir), 0);
@@ -236,6 +243,109 @@ static void since_has_no_silent_cap(void **state) {
     }
 }
 
+/* A merge commit's drop is attributed to the PRs in the subjects of the commits it merges:
+ * the label, the CSV's pr column and the JSON name #65894, not "Merge branch ...". */
+static void merge_attribution(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/m && git clone -q %s/repo %s/m && cd %s/m && "
+                             "git -c user.name=t -c user.email=t@t checkout -q -b side HEAD~1 && "
+                             "git rm -q paddle/fluid/framework/details/gather_op_handle.cc && "
+                             "git -c user.name=t -c user.email=t@t commit -q -m 'remove gather_op_handle -part (#65894)' && "
+                             "git checkout -q develop && git -c user.name=t -c user.email=t@t merge -q --no-ff side "
+                             "-m \"Merge branch 'develop' of https://github.com/PaddlePaddle/Paddle into side\"",
+                             dir, dir, dir, dir),
+                     0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/m HEAD~1..HEAD -f json -o %s/mj.json", test_bin(), dir, dir), 0);
+    cJSON *h = test_load_json(dir, "mj.json");
+    const cJSON *commits = cJSON_GetObjectItem(h, "commits"), *m = cJSON_GetArrayItem(commits, 1);
+    assert_int_equal(cJSON_GetArraySize(commits), 2);
+    assert_int_equal(cJSON_GetObjectItem(m, "pr")->valueint, 65894);
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(m, "prs"), 0)->valueint, 65894);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(m, "tracked")));
+    assert_true(cJSON_GetObjectItem(m, "findings")->valueint < cJSON_GetObjectItem(cJSON_GetArrayItem(commits, 0), "findings")->valueint);
+    cJSON_Delete(h);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/m HEAD~1..HEAD -f csv | sed -n 3p | grep -q ',65894,'",
+                             test_bin(), dir),
+                     0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/m HEAD~1..HEAD -f svg -o %s/m.svg && "
+                             "grep -q '\">#65894 −' %s/m.svg && ! grep -q '\">Merge branch' %s/m.svg",
+                             test_bin(), dir, dir, dir, dir),
+                     0);
+}
+
+/* One label box from the SVG: the <text> of a drop, measured as the chart measures it. */
+typedef struct box {
+    double x0, x1, y0, y1, leader_x, leader_y1, leader_y2;
+} box;
+
+static size_t parse_boxes(const char *svg, box *out, size_t max) {
+    size_t n = 0;
+    for (const char *g = svg; (g = strstr(g, "<g class=\"drop\"")) && n < max; g++) {
+        box *b = &out[n++];
+        const char *ln = strstr(g, "<line class=\"leader\"");
+        assert_non_null(ln);
+        assert_int_equal(sscanf(ln, "<line class=\"leader\" x1=\"%lf\" x2=\"%*f\" y1=\"%lf\" y2=\"%lf\"", &b->leader_x,
+                                &b->leader_y1, &b->leader_y2),
+                         3);
+        const char *t = strstr(g, "</circle><text ");
+        assert_non_null(t);
+        double x, y;
+        assert_int_equal(sscanf(t, "</circle><text x=\"%lf\" y=\"%lf\"", &x, &y), 2);
+        const char *gt = strchr(t + 15, '>'), *end = strstr(gt, "</text>");
+        bool anchor_end = strstr(t, "text-anchor=\"end\"") && strstr(t, "text-anchor=\"end\"") < gt;
+        char text[256];
+        snprintf(text, sizeof text, "%.*s", (int)(end - gt - 1), gt + 1);
+        double w = history_label_width(text);
+        b->x0 = anchor_end ? x - w : x;
+        b->x1 = b->x0 + w;
+        b->y0 = y - 10; /* 11px text: ascender above the baseline, descender below */
+        b->y1 = y + 3;
+    }
+    return n;
+}
+
+/* No two drop labels overlap and no leader line runs through another label, even when many
+ * drops fall within a few pixels (the test measures the boxes from the SVG text). */
+static void labels_never_overlap(void **state) {
+    (void)state;
+    enum { N = 60 };
+    history_point p[N];
+    static long pr[N];
+    char dates[N][16];
+    const int64_t t0 = 1712880000;
+    for (int i = 0; i < N; i++) {
+        pr[i] = 60000 + i;
+        snprintf(dates[i], sizeof dates[i], "2024-04-%02d", 12 + i / 4);
+        /* bursts: 4 drops within an hour, then a day later the next burst */
+        p[i] = (history_point){.findings = (uint32_t)(5000 - 40 * i - (i % 3) * 7), .pr = pr[i], .prs = &pr[i], .n_prs = 1,
+                               .tracked = i % 2 == 0, .time = t0 + (i / 4) * 86400 + (i % 4) * 600,
+                               .label = "x", .date = dates[i]};
+    }
+    p[30].findings = p[29].findings; /* a named PR that moved nothing: listed, not labelled */
+    long named[] = {60002, 60030, 6782};
+    sb b = {0};
+    history_svg(p, N, "A..B", 10, named, 3, &b);
+    assert_false(b.oom);
+    box bx[N];
+    size_t n = parse_boxes(b.s, bx, N);
+    /* every drop is labelled, or listed under the chart when no lane can hold it */
+    assert_true(n > 20);
+    assert_int_equal(n + count(b.s, ": no room above the chart<"), N - 2);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            if (i == j) continue;
+            bool overlap = bx[i].x0 < bx[j].x1 && bx[j].x0 < bx[i].x1 && bx[i].y0 < bx[j].y1 && bx[j].y0 < bx[i].y1;
+            if (overlap) fail_msg("labels %zu and %zu overlap", i, j);
+            bool crosses = bx[i].leader_x > bx[j].x0 && bx[i].leader_x < bx[j].x1 && bx[i].leader_y1 < bx[j].y1 &&
+                           bx[i].leader_y2 > bx[j].y0;
+            if (crosses) fail_msg("the leader of label %zu crosses label %zu", i, j);
+        }
+    assert_non_null(strstr(b.s, "#6782: no commit of this window names it"));
+    assert_non_null(strstr(b.s, "#60030: moved nothing (0)"));
+    assert_null(strstr(b.s, ">#60002: ")); /* labelled */
+    sb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(svg_and_dates),
@@ -243,6 +353,8 @@ int main(void) {
         cmocka_unit_test(sampling_and_errors),
         cmocka_unit_test(max_filesize_in_history),
         cmocka_unit_test(since_has_no_silent_cap),
+        cmocka_unit_test(merge_attribution),
+        cmocka_unit_test(labels_never_overlap),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }

@@ -65,7 +65,7 @@ static void history_says_what_the_clone_lacks(void **state) {
     expect_err(r, ", before origin/feature; fetch the rest: git fetch origin feature, or all of it: git fetch --unshallow origin");
     /* following the hint fixes it */
     assert_int_equal(run(r, "cd clone && git fetch -q --unshallow origin && $S history --no-config origin/feature..HEAD"), 0);
-    assert_int_equal(count_lines_starting(r->out, ""), 4); /* c2, c3, c4 */
+    assert_int_equal(count_lines_starting(r->out, ""), 5); /* feature (the range's start), c2, c3, c4 */
 }
 
 static void check_gives_the_same_hints(void **state) {
