@@ -100,6 +100,8 @@ typedef struct replay {
     int err;
     bool baseline;  /* the range's start A is the first selected commit */
     git_oid from;   /* A */
+    sunset_engine *e;
+    bool paddle_tree; /* the commit's tree is Paddle's own (settings.anchor.tree) */
 } replay;
 
 static int family_index(const sunset_result *r, const char *fam) {
@@ -153,7 +155,8 @@ static const history_counts *counts_at(const replay *rp, uint32_t ci) {
 static int blob_counts(replay *rp, const char *path, const git_oid *id, uint32_t *ci) {
     char key[GIT_OID_HEXSZ + 2 + 4096];
     git_oid_tostr(key, GIT_OID_HEXSZ + 1, id);
-    snprintf(key + GIT_OID_HEXSZ, sizeof key - GIT_OID_HEXSZ, ":%s", path);
+    /* one blob counts differently in Paddle's own tree and in another */
+    snprintf(key + GIT_OID_HEXSZ, sizeof key - GIT_OID_HEXSZ, ":%d:%s", rp->paddle_tree, path);
     entry *e = table_find(&rp->cache, key, false);
     if (e) {
         *ci = e->ci;
@@ -661,6 +664,14 @@ cleanup:
     return rc;
 }
 
+/* Does the commit's tree hold `path` (a file or a directory)? */
+static bool tree_has(void *ud, const char *path) {
+    git_tree_entry *te = NULL;
+    bool yes = git_tree_entry_bypath(&te, ud, path) == 0;
+    git_tree_entry_free(te);
+    return yes;
+}
+
 /* Replay the selected commits: the first tree whole, then tree-to-tree diffs. */
 static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec *out) {
     git_tree *prev = NULL;
@@ -674,8 +685,14 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
             goto cleanup;
         }
         tree_walk tw = {rp, ""};
+        bool paddle_tree = sunset_engine_set_tree(rp->e, tree_has, tree);
+        bool flipped = paddle_tree != rp->paddle_tree;
+        rp->paddle_tree = paddle_tree;
         int r = prev ? apply_diff(rp, prev, tree)
                      : git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, &tw) || rp->err ? -1 : resolve_links(rp, tree);
+        /* the tree became Paddle's own or stopped being it: every file counts anew */
+        if (r == 0 && !rp->err && prev && flipped)
+            r = git_tree_walk(tree, GIT_TREEWALK_PRE, tree_cb, &tw) || rp->err ? -1 : resolve_links(rp, tree);
         if (r != 0 || rp->err) {
             git_tree_free(tree);
             git_commit_free(cm);
@@ -715,7 +732,7 @@ cleanup:
 
 int history_replay(sunset_engine *e, const char *repo_dir, const char *range, const history_opts *o,
                    vec *out, history_stats *st) {
-    replay rp = {.o = o, .counts = VEC_INIT(history_counts)};
+    replay rp = {.o = o, .counts = VEC_INIT(history_counts), .e = e};
     vec ids = VEC_INIT(git_oid);
     int rc = -1;
     history_counts none = {0};

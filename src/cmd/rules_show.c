@@ -44,10 +44,13 @@ static void show_examples(const sunset_rule *r, show_fmt f, sb *b) {
         const char *code = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "code"));
         const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "path"));
         double want = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "expect"));
+        bool anchor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "anchor"));
         if (!lang || !code) continue;
-        char what[64];
+        char what[96];
         if (want >= 1 && want < 1e6) snprintf(what, sizeof what, "%.0f finding%s", want, want == 1 ? "" : "s");
         else snprintf(what, sizeof what, "no finding");
+        /* the example is not taken for Paddle's code: its own imports or namespace decide */
+        if (anchor) snprintf(what + strlen(what), sizeof what - strlen(what), ", tied to Paddle only by itself");
         if (f == SHOW_MD) {
             /* a fence longer than any run of backticks in the code (markdown examples have them) */
             int fence = 3;
@@ -78,6 +81,8 @@ static void show_text(const sunset_rule *r, sb *b) {
     sb_printf(b, "  severity   %s\n", ctx.s ? ctx.s : "");
     sb_printf(b, "  languages  %s\n", langs.s ? langs.s : "");
     sb_printf(b, "  matcher    %s\n", rule_kind_name(r->kind));
+    if (!r->anchored) sb_puts(b, "  anchored   no: matches in any file, tied to Paddle or not\n");
+    if (r->unless_line || r->unless_file) sb_puts(b, "  unless     its line or file reads the word in another sense\n");
     if (r->description) sb_printf(b, "\nwhy: %s\n", r->description);
     sb_printf(b, "\nfix: %s\n\nexamples (checked by 'sunset rules test'):\n", r->fix);
     show_examples(r, SHOW_TEXT, b);
@@ -93,6 +98,9 @@ static void show_md(const sunset_rule *r, sb *b) {
     sb_printf(b, "## %s\n\n%s\n\n", r->id, r->message);
     sb_printf(b, "- family: `%s` (tracking task %d)\n- severity: %s\n- languages: %s\n- matcher: `%s`\n\n",
               r->family, r->task, ctx.s ? ctx.s : "", langs.s ? langs.s : "", rule_kind_name(r->kind));
+    if (!r->anchored) sb_puts(b, "Matches in any file, tied to Paddle or not (`\"anchored\": false`).\n\n");
+    if (r->unless_line || r->unless_file)
+        sb_puts(b, "Not where its line or file reads the word in another sense (`\"unless\"`).\n\n");
     if (r->description) sb_printf(b, "**Why.** %s\n\n", r->description);
     sb_printf(b, "**Fix.** %s\n\n", r->fix);
     show_examples(r, SHOW_MD, b);

@@ -30,9 +30,15 @@ static const char *default_path(sunset_lang l) {
 
 int sunset_rules_test(const sunset_ruleset *rs, const sunset_engine_opts *o, bool verbose, FILE *out) {
     sunset_error err = {{0}};
-    sunset_engine *e = sunset_engine_new(rs, o, &err);
-    if (!e) {
+    /* an example is Paddle's code unless it says "anchor": true: then it is scanned as any
+     * file is, tied to Paddle only by its own path, imports, includes or words */
+    sunset_engine_opts paddle_opts = *o;
+    paddle_opts.anchor_all = true;
+    sunset_engine *e = sunset_engine_new(rs, &paddle_opts, &err), *anchoring = NULL;
+    if (e) anchoring = sunset_engine_new(rs, o, &err);
+    if (!e || !anchoring) {
         fprintf(out, "sunset: %s\n", err.msg);
+        sunset_engine_free(e);
         return -1;
     }
     size_t passed = 0, failed = 0;
@@ -47,10 +53,12 @@ int sunset_rules_test(const sunset_ruleset *rs, const sunset_engine_opts *o, boo
             const cJSON *code = cJSON_GetObjectItemCaseSensitive(it, "code");
             const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
             const cJSON *expect = cJSON_GetObjectItemCaseSensitive(it, "expect");
+            const cJSON *anchor = cJSON_GetObjectItemCaseSensitive(it, "anchor");
             sunset_lang l = cJSON_IsString(lang) ? sunset_lang_from_name(lang->valuestring) : SUNSET_LANG_NONE;
             if (l == SUNSET_LANG_NONE || !cJSON_IsString(code) || !cJSON_IsNumber(expect) ||
-                (path && !cJSON_IsString(path))) {
-                fprintf(out, "FAIL %s example %zu (%s): needs \"lang\" (a known language), \"code\" and \"expect\"\n",
+                (path && !cJSON_IsString(path)) || (anchor && !cJSON_IsBool(anchor))) {
+                fprintf(out, "FAIL %s example %zu (%s): needs \"lang\" (a known language), \"code\" and \"expect\""
+                        " (\"anchor\": a boolean)\n",
                         r->id, k, r->origin);
                 failed++;
                 continue;
@@ -59,7 +67,7 @@ int sunset_rules_test(const sunset_ruleset *rs, const sunset_engine_opts *o, boo
             if (sunset_lang_for_path(p) != l && !path) p = default_path(l);
             sunset_result res = {0};
             size_t got = 0;
-            if (sunset_engine_scan_buffer(e, p, code->valuestring, strlen(code->valuestring), &res)) {
+            if (sunset_engine_scan_buffer(cJSON_IsTrue(anchor) ? anchoring : e, p, code->valuestring, strlen(code->valuestring), &res)) {
                 fprintf(out, "FAIL %s example %zu: out of memory\n", r->id, k);
                 failed++;
                 sunset_result_free(&res);
@@ -95,6 +103,7 @@ int sunset_rules_test(const sunset_ruleset *rs, const sunset_engine_opts *o, boo
         cJSON_Delete(ex);
     }
     sunset_engine_free(e);
+    sunset_engine_free(anchoring);
     fprintf(out, "rules: %zu passed, %zu failed\n", passed, failed);
     return (int)failed;
 }

@@ -492,6 +492,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
         s->eo.cache = s->cache;
     }
     sunset_error err = {{0}};
+    s->eo.tree_root = s->root;
     s->eng = sunset_engine_new(s->rs, &s->eo, &err);
     if (!s->eng) {
         fprintf(stderr, "sunset: %s\n", err.msg);

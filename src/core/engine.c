@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/normalize.h"
+#include "core/anchor.h"
 #include "core/cache.h"
 #include "core/flow.h"
 #include "lang/registry.h"
@@ -40,6 +41,7 @@ struct sunset_engine {
     prefilter *marker;                 /* SUNSET_SUPPRESS_MARKER alone (see scan_one) */
     size_t n_rules;
     sunset_family_title *families;
+    bool tree_anchored; /* the scanned tree is Paddle's own (settings.anchor.tree) */
 };
 
 typedef struct cand {
@@ -76,6 +78,8 @@ struct sunset_sink {
     const char *at;
     sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
     bool embedded;      /* scanning a document's embedded code (scan_embedded) */
+    bool anchored;      /* the file is tied to Paddle (core/anchor.c); sticky, since the facts
+                           that tied it come again after a restart */
     flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
                            owned, freed by finish_file */
     sunset_lang flow_lang; /* whose flow rules: the file's, or its embedded code's */
@@ -260,6 +264,7 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
         g.stmt = s->stmt;
         flow_fact(s->flow, &g);
     }
+    if (!s->anchored) s->anchored = anchor_by_fact(&s->w->e->rs->anchor, s->src->lang, f, s->w->md);
     if (f->kind != SUNSET_FACT_BIND) match_fact(s, f->kind, f);
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
@@ -362,6 +367,7 @@ void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context c
 void sunset_scope(sunset_sink *s, const char *kind, const char *name, uint32_t start,
                   uint32_t end) {
     if (s->flow) flow_scope(s->flow, kind, name, start, end < start ? start : end);
+    if (!s->anchored) s->anchored = anchor_by_scope(&s->w->e->rs->anchor, kind, name, s->w->md);
     scope sc = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
                 end < start ? start : end};
     if (!sc.kind || !sc.name || !vec_push(&s->scopes, &sc)) {
@@ -443,6 +449,43 @@ static void flow_report(void *ud, const sunset_rule *r, sunset_context ctx, suns
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
+/* Is the match another meaning of the word: on a line, or in a file, its rule's "unless"
+ * names? file_hit caches the file's answer per rule (-1 unknown). */
+static bool unless_hit(sunset_sink *s, const cand *c, signed char *file_hit) {
+    const sunset_rule *r = c->rule;
+    size_t so, eo;
+    if (r->unless_line) {
+        const char *d = seek_line(s, c->span.line), *end = s->src->data + s->src->len;
+        const char *nl = d ? memchr(d, '\n', (size_t)(end - d)) : NULL;
+        if (d && re_search(r->unless_line, d, (size_t)((nl ? nl : end) - d), 0, s->w->md, &so, &eo))
+            return true;
+    }
+    if (!r->unless_file) return false;
+    if (!file_hit) return re_search(r->unless_file, s->src->data, s->src->len, 0, s->w->md, &so, &eo);
+    if (file_hit[r->index] < 0)
+        file_hit[r->index] = re_search(r->unless_file, s->src->data, s->src->len, 0, s->w->md, &so, &eo);
+    return file_hit[r->index];
+}
+
+/* Drop the matches that do not count: an anchored rule's in a file not tied to Paddle, and
+ * those its rule's "unless" reads as another meaning. */
+static void drop_cands(sunset_sink *s) {
+    vec *cv = &s->cands;
+    size_t nr = s->w->e->n_rules ? s->w->e->n_rules : 1, k = 0;
+    signed char *file_hit = NULL; /* allocated for the first "unless" (NULL on OOM: no cache) */
+    for (size_t i = 0; i < cv->n; i++) {
+        cand *c = &VEC_AT(cv, cand, i);
+        bool drop = !s->anchored && c->rule->anchored;
+        if (!drop && c->rule->unless_file && !file_hit && (file_hit = sunset_malloc(nr)))
+            memset(file_hit, -1, nr);
+        if (!drop && (c->rule->unless_line || c->rule->unless_file)) drop = unless_hit(s, c, file_hit);
+        if (drop) sunset_free(c->matched);
+        else VEC_AT(cv, cand, k++) = *c;
+    }
+    cv->n = k;
+    sunset_free(file_hit);
+}
+
 static void finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
@@ -454,6 +497,7 @@ static void finish_file(sunset_sink *s) {
         s->embedded = false;
         flow_file_free(ff);
     }
+    drop_cands(s);
     if (s->capped)
         warnf(w, "%s: warning: more than %d matches; the rest of this file is not reported",
               s->src->path, MAX_FILE_CANDS);
@@ -576,6 +620,9 @@ static bool may_match(worker *w, sunset_lang lang, const char *path, const char 
 bool sunset_sink_may_match(sunset_sink *s, const char *data, size_t len) {
     sunset_engine *e = s->w->e;
     if (s->flow && flow_file_has_bound_seed(s->flow, &e->rs->flow_rules[s->flow_lang])) return true;
+    /* the import that ties the file to Paddle must be parsed, match or not */
+    if (!s->anchored && s->src->lang == SUNSET_LANG_PYTHON && anchor_may_import(&e->rs->anchor, data, len))
+        return true;
     return may_match(s->w, s->src->lang, s->src->path, data, len);
 }
 
@@ -732,6 +779,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath.s, data, len, lang};
     sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
+    sink.anchored = e->o->anchor_all || e->tree_anchored ||
+                    anchor_by_file(&e->rs->anchor, path, data, len, w->md);
     if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
     /* the content cache (src/core/cache.c): a hit replays this file's findings and counters.
      * Files with sunset-ignore comments are not cached: an until= date makes their result
@@ -746,6 +795,8 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     if (cacheable) {
         ckey = sunset_cache_key(path, data, len);
         cdigest = sunset_cache_digest(data, len);
+        /* one path and content, tied to Paddle in its tree and not in another tree */
+        if (e->tree_anchored) ckey = hash64("tree", 4, ckey);
         if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
     }
     sink.flow_lang = lang;
@@ -801,6 +852,7 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
     }
     e->rs = rs;
     e->o = o;
+    e->tree_anchored = anchor_tree(&rs->anchor, o->tree_root);
     e->n_rules = rs->rules.n;
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
     sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
@@ -922,6 +974,7 @@ static int cores(void) {
 int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
                        sunset_result *res) {
     double t0 = now_ms();
+    e->tree_anchored = anchor_tree(&e->rs->anchor, root);
     int jobs = e->o->jobs > 0 ? e->o->jobs : cores();
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
     pool p = {e, root, paths, n, 0, 0, NULL};
@@ -991,6 +1044,11 @@ cleanup:
     sunset_free(args);
     sunset_free(started);
     return rc;
+}
+
+bool sunset_engine_set_tree(sunset_engine *e, bool (*exists)(void *ud, const char *path), void *ud) {
+    e->tree_anchored = anchor_tree_by(&e->rs->anchor, exists, ud);
+    return e->tree_anchored;
 }
 
 int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *data, size_t len,

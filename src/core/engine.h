@@ -34,6 +34,10 @@ typedef struct sunset_engine_opts {
     const char *compile_db_dir; /* -p DIR or NULL */
     const char *queries_dir;
     bool no_prefilter;          /* parse every file (benchmarks, debugging) */
+    bool anchor_all;            /* every file counts as tied to Paddle (settings.anchor): the
+                                   rule examples, which model Paddle's code */
+    const char *tree_root;      /* the tree in-memory scans (check, stdin) belong to, for
+                                   settings.anchor.tree; NULL = none. A scan uses its root */
     bool progress;              /* progress line on stderr */
     const disable_entry *disable; size_t n_disable;
     const sunset_indexer *indexer; /* NULL = none */
@@ -52,6 +56,11 @@ void sunset_engine_free(sunset_engine *e);
  * free with sunset_result_free). Returns 0, -1 on OOM. */
 int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
                        sunset_result *res);
+
+/* For in-memory scans of a tree not on disk (history replays commits): is that tree Paddle's
+ * own (settings.anchor.tree)? `exists` answers for a root-relative path. Then every file
+ * scanned until the next call is tied to Paddle. Returns the answer. */
+bool sunset_engine_set_tree(sunset_engine *e, bool (*exists)(void *ud, const char *path), void *ud);
 
 /* Scan one in-memory file as if it were at root-relative `path` (the rule self-test). */
 int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *data, size_t len,

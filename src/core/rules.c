@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/anchor.h"
 #include "lang/registry.h"
 
 typedef struct loader {
@@ -30,6 +31,7 @@ typedef struct loader {
     const char *rule_id; /* current rule, for positions */
     pcre2_match_data *md;
     const cJSON *root; /* the pack parsed from text (borrowed), for exact positions */
+    bool pack_unanchored; /* the pack says "anchored": false (its rules' default) */
 } loader;
 
 /* Position of "key" within the current rule (or of the rule itself, or the file start). */
@@ -574,6 +576,8 @@ static void rule_free(sunset_rule *r) {
     for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
     vec_free(&r->literals);
     sunset_free(r->examples_json);
+    pcre2_code_free(r->unless_line);
+    pcre2_code_free(r->unless_file);
     flow_rule_free(r->flow);
     sunset_free(r);
 }
@@ -602,7 +606,7 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
                                           "comment_severity", "string_severity", "contexts",
                                           "message", "fix", "paths", "match", "literals",
-                                          "examples", "description", NULL};
+                                          "examples", "description", "anchored", "unless", NULL};
     L->rule_id = NULL;
     if (!cJSON_IsObject(o)) return fail(L, "rules", "each rule must be an object");
     const cJSON *idv = cJSON_GetObjectItemCaseSensitive(o, "id");
@@ -675,6 +679,21 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
     if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
     if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) { oom(L); goto cleanup; }
+    const cJSON *anc = cJSON_GetObjectItemCaseSensitive(o, "anchored");
+    if (anc && !cJSON_IsBool(anc)) { fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
+    r->anchored = anc ? cJSON_IsTrue(anc) : !L->pack_unanchored;
+    const cJSON *unless = cJSON_GetObjectItemCaseSensitive(o, "unless"), *uv;
+    if (unless) {
+        static const char *const uf[] = {"line", "file", NULL};
+        if (!cJSON_IsObject(unless)) { fail(L, "unless", "\"unless\" must be an object"); goto cleanup; }
+        if (check_fields(L, unless, "\"unless\"", uf)) goto cleanup;
+        for (int k = 0; k < 2; k++) {
+            pcre2_code **re = k ? &r->unless_file : &r->unless_line;
+            if (!(uv = cJSON_GetObjectItemCaseSensitive(unless, uf[k]))) continue;
+            if (!cJSON_IsString(uv)) { fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); goto cleanup; }
+            if (compile_re(L, uf[k], uv->valuestring, re)) goto cleanup;
+        }
+    }
 
     const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
     if (paths) {
@@ -839,9 +858,31 @@ static int load_remnants(loader *L, const cJSON *x) {
     return 0;
 }
 
+/* settings.anchor (rules/SCHEMA.md): what ties a file to Paddle (core/anchor.c). */
+static int load_anchor(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"paths", "header", "modules", "namespaces", "headers",
+                                          "commands", "words", "module_literals", "tree", NULL};
+    if (!cJSON_IsObject(x)) return fail(L, "anchor", "\"anchor\" must be an object");
+    if (check_fields(L, x, "\"anchor\"", allowed)) return -1;
+    sunset_anchor *a = &L->rs->anchor;
+    vec *lists[] = {&a->paths, &a->header, &a->modules, &a->namespaces, &a->headers, &a->commands,
+                    &a->words};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, allowed[k]);
+        if (v && regex_list(L, v, allowed[k], lists[k])) return -1;
+    }
+    const cJSON *lit = cJSON_GetObjectItemCaseSensitive(x, "module_literals");
+    if (lit && string_list(L, lit, "module_literals", &a->module_literals)) return -1;
+    const cJSON *tree = cJSON_GetObjectItemCaseSensitive(x, "tree");
+    if (tree && string_list(L, tree, "tree", &a->tree)) return -1;
+    a->on = true;
+    return 0;
+}
+
 static int load_settings(loader *L, const cJSON *s) {
     static const char *const allowed[] = {"families", "test_paths", "generated_markers",
-                                          "generated_paths", "cross_file", "remnants", NULL};
+                                          "generated_paths", "cross_file", "remnants", "anchor",
+                                          NULL};
     if (!cJSON_IsObject(s)) return fail(L, "settings", "\"settings\" must be an object");
     if (L->rs->families.n) return fail(L, "settings", "a second settings pack");
     if (check_fields(L, s, "\"settings\"", allowed)) return -1;
@@ -870,6 +911,8 @@ static int load_settings(loader *L, const cJSON *s) {
     if (cf && load_cross_file(L, cf)) return -1;
     const cJSON *rem = cJSON_GetObjectItemCaseSensitive(s, "remnants");
     if (rem && load_remnants(L, rem)) return -1;
+    const cJSON *anc = cJSON_GetObjectItemCaseSensitive(s, "anchor");
+    if (anc && load_anchor(L, anc)) return -1;
     /* regexes matched against each of the first lines (engine.c): a generator writes its
      * marker as a header comment, so a mention further down or inside prose is not one */
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
@@ -893,7 +936,7 @@ static int load_pack(loader *L, const char *text) {
     }
     int rc = -1;
     static const char *const allowed[] = {"schema", "pack", "family", "description", "rules",
-                                          "settings", NULL};
+                                          "settings", "anchored", NULL};
     if (!cJSON_IsObject(root)) { fail(L, NULL, "a pack must be a JSON object"); goto cleanup; }
     if (check_fields(L, root, "a pack", allowed)) goto cleanup;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -914,6 +957,9 @@ static int load_pack(loader *L, const char *text) {
         const cJSON *fam = cJSON_GetObjectItemCaseSensitive(root, "family");
         if (fam && !cJSON_IsString(fam)) { fail(L, "family", "\"family\" must be a string"); goto cleanup; }
         if (!cJSON_IsArray(rules)) { fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
+        const cJSON *anc = cJSON_GetObjectItemCaseSensitive(root, "anchored");
+        if (anc && !cJSON_IsBool(anc)) { fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
+        L->pack_unanchored = anc && !cJSON_IsTrue(anc);
         const cJSON *it;
         cJSON_ArrayForEach(it, rules) {
             if (load_rule(L, it, fam ? fam->valuestring : NULL,
@@ -939,6 +985,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->test_paths = rs->generated_paths = rs->generated_markers = VEC_INIT(pcre2_code *);
     rs->suppress_min_reason = SUNSET_MIN_REASON;
     cross_file_init(&rs->cross_file);
+    sunset_anchor_init(&rs->anchor);
     rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = rs->remnants.code_rules =
         VEC_INIT(char *);
     rs->remnants.doc_paths = rs->remnants.consumer_paths = VEC_INIT(pcre2_code *);
@@ -984,7 +1031,7 @@ sunset_ruleset *sunset_ruleset_load_string(const char *json, const char *origin,
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
         return NULL;
     }
-    loader L = {rs, origin, json, err, NULL, NULL, NULL};
+    loader L = {rs, origin, json, err, NULL, NULL, NULL, false};
     rs->hash = hash64(json, strlen(json), 0);
     if (load_pack(&L, json)) {
         sunset_ruleset_free(rs);
@@ -1043,7 +1090,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
                 snprintf(err->msg, sizeof err->msg, "%s:1:1: not a text file (NUL byte)", path.s);
                 rc = -1;
             } else {
-                loader L = {rs, path.s, text, err, NULL, NULL, NULL};
+                loader L = {rs, path.s, text, err, NULL, NULL, NULL, false};
                 rs->hash = hash64(text, len, rs->hash);
                 rc = load_pack(&L, text);
             }
@@ -1057,7 +1104,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
             return NULL;
         }
     }
-    loader L = {rs, "rules", "", err, NULL, NULL, NULL};
+    loader L = {rs, "rules", "", err, NULL, NULL, NULL, false};
     return finish(&L, rs);
 }
 
@@ -1078,6 +1125,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->generated_markers);
     cross_file_free(&rs->cross_file);
     remnant_settings_free(&rs->remnants);
+    sunset_anchor_free(&rs->anchor);
     vec_free(&rs->path_rules);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         vec_free(&rs->queries[l]);

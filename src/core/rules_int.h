@@ -68,6 +68,10 @@ struct sunset_rule {
     char *description;     /* the rule's "description", else its pack's; NULL if neither */
     struct flow_rule *flow; /* attribute rules with "receiver": {"bound_to": ...}; owned
                                (core/flow.h); NULL for every other rule */
+    bool anchored;         /* counts only in a file tied to Paddle (settings.anchor); false when
+                              the rule or its pack says "anchored": false */
+    pcre2_code *unless_line, *unless_file; /* "unless": a match on such a line, or in such a
+                                              file, is another meaning of the word; NULL = none */
 };
 
 typedef struct family_info {
@@ -106,6 +110,22 @@ typedef struct sunset_remnant_settings {
     sunset_severity severity[SUNSET_REMNANT_ACTIONS]; /* per action */
 } sunset_remnant_settings;
 
+/* settings.anchor (rules/SCHEMA.md): what ties a file to Paddle, so that an anchored rule's
+ * match in it counts (core/anchor.c). Each vec holds pcre2_code *, but module_literals. */
+typedef struct sunset_anchor {
+    bool on;              /* the settings pack has an anchor; else every file is tied */
+    vec tree;             /* char *: paths under the scan root whose presence makes the whole
+                             tree Paddle's own (paddle/fluid) */
+    vec paths;            /* over the root-relative path: Paddle's own files anywhere */
+    vec header;           /* over the file's first lines: a licence header naming Paddle */
+    vec modules;          /* over a Python import's dotted module */
+    vec namespaces;       /* over a C++ namespace scope's name and identifiers in C++ code */
+    vec headers;          /* over a C++ #include path */
+    vec commands;         /* over a CMake command's name */
+    vec words;            /* over a line of a text file (CMake, proto, shell, docs, text) */
+    vec module_literals;  /* char *: one of them is in every anchoring import (partial parse) */
+} sunset_anchor;
+
 struct sunset_ruleset {
     vec rules;                 /* sunset_rule * */
     vec families;              /* family_info */
@@ -116,6 +136,7 @@ struct sunset_ruleset {
                                  * "suppression_min_reason" sets it, default SUNSET_MIN_REASON */
     sunset_cross_file cross_file;
     sunset_remnant_settings remnants;
+    sunset_anchor anchor;
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */
