@@ -13,8 +13,10 @@
 #   - imports: `import a.b.c` / `from a.b.c import` / `from a.b import c` of a deleted module
 #     under python/ (dotted from python/), and of a deleted test module's stem from its own
 #     directory (sibling imports);
-#   - registrations: `USE_OP(x)` / `USE_OP_ITSELF(x)` / `USE_NO_KERNEL_OP(x)` / `USE_PASS(x)` of an
-#     operator or pass whose only `REGISTER_OPERATOR(x` / `REGISTER_PASS(x` the patch deletes;
+#   - registrations: `USE_OP(x)` / `USE_OP_ITSELF(x)` / `USE_NO_KERNEL_OP(x)` / `USE_PASS(x)` /
+#     `DECLARE_FILE_SYMBOLS(x)` / `PD_DECLARE_KERNEL(x, ...)` of an operator, pass, file's symbols
+#     or kernel whose only `REGISTER_OPERATOR(x` / `REGISTER_PASS(x` / `REGISTER_FILE_SYMBOLS(x)` /
+#     `PD_REGISTER_KERNEL(x` the patch deletes;
 #   - added imports: `from MOD import NAME` on a line the patch adds to a .py file (a re-exported
 #     name taken from where it is defined) must name a module file of the tree that binds NAME;
 #   - CMake targets: a target whose defining command the patch removes (`cc_test(NAME`,
@@ -115,17 +117,48 @@ while IFS="$(printf '\t')" read -r f name; do
     grep -nwF "$name" "$f" | sed "s|^\([0-9]*\):.*|$f:\1: names removed target $name|" || true
 done <"$tmp/targets" >>"$tmp/out"
 
-# registrations the patch deletes, still linked by name: USE_OP / USE_OP_ITSELF / USE_NO_KERNEL_OP
-# of an operator, USE_PASS of a pass registered only in deleted files (a link-time reference)
-awk '/^diff --git /{p=substr($4,3); del=0; next} /^deleted file mode/{del=1; next}
-     del && want { l=substr($0,2); sub(/^[[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") print l; want=0; next }
-     del && /^-[[:space:]]*(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|REGISTER_PASS)\(/{
-        l=substr($0,2); sub(/^[^(]*\([[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") print l; else want=1 }' "$patch" |
+# registrations the patch deletes, still linked by name (a link-time reference): per kind, the
+# macros defining a symbol and the macros declaring and linking it
+#   op:     REGISTER_OPERATOR / REGISTER_OP_WITHOUT_GRADIENT / PD_REGISTER_STRUCT_KERNEL, linked by
+#           USE_OP / USE_OP_ITSELF / USE_NO_KERNEL_OP
+#   pass:   REGISTER_PASS, linked by USE_PASS
+#   sym:    REGISTER_FILE_SYMBOLS, linked by DECLARE_FILE_SYMBOLS
+#   kernel: PD_REGISTER_KERNEL / PD_REGISTER_STRUCT_KERNEL / PD_REGISTER_KERNEL_FOR_ALL_DTYPE,
+#           linked by PD_DECLARE_KERNEL
+defs_of() {
+    case $1 in
+    op) echo 'REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|PD_REGISTER_STRUCT_KERNEL' ;;
+    pass) echo 'REGISTER_PASS' ;;
+    sym) echo 'REGISTER_FILE_SYMBOLS' ;;
+    kernel) echo 'PD_REGISTER_KERNEL|PD_REGISTER_STRUCT_KERNEL|PD_REGISTER_KERNEL_FOR_ALL_DTYPE' ;;
+    esac
+}
+uses_of() {
+    case $1 in
+    op) echo 'USE_OP|USE_OP_ITSELF|USE_NO_KERNEL_OP' ;;
+    pass) echo 'USE_PASS' ;;
+    sym) echo 'DECLARE_FILE_SYMBOLS' ;;
+    kernel) echo 'PD_DECLARE_KERNEL' ;;
+    esac
+}
+awk 'function kinds(m) {
+        if (m ~ /^(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT)$/) return "op"
+        if (m == "PD_REGISTER_STRUCT_KERNEL") return "op kernel"
+        if (m == "REGISTER_PASS") return "pass"
+        if (m == "REGISTER_FILE_SYMBOLS") return "sym"
+        if (m ~ /^(PD_REGISTER_KERNEL|PD_REGISTER_KERNEL_FOR_ALL_DTYPE)$/) return "kernel"
+        return "" }
+     function emit(ks, name,   k, i, n) { n=split(ks, k, " "); for (i=1;i<=n;i++) print k[i] "\t" name }
+     /^diff --git /{p=substr($4,3); del=0; next} /^deleted file mode/{del=1; next}
+     del && want!="" { l=substr($0,2); sub(/^[[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") emit(want, l); want=""; next }
+     del && /^-[[:space:]]*[A-Z_]+\(/{
+        m=substr($0,2); sub(/^[[:space:]]*/,"",m); sub(/\(.*/,"",m); ks=kinds(m); if (ks=="") next
+        l=substr($0,2); sub(/^[^(]*\([[:space:]]*/,"",l); sub(/[^A-Za-z0-9_].*/,"",l); if (l!="") emit(ks, l); else want=ks }' "$patch" |
     sort -u >"$tmp/regs"
-while IFS= read -r name; do
-    # still registered somewhere that stays: not dangling
-    git grep -qE "(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|REGISTER_PASS)\([[:space:]]*$name[[:space:]]*," -- '*.cc' '*.cu' '*.h' && continue
-    git grep -nE "USE_(OP|OP_ITSELF|NO_KERNEL_OP|PASS)\([[:space:]]*$name[[:space:]]*\)" -- '*.cc' '*.cu' '*.h' '*.cpp' |
+while IFS="$(printf '\t')" read -r kind name; do
+    # still defined somewhere that stays: not dangling
+    git grep -qE "($(defs_of "$kind"))\([[:space:]]*$name[[:space:]]*[,)]" -- '*.cc' '*.cu' '*.h' '*.cpp' && continue
+    git grep -nE "($(uses_of "$kind"))\([[:space:]]*$name[[:space:]]*[,)]" -- '*.cc' '*.cu' '*.h' '*.cpp' |
         sed "s|^\([^:]*:[0-9]*\):.*|\1: links removed registration $name|" || true
 done <"$tmp/regs" >>"$tmp/out"
 

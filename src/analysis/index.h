@@ -91,6 +91,8 @@ typedef struct ix_file {
     vec reg_uses;           /* ix_word: USE_OP(x), USE_OP_ITSELF(x), USE_NO_KERNEL_OP(x), USE_PASS(x):
                                links the registration of x by name */
     vec list_words;         /* ix_word: identifier-like strings / words in tool lists and scripts */
+    vec macros;             /* ix_word: C++ macro calls at namespace level, MACRO_NAME(arg ...), as
+                               "MACRO_NAME arg" (settings.cross_file.links pairs them) */
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */
     size_t n_names;

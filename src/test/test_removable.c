@@ -634,8 +634,8 @@ static const char RE_PE_BASE[] = "import unittest\nfrom paddle.base import core\
 static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 0\nDeviceType = _Dev.CPU\n"
                                        "class PEBase(unittest.TestCase):\n    pass\n";
 
-/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
-static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+/* The index of tree[n]. */
+static sunset_index *index_of(const tfile *tree, size_t n) {
     sunset_index *ix = sunset_index_new();
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
@@ -643,6 +643,12 @@ static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_p
         assert_int_equal(sunset_index_add(ix, &s), 0);
     }
     sunset_index_finish(ix);
+    return ix;
+}
+
+/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
+static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+    sunset_index *ix = index_of(tree, n);
     /* the finding only borrows the path here */
     sunset_finding seed = {.rule_id = "R-PATH", .path = (char *)seed_path, .span = {1, 1, 1, 1}, .matched = (char *)seed_path};
     sunset_result r = {0};
@@ -824,6 +830,83 @@ static void ops_by_type_name(void **state) {
     sunset_index_free(ix);
 }
 
+/* The check of a patch against tree[n]: its dangling references' report (owned by d). */
+static size_t check_patch(const tfile *tree, size_t n, const char *patch, sb *d) {
+    sunset_index *ix = index_of(tree, n);
+    size_t n_dangling = 0;
+    assert_int_equal(rm_patch_check(ix, RS, patch, strlen(patch), d, &n_dangling), 0);
+    sunset_index_free(ix);
+    return n_dangling;
+}
+
+#define GATHER_CC "paddle/fluid/framework/details/gather_op_handle.cc"
+
+/* Link-time references (settings.cross_file.links): deleting the only REGISTER_FILE_SYMBOLS(x)
+ * or PD_REGISTER_KERNEL(x ...) takes the DECLARE_FILE_SYMBOLS(x),
+ * and PD_DECLARE_KERNEL(x ...) lines of files that stay with it (pybind.cc:240 of the 2024-05-09
+ * tree), and a declaration sharing its line with another keeps the file. */
+static void link_time_references(void **state) {
+    tfile tree[] = {
+        {GATHER_CC, SUNSET_LANG_CPP,
+         "#include \"paddle/fluid/framework/details/gather_op_handle.h\"\n"
+         "REGISTER_FILE_SYMBOLS(gather_op_handle);\nnamespace paddle {\nvoid Gather() {}\n}  // namespace paddle\n"
+         "PD_REGISTER_KERNEL(legacy_gather,\n                   CPU,\n                   ALL_LAYOUT,\n"
+         "                   phi::GatherKernel,\n                   float) {}\n"
+},
+        {"paddle/fluid/framework/details/gather_op_handle.h", SUNSET_LANG_CPP, "class GatherOpHandle {\n};\n"},
+        {"paddle/fluid/framework/op_compatible_info.cc", SUNSET_LANG_CPP,
+         "REGISTER_FILE_SYMBOLS(op_compatible_info);\n"},
+        {"paddle/fluid/pybind/pybind.cc", SUNSET_LANG_CPP,
+         "DECLARE_FILE_SYMBOLS(op_compatible_info);\nDECLARE_FILE_SYMBOLS(gather_op_handle);\n\n"
+         "namespace paddle {\nnamespace pybind {\nint x;\n}  // namespace pybind\n}  // namespace paddle\n"},
+        {"test/cpp/gather_kernel_test.cc", SUNSET_LANG_CPP,
+         "#include \"gtest/gtest.h\"\nPD_DECLARE_KERNEL(legacy_gather, CPU, ALL_LAYOUT);\n"
+         "TEST(Gather, Run) {}\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, n, GATHER_CC, &p, &d);
+    const rm_item *f = item(&p, RM_FILE, GATHER_CC, NULL);
+    assert_non_null(f);
+    assert_true(f->patchable);
+    assert_null(f->after);
+    const rm_item *decl = item(&p, RM_IMPORT, "paddle/fluid/pybind/pybind.cc", GATHER_CC);
+    assert_non_null(decl);
+    assert_int_equal(decl->line, 2);
+    assert_true(decl->patchable);
+    assert_non_null(strstr(chain(decl), "declares and links gather_op_handle, defined only in " GATHER_CC));
+    assert_non_null(d.s);
+    assert_non_null(strstr(d.s, "\n-DECLARE_FILE_SYMBOLS(gather_op_handle);\n"));
+    assert_non_null(strstr(d.s, "\n DECLARE_FILE_SYMBOLS(op_compatible_info);\n"));
+    assert_non_null(strstr(d.s, "\n-PD_DECLARE_KERNEL(legacy_gather, CPU, ALL_LAYOUT);\n"));
+    /* the patch written checks clean; the same deletion without its edits dangles, each named */
+    sb r = {0};
+    assert_int_equal(check_patch(tree, n, d.s, &r), 0);
+    sb_free(&r);
+    const char *bare = "diff --git a/" GATHER_CC " b/" GATHER_CC "\ndeleted file mode 100644\n"
+                       "--- a/" GATHER_CC "\n+++ /dev/null\n@@ -1,2 +0,0 @@\n"
+                       "-#include \"paddle/fluid/framework/details/gather_op_handle.h\"\n"
+                       "-REGISTER_FILE_SYMBOLS(gather_op_handle);\n";
+    assert_int_equal(check_patch(tree, n, bare, &r), 2);
+    assert_non_null(strstr(r.s, "paddle/fluid/pybind/pybind.cc:2: names deleted file " GATHER_CC));
+    assert_non_null(strstr(r.s, "test/cpp/gather_kernel_test.cc:2: names deleted file " GATHER_CC));
+    sb_free(&r);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* two declarations on one line: no line edit removes one alone, so the definition stays */
+    tree[3].text = "DECLARE_FILE_SYMBOLS(op_compatible_info); DECLARE_FILE_SYMBOLS(gather_op_handle);\n";
+    seeded_plan(tree, n, GATHER_CC, &p, &d);
+    f = item(&p, RM_FILE, GATHER_CC, NULL);
+    assert_non_null(f);
+    assert_false(f->patchable);
+    assert_non_null(f->after);
+    assert_non_null(strstr(f->after, "paddle/fluid/pybind/pybind.cc:1 still names it"));
+    assert_null(strstr(d.s ? d.s : "", "a/" GATHER_CC));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -886,6 +969,7 @@ int main(void) {
         cmocka_unit_test(dead_class_cut),
         cmocka_unit_test(ops_by_type_name),
         cmocka_unit_test(derived_test_flag_from_own_path),
+        cmocka_unit_test(link_time_references),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

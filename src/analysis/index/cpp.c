@@ -330,6 +330,44 @@ static int class_def(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k
     return 1;
 }
 
+/* An upper-case name with an underscore, as macros are spelled: USE_OP, DECLARE_FILE_SYMBOLS. */
+static bool macro_name(const ctok *t) {
+    bool us = false;
+    for (uint32_t i = 0; i < t->n; i++) {
+        char ch = t->s[i];
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) return false;
+        us |= ch == '_';
+    }
+    return us && t->n >= 4;
+}
+
+/* The macro call's extent: to the matching ')' (its last line). */
+static uint32_t macro_end(const ctok *tv, size_t n, size_t k) {
+    int depth = 0;
+    size_t j = k + 1;
+    for (; j < n; j++) {
+        if (tv[j].s[0] == '(') depth++;
+        if (tv[j].s[0] == ')' && --depth == 0) break;
+    }
+    return j < n ? tv[j].line : tv[k].line;
+}
+
+/* A macro call at namespace level, NAME(arg ...): "NAME arg" into f->macros, for the link-time
+ * pairs the removal analysis reads from settings (DECLARE_FILE_SYMBOLS / REGISTER_FILE_SYMBOLS,
+ * PD_DECLARE_KERNEL / PD_REGISTER_KERNEL ...). Returns false on OOM. */
+static bool macro_call(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k, const vec *braces) {
+    const ctok *t = &tv[k], *arg = &tv[k + 2];
+    if (!macro_name(t)) return true;
+    for (size_t b = 0; b < braces->n; b++)
+        if (VEC_AT(braces, cbrace, b).kind != 1) return true;
+    char buf[256];
+    if ((size_t)t->n + 1 + arg->n >= sizeof buf) return true;
+    memcpy(buf, t->s, t->n);
+    buf[t->n] = ' ';
+    memcpy(buf + t->n + 1, arg->s, arg->n);
+    return ix_word_push(a, &f->macros, buf, t->n + 1 + arg->n, t->line, macro_end(tv, n, k));
+}
+
 /* DEFINE_*(name ...), REGISTER_PASS(name, ...) or an operator's registration at tv[k], an
  * identifier followed by '(' and an identifier. Returns false on OOM. */
 static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
@@ -339,14 +377,7 @@ static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t
               CT_IS(t, "PD_REGISTER_STRUCT_KERNEL");
     bool use = CT_IS(t, "USE_OP") || CT_IS(t, "USE_OP_ITSELF") || CT_IS(t, "USE_NO_KERNEL_OP") || CT_IS(t, "USE_PASS");
     if (!(flag || pass || op || use)) return true;
-    /* the macro call's extent: to the matching ')' and a following ';' */
-    int depth = 0;
-    size_t j = k + 1;
-    for (; j < n; j++) {
-        if (tv[j].s[0] == '(') depth++;
-        if (tv[j].s[0] == ')' && --depth == 0) break;
-    }
-    uint32_t end = j < n ? tv[j].line : t->line;
+    uint32_t end = macro_end(tv, n, k);
     vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
     return ix_word_push(a, into, tv[k + 2].s, tv[k + 2].n, t->line, end);
 }
@@ -397,7 +428,9 @@ static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
         }
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
          * the DEFINE_ search reads the whole token */
-        if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_word(f, a, tv, n, k)) oom = true;
+        if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) &&
+            (!macro_word(f, a, tv, n, k) || !macro_call(f, a, tv, n, k, &braces)))
+            oom = true;
     }
     vec_free(&braces);
     return !oom;

@@ -518,6 +518,7 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->glob_dirs);
     sunset_free(c->base_at);
     sunset_free(c->base_of);
+    sunset_free(c->link_defs);
     for (size_t k = 0; c->cn && k < c->classes.n; k++) node_free(&c->cn[k]);
     for (size_t t = 0; t < c->targets.n; t++) {
         tgt *T = &VEC_AT(&c->targets, tgt, t);

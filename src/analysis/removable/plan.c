@@ -147,6 +147,10 @@ static void edit_items(planner *P, const vec *edits) {
             rm_ev ev = {0};
             ev.step = rm_step_of(RM_EV_IMPORTS_REEXPORT, named, 0, it->replace);
             rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+        } else if (e->symbol) {
+            rm_ev ev = {0};
+            ev.step = rm_step_of(RM_EV_LINKS_REMOVED, named, 0, e->symbol);
+            rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
         } else if (defines) item_from_node(c, it, &c->tn[dt]);
         else item_step(c, it, why, named);
         it->token = e->token != NULL;
