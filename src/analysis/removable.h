@@ -142,6 +142,14 @@ int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, rm_c
 int rm_patch_check(const sunset_index *ix, const sunset_ruleset *rs, const char *patch, size_t len, sb *report,
                    size_t *n_dangling);
 
+/* Does the patch apply to the files under root as they are? 0 when it does; else the reason,
+ * "LINE: why" (LINE: of the patch) into why: RM_PATCH_APPLIED when every part of it is applied
+ * already, RM_PATCH_NOT_APPLYING when a part neither applies nor is applied (or only some
+ * are), RM_PATCH_MALFORMED; -1 on OOM. Renames, copies, mode changes and C-quoted paths are
+ * understood; a hunk may stand at another line (git apply's offset), never with fuzz. */
+enum { RM_PATCH_MALFORMED = 1, RM_PATCH_APPLIED = 2, RM_PATCH_NOT_APPLYING = 3 };
+int rm_patch_applies(const char *root, const char *patch, size_t len, sb *why);
+
 const char *rm_kind_name(rm_kind k);
 
 #endif

@@ -907,6 +907,147 @@ static void link_time_references(void **state) {
     rm_plan_free(&p);
 }
 
+/* --check-patch reads renames, copies and mode changes (a `git mv` of a header leaves its
+ * includes dangling), and rm_patch_applies refuses a patch already applied or not applying. */
+static const tfile MOVED[] = {
+    {"fw/details/gather_op_handle.h", SUNSET_LANG_CPP, "class GatherOpHandle {\n};\n"},
+    {"fw/details/gather_op_handle.cc", SUNSET_LANG_CPP,
+     "#include \"fw/details/gather_op_handle.h\"\nint g() { GatherOpHandle h; return 0; }\n"},
+    {"test/gather_test.cc", SUNSET_LANG_CPP,
+     "#include \"fw/details/gather_op_handle.h\"\nTEST(G, R) { GatherOpHandle h; }\n"},
+    {"fw/run.sh", SUNSET_LANG_SHELL, "echo run\n"},
+};
+#define N_MOVED (sizeof MOVED / sizeof MOVED[0])
+
+static void renames_copies_modes(void **state) {
+    const char *rename = "diff --git a/fw/details/gather_op_handle.h b/fw/details/op_handle.h\n"
+                         "similarity index 100%\nrename from fw/details/gather_op_handle.h\n"
+                         "rename to fw/details/op_handle.h\n";
+    sb r = {0};
+    assert_int_equal(check_patch(MOVED, N_MOVED, rename, &r), 2);
+    assert_non_null(strstr(r.s, "fw/details/gather_op_handle.cc:1: names fw/details/gather_op_handle.h, which the "
+                                "patch renames to fw/details/op_handle.h\n"));
+    assert_non_null(strstr(r.s, "test/gather_test.cc:1: names fw/details/gather_op_handle.h"));
+    sb_free(&r);
+    /* the rename with its includes updated (a hunk after the rename's headers) checks clean */
+    const char *whole = "diff --git a/fw/details/gather_op_handle.h b/fw/details/op_handle.h\n"
+                        "similarity index 100%\nrename from fw/details/gather_op_handle.h\n"
+                        "rename to fw/details/op_handle.h\n"
+                        "diff --git a/fw/details/gather_op_handle.cc b/fw/details/gather_op_handle.cc\n"
+                        "--- a/fw/details/gather_op_handle.cc\n+++ b/fw/details/gather_op_handle.cc\n"
+                        "@@ -1,2 +1,2 @@\n-#include \"fw/details/gather_op_handle.h\"\n"
+                        "+#include \"fw/details/op_handle.h\"\n int g() { GatherOpHandle h; return 0; }\n"
+                        "diff --git a/test/gather_test.cc b/test/gather_test.cc\n"
+                        "--- a/test/gather_test.cc\n+++ b/test/gather_test.cc\n@@ -1 +1 @@\n"
+                        "-#include \"fw/details/gather_op_handle.h\"\n+#include \"fw/details/op_handle.h\"\n";
+    assert_int_equal(check_patch(MOVED, N_MOVED, whole, &r), 0);
+    sb_free(&r);
+    /* a copy deletes nothing; a mode change is no hunk and no deletion */
+    const char *copy = "diff --git a/fw/details/gather_op_handle.h b/fw/details/copy.h\n"
+                       "similarity index 100%\ncopy from fw/details/gather_op_handle.h\ncopy to fw/details/copy.h\n"
+                       "diff --git a/fw/run.sh b/fw/run.sh\nold mode 100644\nnew mode 100755\n";
+    assert_int_equal(check_patch(MOVED, N_MOVED, copy, &r), 0);
+    assert_int_equal(r.len, 0);
+    sb_free(&r);
+    /* on disk: the rename and the edits apply; once applied they are refused as such; a hunk
+     * whose lines are not in the file does not apply */
+    char dir[] = "/tmp/sunset-apply-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, MOVED, N_MOVED);
+    assert_int_equal(rm_patch_applies(dir, whole, strlen(whole), &r), 0);
+    assert_int_equal(rm_patch_applies(dir, copy, strlen(copy), &r), 0);
+    assert_int_equal(r.len, 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd %s && mv fw/details/gather_op_handle.h fw/details/op_handle.h && "
+                              "sed -i 's/gather_op_handle.h/op_handle.h/' fw/details/gather_op_handle.cc test/gather_test.cc",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rm_patch_applies(dir, whole, strlen(whole), &r), RM_PATCH_APPLIED);
+    assert_non_null(strstr(r.s, "1: already applied (fw/details/gather_op_handle.h and the rest)"));
+    sb_free(&r);
+    const char *bin = getenv("SUNSET_BIN");
+    if (bin && access(bin, X_OK) == 0) {
+        /* the command refuses it: exit 2, saying so, and no dangling count */
+        snprintf(cmd, sizeof cmd, "%s/whole.patch", dir);
+        FILE *pf = fopen(cmd, "w");
+        assert_non_null(pf);
+        fputs(whole, pf);
+        fclose(pf);
+        snprintf(cmd, sizeof cmd, "%s removable %s --no-cache --check-patch %s/whole.patch 2>&1; echo rc=$?", bin,
+                 dir, dir);
+        char *out = run(cmd);
+        assert_non_null(strstr(out, "whole.patch:1: already applied (fw/details/gather_op_handle.h and the rest)\n"));
+        assert_non_null(strstr(out, "rc=2\n"));
+        assert_null(strstr(out, "dangling"));
+        sunset_free(out);
+        snprintf(cmd, sizeof cmd, "rm %s/whole.patch", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+    /* half applied: the rename done, one include not */
+    snprintf(cmd, sizeof cmd, "cd %s && sed -i 's/op_handle.h/gather_op_handle.h/' test/gather_test.cc", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rm_patch_applies(dir, whole, strlen(whole), &r), RM_PATCH_NOT_APPLYING);
+    assert_non_null(strstr(r.s, "does not apply: partly applied already"));
+    sb_free(&r);
+    const char *stale = "diff --git a/fw/run.sh b/fw/run.sh\n--- a/fw/run.sh\n+++ b/fw/run.sh\n"
+                        "@@ -1 +1 @@\n-echo walk\n+echo stop\n";
+    assert_int_equal(rm_patch_applies(dir, stale, strlen(stale), &r), RM_PATCH_NOT_APPLYING);
+    assert_string_equal(r.s, "4: does not apply to fw/run.sh\n");
+    sb_free(&r);
+    /* a hunk cut short is malformed, at the line where the next file starts */
+    const char *cut = "diff --git a/fw/run.sh b/fw/run.sh\n--- a/fw/run.sh\n+++ b/fw/run.sh\n"
+                      "@@ -1,2 +1,2 @@\n-echo run\ndiff --git a/x b/x\n";
+    assert_int_equal(rm_patch_applies(dir, cut, strlen(cut), &r), RM_PATCH_MALFORMED);
+    assert_non_null(strstr(r.s, "6: malformed patch"));
+    sb_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* scripts/check-refs.sh: a relative PATCH is read from where it was named, not from inside the
+ * tree (three of its checks read nothing before); C-quoted paths and renames are read; a check
+ * that cannot run fails it (exit 2) instead of reporting 0. */
+static void check_refs_script(void **state) {
+    if (system("git --version >/dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    char cwd[400], dir[] = "/tmp/sunset-refs-XXXXXX", cmd[2048];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_non_null(mkdtemp(dir));
+    const tfile tree[] = {
+        {"tree/fw/gather.cc", SUNSET_LANG_CPP, "REGISTER_FILE_SYMBOLS(gather_op_handle);\n"},
+        {"tree/fw/pybind.cc", SUNSET_LANG_CPP, "DECLARE_FILE_SYMBOLS(gather_op_handle);\n#include \"fw/\xe6\x96\x87.h\"\n"},
+        {"tree/fw/\xe6\x96\x87.h", SUNSET_LANG_CPP, "struct W {};\n"},
+        {"tree/fw/moved.h", SUNSET_LANG_CPP, "struct M {};\n"},
+        {"tree/fw/user.cc", SUNSET_LANG_CPP, "#include \"fw/moved.h\"\n"},
+    };
+    write_files(dir, tree, sizeof tree / sizeof tree[0]);
+    snprintf(cmd, sizeof cmd,
+             "cd %s/tree && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm base && "
+             "git rm -q fw/gather.cc fw/\xe6\x96\x87.h && git mv fw/moved.h fw/renamed.h && "
+             "git diff --cached -M >../p.patch && grep -q '^deleted file mode' ../p.patch && "
+             "grep -qF 'a/fw/\\346\\226\\207.h' ../p.patch",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    /* run from the patch's directory, both arguments relative */
+    snprintf(cmd, sizeof cmd, "cd %s && sh %s/scripts/check-refs.sh tree p.patch 2>&1; echo rc=$?", dir, cwd);
+    char *out = run(cmd);
+    assert_non_null(strstr(out, "fw/pybind.cc:1: links removed registration gather_op_handle\n"));
+    assert_non_null(strstr(out, "fw/pybind.cc:2: names deleted fw/\xe6\x96\x87.h\n"));
+    assert_non_null(strstr(out, "fw/user.cc:1: names deleted fw/moved.h\n"));
+    assert_non_null(strstr(out, "check-refs: 3 deleted files, 3 dangling references\nrc=1\n"));
+    sunset_free(out);
+    /* a check that cannot run: no git work tree */
+    snprintf(cmd, sizeof cmd, "cd %s && rm -rf tree/.git && sh %s/scripts/check-refs.sh tree p.patch 2>&1; echo rc=$?",
+             dir, cwd);
+    out = run(cmd);
+    assert_non_null(strstr(out, "is not a git work tree\nrc=2\n"));
+    sunset_free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -970,6 +1111,8 @@ int main(void) {
         cmocka_unit_test(ops_by_type_name),
         cmocka_unit_test(derived_test_flag_from_own_path),
         cmocka_unit_test(link_time_references),
+        cmocka_unit_test(renames_copies_modes),
+        cmocka_unit_test(check_refs_script),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }
