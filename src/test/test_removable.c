@@ -1048,6 +1048,72 @@ static void check_refs_script(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* --patch deletes a symlink as git records it (mode 120000, its target as the content), and
+ * writes and reads non-ASCII paths C-quoted as git does; git apply takes both. */
+static void symlinks_and_quoted_paths(void **state) {
+    if (system("git --version >/dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    const char *link = "t/pe_link_test.py", *wen = "t/pe_\xe6\x96\x87_test.py";
+    const tfile tree[] = {
+        {"t/pe_real.py", SUNSET_LANG_PYTHON, "x = 1\n"},
+        {link, SUNSET_LANG_PYTHON, "x = 1\n"},
+        {wen, SUNSET_LANG_PYTHON, "y = 2\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    sunset_index *ix = index_of(tree, n);
+    sunset_finding seeds[2] = {
+        {.rule_id = "R-PATH", .path = (char *)link, .span = {1, 1, 1, 1}, .matched = (char *)link},
+        {.rule_id = "R-PATH", .path = (char *)wen, .span = {1, 1, 1, 1}, .matched = (char *)wen},
+    };
+    sunset_result r = {0};
+    r.findings = seeds;
+    r.n_findings = 2;
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
+    char dir[] = "/tmp/sunset-link-XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, n);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && rm t/pe_link_test.py && ln -s pe_real.py t/pe_link_test.py && git init -q . && git add -A && "
+             "git -c user.name=t -c user.email=t@t commit -qm base",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    sb d = {0};
+    assert_int_equal(rm_write_patch(&p, dir, &d), 0);
+    assert_non_null(d.s);
+    assert_non_null(strstr(d.s, "diff --git a/t/pe_link_test.py b/t/pe_link_test.py\ndeleted file mode 120000\n"
+                                "--- a/t/pe_link_test.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-pe_real.py\n"
+                                "\\ No newline at end of file\n"));
+    assert_non_null(strstr(d.s, "diff --git \"a/t/pe_\\346\\226\\207_test.py\" \"b/t/pe_\\346\\226\\207_test.py\"\n"
+                                "deleted file mode 100644\n--- \"a/t/pe_\\346\\226\\207_test.py\"\n"));
+    /* our own check reads the quoted paths (it called them malformed) and finds nothing left */
+    sb msg = {0};
+    size_t dangling = 9;
+    assert_int_equal(rm_patch_check(ix, RS, d.s, d.len, &msg, &dangling), 0);
+    assert_int_equal(dangling, 0);
+    assert_int_equal(rm_patch_applies(dir, d.s, d.len, &msg), 0);
+    sb_free(&msg);
+    /* git applies it: the link goes, the file it pointed to stays */
+    char pf[300];
+    snprintf(pf, sizeof pf, "%s.patch", dir);
+    FILE *f = fopen(pf, "w");
+    assert_non_null(f);
+    fputs(d.s, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && git apply --check %s && git apply %s && test ! -e t/pe_link_test.py && test -f t/pe_real.py && "
+             "test -z \"$(ls t | grep -v pe_real.py)\"",
+             dir, pf, pf);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, pf);
+    assert_int_equal(system(cmd), 0);
+    sb_free(&d);
+    rm_plan_free(&p);
+    sunset_index_free(ix);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -1113,6 +1179,7 @@ int main(void) {
         cmocka_unit_test(link_time_references),
         cmocka_unit_test(renames_copies_modes),
         cmocka_unit_test(check_refs_script),
+        cmocka_unit_test(symlinks_and_quoted_paths),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }
