@@ -1114,6 +1114,88 @@ static void symlinks_and_quoted_paths(void **state) {
     sunset_index_free(ix);
 }
 
+/* Liveness by name: a class its live file names outside its body (a live builder making it),
+ * a flag its live definer reads, an operator its live registering file runs by type stay live;
+ * a #define's parameter (REGISTER_PASS(pass_name, ...) in a macro's body) is never a pass. */
+static void liveness_by_name(void **state) {
+    const tfile tree[] = {
+        {"fw/details/build_strategy.cc", SUNSET_LANG_CPP,
+         "namespace paddle {\nclass ParallelExecutorPassBuilder : public ir::PassBuilder {\n public:\n"
+         "  explicit ParallelExecutorPassBuilder(int s);\n};\n"
+         "ParallelExecutorPassBuilder::ParallelExecutorPassBuilder(int s) {}\n"
+         "class LegacyOnlyBuilder : public ir::PassBuilder {\n};\n"
+         "LegacyOnlyBuilder::~LegacyOnlyBuilder() {}\n"
+         "void BuildStrategy::Apply() {\n  pass_builder_.reset(new ParallelExecutorPassBuilder(1));\n}\n"
+         "}  // namespace paddle\n"},
+        {"fw/parallel_executor.h", SUNSET_LANG_CPP, "class ParallelExecutor {\n};\n"},
+        {"fw/parallel_executor.cc", SUNSET_LANG_CPP,
+         "#include \"fw/parallel_executor.h\"\nPHI_DEFINE_EXPORTED_string(pe_profile_fname, \"\", \"x\");\n"
+         "PHI_DEFINE_EXPORTED_bool(pe_unread_flag, false, \"y\");\n"
+         "void Run() {\n  if (!FLAGS_pe_profile_fname.empty()) Start();\n}\n"},
+        {"fw/compiler.cc", SUNSET_LANG_CPP,
+         "#include \"fw/parallel_executor.h\"\nvoid Compile() { ParallelExecutor pe; }\n"},
+        {"ops/run_program_op.cc", SUNSET_LANG_CPP,
+         "void Maker::Apply(GradOp *grad_op) const {\n  grad_op->SetType(\"run_program_grad\");\n}\n"
+         "REGISTER_OPERATOR(run_program_grad, ops::RunProgramGradOp);\n"
+         "REGISTER_OPERATOR(legacy_unrun, ops::UnrunOp);\n"},
+        {"ir/multi_devices_graph_pass.cc", SUNSET_LANG_CPP,
+         "#define REGISTER_MULTI_DEVICES_PASS(pass_name, pass_class) \\\n"
+         "  int x_##pass_name = Register(#pass_name);                \\\n"
+         "  REGISTER_PASS(pass_name, pass_class)                     \\\n      .RequirePassAttr(kPlaces)\n"
+         "REGISTER_PASS(multi_devices_check_pass, CheckPass);\n"},
+        {"cinn/macros.h", SUNSET_LANG_CPP, "#define CINN_PASS(pass_name) Register(pass_name)\n"
+                                           "int F(int pass_name) { return pass_name; }\n"
+                                           "USE_PASS(multi_devices_check_pass);\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    sunset_index *ix = index_of(tree, n);
+    sunset_finding seeds[] = {
+        {.rule_id = "R-CLS", .ctx = SUNSET_CTX_CODE, .path = "fw/details/build_strategy.cc", .span = {2, 7, 2, 34},
+         .matched = "ParallelExecutorPassBuilder"},
+        {.rule_id = "R-CLS", .ctx = SUNSET_CTX_CODE, .path = "fw/details/build_strategy.cc", .span = {7, 7, 7, 24},
+         .matched = "LegacyOnlyBuilder"},
+        {.rule_id = "R-PATH", .path = "fw/parallel_executor.cc", .span = {1, 1, 1, 1}, .matched = "fw/parallel_executor.cc"},
+        {.rule_id = "R-OP", .ctx = SUNSET_CTX_CODE, .path = "ops/run_program_op.cc", .span = {4, 19, 4, 35},
+         .matched = "run_program_grad"},
+        {.rule_id = "R-OP", .ctx = SUNSET_CTX_CODE, .path = "ops/run_program_op.cc", .span = {5, 19, 5, 30},
+         .matched = "legacy_unrun"},
+        {.rule_id = "R-PATH", .path = "ir/multi_devices_graph_pass.cc", .span = {1, 1, 1, 1},
+         .matched = "ir/multi_devices_graph_pass.cc"},
+    };
+    sunset_result r = {0};
+    r.findings = seeds;
+    r.n_findings = sizeof seeds / sizeof seeds[0];
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
+    const rm_item *k = item(&p, RM_CLASS, "fw/details/build_strategy.cc", "ParallelExecutorPassBuilder");
+    assert_non_null(k);
+    assert_true(k->live);
+    assert_true(k->n_callers >= 1);
+    assert_string_equal(k->callers[0], "fw/details/build_strategy.cc:11 names ParallelExecutorPassBuilder outside it");
+    /* its own constructor's definition, a destructor's and the declaration are no uses */
+    k = item(&p, RM_CLASS, "fw/details/build_strategy.cc", "LegacyOnlyBuilder");
+    assert_non_null(k);
+    assert_false(k->live);
+    const rm_item *fl = item(&p, RM_FLAG, "fw/parallel_executor.cc", "pe_profile_fname");
+    assert_non_null(fl);
+    assert_true(fl->live);
+    assert_string_equal(fl->callers[0], "fw/parallel_executor.cc uses FLAGS_pe_profile_fname");
+    fl = item(&p, RM_FLAG, "fw/parallel_executor.cc", "pe_unread_flag");
+    assert_true(fl && !fl->live);
+    const rm_item *op = item(&p, RM_OP, "ops/run_program_op.cc", "run_program_grad");
+    assert_non_null(op);
+    assert_true(op->live);
+    assert_string_equal(op->callers[0], "ops/run_program_op.cc:2 runs op run_program_grad by type");
+    op = item(&p, RM_OP, "ops/run_program_op.cc", "legacy_unrun");
+    assert_true(op && !op->live);
+    /* the macro's parameter is no pass (live code names an identifier pass_name); the pass
+     * registered outside a macro is one, live code linking it */
+    assert_null(item(&p, RM_PASS, "ir/multi_devices_graph_pass.cc", "pass_name"));
+    assert_non_null(item(&p, RM_PASS, "ir/multi_devices_graph_pass.cc", "multi_devices_check_pass"));
+    rm_plan_free(&p);
+    sunset_index_free(ix);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -1180,6 +1262,7 @@ int main(void) {
         cmocka_unit_test(renames_copies_modes),
         cmocka_unit_test(check_refs_script),
         cmocka_unit_test(symlinks_and_quoted_paths),
+        cmocka_unit_test(liveness_by_name),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

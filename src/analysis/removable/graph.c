@@ -474,7 +474,9 @@ static int flag_pass_users(ctx *c) {
     }
     sunset_free(out);
     if (rc) return -1;
-    /* drop the definer, CMake files, and for flags anything but C++ and Python */
+    /* drop the definer of a pass or op (its registration names it), CMake files, and for flags
+     * anything but C++ and Python; a flag's definer reading FLAGS_x reads it (its definition
+     * does not spell FLAGS_x): a live definer keeps it */
     for (size_t i = 0; i < n; i++) {
         bool pass = i >= nfl;
         const wordref *w = flag_or_pass(c, nfl, i);
@@ -483,7 +485,7 @@ static int flag_pass_users(ctx *c) {
         for (size_t j = 0; j < us->n; j++) {
             size_t f = VEC_AT(us, size_t, j);
             const ix_file *F = c->files[f];
-            if (f == w->file || is_cmake_file_(F)) continue;
+            if ((pass && f == w->file) || is_cmake_file_(F)) continue;
             if (!pass && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
             VEC_AT(us, size_t, k++) = f;
         }
