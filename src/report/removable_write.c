@@ -389,6 +389,37 @@ static bool blank_line(const char *s) {
     return true;
 }
 
+/* A CMake file after its deletions as cmake-format leaves one: no blank line where a deletion
+ * made the file start or end with it, or put it after another blank line. Blank lines the
+ * deletions did not touch stay. */
+static bool is_cmake(const char *path) {
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    return !strcmp(b, "CMakeLists.txt") || (n > 6 && !strcmp(b + n - 6, ".cmake"));
+}
+
+static void tidy_blank_lines(const lines *L, bool *del, char *const *repl) {
+    long prev = -1;   /* the last kept line */
+    bool gap = false; /* deleted lines since it */
+    for (size_t l = 0; l < L->n; l++) {
+        if (del[l]) {
+            gap = true;
+            continue;
+        }
+        bool blank = !repl[l] && strspn(L->at[l], " \t\r") >= L->len[l];
+        bool prev_blank = prev >= 0 && !repl[prev] && strspn(L->at[prev], " \t\r") >= L->len[prev];
+        if (blank && gap && (prev < 0 || prev_blank)) {
+            del[l] = true; /* the gap stays open: a run of blank lines goes whole */
+            continue;
+        }
+        prev = (long)l;
+        gap = false;
+    }
+    /* the end: a kept blank line the deletions left last */
+    if (gap && prev >= 0 && !repl[prev] && strspn(L->at[prev], " \t\r") >= L->len[prev]) del[prev] = true;
+}
+
 static int patch_modify(sb *out, const char *path, const lines *L, const bool *del, char *const *repl) {
     size_t n = L->n, i = 0;
     bool header = false;
@@ -569,6 +600,7 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             }
             any++;
         }
+        if (any && is_cmake(at)) tidy_blank_lines(&L, del, repl);
         if (any) patch_modify(out, at, &L, del, repl);
         sunset_free(real);
         for (size_t l = 0; l < L.n; l++) sunset_free(repl[l]);

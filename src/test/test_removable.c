@@ -1196,6 +1196,30 @@ static void liveness_by_name(void **state) {
     sunset_index_free(ix);
 }
 
+/* Edits as cmake-format leaves a file: deleting commands leaves no blank line at the top, none
+ * at the end, and no two in a row; blank lines no deletion touched stay. */
+static void cmake_blank_lines(void **state) {
+    const tfile tree[] = {
+        {"t/a_test.cc", SUNSET_LANG_CPP, "int main() { return 0; }\n"},
+        {"t/keep_test.cc", SUNSET_LANG_CPP, "int main() { return 1; }\n"},
+        {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "paddle_test(a_test SRCS a_test.cc)\n\npaddle_test(keep_test SRCS keep_test.cc)\n\n\n"
+         "set(X 1)\n\nadd_dependencies(a_test x)\n\nset(Y 2)\n\nset_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "t/a_test.cc", &p, &d);
+    assert_non_null(d.s);
+    const char *want = "--- a/t/CMakeLists.txt\n+++ b/t/CMakeLists.txt\n@@ -1,12 +1,6 @@\n"
+                       "-paddle_test(a_test SRCS a_test.cc)\n-\n paddle_test(keep_test SRCS keep_test.cc)\n \n \n"
+                       " set(X 1)\n \n-add_dependencies(a_test x)\n-\n set(Y 2)\n-\n-set_tests_properties(a_test PROPERTIES "
+                       "TIMEOUT 9)\n";
+    if (!strstr(d.s, want)) fprintf(stderr, "%s", d.s);
+    assert_non_null(strstr(d.s, want));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -1263,6 +1287,7 @@ int main(void) {
         cmocka_unit_test(check_refs_script),
         cmocka_unit_test(symlinks_and_quoted_paths),
         cmocka_unit_test(liveness_by_name),
+        cmocka_unit_test(cmake_blank_lines),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }
