@@ -68,6 +68,7 @@ typedef enum rm_step_kind {
     RM_EV_IMPORTS_REMOVED,  /* plan: an import of `detail`, which the patch deletes */
     RM_EV_IMPORTS_REEXPORT, /* plan: imports legacy `path` for names defined elsewhere (`detail`: the new line) */
     RM_EV_LINKS_REMOVED,    /* plan: a declaration linking symbol `detail` of `path`, which the patch deletes */
+    RM_EV_IMPORT_CUT,       /* plan: an import of `detail` only class `path` used, which the patch cuts */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 

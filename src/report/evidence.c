@@ -75,6 +75,7 @@ static void chain(sb *o, const rm_step *s, size_t n, size_t *i) {
     case RM_EV_LINKS_REMOVED:
         sb_printf(o, "declares and links %s, defined only in %s, which is removed", st->detail ? st->detail : "?", p);
         return;
+    case RM_EV_IMPORT_CUT: sb_printf(o, "binds %s, used only by class %s, which is cut", d, p); return;
     case RM_EV_KIND_COUNT: return;
     }
     cause(o, s, n, i);

@@ -1220,6 +1220,59 @@ static void cmake_blank_lines(void **state) {
     rm_plan_free(&p);
 }
 
+/* A class cut takes the imports only it used (7 were left unused on the 2024-04-11 tree); an
+ * import a kept class uses, in its body or as its base, stays. */
+static void class_cut_imports(void **state) {
+    const tfile tree[] = {
+        {"t/test_mixed.py", SUNSET_LANG_PYTHON,
+         "import os\nimport unittest\n\nimport numpy as np\nfrom paddle.base import compiler\n"
+         "from simple_nets import fc_with_batchnorm, init_data\n\n"
+         "class TestPE(unittest.TestCase):\n    def test_a(self):\n"
+         "        compiler.CompiledProgram(np.zeros(1), fc_with_batchnorm)\n\n\n"
+         "class TestLive(unittest.TestCase):\n    def test_b(self):\n        np.ones(init_data)\n\n\n"
+         "if __name__ == '__main__':\n    os.exit(unittest.main())\n"},
+    };
+    sunset_index *ix = index_of(tree, 1);
+    sunset_finding seed = {.rule_id = "R-PY", .ctx = SUNSET_CTX_CODE, .path = "t/test_mixed.py", .span = {8, 7, 8, 13},
+                           .matched = "TestPE"};
+    sunset_result r = {0};
+    r.findings = &seed;
+    r.n_findings = 1;
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
+    sunset_index_free(ix);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
+    assert_true(k && k->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/test_mixed.py", "compiler");
+    assert_non_null(imp);
+    assert_int_equal(imp->line, 5);
+    assert_true(imp->patchable);
+    assert_int_equal(imp->step, k->step);
+    assert_string_equal(chain(imp), "binds compiler, used only by class TestPE, which is cut");
+    /* a from-import keeps the names a kept class uses */
+    imp = item(&p, RM_IMPORT, "t/test_mixed.py", "fc_with_batchnorm");
+    assert_non_null(imp);
+    assert_string_equal(imp->replace, "from simple_nets import init_data");
+    assert_null(item(&p, RM_IMPORT, "t/test_mixed.py", "np"));
+    assert_null(item(&p, RM_IMPORT, "t/test_mixed.py", "unittest"));
+    char dir[] = "/tmp/sunset-cut-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, 1);
+    sb d = {0};
+    assert_int_equal(rm_write_patch(&p, dir, &d), 0);
+    assert_non_null(d.s);
+    assert_non_null(strstr(d.s, "\n-from paddle.base import compiler\n"
+                                "-from simple_nets import fc_with_batchnorm, init_data\n"
+                                "+from simple_nets import init_data\n"));
+    assert_null(strstr(d.s, "-import numpy as np"));
+    assert_non_null(strstr(d.s, "\n-class TestPE(unittest.TestCase):\n"));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -1288,6 +1341,7 @@ int main(void) {
         cmocka_unit_test(symlinks_and_quoted_paths),
         cmocka_unit_test(liveness_by_name),
         cmocka_unit_test(cmake_blank_lines),
+        cmocka_unit_test(class_cut_imports),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }
