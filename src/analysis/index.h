@@ -29,6 +29,8 @@ typedef struct ix_class {
     uint64_t *names;        /* Python top-level classes: sorted hashes of the names the body uses */
     size_t n_names;
     bool decorated;         /* Python: a decorator line precedes the header */
+    uint32_t used_at;       /* C++: the first line of its file naming it outside its body (not a
+                               declaration or an out-of-line member definition); 0 none */
 } ix_class;
 
 typedef struct ix_func {
@@ -91,6 +93,10 @@ typedef struct ix_file {
     vec reg_uses;           /* ix_word: USE_OP(x), USE_OP_ITSELF(x), USE_NO_KERNEL_OP(x), USE_PASS(x):
                                links the registration of x by name */
     vec list_words;         /* ix_word: identifier-like strings / words in tool lists and scripts */
+    vec op_runs;            /* ix_word: operator types this file registers and also names as a string
+                               literal ("run_program_grad" in a grad maker's SetType): run by type */
+    vec macros;             /* ix_word: C++ macro calls at namespace level, MACRO_NAME(arg ...), as
+                               "MACRO_NAME arg" (settings.cross_file.links pairs them) */
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */
     size_t n_names;

@@ -242,7 +242,8 @@ static bool unused_import(const rm_item *it) {
     if (it->kind != RM_IMPORT || !it->n_steps) return false;
     rm_step_kind k = it->steps[0].kind;
     return k == RM_EV_INCLUDES_UNUSED || k == RM_EV_IMPORTS_UNUSED || k == RM_EV_INCLUDES_REMOVED ||
-           k == RM_EV_IMPORTS_REMOVED;
+           k == RM_EV_IMPORTS_REMOVED || k == RM_EV_LINKS_REMOVED ||
+           k == RM_EV_IMPORT_CUT;
 }
 
 static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, bool doc_file) {

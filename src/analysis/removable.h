@@ -67,6 +67,8 @@ typedef enum rm_step_kind {
     RM_EV_INCLUDES_REMOVED, /* plan: an include of `detail`, which the patch deletes */
     RM_EV_IMPORTS_REMOVED,  /* plan: an import of `detail`, which the patch deletes */
     RM_EV_IMPORTS_REEXPORT, /* plan: imports legacy `path` for names defined elsewhere (`detail`: the new line) */
+    RM_EV_LINKS_REMOVED,    /* plan: a declaration linking symbol `detail` of `path`, which the patch deletes */
+    RM_EV_IMPORT_CUT,       /* plan: an import of `detail` only class `path` used, which the patch cuts */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 
@@ -140,6 +142,14 @@ int rm_plan_derived_findings(const rm_plan *plan, const sunset_ruleset *rs, rm_c
  * (report holds "LINE: why"), -1 on OOM. */
 int rm_patch_check(const sunset_index *ix, const sunset_ruleset *rs, const char *patch, size_t len, sb *report,
                    size_t *n_dangling);
+
+/* Does the patch apply to the files under root as they are? 0 when it does; else the reason,
+ * "LINE: why" (LINE: of the patch) into why: RM_PATCH_APPLIED when every part of it is applied
+ * already, RM_PATCH_NOT_APPLYING when a part neither applies nor is applied (or only some
+ * are), RM_PATCH_MALFORMED; -1 on OOM. Renames, copies, mode changes and C-quoted paths are
+ * understood; a hunk may stand at another line (git apply's offset), never with fuzz. */
+enum { RM_PATCH_MALFORMED = 1, RM_PATCH_APPLIED = 2, RM_PATCH_NOT_APPLYING = 3 };
+int rm_patch_applies(const char *root, const char *patch, size_t len, sb *why);
 
 const char *rm_kind_name(rm_kind k);
 

@@ -4,7 +4,8 @@
  * read), then propagation and the removal plan as Markdown (default) or JSON, or with --patch a unified diff that deletes the
  * provably safe part of it. The patch is verified before it is written (rm_patch_check): one
  * that leaves a reference dangling is a bug, refused with exit 2. --check-patch FILE runs the
- * same check on any patch and exits 1 when a reference dangles.
+ * same check on any patch and exits 1 when a reference dangles; a patch already applied to the
+ * tree, or not applying to it, is refused with exit 2 (rm_patch_applies).
  */
 #include <errno.h>
 #include <string.h>
@@ -42,6 +43,14 @@ int cmd_removable(cli *c) {
         }
     }
     if ((rc = scan_prepare(c, &s))) goto cleanup;
+    if (c->check_patch) {
+        /* a patch already applied, or not applying, checked against this tree says nothing */
+        int a = rm_patch_applies(s.root, given ? given : "", given_len, &msg);
+        rc = EXIT_USAGE;
+        if (a < 0) fprintf(stderr, "sunset: out of memory checking the patch\n");
+        if (a > 0) fprintf(stderr, "sunset: removable: %s:%s", c->check_patch, msg.s);
+        if (a) goto cleanup;
+    }
     if ((rc = scan_with_index(c, &s, &res, &ix))) goto cleanup;
     rc = EXIT_USAGE;
     if (rm_plan_build(ix, s.rs, &res, &plan)) {

@@ -778,6 +778,7 @@ static int string_list(loader *L, const cJSON *arr, const char *field, vec *out)
 static void cross_file_init(sunset_cross_file *x) {
     x->test_modules = x->test_trees = VEC_INIT(pcre2_code *);
     x->import_roots = x->module_commands = VEC_INIT(char *);
+    x->links = VEC_INIT(sunset_link);
 }
 
 static void cross_file_free(sunset_cross_file *x) {
@@ -788,11 +789,49 @@ static void cross_file_free(sunset_cross_file *x) {
         vec_free(res[k]);
         vec_free(strs[k]);
     }
+    for (size_t i = 0; i < x->links.n; i++) {
+        sunset_link *l = &VEC_AT(&x->links, sunset_link, i);
+        sunset_free(l->name);
+        vec *lists[] = {&l->define, &l->declare};
+        for (size_t k = 0; k < 2; k++) {
+            for (size_t j = 0; j < lists[k]->n; j++) sunset_free(VEC_AT(lists[k], char *, j));
+            vec_free(lists[k]);
+        }
+    }
+    vec_free(&x->links);
+}
+
+/* cross_file.links: [{"name": "...", "define": [MACRO...], "declare": [MACRO...]}] */
+static int load_links(loader *L, const cJSON *arr, vec *out) {
+    static const char *const allowed[] = {"name", "define", "declare", NULL};
+    if (!cJSON_IsArray(arr)) return fail(L, "links", "\"links\" must be an array of objects");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsObject(it)) return fail(L, "links", "\"links\" must hold objects");
+        if (check_fields(L, it, "a \"links\" entry", allowed)) return -1;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+        const cJSON *def = cJSON_GetObjectItemCaseSensitive(it, "define");
+        const cJSON *dec = cJSON_GetObjectItemCaseSensitive(it, "declare");
+        if (!cJSON_IsString(name) || !def || !dec)
+            return fail(L, "links", "a \"links\" entry needs \"name\", \"define\" and \"declare\"");
+        sunset_link l = {sunset_strndup(name->valuestring, strlen(name->valuestring)), VEC_INIT(char *),
+                         VEC_INIT(char *)};
+        if (!l.name || !vec_push(out, &l)) {
+            sunset_free(l.name);
+            return oom(L);
+        }
+        sunset_link *in = &VEC_AT(out, sunset_link, out->n - 1);
+        if (string_list(L, def, "define", &in->define) || string_list(L, dec, "declare", &in->declare)) return -1;
+        if (!in->define.n || !in->declare.n)
+            return fail(L, "links", "\"define\" and \"declare\" of a \"links\" entry must not be empty");
+    }
+    return 0;
 }
 
 /* settings.cross_file (rules/SCHEMA.md): the conventions of the tree for removable.h. */
 static int load_cross_file(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"test_modules", "test_trees", "import_roots", "module_commands", NULL};
+    static const char *const allowed[] = {"test_modules", "test_trees", "import_roots", "module_commands", "links",
+                                          NULL};
     if (!cJSON_IsObject(x)) return fail(L, "cross_file", "\"cross_file\" must be an object");
     if (check_fields(L, x, "\"cross_file\"", allowed)) return -1;
     sunset_cross_file *cf = &L->rs->cross_file;
@@ -806,6 +845,7 @@ static int load_cross_file(loader *L, const cJSON *x) {
     if ((v = cJSON_GetObjectItemCaseSensitive(x, "module_commands")) &&
         string_list(L, v, "module_commands", &cf->module_commands))
         return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "links")) && load_links(L, v, &cf->links)) return -1;
     return 0;
 }
 

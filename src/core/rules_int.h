@@ -88,6 +88,13 @@ typedef struct clause_index {
     pcre2_code *any_re;    /* alternation of the regexes in `all`; NULL = try each */
 } clause_index;
 
+/* settings.cross_file.links: C++ macros defining a symbol by name (REGISTER_FILE_SYMBOLS(x))
+ * and macros that only declare and link it (DECLARE_FILE_SYMBOLS(x)): a link-time reference. */
+typedef struct sunset_link {
+    char *name;           /* what the pair links, for messages: "file symbols", "operator" */
+    vec define, declare;  /* char *: macro names */
+} sunset_link;
+
 /* settings.cross_file: the tree's conventions the cross-file analysis needs (removable.h);
  * all empty when the settings pack has none. */
 typedef struct sunset_cross_file {
@@ -95,6 +102,7 @@ typedef struct sunset_cross_file {
     vec test_trees;       /* pcre2_code *: a file of a test tree (its helpers may have functions) */
     vec import_roots;     /* char *: directories absolute Python imports are also resolved under */
     vec module_commands;  /* char *: CMake commands whose MODULES section lists Python sources */
+    vec links;            /* sunset_link: macros that define a symbol and macros that link it */
 } sunset_cross_file;
 
 /* settings.remnants (rules/SCHEMA.md): how analysis/remnant.c groups findings into remnants

@@ -65,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     check_words(&f->flag_defs, f->n_lines);
     check_words(&f->pass_regs, f->n_lines);
     check_words(&f->list_words, f->n_lines);
+    check_words(&f->macros, f->n_lines);
     /* the names are sorted unique hashes: membership of a present name must hold */
     for (size_t i = 1; i < f->n_names; i++)
         if (f->names[i - 1] >= f->names[i]) abort();

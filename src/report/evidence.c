@@ -72,6 +72,10 @@ static void chain(sb *o, const rm_step *s, size_t n, size_t *i) {
     case RM_EV_IMPORTS_REEXPORT:
         sb_printf(o, "imports %s, which is removed, for names defined elsewhere: becomes `%s`", p, d);
         return;
+    case RM_EV_LINKS_REMOVED:
+        sb_printf(o, "declares and links %s, defined only in %s, which is removed", st->detail ? st->detail : "?", p);
+        return;
+    case RM_EV_IMPORT_CUT: sb_printf(o, "binds %s, used only by class %s, which is cut", d, p); return;
     case RM_EV_KIND_COUNT: return;
     }
     cause(o, s, n, i);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/removable.h"
 #include "report/report.h"
@@ -246,13 +247,24 @@ typedef struct lines {
     bool final_nl;
 } lines;
 
-static int lines_read(const char *root, const char *path, lines *L, mode_t *mode) {
+/* The file's lines and its mode as git records it: 100644, 100755, or 120000 for a symlink,
+ * whose content is its target (one line, no newline), never the file it points to. */
+static int lines_read(const char *root, const char *path, lines *L, unsigned *mode) {
     sb fs = {0};
     sb_printf(&fs, "%s/%s", root, path);
     size_t len = 0;
-    int err = fs.oom ? ENOMEM : read_file(fs.s, 0, &L->data, &len);
     struct stat st;
-    *mode = (!err && stat(fs.s, &st) == 0 && (st.st_mode & 0111)) ? 0755 : 0644;
+    int err = fs.oom ? ENOMEM : lstat(fs.s, &st) ? errno : 0;
+    if (!err && S_ISLNK(st.st_mode)) {
+        *mode = 0120000;
+        size_t cap = (size_t)st.st_size + 1 > 4096 ? (size_t)st.st_size + 1 : 4096;
+        ssize_t k = (L->data = sunset_malloc(cap + 1)) ? readlink(fs.s, L->data, cap) : -1;
+        err = !L->data ? ENOMEM : k < 0 ? errno : 0;
+        if (!err) L->data[len = (size_t)k] = 0;
+    } else if (!err) {
+        err = read_file(fs.s, 0, &L->data, &len);
+        *mode = st.st_mode & 0111 ? 0100755 : 0100644;
+    }
     sb_free(&fs);
     if (err) return err;
     size_t cap = 1;
@@ -271,6 +283,34 @@ static int lines_read(const char *root, const char *path, lines *L, mode_t *mode
     }
     L->final_nl = len == 0 || L->data[len - 1] == '\n';
     return 0;
+}
+
+/* A path as git writes it: C-quoted ("a/\346\226\207.cc") when it holds a byte git quotes
+ * (core.quotePath: control characters, '"', '\\', bytes of 0x80 and above), else bare. */
+static void put_path(sb *out, const char *head, const char *prefix, const char *path) {
+    bool quote = false;
+    for (const unsigned char *p = (const unsigned char *)path; *p && !quote; p++)
+        quote = *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\';
+    sb_puts(out, head);
+    if (!quote) {
+        sb_printf(out, "%s%s\n", prefix, path);
+        return;
+    }
+    sb_printf(out, "\"%s", prefix);
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        const char *esc = strchr("\a\b\t\n\v\f\r\"\\", *p);
+        if (esc && *p) sb_printf(out, "\\%c", "abtnvfr\"\\"[esc - "\a\b\t\n\v\f\r\"\\"]);
+        else if (*p < 0x20 || *p >= 0x7f) sb_printf(out, "\\%03o", *p);
+        else sb_putc(out, (char)*p);
+    }
+    sb_puts(out, "\"\n");
+}
+
+/* "diff --git a/P b/P", each side quoted as git would. */
+static void put_header(sb *out, const char *path) {
+    put_path(out, "diff --git ", "a/", path);
+    if (!out->oom && out->len) out->len--; /* the newline: the b/ side follows on the same line */
+    put_path(out, " ", "b/", path);
 }
 
 static void lines_free(lines *L) {
@@ -349,6 +389,37 @@ static bool blank_line(const char *s) {
     return true;
 }
 
+/* A CMake file after its deletions as cmake-format leaves one: no blank line where a deletion
+ * made the file start or end with it, or put it after another blank line. Blank lines the
+ * deletions did not touch stay. */
+static bool is_cmake(const char *path) {
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    return !strcmp(b, "CMakeLists.txt") || (n > 6 && !strcmp(b + n - 6, ".cmake"));
+}
+
+static void tidy_blank_lines(const lines *L, bool *del, char *const *repl) {
+    long prev = -1;   /* the last kept line */
+    bool gap = false; /* deleted lines since it */
+    for (size_t l = 0; l < L->n; l++) {
+        if (del[l]) {
+            gap = true;
+            continue;
+        }
+        bool blank = !repl[l] && strspn(L->at[l], " \t\r") >= L->len[l];
+        bool prev_blank = prev >= 0 && !repl[prev] && strspn(L->at[prev], " \t\r") >= L->len[prev];
+        if (blank && gap && (prev < 0 || prev_blank)) {
+            del[l] = true; /* the gap stays open: a run of blank lines goes whole */
+            continue;
+        }
+        prev = (long)l;
+        gap = false;
+    }
+    /* the end: a kept blank line the deletions left last */
+    if (gap && prev >= 0 && !repl[prev] && strspn(L->at[prev], " \t\r") >= L->len[prev]) del[prev] = true;
+}
+
 static int patch_modify(sb *out, const char *path, const lines *L, const bool *del, char *const *repl) {
     size_t n = L->n, i = 0;
     bool header = false;
@@ -366,7 +437,9 @@ static int patch_modify(sb *out, const char *path, const lines *L, const bool *d
         size_t old_n = stop - start, removed = 0;
         for (size_t j = start; j < stop; j++) removed += del[j];
         if (!header) {
-            sb_printf(out, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n", path, path, path, path);
+            put_header(out, path);
+            put_path(out, "--- ", "a/", path);
+            put_path(out, "+++ ", "b/", path);
             header = true;
         }
         size_t new_n = old_n - removed;
@@ -385,6 +458,24 @@ static int patch_modify(sb *out, const char *path, const lines *L, const bool *d
     return 0;
 }
 
+/* When root/path is a symlink: the root-relative path of the file it resolves to (owned), the
+ * walker having scanned it only because that lies inside the root; else NULL. */
+static char *link_target(const char *root, const char *path) {
+    sb fs = {0};
+    sb_printf(&fs, "%s/%s", root, path);
+    struct stat st;
+    char *full = NULL, *top = NULL, *rel = NULL;
+    if (!fs.oom && !lstat(fs.s, &st) && S_ISLNK(st.st_mode) && (full = realpath(fs.s, NULL)) &&
+        (top = realpath(root, NULL))) {
+        size_t n = strlen(top);
+        if (!strncmp(full, top, n) && full[n] == '/') rel = sunset_strndup(full + n + 1, strlen(full + n + 1));
+    }
+    free(full); /* realpath's, from malloc */
+    free(top);
+    sb_free(&fs);
+    return rel;
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
@@ -394,14 +485,16 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
         const rm_item *it = &p->items[i];
         if (it->kind != RM_FILE || it->live || !it->patchable) continue;
         lines L = {0};
-        mode_t mode;
+        unsigned mode;
         if ((err = lines_read(root, it->path, &L, &mode))) {
             lines_free(&L);
             break;
         }
-        sb_printf(out, "diff --git a/%s b/%s\ndeleted file mode 100%o\n", it->path, it->path, (unsigned)mode);
+        put_header(out, it->path);
+        sb_printf(out, "deleted file mode %06o\n", mode);
         if (L.n) {
-            sb_printf(out, "--- a/%s\n+++ /dev/null\n@@ -1,%zu +0,0 @@\n", it->path, L.n);
+            put_path(out, "--- ", "a/", it->path);
+            sb_printf(out, "+++ /dev/null\n@@ -1,%zu +0,0 @@\n", L.n);
             for (size_t k = 0; k < L.n; k++) put_line(out, '-', &L, k);
         }
         lines_free(&L);
@@ -418,9 +511,13 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
     if (paths.n) qsort(paths.v, paths.n, sizeof(char *), cmp_str);
     for (size_t k = 0; k < paths.n && !err; k++) {
         const char *path = VEC_AT(&paths, char *, k);
+        /* an edit of a symlinked file is an edit of the file it points to, under that path */
+        char *real = link_target(root, path);
+        const char *at = real ? real : path;
         lines L = {0};
-        mode_t mode;
-        if ((err = lines_read(root, path, &L, &mode))) {
+        unsigned mode;
+        if ((err = lines_read(root, at, &L, &mode))) {
+            sunset_free(real);
             lines_free(&L);
             break;
         }
@@ -429,6 +526,7 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
         if (!del || !repl) {
             sunset_free(del);
             sunset_free(repl);
+            sunset_free(real);
             lines_free(&L);
             err = ENOMEM;
             break;
@@ -502,7 +600,9 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             }
             any++;
         }
-        if (any) patch_modify(out, path, &L, del, repl);
+        if (any && is_cmake(at)) tidy_blank_lines(&L, del, repl);
+        if (any) patch_modify(out, at, &L, del, repl);
+        sunset_free(real);
         for (size_t l = 0; l < L.n; l++) sunset_free(repl[l]);
         sunset_free(repl);
         sunset_free(del);

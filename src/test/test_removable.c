@@ -634,8 +634,8 @@ static const char RE_PE_BASE[] = "import unittest\nfrom paddle.base import core\
 static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 0\nDeviceType = _Dev.CPU\n"
                                        "class PEBase(unittest.TestCase):\n    pass\n";
 
-/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
-static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+/* The index of tree[n]. */
+static sunset_index *index_of(const tfile *tree, size_t n) {
     sunset_index *ix = sunset_index_new();
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
@@ -643,6 +643,12 @@ static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_p
         assert_int_equal(sunset_index_add(ix, &s), 0);
     }
     sunset_index_finish(ix);
+    return ix;
+}
+
+/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
+static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+    sunset_index *ix = index_of(tree, n);
     /* the finding only borrows the path here */
     sunset_finding seed = {.rule_id = "R-PATH", .path = (char *)seed_path, .span = {1, 1, 1, 1}, .matched = (char *)seed_path};
     sunset_result r = {0};
@@ -824,6 +830,449 @@ static void ops_by_type_name(void **state) {
     sunset_index_free(ix);
 }
 
+/* The check of a patch against tree[n]: its dangling references' report (owned by d). */
+static size_t check_patch(const tfile *tree, size_t n, const char *patch, sb *d) {
+    sunset_index *ix = index_of(tree, n);
+    size_t n_dangling = 0;
+    assert_int_equal(rm_patch_check(ix, RS, patch, strlen(patch), d, &n_dangling), 0);
+    sunset_index_free(ix);
+    return n_dangling;
+}
+
+#define GATHER_CC "paddle/fluid/framework/details/gather_op_handle.cc"
+
+/* Link-time references (settings.cross_file.links): deleting the only REGISTER_FILE_SYMBOLS(x)
+ * or PD_REGISTER_KERNEL(x ...) takes the DECLARE_FILE_SYMBOLS(x),
+ * and PD_DECLARE_KERNEL(x ...) lines of files that stay with it (pybind.cc:240 of the 2024-05-09
+ * tree), and a declaration sharing its line with another keeps the file. */
+static void link_time_references(void **state) {
+    tfile tree[] = {
+        {GATHER_CC, SUNSET_LANG_CPP,
+         "#include \"paddle/fluid/framework/details/gather_op_handle.h\"\n"
+         "REGISTER_FILE_SYMBOLS(gather_op_handle);\nnamespace paddle {\nvoid Gather() {}\n}  // namespace paddle\n"
+         "PD_REGISTER_KERNEL(legacy_gather,\n                   CPU,\n                   ALL_LAYOUT,\n"
+         "                   phi::GatherKernel,\n                   float) {}\n"
+},
+        {"paddle/fluid/framework/details/gather_op_handle.h", SUNSET_LANG_CPP, "class GatherOpHandle {\n};\n"},
+        {"paddle/fluid/framework/op_compatible_info.cc", SUNSET_LANG_CPP,
+         "REGISTER_FILE_SYMBOLS(op_compatible_info);\n"},
+        {"paddle/fluid/pybind/pybind.cc", SUNSET_LANG_CPP,
+         "DECLARE_FILE_SYMBOLS(op_compatible_info);\nDECLARE_FILE_SYMBOLS(gather_op_handle);\n\n"
+         "namespace paddle {\nnamespace pybind {\nint x;\n}  // namespace pybind\n}  // namespace paddle\n"},
+        {"test/cpp/gather_kernel_test.cc", SUNSET_LANG_CPP,
+         "#include \"gtest/gtest.h\"\nPD_DECLARE_KERNEL(legacy_gather, CPU, ALL_LAYOUT);\n"
+         "TEST(Gather, Run) {}\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, n, GATHER_CC, &p, &d);
+    const rm_item *f = item(&p, RM_FILE, GATHER_CC, NULL);
+    assert_non_null(f);
+    assert_true(f->patchable);
+    assert_null(f->after);
+    const rm_item *decl = item(&p, RM_IMPORT, "paddle/fluid/pybind/pybind.cc", GATHER_CC);
+    assert_non_null(decl);
+    assert_int_equal(decl->line, 2);
+    assert_true(decl->patchable);
+    assert_non_null(strstr(chain(decl), "declares and links gather_op_handle, defined only in " GATHER_CC));
+    assert_non_null(d.s);
+    assert_non_null(strstr(d.s, "\n-DECLARE_FILE_SYMBOLS(gather_op_handle);\n"));
+    assert_non_null(strstr(d.s, "\n DECLARE_FILE_SYMBOLS(op_compatible_info);\n"));
+    assert_non_null(strstr(d.s, "\n-PD_DECLARE_KERNEL(legacy_gather, CPU, ALL_LAYOUT);\n"));
+    /* the patch written checks clean; the same deletion without its edits dangles, each named */
+    sb r = {0};
+    assert_int_equal(check_patch(tree, n, d.s, &r), 0);
+    sb_free(&r);
+    const char *bare = "diff --git a/" GATHER_CC " b/" GATHER_CC "\ndeleted file mode 100644\n"
+                       "--- a/" GATHER_CC "\n+++ /dev/null\n@@ -1,2 +0,0 @@\n"
+                       "-#include \"paddle/fluid/framework/details/gather_op_handle.h\"\n"
+                       "-REGISTER_FILE_SYMBOLS(gather_op_handle);\n";
+    assert_int_equal(check_patch(tree, n, bare, &r), 2);
+    assert_non_null(strstr(r.s, "paddle/fluid/pybind/pybind.cc:2: names deleted file " GATHER_CC));
+    assert_non_null(strstr(r.s, "test/cpp/gather_kernel_test.cc:2: names deleted file " GATHER_CC));
+    sb_free(&r);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* two declarations on one line: no line edit removes one alone, so the definition stays */
+    tree[3].text = "DECLARE_FILE_SYMBOLS(op_compatible_info); DECLARE_FILE_SYMBOLS(gather_op_handle);\n";
+    seeded_plan(tree, n, GATHER_CC, &p, &d);
+    f = item(&p, RM_FILE, GATHER_CC, NULL);
+    assert_non_null(f);
+    assert_false(f->patchable);
+    assert_non_null(f->after);
+    assert_non_null(strstr(f->after, "paddle/fluid/pybind/pybind.cc:1 still names it"));
+    assert_null(strstr(d.s ? d.s : "", "a/" GATHER_CC));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* --check-patch reads renames, copies and mode changes (a `git mv` of a header leaves its
+ * includes dangling), and rm_patch_applies refuses a patch already applied or not applying. */
+static const tfile MOVED[] = {
+    {"fw/details/gather_op_handle.h", SUNSET_LANG_CPP, "class GatherOpHandle {\n};\n"},
+    {"fw/details/gather_op_handle.cc", SUNSET_LANG_CPP,
+     "#include \"fw/details/gather_op_handle.h\"\nint g() { GatherOpHandle h; return 0; }\n"},
+    {"test/gather_test.cc", SUNSET_LANG_CPP,
+     "#include \"fw/details/gather_op_handle.h\"\nTEST(G, R) { GatherOpHandle h; }\n"},
+    {"fw/run.sh", SUNSET_LANG_SHELL, "echo run\n"},
+};
+#define N_MOVED (sizeof MOVED / sizeof MOVED[0])
+
+static void renames_copies_modes(void **state) {
+    const char *rename = "diff --git a/fw/details/gather_op_handle.h b/fw/details/op_handle.h\n"
+                         "similarity index 100%\nrename from fw/details/gather_op_handle.h\n"
+                         "rename to fw/details/op_handle.h\n";
+    sb r = {0};
+    assert_int_equal(check_patch(MOVED, N_MOVED, rename, &r), 2);
+    assert_non_null(strstr(r.s, "fw/details/gather_op_handle.cc:1: names fw/details/gather_op_handle.h, which the "
+                                "patch renames to fw/details/op_handle.h\n"));
+    assert_non_null(strstr(r.s, "test/gather_test.cc:1: names fw/details/gather_op_handle.h"));
+    sb_free(&r);
+    /* the rename with its includes updated (a hunk after the rename's headers) checks clean */
+    const char *whole = "diff --git a/fw/details/gather_op_handle.h b/fw/details/op_handle.h\n"
+                        "similarity index 100%\nrename from fw/details/gather_op_handle.h\n"
+                        "rename to fw/details/op_handle.h\n"
+                        "diff --git a/fw/details/gather_op_handle.cc b/fw/details/gather_op_handle.cc\n"
+                        "--- a/fw/details/gather_op_handle.cc\n+++ b/fw/details/gather_op_handle.cc\n"
+                        "@@ -1,2 +1,2 @@\n-#include \"fw/details/gather_op_handle.h\"\n"
+                        "+#include \"fw/details/op_handle.h\"\n int g() { GatherOpHandle h; return 0; }\n"
+                        "diff --git a/test/gather_test.cc b/test/gather_test.cc\n"
+                        "--- a/test/gather_test.cc\n+++ b/test/gather_test.cc\n@@ -1 +1 @@\n"
+                        "-#include \"fw/details/gather_op_handle.h\"\n+#include \"fw/details/op_handle.h\"\n";
+    assert_int_equal(check_patch(MOVED, N_MOVED, whole, &r), 0);
+    sb_free(&r);
+    /* a copy deletes nothing; a mode change is no hunk and no deletion */
+    const char *copy = "diff --git a/fw/details/gather_op_handle.h b/fw/details/copy.h\n"
+                       "similarity index 100%\ncopy from fw/details/gather_op_handle.h\ncopy to fw/details/copy.h\n"
+                       "diff --git a/fw/run.sh b/fw/run.sh\nold mode 100644\nnew mode 100755\n";
+    assert_int_equal(check_patch(MOVED, N_MOVED, copy, &r), 0);
+    assert_int_equal(r.len, 0);
+    sb_free(&r);
+    /* on disk: the rename and the edits apply; once applied they are refused as such; a hunk
+     * whose lines are not in the file does not apply */
+    char dir[] = "/tmp/sunset-apply-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, MOVED, N_MOVED);
+    assert_int_equal(rm_patch_applies(dir, whole, strlen(whole), &r), 0);
+    assert_int_equal(rm_patch_applies(dir, copy, strlen(copy), &r), 0);
+    assert_int_equal(r.len, 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd %s && mv fw/details/gather_op_handle.h fw/details/op_handle.h && "
+                              "sed -i 's/gather_op_handle.h/op_handle.h/' fw/details/gather_op_handle.cc test/gather_test.cc",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rm_patch_applies(dir, whole, strlen(whole), &r), RM_PATCH_APPLIED);
+    assert_non_null(strstr(r.s, "1: already applied (fw/details/gather_op_handle.h and the rest)"));
+    sb_free(&r);
+    const char *bin = getenv("SUNSET_BIN");
+    if (bin && access(bin, X_OK) == 0) {
+        /* the command refuses it: exit 2, saying so, and no dangling count */
+        snprintf(cmd, sizeof cmd, "%s/whole.patch", dir);
+        FILE *pf = fopen(cmd, "w");
+        assert_non_null(pf);
+        fputs(whole, pf);
+        fclose(pf);
+        snprintf(cmd, sizeof cmd, "%s removable %s --no-cache --check-patch %s/whole.patch 2>&1; echo rc=$?", bin,
+                 dir, dir);
+        char *out = run(cmd);
+        assert_non_null(strstr(out, "whole.patch:1: already applied (fw/details/gather_op_handle.h and the rest)\n"));
+        assert_non_null(strstr(out, "rc=2\n"));
+        assert_null(strstr(out, "dangling"));
+        sunset_free(out);
+        snprintf(cmd, sizeof cmd, "rm %s/whole.patch", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+    /* half applied: the rename done, one include not */
+    snprintf(cmd, sizeof cmd, "cd %s && sed -i 's/op_handle.h/gather_op_handle.h/' test/gather_test.cc", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(rm_patch_applies(dir, whole, strlen(whole), &r), RM_PATCH_NOT_APPLYING);
+    assert_non_null(strstr(r.s, "does not apply: partly applied already"));
+    sb_free(&r);
+    const char *stale = "diff --git a/fw/run.sh b/fw/run.sh\n--- a/fw/run.sh\n+++ b/fw/run.sh\n"
+                        "@@ -1 +1 @@\n-echo walk\n+echo stop\n";
+    assert_int_equal(rm_patch_applies(dir, stale, strlen(stale), &r), RM_PATCH_NOT_APPLYING);
+    assert_string_equal(r.s, "4: does not apply to fw/run.sh\n");
+    sb_free(&r);
+    /* a hunk cut short is malformed, at the line where the next file starts */
+    const char *cut = "diff --git a/fw/run.sh b/fw/run.sh\n--- a/fw/run.sh\n+++ b/fw/run.sh\n"
+                      "@@ -1,2 +1,2 @@\n-echo run\ndiff --git a/x b/x\n";
+    assert_int_equal(rm_patch_applies(dir, cut, strlen(cut), &r), RM_PATCH_MALFORMED);
+    assert_non_null(strstr(r.s, "6: malformed patch"));
+    sb_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* scripts/check-refs.sh: a relative PATCH is read from where it was named, not from inside the
+ * tree (three of its checks read nothing before); C-quoted paths and renames are read; a check
+ * that cannot run fails it (exit 2) instead of reporting 0. */
+static void check_refs_script(void **state) {
+    if (system("git --version >/dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    char cwd[400], dir[] = "/tmp/sunset-refs-XXXXXX", cmd[2048];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_non_null(mkdtemp(dir));
+    const tfile tree[] = {
+        {"tree/fw/gather.cc", SUNSET_LANG_CPP, "REGISTER_FILE_SYMBOLS(gather_op_handle);\n"},
+        {"tree/fw/pybind.cc", SUNSET_LANG_CPP, "DECLARE_FILE_SYMBOLS(gather_op_handle);\n#include \"fw/\xe6\x96\x87.h\"\n"},
+        {"tree/fw/\xe6\x96\x87.h", SUNSET_LANG_CPP, "struct W {};\n"},
+        {"tree/fw/moved.h", SUNSET_LANG_CPP, "struct M {};\n"},
+        {"tree/fw/user.cc", SUNSET_LANG_CPP, "#include \"fw/moved.h\"\n"},
+    };
+    write_files(dir, tree, sizeof tree / sizeof tree[0]);
+    snprintf(cmd, sizeof cmd,
+             "cd %s/tree && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm base && "
+             "git rm -q fw/gather.cc fw/\xe6\x96\x87.h && git mv fw/moved.h fw/renamed.h && "
+             "git diff --cached -M >../p.patch && grep -q '^deleted file mode' ../p.patch && "
+             "grep -qF 'a/fw/\\346\\226\\207.h' ../p.patch",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    /* run from the patch's directory, both arguments relative */
+    snprintf(cmd, sizeof cmd, "cd %s && sh %s/scripts/check-refs.sh tree p.patch 2>&1; echo rc=$?", dir, cwd);
+    char *out = run(cmd);
+    assert_non_null(strstr(out, "fw/pybind.cc:1: links removed registration gather_op_handle\n"));
+    assert_non_null(strstr(out, "fw/pybind.cc:2: names deleted fw/\xe6\x96\x87.h\n"));
+    assert_non_null(strstr(out, "fw/user.cc:1: names deleted fw/moved.h\n"));
+    assert_non_null(strstr(out, "check-refs: 3 deleted files, 3 dangling references\nrc=1\n"));
+    sunset_free(out);
+    /* a check that cannot run: no git work tree */
+    snprintf(cmd, sizeof cmd, "cd %s && rm -rf tree/.git && sh %s/scripts/check-refs.sh tree p.patch 2>&1; echo rc=$?",
+             dir, cwd);
+    out = run(cmd);
+    assert_non_null(strstr(out, "is not a git work tree\nrc=2\n"));
+    sunset_free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* --patch deletes a symlink as git records it (mode 120000, its target as the content), and
+ * writes and reads non-ASCII paths C-quoted as git does; git apply takes both. */
+static void symlinks_and_quoted_paths(void **state) {
+    if (system("git --version >/dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    const char *link = "t/pe_link_test.py", *wen = "t/pe_\xe6\x96\x87_test.py";
+    const tfile tree[] = {
+        {"t/pe_real.py", SUNSET_LANG_PYTHON, "x = 1\n"},
+        {link, SUNSET_LANG_PYTHON, "x = 1\n"},
+        {wen, SUNSET_LANG_PYTHON, "y = 2\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    sunset_index *ix = index_of(tree, n);
+    sunset_finding seeds[2] = {
+        {.rule_id = "R-PATH", .path = (char *)link, .span = {1, 1, 1, 1}, .matched = (char *)link},
+        {.rule_id = "R-PATH", .path = (char *)wen, .span = {1, 1, 1, 1}, .matched = (char *)wen},
+    };
+    sunset_result r = {0};
+    r.findings = seeds;
+    r.n_findings = 2;
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
+    char dir[] = "/tmp/sunset-link-XXXXXX", cmd[1024];
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, n);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && rm t/pe_link_test.py && ln -s pe_real.py t/pe_link_test.py && git init -q . && git add -A && "
+             "git -c user.name=t -c user.email=t@t commit -qm base",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    sb d = {0};
+    assert_int_equal(rm_write_patch(&p, dir, &d), 0);
+    assert_non_null(d.s);
+    assert_non_null(strstr(d.s, "diff --git a/t/pe_link_test.py b/t/pe_link_test.py\ndeleted file mode 120000\n"
+                                "--- a/t/pe_link_test.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-pe_real.py\n"
+                                "\\ No newline at end of file\n"));
+    assert_non_null(strstr(d.s, "diff --git \"a/t/pe_\\346\\226\\207_test.py\" \"b/t/pe_\\346\\226\\207_test.py\"\n"
+                                "deleted file mode 100644\n--- \"a/t/pe_\\346\\226\\207_test.py\"\n"));
+    /* our own check reads the quoted paths (it called them malformed) and finds nothing left */
+    sb msg = {0};
+    size_t dangling = 9;
+    assert_int_equal(rm_patch_check(ix, RS, d.s, d.len, &msg, &dangling), 0);
+    assert_int_equal(dangling, 0);
+    assert_int_equal(rm_patch_applies(dir, d.s, d.len, &msg), 0);
+    sb_free(&msg);
+    /* git applies it: the link goes, the file it pointed to stays */
+    char pf[300];
+    snprintf(pf, sizeof pf, "%s.patch", dir);
+    FILE *f = fopen(pf, "w");
+    assert_non_null(f);
+    fputs(d.s, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && git apply --check %s && git apply %s && test ! -e t/pe_link_test.py && test -f t/pe_real.py && "
+             "test -z \"$(ls t | grep -v pe_real.py)\"",
+             dir, pf, pf);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, pf);
+    assert_int_equal(system(cmd), 0);
+    sb_free(&d);
+    rm_plan_free(&p);
+    sunset_index_free(ix);
+}
+
+/* Liveness by name: a class its live file names outside its body (a live builder making it),
+ * a flag its live definer reads, an operator its live registering file runs by type stay live;
+ * a #define's parameter (REGISTER_PASS(pass_name, ...) in a macro's body) is never a pass. */
+static void liveness_by_name(void **state) {
+    const tfile tree[] = {
+        {"fw/details/build_strategy.cc", SUNSET_LANG_CPP,
+         "namespace paddle {\nclass ParallelExecutorPassBuilder : public ir::PassBuilder {\n public:\n"
+         "  explicit ParallelExecutorPassBuilder(int s);\n};\n"
+         "ParallelExecutorPassBuilder::ParallelExecutorPassBuilder(int s) {}\n"
+         "class LegacyOnlyBuilder : public ir::PassBuilder {\n};\n"
+         "LegacyOnlyBuilder::~LegacyOnlyBuilder() {}\n"
+         "void BuildStrategy::Apply() {\n  pass_builder_.reset(new ParallelExecutorPassBuilder(1));\n}\n"
+         "}  // namespace paddle\n"},
+        {"fw/parallel_executor.h", SUNSET_LANG_CPP, "class ParallelExecutor {\n};\n"},
+        {"fw/parallel_executor.cc", SUNSET_LANG_CPP,
+         "#include \"fw/parallel_executor.h\"\nPHI_DEFINE_EXPORTED_string(pe_profile_fname, \"\", \"x\");\n"
+         "PHI_DEFINE_EXPORTED_bool(pe_unread_flag, false, \"y\");\n"
+         "void Run() {\n  if (!FLAGS_pe_profile_fname.empty()) Start();\n}\n"},
+        {"fw/compiler.cc", SUNSET_LANG_CPP,
+         "#include \"fw/parallel_executor.h\"\nvoid Compile() { ParallelExecutor pe; }\n"},
+        {"ops/run_program_op.cc", SUNSET_LANG_CPP,
+         "void Maker::Apply(GradOp *grad_op) const {\n  grad_op->SetType(\"run_program_grad\");\n}\n"
+         "REGISTER_OPERATOR(run_program_grad, ops::RunProgramGradOp);\n"
+         "REGISTER_OPERATOR(legacy_unrun, ops::UnrunOp);\n"},
+        {"ir/multi_devices_graph_pass.cc", SUNSET_LANG_CPP,
+         "#define REGISTER_MULTI_DEVICES_PASS(pass_name, pass_class) \\\n"
+         "  int x_##pass_name = Register(#pass_name);                \\\n"
+         "  REGISTER_PASS(pass_name, pass_class)                     \\\n      .RequirePassAttr(kPlaces)\n"
+         "REGISTER_PASS(multi_devices_check_pass, CheckPass);\n"},
+        {"cinn/macros.h", SUNSET_LANG_CPP, "#define CINN_PASS(pass_name) Register(pass_name)\n"
+                                           "int F(int pass_name) { return pass_name; }\n"
+                                           "USE_PASS(multi_devices_check_pass);\n"},
+    };
+    size_t n = sizeof tree / sizeof tree[0];
+    sunset_index *ix = index_of(tree, n);
+    sunset_finding seeds[] = {
+        {.rule_id = "R-CLS", .ctx = SUNSET_CTX_CODE, .path = "fw/details/build_strategy.cc", .span = {2, 7, 2, 34},
+         .matched = "ParallelExecutorPassBuilder"},
+        {.rule_id = "R-CLS", .ctx = SUNSET_CTX_CODE, .path = "fw/details/build_strategy.cc", .span = {7, 7, 7, 24},
+         .matched = "LegacyOnlyBuilder"},
+        {.rule_id = "R-PATH", .path = "fw/parallel_executor.cc", .span = {1, 1, 1, 1}, .matched = "fw/parallel_executor.cc"},
+        {.rule_id = "R-OP", .ctx = SUNSET_CTX_CODE, .path = "ops/run_program_op.cc", .span = {4, 19, 4, 35},
+         .matched = "run_program_grad"},
+        {.rule_id = "R-OP", .ctx = SUNSET_CTX_CODE, .path = "ops/run_program_op.cc", .span = {5, 19, 5, 30},
+         .matched = "legacy_unrun"},
+        {.rule_id = "R-PATH", .path = "ir/multi_devices_graph_pass.cc", .span = {1, 1, 1, 1},
+         .matched = "ir/multi_devices_graph_pass.cc"},
+    };
+    sunset_result r = {0};
+    r.findings = seeds;
+    r.n_findings = sizeof seeds / sizeof seeds[0];
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
+    const rm_item *k = item(&p, RM_CLASS, "fw/details/build_strategy.cc", "ParallelExecutorPassBuilder");
+    assert_non_null(k);
+    assert_true(k->live);
+    assert_true(k->n_callers >= 1);
+    assert_string_equal(k->callers[0], "fw/details/build_strategy.cc:11 names ParallelExecutorPassBuilder outside it");
+    /* its own constructor's definition, a destructor's and the declaration are no uses */
+    k = item(&p, RM_CLASS, "fw/details/build_strategy.cc", "LegacyOnlyBuilder");
+    assert_non_null(k);
+    assert_false(k->live);
+    const rm_item *fl = item(&p, RM_FLAG, "fw/parallel_executor.cc", "pe_profile_fname");
+    assert_non_null(fl);
+    assert_true(fl->live);
+    assert_string_equal(fl->callers[0], "fw/parallel_executor.cc uses FLAGS_pe_profile_fname");
+    fl = item(&p, RM_FLAG, "fw/parallel_executor.cc", "pe_unread_flag");
+    assert_true(fl && !fl->live);
+    const rm_item *op = item(&p, RM_OP, "ops/run_program_op.cc", "run_program_grad");
+    assert_non_null(op);
+    assert_true(op->live);
+    assert_string_equal(op->callers[0], "ops/run_program_op.cc:2 runs op run_program_grad by type");
+    op = item(&p, RM_OP, "ops/run_program_op.cc", "legacy_unrun");
+    assert_true(op && !op->live);
+    /* the macro's parameter is no pass (live code names an identifier pass_name); the pass
+     * registered outside a macro is one, live code linking it */
+    assert_null(item(&p, RM_PASS, "ir/multi_devices_graph_pass.cc", "pass_name"));
+    assert_non_null(item(&p, RM_PASS, "ir/multi_devices_graph_pass.cc", "multi_devices_check_pass"));
+    rm_plan_free(&p);
+    sunset_index_free(ix);
+}
+
+/* Edits as cmake-format leaves a file: deleting commands leaves no blank line at the top, none
+ * at the end, and no two in a row; blank lines no deletion touched stay. */
+static void cmake_blank_lines(void **state) {
+    const tfile tree[] = {
+        {"t/a_test.cc", SUNSET_LANG_CPP, "int main() { return 0; }\n"},
+        {"t/keep_test.cc", SUNSET_LANG_CPP, "int main() { return 1; }\n"},
+        {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "paddle_test(a_test SRCS a_test.cc)\n\npaddle_test(keep_test SRCS keep_test.cc)\n\n\n"
+         "set(X 1)\n\nadd_dependencies(a_test x)\n\nset(Y 2)\n\nset_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "t/a_test.cc", &p, &d);
+    assert_non_null(d.s);
+    const char *want = "--- a/t/CMakeLists.txt\n+++ b/t/CMakeLists.txt\n@@ -1,12 +1,6 @@\n"
+                       "-paddle_test(a_test SRCS a_test.cc)\n-\n paddle_test(keep_test SRCS keep_test.cc)\n \n \n"
+                       " set(X 1)\n \n-add_dependencies(a_test x)\n-\n set(Y 2)\n-\n-set_tests_properties(a_test PROPERTIES "
+                       "TIMEOUT 9)\n";
+    if (!strstr(d.s, want)) fprintf(stderr, "%s", d.s);
+    assert_non_null(strstr(d.s, want));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* A class cut takes the imports only it used (7 were left unused on the 2024-04-11 tree); an
+ * import a kept class uses, in its body or as its base, stays. */
+static void class_cut_imports(void **state) {
+    const tfile tree[] = {
+        {"t/test_mixed.py", SUNSET_LANG_PYTHON,
+         "import os\nimport unittest\n\nimport numpy as np\nfrom paddle.base import compiler\n"
+         "from simple_nets import fc_with_batchnorm, init_data\n\n"
+         "class TestPE(unittest.TestCase):\n    def test_a(self):\n"
+         "        compiler.CompiledProgram(np.zeros(1), fc_with_batchnorm)\n\n\n"
+         "class TestLive(unittest.TestCase):\n    def test_b(self):\n        np.ones(init_data)\n\n\n"
+         "if __name__ == '__main__':\n    os.exit(unittest.main())\n"},
+    };
+    sunset_index *ix = index_of(tree, 1);
+    sunset_finding seed = {.rule_id = "R-PY", .ctx = SUNSET_CTX_CODE, .path = "t/test_mixed.py", .span = {8, 7, 8, 13},
+                           .matched = "TestPE"};
+    sunset_result r = {0};
+    r.findings = &seed;
+    r.n_findings = 1;
+    rm_plan p;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
+    sunset_index_free(ix);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
+    assert_true(k && k->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/test_mixed.py", "compiler");
+    assert_non_null(imp);
+    assert_int_equal(imp->line, 5);
+    assert_true(imp->patchable);
+    assert_int_equal(imp->step, k->step);
+    assert_string_equal(chain(imp), "binds compiler, used only by class TestPE, which is cut");
+    /* a from-import keeps the names a kept class uses */
+    imp = item(&p, RM_IMPORT, "t/test_mixed.py", "fc_with_batchnorm");
+    assert_non_null(imp);
+    assert_string_equal(imp->replace, "from simple_nets import init_data");
+    assert_null(item(&p, RM_IMPORT, "t/test_mixed.py", "np"));
+    assert_null(item(&p, RM_IMPORT, "t/test_mixed.py", "unittest"));
+    char dir[] = "/tmp/sunset-cut-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, 1);
+    sb d = {0};
+    assert_int_equal(rm_write_patch(&p, dir, &d), 0);
+    assert_non_null(d.s);
+    assert_non_null(strstr(d.s, "\n-from paddle.base import compiler\n"
+                                "-from simple_nets import fc_with_batchnorm, init_data\n"
+                                "+from simple_nets import init_data\n"));
+    assert_null(strstr(d.s, "-import numpy as np"));
+    assert_non_null(strstr(d.s, "\n-class TestPE(unittest.TestCase):\n"));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -886,6 +1335,13 @@ int main(void) {
         cmocka_unit_test(dead_class_cut),
         cmocka_unit_test(ops_by_type_name),
         cmocka_unit_test(derived_test_flag_from_own_path),
+        cmocka_unit_test(link_time_references),
+        cmocka_unit_test(renames_copies_modes),
+        cmocka_unit_test(check_refs_script),
+        cmocka_unit_test(symlinks_and_quoted_paths),
+        cmocka_unit_test(liveness_by_name),
+        cmocka_unit_test(cmake_blank_lines),
+        cmocka_unit_test(class_cut_imports),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -78,7 +78,15 @@ typedef struct ctoks {
     size_t n, cap;
     size_t *at;
     size_t n_at, cap_at;
+    vec defines; /* cdefine: function-like #define lines, whose parameters are never names */
 } ctoks;
+
+/* `#define NAME(params) body`, on lines [first, last] (continuations included). */
+typedef struct cdefine {
+    uint32_t first, last;
+    const char *params; /* the parameter list, borrowed from the file's bytes */
+    size_t pn;
+} cdefine;
 
 static inline bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
     if (t->n == t->cap) {
@@ -137,6 +145,43 @@ static const char *directive(ix_file *f, ix_arena *a, const char *p, const char 
     f->blank = false;
     const char *nl = memchr(j, '\n', (size_t)(end - j));
     return nl ? nl : end;
+}
+
+/* A function-like `#define NAME(a, b)` at p ('#', at the start of line `line`): its parameters
+ * and lines into t->defines. False on OOM. */
+static bool define_params(const char *p, const char *end, uint32_t line, ctoks *t) {
+    const char *j = p + 1;
+    while (j < end && (*j == ' ' || *j == '\t')) j++;
+    if (end - j < 7 || memcmp(j, "define", 6) != 0 || (j[6] != ' ' && j[6] != '\t')) return true;
+    j += 7;
+    while (j < end && (*j == ' ' || *j == '\t')) j++;
+    const char *e = ix_id_end(j, end);
+    if (e == j || e >= end || *e != '(') return true; /* object-like: no parameters */
+    const char *close = memchr(e, ')', (size_t)(end - e));
+    if (!close) return true;
+    cdefine d = {line, line, e + 1, (size_t)(close - e - 1)};
+    for (const char *q = e; q < end && *q != '\n'; q++) /* to the first line not continued */
+        if (*q == '\\' && q + 1 < end && (q[1] == '\n' || (q[1] == '\r' && q + 2 < end && q[2] == '\n'))) {
+            d.last++;
+            q += q[1] == '\r' ? 2 : 1;
+        }
+    return vec_push(&t->defines, &d);
+}
+
+/* Is token x a parameter of a #define it stands in? */
+static bool macro_param(const ctoks *t, const ctok *x) {
+    for (size_t i = 0; i < t->defines.n; i++) {
+        const cdefine *d = &VEC_AT(&t->defines, cdefine, i);
+        if (x->line < d->first || x->line > d->last) continue;
+        for (const char *q = d->params, *e = d->params + d->pn; q < e;) {
+            while (q < e && !id_start((unsigned char)*q)) q++;
+            const char *s = q;
+            q = ix_id_end(q, e);
+            if ((size_t)(q - s) == x->n && !memcmp(s, x->s, x->n)) return true;
+            if (q == s) q++;
+        }
+    }
+    return false;
 }
 
 /* A raw string R"delim( ... )delim" at p: where it ends (its lines added to *line), or NULL
@@ -199,6 +244,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             break;
         case CB_HASH:
             if (bol) {
+                if (!define_params(p, end, line, out)) return false;
                 p = directive(f, a, p, end, line, &bol);
                 if (!p) return false;
                 continue;
@@ -311,7 +357,7 @@ static int class_def(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k
     bool top = true;
     for (size_t b = 0; b < braces->n; b++)
         if (VEC_AT(braces, cbrace, b).kind != 1) top = false;
-    ix_class ic = {ix_strndup(a, name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0, false};
+    ix_class ic = {ix_strndup(a, name->s, name->n), tv[k].line, tv[k].line, NULL, 0, top, NULL, 0, false, 0};
     vec bases = VEC_INIT(char *);
     if (nx->s[0] == ':') {
         j = base_list(a, tv, n, j, &bases);
@@ -330,6 +376,44 @@ static int class_def(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k
     return 1;
 }
 
+/* An upper-case name with an underscore, as macros are spelled: USE_OP, DECLARE_FILE_SYMBOLS. */
+static bool macro_name(const ctok *t) {
+    bool us = false;
+    for (uint32_t i = 0; i < t->n; i++) {
+        char ch = t->s[i];
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) return false;
+        us |= ch == '_';
+    }
+    return us && t->n >= 4;
+}
+
+/* The macro call's extent: to the matching ')' (its last line). */
+static uint32_t macro_end(const ctok *tv, size_t n, size_t k) {
+    int depth = 0;
+    size_t j = k + 1;
+    for (; j < n; j++) {
+        if (tv[j].s[0] == '(') depth++;
+        if (tv[j].s[0] == ')' && --depth == 0) break;
+    }
+    return j < n ? tv[j].line : tv[k].line;
+}
+
+/* A macro call at namespace level, NAME(arg ...): "NAME arg" into f->macros, for the link-time
+ * pairs the removal analysis reads from settings (DECLARE_FILE_SYMBOLS / REGISTER_FILE_SYMBOLS,
+ * PD_DECLARE_KERNEL / PD_REGISTER_KERNEL ...). Returns false on OOM. */
+static bool macro_call(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k, const vec *braces) {
+    const ctok *t = &tv[k], *arg = &tv[k + 2];
+    if (!macro_name(t)) return true;
+    for (size_t b = 0; b < braces->n; b++)
+        if (VEC_AT(braces, cbrace, b).kind != 1) return true;
+    char buf[256];
+    if ((size_t)t->n + 1 + arg->n >= sizeof buf) return true;
+    memcpy(buf, t->s, t->n);
+    buf[t->n] = ' ';
+    memcpy(buf + t->n + 1, arg->s, arg->n);
+    return ix_word_push(a, &f->macros, buf, t->n + 1 + arg->n, t->line, macro_end(tv, n, k));
+}
+
 /* DEFINE_*(name ...), REGISTER_PASS(name, ...) or an operator's registration at tv[k], an
  * identifier followed by '(' and an identifier. Returns false on OOM. */
 static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
@@ -339,14 +423,7 @@ static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t
               CT_IS(t, "PD_REGISTER_STRUCT_KERNEL");
     bool use = CT_IS(t, "USE_OP") || CT_IS(t, "USE_OP_ITSELF") || CT_IS(t, "USE_NO_KERNEL_OP") || CT_IS(t, "USE_PASS");
     if (!(flag || pass || op || use)) return true;
-    /* the macro call's extent: to the matching ')' and a following ';' */
-    int depth = 0;
-    size_t j = k + 1;
-    for (; j < n; j++) {
-        if (tv[j].s[0] == '(') depth++;
-        if (tv[j].s[0] == ')' && --depth == 0) break;
-    }
-    uint32_t end = j < n ? tv[j].line : t->line;
+    uint32_t end = macro_end(tv, n, k);
     vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
     return ix_word_push(a, into, tv[k + 2].s, tv[k + 2].n, t->line, end);
 }
@@ -397,17 +474,89 @@ static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
         }
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
          * the DEFINE_ search reads the whole token */
-        if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_word(f, a, tv, n, k)) oom = true;
+        if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_param(toks, &tv[k + 2]) &&
+            (!macro_word(f, a, tv, n, k) || !macro_call(f, a, tv, n, k, &braces)))
+            oom = true;
     }
     vec_free(&braces);
     return !oom;
 }
 
+/* Each top-level class's first use in its own file outside its body (ix_class.used_at): an
+ * identifier spelling its name, not after class/struct/friend/enum (a declaration), nor followed
+ * by '::' at namespace level (an out-of-line member's definition). One walk over the tokens,
+ * a brace stack telling namespace braces from others. */
+static bool class_uses(ix_file *f, const ctoks *toks) {
+    if (!f->classes.n) return true;
+    uint64_t lens = 0; /* a bit per class name length (mod 64): most identifiers skip the compare */
+    for (size_t i = 0; i < f->classes.n; i++) lens |= (uint64_t)1 << (strlen(VEC_AT(&f->classes, ix_class, i).name) & 63);
+    vec ns = VEC_INIT(bool);
+    size_t other = 0; /* open braces that are not a namespace's */
+    const ctok *tv = toks->v;
+    for (size_t k = 0; k < toks->n; k++) {
+        const ctok *t = &tv[k];
+        if (t->s[0] == '{') {
+            bool is_ns = (k >= 1 && CT_IS(&tv[k - 1], "namespace")) || (k >= 2 && CT_IS(&tv[k - 2], "namespace")) ||
+                         (k >= 1 && CT_IS(&tv[k - 1], "extern"));
+            if (!vec_push(&ns, &is_ns)) {
+                vec_free(&ns);
+                return false;
+            }
+            other += !is_ns;
+            continue;
+        }
+        if (t->s[0] == '}') {
+            if (ns.n) other -= !VEC_AT(&ns, bool, --ns.n);
+            continue;
+        }
+        if (!ct_id(t) || !(lens >> (t->n & 63) & 1)) continue;
+        for (size_t i = 0; i < f->classes.n; i++) {
+            ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+            if (c->used_at || !c->top || strlen(c->name) != t->n || memcmp(c->name, t->s, t->n) != 0) continue;
+            if (t->line >= c->line && t->line <= c->end) continue;
+            if (k > 0 && (CT_IS(&tv[k - 1], "class") || CT_IS(&tv[k - 1], "struct") || CT_IS(&tv[k - 1], "friend") ||
+                          CT_IS(&tv[k - 1], "enum")))
+                continue;
+            if (!other && k + 1 < toks->n && tv[k + 1].n == 2 && tv[k + 1].s[0] == ':') continue;
+            /* Foo::Foo(, Foo::~Foo(: a member's own name */
+            if (k > 0 && tv[k - 1].n == 1 && tv[k - 1].s[0] == '~') continue;
+            if (k > 1 && tv[k - 1].n == 2 && tv[k - 1].s[0] == ':' && ct_is(&tv[k - 2], c->name, t->n)) continue;
+            c->used_at = t->line;
+        }
+    }
+    vec_free(&ns);
+    return true;
+}
+
+/* The operators the file registers that it also names as a string literal, "x" (a grad maker's
+ * SetType("x"), a type test): f->op_runs. Only files registering operators are searched. */
+static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
+    for (size_t i = 0; i < f->op_regs.n; i++) {
+        const char *name = VEC_AT(&f->op_regs, ix_word, i).text;
+        bool dup = false;
+        for (size_t j = 0; j < f->op_runs.n && !dup; j++) dup = !strcmp(VEC_AT(&f->op_runs, ix_word, j).text, name);
+        char q[260];
+        size_t n = strlen(name);
+        if (dup || n + 2 >= sizeof q) continue;
+        q[0] = '"';
+        memcpy(q + 1, name, n);
+        q[n + 1] = '"';
+        const char *hit = memmem(d, len, q, n + 2);
+        if (!hit) continue;
+        uint32_t line = (uint32_t)ix_count_nl(d, hit) + 1;
+        if (!ix_word_push(a, &f->op_runs, name, n, line, line)) return false;
+    }
+    return true;
+}
+
 int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
     ctoks toks = {0};
+    toks.defines = VEC_INIT(cdefine);
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
-    bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks);
+    bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) && class_uses(f, &toks) &&
+              op_runs(f, a, d, len);
     sunset_free(toks.v);
     sunset_free(toks.at);
+    vec_free(&toks.defines);
     return ok ? 0 : -1;
 }

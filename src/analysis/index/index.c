@@ -30,7 +30,8 @@ static void file_free(ix_file *f) {
         sunset_free(VEC_AT(&f->cmds, ix_cmd, i).arg_lines);
     }
     vec *vs[] = {&f->classes, &f->funcs, &f->imports, &f->aliases, &f->includes, &f->cmds,
-                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
+                 &f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words, &f->macros,
+                 &f->op_runs};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) vec_free(vs[i]);
     sunset_free(f->names);
     sunset_free(f->outside);
@@ -140,9 +141,10 @@ static void pack_file(packer *k, const ix_file *f, ix_file *g) {
             if (d->args) d->args[a] = arg;
         }
     }
-    const vec *from[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words};
-    vec *to[] = {&g->flag_defs, &g->pass_regs, &g->op_regs, &g->reg_uses, &g->list_words};
-    for (size_t w = 0; w < 5; w++) {
+    const vec *from[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses,
+                         &f->list_words, &f->macros, &f->op_runs};
+    vec *to[] = {&g->flag_defs, &g->pass_regs, &g->op_regs, &g->reg_uses, &g->list_words, &g->macros, &g->op_runs};
+    for (size_t w = 0; w < sizeof from / sizeof from[0]; w++) {
         pk_vec(k, to[w], from[w]);
         for (size_t i = 0; i < from[w]->n; i++) {
             char *text = pk_str(k, VEC_AT(from[w], ix_word, i).text);
@@ -277,6 +279,8 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     f->op_regs = VEC_INIT(ix_word);
     f->reg_uses = VEC_INIT(ix_word);
     f->list_words = VEC_INIT(ix_word);
+    f->macros = VEC_INIT(ix_word);
+    f->op_runs = VEC_INIT(ix_word);
     uint32_t nl = (uint32_t)ix_count_nl(src->data, src->data + src->len);
     f->n_lines = nl + (src->len && src->data[src->len - 1] != '\n');
     int r = 0;

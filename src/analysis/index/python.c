@@ -164,7 +164,7 @@ static void py_line(pyctx *c, tok *t, size_t n) {
         pyblock b = {SIZE_MAX, SIZE_MAX, indent};
         bool top = c->blocks.n == 0;
         if (cls) {
-            ix_class ic = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated};
+            ix_class ic = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated, 0};
             vec bases = VEC_INIT(char *);
             if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') {
                 int depth = 0;

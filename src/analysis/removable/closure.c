@@ -41,7 +41,8 @@ static void on_ref(ctx *c, const rm_ref *r, void *ud) {
         }
         return;
     }
-    rm_edit e = {r->from, r->line, r->end, r->how == RM_REF_TOKEN ? r->token : NULL, r->how, r->to, r->target, 0};
+    rm_edit e = {r->from, r->line, r->end, r->how == RM_REF_TOKEN ? r->token : NULL, r->how, r->to, r->target, 0,
+                 r->link ? r->token : NULL};
     if (!vec_push(L->edits, &e)) c->oom = true;
 }
 

@@ -474,7 +474,9 @@ static int flag_pass_users(ctx *c) {
     }
     sunset_free(out);
     if (rc) return -1;
-    /* drop the definer, CMake files, and for flags anything but C++ and Python */
+    /* drop the definer of a pass or op (its registration names it), CMake files, and for flags
+     * anything but C++ and Python; a flag's definer reading FLAGS_x reads it (its definition
+     * does not spell FLAGS_x): a live definer keeps it */
     for (size_t i = 0; i < n; i++) {
         bool pass = i >= nfl;
         const wordref *w = flag_or_pass(c, nfl, i);
@@ -483,7 +485,7 @@ static int flag_pass_users(ctx *c) {
         for (size_t j = 0; j < us->n; j++) {
             size_t f = VEC_AT(us, size_t, j);
             const ix_file *F = c->files[f];
-            if (f == w->file || is_cmake_file_(F)) continue;
+            if ((pass && f == w->file) || is_cmake_file_(F)) continue;
             if (!pass && F->lang != SUNSET_LANG_CPP && F->lang != SUNSET_LANG_PYTHON) continue;
             VEC_AT(us, size_t, k++) = f;
         }
@@ -518,6 +520,7 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->glob_dirs);
     sunset_free(c->base_at);
     sunset_free(c->base_of);
+    sunset_free(c->link_defs);
     for (size_t k = 0; c->cn && k < c->classes.n; k++) node_free(&c->cn[k]);
     for (size_t t = 0; t < c->targets.n; t++) {
         tgt *T = &VEC_AT(&c->targets, tgt, t);

@@ -94,16 +94,11 @@ static void live_class(ctx *c, size_t k, const vec *users, bool *changed) {
     if (!c->cn[k].live && c->files[x->file]->lang == SUNSET_LANG_CPP && c->fn[x->file].legacy &&
         c->fn[x->file].live)
         make_live(c, &c->cn[k], rm_fmt("defined in %s, which stays live", c->files[x->file]->path), changed);
-    /* C++: uses within one file are not tracked, so a live class keeps its neighbours */
-    if (!c->cn[k].live && c->files[x->file]->lang == SUNSET_LANG_CPP) {
-        for (size_t q = 0; q < c->file_classes[x->file].n; q++) {
-            size_t o = VEC_AT(&c->file_classes[x->file], size_t, q);
-            if (o == k || !c->cn[o].legacy || !c->cn[o].live) continue;
-            make_live(c, &c->cn[k], rm_fmt("in the same file as live %s", VEC_AT(&c->classes, cls, o).c->name),
-                      changed);
-            break;
-        }
-    }
+    /* C++: a class its own live file names outside its body (`new ParallelExecutorPassBuilder(*this)`
+     * in BuildStrategy's code, a neighbour class's member) is used there (ix_class.used_at) */
+    if (!c->cn[k].live && c->files[x->file]->lang == SUNSET_LANG_CPP && x->c->used_at && file_live(c, x->file))
+        make_live(c, &c->cn[k], rm_fmt("%s:%u names %s outside it", c->files[x->file]->path, x->c->used_at, x->c->name),
+                  changed);
     for (size_t j = 0; j < users->n; j++) {
         size_t f = VEC_AT(users, size_t, j);
         if (f == x->file || !file_live(c, f)) continue;
@@ -180,11 +175,27 @@ static void files_classes_targets_live(ctx *c, const vec *leg, const vec *cu) {
     }
 }
 
+/* An operator its own live registering file runs by type (ix_file.op_runs) is live. */
+static void ops_run_by_definer(ctx *c, bool *changed) {
+    for (size_t i = 0; i < c->passes.n; i++) {
+        const wordref *w = &VEC_AT(&c->passes, wordref, i);
+        if (!w->op || !c->pn[i].legacy || c->pn[i].live || !file_live(c, w->file)) continue;
+        const ix_file *F = c->files[w->file];
+        for (size_t j = 0; j < F->op_runs.n; j++) {
+            const ix_word *r = &VEC_AT(&F->op_runs, ix_word, j);
+            if (strcmp(r->text, w->w->text) != 0) continue;
+            make_live(c, &c->pn[i], rm_fmt("%s:%u runs op %s by type", F->path, r->line, r->text), changed);
+            break;
+        }
+    }
+}
+
 /* Flags and passes that live code uses are live, and so is the legacy file defining them
  * (a pass registered in a legacy file that a live file names in USE_PASS keeps that file).
  * Returns whether anything changed. */
 static bool flags_passes_live(ctx *c) {
     bool changed = false;
+    ops_run_by_definer(c, &changed);
     for (int kind = 0; kind < 2; kind++) {
         vec *v = kind ? &c->passes : &c->flags;
         node *nodes = kind ? c->pn : c->gn;

@@ -147,6 +147,10 @@ static void edit_items(planner *P, const vec *edits) {
             rm_ev ev = {0};
             ev.step = rm_step_of(RM_EV_IMPORTS_REEXPORT, named, 0, it->replace);
             rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+        } else if (e->symbol) {
+            rm_ev ev = {0};
+            ev.step = rm_step_of(RM_EV_LINKS_REMOVED, named, 0, e->symbol);
+            rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
         } else if (defines) item_from_node(c, it, &c->tn[dt]);
         else item_step(c, it, why, named);
         it->token = e->token != NULL;
@@ -272,6 +276,74 @@ static void dead_targets(planner *P) {
 
 /* ---- partial removals in files that stay ---- */
 
+/* Does a class of file f that stays name `bound` (or `bound.x`) among its bases? */
+static bool base_of_kept(const ctx *c, size_t f, const char *bound, const bool *dead) {
+    size_t n = strlen(bound);
+    for (size_t q = 0; q < c->file_classes[f].n; q++) {
+        size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+        const ix_class *y = VEC_AT(&c->classes, cls, k).c;
+        if (rm_class_removable(c, k, dead)) continue;
+        for (uint32_t b = 0; b < y->n_bases; b++)
+            if (!strncmp(y->bases[b], bound, n) && (!y->bases[b][n] || y->bases[b][n] == '.')) return true;
+    }
+    return false;
+}
+
+/* Did cutting class x make import m of file f unneeded (used before, needed no more)? */
+static bool cut_unneeded(const planner *P, size_t f, const ix_class *x, const ix_import *m) {
+    char first[256];
+    const char *bound = ix_import_bound(m, first, sizeof first);
+    return m->used && (!m->name || strcmp(m->name, "*") != 0) && strcmp(m->module, "__future__") != 0 &&
+           ix_hashes_have(x->names, x->n_names, bound) && !rm_py_needed(P->c, f, bound, P->dead) &&
+           !base_of_kept(P->c, f, bound, P->dead);
+}
+
+/* The imports of class k's file that only the cut classes used land with the cut: a statement
+ * whose every name goes is deleted, a from-import keeping some names becomes one line with
+ * the rest (the plan's `replace`). */
+static void cut_imports(planner *P, size_t k, int step) {
+    ctx *c = P->c;
+    const cls *x = &VEC_AT(&c->classes, cls, k);
+    const ix_file *F = c->files[x->file];
+    for (size_t i = 0; i < F->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&F->imports, ix_import, i);
+        if (i > 0 && VEC_AT(&F->imports, ix_import, i - 1).line == m->line) continue; /* its statement is done */
+        size_t n = 0, gone = 0;
+        bool one_module = true;
+        sb keep = {0};
+        for (size_t j = i; j < F->imports.n && VEC_AT(&F->imports, ix_import, j).line == m->line; j++) {
+            const ix_import *o = &VEC_AT(&F->imports, ix_import, j);
+            n++;
+            one_module &= o->name && strcmp(o->module, m->module) == 0;
+            if (cut_unneeded(P, x->file, x->c, o)) {
+                gone++;
+                continue;
+            }
+            sb_printf(&keep, "%s%s%s%s", keep.len ? ", " : "", o->name ? o->name : "", o->alias ? " as " : "",
+                      o->alias ? o->alias : "");
+        }
+        bool listed = false;
+        for (size_t j = 0; j < P->p->n_items && !listed; j++) {
+            const rm_item *o = &P->p->items[j];
+            listed = o->kind == RM_IMPORT && o->line == m->line && !strcmp(o->path, F->path);
+        }
+        if (!gone || listed || (gone < n && !one_module)) {
+            sb_free(&keep);
+            continue;
+        }
+        char first[256];
+        rm_item *it = plan_add(c, P->p, RM_IMPORT, F->path, ix_import_bound(m, first, sizeof first), m->line, m->end);
+        if (it && gone < n && !(it->replace = rm_fmt("from %s import %s", m->module, keep.s))) c->oom = true;
+        sb_free(&keep);
+        if (!it) continue;
+        rm_ev ev = {0};
+        ev.step = rm_step_of(RM_EV_IMPORT_CUT, x->c->name, 0, it->name);
+        rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+        it->patchable = true;
+        it->step = step;
+    }
+}
+
 /* Dead legacy classes. */
 static void class_items(planner *P) {
     ctx *c = P->c;
@@ -290,6 +362,7 @@ static void class_items(planner *P) {
             if (o->kind == RM_IMPORT && o->patchable && o->step > 0 && !strcmp(o->path, it->path)) it->step = o->step;
         }
         if (!it->step) it->step = (int)++P->p->n_steps;
+        cut_imports(P, k, it->step);
     }
 }
 

@@ -16,6 +16,7 @@
 #include "analysis/removable/rm_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Commands whose arguments are conditions or loop variables: an edit could change meaning. */
@@ -195,26 +196,104 @@ static bool plain_import(const ix_file *F, uint32_t line) {
     return true;
 }
 
-/* USE_OP(x) / USE_PASS(x) in file f links the registration of x: when every file registering
- * x goes, each is named (no line edit can remove a link the code may rely on). */
+/* A macro call "NAME arg" of the index (ix_file.macros) in a link group of the settings: the
+ * group, whether NAME defines or declares, and the symbol. Returns -1 when NAME is in none. */
+static long link_role(const ctx *c, const char *text, bool *def, const char **arg) {
+    const char *sp = strchr(text, ' ');
+    if (!sp) return -1;
+    size_t n = (size_t)(sp - text);
+    *arg = sp + 1;
+    for (size_t g = 0; g < c->conv->links.n; g++) {
+        const sunset_link *l = &VEC_AT(&c->conv->links, sunset_link, g);
+        const vec *lists[] = {&l->define, &l->declare};
+        for (size_t k = 0; k < 2; k++)
+            for (size_t i = 0; i < lists[k]->n; i++) {
+                const char *m = VEC_AT(lists[k], char *, i);
+                if (strlen(m) == n && !memcmp(m, text, n)) {
+                    *def = k == 0;
+                    return (long)g;
+                }
+            }
+    }
+    return -1;
+}
+
+static uint64_t link_key(size_t group, const char *arg) { return hash64(arg, strlen(arg), 100 + group); }
+
+static int linkdef_cmp(const void *a, const void *b) {
+    const struct rm_linkdef *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* Every defining macro call of the tree, once (c->link_defs). */
+static void links_build(ctx *c) {
+    c->links_built = true;
+    if (!c->conv->links.n) return;
+    vec all = VEC_INIT(struct rm_linkdef);
+    for (size_t f = 0; f < c->nf; f++) {
+        const ix_file *F = c->files[f];
+        for (size_t i = 0; i < F->macros.n; i++) {
+            bool def;
+            const char *arg;
+            long g = link_role(c, VEC_AT(&F->macros, ix_word, i).text, &def, &arg);
+            struct rm_linkdef d = {g >= 0 ? link_key((size_t)g, arg) : 0, f};
+            if (g >= 0 && def && !vec_push(&all, &d)) c->oom = true;
+        }
+    }
+    if (all.n) qsort(all.v, all.n, sizeof(struct rm_linkdef), linkdef_cmp);
+    c->link_defs = all.v;
+    c->n_link_defs = all.n;
+}
+
+/* The declaring call at [line, end] of file F is a statement of its own: no other macro call,
+ * include, class or function of F starts on its lines, so the lines can go. */
+static bool decl_alone(const ix_file *F, const ix_word *w) {
+    for (size_t i = 0; i < F->macros.n; i++) {
+        const ix_word *o = &VEC_AT(&F->macros, ix_word, i);
+        if (o != w && o->line >= w->line && o->line <= w->end) return false;
+    }
+    for (size_t i = 0; i < F->includes.n; i++) {
+        uint32_t l = VEC_AT(&F->includes, ix_include, i).line;
+        if (l >= w->line && l <= w->end) return false;
+    }
+    for (size_t i = 0; i < F->classes.n; i++) {
+        const ix_class *k = &VEC_AT(&F->classes, ix_class, i);
+        if (k->line <= w->end && k->end >= w->line) return false;
+    }
+    return true;
+}
+
+/* DECLARE_FILE_SYMBOLS(x), USE_OP(x), USE_PASS(x), PD_DECLARE_KERNEL(x) ... in file f (the
+ * declaring macros of settings.cross_file.links) link the definition of x by name: when every
+ * file defining x in that group goes, the declaration is a reference to each. A declaration on
+ * lines of its own goes with them (it only declares and touches the symbol); any other keeps
+ * them. */
 static void link_refs(ctx *c, size_t f, const bool *dead, rm_ref_fn fn, void *ud) {
     const ix_file *F = c->files[f];
-    for (size_t u = 0; u < F->reg_uses.n; u++) {
-        const ix_word *w = &VEC_AT(&F->reg_uses, ix_word, u);
-        size_t regs = 0, gone = 0;
-        for (size_t i = 0; i < c->passes.n; i++) {
-            const wordref *r = &VEC_AT(&c->passes, wordref, i);
-            if (strcmp(r->w->text, w->text) != 0) continue;
-            regs++;
-            gone += dead[r->file];
+    if (!c->links_built) links_build(c);
+    for (size_t u = 0; u < F->macros.n && c->n_link_defs; u++) {
+        const ix_word *w = &VEC_AT(&F->macros, ix_word, u);
+        bool def;
+        const char *arg;
+        long g = link_role(c, w->text, &def, &arg);
+        if (g < 0 || def) continue;
+        uint64_t key = link_key((size_t)g, arg);
+        size_t lo = 0, hi = c->n_link_defs;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (c->link_defs[mid].key < key) lo = mid + 1;
+            else hi = mid;
         }
-        size_t last = SIZE_MAX; /* one file's registrations of x are adjacent: name it once */
-        for (size_t i = 0; regs && gone == regs && i < c->passes.n; i++) {
-            const wordref *r = &VEC_AT(&c->passes, wordref, i);
-            if (strcmp(r->w->text, w->text) != 0 || r->file == last) continue;
-            last = r->file;
-            rm_ref ref = {f, (long)r->file, -1, NULL, UINT32_MAX, w->line, w->end, w->text, RM_REF_KEEP};
+        size_t end = lo, gone = 0;
+        for (; end < c->n_link_defs && c->link_defs[end].key == key; end++) gone += dead[c->link_defs[end].file];
+        if (end == lo || gone < end - lo) continue;
+        rm_ref_how how = decl_alone(F, w) ? RM_REF_LINE : RM_REF_KEEP;
+        for (size_t i = lo; i < end; i++) {
+            if (i > lo && c->link_defs[i].file == c->link_defs[i - 1].file) continue;
+            rm_ref ref = {f, (long)c->link_defs[i].file, -1, NULL, UINT32_MAX, w->line, w->end, arg, how, true};
             fn(c, &ref, ud);
+            if (how == RM_REF_LINE) break; /* the line goes once: naming one definer is enough */
         }
     }
 }

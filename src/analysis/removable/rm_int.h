@@ -117,6 +117,14 @@ typedef struct ctx {
      * resolution never depends on legacy marks; the pointee is written through a const ctx) */
     size_t *base_at;        /* per class + 1: offset of its bases in base_of */
     long *base_of;          /* class id, -1 none, -2 not resolved yet */
+    /* settings.cross_file.links: every defining macro call, sorted by key (the link group and
+     * the symbol's name hashed), built on first use (refs.c) */
+    struct rm_linkdef {
+        uint64_t key;
+        size_t file;
+    } *link_defs;
+    size_t n_link_defs;
+    bool links_built;
     bool oom;
 } ctx;
 
@@ -221,8 +229,9 @@ typedef struct rm_ref {
     const ix_cmd *cmd;    /* CMake: the command; NULL otherwise */
     uint32_t arg;         /* CMake: the argument's index */
     uint32_t line, end;
-    const char *token;    /* CMake: the argument as written; else the named file's path */
+    const char *token;    /* CMake: the argument as written; a link: the symbol; else the named file's path */
     rm_ref_how how;
+    bool link;            /* a declaration linking a symbol the named file defines (cross_file.links) */
 } rm_ref;
 
 typedef void (*rm_ref_fn)(ctx *c, const rm_ref *r, void *ud);
@@ -240,6 +249,7 @@ typedef struct rm_edit {
     rm_ref_how how;
     long to, target;     /* what it removes a reference to */
     int step;
+    const char *symbol;  /* a link's declaration: the symbol it links (rm_ref.link) */
 } rm_edit;
 
 /* Shrink dead[] until every reference to a dead file or dropped target can go by an edit;
