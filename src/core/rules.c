@@ -1184,33 +1184,4 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     sunset_free(rs);
 }
 
-const sunset_rule *sunset_ruleset_find(const sunset_ruleset *rs, const char *id) {
-    for (size_t i = 0; i < rs->rules.n; i++) {
-        const sunset_rule *r = VEC_AT(&rs->rules, sunset_rule *, i);
-        if (strcmp(r->id, id) == 0) return r;
-    }
-    return NULL;
-}
-
-int sunset_ruleset_set_severity(sunset_ruleset *rs, const char *id, sunset_severity sev) {
-    sunset_rule *r = (sunset_rule *)sunset_ruleset_find(rs, id);
-    if (!r) return -1;
-    for (int c = 0; c < SUNSET_CTX_COUNT; c++) r->sev[c] = sev;
-    r->sev_overridden = true;
-    return 0;
-}
-
-size_t sunset_ruleset_query_count(const sunset_ruleset *rs, sunset_lang lang) {
-    return (unsigned)lang < SUNSET_LANG_COUNT ? rs->queries[lang].n : 0;
-}
-
-const sunset_rule *sunset_ruleset_query_at(const sunset_ruleset *rs, sunset_lang lang, size_t i) {
-    if ((unsigned)lang >= SUNSET_LANG_COUNT || i >= rs->queries[lang].n) return NULL;
-    return VEC_AT(&rs->queries[lang], sunset_rule *, i);
-}
-
-const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
-const char *sunset_rule_query(const sunset_rule *r) { return r->query ? r->query : ""; }
-const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
-const char *sunset_rule_origin(const sunset_rule *r) { return r->origin; }
 const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kind_names[k] : "?"; }
