@@ -283,8 +283,8 @@ static TSTree *py_parse(scan_ctx *sc, const char *data, uint32_t len) {
     sc->w->cancel = 0;
     /* the real clock only: a fake one must be the only clock a test's verdict depends on */
     ts_parser_set_timeout_micros(p, sunset_clock_is_real() ? (uint64_t)budget * 1000u : 0);
-    TSTree *t = sc->over_budget ? NULL
-                                : ts_parser_parse(p, NULL, (TSInput){&in, py_read, TSInputEncodingUTF8});
+    TSInput input = {&in, py_read, TSInputEncodingUTF8};
+    TSTree *t = sc->over_budget ? NULL : ts_parser_parse(p, NULL, input);
     if (!t) {
         ts_parser_reset(p);
         if (sc->deadline_ms) sc->over_budget = true; /* our flag or tree-sitter's timeout */
