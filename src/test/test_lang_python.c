@@ -1207,6 +1207,46 @@ static void test_chain_limit(void **unused) {
     fx_close(&f);
 }
 
+/* Chains each under MAX_CHAIN but costly together (ten of 8,000 links took 7 s): refused
+ * when their squared lengths sum to more than 12,000 squared, at the chain that crosses it,
+ * whether they are in the part of the file a rule may match in or left out of it (the part
+ * is held to what the units left out may need, so it is refused where the whole file is). */
+static void test_chain_work_limit(void **unused) {
+    sb code = {0};
+    sb_puts(&code, "x = fluid.ParallelExecutor()\n");
+    for (int k = 0; k < 3; k++) { /* 3 x 7,000 squared = 147,000,000 */
+        char *c = chain("y = a", ".b", 7000);
+        sb_puts(&code, c);
+        free(c);
+    }
+    fx f;
+    fx_open(&f, NULL);
+    for (int part = 0; part < 2; part++) {
+        int restarts = rec_restarts;
+        rec_may_match_literal = part ? "ParallelExecutor" : NULL; /* the chains left out */
+        assert_int_equal(fx_scan(&f, code.s), -1);
+        rec_may_match_literal = NULL;
+        const rec *r = warning_with(&f.sink, "skipped: the chains of attributes and calls up "
+                                             "to this one have squared lengths summing to more "
+                                             "than 12000 squared");
+        assert_non_null(r);
+        assert_int_equal(r->span.line, 4);
+        assert_int_equal(r->span.col, 5);
+        assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 1);
+        assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
+        assert_int_equal(rec_restarts, restarts + part); /* the part refused: the whole file */
+    }
+    /* two of them are 98,000,000: analysed */
+    char *two = strstr(code.s, "\ny = a") + 1;
+    two = strstr(two + 1, "\ny = a") + 1;
+    two = strstr(two + 1, "\ny = a");
+    two[1] = 0;
+    assert_int_equal(fx_scan(&f, code.s), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    fx_close(&f);
+    sb_free(&code);
+}
+
 /* Which phase is a time-limit warning about: 1 the parse, 2 the queries, 3 the second
  * passes over docstrings' and comments' code; 0 none; -1 something else. */
 static int time_phase(const sunset_sink *s) {
@@ -1395,6 +1435,7 @@ int main(void) {
         cmocka_unit_test(test_part_parse),
         cmocka_unit_test(test_parse_budget),
         cmocka_unit_test(test_chain_limit),
+        cmocka_unit_test(test_chain_work_limit),
         cmocka_unit_test(test_query_budget),
         cmocka_unit_test(test_regex_error),
         cmocka_unit_test(test_no_leaks_and_oom),

@@ -866,25 +866,30 @@ static bool is_link(const py_state *st, TSNode n) {
     return sym == st->sym_attribute || sym == st->sym_call;
 }
 
-/* The head of a postfix chain longer than MAX_CHAIN (links: attribute and call nodes, each
- * the first child of the next); false when there is none. One iterative walk (no recursion
- * over the tree) that measures each chain from its head only, so linear in the nodes. */
-static bool long_chain(const py_state *st, TSNode root, TSNode *at) {
+/* Chains too costly to query: 1 with *at the head of a postfix chain longer than MAX_CHAIN
+ * (links: attribute and call nodes, each the first child of the next), 2 with *at the head
+ * of the chain at which the squares of the chains' lengths sum to more than `work`, else 0.
+ * One iterative walk (no recursion over the tree) that measures each chain from its head
+ * only, so linear in the nodes. */
+static int long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at) {
     TSTreeCursor cur = ts_tree_cursor_new(root);
-    bool found = false, first_of_link = false; /* entered as the first child of a link */
+    int found = 0;
+    bool first_of_link = false; /* entered as the first child of a link */
+    uint64_t sum = 0;
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cur);
         bool link = is_link(st, n);
         if (link && !first_of_link) {
-            uint32_t len = 1;
+            uint64_t len = 1;
             for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
                 k = ts_node_child(k, 0);
                 if (!is_link(st, k)) break;
                 len++;
             }
-            if (len > MAX_CHAIN) {
+            sum += len * len;
+            found = len > MAX_CHAIN ? 1 : sum > work ? 2 : 0;
+            if (found) {
                 *at = n;
-                found = true;
                 break;
             }
         }
@@ -1036,18 +1041,29 @@ static void scan_ctx_init(scan_ctx *sc, py_worker *w, const sunset_source *src, 
     };
 }
 
-/* Facts, query rules and the second passes over a parse of the file (whole or part). 0, or
- * -1 with a warning: the file is not analysed. */
-static int analyse(scan_ctx *sc, TSTree *tree) {
+/* Facts, query rules and the second passes over a parse of the file (whole or part; a
+ * part's chains are held to what `skipped_work`, the bound of the units left out, leaves of
+ * MAX_CHAIN_WORK, so that a part is refused where the whole file would be). 0, or -1 with
+ * a warning: the file is not analysed. */
+static int analyse(scan_ctx *sc, TSTree *tree, uint64_t skipped_work) {
     sunset_sink *sink = sc->sink;
     const sunset_source *src = sc->src;
     py_worker *w = sc->w;
     TSNode root = ts_tree_root_node(tree), head;
-    if (py_may_chain(src->data, src->len) && long_chain(w->st, root, &head)) {
-        sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
-                    "skipped: a chain of more than %u attributes and calls (the query cost "
-                    "grows with the square of its length)",
-                    MAX_CHAIN);
+    uint64_t work = skipped_work < MAX_CHAIN_WORK ? MAX_CHAIN_WORK - skipped_work : 0;
+    int chains = py_chain_marks(src->data, src->len) > MAX_CHAIN
+                     ? long_chain(w->st, root, work, &head) : 0;
+    if (chains) {
+        TSPoint at = ts_node_start_point(head);
+        if (chains == 1)
+            sunset_warn(sink, at.row + 1, at.column + 1,
+                        "skipped: a chain of more than %u attributes and calls (the query cost "
+                        "grows with the square of its length)", MAX_CHAIN);
+        else
+            sunset_warn(sink, at.row + 1, at.column + 1,
+                        "skipped: the chains of attributes and calls up to this one have "
+                        "squared lengths summing to more than %u squared (the query cost "
+                        "grows with the square of a chain's length)", MAX_CHAIN);
         return -1;
     }
     /* Everything is computed before anything is emitted, so that a file over budget is
@@ -1083,7 +1099,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     py_worker *w = wp;
     TSTree *tree = NULL;
     int rc = -1;
-    py_part pt = {VEC_INIT(TSRange), VEC_INIT(uint32_t[2])};
+    py_part pt = {VEC_INIT(TSRange), VEC_INIT(uint32_t[2]), 0};
     scan_ctx sc;
     /* One time limit for the parses and the queries of the file. */
     unsigned budget = w->st->parse_budget_ms;
@@ -1110,7 +1126,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     /* the part a rule can match in, when it is enough: else, everything it reported is
      * forgotten and the whole file parsed */
     if (py_choose_part(src, sink, &pt) && (tree = parse_part(&sc, &pt))) {
-        rc = analyse(&sc, tree);
+        rc = analyse(&sc, tree, pt.skipped_work);
         if (rc == 0 && sunset_sink_part_suffices(sink, pt.skipped.v, pt.skipped.n)) goto cleanup;
         if (sc.over_budget) goto cleanup; /* analyse warned */
         sunset_sink_restart(sink);
@@ -1127,7 +1143,7 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
         else sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
         goto cleanup;
     }
-    rc = analyse(&sc, tree);
+    rc = analyse(&sc, tree, 0);
 cleanup:
     scan_ctx_free(&sc);
     vec_free(&pt.ranges);
