@@ -5,8 +5,8 @@
 # ftime, getrusage, times, difftime, sleep, usleep, nanosleep, clock_nanosleep, or sunset's
 # own sunset_clock_ms) outside comments and strings. A time limit is tested through the fake
 # clock of fakeclock.h (sunset_set_clock), the one file exempt, and a file that sets a time
-# limit (parse_budget_ms, --parse-budget) must include it, so that the real clock never
-# decides its outcome; alarm() is allowed as a hang guard only (it can turn a hang into a
+# limit (parse_budget_ms, --parse-budget, other than 0: none) must include it, so that the
+# real clock never decides its outcome; alarm() is allowed as a hang guard only (it can turn a hang into a
 # failure, never decide a pass). Prints FILE:LINE: what for each and exits 1 if there is
 # any. POSIX sh and awk only.
 set -u
@@ -22,7 +22,7 @@ function budget_check() {
 }
 FNR == 1 { budget_check(); file = FILENAME; incomment = 0; budget_at = 0; fake = 0 }
 /^[ \t]*#[ \t]*include[ \t]*"test\/fakeclock\.h"/ { fake = 1 }
-/parse_budget_ms|--parse-budget/ { if (!budget_at) budget_at = FNR }
+/parse_budget_ms[ \t]*=[ \t]*([1-9a-zA-Z_(]|0[0-9xX])|--parse-budget[ =]+[1-9]/ { if (!budget_at) budget_at = FNR }
 {
     line = $0; out = ""
     # drop comments (/* */ across lines, //) and string and character literals
