@@ -1,7 +1,8 @@
 /*
  * util.c — the allocation hook, growable buffers and vectors, whole-file reads, atomic
- * writes and the language table. Everything sunset allocates goes through sunset_malloc so
- * that the test suite can count leaks and fail a chosen allocation.
+ * writes, the clock of the time limits and the language table. Everything sunset allocates
+ * goes through sunset_malloc so that the test suite can count leaks and fail a chosen
+ * allocation.
  */
 #include "base/util.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static atomic_long fail_countdown;
@@ -23,6 +25,19 @@ static atomic_long live_allocs;
 
 void sunset_alloc_fail_after(long n) { atomic_store(&fail_countdown, n); }
 long sunset_alloc_live(void) { return atomic_load(&live_allocs); }
+
+static _Atomic(sunset_clock_fn) clock_hook;
+
+void sunset_set_clock(sunset_clock_fn fn) { atomic_store(&clock_hook, fn); }
+bool sunset_clock_is_real(void) { return atomic_load(&clock_hook) == NULL; }
+
+double sunset_clock_ms(void) {
+    sunset_clock_fn fn = atomic_load(&clock_hook);
+    if (fn) return fn();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static bool alloc_should_fail(void) {
     long c = atomic_load(&fail_countdown);

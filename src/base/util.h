@@ -111,6 +111,17 @@ size_t sunset_release_code_pages(const char *const *names);
 void sunset_alloc_fail_after(long n);
 long sunset_alloc_live(void);
 
+/* The clock of every per-file time limit (--parse-budget), in milliseconds: CLOCK_MONOTONIC,
+ * or the function a test installed with sunset_set_clock (NULL puts the real clock back).
+ * The time limits are the last guard behind deterministic work limits; tests drive them
+ * with a fake clock and never read the real one. Install it before a scan, never during. */
+typedef double (*sunset_clock_fn)(void);
+void sunset_set_clock(sunset_clock_fn fn);
+double sunset_clock_ms(void);
+/* Is the clock CLOCK_MONOTONIC (no fake installed)? Libraries with a timer of their own
+ * (tree-sitter's parse timeout) may use theirs only then. */
+bool sunset_clock_is_real(void);
+
 const char *sunset_context_name(sunset_context ctx);
 const char *sunset_severity_name(sunset_severity sev);
 /* Returns -1 for an unknown name. */

@@ -486,15 +486,31 @@ static void drop_cands(sunset_sink *s) {
     sunset_free(file_hit);
 }
 
-static void finish_file(sunset_sink *s) {
+/* Returns false when the result depends on the machine's speed (the flow was stopped by the
+ * time limit): it is not to be cached. */
+static bool finish_file(sunset_sink *s) {
     worker *w = s->w;
     vec *cv = &s->cands;
+    bool timeless = true;
     if (s->flow) {
         flow_file *ff = s->flow;
         s->flow = NULL; /* its reports are not seeds */
         s->embedded = s->flow_lang != s->src->lang; /* the flow of a document's embedded code */
-        flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, flow_report, s);
+        flow_limits lim = {0, w->e->o->parse_budget_ms};
+        flow_status fs = flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, &lim,
+                                     flow_report, s);
         s->embedded = false;
+        if (fs == FLOW_WORK_LIMIT)
+            warnf(w, "%s: warning: legacy-object flow stopped at its work limit (%llu steps); "
+                  "uses of legacy objects may be missing", s->src->path,
+                  (unsigned long long)flow_file_work(ff));
+        else if (fs == FLOW_TIME_LIMIT)
+            warnf(w, "%s: warning: legacy-object flow stopped by the time limit (--parse-budget "
+                  "%u ms); uses of legacy objects may be missing", s->src->path, lim.budget_ms);
+        else if (fs == FLOW_OOM)
+            warnf(w, "%s: warning: out of memory in legacy-object flow; uses of legacy objects "
+                  "may be missing", s->src->path);
+        timeless = fs != FLOW_TIME_LIMIT;
         flow_file_free(ff);
     }
     drop_cands(s);
@@ -562,6 +578,7 @@ static void finish_file(sunset_sink *s) {
     /* in-source sunset-ignore comments (src/core/suppress.c) */
     if (s->has_marker && sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
         warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
+    return timeless;
 }
 
 /* Generators write their marker in a header comment, so only the first lines are read: a
@@ -833,7 +850,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
         }
         scan_embedded(w, &sink);
     }
-    finish_file(&sink);
+    if (!finish_file(&sink)) cacheable = false;
     if (cacheable) sunset_cache_store(e->o->cache, ckey, len, cdigest, &w->res, first_finding, first_warning, &before);
 cleanup:
     sb_free(&fspath);

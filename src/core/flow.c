@@ -7,28 +7,43 @@
  * are what a migration rewrites, and are reported under the flow rule.
  *
  * Scoping is lexical and approximate by design: a plain name is looked up in its innermost
- * function (then the module), and the binding that holds at a use is the last one of that
- * name in the scope on an earlier line, so a re-binding to something else ends the mark;
- * `self.x` is marked for the whole class, whichever method binds it. Not followed: aliasing
- * through containers, globals rebound in functions, objects passed into other functions,
- * other modules. The frontend emits BIND facts; the engine feeds every fact and candidate
- * here while the file is scanned and calls flow_finish before candidates are reduced.
+ * function (then the module), and a marked binding of that name in the scope on an earlier
+ * line reaches a use unless a re-binding to something else at its block depth or shallower
+ * comes between, so a re-binding ends the mark in its block; `self.x` is marked for the
+ * whole class, whichever method binds it. Not followed: aliasing through containers, globals
+ * rebound in functions, objects passed into other functions, other modules. The frontend
+ * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
+ * and calls flow_finish before candidates are reduced.
+ *
+ * Cost: the file's facts are indexed once (flow_prepare: bindings sorted by name and scope,
+ * by value and by callee; scopes as a tree), the marks spread from binding to dependent
+ * binding through a work list, and a use is looked up in the prefix state of its name's
+ * bindings: about n log n in the facts. What can still grow faster (many re-bindings of one
+ * name) is bounded by a work counter, and the time limit is the last guard behind it.
  */
 #include "core/flow.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A bound value's text is kept up to this many bytes: enough for a name, a callee and the
  * start of its arguments, which is all the re-binding and return tests look at. */
 #define VALUE_MAX 240
 
+/* The time limit is checked every CLOCK_STEPS steps of work. */
+#define CLOCK_STEPS 4096u
+
 typedef struct fbind {
     char *target;        /* owned; "" for a return */
     char *value;         /* owned; at most VALUE_MAX bytes of the bound expression */
     sunset_span vspan;   /* the bound expression */
     uint32_t col;        /* the statement's column: its block depth, for the kill test */
-    size_t scope;        /* index + 1 into ff->scopes of the function (class for self.x); 0 = module */
+    size_t scope;        /* index + 1 into ff->scopes of the function (class for self.x); 0 =
+                            module (flow_prepare) */
+    size_t vscope;       /* the scope the value's name is looked up in (flow_prepare) */
+    const char *callee;  /* into value: the function it calls (`f(`, `self.f(`), or NULL */
+    size_t callee_len;
     bool ret;            /* a return statement of scope `scope` */
     bool doc;            /* in a docstring's code example: its names are the example's */
 } fbind;
@@ -45,6 +60,7 @@ typedef struct fuse {
 typedef struct fscope {
     char *kind, *name;   /* owned */
     uint32_t start, end;
+    size_t parent;       /* index + 1 of the innermost scope holding it, 0 = module (prepare) */
 } fscope;
 
 typedef struct fseed {
@@ -54,14 +70,23 @@ typedef struct fseed {
 
 struct flow_file {
     vec binds, uses, scopes, seeds;
-    /* built by flow_finish: the binds of each target name as a chain in file order, so that
-     * the reach of a name walks its own binds and not all of them (a module with thousands
-     * of assignments made reaching() quadratic: 3% of a cold scan of Paddle, perf) */
-    long *next;          /* per bind: the next bind of the same target, or -1 */
-    long *head;          /* open addressing over target hashes: first bind, or -1 = empty */
-    uint64_t *head_hash;
-    size_t head_cap;     /* a power of two; 0 = not built (then every bind is walked) */
+    /* flow_prepare's indexes, dropped when a fact arrives after them */
+    bool prepared, nested;   /* nested: the scopes nest and come in document order */
+    bool sorted;             /* the bindings of a name and scope come in line order */
+    size_t *by_target;       /* non-return binds by (target, scope, doc, index) */
+    size_t n_target;
+    size_t *by_value;        /* every bind by (value, index) */
+    size_t *by_callee;       /* the binds with a callee, by (callee, index) */
+    size_t n_callee;
+    /* work done, its limit, and the time limit (sunset_clock_ms; 0 = none) */
+    uint64_t work, max_work, next_clock;
+    double deadline_ms;
+    flow_status stop;        /* FLOW_DONE while it goes on */
 };
+
+static uint64_t work_limit_override;
+
+void flow_set_work_limit(uint64_t steps) { work_limit_override = steps; }
 
 /* ---- rules ---- */
 
@@ -152,6 +177,14 @@ flow_file *flow_file_new(void) {
     return ff;
 }
 
+static void unprepare(flow_file *ff) {
+    sunset_free(ff->by_target);
+    sunset_free(ff->by_value);
+    sunset_free(ff->by_callee);
+    ff->by_target = ff->by_value = ff->by_callee = NULL;
+    ff->prepared = false;
+}
+
 void flow_file_free(flow_file *ff) {
     if (!ff) return;
     for (size_t i = 0; i < ff->binds.n; i++) {
@@ -170,31 +203,69 @@ void flow_file_free(flow_file *ff) {
     vec_free(&ff->uses);
     vec_free(&ff->scopes);
     vec_free(&ff->seeds);
-    sunset_free(ff->next);
-    sunset_free(ff->head);
-    sunset_free(ff->head_hash);
+    unprepare(ff);
     sunset_free(ff);
+}
+
+uint64_t flow_file_work(const flow_file *ff) { return ff ? ff->work : 0; }
+
+/* Count n steps of work; false once the work limit or the time limit stops the file. */
+static bool spend(flow_file *ff, uint64_t n) {
+    if (ff->stop != FLOW_DONE) return false;
+    ff->work += n;
+    if (ff->work > ff->max_work) {
+        ff->stop = FLOW_WORK_LIMIT;
+        return false;
+    }
+    if (ff->deadline_ms && ff->work >= ff->next_clock) {
+        ff->next_clock = ff->work + CLOCK_STEPS;
+        if (sunset_clock_ms() > ff->deadline_ms) {
+            ff->stop = FLOW_TIME_LIMIT;
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool is_self(const char *s) {
     return strncmp(s, "self.", 5) == 0 || strncmp(s, "cls.", 4) == 0;
 }
 
+static bool is_class(const fscope *s) { return strcmp(s->kind, "class") == 0; }
+
 /* Index + 1 of the innermost scope holding `line` whose kind is a function (class = false)
  * or a class (class = true); 0 = the module. Scopes are recorded in document order, so the
- * innermost is the last one holding the line. */
+ * innermost is the last one holding the line: with nested scopes, the last one starting at
+ * or before the line, or the first of its ancestors that holds it. */
 static size_t scope_at(const flow_file *ff, uint32_t line, bool class) {
-    size_t best = 0;
-    for (size_t i = 0; i < ff->scopes.n; i++) {
-        const fscope *s = &VEC_AT(&ff->scopes, fscope, i);
-        if (s->start > line || s->end < line) continue;
-        if ((strcmp(s->kind, "class") == 0) == class) best = i + 1;
+    size_t n = ff->scopes.n;
+    if (!ff->nested) {
+        size_t best = 0;
+        for (size_t i = 0; i < n; i++) {
+            const fscope *s = &VEC_AT(&ff->scopes, fscope, i);
+            if (s->start > line || s->end < line) continue;
+            if (is_class(s) == class) best = i + 1;
+        }
+        return best;
     }
-    return best;
+    size_t lo = 0, hi = n; /* the first scope starting after the line */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (VEC_AT(&ff->scopes, fscope, mid).start <= line) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t k = lo; k > 0;) {
+        const fscope *s = &VEC_AT(&ff->scopes, fscope, k - 1);
+        if (s->end >= line && is_class(s) == class) return k;
+        k = s->parent;
+    }
+    return 0;
 }
 
 void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t start, uint32_t end) {
-    fscope s = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start, end};
+    if (ff->prepared) unprepare(ff);
+    fscope s = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
+                end, 0};
     if (!s.kind || !s.name || !vec_push(&ff->scopes, &s)) {
         sunset_free(s.kind);
         sunset_free(s.name);
@@ -203,20 +274,30 @@ void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t star
 
 void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span) {
     if (ctx != SUNSET_CTX_CODE && ctx != SUNSET_CTX_DOCSTRING) return;
+    if (ff->prepared) unprepare(ff);
     fseed s = {r, span};
     vec_push(&ff->seeds, &s); /* OOM: one seed fewer */
 }
 
+/* The function a value calls: `f(...)`, `self.f(...)`, `cls.f(...)` give f; NULL for none. */
+static const char *callee_of(const char *value, size_t *len) {
+    if (is_self(value)) value = strchr(value, '.') + 1;
+    size_t n = strcspn(value, "(");
+    *len = n;
+    return n && value[n] == '(' ? value : NULL;
+}
+
 void flow_fact(flow_file *ff, const sunset_fact *f) {
+    if (ff->prepared) unprepare(ff);
     if (f->kind == SUNSET_FACT_BIND) {
         size_t vn = f->aux_len < VALUE_MAX ? f->aux_len : VALUE_MAX;
         bool ret = (f->flags & SUNSET_FACT_RETURN) != 0;
         const char *t = f->text ? f->text : "";
         fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
                    sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
-                   f->stmt.line ? f->stmt.col : f->span.col, 0, ret,
+                   f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
                    f->ctx == SUNSET_CTX_DOCSTRING};
-        if (b.target) b.scope = scope_at(ff, f->span.line, !ret && is_self(b.target));
+        if (b.value) b.callee = callee_of(b.value, &b.callee_len);
         if (!b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
             sunset_free(b.value);
@@ -233,6 +314,152 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         sunset_free(u.obj);
         sunset_free(u.name);
     }
+}
+
+/* ---- the indexes ---- */
+
+/* qsort has no context argument: the sorts run under the engine's worker threads */
+static _Thread_local const flow_file *sort_ff;
+
+static const fbind *bind_at(const flow_file *ff, size_t i) { return &VEC_AT(&ff->binds, fbind, i); }
+
+static int cmp_index(size_t a, size_t b) { return a < b ? -1 : a > b; }
+
+static int cmp_target(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const fbind *x = bind_at(sort_ff, a), *y = bind_at(sort_ff, b);
+    int c = strcmp(x->target, y->target);
+    if (c) return c;
+    if (x->scope != y->scope) return x->scope < y->scope ? -1 : 1;
+    if (x->doc != y->doc) return x->doc ? 1 : -1;
+    return cmp_index(a, b);
+}
+
+static int cmp_value(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = strcmp(bind_at(sort_ff, a)->value, bind_at(sort_ff, b)->value);
+    return c ? c : cmp_index(a, b);
+}
+
+static int cmp_slice(const char *a, size_t an, const char *b, size_t bn) {
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : an < bn ? -1 : an > bn;
+}
+
+static int cmp_callee(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const fbind *x = bind_at(sort_ff, a), *y = bind_at(sort_ff, b);
+    int c = cmp_slice(x->callee, x->callee_len, y->callee, y->callee_len);
+    return c ? c : cmp_index(a, b);
+}
+
+static int cmp_seed(const void *pa, const void *pb) {
+    const fseed *a = pa, *b = pb;
+    if (a->span.line != b->span.line) return a->span.line < b->span.line ? -1 : 1;
+    return a->span.col < b->span.col ? -1 : a->span.col > b->span.col;
+}
+
+/* The scopes' tree (fscope.parent) when they nest and come in document order (a frontend's
+ * definitions do); else ff->nested stays false and scope_at walks them all. */
+static void link_scopes(flow_file *ff) {
+    size_t n = ff->scopes.n, *stack = sunset_malloc((n ? n : 1) * sizeof *stack), depth = 0;
+    ff->nested = stack != NULL;
+    for (size_t i = 0; i < n && ff->nested; i++) {
+        fscope *s = &VEC_AT(&ff->scopes, fscope, i);
+        while (depth && VEC_AT(&ff->scopes, fscope, stack[depth - 1]).end < s->start) depth--;
+        const fscope *up = depth ? &VEC_AT(&ff->scopes, fscope, stack[depth - 1]) : NULL;
+        const fscope *prev = i ? &VEC_AT(&ff->scopes, fscope, i - 1) : NULL;
+        if ((prev && prev->start > s->start) || (up && (up->start > s->start || up->end < s->end)))
+            ff->nested = false; /* out of order, or overlapping without nesting */
+        s->parent = depth ? stack[depth - 1] + 1 : 0;
+        stack[depth++] = i;
+    }
+    sunset_free(stack);
+}
+
+/* Build the indexes once, after the last fact. False on OOM. */
+static bool flow_prepare(flow_file *ff) {
+    if (ff->prepared) return true;
+    size_t nb = ff->binds.n;
+    link_scopes(ff);
+    for (size_t i = 0; i < nb; i++) {
+        fbind *b = &VEC_AT(&ff->binds, fbind, i);
+        b->scope = scope_at(ff, b->vspan.line, !b->ret && is_self(b->target));
+        b->vscope = scope_at(ff, b->vspan.line, is_self(b->value));
+    }
+    ff->by_target = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
+    ff->by_value = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
+    ff->by_callee = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
+    if (!ff->by_target || !ff->by_value || !ff->by_callee) {
+        unprepare(ff);
+        return false;
+    }
+    ff->n_target = ff->n_callee = 0;
+    for (size_t i = 0; i < nb; i++) {
+        const fbind *b = bind_at(ff, i);
+        if (!b->ret) ff->by_target[ff->n_target++] = i;
+        if (b->callee) ff->by_callee[ff->n_callee++] = i;
+        ff->by_value[i] = i;
+    }
+    sort_ff = ff;
+    qsort(ff->by_target, ff->n_target, sizeof(size_t), cmp_target);
+    qsort(ff->by_value, nb, sizeof(size_t), cmp_value);
+    qsort(ff->by_callee, ff->n_callee, sizeof(size_t), cmp_callee);
+    if (ff->seeds.n) qsort(ff->seeds.v, ff->seeds.n, sizeof(fseed), cmp_seed);
+    sort_ff = NULL;
+    ff->sorted = true;
+    for (size_t p = 1; p < ff->n_target; p++) {
+        const fbind *a = bind_at(ff, ff->by_target[p - 1]), *b = bind_at(ff, ff->by_target[p]);
+        if (!strcmp(a->target, b->target) && a->scope == b->scope && a->doc == b->doc &&
+            a->vspan.line > b->vspan.line)
+            ff->sorted = false;
+    }
+    ff->prepared = true;
+    return true;
+}
+
+/* A key of one of the indexes: a target with its scope and doc flag, a value, a callee. */
+typedef enum key_kind { BY_TARGET, BY_VALUE, BY_CALLEE } key_kind;
+typedef struct bkey {
+    key_kind kind;
+    const char *s;
+    size_t n;            /* BY_CALLEE: the name's length */
+    size_t scope;        /* BY_TARGET */
+    bool doc;            /* BY_TARGET */
+} bkey;
+
+static int key_cmp(const fbind *x, const bkey *k) {
+    if (k->kind == BY_VALUE) return strcmp(x->value, k->s);
+    if (k->kind == BY_CALLEE) return cmp_slice(x->callee, x->callee_len, k->s, k->n);
+    int c = strcmp(x->target, k->s);
+    if (c) return c;
+    if (x->scope != k->scope) return x->scope < k->scope ? -1 : 1;
+    return x->doc == k->doc ? 0 : x->doc ? 1 : -1;
+}
+
+/* The run [*lo, *hi) of arr (n bind indices sorted by k's index) whose binds have key k. */
+static void run_of(flow_file *ff, const size_t *arr, size_t n, const bkey *k, size_t *lo,
+                   size_t *hi) {
+    size_t a = 0, b = n;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (key_cmp(bind_at(ff, arr[mid]), k) < 0) a = mid + 1;
+        else b = mid;
+    }
+    *lo = a;
+    for (b = n; a < b;) {
+        size_t mid = a + (b - a) / 2;
+        if (key_cmp(bind_at(ff, arr[mid]), k) <= 0) a = mid + 1;
+        else b = mid;
+    }
+    *hi = a;
+    spend(ff, 1);
+}
+
+static void target_run(flow_file *ff, const char *name, size_t scope, bool doc, size_t *lo,
+                       size_t *hi) {
+    bkey k = {BY_TARGET, name, 0, scope, doc};
+    run_of(ff, ff->by_target, ff->n_target, &k, lo, hi);
 }
 
 static bool span_within(sunset_span in, sunset_span out) {
@@ -253,89 +480,36 @@ static const char *short_name(const char *q) {
     return dot ? dot + 1 : q;
 }
 
-/* Is `value` a call of function `fn` (`fn(`, `self.fn(`, `cls.fn(`)? */
-static bool calls_fn(const char *value, const char *fn) {
-    if (is_self(value)) value = strchr(value, '.') + 1;
-    size_t n = strlen(fn);
-    return n && strncmp(value, fn, n) == 0 && value[n] == '(';
-}
+/* ---- reaching bindings ---- */
 
-/* The first bind of target `name`, or -1 (chains built); without chains, 0 (walk them all). */
-static long first_bind(const flow_file *ff, const char *name) {
-    if (!ff->head_cap) return ff->binds.n ? 0 : -1;
-    uint64_t h = hash64(name, strlen(name), 0);
-    for (size_t k = h & (ff->head_cap - 1);; k = (k + 1) & (ff->head_cap - 1)) {
-        if (ff->head[k] < 0) return -1;
-        if (ff->head_hash[k] == h && !strcmp(VEC_AT(&ff->binds, fbind, ff->head[k]).target, name))
-            return ff->head[k];
-    }
-}
-
-static long next_bind(const flow_file *ff, long i) {
-    if (ff->head_cap) return ff->next[i];
-    return (size_t)(i + 1) < ff->binds.n ? i + 1 : -1;
-}
-
-/* The chains of flow_file.next; on OOM none (reaching() then walks every bind). */
-static void build_chains(flow_file *ff) {
-    size_t n = ff->binds.n, cap = 16;
-    while (cap < n * 2) cap *= 2;
-    ff->next = sunset_malloc(n * sizeof *ff->next);
-    ff->head = sunset_malloc(cap * sizeof *ff->head);
-    ff->head_hash = sunset_malloc(cap * sizeof *ff->head_hash);
-    long *tail = sunset_malloc(cap * sizeof *tail);
-    if (!ff->next || !ff->head || !ff->head_hash || !tail) goto fail;
-    for (size_t k = 0; k < cap; k++) ff->head[k] = -1;
-    for (size_t i = 0; i < n; i++) {
-        const char *t = VEC_AT(&ff->binds, fbind, i).target; /* never NULL (flow_fact) */
-        uint64_t h = hash64(t, strlen(t), 0);
-        size_t k = h & (cap - 1);
-        while (ff->head[k] >= 0 &&
-               (ff->head_hash[k] != h || strcmp(VEC_AT(&ff->binds, fbind, ff->head[k]).target, t)))
-            k = (k + 1) & (cap - 1);
-        ff->next[i] = -1;
-        if (ff->head[k] < 0) {
-            ff->head[k] = (long)i;
-            ff->head_hash[k] = h;
-        } else {
-            ff->next[tail[k]] = (long)i;
-        }
-        tail[k] = (long)i;
-    }
-    sunset_free(tail);
-    ff->head_cap = cap;
-    return;
-fail:
-    sunset_free(tail);
-    sunset_free(ff->next);
-    sunset_free(ff->head);
-    sunset_free(ff->head_hash);
-    ff->next = ff->head = NULL;
-    ff->head_hash = NULL;
-}
-
-/* The marked binding of `name` that may reach `line` in `scope`, or -1; *last is set to the
- * last binding of the name before or on the line (any), or -1. Bindings are walked in order:
- * a marked one starts a reach, an unmarked one ends it only at the marked one's block depth
- * or shallower: `x = other` inside an `if` below `x = legacy` leaves the legacy value
- * possible after the `if`. A plain name not bound in its function is looked up in the
- * module; `self.x` holds for the whole class. */
-static long reaching(const flow_file *ff, const bool *marked, const char *name, size_t scope,
-                     uint32_t line, bool self, bool doc, long *last) {
+/* The marked binding of `name` that may reach `line` in `scope` (bind `skip` left out: the
+ * binding whose value is being looked up), or -1; *last is set to the last binding of the
+ * name before or on the line (any), or -1. A marked binding reaches unless an unmarked one
+ * after it, at its block depth or shallower, ends it: `x = other` inside an `if` below
+ * `x = legacy` leaves the legacy value possible after the `if`. Several marked bindings may
+ * reach at once; the one at the shallowest depth outlives the others, so it is the one kept.
+ * A plain name not bound in its function is looked up in the module; `self.x` holds for the
+ * whole class. */
+static long reaching(flow_file *ff, const bool *marked, const char *name, size_t scope,
+                     uint32_t line, bool self, bool doc, long skip, long *last) {
     long reach = -1;
     *last = -1;
-    long first = first_bind(ff, name);
     for (int pass = 0; pass < 2 && *last < 0; pass++) {
-        size_t sc = pass ? 0 : scope;
-        for (long j = first; j >= 0; j = next_bind(ff, j)) {
-            size_t i = (size_t)j;
-            const fbind *b = &VEC_AT(&ff->binds, fbind, i);
-            if (b->ret || b->doc != doc || b->scope != sc || strcmp(b->target, name)) continue;
-            if (!self && b->vspan.line > line) continue;
+        size_t lo, hi;
+        target_run(ff, name, pass ? 0 : scope, doc, &lo, &hi);
+        for (size_t p = lo; p < hi && spend(ff, 1); p++) {
+            size_t i = ff->by_target[p];
+            const fbind *b = bind_at(ff, i);
+            if ((long)i == skip) continue;
+            if (!self && b->vspan.line > line) {
+                if (ff->sorted) break;
+                continue;
+            }
             *last = (long)i;
             if (marked[i]) {
-                if (reach < 0 || !self) reach = (long)i;
-            } else if (!self && reach >= 0 && b->col <= VEC_AT(&ff->binds, fbind, reach).col) {
+                if (self) return (long)i;
+                if (reach < 0 || b->col <= bind_at(ff, (size_t)reach)->col) reach = (long)i;
+            } else if (!self && reach >= 0 && b->col <= bind_at(ff, (size_t)reach)->col) {
                 reach = -1;
             }
         }
@@ -344,55 +518,166 @@ static long reaching(const flow_file *ff, const bool *marked, const char *name, 
     return reach;
 }
 
-/* The bindings (marked[], one per bind) and functions (fn_marked[], per scope + 1) that hold
- * a legacy object of flow rule f: seeds, then re-bindings and returns to a fixed point. False
- * when nothing is bound to a legacy value (most files with seeds). */
-static bool mark_binds(const flow_file *ff, const flow_rule *f, bool *marked, bool *fn_marked) {
-    size_t nb = ff->binds.n;
-    bool any = false;
-    for (size_t i = 0; i < nb; i++) {
-        const fbind *b = &VEC_AT(&ff->binds, fbind, i);
-        for (size_t k = 0; k < ff->seeds.n && !marked[i]; k++) {
-            const fseed *s = &VEC_AT(&ff->seeds, fseed, k);
-            marked[i] = bound_rule(f, s->rule) && span_within(s->span, b->vspan);
-        }
-        any = any || marked[i];
-    }
-    if (!any) return false;
-    /* re-bindings and returns until nothing changes; each round marks at least one more
-     * binding or function, so this ends */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t i = 0; i < nb; i++) {
-            const fbind *b = &VEC_AT(&ff->binds, fbind, i);
-            if (b->ret && marked[i] && b->scope && !fn_marked[b->scope]) {
-                fn_marked[b->scope] = changed = true;
-            }
-            if (marked[i]) continue;
-            bool self = is_self(b->value);
-            long last, at = reaching(ff, marked, b->value, scope_at(ff, b->vspan.line, self),
-                                     b->vspan.line, self, b->doc, &last);
-            if (at >= 0 && (size_t)at != i) marked[i] = changed = true;
-            for (size_t s = 1; !marked[i] && s <= ff->scopes.n; s++) {
-                const fscope *sc = &VEC_AT(&ff->scopes, fscope, s - 1);
-                if (fn_marked[s] && strcmp(sc->kind, "class") && calls_fn(b->value, short_name(sc->name)))
-                    marked[i] = changed = true;
-            }
-        }
-    }
-    return true;
+/* ---- marks ---- */
+
+typedef struct marks {
+    bool *marked;        /* per bind */
+    bool *fn_marked;     /* per scope + 1: the function returns a legacy object */
+    size_t *queue, nq;   /* binds marked, their dependents still to visit */
+} marks;
+
+static void mark(marks *m, size_t i) {
+    if (m->marked[i]) return;
+    m->marked[i] = true;
+    m->queue[m->nq++] = i;
 }
 
-static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
-                     flow_report_fn report, void *ud) {
+/* Bind i, unmarked, looked at again: marked when a marked binding reaches its value. */
+static void revisit(flow_file *ff, marks *m, size_t i) {
+    const fbind *b = bind_at(ff, i);
+    if (m->marked[i] || !spend(ff, 1)) return;
+    long last;
+    if (reaching(ff, m->marked, b->value, b->vscope, b->vspan.line, is_self(b->value), b->doc,
+                 (long)i, &last) >= 0)
+        mark(m, i);
+}
+
+/* Bind j is marked: what depends on it may be too. A binding whose value is j's target is
+ * looked at again; a return marks its function, and the function's calls are marked. */
+static void spread(flow_file *ff, marks *m, size_t j) {
+    const fbind *b = bind_at(ff, j);
+    size_t lo, hi;
+    if (b->ret && b->scope && !m->fn_marked[b->scope] &&
+        !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1))) {
+        m->fn_marked[b->scope] = true;
+        const char *fn = short_name(VEC_AT(&ff->scopes, fscope, b->scope - 1).name);
+        bkey k = {BY_CALLEE, fn, strlen(fn), 0, false};
+        if (k.n) run_of(ff, ff->by_callee, ff->n_callee, &k, &lo, &hi);
+        else lo = hi = 0;
+        for (size_t p = lo; p < hi && spend(ff, 1); p++) mark(m, ff->by_callee[p]);
+    }
+    if (b->ret) return; /* a return binds no name */
+    bkey k = {BY_VALUE, b->target, 0, 0, false};
+    run_of(ff, ff->by_value, ff->binds.n, &k, &lo, &hi);
+    for (size_t p = lo; p < hi && ff->stop == FLOW_DONE; p++) revisit(ff, m, ff->by_value[p]);
+}
+
+/* The bindings (m->marked) and functions (m->fn_marked) that hold a legacy object of flow
+ * rule f: seeds, then what they spread to. False when nothing is bound to a legacy value
+ * (most files with seeds), or when the work or time limit stopped it. */
+static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
+    size_t nb = ff->binds.n, ns = ff->seeds.n;
+    m->nq = 0;
+    for (size_t i = 0; i < nb && spend(ff, 1); i++) {
+        const fbind *b = bind_at(ff, i);
+        /* the seeds inside the value: from the first starting at or after it, sorted */
+        size_t lo = 0, hi = ns;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            const fseed *s = &VEC_AT(&ff->seeds, fseed, mid);
+            if (s->span.line < b->vspan.line ||
+                (s->span.line == b->vspan.line && s->span.col < b->vspan.col))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t k = lo; k < ns && spend(ff, 1); k++) {
+            const fseed *s = &VEC_AT(&ff->seeds, fseed, k);
+            if (s->span.line > b->vspan.end_line) break;
+            if (bound_rule(f, s->rule) && span_within(s->span, b->vspan)) {
+                mark(m, i);
+                break;
+            }
+        }
+    }
+    if (!m->nq) return false;
+    /* each bind is marked once and spreads once */
+    for (size_t q = 0; q < m->nq && ff->stop == FLOW_DONE; q++) spread(ff, m, m->queue[q]);
+    return ff->stop == FLOW_DONE;
+}
+
+static bool marks_new(marks *m, const flow_file *ff) {
+    m->marked = sunset_calloc(ff->binds.n ? ff->binds.n : 1, sizeof(bool));
+    m->fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof(bool));
+    m->queue = sunset_malloc((ff->binds.n ? ff->binds.n : 1) * sizeof(size_t));
+    m->nq = 0;
+    return m->marked && m->fn_marked && m->queue;
+}
+
+static void marks_clear(marks *m, const flow_file *ff) {
+    memset(m->marked, 0, (ff->binds.n ? ff->binds.n : 1) * sizeof(bool));
+    memset(m->fn_marked, 0, (ff->scopes.n + 1) * sizeof(bool));
+    m->nq = 0;
+}
+
+static void marks_free(marks *m) {
+    sunset_free(m->marked);
+    sunset_free(m->fn_marked);
+    sunset_free(m->queue);
+}
+
+/* ---- uses ---- */
+
+/* Once the marks are final, the reach of each prefix of each run of ff->by_target, so that
+ * a use is looked up in log time: reach[p] as reaching() leaves it after position p, and
+ * reach[n_target + p] the first marked bind of the run up to p (self.x: any marked one). */
+static void prefix_reach(flow_file *ff, const bool *marked, long *reach) {
+    for (size_t p = 0; p < ff->n_target && spend(ff, 1); p++) {
+        size_t i = ff->by_target[p];
+        const fbind *b = bind_at(ff, i);
+        bool first = !p || key_cmp(bind_at(ff, ff->by_target[p - 1]),
+                                   &(bkey){BY_TARGET, b->target, 0, b->scope, b->doc}) != 0;
+        long r = first ? -1 : reach[p - 1], *any = &reach[ff->n_target + p];
+        *any = first || any[-1] < 0 ? (marked[i] ? (long)i : -1) : any[-1];
+        if (marked[i]) {
+            if (r < 0 || b->col <= bind_at(ff, (size_t)r)->col) r = (long)i;
+        } else if (r >= 0 && b->col <= bind_at(ff, (size_t)r)->col) {
+            r = -1;
+        }
+        reach[p] = r;
+    }
+}
+
+/* reaching() for a use, from the prefix reaches (when the binds of a name come in line
+ * order; else reaching() itself). */
+static long use_reach(flow_file *ff, const bool *marked, const long *reach, const char *name,
+                      size_t scope, uint32_t line, bool self, bool doc, long *last) {
+    *last = -1;
+    if (self) { /* any marked binding of the class */
+        size_t lo, hi;
+        target_run(ff, name, scope, doc, &lo, &hi);
+        if (lo == hi) return -1;
+        *last = (long)ff->by_target[hi - 1];
+        return reach[ff->n_target + hi - 1];
+    }
+    if (!ff->sorted) return reaching(ff, marked, name, scope, line, self, doc, -1, last);
+    for (int pass = 0; pass < 2; pass++) {
+        size_t first, lo, hi;
+        target_run(ff, name, pass ? 0 : scope, doc, &first, &hi);
+        for (lo = first; lo < hi;) { /* the first bind after the line */
+            size_t mid = lo + (hi - lo) / 2;
+            if (bind_at(ff, ff->by_target[mid])->vspan.line <= line) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo > first) {
+            *last = (long)ff->by_target[lo - 1];
+            return reach[lo - 1];
+        }
+        if (!scope) break;
+    }
+    return -1;
+}
+
+static void run_rule(flow_file *ff, const sunset_rule *r, marks *m, long *reach,
+                     pcre2_match_data *md, flow_report_fn report, void *ud) {
     const flow_rule *f = r->flow;
     size_t nb = ff->binds.n;
-    bool *marked = sunset_calloc(nb ? nb : 1, sizeof(bool));
-    bool *fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof(bool));
-    if (!marked || !fn_marked || !mark_binds(ff, f, marked, fn_marked)) goto cleanup;
+    marks_clear(m, ff);
+    if (!mark_binds(ff, f, m)) return;
+    prefix_reach(ff, m->marked, reach);
     const clause *c = r->clauses.n ? &VEC_AT(&r->clauses, clause, 0) : NULL;
     uint32_t last_stmt = 0;
-    for (size_t i = 0; i < ff->uses.n; i++) {
+    for (size_t i = 0; i < ff->uses.n && spend(ff, 1); i++) {
         const fuse *u = &VEC_AT(&ff->uses, fuse, i);
         if (!u->name && !f->arguments) continue;
         if (u->name && c) {
@@ -401,11 +686,11 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
                 continue;
         }
         bool self = is_self(u->obj);
-        long last, at = reaching(ff, marked, u->obj, scope_at(ff, u->span.line, self), u->span.line,
-                                 self, u->doc, &last);
+        long last, at = use_reach(ff, m->marked, reach, u->obj, scope_at(ff, u->span.line, self),
+                                  u->span.line, self, u->doc, &last);
         if (at < 0) continue;
         /* a binding's own line: `x = x.with_data_parallel()` is reported by its seed */
-        if (!self && VEC_AT(&ff->binds, fbind, last).vspan.line == u->span.line) continue;
+        if (!self && bind_at(ff, (size_t)last)->vspan.line == u->span.line) continue;
         /* one finding per statement: a migration rewrites the statement */
         uint32_t key = u->stmt.line ? u->stmt.line : u->span.line;
         if (key == last_stmt) continue;
@@ -419,47 +704,55 @@ static void run_rule(flow_file *ff, const sunset_rule *r, pcre2_match_data *md,
         sb_free(&t);
     }
     /* `return prog`: the function hands the legacy object on (its callers are marked above) */
-    for (size_t i = 0; f->arguments && i < nb; i++) {
-        const fbind *b = &VEC_AT(&ff->binds, fbind, i);
+    for (size_t i = 0; f->arguments && i < nb && spend(ff, 1); i++) {
+        const fbind *b = bind_at(ff, i);
         if (!b->ret || is_self(b->value)) continue;
         long last;
-        if (reaching(ff, marked, b->value, b->scope, b->vspan.line, false, b->doc, &last) >= 0)
+        if (use_reach(ff, m->marked, reach, b->value, b->scope, b->vspan.line, false, b->doc,
+                      &last) >= 0)
             report(ud, r, b->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, b->vspan, b->vspan,
                    b->value, strlen(b->value));
     }
-cleanup:
-    sunset_free(marked);
-    sunset_free(fn_marked);
 }
 
-bool flow_escapes(const flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) {
+static void start(flow_file *ff, const flow_limits *lim) {
+    uint64_t max = lim && lim->max_work ? lim->max_work : FLOW_MAX_WORK;
+    ff->max_work = work_limit_override ? work_limit_override : max;
+    ff->work = 0;
+    ff->next_clock = 0;
+    ff->stop = FLOW_DONE;
+    ff->deadline_ms = lim && lim->budget_ms ? sunset_clock_ms() + lim->budget_ms : 0;
+}
+
+bool flow_escapes(flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) {
     if (!ff || !ff->binds.n || !ff->seeds.n) return false;
-    size_t nb = ff->binds.n;
-    bool *marked = sunset_malloc(nb * sizeof(bool));
-    bool *fn_marked = sunset_malloc((ff->scopes.n + 1) * sizeof(bool));
-    bool out = !marked || !fn_marked; /* OOM: anything may escape */
+    start(ff, NULL);
+    marks m = {0};
+    bool out = !flow_prepare(ff) || !marks_new(&m, ff); /* OOM: anything may escape */
     for (size_t i = 0; i < rules->n && !out; i++) {
         const flow_rule *f = VEC_AT(rules, sunset_rule *, i)->flow;
-        memset(marked, 0, nb * sizeof(bool));
-        memset(fn_marked, 0, (ff->scopes.n + 1) * sizeof(bool));
-        if (!f || !mark_binds(ff, f, marked, fn_marked)) continue;
-        for (size_t k = 0; k < nb && !out; k++) {
-            const fbind *b = &VEC_AT(&ff->binds, fbind, k);
-            if (!marked[k] || b->ret) continue;
+        if (!f) continue;
+        marks_clear(&m, ff);
+        if (!mark_binds(ff, f, &m)) {
+            out = ff->stop != FLOW_DONE; /* cut short: it may */
+            continue;
+        }
+        for (size_t k = 0; k < ff->binds.n && !out; k++) {
+            const fbind *b = bind_at(ff, k);
+            if (!m.marked[k] || b->ret) continue;
             /* a function's own binding is seen only in that function; a class's (self.x) in
              * all of the class's methods, a module's everywhere */
-            if (b->scope && strcmp(VEC_AT(&ff->scopes, fscope, b->scope - 1).kind, "class")) continue;
+            if (b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1))) continue;
             const char *name = short_name(b->target);
             out = seen(ud, name, strlen(name));
         }
         for (size_t s = 1; s <= ff->scopes.n && !out; s++) {
-            if (!fn_marked[s]) continue;
+            if (!m.fn_marked[s]) continue;
             const char *name = short_name(VEC_AT(&ff->scopes, fscope, s - 1).name);
             out = seen(ud, name, strlen(name));
         }
     }
-    sunset_free(marked);
-    sunset_free(fn_marked);
+    marks_free(&m);
     return out;
 }
 
@@ -473,10 +766,20 @@ bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules) {
     return false;
 }
 
-void flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md, flow_report_fn report,
-                 void *ud) {
-    if (!ff || !ff->binds.n || !ff->seeds.n) return;
-    if (!ff->head_cap) build_chains(ff);
-    for (size_t i = 0; i < rules->n; i++)
-        run_rule(ff, VEC_AT(rules, sunset_rule *, i), md, report, ud);
+flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
+                        const flow_limits *lim, flow_report_fn report, void *ud) {
+    if (!ff || !ff->binds.n || !ff->seeds.n) return FLOW_DONE;
+    start(ff, lim);
+    marks m = {0};
+    long *reach = NULL;
+    if (!flow_prepare(ff) || !marks_new(&m, ff) ||
+        !(reach = sunset_malloc((ff->n_target ? 2 * ff->n_target : 1) * sizeof *reach))) {
+        marks_free(&m);
+        return FLOW_OOM;
+    }
+    for (size_t i = 0; i < rules->n && ff->stop == FLOW_DONE; i++)
+        run_rule(ff, VEC_AT(rules, sunset_rule *, i), &m, reach, md, report, ud);
+    marks_free(&m);
+    sunset_free(reach);
+    return ff->stop;
 }

@@ -48,15 +48,38 @@ bool flow_file_has_bound_seed(const flow_file *ff, const vec *rules);
  * For every flow rule, the names that carry one out of a function: the last component of
  * each binding holding it at module or class level (`x = ...`, `self.x = ...`), and the name
  * of each function returning it. True as soon as `seen` says true for one (the name occurs
- * in the part of the file the frontend left out), and on OOM. */
+ * in the part of the file the frontend left out), on OOM and when the work limit cuts the
+ * answer short. */
 typedef bool (*flow_name_fn)(void *ud, const char *name, size_t len);
-bool flow_escapes(const flow_file *ff, const vec *rules, flow_name_fn seen, void *ud);
+bool flow_escapes(flow_file *ff, const vec *rules, flow_name_fn seen, void *ud);
+
+/* The flow's limits per file. Its work is counted in steps (a binding or use looked at, an
+ * index probe): deterministic, so a file cut by it is cut on every machine. The time limit
+ * (--parse-budget, read through sunset_clock_ms) is the last guard behind it. */
+#define FLOW_MAX_WORK 20000000u
+typedef struct flow_limits {
+    uint64_t max_work;   /* 0 = FLOW_MAX_WORK */
+    unsigned budget_ms;  /* 0 = no time limit */
+} flow_limits;
+
+typedef enum flow_status {
+    FLOW_DONE,           /* every use reported */
+    FLOW_WORK_LIMIT,     /* stopped at max_work steps: uses may be missing */
+    FLOW_TIME_LIMIT,     /* stopped by the time limit: uses may be missing */
+    FLOW_OOM,            /* out of memory: nothing reported */
+} flow_status;
+
+/* Tests: the work limit of every file from now on (0 = the limits' own). */
+void flow_set_work_limit(uint64_t steps);
+/* The steps the last flow_finish or flow_escapes of this file took. */
+uint64_t flow_file_work(const flow_file *ff);
 
 /* Called once per reported use. */
 typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_context ctx,
                                sunset_span span, sunset_span stmt, const char *text, size_t len);
-/* Run every flow rule of `rules` (a vec of sunset_rule *) over the file and report the uses. */
-void flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md, flow_report_fn report,
-                 void *ud);
+/* Run every flow rule of `rules` (a vec of sunset_rule *) over the file and report the uses.
+ * What was reported before a limit stopped it stands. */
+flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
+                        const flow_limits *lim, flow_report_fn report, void *ud);
 
 #endif

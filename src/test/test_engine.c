@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "test/flowpack.h"
 
 static const char *pack =
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"},"
@@ -249,16 +250,6 @@ static void same_findings(fixture *f, sunset_engine *all, const char *src) {
     sunset_result_free(&a);
     sunset_result_free(&b);
 }
-
-/* A pack with legacy-object flow: uses of what PE-IDENT matched. */
-static const char *flow_pack =
-    "{\"schema\":1,\"family\":\"parallel_executor\",\"settings\":{\"families\":[{\"id\":\"parallel_executor\","
-    "\"title\":\"PE\"}]},\"rules\":["
-    "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
-    " \"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}},"
-    "{\"id\":\"PE-USE\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
-    " \"match\":{\"kind\":\"attribute\",\"receiver\":{\"bound_to\":[\"PE-IDENT\"],\"arguments\":true}}}"
-    "]}";
 
 /* A Python file is parsed in part (lang/python/units.c); legacy-object flow out of the part
  * (a module-level binding, a function returning the object, self.x of a large class used in

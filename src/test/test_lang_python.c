@@ -22,6 +22,7 @@
 #include "lang/python/python_int.h"
 #include "lang/registry.h"
 #include "sunset.h"
+#include "test/fakeclock.h"
 #include "test/recorder.h"
 #include "base/util.h"
 
@@ -1135,22 +1136,36 @@ static void test_crlf(void **unused) {
     fx_close(&f);
 }
 
+/* The time limit is the last guard, driven here by the fake clock (test/fakeclock.h): a
+ * parse stopped by it is reported as the time limit, nothing of the file is kept, and the
+ * cancelled parse is not resumed by the next file. The parser reads the text in chunks and
+ * the clock is read at each, so a long parse looks at it as it advances. */
 static void test_parse_budget(void **unused) {
-    /* a file far too large to parse in 1 ms */
-    size_t n = 0, cap = 8u << 20;
+    size_t n = 0, cap = 64u << 10; /* four chunks */
     char *code = malloc(cap);
     assert_non_null(code);
     while (n + 64 < cap)
         n += (size_t)sprintf(code + n, "x%zu = fluid.ParallelExecutor(a, b=c)\n", n);
     fx f;
-    assert_int_equal(fx_open_cfg(&f, NULL, "queries", 1), 0);
+    assert_int_equal(fx_open_cfg(&f, NULL, "queries", 100), 0);
+    fake_clock_start(-1, 0); /* never up: analysed, the clock read once a chunk or more */
+    assert_int_equal(fx_scan_n(&f, code, n), 0);
+    assert_true(fake_clock_reads() > (long)(n / PARSE_CHUNK));
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    assert_true(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY) > 1000);
+    fake_clock_start(1, 0); /* up at the parser's first read */
     assert_int_equal(fx_scan_n(&f, code, n), -1);
-    assert_non_null(warning_with(&f.sink, "parse budget exceeded (1 ms)"));
+    const rec *w = warning_with(&f.sink, "stopped by the time limit");
+    assert_non_null(w);
+    assert_string_equal(w->text, "stopped by the time limit (--parse-budget 100 ms) while parsing; "
+                                 "file not analysed");
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 1);
     assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
-    /* the cancelled parse is not resumed by the next file */
+    fake_clock_start(-1, 0);
     assert_int_equal(fx_scan(&f, "import os\n"), 0);
     assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IMPORT, "os", NULL));
     assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    fake_clock_stop();
     fx_close(&f);
     free(code);
 }
@@ -1192,21 +1207,111 @@ static void test_chain_limit(void **unused) {
     fx_close(&f);
 }
 
+/* Chains each under MAX_CHAIN but costly together (ten of 8,000 links took 7 s): refused
+ * when their squared lengths sum to more than 12,000 squared, at the chain that crosses it,
+ * whether they are in the part of the file a rule may match in or left out of it (the part
+ * is held to what the units left out may need, so it is refused where the whole file is). */
+static void test_chain_work_limit(void **unused) {
+    sb code = {0};
+    sb_puts(&code, "x = fluid.ParallelExecutor()\n");
+    for (int k = 0; k < 3; k++) { /* 3 x 7,000 squared = 147,000,000 */
+        char *c = chain("y = a", ".b", 7000);
+        sb_puts(&code, c);
+        free(c);
+    }
+    fx f;
+    fx_open(&f, NULL);
+    for (int part = 0; part < 2; part++) {
+        int restarts = rec_restarts;
+        rec_may_match_literal = part ? "ParallelExecutor" : NULL; /* the chains left out */
+        assert_int_equal(fx_scan(&f, code.s), -1);
+        rec_may_match_literal = NULL;
+        const rec *r = warning_with(&f.sink, "skipped: the chains of attributes and calls up "
+                                             "to this one have squared lengths summing to more "
+                                             "than 12000 squared");
+        assert_non_null(r);
+        assert_int_equal(r->span.line, 4);
+        assert_int_equal(r->span.col, 5);
+        assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 1);
+        assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
+        assert_int_equal(rec_restarts, restarts + part); /* the part refused: the whole file */
+    }
+    fx_close(&f);
+    sb_free(&code);
+    /* the same file with chains of 2,000 links (12,000,000): analysed */
+    sb_puts(&code, "x = fluid.ParallelExecutor()\n");
+    for (int k = 0; k < 3; k++) {
+        char *c = chain("y = a", ".b", 2000);
+        sb_puts(&code, c);
+        free(c);
+    }
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, code.s), 0);
+    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    assert_true(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_ATTR, "b", ANY) >= 6000);
+    fx_close(&f);
+    sb_free(&code);
+}
+
+/* Which phase is a time-limit warning about: 1 the parse, 2 the queries, 3 the second
+ * passes over docstrings' and comments' code; 0 none; -1 something else. */
+static int time_phase(const sunset_sink *s) {
+    static const char *const where[] = {"while parsing", "in the queries",
+                                        "in the code of its docstrings and comments"};
+    const rec *w = warning_with(s, "stopped by the time limit (--parse-budget 100 ms) ");
+    if (!w) return rec_cnt(s, REC_WARN, 0, NULL, ANY) ? -1 : 0;
+    for (int i = 0; i < 3; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "stopped by the time limit (--parse-budget 100 ms) %s; "
+                                    "file not analysed", where[i]);
+        if (!strcmp(w->text, want)) return i + 1;
+    }
+    return -1;
+}
+
+/* The time limit wherever it falls: the fake clock is up at its k-th read, for every k of a
+ * scan. Each stop is one warning naming the phase (parse, queries, then the docstrings'
+ * code), in that order as k grows, and nothing of the file is kept, even when the first
+ * pass was already emitted; from the last read on, the file is analysed. */
 static void test_query_budget(void **unused) {
-    /* Parsing this takes milliseconds, the facts query (quadratic in the 11,000-deep chain)
-     * far longer than the budget: the budget stops the query, nothing is emitted. */
-    char *code = chain("x = a", ".b", 11000);
+    sb code = {0};
+    sb_puts(&code, "def f():\n    \"\"\"Example::\n\n        exe = fluid.ParallelExecutor(a)\n"
+                   "    \"\"\"\n");
+    for (int i = 0; i < 200; i++) sb_printf(&code, "x%d = fluid.ParallelExecutor(a, b=c[%d])\n", i, i);
     fx f;
     assert_int_equal(fx_open_cfg(&f, NULL, "queries", 100), 0);
-    assert_int_equal(fx_scan(&f, code), -1);
-    assert_non_null(warning_with(&f.sink, "parse budget exceeded (100 ms) in the queries"));
-    assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
-    free(code);
-    rec_reset(&f.sink);
-    assert_int_equal(fx_scan(&f, "import os\n"), 0);
-    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IMPORT, "os", NULL));
-    assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 0);
+    fake_clock_start(-1, 0);
+    assert_int_equal(fx_scan(&f, code.s), 0);
+    long reads = fake_clock_reads();
+    size_t idents = rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY);
+    bool doc = false; /* the example's identifier: the second pass ran */
+    for (size_t i = 0; i < f.sink.n; i++)
+        doc = doc || (f.sink.recs[i].type == REC_FACT && f.sink.recs[i].ctx == SUNSET_CTX_DOCSTRING &&
+                      str_is(f.sink.recs[i].text, "ParallelExecutor"));
+    assert_true(doc);
+    assert_int_equal(time_phase(&f.sink), 0);
+    int last = 1, seen[4] = {0};
+    for (long k = 1; k <= reads; k++) {
+        fake_clock_start(k, 0);
+        int rc = fx_scan(&f, code.s), phase = time_phase(&f.sink);
+        if (k == reads) { /* the last read is the deadline's own: never up in time */
+            assert_int_equal(rc, 0);
+            assert_int_equal(phase, 0);
+            assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), idents);
+            continue;
+        }
+        if (phase < last) fprintf(stderr, "clock up at read %ld of %ld: phase %d after %d\n", k, reads, phase, last);
+        assert_int_equal(rc, -1);
+        assert_true(phase >= last);
+        assert_int_equal(rec_cnt(&f.sink, REC_WARN, 0, NULL, ANY), 1);
+        assert_int_equal(rec_cnt(&f.sink, REC_FACT, SUNSET_FACT_IDENT, NULL, ANY), 0);
+        last = phase;
+        seen[phase] = 1;
+    }
+    assert_true(seen[1] && seen[2] && seen[3]);
+    fake_clock_stop();
     fx_close(&f);
+    sb_free(&code);
 }
 
 static void test_regex_error(void **unused) {
@@ -1336,6 +1441,7 @@ int main(void) {
         cmocka_unit_test(test_part_parse),
         cmocka_unit_test(test_parse_budget),
         cmocka_unit_test(test_chain_limit),
+        cmocka_unit_test(test_chain_work_limit),
         cmocka_unit_test(test_query_budget),
         cmocka_unit_test(test_regex_error),
         cmocka_unit_test(test_no_leaks_and_oom),

@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 static uint32_t match_limit_override;
 
@@ -156,7 +155,7 @@ static void *py_worker_new(void *state) {
         py_worker_free(w);
         return NULL;
     }
-    ts_parser_set_timeout_micros(w->parser, (uint64_t)st->parse_budget_ms * 1000u);
+    ts_parser_set_cancellation_flag(w->parser, &w->cancel);
     ts_query_cursor_set_match_limit(w->cursor, st->match_limit);
     return w;
 }
@@ -221,7 +220,7 @@ typedef struct scan_ctx {
     sunset_span stmt;    /* its span: every code fact inside carries it */
     bool stmt_message;   /* it is a raise or assert: its strings are its message */
     pool_chunk *pool;
-    double deadline_ms;  /* CLOCK_MONOTONIC ms after which the file is given up; 0 = none */
+    double deadline_ms;  /* sunset_clock_ms() after which the file is given up; 0 = none */
     unsigned ticks;      /* matches since the last clock read */
     bool oom;
     bool doc;            /* a second pass over docstring examples, commented-out code or a
@@ -231,23 +230,68 @@ typedef struct scan_ctx {
     sunset_context code_ctx;
     const vec *accept;   /* second pass: the byte ranges (uint32_t[2], sorted) whose facts are
                             emitted; NULL = all */
-    bool over_budget;    /* the deadline passed during a query: nothing of the file is emitted */
+    bool over_budget;    /* the time limit passed (a parse or a query was stopped): nothing of
+                            the file is kept */
     const py_nb *nb;     /* a notebook's code pass: its positions are mapped to the file's */
 } scan_ctx;
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Called once per query match: true (and sc->over_budget set) once the budget is spent. */
+/* Called once per query match: true (and sc->over_budget set) once the time is up. */
 static bool budget_spent(scan_ctx *sc) {
     if (sc->over_budget) return true;
     if (!sc->deadline_ms || ++sc->ticks < CLOCK_EVERY) return false;
     sc->ticks = 0;
-    sc->over_budget = now_ms() > sc->deadline_ms;
+    sc->over_budget = sunset_clock_ms() > sc->deadline_ms;
     return sc->over_budget;
+}
+
+/* The file stopped by the time limit: a warning that says so, distinct from the work limits'
+ * ("skipped: a chain of ...", "query match limit hit"), which do not depend on the machine. */
+static void warn_time_limit(scan_ctx *sc, const char *where) {
+    sunset_warn(sc->sink, 0, 0,
+                "stopped by the time limit (--parse-budget %u ms) %s; file not analysed",
+                sc->w->st->parse_budget_ms, where);
+}
+
+/* tree-sitter reads the text through this, PARSE_CHUNK bytes at a time, so that the time
+ * limit is checked as the parse advances. */
+typedef struct py_input {
+    scan_ctx *sc;
+    const char *data;
+    uint32_t len;
+} py_input;
+
+static const char *py_read(void *payload, uint32_t byte, TSPoint at, uint32_t *n) {
+    py_input *in = payload;
+    scan_ctx *sc = in->sc;
+    if (sc->deadline_ms && !sc->over_budget && sunset_clock_ms() > sc->deadline_ms) {
+        sc->over_budget = true;
+        sc->w->cancel = 1; /* the parser sees it within its next 100 operations */
+    }
+    if (byte >= in->len) {
+        *n = 0;
+        return "";
+    }
+    *n = in->len - byte < PARSE_CHUNK ? in->len - byte : PARSE_CHUNK;
+    return in->data + byte;
+}
+
+/* Parse data (the parser's included ranges apply) under the file's time limit. NULL when it
+ * was stopped (sc->over_budget set) or failed; the parser is then reset, so that the next
+ * parse does not resume this one. */
+static TSTree *py_parse(scan_ctx *sc, const char *data, uint32_t len) {
+    TSParser *p = sc->w->parser;
+    unsigned budget = sc->w->st->parse_budget_ms;
+    py_input in = {sc, data, len};
+    sc->w->cancel = 0;
+    /* the real clock only: a fake one must be the only clock a test's verdict depends on */
+    ts_parser_set_timeout_micros(p, sunset_clock_is_real() ? (uint64_t)budget * 1000u : 0);
+    TSInput input = {&in, py_read, TSInputEncodingUTF8};
+    TSTree *t = sc->over_budget ? NULL : ts_parser_parse(p, NULL, input);
+    if (!t) {
+        ts_parser_reset(p);
+        if (sc->deadline_ms) sc->over_budget = true; /* our flag or tree-sitter's timeout */
+    }
+    return t;
 }
 
 static char *pool_alloc(scan_ctx *sc, size_t n) {
@@ -830,25 +874,30 @@ static bool is_link(const py_state *st, TSNode n) {
     return sym == st->sym_attribute || sym == st->sym_call;
 }
 
-/* The head of a postfix chain longer than MAX_CHAIN (links: attribute and call nodes, each
- * the first child of the next); false when there is none. One iterative walk (no recursion
- * over the tree) that measures each chain from its head only, so linear in the nodes. */
-static bool long_chain(const py_state *st, TSNode root, TSNode *at) {
+/* Chains too costly to query: 1 with *at the head of a postfix chain longer than MAX_CHAIN
+ * (links: attribute and call nodes, each the first child of the next), 2 with *at the head
+ * of the chain at which the squares of the chains' lengths sum to more than `work`, else 0.
+ * One iterative walk (no recursion over the tree) that measures each chain from its head
+ * only, so linear in the nodes. */
+static int long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at) {
     TSTreeCursor cur = ts_tree_cursor_new(root);
-    bool found = false, first_of_link = false; /* entered as the first child of a link */
+    int found = 0;
+    bool first_of_link = false; /* entered as the first child of a link */
+    uint64_t sum = 0;
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cur);
         bool link = is_link(st, n);
         if (link && !first_of_link) {
-            uint32_t len = 1;
+            uint64_t len = 1;
             for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
                 k = ts_node_child(k, 0);
                 if (!is_link(st, k)) break;
                 len++;
             }
-            if (len > MAX_CHAIN) {
+            sum += len * len;
+            found = len > MAX_CHAIN ? 1 : sum > work ? 2 : 0;
+            if (found) {
                 *at = n;
-                found = true;
                 break;
             }
         }
@@ -907,7 +956,8 @@ static size_t squeeze_blank_lines(char *m, size_t len) {
 
 /* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
  * for dead code only those of dead_statements; a notebook's code (nb) at the file's
- * positions. Takes mask. */
+ * positions. Takes mask. Stopped by the time limit, it emits nothing and sets
+ * sc->over_budget. */
 static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_nb *nb) {
     vec acc = VEC_INIT(uint32_t[2]);
     TSTree *tree = NULL;
@@ -915,11 +965,8 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_n
      * masked parses were 40% of the parse time of a cold scan of Paddle, perf) */
     if (!sunset_sink_may_match(sc->sink, mask, sc->src->len)) goto cleanup;
     size_t len = squeeze_blank_lines(mask, sc->src->len);
-    tree = ts_parser_parse_string(sc->w->parser, NULL, mask, (uint32_t)len);
-    if (!tree) {
-        ts_parser_reset(sc->w->parser); /* over budget: left out */
-        goto cleanup;
-    }
+    tree = py_parse(sc, mask, (uint32_t)len);
+    if (!tree) goto cleanup;
     TSNode root = ts_tree_root_node(tree);
     if (ctx == SUNSET_CTX_DEAD_CODE && (!dead_statements(root, &acc) || !acc.n)) goto cleanup;
     sunset_source src = *sc->src;
@@ -937,6 +984,7 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_n
         sort_facts(&d);
         emit_facts(&d);
     }
+    if (d.over_budget) sc->over_budget = true;
     scan_ctx_free(&d);
 cleanup:
     if (tree) ts_tree_delete(tree);
@@ -981,12 +1029,9 @@ static int markup_kind(const char *path) {
 static TSTree *parse_part(scan_ctx *sc, const py_part *pt) {
     TSParser *p = sc->w->parser;
     if (!ts_parser_set_included_ranges(p, pt->ranges.v, (uint32_t)pt->ranges.n)) return NULL;
-    TSTree *t = ts_parser_parse_string(p, NULL, sc->src->data, (uint32_t)sc->src->len);
+    TSTree *t = py_parse(sc, sc->src->data, (uint32_t)sc->src->len);
     ts_parser_set_included_ranges(p, NULL, 0); /* the whole document again */
-    if (!t) {
-        ts_parser_reset(p);
-        return NULL;
-    }
+    if (!t) return NULL;
     if (ts_node_has_error(ts_tree_root_node(t))) {
         ts_tree_delete(t);
         return NULL;
@@ -1005,18 +1050,29 @@ static void scan_ctx_init(scan_ctx *sc, py_worker *w, const sunset_source *src, 
     };
 }
 
-/* Facts, query rules and the second passes over a parse of the file (whole or part). 0, or
- * -1 with a warning: the file is not analysed. */
-static int analyse(scan_ctx *sc, TSTree *tree) {
+/* Facts, query rules and the second passes over a parse of the file (whole or part; a
+ * part's chains are held to what `skipped_work`, the bound of the units left out, leaves of
+ * MAX_CHAIN_WORK, so that a part is refused where the whole file would be). 0, or -1 with
+ * a warning: the file is not analysed. */
+static int analyse(scan_ctx *sc, TSTree *tree, uint64_t skipped_work) {
     sunset_sink *sink = sc->sink;
     const sunset_source *src = sc->src;
     py_worker *w = sc->w;
     TSNode root = ts_tree_root_node(tree), head;
-    if (py_may_chain(src->data, src->len) && long_chain(w->st, root, &head)) {
-        sunset_warn(sink, ts_node_start_point(head).row + 1, ts_node_start_point(head).column + 1,
-                    "skipped: a chain of more than %u attributes and calls (the query cost "
-                    "grows with the square of its length)",
-                    MAX_CHAIN);
+    uint64_t work = skipped_work < MAX_CHAIN_WORK ? MAX_CHAIN_WORK - skipped_work : 0;
+    int chains = py_chain_marks(src->data, src->len) > MAX_CHAIN
+                     ? long_chain(w->st, root, work, &head) : 0;
+    if (chains) {
+        TSPoint at = ts_node_start_point(head);
+        if (chains == 1)
+            sunset_warn(sink, at.row + 1, at.column + 1,
+                        "skipped: a chain of more than %u attributes and calls (the query cost "
+                        "grows with the square of its length)", MAX_CHAIN);
+        else
+            sunset_warn(sink, at.row + 1, at.column + 1,
+                        "skipped: the chains of attributes and calls up to this one have "
+                        "squared lengths summing to more than %u squared (the query cost "
+                        "grows with the square of a chain's length)", MAX_CHAIN);
         return -1;
     }
     /* Everything is computed before anything is emitted, so that a file over budget is
@@ -1030,8 +1086,7 @@ static int analyse(scan_ctx *sc, TSTree *tree) {
         return -1;
     }
     if (sc->over_budget) {
-        sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms) in the queries; file not analysed",
-                    w->st->parse_budget_ms);
+        warn_time_limit(sc, "in the queries");
         return -1;
     }
     emit_facts(sc);
@@ -1041,6 +1096,11 @@ static int analyse(scan_ctx *sc, TSTree *tree) {
         sunset_warn(sink, 0, 0, "out of memory; file not fully analysed");
         return -1;
     }
+    if (sc->over_budget) { /* what the first pass emitted is forgotten: not half analysed */
+        sunset_sink_restart(sink);
+        warn_time_limit(sc, "in the code of its docstrings and comments");
+        return -1;
+    }
     return 0;
 }
 
@@ -1048,11 +1108,11 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
     py_worker *w = wp;
     TSTree *tree = NULL;
     int rc = -1;
-    py_part pt = {VEC_INIT(TSRange), VEC_INIT(uint32_t[2])};
+    py_part pt = {VEC_INIT(TSRange), VEC_INIT(uint32_t[2]), 0};
     scan_ctx sc;
-    /* One budget for the parse and the queries: the parser stops itself at its timeout, the
-     * queries stop at the deadline. */
-    scan_ctx_init(&sc, w, src, sink, w->st->parse_budget_ms ? now_ms() + w->st->parse_budget_ms : 0);
+    /* One time limit for the parses and the queries of the file. */
+    unsigned budget = w->st->parse_budget_ms;
+    scan_ctx_init(&sc, w, src, sink, budget ? sunset_clock_ms() + budget : 0);
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
@@ -1072,32 +1132,34 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
             if (mask) scan_masked(&sc, SUNSET_CTX_DOCSTRING, mask, NULL);
         }
         rc = 0;
+        if (sc.over_budget) {
+            sunset_sink_restart(sink);
+            warn_time_limit(&sc, "in its code blocks");
+            rc = -1;
+        }
         goto cleanup;
     }
     /* the part a rule can match in, when it is enough: else, everything it reported is
      * forgotten and the whole file parsed */
     if (py_choose_part(src, sink, &pt) && (tree = parse_part(&sc, &pt))) {
-        rc = analyse(&sc, tree);
+        rc = analyse(&sc, tree, pt.skipped_work);
         if (rc == 0 && sunset_sink_part_suffices(sink, pt.skipped.v, pt.skipped.n)) goto cleanup;
+        if (sc.over_budget) goto cleanup; /* analyse warned */
         sunset_sink_restart(sink);
         double deadline = sc.deadline_ms;
         scan_ctx_free(&sc);
         scan_ctx_init(&sc, w, src, sink, deadline);
         ts_tree_delete(tree);
+        tree = NULL;
         rc = -1;
     }
-    tree = ts_parser_parse_string(w->parser, NULL, src->data, (uint32_t)src->len);
+    if (!sc.over_budget) tree = py_parse(&sc, src->data, (uint32_t)src->len);
     if (!tree) {
-        /* A cancelled parse would otherwise be resumed by the next call. */
-        ts_parser_reset(w->parser);
-        if (w->st->parse_budget_ms)
-            sunset_warn(sink, 0, 0, "parse budget exceeded (%u ms); file not analysed",
-                        w->st->parse_budget_ms);
-        else
-            sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
+        if (sc.over_budget) warn_time_limit(&sc, "while parsing");
+        else sunset_warn(sink, 0, 0, "Python parser failed; file not analysed");
         goto cleanup;
     }
-    rc = analyse(&sc, tree);
+    rc = analyse(&sc, tree, 0);
 cleanup:
     scan_ctx_free(&sc);
     vec_free(&pt.ranges);

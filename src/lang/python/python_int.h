@@ -34,10 +34,18 @@ const TSLanguage *tree_sitter_python(void);
  * file with a chain longer than MAX_CHAIN is refused with a warning before any query runs,
  * as the C++ frontend refuses 20,000-operator chains; 10,000 links take ~0.5 s. */
 #define MAX_CHAIN 12000u
+/* and so is a file whose chains cost as much together: the squares of their lengths summed
+ * over MAX_CHAIN squared (ten chains of 8,000 links took 7 s, each alone 0.7 s) */
+#define MAX_CHAIN_WORK ((uint64_t)MAX_CHAIN * MAX_CHAIN)
 
-/* The budget is checked every CLOCK_EVERY query matches: one match costs far more than a
- * clock read, but the cursor's loop between two matches cannot be interrupted. */
+/* The time limit (--parse-budget, the last guard behind the deterministic limits) is
+ * checked every CLOCK_EVERY query matches: one match costs far more than a clock read, but
+ * the cursor's loop between two matches cannot be interrupted. The parser reads the text
+ * PARSE_CHUNK bytes at a time and the limit is checked at every read, so a fake clock
+ * (sunset_set_clock) stops a parse too; with the real clock tree-sitter's own timeout
+ * also stops a parse that no longer reads. */
 #define CLOCK_EVERY 64u
+#define PARSE_CHUNK 16384u
 
 
 /* ---- capture roles of facts.scm ---------------------------------------------------------- */
@@ -147,6 +155,7 @@ typedef struct py_worker {
     TSQueryCursor *cursor;
     pcre2_match_data *md;
     pcre2_match_context *mctx;   /* the interpreter retry's limits (a larger heap) */
+    size_t cancel;               /* the parser's cancellation flag: set when the time is up */
 } py_worker;
 
 /* A query text and where it comes from, for init error messages. */
@@ -212,16 +221,20 @@ int py_split(const char *d, uint32_t from, uint32_t to, uint32_t row, int indent
 /* Is the unit [from, to) a class definition (after its decorators)? */
 bool py_unit_is_class(const char *d, uint32_t from, uint32_t to);
 
-/* Can the file hold a chain of more than MAX_CHAIN links at all? Every attribute link owns a
- * '.' and every call link a '(' of its own, so a file with fewer of them needs no walk (the
- * walk was 2.4% of a cold scan of Paddle, perf). A chain whose links are all error-recovery
- * MISSING tokens would escape this count; the query budget still bounds such a file. */
-bool py_may_chain(const char *d, size_t len);
+/* The '.' and '(' of d, counted up to MAX_CHAIN + 1. Every attribute link owns a '.' and
+ * every call link a '(' of its own, so text with at most MAX_CHAIN of them holds no chain
+ * over MAX_CHAIN and chains whose squared lengths sum to at most MAX_CHAIN_WORK: it needs
+ * no walk (the walk was 2.4% of a cold scan of Paddle, perf). A chain whose links are all
+ * error-recovery MISSING tokens would escape this count; the time limit still bounds such a
+ * file. */
+uint32_t py_chain_marks(const char *d, size_t len);
 
 /* The part of a file to parse, and what it leaves out. */
 typedef struct py_part {
     vec ranges;   /* TSRange: the units to parse, adjacent ones merged */
     vec skipped;  /* uint32_t[2]: the byte ranges left out, sorted */
+    uint64_t skipped_work; /* the units left out: the sum of their py_chain_marks squared,
+                              a bound on their chains' share of MAX_CHAIN_WORK */
 } py_part;
 
 /* Which of the file's units to parse, into pt (its vecs empty): those a rule may match in

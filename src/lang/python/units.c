@@ -146,11 +146,11 @@ bool py_unit_is_class(const char *d, uint32_t from, uint32_t to) {
     return false;
 }
 
-bool py_may_chain(const char *d, size_t len) {
-    size_t n = 0;
+uint32_t py_chain_marks(const char *d, size_t len) {
+    uint32_t n = 0;
     for (size_t i = 0; i < len; i++)
-        if ((d[i] == '.' || d[i] == '(') && ++n > MAX_CHAIN) return true;
-    return false;
+        if ((d[i] == '.' || d[i] == '(') && ++n > MAX_CHAIN) break;
+    return n;
 }
 
 /* ---- the part to parse ---- */
@@ -179,6 +179,16 @@ static void skip_add(vec *v, uint32_t a, uint32_t b, bool *oom) {
     if (!vec_push(v, &r)) *oom = true;
 }
 
+/* A unit left out: its chains could have the file refused (MAX_CHAIN, MAX_CHAIN_WORK), and
+ * then the part must not be analysed where the whole file would not be. */
+static void skip_unit(py_part *pt, const char *d, uint32_t a, uint32_t b, bool *oom,
+                      bool *whole) {
+    uint64_t n = py_chain_marks(d + a, b - a);
+    if (n > MAX_CHAIN) *whole = true;
+    pt->skipped_work += n * n;
+    skip_add(&pt->skipped, a, b, oom);
+}
+
 /* A class unit at least this large is cut into its body's statements. */
 #define PART_CLASS_MIN 2048u
 
@@ -202,15 +212,15 @@ static void take_class(const sunset_source *src, sunset_sink *sink, py_part *pt,
         if (i < 2 || i + 1 == m.n || sunset_sink_may_match(sink, d + x, y - x)) {
             range_add(&pt->ranges, x, y, px, py, oom);
         } else {
-            if (py_may_chain(d + x, y - x)) *whole = true;
-            skip_add(&pt->skipped, x, y, oom);
+            skip_unit(pt, d, x, y, oom, whole);
         }
     }
     vec_free(&m);
 }
 
 /* Units are kept whole or left out whole; a unit left out whose '.' and '(' could make a chain
- * over MAX_CHAIN makes the whole file parsed, since that chain would have it refused. */
+ * over MAX_CHAIN makes the whole file parsed, since that chain would have it refused; the
+ * part's own chains are held to what MAX_CHAIN_WORK leaves of the units left out. */
 bool py_choose_part(const sunset_source *src, sunset_sink *sink, py_part *pt) {
     const char *d = src->data;
     uint32_t len = (uint32_t)src->len;
@@ -233,8 +243,7 @@ bool py_choose_part(const sunset_source *src, sunset_sink *sink, py_part *pt) {
             else
                 range_add(&pt->ranges, a, b, pa, pb, &oom);
         } else {
-            if (py_may_chain(d + a, b - a)) whole = true;
-            skip_add(&pt->skipped, a, b, &oom);
+            skip_unit(pt, d, a, b, &oom, &whole);
         }
     }
     size_t taken = 0;
