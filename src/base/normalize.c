@@ -37,8 +37,7 @@ static int cmp_cp(const void *k, const void *e) {
     return a < b ? -1 : a > b;
 }
 
-/* The code point of the UTF-8 sequence at s (n bytes left) and its length; 0 when invalid. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
+size_t text_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
     size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 0;
     if (!len || len > n || s[0] > 0xF4) return 0;
     uint32_t c = s[0] & (0x7F >> len);
@@ -50,6 +49,13 @@ static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
     if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
     *cp = c;
     return len;
+}
+
+const char *text_nfkc_ascii(uint32_t cp) {
+    const struct nfkc_ascii *hit =
+        bsearch(&cp, nfkc_ascii_table, sizeof nfkc_ascii_table / sizeof nfkc_ascii_table[0],
+                sizeof nfkc_ascii_table[0], cmp_cp);
+    return hit ? hit->to : NULL;
 }
 
 bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out) {
@@ -69,17 +75,15 @@ bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out) {
             continue;
         }
         uint32_t cp = 0;
-        size_t len = utf8_decode(u + i, n - i, &cp);
+        size_t len = text_utf8_decode(u + i, n - i, &cp);
         if (!len) {
             i++;
             continue;
         }
-        const struct nfkc_ascii *hit =
-            bsearch(&cp, nfkc_ascii_table, sizeof nfkc_ascii_table / sizeof nfkc_ascii_table[0],
-                    sizeof nfkc_ascii_table[0], cmp_cp);
-        if (hit) {
+        const char *to = text_nfkc_ascii(cp);
+        if (to) {
             sb_putn(out, s + from, i - from);
-            sb_puts(out, hit->to);
+            sb_puts(out, to);
             from = i + len;
             any = true;
         }

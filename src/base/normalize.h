@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/util.h"
 
@@ -20,5 +21,14 @@ bool text_join_splices(const char *s, size_t n, sb *out);
  * mathematical alphanumerics, ligatures ...) replaced by that text into *out; false, with
  * *out untouched, when nothing folds. Invalid UTF-8 is copied as it is. */
 bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out);
+
+/* The ASCII identifier text of code point cp's NFKC form, or NULL when it has none (the
+ * table behind text_fold_nfkc_ascii, for decoders that see code points one by one: a
+ * notebook's \uXXXX escapes). */
+const char *text_nfkc_ascii(uint32_t cp);
+
+/* The code point of the UTF-8 sequence at s (n bytes left) and its length; 0 when invalid
+ * (overlong, a surrogate, past U+10FFFF, truncated). */
+size_t text_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 #endif

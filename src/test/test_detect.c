@@ -154,12 +154,37 @@ static void notebook_strings_are_decoded(void **state) {
                      count_lines_starting(r->out, "::error file=notebooks/demo.ipynb,line=7"), 0);
 }
 
+/* Python reads identifiers after NFKC, in a notebook's cells too: a fullwidth letter spelled
+ * as a JSON escape (\uff25 is "Ｅ", an "E" to Python) or written raw is the ASCII letter. The
+ * finding spans the escape / the raw character in the file. */
+static void notebook_escapes_fold_nfkc(void **state) {
+    repo *r = *state;
+    put(r, "notebooks/wide.ipynb",
+        "{\"cells\": [\n"
+        " {\"cell_type\": \"code\", \"metadata\": {}, \"source\": [\"import paddle\\n\", \"pe = paddle.static.Parallel\\uff25xecutor(p)\\n\"]},\n"
+        " {\"cell_type\": \"code\", \"metadata\": {}, \"source\": [\"es = paddle.static.\xef\xbc\xa5xecutionStrategy()\\n\"]},\n"
+        " {\"cell_type\": \"code\", \"metadata\": {}, \"source\": [\"pe = paddle.static.ParallelExecuto\xef\xbd\x92(p)\\n\"]},\n"
+        " {\"cell_type\": \"code\", \"metadata\": {}, \"source\": [\"pe = paddle.static.ParallelExecuto\\ud835\\udc2b(p)\\n\"]}\n"
+        "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm change"), 0);
+    assert_int_equal(run(r, "$S check -q --no-cache --diff-base HEAD~1 -f github"), 1);
+    static const char *const want[] = {
+        "file=notebooks/wide.ipynb,line=2,col=90,endLine=2,endColumn=111,", /* \uff25 is 6 bytes */
+        "file=notebooks/wide.ipynb,line=3,col=71,endLine=3,endColumn=90,",  /* U+FF25 is 3 bytes */
+        "file=notebooks/wide.ipynb,line=4,col=71,endLine=4,endColumn=89,",  /* ends on a wide "r" */
+        "file=notebooks/wide.ipynb,line=5,col=71,endLine=5,endColumn=98,",  /* a surrogate pair: 12 */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(r->out, want[i])) fail_msg("want '%s' in:\n%s\nstderr:\n%s", want[i], r->out, r->err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_and_suffixes),
         cmocka_unit_test(shebangs_by_family),
         cmocka_unit_test_setup_teardown(every_spelling_fails_the_gate, setup, repo_teardown),
         cmocka_unit_test_setup_teardown(notebook_strings_are_decoded, setup, repo_teardown),
+        cmocka_unit_test_setup_teardown(notebook_escapes_fold_nfkc, setup, repo_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

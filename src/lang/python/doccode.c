@@ -12,6 +12,7 @@
  * fenced Python blocks and a reStructuredText file's literal blocks (and doctest lines in
  * either).
  */
+#include "base/normalize.h"
 #include "lang/python/python_int.h"
 
 #include <ctype.h>
@@ -249,7 +250,10 @@ static const char *nb_unicode(nb *b, const char *p, const char *e) {
             q += 6;
         }
     }
-    if (cp == 0 || (cp >= 0xD800 && cp < 0xE000)) { /* no character Python reads */
+    const char *to = cp > 0x7F ? text_nfkc_ascii((uint32_t)cp) : NULL;
+    if (to) { /* Python reads the identifier after NFKC: "\uff25" is an "E" to it */
+        while (*to) nb_put(b, *to++, p);
+    } else if (cp == 0 || (cp >= 0xD800 && cp < 0xE000)) { /* no character Python reads */
         nb_put(b, '?', p);
     } else if (cp < 0x80) {
         nb_put(b, (char)cp, p);
@@ -269,11 +273,29 @@ static const char *nb_unicode(nb *b, const char *p, const char *e) {
     return q;
 }
 
+/* A raw UTF-8 character at *p whose NFKC form is ASCII identifier text, put as that text
+ * (as Python reads it; the engine folds a .py file the same way, base/normalize.h), each byte
+ * mapped to the character's first. Three such forms are longer than their UTF-8 (U+2167,
+ * U+2177, U+3389: 3 bytes, 4 letters); one is folded only while the code stays within the
+ * file's length (the unused quotes and escapes before it give the room), else left as it is. */
+static bool nb_fold_raw(nb *b, const char **p, const char *end) {
+    uint32_t cp;
+    size_t len = text_utf8_decode((const unsigned char *)*p, (size_t)(end - *p), &cp);
+    const char *to = len ? text_nfkc_ascii(cp) : NULL;
+    if (!to) return false;
+    size_t k = strlen(to);
+    if (b->o->n + k > (size_t)(*p - b->d) + len) return false;
+    for (size_t i = 0; i < k; i++) nb_put(b, to[i], *p);
+    *p += len;
+    return true;
+}
+
 /* Decode the JSON string [s, e) (quotes included) onto the end of the code. A lone "\r" is
  * a line break to Python, as "\n" is; "\r\n" is one. */
 static void nb_decode(nb *b, const char *s, const char *e) {
     const char *end = e - 1;
     for (const char *p = s + 1; p < end;) {
+        if ((unsigned char)*p >= 0x80 && nb_fold_raw(b, &p, end)) continue;
         if (*p != '\\' || p + 1 >= end) {
             nb_put(b, *p, p);
             p++;
@@ -298,7 +320,10 @@ static void nb_cell(nb *b, const char *s, const char *e) {
     for (const char *q = s; q < e; q++)
         if (*q == '"') {
             const char *qe = nb_string_end(b, q);
-            if (!qe) break;
+            /* in malformed JSON a bare word can hold a quote the parser stepped over: a
+             * string that runs past the value is not its own (decoding it would read the
+             * next cell's bytes a second time, and the code could outgrow the file) */
+            if (!qe || qe > e) break;
             nb_decode(b, q, qe);
             q = qe - 1;
         }
@@ -420,6 +445,27 @@ static uint32_t nb_text_at(const py_nb *nb, uint32_t line, uint32_t col) {
     return at < nb->n ? at : nb->n;
 }
 
+/* How many file bytes the decoded character at file offset at was read from: a \uXXXX
+ * escape 6, a surrogate pair's two 12, another escape 2; a raw character's lead byte its
+ * UTF-8 length (a folded one maps every letter there), any other byte itself. */
+static uint32_t nb_encoded_len(const py_nb *nb, uint32_t at) {
+    const char *d = nb->data + at, *end = nb->data + nb->off[nb->n]; /* off[n]: the file's length */
+    unsigned char c = (unsigned char)*d;
+    if (c >= 0xC0) {
+        uint32_t cp;
+        size_t n = text_utf8_decode((const unsigned char *)d, (size_t)(end - d), &cp);
+        return n ? (uint32_t)n : 1;
+    }
+    if (c != '\\' || end - d < 2) return 1;
+    if (d[1] != 'u') return 2;
+    int hi = nb_hex4(d + 2, end);
+    if (hi >= 0xD800 && hi < 0xDC00 && end - d >= 12 && d[6] == '\\' && d[7] == 'u') {
+        int lo = nb_hex4(d + 8, end);
+        if (lo >= 0xDC00 && lo < 0xE000) return 12;
+    }
+    return 6;
+}
+
 sunset_span py_nb_span(const py_nb *nb, sunset_span s) {
     if (!s.line) return s;
     sunset_span o;
@@ -430,10 +476,7 @@ sunset_span py_nb_span(const py_nb *nb, sunset_span s) {
         o.end_col = o.col;
         return o;
     }
-    /* past the last byte's encoding in the file: a \uXXXX takes 6 bytes, another escape 2 */
     uint32_t last = nb->off[e - 1];
-    const char *d = nb->data + last;
-    uint32_t w = *d != '\\' ? 1 : d[1] == 'u' ? 6 : 2;
-    nb_file_pos(nb, last + w, &o.end_line, &o.end_col);
+    nb_file_pos(nb, last + nb_encoded_len(nb, last), &o.end_line, &o.end_col);
     return o;
 }
