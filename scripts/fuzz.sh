@@ -72,7 +72,7 @@ seed_dirs() {
 # The JSON-consuming harnesses get the JSON dictionary.
 dict_of() {
     case $1 in
-    fuzz_rules|fuzz_config|fuzz_compdb|fuzz_baseline|fuzz_merge|fuzz_tracking) echo "-dict=testdata/fuzz/json.dict" ;;
+    fuzz_rules|fuzz_config|fuzz_compdb|fuzz_baseline|fuzz_merge|fuzz_tracking|fuzz_notebook) echo "-dict=testdata/fuzz/json.dict" ;;
     fuzz_walk) echo "-dict=testdata/fuzz/glob.dict" ;;
     esac
 }

@@ -9,6 +9,7 @@
 #ifndef SUNSET_FUZZ_ENGINE_H
 #define SUNSET_FUZZ_ENGINE_H
 
+#include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -109,6 +110,29 @@ static inline void fuzz_check_live(long before, const char *what) {
         fprintf(stderr, "fuzz: %s leaked %ld sunset allocations\n", what, now - before);
         abort();
     }
+}
+
+/* The time limit fuzzed without the real clock, so that a replay is deterministic: after
+ * fuzz_use_fake_clock(), fuzz_scan_with_stops scans the input twice, first with the clock
+ * never up, counting how often the scan looks at it, then up at a read chosen from the
+ * input's hash, so that the stops of the parse, the queries, the second passes and the flow
+ * all run; each scan must free everything (what names it in the message). */
+static long fuzz_clock_reads, fuzz_clock_up_at;
+static double fuzz_fake_clock(void) { return fuzz_clock_reads++ >= fuzz_clock_up_at ? 3.6e6 : 0.0; }
+static inline void fuzz_use_fake_clock(void) { sunset_set_clock(fuzz_fake_clock); }
+static inline void fuzz_scan_with_stops(sunset_engine *e, const char *path, const char *src, size_t len,
+                                        const char *what) {
+    char msg[160];
+    long live = sunset_alloc_live();
+    fuzz_clock_reads = 0;
+    fuzz_clock_up_at = LONG_MAX; /* never */
+    fuzz_scan(e, path, src, len);
+    fuzz_check_live(live, what);
+    fuzz_clock_up_at = fuzz_clock_reads ? (long)(hash64(src, len, 0) % (uint64_t)fuzz_clock_reads) : 0;
+    fuzz_clock_reads = 0;
+    fuzz_scan(e, path, src, len);
+    snprintf(msg, sizeof msg, "%s stopped by the time limit", what);
+    fuzz_check_live(live, msg);
 }
 
 #endif
