@@ -71,6 +71,28 @@ static bool env_set(const char *name) { /* set, non-empty and not "0" */
     return v && *v && strcmp(v, "0") != 0;
 }
 
+/* The per-file time limit, the last guard behind the deterministic ones (README "Limits"):
+ * --parse-budget, else SUNSET_PARSE_BUDGET (ms, 0 = none: what the test suite sets, so that
+ * no machine's load can decide a test), else 10 s. */
+static int parse_budget(const cli *c, unsigned *out) {
+    *out = 10000;
+    if (c->budget >= 0) {
+        *out = (unsigned)c->budget;
+        return EXIT_OK;
+    }
+    const char *v = getenv("SUNSET_PARSE_BUDGET");
+    if (!v || !*v) return EXIT_OK;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || end == v || n < 0 || n > 86400000) {
+        fprintf(stderr, "sunset: SUNSET_PARSE_BUDGET='%s': want milliseconds from 0 (none) to 86400000\n", v);
+        return EXIT_USAGE;
+    }
+    *out = (unsigned)n;
+    return EXIT_OK;
+}
+
 /* --color always/never first; then, in this order, NO_COLOR (no-color.org: any non-empty
  * value; an empty one counts as unset), FORCE_COLOR and CLICOLOR_FORCE (non-empty and not
  * "0": colour even into a pipe, as CI logs want), CLICOLOR=0 and TERM=dumb; else colour on a
@@ -202,12 +224,14 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     }
     int frc = cli_rule_filters(c, s);
     if (frc) return frc;
+    unsigned budget;
+    if ((frc = parse_budget(c, &budget))) return frc;
     s->eo = (sunset_engine_opts){
         .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
         .include_generated = c->generated,
         .judge_own_output = (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
         .max_file_size = c->max_size,
-        .parse_budget_ms = c->budget >= 0 ? (unsigned)c->budget : 10000,
+        .parse_budget_ms = budget,
         .compile_db_dir = c->compdb ? c->compdb : s->cfg.compile_db,
         .queries_dir = s->queries,
         .no_prefilter = c->no_prefilter,
