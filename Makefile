@@ -65,7 +65,7 @@ GRAMMAR_OBJS := $(GRAMMAR_DIR)/parser.o $(GRAMMAR_DIR)/scanner.o
 lang_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/lang/$(1).c src/lang/$(1)/*.c))
 CLANG_OBJS = $(call lang_objs,clang)
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
-LANG_TEST_OBJS := $(BUILD)/obj/src/base/util.o $(BUILD)/obj/src/base/json.o $(BUILD)/obj/src/test/recorder.o \
+LANG_TEST_OBJS := $(BUILD)/obj/src/base/util.o $(BUILD)/obj/src/base/json.o $(BUILD)/obj/src/base/normalize.o $(BUILD)/obj/src/test/recorder.o \
 	$(GRAMMAR_OBJS)
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
 LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
