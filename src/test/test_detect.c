@@ -125,6 +125,25 @@ static void every_spelling_fails_the_gate(void **state) {
     }
 }
 
+/* A legacy class or module reached by its name as a string (getattr, importlib,
+ * __import__) is a use like any other: each alone fails the gate as an error, not a mention. */
+static void dynamic_references_fail_the_gate(void **state) {
+    repo *r = *state;
+    static const char *const lines[] = {
+        "PE = getattr(paddle.static, \"ParallelExecutor\")\n",
+        "m = importlib.import_module('paddle.base.parallel_executor')\n",
+        "m = __import__(\"paddle.fluid.parallel_executor\")\n",
+        "AE = getattr(fluid, 'AsyncExecutor')\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        sb s = {0};
+        sb_printf(&s, "import importlib\nimport paddle\nimport paddle.base as fluid\n%s", lines[i]);
+        put(r, "python/paddle/dyn.py", s.s);
+        sb_free(&s);
+        judge(r, lines[i], "::error file=python/paddle/dyn.py,line=4,");
+    }
+}
+
 /* A notebook's code cells as Jupyter runs them: JSON escapes decoded, a line split between
  * strings joined, lines joined by "\n" in one string split; each finding at its place in the
  * file (the first byte of the name's encoding, one past its last). */
@@ -183,6 +202,7 @@ int main(void) {
         cmocka_unit_test(names_and_suffixes),
         cmocka_unit_test(shebangs_by_family),
         cmocka_unit_test_setup_teardown(every_spelling_fails_the_gate, setup, repo_teardown),
+        cmocka_unit_test_setup_teardown(dynamic_references_fail_the_gate, setup, repo_teardown),
         cmocka_unit_test_setup_teardown(notebook_strings_are_decoded, setup, repo_teardown),
         cmocka_unit_test_setup_teardown(notebook_escapes_fold_nfkc, setup, repo_teardown),
     };
