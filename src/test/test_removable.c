@@ -1386,6 +1386,90 @@ static void test_only_headers_and_legacy_registrations(void **state) {
     rm_plan_free(&p);
 }
 
+/* When cmake-format is installed: t/CMakeLists.txt of tree passes its --check (line_width 80,
+ * as Paddle's .cmake-format.py sets) before `patch` and after it. */
+static void cmake_format_clean(const tfile *tree, size_t n, const char *patch) {
+    if (system("cmake-format --version >/dev/null 2>&1") != 0) return;
+    char dir[] = "/tmp/sunset-cmf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, n);
+    char cmd[1200], pf[700];
+    snprintf(pf, sizeof pf, "%s/p.diff", dir);
+    FILE *fp = fopen(pf, "w");
+    assert_non_null(fp);
+    fputs(patch, fp);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && git init -q && printf 'with section(\"format\"):\\n  line_width = 80\\n' > f.py"
+             " && cmake-format -c f.py --check t/CMakeLists.txt && git apply p.diff"
+             " && cmake-format -c f.py --check t/CMakeLists.txt && cd / && rm -rf %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* An if() block the patch empties goes whole (cmake-format would leave `if(X)\n\nendif()`),
+ * nested ones too; a block still holding a command, or empty before the patch, stays. When
+ * cmake-format is installed, the file passes its --check before the patch and after. */
+static void cmake_empty_blocks(void **state) {
+    const tfile tree[] = {
+        {"t/a_test.cc", SUNSET_LANG_CPP, "int main() { return 0; }\n"},
+        {"t/keep_test.cc", SUNSET_LANG_CPP, "int main() { return 1; }\n"},
+        {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "set(X 1)\nif(WITH_PYTHON)\n  paddle_test(a_test SRCS a_test.cc)\nendif()\n\n"
+         "if(WITH_GPU_AND_A_RATHER_LONG_NAME\n   OR WITH_ROCM_AND_ANOTHER_LONG_NAME\n   OR WITH_XPU_TOO)\n"
+         "  if(WIN32)\n    set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+         "  else()\n\n  endif()\nendif()\nif(APPLE)\n  set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+         "  paddle_test(keep_test SRCS keep_test.cc)\nendif()\nif(EMPTY_BEFORE)\n\nendif()\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "t/a_test.cc", &p, &d);
+    assert_non_null(d.s);
+    const char *want = "@@ -1,19 +1,6 @@\n set(X 1)\n-if(WITH_PYTHON)\n-  paddle_test(a_test SRCS a_test.cc)\n-endif()\n \n"
+                       "-if(WITH_GPU_AND_A_RATHER_LONG_NAME\n-   OR WITH_ROCM_AND_ANOTHER_LONG_NAME\n-   OR WITH_XPU_TOO)\n-  if(WIN32)\n-    set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+                       "-  else()\n-\n-  endif()\n-endif()\n if(APPLE)\n-  set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+                       "   paddle_test(keep_test SRCS keep_test.cc)\n endif()\n if(EMPTY_BEFORE)\n";
+    if (!strstr(d.s, want)) fprintf(stderr, "%s", d.s);
+    assert_non_null(strstr(d.s, want));
+    cmake_format_clean(tree, sizeof tree / sizeof tree[0], d.s);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* An argument list the patch shortens is laid out again as cmake-format would: 6 positional
+ * arguments left of 7 are packed (max_pargs_hwrap), the keyword group joining the last line
+ * when it fits; a command that now fits on one line goes there.
+ * When cmake-format is installed, the file passes its --check before the patch and after. */
+static void cmake_relayout(void **state) {
+    const tfile tree[] = {
+        {"t/a_test.cc", SUNSET_LANG_CPP, "int main() { return 0; }\n"},
+        {"t/keep_test.cc", SUNSET_LANG_CPP, "int main() { return 1; }\n"},
+        {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "paddle_test(a_test SRCS a_test.cc)\npaddle_test(keep_test SRCS keep_test.cc)\nset_tests_properties(\n"
+         "  keep_test\n  a_test\n  keep_test_number_two_is_longer\n  keep_test_number_three_is_longer_still\n"
+         "  keep_test_number_four\n  keep_test_five\n  keep_test_six\n  PROPERTIES LABELS \"RUN_TYPE=DIST\")\n"
+         "set_tests_properties(keep_test a_test keep_test_number_two PROPERTIES TIMEOUT\n"
+         "                                                                      120)\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "t/a_test.cc", &p, &d);
+    assert_non_null(d.s);
+    const char *want = "-  keep_test\n+  keep_test keep_test_number_two_is_longer\n-  a_test\n"
+                       "-  keep_test_number_two_is_longer\n"
+                       "+  keep_test_number_three_is_longer_still keep_test_number_four keep_test_five\n"
+                       "-  keep_test_number_three_is_longer_still\n"
+                       "+  keep_test_six PROPERTIES LABELS \"RUN_TYPE=DIST\")\n-  keep_test_number_four\n"
+                       "-  keep_test_five\n-  keep_test_six\n-  PROPERTIES LABELS \"RUN_TYPE=DIST\")\n"
+                       "-set_tests_properties(keep_test a_test keep_test_number_two PROPERTIES TIMEOUT\n"
+                       "+set_tests_properties(keep_test keep_test_number_two PROPERTIES TIMEOUT 120)\n"
+                       "-                                                                      120)\n";
+    if (!strstr(d.s, want)) fprintf(stderr, "%s", d.s);
+    assert_non_null(strstr(d.s, want));
+    cmake_format_clean(tree, sizeof tree / sizeof tree[0], d.s);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
@@ -1409,6 +1493,8 @@ int main(void) {
         cmocka_unit_test(cmake_blank_lines),
         cmocka_unit_test(class_cut_imports),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
+        cmocka_unit_test(cmake_empty_blocks),
+        cmocka_unit_test(cmake_relayout),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }
