@@ -69,6 +69,10 @@ typedef enum rm_step_kind {
     RM_EV_IMPORTS_REEXPORT, /* plan: imports legacy `path` for names defined elsewhere (`detail`: the new line) */
     RM_EV_LINKS_REMOVED,    /* plan: a declaration linking symbol `detail` of `path`, which the patch deletes */
     RM_EV_IMPORT_CUT,       /* plan: an import of `detail` only class `path` used, which the patch cuts */
+    RM_EV_REGISTERS_LEGACY, /* every operator / pass it registers is legacy (`detail`: the first) */
+    RM_EV_DECLARES_FOR,    /* a header whose implementing sources are legacy (`path`: the first) */
+    RM_EV_TEST_ONLY,       /* a header only tests include, in legacy directory `path`'s (cause: a seed there) */
+    RM_EV_TESTS,           /* the test of legacy header `path` */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 

@@ -76,6 +76,12 @@ static void chain(sb *o, const rm_step *s, size_t n, size_t *i) {
         sb_printf(o, "declares and links %s, defined only in %s, which is removed", st->detail ? st->detail : "?", p);
         return;
     case RM_EV_IMPORT_CUT: sb_printf(o, "binds %s, used only by class %s, which is cut", d, p); return;
+    case RM_EV_REGISTERS_LEGACY: sb_printf(o, "registers only legacy operators or passes: %s (", d); goto paren;
+    case RM_EV_DECLARES_FOR: sb_printf(o, "the header of %s, which is legacy: ", p); break;
+    case RM_EV_TEST_ONLY:
+        sb_printf(o, "only tests include it (%s), in the directory of legacy %s (", d, p);
+        goto paren;
+    case RM_EV_TESTS: sb_printf(o, "the test of %s, which is legacy: ", p); break;
     case RM_EV_KIND_COUNT: return;
     }
     cause(o, s, n, i);

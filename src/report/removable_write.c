@@ -6,6 +6,7 @@
  * import rewritten), dead Python classes the analysis marked removable. Everything else stays in
  * the listing, unpatched.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,6 +421,267 @@ static void tidy_blank_lines(const lines *L, bool *del, char *const *repl) {
     if (gap && prev >= 0 && !repl[prev] && strspn(L->at[prev], " \t\r") >= L->len[prev]) del[prev] = true;
 }
 
+/* ---- if() blocks a deletion emptied: cmake-format would put a blank line in each empty
+ * branch (`if(X)\n\nendif()`), Paddle's own cleanups drop the block ---- */
+
+typedef enum { CM_BLANK, CM_IF, CM_ELSE, CM_ENDIF, CM_OTHER } cm_kind;
+
+static cm_kind cm_line_kind(const char *s, size_t n) {
+    size_t i = 0;
+    while (i < n && strchr(" \t\r", s[i])) i++;
+    if (i == n) return CM_BLANK;
+    size_t w = i;
+    while (w < n && (isalnum((unsigned char)s[w]) || s[w] == '_')) w++;
+    size_t k = w;
+    while (k < n && (s[k] == ' ' || s[k] == '\t')) k++;
+    if (k == n || s[k] != '(') return CM_OTHER;
+    size_t len = w - i;
+    if (len == 2 && !strncasecmp(s + i, "if", 2)) return CM_IF;
+    if ((len == 4 && !strncasecmp(s + i, "else", 4)) || (len == 6 && !strncasecmp(s + i, "elseif", 6))) return CM_ELSE;
+    if (len == 5 && !strncasecmp(s + i, "endif", 5)) return CM_ENDIF;
+    return CM_OTHER;
+}
+
+static int paren_balance(const char *s, size_t n) {
+    int b = 0;
+    for (size_t i = 0; i < n && s[i] != '#'; i++) b += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+    return b;
+}
+
+/* One sweep: the innermost if() blocks whose branches hold only blank lines now, and held a
+ * deleted line, go whole. Returns whether one went. */
+static bool drop_empty_ifs_once(const lines *L, bool *del, char *const *repl) {
+    enum { DEPTH = 64 };
+    size_t start[DEPTH];
+    bool full[DEPTH];
+    int top = -1;
+    bool dropped = false;
+    for (size_t l = 0; l < L->n; l++) {
+        if (del[l]) continue;
+        const char *t = repl[l] ? repl[l] : L->at[l];
+        size_t n = repl[l] ? strlen(repl[l]) : L->len[l];
+        cm_kind k = cm_line_kind(t, n);
+        size_t first = l;
+        /* a command over several lines: to its closing parenthesis */
+        for (int b = k == CM_BLANK ? 0 : paren_balance(t, n); b > 0 && l + 1 < L->n;) {
+            l++;
+            if (del[l]) continue;
+            b += paren_balance(repl[l] ? repl[l] : L->at[l], repl[l] ? strlen(repl[l]) : L->len[l]);
+        }
+        if (k == CM_IF) {
+            if (++top >= DEPTH) return dropped;
+            start[top] = first;
+            full[top] = false;
+        } else if (k == CM_ENDIF && top >= 0) {
+            bool touched = false;
+            for (size_t j = start[top]; j <= l && !touched; j++) touched = del[j];
+            if (!full[top] && touched) {
+                for (size_t j = start[top]; j <= l; j++) del[j] = true;
+                dropped = true;
+                top--;
+                continue;
+            }
+            top--;
+            if (top >= 0) full[top] = true;
+        } else if (k == CM_OTHER && top >= 0) {
+            full[top] = true;
+        } else if (k == CM_ENDIF || (k == CM_ELSE && top < 0)) {
+            return dropped; /* not balanced as read: leave the file alone */
+        }
+    }
+    return dropped;
+}
+
+static void drop_empty_ifs(const lines *L, bool *del, char *const *repl) {
+    while (drop_empty_ifs_once(L, del, repl)) {}
+}
+
+/* ---- an edited command laid out again as cmake-format (Paddle's configuration: line_width
+ * 80, the default max_pargs_hwrap 6) would: on one line when it fits there, else its leading
+ * positional arguments, when no more than 6 are left, packed onto as few lines as fit ---- */
+
+#define CM_WIDTH 80
+#define CM_PARGS_HWRAP 6
+
+typedef struct cm_tok {
+    const char *s;
+    size_t n;
+    size_t line; /* the line it is on */
+} cm_tok;
+
+static const char *cm_text(const lines *L, char *const *repl, size_t l, size_t *n) {
+    *n = repl[l] ? strlen(repl[l]) : L->len[l];
+    return repl[l] ? repl[l] : L->at[l];
+}
+
+/* The arguments of lines [f, e] (kept ones) after the command's '('; false when the command
+ * holds what this layout does not handle (comments, nested parentheses, a bracket argument). */
+static bool cm_tokens(const lines *L, const bool *del, char *const *repl, size_t f, size_t e, cm_tok *t,
+                      size_t cap, size_t *nt) {
+    *nt = 0;
+    bool open = false;
+    for (size_t l = f; l <= e; l++) {
+        if (del[l]) continue;
+        size_t n;
+        const char *s = cm_text(L, repl, l, &n);
+        size_t i = 0;
+        if (!open) {
+            const char *p = memchr(s, '(', n);
+            if (!p) return false;
+            i = (size_t)(p - s) + 1;
+            open = true;
+        }
+        while (i < n) {
+            while (i < n && strchr(" \t\r", s[i])) i++;
+            if (i == n) break;
+            if (s[i] == '#' || s[i] == '[' || s[i] == '(') return false;
+            if (s[i] == ')') return i + 1 >= n || strspn(s + i + 1, " \t\r") == n - i - 1 ? l == e : false;
+            size_t a = i;
+            if (s[i] == '"') {
+                for (i++; i < n && s[i] != '"'; i++)
+                    if (s[i] == '\\') i++;
+                if (i >= n) return false;
+                i++;
+            } else {
+                while (i < n && !strchr(" \t\r()\"#", s[i])) i++;
+            }
+            if (*nt == cap) return false;
+            t[(*nt)++] = (cm_tok){s + a, i - a, l};
+        }
+    }
+    return false; /* no closing parenthesis */
+}
+
+static bool cm_keyword(const cm_tok *t) {
+    if (!t->n || !isupper((unsigned char)t->s[0])) return false;
+    for (size_t i = 0; i < t->n; i++)
+        if (!isupper((unsigned char)t->s[i]) && !isdigit((unsigned char)t->s[i]) && t->s[i] != '_') return false;
+    return true;
+}
+
+/* Lines [first, ...) of the kept lines of run r take the packed text (one line each, at
+ * indentation ind), the rest of them go. */
+static int cm_put(const lines *L, bool *del, char **repl, const size_t *kept, size_t nk, sb *packed) {
+    size_t k = 0;
+    const char *p = packed->s ? packed->s : "";
+    while (*p && k < nk) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        size_t l = kept[k++];
+        size_t on;
+        const char *old = cm_text(L, repl, l, &on);
+        if (on != n || memcmp(old, p, n) != 0) {
+            char *r = sunset_malloc(n + 1);
+            if (!r) return ENOMEM;
+            memcpy(r, p, n);
+            r[n] = 0;
+            sunset_free(repl[l]);
+            repl[l] = r;
+        }
+        p += n + (nl ? 1 : 0);
+    }
+    for (; k < nk; k++) {
+        sunset_free(repl[kept[k]]);
+        repl[kept[k]] = NULL;
+        del[kept[k]] = true;
+    }
+    return 0;
+}
+
+/* Command lines [f, e], touched by the patch, laid out again. */
+static int cm_relayout(const lines *L, bool *del, char **repl, size_t f, size_t e) {
+    enum { CAP = 512 };
+    cm_tok t[CAP];
+    size_t nt, kept[CAP], nk = 0;
+    if (!cm_tokens(L, del, repl, f, e, t, CAP, &nt)) return 0;
+    for (size_t l = f; l <= e && nk < CAP; l++)
+        if (!del[l]) kept[nk++] = l;
+    if (nk < 2) return 0;
+    size_t n0;
+    const char *s0 = cm_text(L, repl, kept[0], &n0);
+    const char *paren = memchr(s0, '(', n0);
+    size_t head = (size_t)(paren - s0) + 1, ind = strspn(s0, " \t");
+    sb b = {0};
+    sb_putn(&b, s0, head);
+    for (size_t i = 0; i < nt; i++) {
+        if (i) sb_putc(&b, ' ');
+        sb_putn(&b, t[i].s, t[i].n);
+    }
+    sb_putc(&b, ')');
+    if (b.oom) return ENOMEM;
+    if (b.len <= CM_WIDTH) {
+        int rc = cm_put(L, del, repl, kept, nk, &b);
+        sb_free(&b);
+        return rc;
+    }
+    sb_free(&b);
+    /* `name(` alone on its line, then the positional arguments up to the first keyword */
+    if (!nt || t[0].line == kept[0]) return 0;
+    size_t np = 0;
+    while (np < nt && !cm_keyword(&t[np])) np++;
+    if (np < 2 || np > CM_PARGS_HWRAP || np == nt || t[np].line == t[np - 1].line) return 0;
+    size_t from = 1, to = 1; /* the kept lines holding them */
+    while (to < nk && kept[to] != t[np].line) to++;
+    for (size_t q = from; q < to; q++) {
+        size_t n;
+        const char *s = cm_text(L, repl, kept[q], &n);
+        if (strspn(s, " \t") != ind + 2) return 0;
+    }
+    size_t col = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (col && col + 1 + t[i].n <= CM_WIDTH) {
+            sb_putc(&b, ' ');
+            col += 1;
+        } else {
+            if (col) sb_putc(&b, '\n');
+            for (size_t k = 0; k < ind + 2; k++) sb_putc(&b, ' ');
+            col = ind + 2;
+        }
+        sb_putn(&b, t[i].s, t[i].n);
+        col += t[i].n;
+    }
+    if (to == nk - 1) {
+        /* the keyword group, on the command's last line, joins the last packed line if it fits */
+        size_t n;
+        const char *s = cm_text(L, repl, kept[to], &n);
+        size_t w = strspn(s, " \t");
+        if (col + 1 + (n - w) <= CM_WIDTH) {
+            sb_putc(&b, ' ');
+            sb_putn(&b, s + w, n - w);
+            to++;
+        }
+    }
+    if (b.oom) return ENOMEM;
+    int rc = cm_put(L, del, repl, kept + from, to - from, &b);
+    sb_free(&b);
+    return rc;
+}
+
+/* Every command the patch edited inside (a line of it deleted or rewritten, not all of it). */
+static int relayout_edited(const lines *L, bool *del, char **repl) {
+    for (size_t l = 0; l < L->n; l++) {
+        if (del[l]) continue;
+        size_t n;
+        const char *s = cm_text(L, repl, l, &n);
+        cm_kind k = cm_line_kind(s, n);
+        if (k == CM_BLANK) continue;
+        size_t first = l;
+        int b = paren_balance(s, n);
+        bool touched = repl[l] != NULL;
+        while (b > 0 && l + 1 < L->n) {
+            l++;
+            touched |= del[l] || repl[l];
+            if (del[l]) continue;
+            s = cm_text(L, repl, l, &n);
+            b += paren_balance(s, n);
+        }
+        if (k != CM_OTHER || !touched || l == first) continue;
+        int rc = cm_relayout(L, del, repl, first, l);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 static int patch_modify(sb *out, const char *path, const lines *L, const bool *del, char *const *repl) {
     size_t n = L->n, i = 0;
     bool header = false;
@@ -600,7 +862,11 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             }
             any++;
         }
-        if (any && is_cmake(at)) tidy_blank_lines(&L, del, repl);
+        if (any && is_cmake(at)) {
+            drop_empty_ifs(&L, del, repl);
+            if (!err) err = relayout_edited(&L, del, repl);
+            tidy_blank_lines(&L, del, repl);
+        }
         if (any) patch_modify(out, at, &L, del, repl);
         sunset_free(real);
         for (size_t l = 0; l < L.n; l++) sunset_free(repl[l]);

@@ -538,9 +538,10 @@ static void sample_tree_patched(const char *dir) {
     file_has(dir, cm, "fused_broadcast_op_handle.cc", true);
     file_has(dir, cm, "fused_op_handle\n", true);                    /* its target */
     file_has(dir, cm, "    gather_op_handle.cc)", false);            /* live entries stay */
-    /* a test among others in set_tests_properties: only its name goes */
-    file_has(dir, "test/legacy_test/CMakeLists.txt", "set_tests_properties(test_py_func_op\n"
-                                                     "                     PROPERTIES LABELS", false);
+    /* a test among others in set_tests_properties: only its name goes, and the command, which
+     * now fits there, is on one line as cmake-format lays it out */
+    file_has(dir, "test/legacy_test/CMakeLists.txt",
+             "\nset_tests_properties(test_py_func_op PROPERTIES LABELS \"RUN_TYPE=EXCLUSIVE\")\n", false);
     file_has(dir, "test/legacy_test/CMakeLists.txt", "test_ir_inplace_pass", true);
     /* a kept header's include of a deleted one */
     file_has(dir, "paddle/fluid/framework/details/ssa_graph_executor.h", "fetch_op_handle.h", true);
@@ -646,14 +647,12 @@ static sunset_index *index_of(const tfile *tree, size_t n) {
     return ix;
 }
 
-/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
-static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+/* The plan of tree[n] seeded by findings seeds[ns], and its patch. */
+static void plan_of(const tfile *tree, size_t n, sunset_finding *seeds, size_t ns, rm_plan *p, sb *patch) {
     sunset_index *ix = index_of(tree, n);
-    /* the finding only borrows the path here */
-    sunset_finding seed = {.rule_id = "R-PATH", .path = (char *)seed_path, .span = {1, 1, 1, 1}, .matched = (char *)seed_path};
     sunset_result r = {0};
-    r.findings = &seed;
-    r.n_findings = 1;
+    r.findings = seeds;
+    r.n_findings = ns;
     assert_int_equal(rm_plan_build(ix, RS, &r, p), 0);
     sunset_index_free(ix);
     char dir[] = "/tmp/sunset-rex-XXXXXX";
@@ -663,6 +662,13 @@ static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_p
     char rm[600];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     assert_int_equal(system(rm), 0);
+}
+
+/* The plan of tree[n] seeded by a path finding on `seed`, and its patch. */
+static void seeded_plan(const tfile *tree, size_t n, const char *seed_path, rm_plan *p, sb *patch) {
+    /* the finding only borrows the path here */
+    sunset_finding seed = {.rule_id = "R-PATH", .path = (char *)seed_path, .span = {1, 1, 1, 1}, .matched = (char *)seed_path};
+    plan_of(tree, n, &seed, 1, p, patch);
 }
 
 static void pe_plan(const tfile *tree, size_t n, rm_plan *p, sb *patch) { seeded_plan(tree, n, "t/pe_base.py", p, patch); }
@@ -1137,7 +1143,9 @@ static void liveness_by_name(void **state) {
         {"ops/run_program_op.cc", SUNSET_LANG_CPP,
          "void Maker::Apply(GradOp *grad_op) const {\n  grad_op->SetType(\"run_program_grad\");\n}\n"
          "REGISTER_OPERATOR(run_program_grad, ops::RunProgramGradOp);\n"
-         "REGISTER_OPERATOR(legacy_unrun, ops::UnrunOp);\n"},
+         "REGISTER_OPERATOR(legacy_unrun, ops::UnrunOp);\n"
+         /* an operator not legacy keeps the file from registering only legacy ones */
+         "REGISTER_OPERATOR(other_op, ops::OtherOp);\n"},
         {"ir/multi_devices_graph_pass.cc", SUNSET_LANG_CPP,
          "#define REGISTER_MULTI_DEVICES_PASS(pass_name, pass_class) \\\n"
          "  int x_##pass_name = Register(#pass_name);                \\\n"
@@ -1320,6 +1328,149 @@ static void derived_test_flag_from_own_path(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* The whole plan: a header of a legacy directory nothing but tests include (or nothing at all)
+ * goes with its test and the test's target; a source registering only legacy operators is
+ * legacy, and so is its header, live while live code uses its kernels. Headers live code
+ * includes, that CMake names, or outside a legacy directory stay out of the plan. */
+static void test_only_headers_and_legacy_registrations(void **state) {
+    const tfile tree[] = {
+        {"d/legacy_op_handle.h", SUNSET_LANG_CPP, "class LegacyOpHandle {};\n"},
+        {"d/graph_test_base.h", SUNSET_LANG_CPP, "#include \"gtest/gtest.h\"\nclass DummyOp {};\n"},
+        {"d/cow_ptr.h", SUNSET_LANG_CPP, "template <typename T> class CowPtr {};\n"},
+        {"d/used.h", SUNSET_LANG_CPP, "class Used {};\n"},
+        {"d/named.h", SUNSET_LANG_CPP, "class Named {};\n"},
+        {"d/live.cc", SUNSET_LANG_CPP, "#include \"d/used.h\"\nint f() { Used u; return 0; }\n"},
+        {"d/CMakeLists.txt", SUNSET_LANG_CMAKE, "cc_library(live SRCS live.cc)\ninstall(FILES named.h DESTINATION x)\n"},
+        {"other/orphan.h", SUNSET_LANG_CPP, "class Orphan {};\n"},
+        {"test/d/cow_ptr_test.cc", SUNSET_LANG_CPP,
+         "#include \"d/cow_ptr.h\"\n#include \"gtest/gtest.h\"\nTEST(CowPtr, all) { CowPtr<int> p; }\n"},
+        {"test/CMakeLists.txt", SUNSET_LANG_CMAKE, "cc_test(cow_ptr_tests SRCS d/cow_ptr_test.cc)\n"},
+        {"op/run_op.h", SUNSET_LANG_CPP, "template <typename T> class RunKernel {};\n"},
+        {"op/run_op.cc", SUNSET_LANG_CPP,
+         "#include \"op/run_op.h\"\nREGISTER_OPERATOR(run_prog, RunOp);\n"
+         "PD_REGISTER_STRUCT_KERNEL(run_prog, CPU, ALL_LAYOUT, RunKernel, float) {}\n"},
+        {"op/custom.cc", SUNSET_LANG_CPP, "#include \"op/run_op.h\"\nint g() { RunKernel<float> k; return 0; }\n"},
+        {"op/CMakeLists.txt", SUNSET_LANG_CMAKE, "cc_library(run_op SRCS run_op.cc)\ncc_library(custom SRCS custom.cc)\n"},
+    };
+    sunset_finding seeds[] = {
+        {.rule_id = "R-PATH", .path = "d/legacy_op_handle.h", .span = {1, 1, 1, 1}, .matched = "d/legacy_op_handle.h"},
+        {.rule_id = "R-REG", .ctx = SUNSET_CTX_CODE, .path = "op/run_op.cc", .span = {3, 1, 3, 26},
+         .matched = "PD_REGISTER_STRUCT_KERNEL(run_prog"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, sizeof tree / sizeof tree[0], seeds, 2, &p, &d);
+    const rm_item *it = item(&p, RM_FILE, "d/graph_test_base.h", NULL);
+    assert_true(it && !it->live && it->patchable);
+    assert_non_null(strstr(chain(it), "only tests include it (no file), in the directory of legacy d/legacy_op_handle.h"));
+    it = item(&p, RM_FILE, "d/cow_ptr.h", NULL);
+    assert_true(it && !it->live && it->patchable);
+    it = item(&p, RM_FILE, "test/d/cow_ptr_test.cc", NULL);
+    assert_true(it && !it->live && it->patchable);
+    assert_non_null(strstr(chain(it), "the test of d/cow_ptr.h, which is legacy"));
+    assert_non_null(strstr(d.s, "diff --git a/d/cow_ptr.h b/d/cow_ptr.h\ndeleted file mode"));
+    assert_non_null(strstr(d.s, "-cc_test(cow_ptr_tests SRCS d/cow_ptr_test.cc)\n"));
+    assert_null(item(&p, RM_FILE, "d/used.h", NULL));
+    assert_null(item(&p, RM_FILE, "d/named.h", NULL));
+    assert_null(item(&p, RM_FILE, "other/orphan.h", NULL));
+    it = item(&p, RM_FILE, "op/run_op.cc", NULL);
+    assert_true(it && it->live);
+    assert_non_null(strstr(chain(it), "registers only legacy operators or passes: run_prog"));
+    it = item(&p, RM_FILE, "op/run_op.h", NULL);
+    assert_true(it && it->live);
+    assert_non_null(strstr(chain(it), "the header of op/run_op.cc, which is legacy"));
+    bool named = false;
+    for (size_t i = 0; i < it->n_callers; i++) named |= strstr(it->callers[i], "op/custom.cc") != NULL;
+    assert_true(named);
+    assert_null(strstr(d.s, "a/op/run_op"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* When cmake-format is installed: t/CMakeLists.txt of tree passes its --check (line_width 80,
+ * as Paddle's .cmake-format.py sets) before `patch` and after it. */
+static void cmake_format_clean(const tfile *tree, size_t n, const char *patch) {
+    if (system("cmake-format --version >/dev/null 2>&1") != 0) return;
+    char dir[] = "/tmp/sunset-cmf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, n);
+    char cmd[1200], pf[700];
+    snprintf(pf, sizeof pf, "%s/p.diff", dir);
+    FILE *fp = fopen(pf, "w");
+    assert_non_null(fp);
+    fputs(patch, fp);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && git init -q && printf 'with section(\"format\"):\\n  line_width = 80\\n' > f.py"
+             " && cmake-format -c f.py --check t/CMakeLists.txt && git apply p.diff"
+             " && cmake-format -c f.py --check t/CMakeLists.txt && cd / && rm -rf %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* An if() block the patch empties goes whole (cmake-format would leave `if(X)\n\nendif()`),
+ * nested ones too; a block still holding a command, or empty before the patch, stays. When
+ * cmake-format is installed, the file passes its --check before the patch and after. */
+static void cmake_empty_blocks(void **state) {
+    const tfile tree[] = {
+        {"t/a_test.cc", SUNSET_LANG_CPP, "int main() { return 0; }\n"},
+        {"t/keep_test.cc", SUNSET_LANG_CPP, "int main() { return 1; }\n"},
+        {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "set(X 1)\nif(WITH_PYTHON)\n  paddle_test(a_test SRCS a_test.cc)\nendif()\n\n"
+         "if(WITH_GPU_AND_A_RATHER_LONG_NAME\n   OR WITH_ROCM_AND_ANOTHER_LONG_NAME\n   OR WITH_XPU_TOO)\n"
+         "  if(WIN32)\n    set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+         "  else()\n\n  endif()\nendif()\nif(APPLE)\n  set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+         "  paddle_test(keep_test SRCS keep_test.cc)\nendif()\nif(EMPTY_BEFORE)\n\nendif()\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "t/a_test.cc", &p, &d);
+    assert_non_null(d.s);
+    const char *want = "@@ -1,19 +1,6 @@\n set(X 1)\n-if(WITH_PYTHON)\n-  paddle_test(a_test SRCS a_test.cc)\n-endif()\n \n"
+                       "-if(WITH_GPU_AND_A_RATHER_LONG_NAME\n-   OR WITH_ROCM_AND_ANOTHER_LONG_NAME\n-   OR WITH_XPU_TOO)\n-  if(WIN32)\n-    set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+                       "-  else()\n-\n-  endif()\n-endif()\n if(APPLE)\n-  set_tests_properties(a_test PROPERTIES TIMEOUT 9)\n"
+                       "   paddle_test(keep_test SRCS keep_test.cc)\n endif()\n if(EMPTY_BEFORE)\n";
+    if (!strstr(d.s, want)) fprintf(stderr, "%s", d.s);
+    assert_non_null(strstr(d.s, want));
+    cmake_format_clean(tree, sizeof tree / sizeof tree[0], d.s);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* An argument list the patch shortens is laid out again as cmake-format would: 6 positional
+ * arguments left of 7 are packed (max_pargs_hwrap), the keyword group joining the last line
+ * when it fits; a command that now fits on one line goes there.
+ * When cmake-format is installed, the file passes its --check before the patch and after. */
+static void cmake_relayout(void **state) {
+    const tfile tree[] = {
+        {"t/a_test.cc", SUNSET_LANG_CPP, "int main() { return 0; }\n"},
+        {"t/keep_test.cc", SUNSET_LANG_CPP, "int main() { return 1; }\n"},
+        {"t/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "paddle_test(a_test SRCS a_test.cc)\npaddle_test(keep_test SRCS keep_test.cc)\nset_tests_properties(\n"
+         "  keep_test\n  a_test\n  keep_test_number_two_is_longer\n  keep_test_number_three_is_longer_still\n"
+         "  keep_test_number_four\n  keep_test_five\n  keep_test_six\n  PROPERTIES LABELS \"RUN_TYPE=DIST\")\n"
+         "set_tests_properties(keep_test a_test keep_test_number_two PROPERTIES TIMEOUT\n"
+         "                                                                      120)\n"},
+    };
+    rm_plan p;
+    sb d = {0};
+    seeded_plan(tree, sizeof tree / sizeof tree[0], "t/a_test.cc", &p, &d);
+    assert_non_null(d.s);
+    const char *want = "-  keep_test\n+  keep_test keep_test_number_two_is_longer\n-  a_test\n"
+                       "-  keep_test_number_two_is_longer\n"
+                       "+  keep_test_number_three_is_longer_still keep_test_number_four keep_test_five\n"
+                       "-  keep_test_number_three_is_longer_still\n"
+                       "+  keep_test_six PROPERTIES LABELS \"RUN_TYPE=DIST\")\n-  keep_test_number_four\n"
+                       "-  keep_test_five\n-  keep_test_six\n-  PROPERTIES LABELS \"RUN_TYPE=DIST\")\n"
+                       "-set_tests_properties(keep_test a_test keep_test_number_two PROPERTIES TIMEOUT\n"
+                       "+set_tests_properties(keep_test keep_test_number_two PROPERTIES TIMEOUT 120)\n"
+                       "-                                                                      120)\n";
+    if (!strstr(d.s, want)) fprintf(stderr, "%s", d.s);
+    assert_non_null(strstr(d.s, want));
+    cmake_format_clean(tree, sizeof tree / sizeof tree[0], d.s);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
@@ -1342,6 +1493,9 @@ int main(void) {
         cmocka_unit_test(liveness_by_name),
         cmocka_unit_test(cmake_blank_lines),
         cmocka_unit_test(class_cut_imports),
+        cmocka_unit_test(test_only_headers_and_legacy_registrations),
+        cmocka_unit_test(cmake_empty_blocks),
+        cmocka_unit_test(cmake_relayout),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -521,6 +521,7 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->base_at);
     sunset_free(c->base_of);
     sunset_free(c->link_defs);
+    sunset_free(c->seed_dirs);
     for (size_t k = 0; c->cn && k < c->classes.n; k++) node_free(&c->cn[k]);
     for (size_t t = 0; t < c->targets.n; t++) {
         tgt *T = &VEC_AT(&c->targets, tgt, t);

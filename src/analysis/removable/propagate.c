@@ -12,6 +12,7 @@
 #include "analysis/removable/rm_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- seeds ---- */
@@ -34,6 +35,30 @@ static rm_ev seed_ev(const sunset_finding *fd, bool path) {
     ev.step = rm_step_of(path ? RM_EV_RULE_PATH : RM_EV_RULE_AT, fd->path, path ? 0 : fd->span.line, NULL);
     ev.step.rule_id = fd->rule_id;
     return ev;
+}
+
+static int seed_dir_cmp(const void *a, const void *b) {
+    const struct rm_seed_dir *x = a, *y = b;
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* The directories of the files a path rule seeded (rule file-test-only-header asks them). */
+static void seed_dirs(ctx *c) {
+    size_t n = 0;
+    for (size_t f = 0; f < c->nf; f++)
+        if (c->fn[f].legacy && c->fn[f].ev && c->fn[f].ev->step.kind == RM_EV_RULE_PATH) n++;
+    if (!n) return;
+    if (!(c->seed_dirs = sunset_malloc(n * sizeof *c->seed_dirs))) {
+        c->oom = true;
+        return;
+    }
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!c->fn[f].legacy || !c->fn[f].ev || c->fn[f].ev->step.kind != RM_EV_RULE_PATH) continue;
+        const char *p = c->files[f]->path;
+        c->seed_dirs[c->n_seed_dirs++] = (struct rm_seed_dir){hash64(p, rm_dir_len(p), 11), f};
+    }
+    qsort(c->seed_dirs, c->n_seed_dirs, sizeof *c->seed_dirs, seed_dir_cmp);
 }
 
 void rm_seeds(ctx *c) {
@@ -82,6 +107,7 @@ void rm_seeds(ctx *c) {
             }
         }
     }
+    seed_dirs(c);
 }
 
 /* ---- propagation ---- */
@@ -282,6 +308,105 @@ static bool rule_file_only_legacy_targets(const ctx *c, size_t f, rm_ev *ev) {
     return because(ev, RM_EV_ONLY_TARGET, NULL, 0, VEC_AT(&c->targets, tgt, first).name, &c->tn[first]);
 }
 
+/* The first file a path rule seeded in path's directory, or -1. */
+static long seed_in_dir(const ctx *c, const char *path) {
+    uint64_t h = hash64(path, rm_dir_len(path), 11);
+    size_t lo = 0, hi = c->n_seed_dirs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->seed_dirs[mid].h < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->n_seed_dirs && c->seed_dirs[lo].h == h ? (long)c->seed_dirs[lo].file : -1;
+}
+
+/* The base name's length up to its last '.'. */
+static size_t base_stem(const char *path, const char **base) {
+    *base = rm_base_name(path);
+    const char *dot = strrchr(*base, '.');
+    return dot ? (size_t)(dot - *base) : strlen(*base);
+}
+
+/* A C++ test source: in a test tree, or named x_test.cc / x_tester.cc / test_x.cc. */
+static bool cpp_test_file(const ctx *c, size_t f) {
+    const char *b;
+    size_t n = base_stem(c->files[f]->path, &b);
+    if ((n > 5 && !memcmp(b + n - 5, "_test", 5)) || (n > 7 && !memcmp(b + n - 7, "_tester", 7)) ||
+        !strncmp(b, "test_", 5))
+        return true;
+    return rm_in_test_tree(c, c->files[f]->path);
+}
+
+/* A header of a legacy directory (one holding a file a path rule seeded) that no CMake file
+ * names and that nothing but tests includes: test support or a utility only its own test
+ * still exercises (graph_test_base.h, cow_ptr.h in framework/details). */
+static bool rule_file_test_only_header(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (F->lang != SUNSET_LANG_CPP || !c->header[f] || !c->n_seed_dirs) return false;
+    long seed = seed_in_dir(c, F->path);
+    if (seed < 0) return false;
+    const char *first = "no file";
+    for (size_t i = 0; i < c->users[f].n; i++) {
+        size_t g = VEC_AT(&c->users[f], size_t, i);
+        if (c->files[g]->lang != SUNSET_LANG_CPP || !cpp_test_file(c, g)) return false;
+        if (i == 0) first = c->files[g]->path;
+    }
+    if (cmake_mentions(c, F->path)) return false;
+    return because(ev, RM_EV_TEST_ONLY, c->files[seed]->path, 0, first, &c->fn[seed]);
+}
+
+/* The test of a legacy header: x_test.cc or test_x.cc including legacy x.h. */
+static bool rule_file_tests_legacy(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    if (F->lang != SUNSET_LANG_CPP || c->header[f] || !cpp_test_file(c, f)) return false;
+    const char *b;
+    size_t n = base_stem(F->path, &b);
+    for (size_t e = 0; e < c->out[f].n; e++) {
+        size_t g = VEC_AT(&c->out[f], edge, e).to;
+        if (!c->fn[g].legacy || !c->header[g]) continue;
+        const char *hb;
+        size_t hn = base_stem(c->files[g]->path, &hb);
+        bool suffix = n == hn + 5 && !memcmp(b, hb, hn) && !memcmp(b + hn, "_test", 5);
+        bool prefix = n == hn + 5 && !memcmp(b, "test_", 5) && !memcmp(b + 5, hb, hn);
+        if (suffix || prefix) return because(ev, RM_EV_TESTS, c->files[g]->path, 0, NULL, &c->fn[g]);
+    }
+    return false;
+}
+
+/* A C++ source every one of whose operator and pass registrations is legacy: the classes it
+ * defines (kernels, makers, the pass) serve those registrations (run_program_op.cc). */
+static bool rule_file_registers_legacy(const ctx *c, size_t f, rm_ev *ev) {
+    if (c->files[f]->lang != SUNSET_LANG_CPP || c->header[f]) return false;
+    size_t a = c->pass_at[f], b = c->pass_at[f + 1];
+    if (a == b) return false;
+    for (size_t i = a; i < b; i++) {
+        if (c->pn[i].legacy) continue;
+        /* REGISTER_OPERATOR(x) beside its legacy PD_REGISTER_STRUCT_KERNEL(x): one operator */
+        bool same = false;
+        for (size_t j = a; j < b && !same; j++)
+            same = c->pn[j].legacy && !strcmp(VEC_AT(&c->passes, wordref, j).w->text, VEC_AT(&c->passes, wordref, i).w->text);
+        if (!same) return false;
+    }
+    size_t k = a; /* the cause is legacy already: evidence never forms a cycle */
+    while (!c->pn[k].legacy) k++;
+    return because(ev, RM_EV_REGISTERS_LEGACY, NULL, 0, VEC_AT(&c->passes, wordref, k).w->text, &c->pn[k]);
+}
+
+/* A header whose implementing sources (same path up to the '.', .cc / .cu / ...) are all
+ * legacy: it declares what they implement (run_program_op.h of run_program_op.cc/.cu). */
+static bool rule_file_declares_for_legacy(const ctx *c, size_t f, rm_ev *ev) {
+    if (c->files[f]->lang != SUNSET_LANG_CPP || !c->header[f]) return false;
+    long first = -1;
+    for (size_t i = 0; i < c->users[f].n; i++) {
+        size_t g = VEC_AT(&c->users[f], size_t, i);
+        if (c->header[g] || !rm_same_stem_files(c, f, g)) continue;
+        if (!c->fn[g].legacy) return false;
+        if (first < 0) first = (long)g;
+    }
+    if (first < 0) return false;
+    return because(ev, RM_EV_DECLARES_FOR, c->files[first]->path, 0, NULL, &c->fn[first]);
+}
+
 /* ---- targets ---- */
 
 static bool rule_target_all_sources(const ctx *c, size_t t, rm_ev *ev) {
@@ -352,6 +477,15 @@ static const prop_rule RULES[] = {
     {"file-orphan", "a C++ source no CMake file names, that includes a legacy header", ON_FILE, rule_file_orphan},
     {"file-only-legacy-targets", "a C++ source only legacy targets compile (none registering a pass other code uses)",
      ON_FILE, rule_file_only_legacy_targets},
+    {"file-registers-legacy", "a C++ source whose operator and pass registrations are all legacy", ON_FILE,
+     rule_file_registers_legacy},
+    {"file-declares-for-legacy", "a C++ header whose implementing sources (same stem) are all legacy", ON_FILE,
+     rule_file_declares_for_legacy},
+    {"file-test-only-header",
+     "a C++ header in a legacy directory that no CMake file names and only tests include", ON_FILE,
+     rule_file_test_only_header},
+    {"file-tests-legacy", "a C++ test source (x_test.cc, test_x.cc) of a legacy header x.h", ON_FILE,
+     rule_file_tests_legacy},
     {"target-all-sources", "a CMake target whose sources are all legacy", ON_TARGET, rule_target_all_sources},
     {"target-only-legacy-dependents", "a CMake target only legacy targets depend on (and none registers a pass other code uses)", ON_TARGET,
      rule_target_only_legacy_dependents},

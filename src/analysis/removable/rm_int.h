@@ -125,6 +125,13 @@ typedef struct ctx {
     } *link_defs;
     size_t n_link_defs;
     bool links_built;
+    /* directories holding a file a path rule seeded: (hash64 of the directory, seed 11) to the
+     * first such file, sorted by hash (rm_seeds) */
+    struct rm_seed_dir {
+        uint64_t h;
+        size_t file;
+    } *seed_dirs;
+    size_t n_seed_dirs;
     bool oom;
 } ctx;
 
