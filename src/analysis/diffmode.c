@@ -31,30 +31,6 @@ static void git_err(char *err, size_t n, const char *what) {
     snprintf(err, n, "%s: %s", what, e && e->message ? e->message : "unknown libgit2 error");
 }
 
-/* The root's path below the work tree ("" or "a/b/"), or NULL when it is not below it. */
-static char *prefix_of(git_repository *repo, const char *root) {
-    const char *wd = git_repository_workdir(repo);
-    char real[PATH_MAX];
-    if (!wd || !realpath(wd, real)) return NULL;
-    size_t n = strlen(real);
-    if (strncmp(root, real, n) != 0 || (root[n] != 0 && root[n] != '/')) return NULL;
-    const char *rest = root + n + (root[n] == '/');
-    sb p = {0};
-    sb_puts(&p, rest);
-    if (p.len && p.s[p.len - 1] != '/') sb_putc(&p, '/');
-    if (p.oom) return NULL;
-    return p.s ? sb_take(&p) : sunset_strndup("", 0);
-}
-
-char *diff_repo_prefix(const char *root) {
-    sunset_git_init();
-    git_repository *repo = NULL;
-    char *p = NULL;
-    if (git_repository_open_ext(&repo, root, 0, NULL) == 0) p = prefix_of(repo, root);
-    git_repository_free(repo);
-    return p;
-}
-
 /* A repository path made root-relative; NULL when outside the root. */
 static char *rel(const char *prefix, const char *path) {
     size_t n = strlen(prefix);
@@ -147,88 +123,6 @@ static int added_between(const char *before, size_t blen, const char *now, size_
     return rc;
 }
 
-/* The repository holding root, its prefix and rev's tree; 0, or -1 with a message. A revision
- * that does not resolve gets the hint a shallow CI clone needs. */
-static int open_at(const char *root, const char *rev, git_repository **repo, char **prefix,
-                   git_object **obj, git_object **tree, char *err, size_t errn) {
-    if (git_repository_open_ext(repo, root, 0, NULL)) {
-        git_err(err, errn, root);
-        return -1;
-    }
-    if (git_repository_is_bare(*repo) || !(*prefix = prefix_of(*repo, root))) {
-        snprintf(err, errn, "%s: not inside a git work tree", root);
-        return -1;
-    }
-    if (git_revparse_single(obj, *repo, rev)) {
-        const git_error *e = git_error_last();
-        char why[256], hint[512];
-        snprintf(why, sizeof why, "%s", e && e->message ? e->message : "not found");
-        sunset_git_fetch_hint(*repo, rev, true, hint, sizeof hint); /* the base's tree is enough */
-        snprintf(err, errn, "%s: no such revision in this clone (%s); fetch it first: %s", rev, why, hint);
-        return -1;
-    }
-    if (git_object_peel(tree, *obj, GIT_OBJECT_TREE)) {
-        git_err(err, errn, rev);
-        return -1;
-    }
-    return 0;
-}
-
-int diff_read_at(const char *root, const char *rev, const char *path, char **data, size_t *len,
-                 char *err, size_t errn) {
-    git_repository *repo = NULL;
-    git_object *obj = NULL, *tree = NULL;
-    git_tree_entry *ent = NULL;
-    git_blob *blob = NULL;
-    char *prefix = NULL;
-    sb full = {0};
-    int rc = -1;
-    *data = NULL;
-    *len = 0;
-    sunset_git_init();
-    if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
-    /* prefix + path, with each leading "../" taking one directory off the prefix */
-    size_t pl = strlen(prefix);
-    while (strncmp(path, "../", 3) == 0) {
-        if (!pl) {
-            rc = 1; /* above the work tree */
-            goto cleanup;
-        }
-        pl--;
-        while (pl && prefix[pl - 1] != '/') pl--;
-        path += 3;
-    }
-    sb_putn(&full, prefix, pl);
-    sb_puts(&full, path);
-    if (full.oom) {
-        snprintf(err, errn, "out of memory");
-        goto cleanup;
-    }
-    if (git_tree_entry_bypath(&ent, (git_tree *)tree, full.s)) {
-        rc = 1;
-        goto cleanup;
-    }
-    if (git_tree_entry_type(ent) != GIT_OBJECT_BLOB || git_blob_lookup(&blob, repo, git_tree_entry_id(ent))) {
-        snprintf(err, errn, "%s at %s: not a file", full.s, rev);
-        goto cleanup;
-    }
-    *len = (size_t)git_blob_rawsize(blob);
-    if (!(*data = sunset_strndup(git_blob_rawcontent(blob), *len))) {
-        snprintf(err, errn, "out of memory");
-        goto cleanup;
-    }
-    rc = 0;
-cleanup:
-    sb_free(&full);
-    sunset_free(prefix);
-    git_blob_free(blob);
-    git_tree_entry_free(ent);
-    git_object_free(tree);
-    git_object_free(obj);
-    git_repository_free(repo);
-    return rc;
-}
-
 static char *blob_text(git_repository *repo, const git_oid *id, size_t *len) {
     git_blob *blob = NULL;
     char *s = NULL;
@@ -246,7 +140,8 @@ static char *blob_text(git_repository *repo, const git_oid *id, size_t *len) {
  * tree becomes an in-memory index: the tracked files as they are on disk (the index's blob id
  * where size and mtime still match it, else the content hashed into an in-memory object
  * store, never the repository's), plus the untracked files the walker finds (iterative, any
- * depth, .gitignore honoured); the tree-to-index diff of that has no depth limit. */
+ * depth, .gitignore honoured, then libgit2's own ignore rules); the tree-to-index diff of that
+ * has no depth limit. */
 
 /* The entry for the file at abs as the work tree has it, its blob stored in mp when it is not
  * the index's own; 1 when there is no file there (deleted, or not a file or link). */
@@ -307,7 +202,7 @@ static int workdir_index(git_repository *repo, const char *prefix, git_index **o
         if (r < 0 || (r == 0 && git_index_add(wi, &ne))) goto fail;
     }
     /* the untracked files: what the walker takes under the prefix that the index does not hold */
-    walk_opts wo = {true, NULL, 0, NULL, 0, false};
+    walk_opts wo = {true, NULL, 0, NULL, 0, false, NULL};
     walk_stats ws = {0};
     sb start = {0};
     sb_putn(&start, prefix, *prefix ? strlen(prefix) - 1 : 0);
@@ -317,6 +212,11 @@ static int workdir_index(git_repository *repo, const char *prefix, git_index **o
     for (size_t i = 0; i < files.n; i++) {
         const char *p = VEC_AT(&files, char *, i);
         if (git_index_get_bypath(real, p, 0)) continue;
+        /* git's own ignore rules decide what is untracked: nested .gitignore files, the
+         * repository's info/exclude and the user's core.excludesFile, which the walk does
+         * not read */
+        int ignored = 0;
+        if (git_ignore_path_is_ignored(&ignored, repo, p) == 0 && ignored) continue;
         git_index_entry ne = {0};
         ne.path = p;
         abs.len = 0;
@@ -422,18 +322,22 @@ static pthread_once_t filters_once = PTHREAD_ONCE_INIT;
  * the CR of CRLF, which no finding depends on). */
 static void drop_filters(void) { git_filter_unregister(GIT_FILTER_IDENT); }
 
-static int collect(const char *root, const char *rev, bool staged, diff_set *out, char *err, size_t errn) {
-    git_repository *repo = NULL;
-    git_object *obj = NULL, *tree = NULL;
+static int collect(const sunset_checkout *co, const char *rev, bool staged, diff_set *out, char *err, size_t errn) {
+    git_repository *repo = co->repo;
+    git_tree *tree = NULL;
     git_diff *diff = NULL;
-    char *prefix = NULL;
+    const char *prefix = co->prefix;
     vec files = VEC_INIT(diff_file);
     int rc = -1;
     memset(out, 0, sizeof *out);
     out->submodules = VEC_INIT(char *);
     sunset_git_init();
     pthread_once(&filters_once, drop_filters);
-    if (open_at(root, rev, &repo, &prefix, &obj, &tree, err, errn)) goto cleanup;
+    if (!prefix) {
+        snprintf(err, errn, "%s: not inside a git work tree", co->root ? co->root : ".");
+        goto cleanup;
+    }
+    if (sunset_checkout_tree_at(co, rev, &tree, err, errn)) goto cleanup;
     git_diff_options opts;
     git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
     /* forced text: a .gitattributes `binary` or `-diff` neither hides a change nor stops its
@@ -446,20 +350,20 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
     /* a submodule is not judged, so its work tree is never opened (libgit2 1.5 leaks reading
      * its configuration); a gitlink the index or the tree records still makes a delta */
     opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
-    char *spec[1] = {prefix};
+    char *spec[1] = {(char *)prefix};
     if (*prefix) {
         opts.pathspec.strings = spec;
         opts.pathspec.count = 1;
     }
     git_index *wi = NULL; /* the work tree as an index, when libgit2's iterator refuses it */
     bool via_index = false;
-    int de = staged ? git_diff_tree_to_index(&diff, repo, (git_tree *)tree, NULL, &opts)
-                    : git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts);
+    int de = staged ? git_diff_tree_to_index(&diff, repo, tree, NULL, &opts)
+                    : git_diff_tree_to_workdir_with_index(&diff, repo, tree, &opts);
     const git_error *ge = de ? git_error_last() : NULL;
     if (de && !staged && ge && ge->message && strstr(ge->message, "nesting too deep")) {
         if (workdir_index(repo, prefix, &wi, err, errn)) goto cleanup;
         opts.flags = GIT_DIFF_FORCE_TEXT;
-        de = git_diff_tree_to_index(&diff, repo, (git_tree *)tree, wi, &opts);
+        de = git_diff_tree_to_index(&diff, repo, tree, wi, &opts);
         git_index_free(wi);
         via_index = true;
     }
@@ -494,18 +398,15 @@ static int collect(const char *root, const char *rev, bool staged, diff_set *out
 cleanup:
     for (size_t i = 0; i < files.n; i++) file_free(&VEC_AT(&files, diff_file, i));
     vec_free(&files);
-    sunset_free(prefix);
     git_diff_free(diff);
-    git_object_free(tree);
-    git_object_free(obj);
-    git_repository_free(repo);
+    git_tree_free(tree);
     return rc;
 }
 
-int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn) {
-    return collect(root, rev, false, out, err, errn);
+int diff_collect(const sunset_checkout *co, const char *rev, diff_set *out, char *err, size_t errn) {
+    return collect(co, rev, false, out, err, errn);
 }
 
-int diff_collect_staged(const char *root, const char *rev, diff_set *out, char *err, size_t errn) {
-    return collect(root, rev, true, out, err, errn);
+int diff_collect_staged(const sunset_checkout *co, const char *rev, diff_set *out, char *err, size_t errn) {
+    return collect(co, rev, true, out, err, errn);
 }

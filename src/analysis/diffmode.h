@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/checkout.h"
 #include "base/util.h"
 
 typedef struct diff_file {
@@ -35,24 +36,15 @@ typedef struct diff_set {
                           * removes (a submodule is no file to read; not in files); owned */
 } diff_set;
 
-/* Collect the changes between `rev` and the work tree for the files under `root` (an absolute,
- * resolved directory inside a git work tree). Returns 0, or -1 with a one-line message in err.
- * Free with diff_set_free. */
-int diff_collect(const char *root, const char *rev, diff_set *out, char *err, size_t errn);
+/* Collect the changes between `rev` and the work tree for the files under the checkout's root
+ * (inside a git work tree), through its repository handle. Returns 0, or -1 with a one-line
+ * message in err. Free with diff_set_free. */
+int diff_collect(const sunset_checkout *co, const char *rev, diff_set *out, char *err, size_t errn);
 /* The same between `rev` and the index (what a commit would record, `check --staged`): each
  * file's new_data is its staged content. */
-int diff_collect_staged(const char *root, const char *rev, diff_set *out, char *err, size_t errn);
-/* The blob at `rev` for `path` (relative to the root; "../" climbs toward the work tree's
- * top): 0 with *data (NUL-terminated, caller frees) and *len, 1 when rev has no such file,
- * -1 with a message in err. */
-int diff_read_at(const char *root, const char *rev, const char *path, char **data, size_t *len,
-                 char *err, size_t errn);
+int diff_collect_staged(const sunset_checkout *co, const char *rev, diff_set *out, char *err, size_t errn);
 void diff_set_free(diff_set *d);
 /* Does the change add or edit line `line` of f? */
 bool diff_line_added(const diff_file *f, uint32_t line);
-
-/* The root's path inside its git work tree: "" at the top, "dir/sub/" below it; NULL when the
- * root is in no work tree. Caller frees with sunset_free. */
-char *diff_repo_prefix(const char *root);
 
 #endif

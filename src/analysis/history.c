@@ -142,7 +142,7 @@ static bool path_walked(const replay *rp, const char *path) {
 static bool path_wanted(const replay *rp, const char *path) {
     const history_opts *o = rp->o;
     walk_opts wo = {false, o->include ? (const char *const *)o->include->v : NULL, o->include ? o->include->n : 0,
-                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0, false};
+                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0, false, NULL};
     return walk_selected(&wo, path) && path_walked(rp, path);
 }
 
@@ -745,7 +745,7 @@ int history_replay(sunset_engine *e, const char *repo_dir, const char *range, co
     git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)(2 << 20));
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)(1 << 20));
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)(8 << 20));
-    if (git_repository_open_ext(&rp.repo, repo_dir, 0, NULL) != 0) {
+    if (sunset_git_open(&rp.repo, repo_dir, 0) != 0) {
         const git_error *ge = git_error_last();
         fprintf(stderr, "sunset: %s: not a git repository: %s\n", repo_dir, ge ? ge->message : "?");
         goto cleanup;

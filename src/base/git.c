@@ -5,6 +5,7 @@
 
 #include <git2.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,16 @@ static void git_init_once(void) {
 }
 
 void sunset_git_init(void) { pthread_once(&git_once, git_init_once); }
+
+static atomic_size_t git_opens;
+
+int sunset_git_open(git_repository **out, const char *path, unsigned flags) {
+    sunset_git_init();
+    atomic_fetch_add(&git_opens, 1);
+    return git_repository_open_ext(out, path, flags, NULL);
+}
+
+size_t sunset_git_open_count(void) { return atomic_load(&git_opens); }
 
 /* The remote rev names as its first component ("upstream/develop"), into r; else "origin".
  * True when rev names it. (One config entry read: libgit2 1.5's remote listing and lookup

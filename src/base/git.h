@@ -20,6 +20,12 @@ void sunset_git_init(void);
 
 typedef struct git_repository git_repository;
 
+/* git_repository_open_ext through one door (initialising libgit2 first), so that a test can
+ * count how often a command opens a repository: every open in sunset goes through here. */
+int sunset_git_open(git_repository **out, const char *path, unsigned flags);
+/* How many times sunset_git_open ran in this process. */
+size_t sunset_git_open_count(void);
+
 /* How to bring `rev` (a revision that does not resolve, or one a shallow clone's history
  * does not reach) into the clone, as a command for the message that says so, into buf:
  * REMOTE/BRANCH: `git fetch REMOTE BRANCH`; X~N, X^: `git fetch --deepen=N REMOTE`; other

@@ -21,39 +21,6 @@
 #include "core/suppress.h"
 #include "report/removable.h"
 
-int cmd_baseline(cli *c) {
-    scan_ctx s = {0};
-    sunset_result res = {0};
-    sunset_known_set k = {0};
-    const char *file = c->output ? c->output : SUNSET_DEFAULT_BASELINE;
-    int rc;
-    if ((rc = scan_prepare(c, &s)) || (rc = scan_execute(c, &s, &res))) goto cleanup;
-    size_t by_task[SUNSET_TASKS] = {0};
-    for (size_t i = 0; i < res.n_findings; i++) {
-        const sunset_finding *f = &res.findings[i];
-        if (f->suppressed) continue;
-        if (sunset_known_add_finding(&k, f, true)) {
-            fprintf(stderr, "sunset: out of memory\n");
-            rc = EXIT_USAGE;
-            goto cleanup;
-        }
-        if (f->task >= 0 && f->task < SUNSET_TASKS) by_task[f->task]++;
-    }
-    size_t n = 0;
-    if ((rc = sunset_baseline_write(file, k.v, k.n, &n))) goto cleanup;
-    if (!c->quiet) {
-        fprintf(stderr, "sunset: baseline %s: %zu finding%s", file, n, n == 1 ? "" : "s");
-        for (int t = 0; t < SUNSET_TASKS; t++)
-            if (by_task[t]) fprintf(stderr, "; task %d: %zu", t, by_task[t]);
-        fprintf(stderr, "\n");
-    }
-cleanup:
-    sunset_known_set_free(&k);
-    sunset_result_free(&res);
-    scan_ctx_free(&s);
-    return rc;
-}
-
 /* ---- check ---- */
 
 static int cmp_cstr(const void *a, const void *b) {
@@ -127,7 +94,7 @@ static bool exists_under(const char *root, const char *path) {
 /* Would the walk have taken this (now deleted) path? The walk's own rule says. */
 static bool path_selected(const cli *c, const char *path) {
     walk_opts o = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                   (const char *const *)c->exclude.v, c->exclude.n, true};
+                   (const char *const *)c->exclude.v, c->exclude.n, true, NULL};
     return walk_selected(&o, path);
 }
 
@@ -152,20 +119,22 @@ static int write_summary_file(const char *file, const sb *md, bool append) {
 
 /* ---- the diff base's view: what decides the verdict is read at REV ---- */
 
-/* Where the scan starts and the git work tree around it. */
+/* Where the configuration search starts and the git work tree around it. */
 typedef struct base_view {
     const char *rev;       /* NULL: no diff base (the work tree is read) */
+    const sunset_checkout *co; /* the repository, opened once for the command */
     char start[PATH_MAX];  /* the first PATH's directory, resolved */
     char top[PATH_MAX];    /* the work tree's top; = start outside git */
     size_t depth;          /* directories from top down to start */
     bool in_git;
 } base_view;
 
-static int base_view_init(const cli *c, const char *rev, base_view *b) {
+static int base_view_init(const cli *c, const sunset_checkout *co, const char *rev, base_view *b) {
     const char *first = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".";
     struct stat st;
     memset(b, 0, sizeof *b);
     b->rev = rev;
+    b->co = co;
     if (!realpath(first, b->start) || stat(b->start, &st) != 0) {
         fprintf(stderr, "sunset: %s: %s\n", first, strerror(errno));
         return EXIT_USAGE;
@@ -175,15 +144,12 @@ static int base_view_init(const cli *c, const char *rev, base_view *b) {
         if (sl && sl != b->start) *sl = 0;
     }
     snprintf(b->top, sizeof b->top, "%s", b->start);
-    char *prefix = diff_repo_prefix(b->start);
-    if (prefix) {
+    size_t tl = co->top ? strlen(co->top) : 0;
+    if (tl && strncmp(b->start, co->top, tl) == 0 && (b->start[tl] == 0 || b->start[tl] == '/')) {
         b->in_git = true;
-        for (const char *p = prefix; *p; p++) b->depth += *p == '/';
-        size_t tl = strlen(b->top), pl = strlen(prefix);
-        /* start = top + "/" + prefix without its trailing slash */
-        if (pl && tl > pl) b->top[tl - pl] = 0;
+        snprintf(b->top, sizeof b->top, "%s", co->top);
+        for (const char *p = b->start + tl; *p; p++) b->depth += *p == '/';
     }
-    sunset_free(prefix);
     return EXIT_OK;
 }
 
@@ -205,14 +171,10 @@ static char *rel_to(const char *top, const char *path) {
 
 /* A top-relative file as the diff base has it: 0 with *data, 1 when absent, EXIT_USAGE. */
 static int read_base(const base_view *b, const char *toprel, char **data, size_t *len) {
-    sb rel = {0};
-    for (size_t i = 0; i < b->depth; i++) sb_puts(&rel, "../");
-    sb_puts(&rel, toprel);
     char err[512];
-    int rc = rel.oom ? -1 : diff_read_at(b->start, b->rev, rel.s, data, len, err, sizeof err);
-    sb_free(&rel);
+    int rc = sunset_checkout_read_at(b->co, b->rev, toprel, data, len, err, sizeof err);
     if (rc < 0) {
-        fprintf(stderr, "sunset: %s\n", rel.oom ? "out of memory" : err);
+        fprintf(stderr, "sunset: %s\n", err);
         return EXIT_USAGE;
     }
     return rc;
@@ -351,6 +313,119 @@ static bool under_starts(const scan_ctx *s, const char *p) {
     return false;
 }
 
+/* Does this run judge the rule: selected by --select (when given) and not --ignore'd?
+ * sunset's own rules (SUNSET-GATE, SUNSET-SUPPRESSION) always. */
+static bool rule_judged(const cli *c, const char *rule) {
+    if (sunset_builtin_rule_find(rule)) return true;
+    for (size_t i = 0; i < c->ignore.n; i++)
+        if (sunset_glob_match(VEC_AT(&c->ignore, const char *, i), rule)) return false;
+    bool sel = c->select.n == 0;
+    for (size_t i = 0; i < c->select.n && !sel; i++) sel = sunset_glob_match(VEC_AT(&c->select, const char *, i), rule);
+    return sel;
+}
+
+/* Is a known finding (a baseline entry, repository-relative) in the scope this run judges:
+ * its rule judged, its file scanned or gone from where the walk would have taken it? A full
+ * scan only; --files-from's deleted files are the listed ones. */
+static bool judged(const scan_ctx *s, const cli *c, const vec *listed_deleted, const sunset_known *k) {
+    if (!rule_judged(c, k->rule)) return false;
+    if (in_sorted(&s->files, k->path)) return true;
+    if (c->files_from) return in_sorted(listed_deleted, k->path);
+    return under_starts(s, k->path) && !exists_under(s->root, k->path) && path_selected(c, k->path);
+}
+
+/* --select/--ignore: the findings of the rules this run does not judge dropped from r (the
+ * scan ran every rule, so what they would have shadowed stays shadowed). 0, or -1 on OOM. */
+static int keep_judged(const cli *c, sunset_result *r) {
+    if (!c->select.n && !c->ignore.n) return 0;
+    bool *keep = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof *keep);
+    if (!keep) return -1;
+    for (size_t i = 0; i < r->n_findings; i++) keep[i] = rule_judged(c, r->findings[i].rule_id);
+    sunset_result_keep(r, keep);
+    sunset_free(keep);
+    return 0;
+}
+
+/* Does this run judge less than the whole repository (a PATH below its top, --select,
+ * --ignore)? Then what it leaves out is kept as the baseline had it. */
+static bool narrowed(const cli *c, const scan_ctx *s) {
+    if (c->select.n || c->ignore.n) return true;
+    for (size_t i = 0; i < s->starts.n; i++)
+        if (!*VEC_AT(&s->starts, char *, i)) return false;
+    return true;
+}
+
+int cmd_baseline(cli *c) {
+    scan_ctx s = {0};
+    sunset_result res = {0};
+    sunset_known_set k = {0}, had = {0};
+    sb def = {0}, shown = {0};
+    int rc;
+    if ((rc = scan_prepare(c, &s)) || (rc = scan_execute(c, &s, &res))) goto cleanup;
+    if (keep_judged(c, &res)) goto oom;
+    /* the repository's baseline, at the work tree's top, wherever baseline runs from */
+    const char *file = c->output, *name = c->output;
+    if (!file) {
+        sb_printf(&def, "%s%s%s", s.co.top ? s.co.top : "", s.co.top ? "/" : "", SUNSET_DEFAULT_BASELINE);
+        sb_printf(&shown, "%s%s", s.co.top ? s.shown : "", SUNSET_DEFAULT_BASELINE);
+        if (def.oom || shown.oom) goto oom;
+        file = def.s;
+        name = shown.s;
+    }
+    size_t by_task[SUNSET_TASKS] = {0};
+    for (size_t i = 0; i < res.n_findings; i++) {
+        const sunset_finding *f = &res.findings[i];
+        if (f->suppressed) continue;
+        if (sunset_known_add_finding(&k, f, true)) goto oom;
+        if (f->task >= 0 && f->task < SUNSET_TASKS) by_task[f->task]++;
+    }
+    /* a narrowed run rewrites only what it judged: the other entries stay as they were */
+    struct stat st;
+    size_t kept = 0;
+    if (narrowed(c, &s) && stat(file, &st) == 0) {
+        vec none = VEC_INIT(char *);
+        if ((rc = sunset_baseline_load(file, &had))) goto cleanup;
+        for (size_t i = 0; i < had.n; i++) {
+            if (judged(&s, c, &none, &had.v[i])) continue;
+            sunset_known *e = sunset_known_push(&k);
+            if (!e) goto oom;
+            *e = had.v[i]; /* moved: its strings are k's now */
+            memset(&had.v[i], 0, sizeof had.v[i]);
+            kept++;
+        }
+    }
+    size_t n = 0;
+    if ((rc = sunset_baseline_write(file, k.v, k.n, &n))) goto cleanup;
+    if (!c->quiet) {
+        fprintf(stderr, "sunset: baseline %s: %zu finding%s", name, n, n == 1 ? "" : "s");
+        for (int t = 0; t < SUNSET_TASKS; t++)
+            if (by_task[t]) fprintf(stderr, "; task %d: %zu", t, by_task[t]);
+        if (kept) fprintf(stderr, "; %zu outside this run's scope kept as they were", kept);
+        fprintf(stderr, "\n");
+    }
+    goto cleanup;
+oom:
+    fprintf(stderr, "sunset: out of memory\n");
+    rc = EXIT_USAGE;
+cleanup:
+    sb_free(&def);
+    sb_free(&shown);
+    sunset_known_set_free(&had);
+    sunset_known_set_free(&k);
+    sunset_result_free(&res);
+    scan_ctx_free(&s);
+    return rc;
+}
+
+/* Is the file at abs one of sunset's own reports (by its first bytes, walk.h)? */
+static bool own_report(const char *abs) {
+    char *data = NULL;
+    size_t len = 0;
+    bool own = read_file(abs, 0, &data, &len) == 0 && sunset_own_output(data, len);
+    sunset_free(data);
+    return own;
+}
+
 /* The changed files to judge replace the walk's list: every changed file that exists, is
  * selected by the globs and lies under a start path, whatever .gitignore says (git's ignore
  * rules concern untracked files, and the diff already applied them). A symlink whose target
@@ -367,6 +442,9 @@ static int changed_files(const cli *c, scan_ctx *s, const diff_set *ds, const ba
         sb_printf(&abs, "%s/%s", s->root, f->path);
         struct stat st;
         bool keep = !abs.oom && (c->staged || (lstat(abs.s, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))));
+        /* a report sunset wrote and git does not track (check -f sarif -o sunset.sarif, as
+         * the man page has it) is no part of the change; committed, it is judged */
+        if (keep && f->untracked && !c->staged && S_ISREG(st.st_mode) && own_report(abs.s)) keep = false;
         if (keep && f->symlink) {
             char *in = abs.oom ? NULL : rel_to(b->top, abs.s);
             char real[PATH_MAX];
@@ -415,8 +493,8 @@ static int scan_staged(scan_ctx *s, const diff_set *ds, sunset_result *cur) {
             return EXIT_USAGE;
         }
     }
-    cur->root = s->display;
-    s->display = NULL;
+    cur->root = s->co.display;
+    s->co.display = NULL;
     return EXIT_OK;
 }
 
@@ -501,7 +579,7 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
     if (!c->allow_config_change) {
         vec dirs = VEC_INIT(char *);
         trust_dirs(c, s, &dirs);
-        char *prefix = diff_repo_prefix(s->root);
+        const char *prefix = s->repo_prefix;
         size_t pl = prefix ? strlen(prefix) : 0;
         /* cfg_rel and base_rel are top-relative; the diff's paths root-relative */
         const char *cfg = cfg_rel && !strncmp(cfg_rel, prefix ? prefix : "", pl) ? cfg_rel + pl : NULL;
@@ -520,7 +598,6 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
         }
         for (size_t i = 0; i < dirs.n; i++) sunset_free(VEC_AT(&dirs, char *, i));
         vec_free(&dirs);
-        sunset_free(prefix);
         if (rc) return -1;
     }
     if (c->allow_new_suppressions) return 0;
@@ -557,6 +634,17 @@ static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
     return infos;
 }
 
+/* Open the checkout as scan_prepare would (which then moves its root up to the tree's). */
+static int check_checkout(const cli *c, scan_ctx *s) {
+    char err[PATH_MAX + 256];
+    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root};
+    if (sunset_checkout_open(&s->co, &req, err, sizeof err)) {
+        fprintf(stderr, "sunset: %s\n", err);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int cmd_check(cli *c) {
     scan_ctx s = {0};
     sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
@@ -565,7 +653,7 @@ int cmd_check(cli *c) {
     vec listed = VEC_INIT(char *), deleted = VEC_INIT(char *);
     sunset_gate_run run = {0};
     sunset_rule_info *infos = NULL;
-    char *prefix = NULL, *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
+    char *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sb doc = {0}, md = {0}, against = {0};
     sunset_remnants rem = {0};
     sunset_gate g = {0};
@@ -578,7 +666,10 @@ int cmd_check(cli *c) {
     base_view bv;
 
     if ((rc = check_options(c, writer, fmt, full, &g))) goto cleanup;
-    if ((rc = base_view_init(c, diff && !c->allow_config_change ? rev : NULL, &bv))) goto cleanup;
+    /* the checkout first, once: the diff base's configuration and baseline are read through
+     * its repository, and scan_prepare keeps it */
+    if ((rc = check_checkout(c, &s))) goto cleanup;
+    if ((rc = base_view_init(c, &s.co, diff && !c->allow_config_change ? rev : NULL, &bv))) goto cleanup;
     /* the baseline first: a malformed one stops everything before any scan or write */
     if ((rc = load_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
     size_t n_baseline = ks.n;
@@ -618,7 +709,7 @@ int cmd_check(cli *c) {
         if (lrc) goto oom;
     } else if (diff) {
         char err[768];
-        if ((c->staged ? diff_collect_staged : diff_collect)(s.root, rev, &ds, err, sizeof err)) {
+        if ((c->staged ? diff_collect_staged : diff_collect)(&s.co, rev, &ds, err, sizeof err)) {
             fprintf(stderr, "sunset: %s\n", err);
             goto cleanup;
         }
@@ -627,7 +718,7 @@ int cmd_check(cli *c) {
             fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in "
                     "its own repository\n", VEC_AT(&ds.submodules, char *, i));
         if (changed_files(c, &s, &ds, &bv, &gf)) goto oom;
-        if (scan_base(c, &s, &ds, rev, &old)) goto cleanup;
+        if (scan_base(c, &s, &ds, rev, &old) || keep_judged(c, &old)) goto cleanup;
         /* baseline entries only filter; fixes are measured against REV */
         for (size_t i = 0; i < ks.n; i++) ks.v[i].in_scope = false;
         for (size_t i = 0; i < old.n_findings; i++)
@@ -636,13 +727,14 @@ int cmd_check(cli *c) {
     if (!diff)
         for (size_t i = 0; i < ks.n; i++) {
             sunset_known *k = &ks.v[i];
-            /* in scope: a file we scan, or one that is gone (and would have been scanned) */
-            k->in_scope = in_sorted(&s.files, k->path) ||
-                          (c->files_from ? in_sorted(&deleted, k->path)
-                                         : !exists_under(s.root, k->path) && path_selected(c, k->path));
+            /* in scope: a rule this run judges, in a file we scan or one that is gone (and would
+             * have been scanned: selected and under a PATH). The rest is neither fixed nor
+             * moved, and --update-baseline keeps it as it was. */
+            k->in_scope = judged(&s, c, &deleted, k);
         }
     if ((rc = c->staged ? scan_staged(&s, &ds, &cur) : scan_execute(c, &s, &cur))) goto cleanup;
     rc = EXIT_USAGE;
+    if (keep_judged(c, &cur)) goto oom;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
     if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf)) goto oom;
     if (c->files_from)
@@ -685,8 +777,7 @@ int cmd_check(cli *c) {
     if (c->files_from) sb_printf(&against, " (files listed in %s)", c->files_from);
     g.against = against.s ? against.s : "";
     out.gate = &g;
-    prefix = diff_repo_prefix(s.root);
-    out.uri_prefix = prefix;
+    out.uri_prefix = s.repo_prefix;
     if (!(infos = rule_infos(s.rs, &out.n_rules))) goto oom;
     out.rules = infos;
 
@@ -746,7 +837,6 @@ cleanup:
     sb_free(&doc);
     sb_free(&md);
     sb_free(&against);
-    sunset_free(prefix);
     sunset_free(cfg_rel);
     sunset_free(base_name);
     sunset_free(base_rel);

@@ -67,7 +67,7 @@ static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char da
     git_oid id;
     sha[0] = date[0] = 0;
     sunset_git_init();
-    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) goto cleanup;
+    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0) goto cleanup;
     if (git_repository_is_bare(repo) || git_reference_name_to_id(&id, repo, "HEAD") != 0 ||
         git_commit_lookup(&head, repo, &id) != 0)
         goto cleanup;
@@ -101,7 +101,7 @@ static int history_prs(const char *root, vec *prs, bool *ok) {
     int rc = 0;
     *ok = false;
     sunset_git_init();
-    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0 ||
         git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
         goto cleanup;
     while (git_revwalk_next(&id, walk) == 0) {
@@ -186,7 +186,7 @@ static void revision_remote(const char *root, const char *rev, const char *manif
     git_oid id;
     vec tips = VEC_INIT(remote_tip), ids = VEC_INIT(git_oid);
     sunset_git_init();
-    if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0 ||
         git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
         git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") != 0)
         goto cleanup;
@@ -486,7 +486,7 @@ int cmd_report(cli *c) {
     if (!known) {
         fprintf(stderr, "sunset: %s: not the tree tracking issue %s measures: none of its files or known "
                         "paths is here (expected e.g. %s)\n",
-                s.display, m->id, expected.s ? expected.s : "?");
+                s.co.display, m->id, expected.s ? expected.s : "?");
         sb_free(&expected);
         goto cleanup;
     }

@@ -4,6 +4,7 @@
  */
 #include "cmd/session.h"
 
+#include "core/anchor.h"
 #include "core/cache.h"
 #include "lang/registry.h"
 #include "analysis/diffmode.h"
@@ -113,17 +114,12 @@ void scan_ctx_free(scan_ctx *s) {
     sunset_cache_free(s->cache);
     sunset_ruleset_free(s->rs);
     sunset_config_free(&s->cfg);
-    for (size_t i = 0; i < s->starts.n; i++) sunset_free(VEC_AT(&s->starts, char *, i));
     for (size_t i = 0; i < s->files.n; i++) sunset_free(VEC_AT(&s->files, char *, i));
-    vec_free(&s->starts);
     vec_free(&s->files);
     vec_free(&s->dirs);
     sunset_free(s->bundled_rules);
     sunset_free(s->bundled_queries);
-    sunset_free(s->root);
-    sunset_free(s->display);
-    sunset_free(s->shown);
-    sunset_free(s->repo_prefix);
+    sunset_checkout_close(&s->co); /* root, shown, repo_prefix and starts are its */
     sunset_free(s->cache_dir);
     memset(s, 0, sizeof *s);
 }
@@ -159,6 +155,9 @@ static int cli_rule_filters(cli *c, scan_ctx *s) {
             if (!names_a_rule(s->rs, g))
                 return cli_usage_error("--%s %s matches no rule (sunset rules list shows them)", l ? "ignore" : "select", g);
         }
+    /* the gate finds with every rule and judges only the selected ones (cmd/check.c): a rule
+     * left out must not let another rule's finding surface where it would have won */
+    if (c->cmd & (CMD_CHECK | CMD_BASELINE)) return EXIT_OK;
     if (c->ignore.n && push_disable(s, (const char *const *)c->ignore.v, c->ignore.n)) return EXIT_USAGE;
     if (!c->select.n) return EXIT_OK;
     vec off = VEC_INIT(const char *);
@@ -182,7 +181,7 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
     if (!s->cfg_ready) sunset_config_init(&s->cfg);
     s->dirs = VEC_INIT(const char *);
-    s->starts = s->files = VEC_INIT(char *);
+    s->files = VEC_INIT(char *);
     if (!c->no_config && !s->cfg_ready) {
         char *found = NULL;
         if (!c->config) found = sunset_config_find(c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".");
@@ -242,99 +241,44 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     return EXIT_OK;
 }
 
-/* Root and root-relative start paths. */
-static int resolve_paths(cli *c, scan_ctx *s) {
-    char real[PATH_MAX], root[PATH_MAX];
-    if (c->paths.n == 0) {
-        static const char *dot = ".";
-        vec_push(&c->paths, &dot);
+/* Does dir hold one of the settings' anchor trees (paddle/fluid, python/paddle)? */
+static bool exists_below(void *ud, const char *path) {
+    sb p = {0};
+    sb_printf(&p, "%s/%s", (const char *)ud, path);
+    struct stat st;
+    bool yes = !p.oom && stat(p.s, &st) == 0;
+    sb_free(&p);
+    return yes;
+}
+
+static bool paddle_root(void *ud, const char *dir) {
+    const sunset_anchor *a = ud;
+    return a->on && anchor_tree_by(a, exists_below, (void *)dir);
+}
+
+/* The checkout: root, start paths, shown prefix, work tree and repository, resolved once
+ * (base/checkout.c). check and baseline judge a whole tree (Paddle's, by the anchor, else the
+ * work tree's top): the PATHs only narrow what is judged. A caller that opened it first
+ * (check, to read the diff base's configuration) keeps its own. */
+static int open_checkout(const cli *c, scan_ctx *s) {
+    char err[PATH_MAX + 256];
+    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root};
+    if (!s->co.open && sunset_checkout_open(&s->co, &req, err, sizeof err)) {
+        fprintf(stderr, "sunset: %s\n", err);
+        return EXIT_USAGE;
     }
-    if (c->root) {
-        if (!realpath(c->root, root)) {
-            fprintf(stderr, "sunset: %s: %s\n", c->root, strerror(errno));
-            return EXIT_USAGE;
-        }
-        s->display = sunset_strndup(c->root, strlen(c->root));
-    } else {
-        /* the common ancestor directory of every PATH */
-        root[0] = 0;
-        for (size_t i = 0; i < c->paths.n; i++) {
-            const char *p = VEC_AT(&c->paths, const char *, i);
-            struct stat st;
-            if (!realpath(p, real) || stat(real, &st) != 0) {
-                fprintf(stderr, "sunset: %s: %s\n", p, strerror(errno));
-                return EXIT_USAGE;
-            }
-            if (!S_ISDIR(st.st_mode)) {
-                char *sl = strrchr(real, '/');
-                if (sl && sl != real) *sl = 0;
-                else strcpy(real, "/");
-            }
-            if (!root[0]) {
-                strcpy(root, real);
-                continue;
-            }
-            size_t k = 0;
-            while (root[k] && root[k] == real[k]) k++;
-            if (!(root[k] == 0 && (real[k] == '/' || real[k] == 0))) {
-                while (k > 0 && root[k] != '/') k--;
-                root[k ? k : 1] = 0;
-            }
-        }
-        const char *first = VEC_AT(&c->paths, const char *, 0);
-        struct stat st;
-        bool single_dir = c->paths.n == 1 && stat(first, &st) == 0 && S_ISDIR(st.st_mode);
-        s->display = single_dir ? sunset_strndup(first, strlen(first)) : sunset_strndup(root, strlen(root));
+    if ((c->cmd & (CMD_CHECK | CMD_BASELINE)) &&
+        sunset_checkout_reroot(&s->co, &req, paddle_root, &s->rs->anchor, err, sizeof err)) {
+        fprintf(stderr, "sunset: %s\n", err);
+        return EXIT_USAGE;
     }
-    s->root = sunset_strndup(root, strlen(root));
-    size_t rl = strlen(root);
-    for (size_t i = 0; i < c->paths.n; i++) {
-        const char *p = VEC_AT(&c->paths, const char *, i);
-        if (!realpath(p, real)) {
-            fprintf(stderr, "sunset: %s: %s\n", p, strerror(errno));
-            return EXIT_USAGE;
-        }
-        const char *rel;
-        if (strcmp(real, root) == 0) rel = "";
-        else if (strncmp(real, root, rl) == 0 && (real[rl] == '/' || rl == 1)) rel = real + rl + (rl > 1);
-        else {
-            fprintf(stderr, "sunset: %s: not under the root %s\n", p, c->root ? c->root : root);
-            return EXIT_USAGE;
-        }
-        char *dup = sunset_strndup(rel, strlen(rel));
-        if (!dup || !vec_push(&s->starts, &dup)) {
-            sunset_free(dup);
-            return EXIT_USAGE;
-        }
-    }
+    s->root = s->co.root;
+    s->shown = s->co.shown;
+    s->repo_prefix = s->co.prefix;
+    s->starts = s->co.starts;
     return EXIT_OK;
 }
 
-/* root (absolute, resolved) as a path relative to cwd (absolute, resolved), "../" included,
- * with a trailing '/' unless empty. */
-static void relative_to(sb *p, const char *cwd, const char *root) {
-    size_t k = 0, common = 0;
-    while (cwd[k] && cwd[k] == root[k]) {
-        k++;
-        if (cwd[k - 1] == '/') common = k;
-    }
-    if ((cwd[k] == 0 || cwd[k] == '/') && (root[k] == 0 || root[k] == '/')) common = k;
-    for (const char *q = cwd + common; *q;) {
-        while (*q == '/') q++;
-        if (!*q) break;
-        sb_puts(p, "../");
-        while (*q && *q != '/') q++;
-    }
-    const char *rest = root + common;
-    while (*rest == '/') rest++;
-    if (*rest) sb_printf(p, "%s/", rest);
-}
-
-/* The prefix that turns a root-relative path into the one the user would type to open the
- * file, as gcc, rg and ruff print it: relative to the current directory when the root is
- * inside it; else the PATH as given (its directory, for a file), or for several PATHs their
- * common root, relative when they were all given relative. --root keeps paths relative to
- * DIR, as documented. */
 /* The warnings on stderr, one line each, control characters escaped as the writers escape
  * them: a file name holding a newline must not inject a line (a `::error` command) into a CI
  * log. */
@@ -345,35 +289,6 @@ static void print_warnings(const sunset_result *res) {
         fprintf(stderr, "%s\n", line.s ? line.s : "");
         sb_free(&line);
     }
-}
-
-static char *shown_prefix(const cli *c, const char *root) {
-    char here[PATH_MAX], cwd[PATH_MAX];
-    sb p = {0};
-    if (c->root) return sunset_strndup("", 0);
-    size_t cl = getcwd(here, sizeof here) && realpath(here, cwd) ? strlen(cwd) : 0;
-    bool all_relative = cl > 0;
-    for (size_t i = 0; i < c->paths.n; i++)
-        if (VEC_AT(&c->paths, const char *, i)[0] == '/') all_relative = false;
-    if (cl && strncmp(root, cwd, cl) == 0 && (root[cl] == 0 || root[cl] == '/' || cl == 1)) {
-        relative_to(&p, cwd, root);
-    } else if (c->paths.n == 1) {
-        const char *given = VEC_AT(&c->paths, const char *, 0);
-        struct stat st;
-        size_t n = strlen(given);
-        if (stat(given, &st) == 0 && !S_ISDIR(st.st_mode)) {
-            const char *sl = strrchr(given, '/');
-            n = sl ? (size_t)(sl - given) + 1 : 0;
-        }
-        sb_putn(&p, given, n);
-        if (p.len && p.s[p.len - 1] != '/') sb_putc(&p, '/');
-    } else if (all_relative) {
-        relative_to(&p, cwd, root);
-    } else {
-        sb_printf(&p, "%s/", strcmp(root, "/") ? root : "");
-    }
-    if (p.oom) return NULL;
-    return p.s ? sb_take(&p) : sunset_strndup("", 0);
 }
 
 /* Where the content cache lives: --cache DIR, $SUNSET_CACHE_DIR, .sunset-cache at the top of
@@ -400,6 +315,11 @@ static char *cache_location(const cli *c, const scan_ctx *s) {
 
 static void walk_warn(void *ctx, const char *msg) {
     if (!*(bool *)ctx) fprintf(stderr, "sunset: %s\n", msg);
+}
+
+static void strs_free(vec *v) {
+    for (size_t i = 0; i < v->n; i++) sunset_free(VEC_AT(v, char *, i));
+    vec_free(v);
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -444,7 +364,9 @@ void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[
     h = hash_strs(&c->exclude, h);
     h = hash_strs(&c->select, h);
     h = hash_strs(&c->ignore, h);
-    h = hash_strs(&c->paths, h);
+    static const char *const dot[] = {"."};
+    vec none = {(void *)dot, 1, 1, sizeof(char *)}; /* no PATH is "." */
+    h = hash_strs(c->paths.n ? &c->paths : &none, h);
     const long nums[] = {c->no_ignore, c->derive, c->generated, (long)c->max_size, c->budget,
                          c->every, c->max_count, (long)c->shard_n};
     h = hash64(nums, sizeof nums, h);
@@ -457,22 +379,28 @@ void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[
 int scan_prepare(cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
-    if ((rc = resolve_paths(c, s))) return rc;
-    if (!(s->shown = shown_prefix(c, s->root))) {
+    if ((rc = open_checkout(c, s))) return rc;
+    scan_add_config_globs(c, s);
+    /* the index's paths, read once through the checkout for every PATH's walk */
+    vec tracked = VEC_INIT(char *);
+    bool have_tracked = !s->no_walk && s->co.repo && s->co.prefix;
+    if (have_tracked && sunset_checkout_tracked(&s->co, &tracked)) {
+        strs_free(&tracked);
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
-    s->repo_prefix = diff_repo_prefix(s->root);
-    scan_add_config_globs(c, s);
     walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                    (const char *const *)c->exclude.v, c->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0};
+                    (const char *const *)c->exclude.v, c->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
+                    have_tracked ? &tracked : NULL};
     for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
         int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &c->quiet);
         if (e) {
-            fprintf(stderr, "sunset: %s: %s\n", VEC_AT(&c->paths, const char *, i), strerror(e));
+            fprintf(stderr, "sunset: %s: %s\n", c->paths.n ? VEC_AT(&c->paths, const char *, i) : ".", strerror(e));
+            strs_free(&tracked);
             return EXIT_USAGE;
         }
     }
+    strs_free(&tracked);
     /* overlapping PATHs must not scan a file twice */
     if (s->files.n) qsort(s->files.v, s->files.n, sizeof(char *), cmp_str);
     size_t u = 0;
@@ -507,7 +435,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
         ns = hash64(compdb, strlen(compdb) + 1, ns);
         s->cache_dir = cache_location(c, s);
         char why[PATH_MAX + 128];
-        if (s->cache_dir && sunset_cache_dir_refused(s->cache_dir, why, sizeof why)) {
+        if (s->cache_dir && sunset_cache_dir_refused_in(s->cache_dir, sunset_checkout_repo_for(&s->co, s->cache_dir), why, sizeof why)) {
             if (!c->quiet) fprintf(stderr, "sunset: warning: not using the cache in %s: %s\n", s->cache_dir, why);
             sunset_free(s->cache_dir);
             s->cache_dir = NULL;
@@ -530,8 +458,8 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
         fprintf(stderr, "sunset: out of memory during the scan\n");
         return EXIT_USAGE;
     }
-    res->root = s->display;
-    s->display = NULL;
+    res->root = s->co.display;
+    s->co.display = NULL;
     res->shown_prefix = s->shown;
     if (!res->uri_prefix) res->uri_prefix = s->repo_prefix;
     if (s->cache) {

@@ -6,6 +6,7 @@
 #ifndef SUNSET_SCAN_H
 #define SUNSET_SCAN_H
 
+#include "base/checkout.h"
 #include "cmd/cli.h"
 #include "core/config.h"
 #include "core/engine.h"
@@ -21,8 +22,9 @@ typedef struct scan_ctx {
     char *bundled_rules, *bundled_queries;
     const char *queries;
     vec dirs;          /* const char *: rule directories */
+    sunset_checkout co; /* where the command runs, resolved once (base/checkout.h); the four
+                        * below are its, borrowed: */
     char *root;        /* absolute scan root */
-    char *display;     /* the root as the user named it */
     char *shown;       /* result.shown_prefix: the root as seen from the current directory */
     char *repo_prefix; /* result.uri_prefix: the root below its git work tree; NULL outside */
     vec starts;        /* char *: root-relative start paths */

@@ -242,6 +242,10 @@ static bool resolve_dir(const char *dir, const char *top, char *out, size_t n, b
 }
 
 bool sunset_cache_dir_refused(const char *dir, char *why, size_t n) {
+    return sunset_cache_dir_refused_in(dir, NULL, why, n);
+}
+
+bool sunset_cache_dir_refused_in(const char *dir, git_repository *given, char *why, size_t n) {
     char real[PATH_MAX], probe[PATH_MAX], top[PATH_MAX];
     bool link_in;
     /* the work tree around it, from its deepest existing directory that is no link (a link's
@@ -254,10 +258,10 @@ bool sunset_cache_dir_refused(const char *dir, char *why, size_t n) {
         *strrchr(probe, '/') = 0;
     if (lstat(probe, &st) != 0 || !S_ISDIR(st.st_mode)) snprintf(probe, sizeof probe, "%s", dir[0] == '/' ? "/" : ".");
     sunset_git_init();
-    git_repository *repo = NULL;
+    git_repository *repo = given;
     git_index *idx = NULL;
     bool refused = false;
-    if (git_repository_open_ext(&repo, probe, 0, NULL) || git_repository_is_bare(repo) ||
+    if ((!repo && sunset_git_open(&repo, probe, 0)) || git_repository_is_bare(repo) ||
         !git_repository_workdir(repo) || !realpath(git_repository_workdir(repo), top))
         goto done;
     size_t tl = strlen(top);
@@ -277,7 +281,7 @@ bool sunset_cache_dir_refused(const char *dir, char *why, size_t n) {
     if (refused) snprintf(why, n, "git tracks it (a commit could plant its entries)");
 done:
     git_index_free(idx);
-    git_repository_free(repo);
+    if (repo != given) git_repository_free(repo);
     return refused;
 }
 

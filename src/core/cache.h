@@ -28,6 +28,10 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t namespace_hash,
  * is on its path: a change could then plant entries that replay a clean result, or point
  * sunset's writes outside the tree. */
 bool sunset_cache_dir_refused(const char *dir, char *why, size_t n);
+/* The same with the repository already open (the checkout's) when dir lies in its work
+ * tree; repo NULL: found from dir. */
+typedef struct git_repository git_repository;
+bool sunset_cache_dir_refused_in(const char *dir, git_repository *repo, char *why, size_t n);
 /* Write the cache back (atomically: temp file + rename, so concurrent runs never see a torn
  * file; the last writer wins), keeping this run's entries and then the most recently used
  * ones up to max_bytes. Returns 0 or an errno value. */

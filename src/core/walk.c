@@ -335,7 +335,7 @@ static void tracked_load(walker *w) {
     git_repository *repo = NULL;
     git_index *idx = NULL;
     char wd[PATH_MAX];
-    if (git_repository_open_ext(&repo, w->root_real, 0, NULL) || git_repository_is_bare(repo) ||
+    if (sunset_git_open(&repo, w->root_real, 0) || git_repository_is_bare(repo) ||
         !git_repository_workdir(repo) || !realpath(git_repository_workdir(repo), wd) ||
         git_repository_index(&idx, repo))
         goto cleanup;
@@ -719,7 +719,9 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
     walker w = {root, o, out, st, warn, warn_ctx, VEC_INIT(ign_rule), VEC_INIT(char *), {0}, false, {0}, {0}};
     if (!realpath(root, w.root_real)) return errno;
     git_setup(&w);
-    if (w.in_git && (o->gitignore || o->gate)) tracked_load(&w);
+    bool borrowed = w.in_git && (o->gitignore || o->gate) && o->tracked;
+    if (borrowed) w.tracked = *o->tracked; /* the checkout read the index once */
+    else if (w.in_git && (o->gitignore || o->gate)) tracked_load(&w);
     int rc = 0;
     if (!start || !*start || strcmp(start, ".") == 0) {
         walk_dir(&w, "", false);
@@ -760,7 +762,9 @@ int walk_tree(const char *root, const char *start, const walk_opts *o, vec *out,
     vec_free(&w.ign);
     sb_free(&w.rel);
     sb_free(&w.abs);
-    for (size_t i = 0; i < w.tracked.n; i++) sunset_free(VEC_AT(&w.tracked, char *, i));
-    vec_free(&w.tracked);
+    if (!borrowed) {
+        for (size_t i = 0; i < w.tracked.n; i++) sunset_free(VEC_AT(&w.tracked, char *, i));
+        vec_free(&w.tracked);
+    }
     return rc;
 }

@@ -16,6 +16,8 @@ typedef struct walk_opts {
     size_t n_exclude;
     bool gate;                   /* check, baseline: a cache directory (CACHEDIR.TAG, .sunset-cache)
                                   * exempts no file git tracks: a change can commit either */
+    const vec *tracked;          /* char *: the index's root-relative paths, sorted (the
+                                  * checkout's, base/checkout.h); NULL: the walk reads the index */
 } walk_opts;
 
 typedef struct walk_stats {
