@@ -330,8 +330,6 @@ static int check_options(const cli *c, const sunset_writer *writer, const char *
     }
     if ((c->diff_base || c->staged) && c->files_from)
         return cli_usage_error("--files-from excludes --diff-base and --staged");
-    if (c->update_baseline && !c->baseline)
-        return cli_usage_error("--update-baseline needs --baseline FILE");
     if (c->update_baseline && !full)
         return cli_usage_error("--update-baseline needs a full scan (no --diff-base, --staged or --files-from)");
     if (c->accept_new && !c->update_baseline)
@@ -494,7 +492,7 @@ static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
 /* The gate's own findings for a diff mode (analysis/gate.h): changed files it skipped, changes
  * to what decides the verdict, suppressions on added lines. */
 static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, const char *cfg_rel,
-                         const char *base_rel, sunset_result *cur, sunset_result *gf) {
+                         const char *base_rel, sunset_result *cur, sunset_result *gf, const diff_file **edited) {
     for (size_t i = 0; i < cur->n_skipped; i++)
         if (sunset_gate_add_finding(gf, sunset_gate_skip_kind(cur->skipped[i].what), cur->skipped[i].path, cur->skipped[i].line, cur->skipped[i].what))
             return -1;
@@ -510,6 +508,11 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
         for (size_t i = 0; i < ds->n && !rc; i++) {
             const diff_file *f = &ds->files[i];
             const char *hit = NULL;
+            /* the baseline edited in place is the ratchet's to judge (ratchet_findings) */
+            if (bl && f->path && f->old_path && !strcmp(f->path, bl) && !strcmp(f->old_path, bl)) {
+                *edited = f;
+                continue;
+            }
             for (int side = 0; side < 2 && !hit; side++) {
                 const char *p = side ? f->old_path : f->path;
                 if (p && (sunset_gate_is_trust_file(p, bl, (const char *const *)dirs.v, dirs.n) ||
@@ -540,6 +543,77 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
     return 0;
 }
 
+/* The change's edit of the baseline (df), judged against the judgement in run: each entry it
+ * adds or drops beyond the ratchet becomes a SUNSET-GATE finding in gf, at the entry's line of
+ * the edited baseline (an added one) or at its first line. 0, or -1 on OOM. */
+static int ratchet_findings(const cli *c, const scan_ctx *s, const diff_file *df, const sunset_gate_run *run,
+                            sunset_result *gf, vec *msgs) {
+    char *data = NULL;
+    size_t len = 0;
+    sb abs = {0};
+    if (c->staged) {
+        data = df->new_data ? sunset_strndup(df->new_data, df->new_len) : NULL;
+        len = df->new_len;
+    } else {
+        sb_printf(&abs, "%s/%s", s->root, df->path);
+        if (abs.oom || read_file(abs.s, 0, &data, &len)) data = NULL;
+    }
+    sb_free(&abs);
+    sunset_known_set edited = {0};
+    vec bad = VEC_INIT(sunset_ratchet_violation);
+    int rc = 0;
+    if (!data || sunset_baseline_load_text(df->path, data, len, &edited)) {
+        rc = sunset_gate_add_finding(gf, GATE_BASELINE_BAD, df->path, 1, df->path);
+    } else if (!(rc = sunset_ratchet_check(run, &edited, &bad))) {
+        for (size_t i = 0; i < bad.n && !rc; i++) {
+            const sunset_ratchet_violation *v = &VEC_AT(&bad, sunset_ratchet_violation, i);
+            uint32_t line = 1;
+            /* an added entry's line in the edited baseline, which holds one entry per line */
+            const char *at = v->kind == RATCHET_ADDED ? strstr(data, v->fp) : NULL;
+            for (const char *p = data; at && p < at; p++) line += *p == '\n';
+            sunset_gate_kind k = v->kind == RATCHET_ADDED ? GATE_BASELINE_ADDS : GATE_BASELINE_DROPS;
+            /* the message names the entry; msgs owns it for as long as the result lives */
+            sb m = {0};
+            sb_printf(&m, "%s %s (fingerprint %s). %s", v->kind == RATCHET_ADDED ? "Adds the entry" : "Drops the entry",
+                      v->what, v->fp, sunset_gate_message(k));
+            char *ms = m.oom ? NULL : sb_take(&m);
+            if (!ms || !vec_push(msgs, &ms)) {
+                sunset_free(ms);
+                rc = -1;
+            } else if (!(rc = sunset_gate_add_finding(gf, k, df->path, line, v->what))) {
+                gf->findings[gf->n_findings - 1].message = ms;
+            }
+        }
+    }
+    sunset_ratchet_violations_free(&bad);
+    sunset_known_set_free(&edited);
+    sunset_free(data);
+    return rc;
+}
+
+/* The baseline edit judged (ratchet_findings): when it is more than the ratchet, its gate
+ * findings join run->cur and the run is judged again. 0, or -1 on OOM. */
+static int rejudge_ratchet(const cli *c, const scan_ctx *s, const diff_file *edited, sunset_gate_run *run,
+                           sunset_gate *g, vec *msgs) {
+    sunset_result rf = {0};
+    int rc = ratchet_findings(c, s, edited, run, &rf, msgs);
+    if (!rc && rf.n_findings) {
+        for (size_t i = 0; i < run->known->n; i++) {
+            run->known->v[i].seen = false;
+            run->known->v[i].now = NULL;
+        }
+        sunset_gate_run_free(run);
+        *g = (sunset_gate){.threshold = g->threshold, .list_unused = g->list_unused};
+        rc = sunset_result_absorb(run->cur, &rf) ? -1 : 0;
+        if (!rc) {
+            sunset_result_finish(run->cur);
+            rc = sunset_gate_judge(run, g);
+        }
+    }
+    sunset_result_free(&rf);
+    return rc;
+}
+
 /* Every rule as SARIF's tool.driver.rules[] describes it, and the gate's own two (malformed
  * suppressions, what it could not judge): *n entries, caller frees; NULL on OOM. */
 static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
@@ -562,6 +636,8 @@ int cmd_check(cli *c) {
     sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
     sunset_known_set ks = {0};
     diff_set ds = {0};
+    const diff_file *edited = NULL; /* the baseline, edited by the change */
+    vec msgs = VEC_INIT(char *);    /* the ratchet's messages, which name entries */
     vec listed = VEC_INIT(char *), deleted = VEC_INIT(char *);
     sunset_gate_run run = {0};
     sunset_rule_info *infos = NULL;
@@ -582,6 +658,11 @@ int cmd_check(cli *c) {
     /* the baseline first: a malformed one stops everything before any scan or write */
     if ((rc = load_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
     size_t n_baseline = ks.n;
+    if (c->update_baseline && !base_name) {
+        rc = cli_usage_error("--update-baseline: no %s at the top of the work tree to update; write one with "
+                             "'sunset baseline' or name one with --baseline FILE", SUNSET_DEFAULT_BASELINE);
+        goto cleanup;
+    }
     /* in a diff mode the configuration is the diff base's, never the change's */
     if (diff && !c->allow_config_change && bv.in_git && (rc = base_config(c, &bv, &s, &cfg_rel))) goto cleanup;
     /* a diff mode judges the changed files only (changed_files): walking the whole tree first
@@ -644,7 +725,7 @@ int cmd_check(cli *c) {
     if ((rc = c->staged ? scan_staged(&s, &ds, &cur) : scan_execute(c, &s, &cur))) goto cleanup;
     rc = EXIT_USAGE;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
-    if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf)) goto oom;
+    if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf, &edited)) goto oom;
     if (c->files_from)
         for (size_t i = 0; i < cur.n_skipped; i++)
             if (sunset_gate_add_finding(&gf, sunset_gate_skip_kind(cur.skipped[i].what), cur.skipped[i].path, cur.skipped[i].line, cur.skipped[i].what))
@@ -657,11 +738,18 @@ int cmd_check(cli *c) {
     run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = diff ? &ds : NULL, .full = full,
                             .n_baseline = n_baseline, .have_baseline = base_name != NULL};
     if (sunset_gate_judge(&run, &g)) goto oom;
+    if (edited && rejudge_ratchet(c, &s, edited, &run, &g, &msgs)) goto oom;
     if (c->update_baseline) {
         sunset_known_set nb = {0};
         bool bad = sunset_gate_next_baseline(&run, c->accept_new, &nb) != 0;
         size_t n = 0;
-        int wrc = bad ? EXIT_USAGE : sunset_baseline_write(c->baseline, nb.v, nb.n, &n);
+        /* the baseline check used: --baseline FILE, else the default one it found */
+        sb file = {0};
+        if (c->baseline) sb_puts(&file, c->baseline);
+        else sb_printf(&file, "%s/%s", bv.top, SUNSET_DEFAULT_BASELINE);
+        bad = bad || file.oom;
+        int wrc = bad ? EXIT_USAGE : sunset_baseline_write(file.s, nb.v, nb.n, &n);
+        sb_free(&file);
         if (bad) fprintf(stderr, "sunset: out of memory updating the baseline\n");
         sunset_known_set_free(&nb);
         if (wrc) {
@@ -756,6 +844,8 @@ cleanup:
     vec_free(&listed);
     vec_free(&deleted);
     diff_set_free(&ds);
+    for (size_t i = 0; i < msgs.n; i++) sunset_free(VEC_AT(&msgs, char *, i));
+    vec_free(&msgs);
     sunset_known_set_free(&ks);
     out.remnants = NULL;
     sunset_remnants_free(&rem);

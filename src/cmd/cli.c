@@ -64,7 +64,7 @@ static const opt_def options[] = {
     {'v', "verbose", NULL, CMD_RULES, K_FLAG, F(verbose), 0, 0, "rules test: list every example, not only failures"},
     {'v', "verbose", NULL, CMD_CHECK, K_FLAG, F(verbose), 0, 0, "diff modes: name what the change touches that is not a file (submodules)"},
     {0, "baseline", "FILE", CMD_CHECK, K_STR, F(baseline), 0, 0, "report only findings not recorded in FILE (see 'sunset baseline')"},
-    {0, "update-baseline", NULL, CMD_CHECK, K_FLAG, F(update_baseline), 0, 0, "drop fixed findings from the --baseline file (it never grows)"},
+    {0, "update-baseline", NULL, CMD_CHECK, K_FLAG, F(update_baseline), 0, 0, "drop fixed findings from the baseline used (it never grows)"},
     {0, "accept-new", NULL, CMD_CHECK, K_FLAG, F(accept_new), 0, 0, "with --update-baseline: also record the new findings"},
     {0, "diff-base", "REV", CMD_CHECK, K_STR, F(diff_base), 0, 0, "only findings on lines added or edited since REV (git)"},
     {0, "files-from", "FILE", CMD_CHECK, K_STR, F(files_from), 0, 0, "only the files listed in FILE (one per line, - = stdin)"},
