@@ -334,9 +334,7 @@ static int check_options(const cli *c, const sunset_writer *writer, const char *
         return cli_usage_error("--update-baseline needs a full scan (no --diff-base, --staged or --files-from)");
     if (c->accept_new && !c->update_baseline)
         return cli_usage_error("--accept-new goes with --update-baseline");
-    if (c->report_unused && !full && !c->quiet)
-        fprintf(stderr, "sunset: --report-unused-suppressions needs a full scan; ignored\n");
-    g->list_unused = c->report_unused && full;
+    g->list_unused = c->report_unused; /* in a diff mode, of the change's lines (changed_unused) */
     return EXIT_OK;
 }
 
@@ -474,6 +472,28 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
         }
     }
     return EXIT_OK;
+}
+
+/* A diff mode's unused suppressions: those of the changed files that the change made unused
+ * (in use at REV, or not there) or that sit on a line it adds or edits. */
+static void changed_unused(sunset_result *cur, const sunset_result *old, const diff_set *ds) {
+    size_t kept = 0;
+    for (size_t i = 0; i < cur->n_unused; i++) {
+        sunset_unused *u = &cur->unused[i];
+        const diff_file *df = NULL;
+        for (size_t k = 0; k < ds->n && !df; k++)
+            if (ds->files[k].path && !strcmp(ds->files[k].path, u->path)) df = &ds->files[k];
+        bool was = false; /* unused at REV already (its file under its current name) */
+        for (size_t k = 0; k < old->n_unused && !was; k++)
+            was = !strcmp(old->unused[k].path, u->path) && !strcmp(old->unused[k].what, u->what);
+        if (df && (!was || diff_line_added(df, u->line) || df->all_added)) {
+            cur->unused[kept++] = *u;
+        } else {
+            sunset_free(u->path);
+            sunset_free(u->what);
+        }
+    }
+    cur->n_unused = kept;
 }
 
 /* Root-relative directories whose files decide the verdict (rules and queries). */
@@ -726,6 +746,7 @@ int cmd_check(cli *c) {
     rc = EXIT_USAGE;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
     if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf, &edited)) goto oom;
+    if (diff) changed_unused(&cur, &old, &ds);
     if (c->files_from)
         for (size_t i = 0; i < cur.n_skipped; i++)
             if (sunset_gate_add_finding(&gf, sunset_gate_skip_kind(cur.skipped[i].what), cur.skipped[i].path, cur.skipped[i].line, cur.skipped[i].what))

@@ -75,7 +75,7 @@ static const opt_def options[] = {
     {0, "ignore", "GLOB", SC, K_LIST, F(ignore), 0, 0, "do not run the rules whose id matches GLOB, repeatable"},
     {0, "stdin-filename", "PATH", CMD_SCAN, K_STR, F(stdin_filename), 0, 0, "scan -: the path stdin's content stands for (picks language and configuration)"},
     {0, "summary", "FILE", CMD_CHECK, K_STR, F(summary), 0, 0, "also write a Markdown summary to FILE (default with -f github: $GITHUB_STEP_SUMMARY)"},
-    {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing (full scans)"},
+    {0, "report-unused-suppressions", NULL, CMD_CHECK, K_FLAG, F(report_unused), 0, 0, "list sunset-ignore comments that suppress nothing"},
     {0, "sarif", "FILE", CMD_CHECK, K_STR, F(sarif_out), 0, 0, "also write SARIF (every result with its baselineState) to FILE, from the same run"},
     {0, "staged", NULL, CMD_CHECK, K_FLAG, F(staged), 0, 0, "judge the index (what a commit records) against HEAD; for pre-commit hooks"},
     {0, "allow-config-change", NULL, CMD_CHECK, K_FLAG, F(allow_config_change), 0, 0, "accept a change to .sunset.json, the baseline, .gitignore, rules or queries (then read from the change)"},
