@@ -663,7 +663,7 @@ int cmd_check(cli *c) {
     sunset_rule_info *infos = NULL;
     char *prefix = NULL, *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sb doc = {0}, md = {0}, against = {0};
-    sunset_remnants rem = {0};
+    sunset_remnants rem = {0}, srem = {0};
     sunset_gate g = {0};
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "text";
@@ -802,6 +802,12 @@ int cmd_check(cli *c) {
     /* write: SARIF (--sarif, or the format) from the full set, the other formats the new only */
     sunset_output_opts oo = output_opts(c);
     g.states = run.state;
+    /* SARIF's results have one shape in every command: each carries its remnant, as scan's do */
+    bool sarif_fmt = strcmp(writer->name, "sarif") == 0;
+    if (c->sarif_out || sarif_fmt) {
+        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &srem)) goto oom;
+        out.remnants = &srem;
+    }
     if (c->sarif_out) {
         sb sarif = {0};
         const sunset_writer *sw = sunset_writer_find("sarif");
@@ -811,7 +817,8 @@ int cmd_check(cli *c) {
         if (bad) goto oom;
         if ((rc = wrc)) goto cleanup;
     }
-    if (strcmp(writer->name, "sarif") != 0) {
+    if (!sarif_fmt) {
+        out.remnants = NULL;
         sunset_result_keep(&out, run.is_new);
         g.states = NULL;
     }
@@ -870,6 +877,7 @@ cleanup:
     sunset_known_set_free(&ks);
     out.remnants = NULL;
     sunset_remnants_free(&rem);
+    sunset_remnants_free(&srem);
     sunset_result_free(&out);
     sunset_result_free(&cur);
     sunset_result_free(&old);
