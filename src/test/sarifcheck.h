@@ -165,8 +165,6 @@ static int github_checks(const cJSON *doc) {
     return bad;
 }
 
-static const sunset_family_title fams[] = {{"execution_strategy", "ES"}};
-
 /* The SARIF file at path, parsed, valid against the schema and what GitHub needs. */
 static cJSON *load_valid(const char *path, const cJSON *schema) {
     char *s = NULL;

@@ -25,6 +25,8 @@
 
 #include "test/sarifcheck.h"
 
+static const sunset_family_title fams[] = {{"execution_strategy", "ES"}};
+
 static void two_findings(sunset_result *r, sunset_finding *f) {
     memset(r, 0, sizeof *r);
     memset(f, 0, 2 * sizeof *f);
