@@ -68,6 +68,15 @@ static const sunset_known *counterpart(const sunset_gate_run *run, const sunset_
     return NULL;
 }
 
+/* Did the change rename or delete path? */
+static bool path_gone(const diff_set *ds, const char *path) {
+    for (size_t i = 0; ds && i < ds->n; i++) {
+        const diff_file *f = &ds->files[i];
+        if (f->old_path && !strcmp(f->old_path, path) && (!f->path || strcmp(f->path, path))) return true;
+    }
+    return false;
+}
+
 static int push_violation(vec *out, sunset_ratchet_kind kind, const sunset_known *k) {
     sunset_ratchet_violation v = {kind, NULL, sunset_strndup(k->fp, strlen(k->fp))};
     sb w = {0};
@@ -88,6 +97,9 @@ static int fill_slots(const sunset_gate_run *run, slot *slots) {
         const sunset_known *o = counterpart(run, e, taken);
         slots[i].key = known_key(e);
         if (!slots[i].key) rc = -1;
+        /* an entry of a path the change renamed or deleted that no finding became: gone (its
+         * fingerprint names a path that no longer is; a path rule's finding, say) */
+        if (!o) slots[i].droppable = path_gone(run->diff, e->path);
         if (!o || rc) continue;
         slots[i].droppable = o->in_scope && !o->seen;
         if (o->now && !(slots[i].now = finding_key(o->now))) rc = -1;

@@ -4,7 +4,7 @@
  * (`removable --patch`) applied, `check --update-baseline` with no --baseline, both committed;
  * `check --diff-base HEAD~1` with no flags passes. The same change with one legacy line more,
  * with a baseline entry added, or with an entry dropped that the change did not fix, fails and
- * names it. Then --staged reads the staged baseline, and an invalid one fails closed.
+ * names it. A rename ratchets too. Then --staged reads the staged baseline, and an invalid one fails closed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,6 +50,18 @@ static void the_ratchet_passes(void **state) {
     /* dropping fewer entries than were fixed keeps them: still only drops */
     assert_int_equal(run(r, "git show HEAD~1:.sunset-baseline.json > .sunset-baseline.json"), 0);
     assert_int_equal(gate(r, NULL), 0);
+}
+
+/* A rename ratcheted: its entries re-keyed under the new name, a path rule's dropped. */
+static void a_renamed_file_ratchets(void **state) {
+    repo *r = *state;
+    assert_int_equal(run(r, "git mv paddle/fluid/framework/details/ssa_graph_executor.h "
+                            "paddle/fluid/framework/details/graph_executor.h && $S check -q --update-baseline >/dev/null && "
+                            "git add -A && git commit -qm rename && git diff HEAD~1 -- .sunset-baseline.json | "
+                            "grep -c '^+ .*graph_executor.h'"), 0);
+    assert_true(atoi(r->out) > 0);
+    assert_int_equal(gate(r, NULL), 0);
+    expect(r, "SUNSET-GATE", false);
 }
 
 /* One legacy line more in the same pull request: that line fails, not the baseline. */
@@ -109,6 +121,7 @@ static void staged_and_invalid_baselines(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_ratchet_passes, setup, repo_teardown),
+        cmocka_unit_test_setup_teardown(a_renamed_file_ratchets, setup, repo_teardown),
         cmocka_unit_test_setup_teardown(a_legacy_line_fails, setup, repo_teardown),
         cmocka_unit_test_setup_teardown(a_baseline_edit_beyond_the_ratchet_fails, setup, repo_teardown),
         cmocka_unit_test_setup_teardown(staged_and_invalid_baselines, setup, repo_teardown),
