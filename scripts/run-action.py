@@ -2,6 +2,7 @@
 """run-action.py — run a composite GitHub Action's steps locally, as the runner would, to test
 action.yml end to end without GitHub: each `run:` step in bash with its `env:`, `working-directory:`
 and the runner's files ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY, $RUNNER_TEMP, $GITHUB_ACTION_PATH);
+$RUNNER_TEMP is the caller's when set (else a new temporary directory);
 `${{ }}` expressions over inputs, steps.<id>.outputs, vars, github (the event given as JSON) and
 always()/success(); a `uses:` step is not run but reported with its inputs when its `if:`
 holds ("USES name with k=v ..."), so a test can see whether the SARIF upload would happen.
@@ -195,7 +196,8 @@ def main():
             repos[k] = v
         else:
             raise SystemExit(f"run-action: unknown option {opt}")
-    tmp = tempfile.mkdtemp(prefix="run-action-")
+    # $RUNNER_TEMP when the caller gives one (a test reads the files the steps leave there)
+    tmp = os.environ.get("RUNNER_TEMP") or tempfile.mkdtemp(prefix="run-action-")
     summary = os.environ.get("GITHUB_STEP_SUMMARY") or os.path.join(tmp, "summary.md")
     open(summary, "a").close()
     if workflow:

@@ -240,7 +240,18 @@ static const char *const gate_messages[] = {
     [GATE_CONFIG] = "The change edits what decides the gate's verdict (configuration, baseline, ignore file, rules or "
                     "queries); the verdict used the diff base's version. A maintainer accepts it with --allow-config-change.",
     [GATE_SUPPRESSION] = "The change adds a sunset-ignore suppression; a maintainer accepts it with --allow-new-suppressions.",
+    [GATE_BASELINE_ADDS] = "The change's baseline edit adds this entry, which stands for no finding of the diff base's "
+                           "baseline: it would excuse a finding the gate did not accept. The ratchet only drops what the "
+                           "change fixed (what check --update-baseline writes); a maintainer accepts other edits with "
+                           "--allow-config-change.",
+    [GATE_BASELINE_DROPS] = "The change's baseline edit drops this entry though the change did not fix its finding. The "
+                            "ratchet only drops what the change fixed (what check --update-baseline writes); a maintainer "
+                            "accepts other edits with --allow-config-change.",
+    [GATE_BASELINE_BAD] = "The change's baseline is not a valid baseline (the error above says why); the verdict used the "
+                          "diff base's version.",
 };
+
+const char *sunset_gate_message(sunset_gate_kind k) { return gate_messages[k]; }
 
 sunset_gate_kind sunset_gate_skip_kind(const char *reason) {
     static const struct { const char *prefix; sunset_gate_kind k; } by_reason[] = {

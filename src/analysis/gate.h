@@ -35,6 +35,27 @@ int sunset_gate_next_baseline(const sunset_gate_run *run, bool accept_new, sunse
 
 void sunset_gate_run_free(sunset_gate_run *run);
 
+/* ---- the ratchet (src/analysis/ratchet.c) ----
+ * A diff mode's baseline edit, judged after the judgement: each entry of the base's baseline
+ * (run->known's first n_baseline) may stay, be dropped when the change fixed its finding, or
+ * be rewritten to the finding it became (moved, re-keyed, renamed) — what --update-baseline
+ * writes. Anything else is a violation. */
+typedef enum sunset_ratchet_kind {
+    RATCHET_ADDED,   /* an entry of the edited baseline that stands for no entry of the base's */
+    RATCHET_DROPPED, /* an entry of the base's baseline the edit drops though the change did not fix it */
+} sunset_ratchet_kind;
+
+typedef struct sunset_ratchet_violation {
+    sunset_ratchet_kind kind;
+    char *what; /* "RULE path:line matched"; owned */
+    char *fp;   /* the entry's fingerprint; owned */
+} sunset_ratchet_violation;
+
+/* Compare the edited baseline with what the judged run allows; append violations to out
+ * (VEC_INIT(sunset_ratchet_violation)). 0, or -1 on OOM. */
+int sunset_ratchet_check(const sunset_gate_run *run, const sunset_known_set *edited, vec *out);
+void sunset_ratchet_violations_free(vec *v);
+
 /* ---- failing closed: the gate's own findings ----
  * In diff modes (check --diff-base, --staged) the gate judges only what it analysed, so what
  * it could not analyse, a change to what decides its verdict, and a suppression the change
@@ -63,7 +84,13 @@ typedef enum sunset_gate_kind {
     GATE_SYMLINK,        /* a changed symlink whose target is outside the work tree or missing */
     GATE_CONFIG,         /* the change edits the configuration, baseline, an ignore file, rules or queries */
     GATE_SUPPRESSION,    /* the change adds a suppression */
+    GATE_BASELINE_ADDS,  /* the change's baseline edit adds an entry (not the ratchet) */
+    GATE_BASELINE_DROPS, /* ... drops an entry whose finding the change did not fix */
+    GATE_BASELINE_BAD,   /* ... is not a valid baseline */
 } sunset_gate_kind;
+
+/* The message of a gate finding of kind k. */
+const char *sunset_gate_message(sunset_gate_kind k);
 
 /* The kind for a skip's reason (sunset_skip.what, written by the engine). */
 sunset_gate_kind sunset_gate_skip_kind(const char *reason);

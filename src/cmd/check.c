@@ -292,15 +292,11 @@ static int check_options(const cli *c, const sunset_writer *writer, const char *
     }
     if ((c->diff_base || c->staged) && c->files_from)
         return cli_usage_error("--files-from excludes --diff-base and --staged");
-    if (c->update_baseline && !c->baseline)
-        return cli_usage_error("--update-baseline needs --baseline FILE");
     if (c->update_baseline && !full)
         return cli_usage_error("--update-baseline needs a full scan (no --diff-base, --staged or --files-from)");
     if (c->accept_new && !c->update_baseline)
         return cli_usage_error("--accept-new goes with --update-baseline");
-    if (c->report_unused && !full && !c->quiet)
-        fprintf(stderr, "sunset: --report-unused-suppressions needs a full scan; ignored\n");
-    g->list_unused = c->report_unused && full;
+    g->list_unused = c->report_unused; /* in a diff mode, of the change's lines (changed_unused) */
     return EXIT_OK;
 }
 
@@ -556,6 +552,28 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
     return EXIT_OK;
 }
 
+/* A diff mode's unused suppressions: those of the changed files that the change made unused
+ * (in use at REV, or not there) or that sit on a line it adds or edits. */
+static void changed_unused(sunset_result *cur, const sunset_result *old, const diff_set *ds) {
+    size_t kept = 0;
+    for (size_t i = 0; i < cur->n_unused; i++) {
+        sunset_unused *u = &cur->unused[i];
+        const diff_file *df = NULL;
+        for (size_t k = 0; k < ds->n && !df; k++)
+            if (ds->files[k].path && !strcmp(ds->files[k].path, u->path)) df = &ds->files[k];
+        bool was = false; /* unused at REV already (its file under its current name) */
+        for (size_t k = 0; k < old->n_unused && !was; k++)
+            was = !strcmp(old->unused[k].path, u->path) && !strcmp(old->unused[k].what, u->what);
+        if (df && (!was || diff_line_added(df, u->line) || df->all_added)) {
+            cur->unused[kept++] = *u;
+        } else {
+            sunset_free(u->path);
+            sunset_free(u->what);
+        }
+    }
+    cur->n_unused = kept;
+}
+
 /* Root-relative directories whose files decide the verdict (rules and queries). */
 static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
     vec all = VEC_INIT(const char *);
@@ -572,7 +590,7 @@ static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
 /* The gate's own findings for a diff mode (analysis/gate.h): changed files it skipped, changes
  * to what decides the verdict, suppressions on added lines. */
 static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, const char *cfg_rel,
-                         const char *base_rel, sunset_result *cur, sunset_result *gf) {
+                         const char *base_rel, sunset_result *cur, sunset_result *gf, const diff_file **edited) {
     for (size_t i = 0; i < cur->n_skipped; i++)
         if (sunset_gate_add_finding(gf, sunset_gate_skip_kind(cur->skipped[i].what), cur->skipped[i].path, cur->skipped[i].line, cur->skipped[i].what))
             return -1;
@@ -588,6 +606,11 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
         for (size_t i = 0; i < ds->n && !rc; i++) {
             const diff_file *f = &ds->files[i];
             const char *hit = NULL;
+            /* the baseline edited in place is the ratchet's to judge (ratchet_findings) */
+            if (bl && f->path && f->old_path && !strcmp(f->path, bl) && !strcmp(f->old_path, bl)) {
+                *edited = f;
+                continue;
+            }
             for (int side = 0; side < 2 && !hit; side++) {
                 const char *p = side ? f->old_path : f->path;
                 if (p && (sunset_gate_is_trust_file(p, bl, (const char *const *)dirs.v, dirs.n) ||
@@ -615,6 +638,77 @@ static int gate_findings(const cli *c, const scan_ctx *s, const diff_set *ds, co
             return -1;
     }
     return 0;
+}
+
+/* The change's edit of the baseline (df), judged against the judgement in run: each entry it
+ * adds or drops beyond the ratchet becomes a SUNSET-GATE finding in gf, at the entry's line of
+ * the edited baseline (an added one) or at its first line. 0, or -1 on OOM. */
+static int ratchet_findings(const cli *c, const scan_ctx *s, const diff_file *df, const sunset_gate_run *run,
+                            sunset_result *gf, vec *msgs) {
+    char *data = NULL;
+    size_t len = 0;
+    sb abs = {0};
+    if (c->staged) {
+        data = df->new_data ? sunset_strndup(df->new_data, df->new_len) : NULL;
+        len = df->new_len;
+    } else {
+        sb_printf(&abs, "%s/%s", s->root, df->path);
+        if (abs.oom || read_file(abs.s, 0, &data, &len)) data = NULL;
+    }
+    sb_free(&abs);
+    sunset_known_set edited = {0};
+    vec bad = VEC_INIT(sunset_ratchet_violation);
+    int rc = 0;
+    if (!data || sunset_baseline_load_text(df->path, data, len, &edited)) {
+        rc = sunset_gate_add_finding(gf, GATE_BASELINE_BAD, df->path, 1, df->path);
+    } else if (!(rc = sunset_ratchet_check(run, &edited, &bad))) {
+        for (size_t i = 0; i < bad.n && !rc; i++) {
+            const sunset_ratchet_violation *v = &VEC_AT(&bad, sunset_ratchet_violation, i);
+            uint32_t line = 1;
+            /* an added entry's line in the edited baseline, which holds one entry per line */
+            const char *at = v->kind == RATCHET_ADDED ? strstr(data, v->fp) : NULL;
+            for (const char *p = data; at && p < at; p++) line += *p == '\n';
+            sunset_gate_kind k = v->kind == RATCHET_ADDED ? GATE_BASELINE_ADDS : GATE_BASELINE_DROPS;
+            /* the message names the entry; msgs owns it for as long as the result lives */
+            sb m = {0};
+            sb_printf(&m, "%s %s (fingerprint %s). %s", v->kind == RATCHET_ADDED ? "Adds the entry" : "Drops the entry",
+                      v->what, v->fp, sunset_gate_message(k));
+            char *ms = m.oom ? NULL : sb_take(&m);
+            if (!ms || !vec_push(msgs, &ms)) {
+                sunset_free(ms);
+                rc = -1;
+            } else if (!(rc = sunset_gate_add_finding(gf, k, df->path, line, v->what))) {
+                gf->findings[gf->n_findings - 1].message = ms;
+            }
+        }
+    }
+    sunset_ratchet_violations_free(&bad);
+    sunset_known_set_free(&edited);
+    sunset_free(data);
+    return rc;
+}
+
+/* The baseline edit judged (ratchet_findings): when it is more than the ratchet, its gate
+ * findings join run->cur and the run is judged again. 0, or -1 on OOM. */
+static int rejudge_ratchet(const cli *c, const scan_ctx *s, const diff_file *edited, sunset_gate_run *run,
+                           sunset_gate *g, vec *msgs) {
+    sunset_result rf = {0};
+    int rc = ratchet_findings(c, s, edited, run, &rf, msgs);
+    if (!rc && rf.n_findings) {
+        for (size_t i = 0; i < run->known->n; i++) {
+            run->known->v[i].seen = false;
+            run->known->v[i].now = NULL;
+        }
+        sunset_gate_run_free(run);
+        *g = (sunset_gate){.threshold = g->threshold, .list_unused = g->list_unused};
+        rc = sunset_result_absorb(run->cur, &rf) ? -1 : 0;
+        if (!rc) {
+            sunset_result_finish(run->cur);
+            rc = sunset_gate_judge(run, g);
+        }
+    }
+    sunset_result_free(&rf);
+    return rc;
 }
 
 /* Every rule as SARIF's tool.driver.rules[] describes it, and the gate's own two (malformed
@@ -650,12 +744,14 @@ int cmd_check(cli *c) {
     sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
     sunset_known_set ks = {0};
     diff_set ds = {0};
+    const diff_file *edited = NULL; /* the baseline, edited by the change */
+    vec msgs = VEC_INIT(char *);    /* the ratchet's messages, which name entries */
     vec listed = VEC_INIT(char *), deleted = VEC_INIT(char *);
     sunset_gate_run run = {0};
     sunset_rule_info *infos = NULL;
     char *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sb doc = {0}, md = {0}, against = {0};
-    sunset_remnants rem = {0};
+    sunset_remnants rem = {0}, srem = {0};
     sunset_gate g = {0};
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "text";
@@ -673,6 +769,11 @@ int cmd_check(cli *c) {
     /* the baseline first: a malformed one stops everything before any scan or write */
     if ((rc = load_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
     size_t n_baseline = ks.n;
+    if (c->update_baseline && !base_name) {
+        rc = cli_usage_error("--update-baseline: no %s at the top of the work tree to update; write one with "
+                             "'sunset baseline' or name one with --baseline FILE", SUNSET_DEFAULT_BASELINE);
+        goto cleanup;
+    }
     /* in a diff mode the configuration is the diff base's, never the change's */
     if (diff && !c->allow_config_change && bv.in_git && (rc = base_config(c, &bv, &s, &cfg_rel))) goto cleanup;
     /* a diff mode judges the changed files only (changed_files): walking the whole tree first
@@ -736,7 +837,8 @@ int cmd_check(cli *c) {
     rc = EXIT_USAGE;
     if (keep_judged(c, &cur)) goto oom;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
-    if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf)) goto oom;
+    if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf, &edited)) goto oom;
+    if (diff) changed_unused(&cur, &old, &ds);
     if (c->files_from)
         for (size_t i = 0; i < cur.n_skipped; i++)
             if (sunset_gate_add_finding(&gf, sunset_gate_skip_kind(cur.skipped[i].what), cur.skipped[i].path, cur.skipped[i].line, cur.skipped[i].what))
@@ -749,11 +851,18 @@ int cmd_check(cli *c) {
     run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = diff ? &ds : NULL, .full = full,
                             .n_baseline = n_baseline, .have_baseline = base_name != NULL};
     if (sunset_gate_judge(&run, &g)) goto oom;
+    if (edited && rejudge_ratchet(c, &s, edited, &run, &g, &msgs)) goto oom;
     if (c->update_baseline) {
         sunset_known_set nb = {0};
         bool bad = sunset_gate_next_baseline(&run, c->accept_new, &nb) != 0;
         size_t n = 0;
-        int wrc = bad ? EXIT_USAGE : sunset_baseline_write(c->baseline, nb.v, nb.n, &n);
+        /* the baseline check used: --baseline FILE, else the default one it found */
+        sb file = {0};
+        if (c->baseline) sb_puts(&file, c->baseline);
+        else sb_printf(&file, "%s/%s", bv.top, SUNSET_DEFAULT_BASELINE);
+        bad = bad || file.oom;
+        int wrc = bad ? EXIT_USAGE : sunset_baseline_write(file.s, nb.v, nb.n, &n);
+        sb_free(&file);
         if (bad) fprintf(stderr, "sunset: out of memory updating the baseline\n");
         sunset_known_set_free(&nb);
         if (wrc) {
@@ -784,6 +893,12 @@ int cmd_check(cli *c) {
     /* write: SARIF (--sarif, or the format) from the full set, the other formats the new only */
     sunset_output_opts oo = output_opts(c);
     g.states = run.state;
+    /* SARIF's results have one shape in every command: each carries its remnant, as scan's do */
+    bool sarif_fmt = strcmp(writer->name, "sarif") == 0;
+    if (c->sarif_out || sarif_fmt) {
+        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &srem)) goto oom;
+        out.remnants = &srem;
+    }
     if (c->sarif_out) {
         sb sarif = {0};
         const sunset_writer *sw = sunset_writer_find("sarif");
@@ -793,7 +908,8 @@ int cmd_check(cli *c) {
         if (bad) goto oom;
         if ((rc = wrc)) goto cleanup;
     }
-    if (strcmp(writer->name, "sarif") != 0) {
+    if (!sarif_fmt) {
+        out.remnants = NULL;
         sunset_result_keep(&out, run.is_new);
         g.states = NULL;
     }
@@ -846,9 +962,12 @@ cleanup:
     vec_free(&listed);
     vec_free(&deleted);
     diff_set_free(&ds);
+    for (size_t i = 0; i < msgs.n; i++) sunset_free(VEC_AT(&msgs, char *, i));
+    vec_free(&msgs);
     sunset_known_set_free(&ks);
     out.remnants = NULL;
     sunset_remnants_free(&rem);
+    sunset_remnants_free(&srem);
     sunset_result_free(&out);
     sunset_result_free(&cur);
     sunset_result_free(&old);

@@ -2,7 +2,9 @@
  * test_action.c — the shipped CI files as a pull request meets them, through
  * scripts/run-action.py: the workflow (scripts/sunset-gate.yml) judging a change that writes
  * where sunset itself might be checked out, the action's args input reaching sunset unexpanded
- * (a glob, a substitution), and every `uses:` pinned by commit SHA.
+ * (a glob, a substitution), what code scanning is sent on a push (the full scan, every result
+ * with its baselineState) and on a pull request (the change's, its own category), and every
+ * `uses:` pinned by commit SHA.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +13,10 @@
 #include <cmocka.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "test/gitrepo.h"
+#include "test/sarifcheck.h"
 #include "test/shell.h"
 
 typedef struct ci {
@@ -112,6 +117,70 @@ static void args_are_not_expanded(void **state) {
     assert_non_null(strstr(c->r.err, "the args input does not split into words"));
 }
 
+/* The upload step's line, "USES github/codeql-action/upload-sarif@... with k=v ...": its
+ * category into cat, and the SARIF it names, parsed and valid (schema, names not ids). */
+static cJSON *uploaded(ci *c, char *cat, size_t n) {
+    const char *u = strstr(c->r.out, "USES github/codeql-action/upload-sarif@");
+    if (!u) fail_msg("no upload in:\n%s\nstderr:\n%s", c->r.out, c->r.err);
+    const char *f = strstr(u, " sarif_file="), *k = strstr(u, " category=");
+    assert_non_null(f);
+    assert_non_null(k);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(f + 12, " \n"), f + 12);
+    snprintf(cat, n, "%.*s", (int)strcspn(k + 10, " \n"), k + 10);
+    cJSON *schema = load_schema();
+    cJSON *doc = load_valid(path, schema);
+    cJSON_Delete(schema);
+    return doc;
+}
+
+/* How many results name path, and whether each result has a baselineState. */
+static int results_in(const cJSON *doc, const char *path, bool *all_states) {
+    int n = 0;
+    const cJSON *res;
+    *all_states = true;
+    cJSON_ArrayForEach(res, cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0), "results")) {
+        const cJSON *pl = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "locations"), 0), "physicalLocation");
+        n += !strcmp(cJSON_GetObjectItem(cJSON_GetObjectItem(pl, "artifactLocation"), "uri")->valuestring, path);
+        *all_states &= cJSON_IsString(cJSON_GetObjectItem(res, "baselineState"));
+    }
+    return n;
+}
+
+/* A push uploads the complete results (an untouched file's too) under "sunset"; a pull request
+ * its own results under "sunset-pr". Both validate. The old action sent the push's diff-mode
+ * results, closing every other file's alerts. */
+static void code_scanning_gets_complete_results_on_push(void **state) {
+    ci *c = *state;
+    if (test_sh("/usr/bin/python3 -c 'import yaml' 2>/dev/null") != 0) skip();
+    put(&c->r, "seed/paddle/fluid/old.cc", LEGACY); /* on develop already, untouched */
+    pull_request(c, "paddle/fluid/run.cc", LEGACY);
+    static const char *const events[] = {"push", "pull_request"};
+    for (int i = 0; i < 2; i++) {
+        if (i == 0) {
+            char ev[256];
+            snprintf(ev, sizeof ev, "{\"event_name\":\"push\",\"repository\":\"paddle/paddle\",\"event\":"
+                     "{\"before\":\"%s\"}}", c->base);
+            put(&c->r, "push.json", ev);
+        }
+        int rc = run(&c->r, "rm -rf work rt && mkdir rt && git clone -q --depth 1 --branch pr \"file://$PWD/origin.git\" work && "
+                     "cd work && RUNNER_TEMP=$PWD/../rt GITHUB_STEP_SUMMARY=../summary.md /usr/bin/python3 "
+                     "'%s/scripts/run-action.py' '%s' ../%s sunset-path=\"$S\"", c->src, c->src, i ? "event.json" : "push.json");
+        if (rc != 1) fail_msg("%s: exit %d\n%s\nstderr:\n%s", events[i], rc, c->r.out, c->r.err);
+        assert_non_null(strstr(c->r.out, "::error file=paddle/fluid/run.cc,line=2,col=29"));
+        char cat[64];
+        bool states;
+        cJSON *doc = uploaded(c, cat, sizeof cat);
+        assert_string_equal(cat, i ? "sunset-pr" : "sunset");
+        assert_true(results_in(doc, "paddle/fluid/run.cc", &states) > 0);
+        assert_true(states);
+        /* the untouched file: in the push's complete set, not in the pull request's */
+        if (i == 0) assert_true(results_in(doc, "paddle/fluid/old.cc", &states) > 0);
+        else assert_int_equal(results_in(doc, "paddle/fluid/old.cc", &states), 0);
+        cJSON_Delete(doc);
+    }
+}
+
 /* Every remote `uses:` names a full commit SHA and its version in a comment; the only local
  * one is sunset's, checked out at a release tag. */
 static void actions_are_pinned_by_sha(void **state) {
@@ -137,6 +206,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(workflow_judges_every_path_of_the_change, setup, teardown),
         cmocka_unit_test_setup_teardown(args_are_not_expanded, setup, teardown),
+        cmocka_unit_test_setup_teardown(code_scanning_gets_complete_results_on_push, setup, teardown),
         cmocka_unit_test_setup_teardown(actions_are_pinned_by_sha, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -245,6 +245,33 @@ static void suppressions_in_the_gate(void **state) {
     assert_non_null(strstr(r->out, "python/paddle/extra.py:1: note: unused suppression sunset-ignore[PE-PY-IDENT]"));
 }
 
+/* --report-unused-suppressions in a diff mode: the markers the change made unused or added,
+ * not those that were unused already on lines it left alone. */
+static void unused_suppressions_in_diff_mode(void **state) {
+    repo *r = *state;
+    put(r, "python/paddle/old.py",
+        "import paddle\n\n\ndef make():\n"
+        "    return paddle.static.ParallelExecutor()  # sunset-ignore[PE-PY-IDENT]: removed with the executor\n"
+        "\n\nx = 1  # sunset-ignore[PE-PY-IDENT]: unused before the change\n");
+    assert_int_equal(run(r, "git add -A && git commit -qm legacy && $S check -q --diff-base HEAD "
+                            "--report-unused-suppressions"), 0);
+    assert_non_null(strstr(r->out, "no unused suppressions"));
+    /* the change removes the suppressed call and adds an unused marker */
+    put(r, "python/paddle/old.py",
+        "import paddle\n\n\ndef make():\n"
+        "    return paddle.static.Program()  # sunset-ignore[PE-PY-IDENT]: removed with the executor\n"
+        "\n\nx = 1  # sunset-ignore[PE-PY-IDENT]: unused before the change\n"
+        "y = 2  # sunset-ignore[ES-PY-KWARG]: added by the change, hiding nothing\n");
+    for (int staged = 0; staged < 2; staged++) {
+        assert_int_equal(run(r, "%s$S check -q --diff-base HEAD --report-unused-suppressions%s",
+                             staged ? "git add -A && " : "", staged ? " --staged" : ""), 0);
+        assert_non_null(strstr(r->out, "python/paddle/old.py:5: note: unused suppression sunset-ignore[PE-PY-IDENT]"));
+        assert_non_null(strstr(r->out, "python/paddle/old.py:9: note: unused suppression sunset-ignore[ES-PY-KWARG]"));
+        assert_null(strstr(r->out, "old.py:8: note"));
+        assert_null(strstr(r->err, "needs a full scan"));
+    }
+}
+
 static void malformed_baseline_is_an_error_and_kept(void **state) {
     repo *r = *state;
     const char *bad = "{\"version\": 1, \"findings\": [\n  {\"rule\": \"X\", \"path\": \"a\",\n";
@@ -463,6 +490,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(moving_a_legacy_function_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(deleting_a_legacy_file_passes_and_ratchets, setup, teardown),
         cmocka_unit_test_setup_teardown(suppressions_in_the_gate, setup, teardown),
+        cmocka_unit_test_setup_teardown(unused_suppressions_in_diff_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(malformed_baseline_is_an_error_and_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(baseline_knows_the_context, setup, teardown),
         cmocka_unit_test_setup_teardown(files_from_and_threshold, setup, teardown),
