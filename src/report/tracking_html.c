@@ -417,7 +417,9 @@ static void since_html(sb *out, const tracking_report *r) {
         sb_puts(out, T(r, "，", ", "));
         esc(out, s->date);
     }
-    sb_printf(out, T(r, "）以来新出现的遗留代码 %zu 处（新写的，或移动、改名而来）。</p>\n", "): legacy code not there before %zu (new, or moved or renamed).</p>\n"), s->added);
+    sb_printf(out, T(r, "）以来新出现的遗留代码 %zu 处（新写的，或移动、改名而来）。</p>\n",
+                     "): legacy code not there before %zu (new, or moved or renamed).</p>\n"),
+              s->added);
     sb_puts(out, T(r, "<table id=\"since-tasks\"><thead><tr><th>任务</th><th>上次剩余</th><th>本次剩余</th><th>新增</th>"
                       "<th>状态</th></tr></thead><tbody>\n",
                    "<table id=\"since-tasks\"><thead><tr><th>task</th><th>last</th><th>now</th><th>new</th>"
