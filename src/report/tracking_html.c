@@ -441,9 +441,10 @@ static void since_html(sb *out, const tracking_report *r) {
         const trk_since_item *it = &VEC_AT(&s->items, trk_since_item, i);
         sb_puts(out, "<li>");
         since_task_name(out, r, it->task);
-        sb_puts(out, T(r, "：<code>", ": <code>"));
+        sb_puts(out, T(r, "：", ": "));
+        if (it->it->file) sb_puts(out, "<code>");
         esc(out, trk_item_name(it->it, r->lang));
-        sb_puts(out, "</code> ");
+        sb_puts(out, it->it->file ? "</code> " : " ");
         since_state(out, r, it->before);
         sb_puts(out, " → ");
         since_state(out, r, trk_state_key(trk_item_state(it->it)));
@@ -465,7 +466,7 @@ static void since_html(sb *out, const tracking_report *r) {
     if (s->history_note) {
         sb_puts(out, T(r, "<p>注：", "<p>Note: "));
         esc(out, s->history_note);
-        sb_puts(out, "</p>\n");
+        sb_puts(out, T(r, "。</p>\n", ".</p>\n"));
     }
     sb_puts(out, T(r, "<table id=\"since-prs\" class=\"sortable\"><thead><tr><th>PR</th><th>提交</th><th>变化</th>"
                       "</tr></thead><tbody>\n",
