@@ -214,7 +214,69 @@ typedef struct tracking_report {
     bool links_pinned;          /* links point at `revision` in a repository that has it */
     trk_lang lang;              /* the prose of every writer */
     size_t md_budget;           /* Markdown: characters the document stays under (0: TRACKING_MD_BUDGET) */
+    const struct trk_since *since; /* 本周变化, with --since-report; borrowed, may be NULL */
 } tracking_report;
+
+/* ---- 本周变化: what changed since a previous report (src/analysis/tracking_since.c) ---- */
+
+enum { TRK_SINCE_TASKS = 8 }; /* per-task deltas of a commit: tasks 1..7 */
+
+/* A task's state then and now. */
+typedef struct trk_since_task {
+    int number;
+    bool known;          /* the previous report had this task */
+    bool was_done, now_done;
+    long before, after;  /* findings that kept it open */
+    vec added;           /* size_t: indices into the result's findings of the task's findings
+                          * the previous report did not have (new legacy code, or moved) */
+} trk_since_task;
+
+/* An item whose state changed. */
+typedef struct trk_since_item {
+    int task;
+    const trk_item *it;  /* borrowed from the manifest */
+    char before[24];     /* the previous state key ("open", ...; "" when the item is new) */
+    long open_before;
+} trk_since_item;
+
+/* A commit between the two revisions that changed the count, with the PRs it is attributed
+ * to (a merge commit: the PRs of the commits it merges). */
+typedef struct trk_since_pr {
+    char sha[13];
+    char *subject;       /* owned */
+    long *prs;           /* owned; NULL when the subject names none */
+    size_t n_prs;
+    long delta;          /* findings after it minus before it */
+    int32_t by_task[TRK_SINCE_TASKS];
+} trk_since_pr;
+
+typedef struct trk_since {
+    char *revision, *date;   /* of the previous report; owned, may be NULL */
+    vec tasks;               /* trk_since_task, one per task of the manifest */
+    vec items;               /* trk_since_item: items whose state changed */
+    size_t added;            /* findings new since then, over all tasks */
+    bool by_fingerprint;     /* new findings matched by fingerprint (else by path and rule) */
+    /* the commits in between, replayed (set by the caller) */
+    bool history;            /* measured: the previous revision is an ancestor of this one */
+    char *history_note;      /* why the commits were not measured; owned, may be NULL */
+    size_t commits;          /* commits after the previous revision up to this one */
+    size_t quiet_prs;        /* commits naming a PR that changed no count */
+    long delta;              /* findings now minus then, by the history */
+    vec prs;                 /* trk_since_pr, largest drop first */
+} trk_since;
+
+/* Compare the report r with the previous report's JSON (text[0..len), read from `origin`):
+ * fills *out (zeroed first). 0; -1 on OOM; 1 on bad input with err ("FILE:LINE:COL: ..."). */
+int trk_since_compute(const char *text, size_t len, const char *origin, const tracking_report *r,
+                      trk_since *out, sunset_error *err);
+/* Record a commit in between; only one that changed the count is kept. 0, -1 on OOM. */
+int trk_since_add_commit(trk_since *s, const char *sha, const char *subject, const long *prs, size_t n_prs,
+                         long delta, const int32_t by_task[TRK_SINCE_TASKS]);
+/* Order the commits: largest drop first, then growth, by sha on a tie. */
+void trk_since_sort(trk_since *s);
+void trk_since_free(trk_since *s);
+/* The since-task record of task `number`, or NULL. */
+const trk_since_task *trk_since_task_of(const trk_since *s, int number);
 
 /* Compute every status. Writes into m's computed fields (so a manifest serves one report at
  * a time). Returns 0, -1 on OOM. */

@@ -98,6 +98,7 @@ static const opt_def options[] = {
     {0, "burndown", "SVG", CMD_REPORT, K_STR, F(burndown), 0, 0, "embed this burn-down chart (sunset history -f svg) in the HTML"},
     {0, "source-url", "URL", CMD_REPORT, K_STR, F(source_url), 0, 0, "prefix of path#Lline links (default: the manifest's; \"\" = relative)"},
     {0, "lang", "LANG", CMD_REPORT, K_STR, F(lang), 0, 0, "language of the prose: zh or en (default: the manifest's, else zh)"},
+    {0, "since-report", "FILE", CMD_REPORT, K_STR, F(since_report), 0, 0, "add what changed since the report whose JSON is FILE (本周变化)"},
     {0, "revision", "SHA", CMD_REPORT, K_STR, F(revision), 0, 0, "the commit PATH holds when it is not a git checkout (pins the links)"},
     {0, "md-budget", "N", CMD_REPORT, K_LONG, F(md_budget), 1000, 65536, "Markdown stays under N characters (default 60000)"},
     {'f', "format", "FMT", CMD_REMOVABLE, K_STR, F(format), 0, 0, "markdown (default) or json"},

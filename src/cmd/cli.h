@@ -60,6 +60,7 @@ typedef struct cli {
     /* report (src/cmd/report.c) */
     const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
     const char *lang, *revision; /* --lang zh|en; --revision SHA (a tree not in git) */
+    const char *since_report;    /* --since-report FILE: the previous report's JSON (本周变化) */
     long md_budget;              /* --md-budget N characters; 0 = the default */
     bool batches;
 } cli;

@@ -23,9 +23,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/git.h"
 #include "cmd/session.h"
+#include "analysis/history.h"
 #include "analysis/tracking.h"
 
 enum { BATCH_FILES = 8 };
@@ -389,6 +391,111 @@ cleanup:
     return rc;
 }
 
+/* The commits between the previous report's revision and the measured one, replayed with the
+ * history (one job), each commit's change recorded with the PRs it is attributed to. Where
+ * they cannot be measured, since->history_note says why, in the report's language. */
+static bool pr_named(const tracking_manifest *m, long pr) {
+    for (size_t i = 0; i < m->tasks.n; i++) {
+        const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
+        for (size_t k = 0; k < t->prs.n + t->items.n; k++) {
+            const char *p = k < t->prs.n ? VEC_AT(&t->prs, char *, k) : VEC_AT(&t->items, trk_item, k - t->prs.n).pr;
+            if (p && p[0] == '#' && strtol(p + 1, NULL, 10) == pr) return true;
+        }
+    }
+    return false;
+}
+
+static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const char *rev, trk_lang lang,
+                         trk_since *since) {
+    const char *prev = since->revision, *why = NULL;
+    git_repository *repo = NULL;
+    git_object *from = NULL;
+    git_oid to;
+    vec samples = VEC_INIT(history_sample);
+    sunset_engine *eng = NULL;
+    int rc = 0;
+    bool en = lang == TRK_EN;
+    if (!rev || c->revision) why = en ? "the measured tree is not a git checkout" : "所测的树不是 git 检出";
+    else if (!prev) why = en ? "the previous report names no revision" : "上次报告未记录提交";
+    if (why) goto note;
+    sunset_git_init();
+    if (git_repository_open_ext(&repo, s->root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
+        git_oid_fromstr(&to, rev) != 0)
+        why = en ? "the measured tree is not a git checkout" : "所测的树不是 git 检出";
+    else if (git_revparse_single(&from, repo, prev) != 0 || git_object_type(from) != GIT_OBJECT_COMMIT)
+        why = en ? "the previous report's commit is not in this repository" : "上次报告的提交不在本仓库中";
+    if (why) goto note;
+    /* The previous commit on a side branch (not an ancestor): the commits in between are
+     * those since the two's merge base, replayed from there, and the report says so. */
+    git_oid base;
+    git_oid_cpy(&base, git_object_id(from));
+    if (!git_oid_equal(&base, &to) && git_graph_descendant_of(repo, &to, &base) != 1) {
+        if (git_merge_base(&base, repo, git_object_id(from), &to) != 0) {
+            why = en ? "the previous report's commit shares no history with the measured one"
+                     : "上次报告的提交与所测提交没有共同的历史";
+            goto note;
+        }
+        sb n = {0};
+        char b12[13], p12[13];
+        git_oid_tostr(b12, sizeof b12, &base);
+        git_oid_tostr(p12, sizeof p12, git_object_id(from));
+        sb_printf(&n, en ? "commit %s is not in the measured history (a side branch): counted from the merge base %s"
+                         : "上次报告的提交 %s 不在所测提交的历史中（在旁支上），从两者的共同祖先 %s 起计算",
+                  p12, b12);
+        if (n.oom) return -1;
+        since->history_note = sb_take(&n);
+    }
+    since->history = true;
+    if (git_oid_equal(&base, &to)) goto cleanup;
+    char range[2 * GIT_OID_HEXSZ + 8];
+    snprintf(range, sizeof range, "%s..%s", git_oid_tostr_s(&base), rev);
+    sunset_error err = {{0}};
+    sunset_engine_opts eo = s->eo;
+    eo.jobs = 1;
+    if (!(eng = sunset_engine_new(s->rs, &eo, &err))) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        rc = 1;
+        goto cleanup;
+    }
+    history_opts ho = {.include = &c->include, .exclude = &c->exclude, .progress = !c->quiet && isatty(2),
+                       .quiet = true};
+    history_stats hs = {0};
+    if (history_replay(eng, s->root, range, &ho, &samples, &hs)) {
+        rc = 1;
+        goto cleanup;
+    }
+    for (size_t i = 1; i < samples.n; i++) {
+        const history_sample *a = &VEC_AT(&samples, history_sample, i - 1);
+        history_sample *b = &VEC_AT(&samples, history_sample, i);
+        int32_t by_task[TRK_SINCE_TASKS] = {0};
+        for (int t = 1; t < HISTORY_TASKS && t < TRK_SINCE_TASKS; t++)
+            by_task[t] = (int32_t)b->total.by_task[t] - (int32_t)a->total.by_task[t];
+        char sha[GIT_OID_HEXSZ + 1];
+        git_oid_tostr(sha, sizeof sha, &b->id);
+        /* a merge brings in many PRs: the manifest's among them are what it is attributed to */
+        size_t kept = 0;
+        for (size_t j = 0; j < b->n_prs; j++)
+            if (b->n_prs > 1 && pr_named(m, b->prs[j])) b->prs[kept++] = b->prs[j];
+        size_t n_prs = kept ? kept : b->n_prs;
+        if (trk_since_add_commit(since, sha, b->subject, b->prs, n_prs,
+                                 (long)b->total.findings - (long)a->total.findings, by_task)) {
+            rc = -1;
+            goto cleanup;
+        }
+    }
+    since->commits = samples.n ? samples.n - 1 : 0;
+    trk_since_sort(since);
+    goto cleanup;
+note:
+    if (!(since->history_note = sunset_strndup(why, strlen(why)))) rc = -1;
+cleanup:
+    history_samples_free(&samples);
+    sunset_engine_free(eng);
+    git_object_free(from);
+    git_repository_free(repo);
+    return rc;
+}
+
 int cmd_report(cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
@@ -396,7 +503,9 @@ int cmd_report(cli *c) {
     tracking_report rep = {0};
     vec batches = VEC_INIT(trk_batch), prs = VEC_INIT(pr_seen);
     bool want_batches = c->batches || c->owners;
-    char *manifest = NULL, *owners = NULL, *burndown = NULL;
+    char *manifest = NULL, *owners = NULL, *burndown = NULL, *prev = NULL;
+    size_t prev_len = 0;
+    trk_since since = {0};
     sunset_finding *kept = NULL;
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "md";
@@ -453,6 +562,13 @@ int cmd_report(cli *c) {
         while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
         if (strncmp(p, "<svg", 4) != 0) {
             fprintf(stderr, "sunset: %s:1:1: not an SVG document (write one with 'sunset history -f svg')\n", c->burndown);
+            goto cleanup;
+        }
+    }
+    if (c->since_report) {
+        int e = read_file(c->since_report, 256u << 20, &prev, &prev_len);
+        if (e) {
+            fprintf(stderr, "sunset: %s: %s\n", c->since_report, strerror(e));
             goto cleanup;
         }
     }
@@ -554,6 +670,18 @@ int cmd_report(cli *c) {
     rep.date = date[0] ? date : NULL;
     rep.lang = lang;
     rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : 0; /* 0: the default, or --update's room */
+    if (prev) {
+        /* 本周变化: against the previous report's JSON, and the commits in between */
+        int e = trk_since_compute(prev, prev_len, c->since_report, &rep, &since, &err);
+        if (e < 0) goto oom;
+        if (e > 0) {
+            fprintf(stderr, "sunset: %s\n", err.msg);
+            goto cleanup;
+        }
+        if ((e = since_history(c, &s, m, rep.revision, lang, &since)) < 0) goto oom;
+        if (e > 0) goto cleanup;
+        rep.since = &since;
+    }
     if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
     const vec *b = want_batches ? &batches : NULL;
     /* --update: the Markdown's budget is what the body's text outside the markers leaves of
@@ -617,6 +745,8 @@ oom:
     fprintf(stderr, "sunset: out of memory computing the tracking report\n");
     rc = EXIT_USAGE;
 cleanup:
+    trk_since_free(&since);
+    sunset_free(prev);
     tracking_batches_free(&batches);
     vec_free(&prs);
     tracking_report_free(&rep);

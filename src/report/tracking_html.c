@@ -389,6 +389,104 @@ static void batch_table(sb *out, const tracking_report *r, const vec *batches) {
     sb_puts(out, "</tbody></table>\n");
 }
 
+/* ---- 本周变化: since the previous report (every commit listed: no budget here) ---- */
+
+static void since_state(sb *out, const tracking_report *r, const char *key) {
+    if (!key || !*key) sb_puts(out, T(r, "（上次没有此项）", "(not in the last report)"));
+    else if (!strcmp(key, "done")) badge(out, r, true);
+    else if (!strcmp(key, "comments_only")) sb_puts(out, T(r, "仅剩注释", "only comments"));
+    else if (!strcmp(key, "outside")) sb_puts(out, T(r, "不在本仓库", "not in this repository"));
+    else badge(out, r, false);
+}
+
+static void since_task_name(sb *out, const tracking_report *r, int number) {
+    char num[16];
+    if (r->lang == TRK_EN) sb_printf(out, "task %d", number);
+    else sb_printf(out, "任务%s", trk_cn_number(number, num));
+}
+
+static void since_html(sb *out, const tracking_report *r) {
+    const trk_since *s = r->since;
+    sb_puts(out, T(r, "<h2 id=\"since\">本周变化</h2>\n<p>自上次报告（", "<h2 id=\"since\">Since the last report</h2>\n<p>Since ("));
+    if (s->revision) {
+        sb_puts(out, "<code>");
+        esc(out, s->revision);
+        sb_puts(out, "</code>");
+    } else sb_puts(out, T(r, "版本未知", "revision unknown"));
+    if (s->date) {
+        sb_puts(out, T(r, "，", ", "));
+        esc(out, s->date);
+    }
+    sb_printf(out, T(r, "）以来新出现的遗留代码 %zu 处（新写的，或移动、改名而来）。</p>\n",
+                     "): legacy code not there before %zu (new, or moved or renamed).</p>\n"),
+              s->added);
+    sb_puts(out, T(r, "<table id=\"since-tasks\"><thead><tr><th>任务</th><th>上次剩余</th><th>本次剩余</th><th>新增</th>"
+                      "<th>状态</th></tr></thead><tbody>\n",
+                   "<table id=\"since-tasks\"><thead><tr><th>task</th><th>last</th><th>now</th><th>new</th>"
+                   "<th>state</th></tr></thead><tbody>\n"));
+    for (size_t i = 0; i < s->tasks.n; i++) {
+        const trk_since_task *t = &VEC_AT(&s->tasks, trk_since_task, i);
+        sb_puts(out, "<tr><td>");
+        since_task_name(out, r, t->number);
+        sb_printf(out, "</td><td>%ld</td><td>%ld</td><td>%zu ", t->before, t->after, t->added.n);
+        open_links(out, r, &t->added, false);
+        sb_puts(out, "</td><td>");
+        since_state(out, r, t->was_done ? "done" : "open");
+        sb_puts(out, " → ");
+        since_state(out, r, t->now_done ? "done" : "open");
+        sb_puts(out, "</td></tr>\n");
+    }
+    sb_puts(out, "</tbody></table>\n<ul id=\"since-items\">\n");
+    for (size_t i = 0; i < s->items.n; i++) {
+        const trk_since_item *it = &VEC_AT(&s->items, trk_since_item, i);
+        sb_puts(out, "<li>");
+        since_task_name(out, r, it->task);
+        sb_puts(out, T(r, "：", ": "));
+        if (it->it->file) sb_puts(out, "<code>");
+        esc(out, trk_item_name(it->it, r->lang));
+        sb_puts(out, it->it->file ? "</code> " : " ");
+        since_state(out, r, it->before);
+        sb_puts(out, " → ");
+        since_state(out, r, trk_state_key(trk_item_state(it->it)));
+        sb_puts(out, "</li>\n");
+    }
+    sb_puts(out, "</ul>\n");
+    if (!s->history) {
+        sb_puts(out, T(r, "<p>期间合入的 PR：未测量", "<p>PRs merged in between: not measured"));
+        if (s->history_note) {
+            sb_puts(out, T(r, "（", " ("));
+            esc(out, s->history_note);
+            sb_puts(out, T(r, "）", ")"));
+        }
+        sb_puts(out, "</p>\n");
+        return;
+    }
+    sb_printf(out, T(r, "<p>期间 %zu 个提交，剩余问题变化 %+ld 处。</p>\n", "<p>%zu commits in between, the count changed by %+ld.</p>\n"),
+              s->commits, s->delta);
+    if (s->history_note) {
+        sb_puts(out, T(r, "<p>注：", "<p>Note: "));
+        esc(out, s->history_note);
+        sb_puts(out, T(r, "。</p>\n", ".</p>\n"));
+    }
+    sb_puts(out, T(r, "<table id=\"since-prs\" class=\"sortable\"><thead><tr><th>PR</th><th>提交</th><th>变化</th>"
+                      "</tr></thead><tbody>\n",
+                   "<table id=\"since-prs\" class=\"sortable\"><thead><tr><th>PR</th><th>commit</th><th>change</th>"
+                   "</tr></thead><tbody>\n"));
+    for (size_t i = 0; i < s->prs.n; i++) {
+        const trk_since_pr *p = &VEC_AT(&s->prs, trk_since_pr, i);
+        sb_puts(out, "<tr><td>");
+        for (size_t k = 0; k < p->n_prs; k++) {
+            char pr[32];
+            snprintf(pr, sizeof pr, "%s#%ld", k ? ", " : "", p->prs[k]);
+            gh_links(out, r->m, pr);
+        }
+        sb_printf(out, "</td><td><code>%s</code> ", p->sha);
+        esc(out, p->subject);
+        sb_printf(out, "</td><td>%+ld</td></tr>\n", p->delta);
+    }
+    sb_puts(out, "</tbody></table>\n");
+}
+
 int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
     const tracking_manifest *m = r->m;
     size_t n = m->tasks.n;
@@ -434,6 +532,7 @@ int tracking_write_html(const tracking_report *r, const vec *batches, sb *out) {
                   n, r->tasks_claimed, r->tasks_done);
     bar(out, r->tasks_done, n, r->tasks_done == n);
     sb_printf(out, " %.1f%%</td></tr></tbody></table>\n", trk_rate(r->tasks_done, n));
+    if (r->since) since_html(out, r);
     task_table(out, r);
     if (r->burndown) {
         /* the burn-down sunset history drew; an SVG document is valid inline HTML */

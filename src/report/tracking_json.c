@@ -21,7 +21,8 @@ static void findings(sb *out, const tracking_report *r, const vec *idx, const ve
         sb_put_json_str_or_null(out, f->rule_id);
         sb_puts(out, ",\"family\":");
         sb_put_json_str_or_null(out, f->family);
-        sb_printf(out, ",\"comment\":%s}", trk_is_comment(f) ? "true" : "false");
+        sb_printf(out, ",\"comment\":%s,\"fingerprint\":\"%s\"}", trk_is_comment(f) ? "true" : "false",
+                  f->fingerprint);
     }
     sb_putc(out, ']');
 }
@@ -67,6 +68,60 @@ static void item(sb *out, const tracking_report *r, const trk_item *it) {
     sb_puts(out, ",\"findings\":");
     findings(out, r, &it->open, NULL);
     sb_putc(out, '}');
+}
+
+/* 本周变化: the previous report, the tasks and items that changed, the new findings, and the
+ * commits in between with their drops. */
+static void since_json(sb *out, const tracking_report *r) {
+    const trk_since *s = r->since;
+    sb_puts(out, ",\n\"since\":{\"revision\":");
+    sb_put_json_str_or_null(out, s->revision);
+    sb_puts(out, ",\"date\":");
+    sb_put_json_str_or_null(out, s->date);
+    sb_printf(out, ",\"added\":%zu,\"matched_by\":\"%s\",\"tasks\":[", s->added,
+              s->by_fingerprint ? "fingerprint" : "path_rule");
+    for (size_t i = 0; i < s->tasks.n; i++) {
+        const trk_since_task *t = &VEC_AT(&s->tasks, trk_since_task, i);
+        sb_printf(out, "%s{\"number\":%d,\"known\":%s,\"was_done\":%s,\"done\":%s,\"before\":%ld,\"after\":%ld,"
+                       "\"added\":",
+                  i ? ",\n" : "\n", t->number, t->known ? "true" : "false", t->was_done ? "true" : "false",
+                  t->now_done ? "true" : "false", t->before, t->after);
+        findings(out, r, &t->added, NULL);
+        sb_putc(out, '}');
+    }
+    sb_puts(out, "],\n\"items\":[");
+    for (size_t i = 0; i < s->items.n; i++) {
+        const trk_since_item *it = &VEC_AT(&s->items, trk_since_item, i);
+        sb_printf(out, "%s{\"task\":%d,\"name\":", i ? ",\n" : "\n", it->task);
+        sb_put_json_str_or_null(out, it->it->name);
+        sb_puts(out, ",\"file\":");
+        sb_put_json_str_or_null(out, it->it->file);
+        sb_puts(out, ",\"before\":");
+        sb_put_json_str_or_null(out, it->before[0] ? it->before : NULL);
+        sb_puts(out, ",\"after\":");
+        sb_put_json_str_or_null(out, trk_state_key(trk_item_state(it->it)));
+        sb_printf(out, ",\"open_before\":%ld,\"open_after\":%zu}", it->open_before, it->it->open.n);
+    }
+    sb_printf(out, "],\n\"history\":%s,\"history_note\":", s->history ? "true" : "false");
+    sb_put_json_str_or_null(out, s->history_note);
+    sb_printf(out, ",\"commits\":%zu,\"quiet_prs\":%zu,\"delta\":%ld,\"changes\":[", s->commits, s->quiet_prs,
+              s->delta);
+    for (size_t i = 0; i < s->prs.n; i++) {
+        const trk_since_pr *p = &VEC_AT(&s->prs, trk_since_pr, i);
+        sb_printf(out, "%s{\"commit\":\"%s\",\"subject\":", i ? ",\n" : "\n", p->sha);
+        sb_put_json_str_or_null(out, p->subject);
+        sb_puts(out, ",\"prs\":[");
+        for (size_t k = 0; k < p->n_prs; k++) sb_printf(out, "%s%ld", k ? "," : "", p->prs[k]);
+        sb_printf(out, "],\"delta\":%ld,\"by_task\":{", p->delta);
+        bool first = true;
+        for (int t = 1; t < TRK_SINCE_TASKS; t++)
+            if (p->by_task[t]) {
+                sb_printf(out, "%s\"%d\":%d", first ? "" : ",", t, (int)p->by_task[t]);
+                first = false;
+            }
+        sb_puts(out, "}}");
+    }
+    sb_puts(out, "]}");
 }
 
 int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
@@ -179,6 +234,7 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
         }
         sb_putc(out, ']');
     }
+    if (r->since) since_json(out, r);
     sb_puts(out, "}\n");
     return out->oom ? -1 : 0;
 }

@@ -504,6 +504,170 @@ static void measured(sb *out, const tracking_report *r) {
     }
 }
 
+/* ---- 本周变化: since the previous report ---- */
+
+enum { MAX_SINCE_COMMITS = 15 };
+
+static const char *state_word(const tracking_report *r, const char *key) {
+    if (!key || !*key) return T(r, "（上次没有此项）", "(not in the last report)");
+    if (!strcmp(key, "done")) return T(r, "✅ 完成", "✅ done");
+    if (!strcmp(key, "comments_only")) return T(r, "💬 仅剩注释", "💬 only comments");
+    if (!strcmp(key, "outside")) return T(r, "不在本仓库", "not in this repository");
+    return T(r, "未完成", "open");
+}
+
+static void task_name(sb *out, const tracking_report *r, int number) {
+    char num[16];
+    if (r->lang == TRK_EN) sb_printf(out, "task %d", number);
+    else sb_printf(out, "任务%s", trk_cn_number(number, num));
+}
+
+/* Text in a code span: a backtick would end it, a line break would end the row. */
+static void code_text(sb *out, const char *s, size_t max) {
+    size_t n = strlen(s);
+    if (n > max) {
+        n = max;
+        while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--; /* a whole UTF-8 sequence */
+    }
+    sb_putc(out, '`');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '`' || s[i] == '|' || s[i] == '\n' || s[i] == '\r') sb_putc(out, '\'');
+        else sb_putc(out, s[i]);
+    }
+    sb_puts(out, n < strlen(s) ? "…`" : "`");
+}
+
+static void since_tasks(sb *out, const tracking_report *r, const trk_since *s) {
+    size_t shown = 0;
+    for (size_t i = 0; i < s->tasks.n; i++) {
+        const trk_since_task *t = &VEC_AT(&s->tasks, trk_since_task, i);
+        if (t->known && t->before == t->after && t->was_done == t->now_done && !t->added.n) continue;
+        if (!shown++)
+            sb_puts(out, T(r, "| 任务 | 上次剩余 | 本次剩余 | 变化 | 新增 | 状态 |\n|---|---|---|---|---|---|\n",
+                           "| task | last | now | change | new | state |\n|---|---|---|---|---|---|\n"));
+        sb_puts(out, "| ");
+        task_name(out, r, t->number);
+        if (t->known) sb_printf(out, " | %ld | %ld | %+ld | %zu | ", t->before, t->after, t->after - t->before,
+                                t->added.n);
+        else sb_printf(out, T(r, " | — | %ld | — | — | ", " | — | %ld | — | — | "), t->after);
+        if (t->was_done != t->now_done)
+            sb_printf(out, "%s → %s", state_word(r, t->was_done ? "done" : "open"),
+                      state_word(r, t->now_done ? "done" : "open"));
+        else sb_puts(out, state_word(r, t->now_done ? "done" : "open"));
+        sb_puts(out, " |\n");
+    }
+    if (!shown) sb_puts(out, T(r, "各任务的剩余问题数与状态均无变化。\n", "No task's count or state changed.\n"));
+    sb_putc(out, '\n');
+    /* the new legacy code itself, linked: what a reviewer of the week wants to look at */
+    for (size_t i = 0; i < s->tasks.n; i++) {
+        const trk_since_task *t = &VEC_AT(&s->tasks, trk_since_task, i);
+        if (!t->added.n) continue;
+        sb_puts(out, "- ");
+        task_name(out, r, t->number);
+        sb_printf(out, T(r, "新增 %zu 处：", " new, %zu: "), t->added.n);
+        finding_links(out, r, &t->added, false);
+        sb_putc(out, '\n');
+    }
+    if (s->added) sb_putc(out, '\n');
+}
+
+static void since_items(sb *out, const tracking_report *r, const trk_since *s) {
+    if (!s->items.n) {
+        sb_puts(out, T(r, "没有子项改变状态。\n\n", "No item changed state.\n\n"));
+        return;
+    }
+    sb_printf(out, T(r, "改变状态的子项（%zu 项）：\n\n", "Items that changed state (%zu):\n\n"), s->items.n);
+    for (size_t i = 0; i < s->items.n; i++) {
+        const trk_since_item *it = &VEC_AT(&s->items, trk_since_item, i);
+        sb_puts(out, "- ");
+        task_name(out, r, it->task);
+        /* a file in a code span; a check item's name as the issue writes it (with its own spans) */
+        sb_puts(out, it->it->file ? T(r, "：`", ": `") : T(r, "：", ": "));
+        cell(out, trk_item_name(it->it, r->lang));
+        sb_printf(out, it->it->file ? "` %s → %s" : T(r, "：%s → %s", ": %s → %s"), state_word(r, it->before), state_word(r, trk_state_key(trk_item_state(it->it))));
+        if (it->before[0] && (size_t)it->open_before != it->it->open.n)
+            sb_printf(out, T(r, "（剩余 %ld → %zu 处）", " (%ld → %zu left)"), it->open_before, it->it->open.n);
+        sb_putc(out, '\n');
+    }
+    sb_putc(out, '\n');
+}
+
+static void since_commit(sb *out, const tracking_report *r, const trk_since_pr *p) {
+    sb_puts(out, "| ");
+    for (size_t k = 0; k < p->n_prs && k < 3; k++) sb_printf(out, "%s#%ld", k ? T(r, "、", ", ") : "", p->prs[k]);
+    if (p->n_prs > 3) sb_printf(out, T(r, " 等 %zu 个", " and %zu more"), r->lang == TRK_EN ? p->n_prs - 3 : p->n_prs);
+    if (!p->n_prs) sb_puts(out, "—");
+    sb_puts(out, " | ");
+    /* linked only into the repository the blob links pin (the remote that has the commits) */
+    const char *web = r->m->source_url, *blob = web && r->links_pinned ? strstr(web, "/blob/") : NULL;
+    if (blob && trk_is_web_url(web)) sb_printf(out, "[`%s`](%.*s/commit/%s)", p->sha, (int)(blob - web), web, p->sha);
+    else sb_printf(out, "`%s`", p->sha);
+    if (!p->n_prs) {
+        sb_putc(out, ' ');
+        code_text(out, p->subject ? p->subject : "", 60);
+    }
+    sb_printf(out, " | %+ld | ", p->delta);
+    size_t nt = 0;
+    for (int t = 1; t < TRK_SINCE_TASKS; t++) {
+        if (!p->by_task[t]) continue;
+        if (nt++) sb_puts(out, T(r, "、", ", "));
+        task_name(out, r, t);
+        sb_printf(out, " %+d", (int)p->by_task[t]);
+    }
+    sb_puts(out, " |\n");
+}
+
+static void since_commits(sb *out, const tracking_report *r, const trk_since *s) {
+    if (!s->history) {
+        sb_puts(out, T(r, "期间合入的 PR：未测量", "PRs merged in between: not measured"));
+        if (s->history_note) sb_printf(out, r->lang == TRK_EN ? " (%s)" : "（%s）", s->history_note);
+        sb_puts(out, T(r, "。\n\n", ".\n\n"));
+        return;
+    }
+    if (s->history_note) sb_printf(out, T(r, "注：%s。\n\n", "Note: %s.\n\n"), s->history_note);
+    sb_printf(out, T(r, "期间 %zu 个提交，按历史重放剩余问题变化 %+ld 处；改变计数的提交 %zu 个（减少最多的在前）",
+                     "%zu commits in between; replayed, the count changed by %+ld; %zu commits changed it (largest "
+                     "drop first)"),
+              s->commits, s->delta, s->prs.n);
+    if (s->quiet_prs)
+        sb_printf(out, T(r, "，另有 %zu 个 PR 提交未改变计数", "; %zu more PR commits changed nothing"), s->quiet_prs);
+    sb_puts(out, T(r, "：\n\n", ":\n\n"));
+    if (!s->prs.n) return;
+    sb_puts(out, T(r, "| PR | 提交 | 变化 | 涉及任务 |\n|---|---|---|---|\n", "| PR | commit | change | tasks |\n|---|---|---|---|\n"));
+    size_t n = s->prs.n < MAX_SINCE_COMMITS ? s->prs.n : MAX_SINCE_COMMITS;
+    for (size_t i = 0; i < n; i++) since_commit(out, r, &VEC_AT(&s->prs, trk_since_pr, i));
+    sb_putc(out, '\n');
+    if (s->prs.n > n) {
+        long rest = 0;
+        for (size_t i = n; i < s->prs.n; i++) rest += VEC_AT(&s->prs, trk_since_pr, i).delta;
+        sb_printf(out, T(r, "另有 %zu 个提交改变了计数（合计 %+ld 处），未在此列出。\n\n",
+                         "%zu more commits changed the count (%+ld in all), not listed here.\n\n"),
+                  s->prs.n - n, rest);
+    }
+}
+
+static void since_md(sb *out, const tracking_report *r) {
+    const trk_since *s = r->since;
+    sb_puts(out, T(r, "### 本周变化\n\n自上次报告（", "### Since the last report\n\nSince the last report ("));
+    if (s->revision) sb_printf(out, T(r, "提交 `%.12s`", "commit `%.12s`"), s->revision);
+    else sb_puts(out, T(r, "版本未知", "revision unknown"));
+    if (s->date) sb_printf(out, T(r, "，%s", ", %s"), s->date);
+    long before = 0, after = 0;
+    size_t done_before = 0, done_after = 0;
+    for (size_t i = 0; i < s->tasks.n; i++) {
+        const trk_since_task *t = &VEC_AT(&s->tasks, trk_since_task, i);
+        before += t->before, after += t->after;
+        done_before += t->was_done, done_after += t->now_done;
+    }
+    sb_printf(out, T(r, "）以来：各任务剩余问题 %ld → %ld 处（%+ld），完成的任务 %zu → %zu 个，新出现的遗留代码 %zu 处（新写的，或移动、改名而来）。\n\n",
+                     "): findings left in the tasks %ld → %ld (%+ld), tasks done %zu → %zu, legacy code not there "
+                     "before %zu (new, or moved or renamed).\n\n"),
+              before, after, after - before, done_before, done_after, s->added);
+    since_tasks(out, r, s);
+    since_items(out, r, s);
+    since_commits(out, r, s);
+}
+
 int tracking_write_md(const tracking_report *r, const vec *batches, sb *out) {
     size_t limit = r->md_budget ? r->md_budget : TRACKING_MD_BUDGET, start = out->len;
     /* the batches come last but count from the start: the budget is for the whole body */
@@ -521,6 +685,7 @@ int tracking_write_md(const tracking_report *r, const vec *batches, sb *out) {
         sb_puts(out, T(r, "<!-- 由 sunset report 生成；标记之间的修改会被覆盖 -->\n\n",
                        "<!-- generated by sunset report; edits between the markers are overwritten -->\n\n"));
         measured(out, r);
+        if (r->since) since_md(out, r);
         overview(out, r);
         if (details(out, r, caps[ci])) {
             sb_free(&tail);
