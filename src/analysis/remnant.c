@@ -9,8 +9,8 @@
  * keeps live is migrate (its live callers named), one the plan proves dead delete; a plan
  * item covering the line decides by its classification (live: migrate, naming its live
  * callers; dead or an unused include: delete); a named consumer of settings.remnants.consumers
- * makes it migrate; a delete rule's CMake line the plan does not prove dead is migrate (a
- * build line is deleted only on the plan's proof); a test file's line, or a line whose every
+ * makes it migrate; a delete rule's CMake line outside tests that the plan does not prove
+ * dead is migrate (a build line is deleted only on the plan's proof); a test file's line, or a line whose every
  * code finding is a delete rule, is deleted; any other line of live code is migrate, its
  * consumer the enclosing scope. Without a plan the rules' intent stands.
  */
@@ -336,8 +336,9 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         m->action = SUNSET_ACT_MIGRATE;
         if (!evidence(m, "the file is live code; settings.remnants.consumers names its consumer")) goto cleanup;
         if (!set_str(&consumer, VEC_AT(&st->consumers, char *, who))) goto cleanup;
-    } else if ((test || all_delete) && c->plan && cmake_path(m->path)) {
-        /* rule intent says delete, but nothing proves the build line dead */
+    } else if (!test && all_delete && c->plan && cmake_path(m->path)) {
+        /* rule intent says delete, but nothing proves the build line dead (a test's own
+         * registration lines, REMOVE_ITEM and properties, have no dependents) */
         m->action = SUNSET_ACT_MIGRATE;
         if (!evidence(m, "a CMake line the removal plan does not prove dead: live code may depend on it"))
             goto cleanup;
