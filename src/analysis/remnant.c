@@ -1,14 +1,18 @@
 /*
  * remnant.c — builds the remnant layer (remnant.h) over a finished result. One pass per file
  * over the sorted findings: a file that is legacy as a whole becomes one file remnant;
- * otherwise consecutive findings on one line (or on a short statement spanning lines) become
- * one line remnant. The action comes from evidence, in this order: a document or a line whose
+ * otherwise consecutive findings on one line (or on a short statement spanning lines, or on
+ * one definition: a CMake target command, a class) become one line remnant. The action comes
+ * from evidence, liveness first and then the rule's intent: a document or a line whose
  * findings are all in comments, docstrings or strings (other than those of
- * settings.remnants.code_rules, binding names and the like) is update-doc; a plan item covering the
- * line decides by its classification (live: migrate, naming its live callers; dead or an
- * unused include: delete); a named consumer of settings.remnants.consumers makes it migrate;
- * a test file's line, or a line whose every code finding is a delete rule, is deleted; any
- * other line of live code is migrate, its consumer the enclosing scope.
+ * settings.remnants.code_rules, binding names and the like) is update-doc; a file the plan
+ * keeps live is migrate (its live callers named), one the plan proves dead delete; a plan
+ * item covering the line decides by its classification (live: migrate, naming its live
+ * callers; dead or an unused include: delete); a named consumer of settings.remnants.consumers
+ * makes it migrate; a delete rule's CMake line outside tests that the plan does not prove
+ * dead is migrate (a build line is deleted only on the plan's proof); a test file's line, or a line whose every
+ * code finding is a delete rule, is deleted; any other line of live code is migrate, its
+ * consumer the enclosing scope. Without a plan the rules' intent stands.
  */
 #include "analysis/remnant.h"
 
@@ -118,13 +122,33 @@ static bool set_str(char **dst, const char *s) {
     return !s || *dst;
 }
 
-/* The findings [a, b) of res as a new remnant's members and rules. */
-/* The last line a finding's removal spans: its statement's (issue 15's range: a call's
- * argument lines belong to it), else its own. */
+/* Does the finding name what its enclosing definition defines: a class or struct on its
+ * header line, the target of a CMake target command? Its remnant is then the whole
+ * definition (the command from its first line, the class to its closing brace), so that a
+ * deletion never leaves a dangling `nv_library(` or half a class. */
+static bool defines(const sunset_finding *f) {
+    if (!f->enc_kind || !f->enc_name || !f->matched || strcmp(f->matched, f->enc_name) ||
+        f->enc_start > f->span.line || f->enc_end < f->span.line)
+        return false;
+    if (strcmp(f->enc_kind, "cmake_target") == 0) return true;
+    return (strcmp(f->enc_kind, "class") == 0 || strcmp(f->enc_kind, "struct") == 0) &&
+           f->span.line == f->enc_start;
+}
+
+/* The first line a finding's removal spans: its definition's, else its own. */
+static uint32_t stmt_start(const sunset_finding *f) {
+    return defines(f) ? f->enc_start : f->span.line;
+}
+
+/* The last line a finding's removal spans: its definition's, its statement's (issue 15's
+ * range: a call's argument lines belong to it), else its own. */
 static uint32_t stmt_end(const sunset_finding *f) {
     uint32_t e = f->span.end_line > f->span.line ? f->span.end_line : f->span.line;
+    if (defines(f) && f->enc_end > e) return f->enc_end;
     return f->stmt.end_line > e && f->stmt.line <= f->span.line ? f->stmt.end_line : e;
 }
+
+/* The findings [a, b) of res as a new remnant's members and rules. */
 
 static sunset_remnant *remnant_push(sunset_remnants *out, const sunset_result *res, size_t a, size_t b) {
     if (out->n == out->cap) {
@@ -158,7 +182,8 @@ static sunset_remnant *remnant_push(sunset_remnants *out, const sunset_result *r
     m->line = res->findings[a].span.line;
     m->end_line = m->line;
     for (size_t i = a; i < b; i++) {
-        uint32_t e = stmt_end(&res->findings[i]);
+        uint32_t s = stmt_start(&res->findings[i]), e = stmt_end(&res->findings[i]);
+        if (s < m->line) m->line = s;
         if (e > m->end_line) m->end_line = e;
     }
     return m;
@@ -181,14 +206,16 @@ static bool path_in(build_ctx *c, const vec *regexes, const char *path, size_t *
     return false;
 }
 
-/* A whole-legacy file: one remnant for [a, b). */
+/* A whole-legacy file: one remnant for [a, b). Liveness first: a file the plan keeps live
+ * is migrated (its consumers named), whatever the path rule intends; only a file the plan
+ * proves dead, or one seen without the plan (a shard, stdin), is deleted. */
 static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, const sunset_finding *seed,
                         const rm_item *it) {
     sunset_remnant *m = remnant_push(out, c->res, a, b);
     if (!m) return -1;
     m->file = true;
     m->line = 1;
-    m->action = SUNSET_ACT_DELETE;
+    m->action = it && it->live ? SUNSET_ACT_MIGRATE : SUNSET_ACT_DELETE;
     if (seed) {
         m->family = seed->family, m->task = seed->task;
         sb e = {0};
@@ -200,26 +227,48 @@ static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     /* the plan's chain adds nothing when it is the same path rule */
     bool same = seed && it && it->n_steps == 1 && it->steps[0].kind == RM_EV_RULE_PATH;
     if (it && !same && !evidence_chain(m, it, c->write)) return -1;
-    char *who = it && it->live ? callers_text(it) : NULL;
     sb fix = {0};
-    sb_puts(&fix, "delete the file");
-    if (who) {
+    if (m->action == SUNSET_ACT_MIGRATE) {
+        char *who = callers_text(it);
         sb e = {0};
-        sb_printf(&e, "the removal plan keeps it live: %s", who);
+        sb_printf(&e, "the removal plan keeps it live: %s", who ? who : "live code depends on it");
         bool ok = !e.oom && evidence(m, e.s);
         sb_free(&e);
-        sb_puts(&fix, " once what keeps it live is migrated (see evidence)");
-        if (!ok) {
-            sunset_free(who);
-            sb_free(&fix);
-            return -1;
-        }
+        m->consumer = who ? who : sunset_strndup("the live code that depends on it", 32);
+        if (!ok || !m->consumer) return -1;
+        sb_puts(&fix, "move its live consumers off it first (see evidence), then delete the file");
+    } else {
+        sb_puts(&fix, "delete the file");
     }
-    sunset_free(who);
     if (fix.oom) return sb_free(&fix), -1;
     m->fix = sb_take(&fix);
     m->severity = remnant_severity(c->res, &c->rs->remnants, m);
     return 0;
+}
+
+/* A CMake file's line: deleting it (a target, a source entry, a dependency) needs the plan's
+ * proof that nothing live depends on it. */
+static bool cmake_path(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    return strcmp(base, "CMakeLists.txt") == 0 || (n > 6 && strcmp(base + n - 6, ".cmake") == 0);
+}
+
+/* What keeps a CMake line live: the targets depending on the target it defines, or the
+ * command's own target (its sources or dependencies), else the file's live build. */
+static char *cmake_consumer(const sunset_result *res, const sunset_remnant *m) {
+    sb b = {0};
+    for (size_t i = 0; i < m->n_findings && !b.len; i++) {
+        const sunset_finding *f = &res->findings[m->findings[i]];
+        if (!f->enc_kind || strcmp(f->enc_kind, "cmake_target") || !f->enc_name || !*f->enc_name) continue;
+        if (f->matched && strcmp(f->matched, f->enc_name) == 0)
+            sb_printf(&b, "the live targets that depend on %s", f->enc_name);
+        else
+            sb_printf(&b, "cmake_target %s (%s)", f->enc_name, f->path);
+    }
+    if (!b.len) sb_printf(&b, "the live build of %s", m->path);
+    return b.oom ? (sb_free(&b), NULL) : sb_take(&b);
 }
 
 /* The enclosing scope of the first finding that has one, else the file, as a consumer name. */
@@ -287,6 +336,13 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         m->action = SUNSET_ACT_MIGRATE;
         if (!evidence(m, "the file is live code; settings.remnants.consumers names its consumer")) goto cleanup;
         if (!set_str(&consumer, VEC_AT(&st->consumers, char *, who))) goto cleanup;
+    } else if (!test && all_delete && c->plan && cmake_path(m->path)) {
+        /* rule intent says delete, but nothing proves the build line dead (a test's own
+         * registration lines, REMOVE_ITEM and properties, have no dependents) */
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!evidence(m, "a CMake line the removal plan does not prove dead: live code may depend on it"))
+            goto cleanup;
+        if (!(consumer = cmake_consumer(c->res, m))) goto cleanup;
     } else if (test || all_delete) {
         m->action = SUNSET_ACT_DELETE;
         if (!evidence(m, test ? "a test file: the legacy test code goes with its mechanism"
@@ -382,7 +438,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
         size_t k = i;
         while (k < b && F[k].span.line <= end) {
             uint32_t e = stmt_end(&F[k]);
-            if (e > end && e - F[k].span.line < STATEMENT_LINES) end = e;
+            if (e > end && (e - F[k].span.line < STATEMENT_LINES || defines(&F[k]))) end = e;
             k++;
         }
         if (line_remnant(c, out, i, k, doc)) return -1;

@@ -153,7 +153,7 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
               s->embedded};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
-    else if (s->flow) flow_seed(s->flow, r, ctx, span);
+    else if (s->flow) flow_seed(s->flow, r, ctx, span, c.matched, strlen(c.matched));
 }
 
 static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {

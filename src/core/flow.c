@@ -66,6 +66,7 @@ typedef struct fscope {
 typedef struct fseed {
     const sunset_rule *rule;
     sunset_span span;
+    char *name;          /* owned; the last dotted component of the matched text */
 } fseed;
 
 struct flow_file {
@@ -199,6 +200,7 @@ void flow_file_free(flow_file *ff) {
         sunset_free(VEC_AT(&ff->scopes, fscope, i).kind);
         sunset_free(VEC_AT(&ff->scopes, fscope, i).name);
     }
+    for (size_t i = 0; i < ff->seeds.n; i++) sunset_free(VEC_AT(&ff->seeds, fseed, i).name);
     vec_free(&ff->binds);
     vec_free(&ff->uses);
     vec_free(&ff->scopes);
@@ -272,11 +274,15 @@ void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t star
     }
 }
 
-void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span) {
+void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span,
+               const char *text, size_t len) {
     if (ctx != SUNSET_CTX_CODE && ctx != SUNSET_CTX_DOCSTRING) return;
     if (ff->prepared) unprepare(ff);
-    fseed s = {r, span};
-    vec_push(&ff->seeds, &s); /* OOM: one seed fewer */
+    if (!text) text = "", len = 0;
+    const char *dot = len ? memrchr(text, '.', len) : NULL;
+    if (dot) len -= (size_t)(dot + 1 - text), text = dot + 1;
+    fseed s = {r, span, sunset_strndup(text, len)};
+    if (!s.name || !vec_push(&ff->seeds, &s)) sunset_free(s.name); /* OOM: one seed fewer */
 }
 
 /* The function a value calls: `f(...)`, `self.f(...)`, `cls.f(...)` give f; NULL for none. */
@@ -285,6 +291,41 @@ static const char *callee_of(const char *value, size_t *len) {
     size_t n = strcspn(value, "(");
     *len = n;
     return n && value[n] == '(' ? value : NULL;
+}
+
+static bool ident_byte(unsigned char c) {
+    return c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* What a bound value is: the last identifier outside every bracket and string, so the
+ * callee of a trailing call (`fluid.ParallelExecutor(...)` -> ParallelExecutor,
+ * `CompiledProgram(m).with_data_parallel(...)` -> with_data_parallel) or the last attribute
+ * read (`bs.exec_strategy` -> exec_strategy). A legacy name inside the arguments
+ * (`pe.run(prog.with_data_parallel())`, `f(es)`) or before an attribute of the object
+ * (`es.num_threads`) is not what the value is. A value cut at its length limit inside an
+ * argument list keeps the callee before it. */
+static void value_head(const char *v, const char **head, size_t *len) {
+    int depth = 0;
+    *head = NULL, *len = 0;
+    for (const char *p = v; *p;) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\'' || c == '"') {
+            const char *q = p + 1;
+            while (*q && *q != (char)c) q += q[0] == '\\' && q[1] ? 2 : 1;
+            p = *q ? q + 1 : q;
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++, p++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            depth -= depth > 0, p++;
+        } else if (ident_byte(c)) {
+            const char *q = p;
+            while (*q && ident_byte((unsigned char)*q)) q++;
+            if (!depth && !(c >= '0' && c <= '9')) *head = p, *len = (size_t)(q - p);
+            p = q;
+        } else {
+            p++;
+        }
+    }
 }
 
 void flow_fact(flow_file *ff, const sunset_fact *f) {
@@ -570,6 +611,10 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
     m->nq = 0;
     for (size_t i = 0; i < nb && spend(ff, 1); i++) {
         const fbind *b = bind_at(ff, i);
+        const char *head;
+        size_t hn;
+        value_head(b->value, &head, &hn);
+        if (!hn) continue;
         /* the seeds inside the value: from the first starting at or after it, sorted */
         size_t lo = 0, hi = ns;
         while (lo < hi) {
@@ -584,7 +629,9 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
         for (size_t k = lo; k < ns && spend(ff, 1); k++) {
             const fseed *s = &VEC_AT(&ff->seeds, fseed, k);
             if (s->span.line > b->vspan.end_line) break;
-            if (bound_rule(f, s->rule) && span_within(s->span, b->vspan)) {
+            /* the seed is what the value is, not a name in its arguments */
+            if (bound_rule(f, s->rule) && span_within(s->span, b->vspan) &&
+                cmp_slice(head, hn, s->name, strlen(s->name)) == 0) {
                 mark(m, i);
                 break;
             }

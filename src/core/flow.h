@@ -37,8 +37,11 @@ void flow_fact(flow_file *ff, const sunset_fact *f);
 /* A lexical scope (sunset_scope); kind and name are copied. */
 void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t start, uint32_t end);
 /* A candidate match of any rule: seeds are the bound rules' matches in code or in a
- * docstring's code example (a word in a string or comment binds nothing). */
-void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span);
+ * docstring's code example (a word in a string or comment binds nothing). text is the
+ * matched text: a seed marks a binding only when its last dotted component is what the
+ * bound value is (its trailing callee or attribute), not a name inside its arguments. */
+void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_span span,
+               const char *text, size_t len);
 
 /* Has a seed of one of the flow rules' bound rules been recorded (`rules` a vec of
  * sunset_rule *)? While none has, no fact can be reported as a use. */

@@ -49,7 +49,10 @@ static void head(sb *b, const sunset_result *r, const sunset_remnant *m) {
     if (r->shown_prefix) sb_put_printable_str(b, r->shown_prefix);
     sb_put_printable_str(b, m->path);
     /* the column as the terminal shows it (wide characters count two) */
-    if (!m->file) sb_printf(b, ":%u:%zu", m->line, sunset_finding_column(f, f->span.col ? f->span.col : 1, false));
+    /* a remnant widened to its definition starts at the definition's first column */
+    if (!m->file)
+        sb_printf(b, ":%u:%zu", m->line,
+                  f->span.line == m->line ? sunset_finding_column(f, f->span.col ? f->span.col : 1, false) : (size_t)1);
     /* a change's remnant is a new use (or a new mention in prose), whatever its action */
     const char *what = !m->why ? sunset_action_name(m->action) : m->action == SUNSET_ACT_DOC ? "new mention" : "new use";
     sb_printf(b, ": %s: %s", sunset_severity_name(m->severity), what);
@@ -91,7 +94,7 @@ void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, s
 }
 
 /* Per task: files to delete, lines to delete, lines to migrate, docs. */
-typedef struct task_counts { size_t files, del, mig, doc; } task_counts;
+typedef struct task_counts { size_t files, mig_files, del, mig, doc; } task_counts;
 
 static size_t count(const sunset_result *r, task_counts *by_task) {
     size_t n = 0;
@@ -101,7 +104,8 @@ static size_t count(const sunset_result *r, task_counts *by_task) {
         if (all_suppressed(r, m)) continue;
         n++;
         task_counts *t = &by_task[m->task >= 0 && m->task < SUNSET_TASKS ? m->task : 0];
-        if (m->file) t->files++;
+        if (m->file && m->action == SUNSET_ACT_MIGRATE) t->mig_files++;
+        else if (m->file) t->files++;
         else if (m->action == SUNSET_ACT_DELETE) t->del++;
         else if (m->action == SUNSET_ACT_MIGRATE) t->mig++;
         else t->doc++;
@@ -112,6 +116,8 @@ static size_t count(const sunset_result *r, task_counts *by_task) {
 static void task_line(sb *b, const task_counts *t) {
     const char *sep = "";
     if (t->files) sb_printf(b, "%s%zu file%s to delete", sep, t->files, t->files == 1 ? "" : "s"), sep = ", ";
+    if (t->mig_files)
+        sb_printf(b, "%s%zu file%s to migrate", sep, t->mig_files, t->mig_files == 1 ? "" : "s"), sep = ", ";
     if (t->del) sb_printf(b, "%s%zu line%s to delete", sep, t->del, t->del == 1 ? "" : "s"), sep = ", ";
     if (t->mig) sb_printf(b, "%s%zu line%s to migrate", sep, t->mig, t->mig == 1 ? "" : "s"), sep = ", ";
     if (t->doc) sb_printf(b, "%s%zu doc%s", sep, t->doc, t->doc == 1 ? "" : "s");
@@ -121,7 +127,7 @@ static void task_line(sb *b, const task_counts *t) {
 static void task_lines(sb *b, const task_counts *by_task, const char *bullet, const char *task_word) {
     for (int t = 0; t < SUNSET_TASKS; t++) {
         const task_counts *c = &by_task[t];
-        if (!c->files && !c->del && !c->mig && !c->doc) continue;
+        if (!c->files && !c->mig_files && !c->del && !c->mig && !c->doc) continue;
         if (t) sb_printf(b, "%s%s %d: ", bullet, task_word, t);
         else sb_printf(b, "%ssuppression comments: ", bullet);
         task_line(b, c);

@@ -92,7 +92,7 @@ static size_t return_chain(flow_file *ff, const fixture *f, int n) {
         if (i == n) {
             bind(ff, "", "fluid.ParallelExecutor(use_cuda=True)", line + 1, 5, true);
             flow_seed(ff, seed, SUNSET_CTX_CODE,
-                      (sunset_span){line + 1, 18, line + 1, 34});
+                      (sunset_span){line + 1, 18, line + 1, 34}, "ParallelExecutor", 16);
             continue;
         }
         snprintf(target, sizeof target, "prog_%d", i);
@@ -136,7 +136,7 @@ static flow_file *rebinds(const fixture *f, int n) {
     flow_scope(ff, "function", "f", 1, (uint32_t)n + 3);
     bind(ff, "x", "fluid.ParallelExecutor()", 2, 5, false);
     flow_seed(ff, sunset_ruleset_find(f->rs, "PE-IDENT"), SUNSET_CTX_CODE,
-              (sunset_span){2, 15, 2, 31});
+              (sunset_span){2, 15, 2, 31}, "ParallelExecutor", 16);
     for (int i = 0; i < n; i++) bind(ff, "x", "x", (uint32_t)i + 3, 5, false);
     use(ff, "x", "run", (uint32_t)n + 3, 5);
     return ff;

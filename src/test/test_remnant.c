@@ -65,15 +65,20 @@ static void fixture(sunset_result *r, rm_plan *p, rm_item *items, char **callers
     /* a file the plan proves dead, no file rule; a CMake line of a delete rule */
     add(r, "OH-IDENT", "fw/dead_helper.cc", 7, SUNSET_CTX_CODE, E, NULL);
     add(r, "PE-CMAKE-SRC", "fw/CMakeLists.txt", 4, SUNSET_CTX_CODE, E, NULL);
+    /* a file a path rule matched that the plan keeps live */
+    add(r, "PE-PATH", "fw/op_handle_base.h", 1, SUNSET_CTX_CODE, E, NULL);
     sunset_result_finish(r);
     callers[0] = "operators/run_program_op.h uses ExecutorInfoCache";
-    memset(items, 0, 2 * sizeof *items);
+    callers[1] = "fw/operator.cc:2 includes it";
+    memset(items, 0, 3 * sizeof *items);
     items[0] = (rm_item){.kind = RM_CLASS, .path = "fw/executor_cache.h", .name = "ExecutorInfoCache",
                          .line = 10, .end = 20, .live = true, .callers = callers, .n_callers = 1};
     items[1] = (rm_item){.kind = RM_FILE, .path = "fw/dead_helper.cc", .line = 1, .end = 30};
+    items[2] = (rm_item){.kind = RM_FILE, .path = "fw/op_handle_base.h", .line = 1, .end = 40, .live = true,
+                         .callers = callers + 1, .n_callers = 1};
     memset(p, 0, sizeof *p);
     p->items = items;
-    p->n_items = 2;
+    p->n_items = 3;
 }
 
 static const sunset_remnant *at(const sunset_remnants *rm, const char *path, uint32_t line) {
@@ -95,8 +100,8 @@ static void remnants_from_evidence(void **state) {
     assert_non_null(rs);
     sunset_result r;
     rm_plan plan;
-    rm_item items[2];
-    char *callers[1];
+    rm_item items[3];
+    char *callers[2];
     fixture(&r, &plan, items, callers);
     sunset_remnants rm;
     assert_int_equal(sunset_remnants_build(&r, rs, &plan, NULL, &rm), 0);
@@ -150,13 +155,24 @@ static void remnants_from_evidence(void **state) {
     assert_non_null(dead);
     assert_true(dead->file);
     assert_int_equal(dead->action, SUNSET_ACT_DELETE);
+    /* liveness before rule intent: a delete rule's CMake line the plan does not prove dead,
+     * and a path rule's file the plan keeps live, are migrated (issue 26 item 3) */
     const sunset_remnant *cm = at(&rm, "fw/CMakeLists.txt", 4);
     assert_non_null(cm);
-    assert_int_equal(cm->action, SUNSET_ACT_DELETE);
-    assert_int_equal(rm.n, 8);
+    assert_int_equal(cm->action, SUNSET_ACT_MIGRATE);
+    assert_int_equal(cm->severity, SUNSET_SEV_WARNING);
+    assert_non_null(strstr(cm->consumer, "fw/CMakeLists.txt"));
+    const sunset_remnant *kept = at(&rm, "fw/op_handle_base.h", 1);
+    assert_non_null(kept);
+    assert_true(kept->file);
+    assert_int_equal(kept->action, SUNSET_ACT_MIGRATE);
+    assert_int_equal(kept->severity, SUNSET_SEV_WARNING);
+    assert_string_equal(kept->consumer, "fw/operator.cc:2 includes it");
+    assert_null(strstr(kept->fix, "delete the file once"));
+    assert_int_equal(rm.n, 9);
 
     /* the human order: task 5 for all, so migrate first, then delete, then update-doc */
-    const sunset_remnant *order[8];
+    const sunset_remnant *order[9];
     sunset_remnants_rank(&rm, order);
     for (size_t i = 1; i < rm.n; i++) {
         static const int rank[SUNSET_ACT_COUNT] = {1, 0, 2};
@@ -172,6 +188,9 @@ static void remnants_from_evidence(void **state) {
     assert_int_equal(b->action, SUNSET_ACT_MIGRATE);
     assert_non_null(strstr(b->consumer, "function ExecutorInfoCache"));
     assert_false(at(&bare, "fw/dead_helper.cc", 7)->file);
+    /* no plan, no liveness: the rules' intent stands */
+    assert_int_equal(at(&bare, "fw/CMakeLists.txt", 4)->action, SUNSET_ACT_DELETE);
+    assert_int_equal(at(&bare, "fw/op_handle_base.h", 1)->action, SUNSET_ACT_DELETE);
     sunset_remnants_free(&bare);
 
     /* the text writer: one item per remnant by default, every finding with --findings */
@@ -182,7 +201,8 @@ static void remnants_from_evidence(void **state) {
     assert_non_null(strstr(out.s, "fw/parallel_executor.cc: error: delete file (task 5, parallel_executor; 4 findings"));
     assert_non_null(strstr(out.s, "fw/ir/graph_helper.cc:5:3: warning: migrate lines 5-6"));
     assert_non_null(strstr(out.s, "    consumer: graph-to-program conversion\n"));
-    assert_non_null(strstr(out.s, "8 remnants:\n  task 5: 2 files to delete, 1 line to delete, 3 lines to migrate, 2 docs\n"));
+    assert_non_null(strstr(out.s, "fw/op_handle_base.h: warning: migrate file (task 5"));
+    assert_non_null(strstr(out.s, "9 remnants:\n  task 5: 2 files to delete, 1 file to migrate, 4 lines to migrate, 2 docs\n"));
     assert_null(strstr(out.s, "[PE-CPP-IDENT]"));
     out.len = 0;
     o.findings = true;
@@ -235,6 +255,49 @@ static void statement_spans_one_remnant(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* A CMake target's remnant is its whole command, from the command's line (not the first
+ * matched argument's), and a class's remnant its whole definition, the findings inside it
+ * included; a constructor naming the class inside it is not its definition. */
+static void definitions_span_one_remnant(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load(PACK, &err);
+    assert_non_null(rs);
+    sunset_result r = {0};
+    sunset_finding tgt = {.rule_id = "OH-CMAKE-TARGET", .family = "parallel_executor", .message = "m",
+                          .fix = "replace it", .task = 5, .severity = SUNSET_SEV_WARNING,
+                          .path = "fw/details/CMakeLists.txt", .span = {4, 5, 4, 21},
+                          .matched = "detail_op_handle", .snippet = "    detail_op_handle",
+                          .enc_kind = "cmake_target", .enc_name = "detail_op_handle", .enc_start = 3, .enc_end = 6};
+    sunset_finding var = tgt;
+    var.rule_id = "OH-CMAKE-VAR", var.span = (sunset_span){6, 10, 6, 24}, var.matched = "op_handle_deps";
+    sunset_finding cls = tgt;
+    cls.path = "fw/details/build_strategy.cc", cls.rule_id = "BS-CPP-PASSBUILDER";
+    cls.span = (sunset_span){51, 7, 51, 34}, cls.matched = "ParallelExecutorPassBuilder";
+    cls.enc_kind = "class", cls.enc_name = "ParallelExecutorPassBuilder", cls.enc_start = 51, cls.enc_end = 331;
+    sunset_finding inner = cls;
+    inner.span = (sunset_span){200, 5, 200, 32}; /* its constructor: inside, not a definition */
+    assert_non_null(sunset_result_add(&r, &tgt));
+    assert_non_null(sunset_result_add(&r, &var));
+    assert_non_null(sunset_result_add(&r, &cls));
+    assert_non_null(sunset_result_add(&r, &inner));
+    sunset_result_finish(&r);
+    sunset_remnants rm;
+    assert_int_equal(sunset_remnants_build(&r, rs, NULL, NULL, &rm), 0);
+    assert_int_equal(rm.n, 2);
+    const sunset_remnant *c = strstr(rm.v[0].path, "CMake") ? &rm.v[0] : &rm.v[1];
+    const sunset_remnant *k = c == &rm.v[0] ? &rm.v[1] : &rm.v[0];
+    assert_int_equal(c->line, 3);
+    assert_int_equal(c->end_line, 6);
+    assert_int_equal(c->n_findings, 2);
+    assert_int_equal(k->line, 51);
+    assert_int_equal(k->end_line, 331);
+    assert_int_equal(k->n_findings, 2);
+    sunset_remnants_free(&rm);
+    sunset_result_free(&r);
+    sunset_ruleset_free(rs);
+}
+
 static void bad_settings(void **state) {
     (void)state;
     const char *bad[][2] = {
@@ -260,6 +323,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(remnants_from_evidence),
         cmocka_unit_test(statement_spans_one_remnant),
+        cmocka_unit_test(definitions_span_one_remnant),
         cmocka_unit_test(bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

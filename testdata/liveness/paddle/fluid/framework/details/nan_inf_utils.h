@@ -1,0 +1,9 @@
+#pragma once
+
+namespace paddle {
+namespace framework {
+namespace details {
+void CheckOpHasNanOrInf();
+}  // namespace details
+}  // namespace framework
+}  // namespace paddle

@@ -1,0 +1,12 @@
+#pragma once
+
+namespace paddle {
+namespace framework {
+namespace details {
+class OpHandleBase {
+ public:
+  virtual ~OpHandleBase() {}
+};
+}  // namespace details
+}  // namespace framework
+}  // namespace paddle

@@ -1,0 +1,4 @@
+#include "paddle/fluid/framework/executor_cache.h"
+
+namespace ops = paddle::operators;
+REGISTER_OPERATOR(run_program, ops::RunProgramOp, ops::RunProgramOpMaker);
