@@ -466,6 +466,13 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
 
 /* ---- replay / store ---- */
 
+/* A run that only replays does not rewrite the cache, so the last-use times it would write
+ * wait; once one is a day old the run saves, so the eviction order stays within a day of
+ * the truth. Under c->mu. */
+static void note_use(sunset_cache *c, const centry *e) {
+    if (c->now > e->last_used + 86400) c->changed = true;
+}
+
 bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
                          sunset_result *res) {
     pthread_mutex_lock(&c->mu);
@@ -546,6 +553,7 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t dig
     }
     for (int i = 0; i < N_COUNTERS; i++) *counter(&res->stats, i) += *counter(&delta, i);
     c->st.hits++;
+    note_use(c, e);
     pthread_mutex_unlock(&c->mu);
     return true;
 }
@@ -612,6 +620,7 @@ bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t 
               e->kind == tag && !e->export_fn;
     if (ok) {
         e->used = true;
+        note_use(c, e);
         ok = take(ud, e->payload, e->size);
         if (ok) e->export_fn = export_fn; /* rebased by its taker from now on */
     }
