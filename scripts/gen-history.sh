@@ -12,6 +12,7 @@ pattern=$(paste -sd'|' "$here/bench-keywords.txt")
 rm -rf "$dest"
 mkdir -p "$dest"
 cp -R "$tree/." "$dest/"
+rm -rf "$dest/.git" # a checkout's own history is not the generated one (git init would reuse it)
 cd "$dest"
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.invalid
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.invalid

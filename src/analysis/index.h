@@ -114,6 +114,7 @@ typedef struct sunset_index {
     size_t path_cap;        /* a power of two, or 0 (then the binary search) */
     bool finished;
     bool oom;               /* a file could not be indexed (out of memory) */
+    size_t replayed;        /* files adopted from the content cache (sunset_index_adopt), not lexed */
     /* the files' memory (index.c): each packed into a block carved from these chunks, each
      * chunk starting with the previous one's address; under mu */
     void *chunks;
@@ -126,6 +127,20 @@ void sunset_index_free(sunset_index *ix);
 
 /* Index one file (thread-safe). src and its data are borrowed. Returns 0, -1 on OOM. */
 int sunset_index_add(sunset_index *ix, const sunset_source *src);
+
+/* The same, and when block is not NULL, *block = the file's entry as the index holds it
+ * (*n bytes, valid until sunset_index_free; NULL on failure), for the content cache: its
+ * pointers all point inside it, so sunset_index_export turns a copy of it into bytes of
+ * offsets, which sunset_index_adopt takes back without a lex. */
+int sunset_index_add_keep(sunset_index *ix, const sunset_source *src, const void **block, size_t *n);
+/* dst: a copy of the n bytes of an entry at live (from add_keep or adopt); rebased to offsets. */
+void sunset_index_export(char *dst, const void *live, size_t n);
+/* Add src's entry from n bytes sunset_index_export wrote for the same path and content,
+ * in place: they are checked (every offset inside them, aligned, the arrays whole), rebased
+ * and then belong to the index's file list; they must stay valid until sunset_index_free.
+ * True, or false (nothing added, bytes unchanged) when they do not fit src (path, language,
+ * size) or do not decode. Thread-safe. */
+bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, void *bytes, size_t n);
 
 /* Sort by path; call once after every add. */
 void sunset_index_finish(sunset_index *ix);
@@ -140,6 +155,7 @@ bool ix_file_uses(const ix_file *f, const char *name);
 bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
 
 /* The hook the engine calls (engine_int.h sunset_indexer.file); ud is the sunset_index. */
-void sunset_index_hook(void *ud, const sunset_source *src);
+void sunset_index_hook(void *ud, const sunset_source *src, const void **block, size_t *n);
+bool sunset_index_adopt_hook(void *ud, const sunset_source *src, void *bytes, size_t n);
 
 #endif

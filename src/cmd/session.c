@@ -485,7 +485,9 @@ int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) 
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
-    sunset_indexer hook = {*ix, sunset_index_hook};
+    /* the cache's copies of the index's entries are adopted by the index, and the index's
+     * entries are the cache's side entries until it is saved: the cache outlives the index */
+    sunset_indexer hook = {*ix, sunset_index_hook, sunset_index_adopt_hook, sunset_index_export};
     s->eo.indexer = &hook;
     int rc = scan_execute(c, s, res);
     s->eo.indexer = NULL;

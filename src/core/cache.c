@@ -1,9 +1,14 @@
 /*
  * cache.c — the content cache. One file per namespace, DIR/<namespace>.cache:
  *
- *   "SUNSETC1" | u64 namespace | then entries until EOF:
+ *   "SUNSETC4" | u64 namespace | then entries until EOF:
  *   u64 key | u64 content length | u64 content digest | u64 namespace | u64 last used (unix
- *   time) | u32 payload length | u32 FNV-1a of the payload | payload
+ *   time) | u32 payload length | u32 FNV-1a of the payload | u32 kind | u32 0 | payload,
+ *   zero-padded to a multiple of 8 bytes
+ *
+ * Kind 0 is a file's findings, any other a side entry (sunset_cache_get_blob): findings are
+ * written first and so evicted last. Every payload starts 8-aligned in the file, so a side
+ * entry can be used where it was read (the index's packed files hold 64-bit arrays).
  *
  * A replay needs the key (path and bytes), the length, a second digest of the bytes by another
  * function and the entry's own namespace (rule set, version, configuration) to agree.
@@ -30,7 +35,8 @@
 #include "base/git.h"
 #include "core/rules_int.h"
 
-#define MAGIC "SUNSETC3" /* C3: entries carry their content digest and namespace */
+#define MAGIC "SUNSETC4" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads */
+#define ENTRY_HEAD 56
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
  * Adding one changes the binary, and the namespace covers the binary (scan.c), so an older
  * cache file is never misread. */
@@ -40,6 +46,11 @@
 typedef struct centry {
     uint64_t key, len, digest, ns, last_used;
     bool used;          /* hit or stored during this run */
+    bool borrowed;      /* payload is not the cache's to free: a part of the cache's file as
+                           loaded (file_text), or a live side entry's memory */
+    uint32_t kind;      /* 0 findings, else a side entry's tag */
+    sunset_blob_export export_fn; /* a live side entry (payload rebased by its user): writes it
+                                     back as bytes; NULL = payload is the bytes */
     uint32_t size;
     unsigned char *payload;
 } centry;
@@ -54,7 +65,15 @@ struct sunset_cache {
     size_t cap, n;
     sunset_cache_stats st;
     uint64_t now;
+    char *file_text;    /* the cache file as loaded: the loaded entries' payloads, uncopied */
+    bool changed;       /* an entry stored, dropped or found corrupt: save writes the file */
 };
+
+static void drop_payload(centry *e) {
+    if (!e->borrowed) sunset_free(e->payload);
+    e->payload = NULL;
+    e->borrowed = false;
+}
 
 /* ---- keys ---- */
 
@@ -122,17 +141,19 @@ static bool grow(sunset_cache *c) {
     return true;
 }
 
-/* Takes ownership of payload. */
-static void put_entry(sunset_cache *c, const centry *head, bool used, unsigned char *payload, uint32_t size) {
+/* Takes ownership of payload, unless borrowed (a part of c->file_text). */
+static void put_entry(sunset_cache *c, const centry *head, bool used, unsigned char *payload, uint32_t size,
+                      bool borrowed) {
     if (!grow(c)) {
-        sunset_free(payload);
+        if (!borrowed) sunset_free(payload);
         return;
     }
     centry *e = find_slot(c, head->key);
-    if (e->key) sunset_free(e->payload);
+    if (e->key) drop_payload(e);
     else c->n++;
     *e = *head;
     e->used = used;
+    e->borrowed = borrowed;
     e->size = size;
     e->payload = payload;
 }
@@ -320,36 +341,44 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
                 h.ns = get64(&r);
                 h.last_used = get64(&r);
                 uint32_t size = get32(&r), sum = get32(&r);
-                if (r.bad || (size_t)(r.end - r.p) < size) { /* truncated: keep what came before */
+                h.kind = get32(&r);
+                (void)get32(&r);
+                size_t padded = ((size_t)size + 7) & ~(size_t)7;
+                if (r.bad || (size_t)(r.end - r.p) < padded) { /* truncated: keep what came before */
                     c->st.corrupt++;
                     break;
                 }
                 if (!h.key || h.ns != ns || fnv32(r.p, size) != sum) {
                     c->st.corrupt++;
-                    r.p += size;
+                    r.p += padded;
                     continue;
                 }
-                unsigned char *copy = sunset_malloc(size ? size : 1);
-                if (!copy) break;
-                memcpy(copy, r.p, size);
-                put_entry(c, &h, false, copy, size);
+                /* the payload stays where it was read: no copy of a cache that holds the
+                 * index's entries of every file (tens of MB) */
+                put_entry(c, &h, false, (unsigned char *)r.p, size, true);
                 c->st.loaded++;
-                r.p += size;
+                r.p += padded;
             }
     }
-    sunset_free(text);
+    c->file_text = text;
+    c->changed = c->st.corrupt > 0;
     return c;
 }
 
 static int cmp_recent(const void *x, const void *y) {
     const centry *a = *(const centry *const *)x, *b = *(const centry *const *)y;
     if (a->used != b->used) return a->used ? -1 : 1;
+    if (!a->kind != !b->kind) return a->kind ? 1 : -1; /* findings before side entries */
     if (a->last_used != b->last_used) return a->last_used > b->last_used ? -1 : 1;
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
 int sunset_cache_save(sunset_cache *c) {
     if (!c) return 0;
+    /* a run that replayed every file leaves the file as it was (but for the entries' last-use
+     * times, which only order the eviction): rewriting tens of MB would cost more than the
+     * replay */
+    if (!c->changed) return 0;
     centry **order = sunset_calloc(c->n ? c->n : 1, sizeof *order);
     if (!order) return ENOMEM;
     size_t k = 0;
@@ -362,18 +391,23 @@ int sunset_cache_save(sunset_cache *c) {
     size_t kept = 0;
     for (size_t i = 0; i < k; i++) {
         centry *e = order[i];
-        if (out.len + 48 + e->size > c->max_bytes && !(e->used && kept == 0)) {
+        if (out.len + ENTRY_HEAD + e->size > c->max_bytes && !(e->used && kept == 0)) {
             c->st.evicted += k - i;
             break;
         }
-        put64(&out, e->key);
-        put64(&out, e->len);
-        put64(&out, e->digest);
-        put64(&out, e->ns);
-        put64(&out, e->used ? c->now : e->last_used);
-        put32(&out, e->size);
-        put32(&out, fnv32(e->payload, e->size));
+        /* the header's room, then the payload: a live side entry is written back as bytes
+         * in place, and the checksum is of what the file holds */
+        static const char zeros[ENTRY_HEAD];
+        size_t at = out.len + ENTRY_HEAD;
+        sb_putn(&out, zeros, ENTRY_HEAD);
         sb_putn(&out, (const char *)e->payload, e->size);
+        sb_putn(&out, zeros, (8 - e->size % 8) % 8);
+        if (out.oom) break;
+        if (e->export_fn) e->export_fn(out.s + at, e->payload, e->size);
+        uint64_t h64[5] = {e->key, e->len, e->digest, e->ns, e->used ? c->now : e->last_used};
+        uint32_t h32[4] = {e->size, fnv32((const unsigned char *)out.s + at, e->size), e->kind, 0};
+        memcpy(out.s + at - ENTRY_HEAD, h64, sizeof h64);
+        memcpy(out.s + at - sizeof h32, h32, sizeof h32);
         kept++;
     }
     sunset_free(order);
@@ -420,7 +454,8 @@ int sunset_cache_save(sunset_cache *c) {
 
 void sunset_cache_free(sunset_cache *c) {
     if (!c) return;
-    for (size_t i = 0; i < c->cap; i++) sunset_free(c->slots[i].payload);
+    for (size_t i = 0; i < c->cap; i++) drop_payload(&c->slots[i]);
+    sunset_free(c->file_text);
     sunset_free(c->slots);
     sunset_free(c->path);
     pthread_mutex_destroy(&c->mu);
@@ -434,6 +469,13 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
 }
 
 /* ---- replay / store ---- */
+
+/* A run that only replays does not rewrite the cache, so the last-use times it would write
+ * wait; once one is a day old the run saves, so the eviction order stays within a day of
+ * the truth. Under c->mu. */
+static void note_use(sunset_cache *c, const centry *e) {
+    if (c->now > e->last_used + 86400) c->changed = true;
+}
 
 bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
                          sunset_result *res) {
@@ -506,15 +548,16 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t dig
         while (res->n_warnings > w0) sunset_free(res->warnings[--res->n_warnings]);
         c->st.corrupt++;
         c->st.misses++;
-        sunset_free(e->payload);
-        e->payload = NULL;
+        drop_payload(e);
         e->size = 0;
+        c->changed = true;
         e->len = (uint64_t)-1; /* never matches; overwritten by the next store */
         pthread_mutex_unlock(&c->mu);
         return false;
     }
     for (int i = 0; i < N_COUNTERS; i++) *counter(&res->stats, i) += *counter(&delta, i);
     c->st.hits++;
+    note_use(c, e);
     pthread_mutex_unlock(&c->mu);
     return true;
 }
@@ -555,8 +598,47 @@ void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, uint64_t dige
     unsigned char *payload = (unsigned char *)sb_take(&b);
     if (!payload) return;
     pthread_mutex_lock(&c->mu);
-    centry h = {key, len, digest, c->ns, c->now, true, 0, NULL};
-    put_entry(c, &h, true, payload, size);
+    centry h = {.key = key, .len = len, .digest = digest, .ns = c->ns, .last_used = c->now};
+    put_entry(c, &h, true, payload, size, false);
     c->st.stored++;
+    c->changed = true;
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* ---- side entries ---- */
+
+/* A side entry's key: the content's key moved by the tag, so it never meets a findings entry
+ * of the same content (a collision of 64-bit keys aside, and the length and digest checks
+ * stand behind that). */
+static uint64_t blob_key(uint32_t tag, uint64_t key) {
+    uint64_t h = mix(key ^ ((uint64_t)tag * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL));
+    return h ? h : 1;
+}
+
+bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
+                            bool (*take)(void *ud, void *bytes, size_t n), void *ud, sunset_blob_export export_fn) {
+    uint64_t k = blob_key(tag, key);
+    pthread_mutex_lock(&c->mu);
+    centry *e = c->cap ? find_slot(c, k) : NULL;
+    bool ok = e && e->key && e->len == len && e->digest == digest && e->ns == c->ns && e->payload &&
+              e->kind == tag && !e->export_fn;
+    if (ok) {
+        e->used = true;
+        note_use(c, e);
+        ok = take(ud, e->payload, e->size);
+        if (ok) e->export_fn = export_fn; /* rebased by its taker from now on */
+    }
+    pthread_mutex_unlock(&c->mu);
+    return ok;
+}
+
+void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
+                           const void *live, size_t n, sunset_blob_export export_fn) {
+    if (n > UINT32_MAX) return;
+    pthread_mutex_lock(&c->mu);
+    centry h = {.key = blob_key(tag, key), .len = len, .digest = digest, .ns = c->ns, .last_used = c->now,
+                .kind = tag, .export_fn = export_fn};
+    put_entry(c, &h, true, (unsigned char *)(uintptr_t)live, (uint32_t)n, true);
+    c->changed = true;
     pthread_mutex_unlock(&c->mu);
 }

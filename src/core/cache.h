@@ -54,6 +54,24 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t dig
 void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const sunset_result *res,
                         size_t first_finding, size_t first_warning, const sunset_stats *before);
 
+/* Side entries: bytes a layer above the engine keeps per file content (the cross-file index's
+ * entry of a file, tag SUNSET_CACHE_TAG_INDEX), under (tag, key) with the content's length and
+ * digest, saved after the findings and so evicted first. Not counted in the statistics. They
+ * are never copied, so they stay live where their user keeps them:
+ * - take: when an entry agrees, take(ud, bytes, n) runs under the cache's lock on its bytes,
+ *   which stay valid until sunset_cache_free; when take returns true it has kept them (and may
+ *   have rebased them in place), and export_fn(dst, bytes, n) turns a copy in dst back into
+ *   the stored form when the cache is saved. An entry taken once is not taken again.
+ * - put: an entry whose bytes are the caller's live memory (exported on save the same way),
+ *   which must stay valid until the cache is saved or freed.
+ * Thread-safe. */
+typedef void (*sunset_blob_export)(char *dst, const void *live, size_t n);
+#define SUNSET_CACHE_TAG_INDEX 0x58444e49u
+bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
+                            bool (*take)(void *ud, void *bytes, size_t n), void *ud, sunset_blob_export export_fn);
+void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
+                           const void *live, size_t n, sunset_blob_export export_fn);
+
 /* The first line of a CACHEDIR.TAG (bford.info/cachedir): the cache directory writes one,
  * and the walk never enters a directory holding one. */
 #define SUNSET_CACHEDIR_SIGNATURE "Signature: 8a477f597d28d172789f06886806bc55"

@@ -727,6 +727,32 @@ static void scan_embedded(worker *w, sunset_sink *sink) {
     sink->src = doc;
 }
 
+typedef struct index_take {
+    const sunset_indexer *ix;
+    const sunset_source *src;
+} index_take;
+
+static bool take_index(void *ud, void *bytes, size_t n) {
+    index_take *u = ud;
+    return u->ix->adopt(u->ix->ud, u->src, bytes, n);
+}
+
+/* Hand src to the indexer: the content cache's bytes of its entry when there are some (key
+ * != 0: the cache is on), adopted where they lie, else lexed, and the new entry then a side
+ * entry of the cache, saved from where the index keeps it. */
+static void index_file(sunset_engine *e, const sunset_source *src, uint64_t key, uint64_t digest) {
+    const sunset_indexer *ix = e->o->indexer;
+    index_take u = {ix, src};
+    bool cached = key && ix->adopt && ix->export_fn;
+    if (cached && sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, take_index,
+                                         &u, ix->export_fn))
+        return;
+    const void *block = NULL;
+    size_t n = 0;
+    ix->file(ix->ud, src, cached ? &block : NULL, &n);
+    if (block) sunset_cache_put_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, block, n, ix->export_fn);
+}
+
 /* Scan one file; data NULL = read it from root/path. */
 static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
     sunset_engine *e = w->e;
@@ -798,7 +824,6 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
     sink.anchored = e->o->anchor_all || e->tree_anchored ||
                     anchor_by_file(&e->rs->anchor, path, data, len, w->md);
-    if (e->o->indexer && lang != SUNSET_LANG_NONE) e->o->indexer->file(e->o->indexer->ud, &src);
     /* the content cache (src/core/cache.c): a hit replays this file's findings and counters.
      * Files with sunset-ignore comments are not cached: an until= date makes their result
      * depend on the day. */
@@ -809,9 +834,13 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
      * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
     sink.has_marker = prefilter_match(e->marker, data, len);
     bool cacheable = e->o->cache && !sink.has_marker;
-    if (cacheable) {
+    if (e->o->cache) {
         ckey = sunset_cache_key(path, data, len);
         cdigest = sunset_cache_digest(data, len);
+    }
+    /* the index's entry is the path's and bytes' alone, cached whatever the findings are */
+    if (e->o->indexer && lang != SUNSET_LANG_NONE) index_file(e, &src, ckey, cdigest);
+    if (cacheable) {
         /* one path and content, tied to Paddle in its tree and not in another tree */
         if (e->tree_anchored) ckey = hash64("tree", 4, ckey);
         if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;

@@ -20,7 +20,14 @@ typedef struct disable_entry {
  * bytes already in memory, whether or not the prefilter lets the file reach a frontend. */
 typedef struct sunset_indexer {
     void *ud;
-    void (*file)(void *ud, const sunset_source *src);
+    /* index src; when block is not NULL, *block = its entry as the indexer keeps it (*n
+     * bytes, NULL when none), which the content cache saves through export */
+    void (*file)(void *ud, const sunset_source *src, const void **block, size_t *n);
+    /* index src from the bytes export wrote for the same path and content, in place (they
+     * stay valid to the end of the run), without reading them again: true, or false (nothing
+     * added; file() runs). NULL = no adopt */
+    bool (*adopt)(void *ud, const sunset_source *src, void *bytes, size_t n);
+    void (*export_fn)(char *dst, const void *live, size_t n); /* a copy of an entry to bytes */
 } sunset_indexer;
 
 #define SUNSET_DEFAULT_MAX_FILE (16u << 20) /* --max-filesize's default */

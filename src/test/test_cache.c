@@ -70,6 +70,36 @@ static void warm_equals_cold(void **state) {
     assert_same_scan("cold.json", "j1.json");
 }
 
+/* The index's entries come from the cache on a warm run (issue 28): removable, report and
+ * scan write byte for byte what a run without a cache writes (elapsed times aside), cold and
+ * warm, and a warm run that replays every file leaves the cache file as it was (the same
+ * inode: not rewritten), while a changed file is stored and the file rewritten. */
+static void warm_index_equals_cold(void **state) {
+    (void)state;
+    const char *cmds[][2] = {{"removable", "-f json"}, {"report", "-f json"}, {"scan", "-f json"}};
+    for (size_t i = 0; i < 3; i++) {
+        const char *c = cmds[i][0], *f = cmds[i][1];
+        assert_int_equal(test_sh("rm -rf %s/ic && %s %s --no-config -q %s --no-cache testdata/paddle-mini"
+                                 " | sed 's/\"elapsed_ms\":[0-9.]*//' > %s/%s-none", dir, test_bin(), c, f, dir, c), 0);
+        for (int run = 0; run < 2; run++)
+            assert_int_equal(test_sh("%s %s --no-config -q %s --cache %s/ic testdata/paddle-mini"
+                                     " | sed 's/\"elapsed_ms\":[0-9.]*//' > %s/%s-%d", test_bin(), c, f, dir, dir, c, run), 0);
+        assert_int_equal(test_sh("cmp %s/%s-none %s/%s-0 && cmp %s/%s-none %s/%s-1", dir, c, dir, c, dir, c, dir, c), 0);
+    }
+    /* untouched by a run that stored nothing */
+    assert_int_equal(test_sh("ls -i %s/ic/*.cache > %s/inode1 && %s scan --no-config -q -f json --cache %s/ic "
+                             "testdata/paddle-mini >/dev/null && ls -i %s/ic/*.cache | cmp -s - %s/inode1",
+                             dir, dir, test_bin(), dir, dir, dir), 0);
+    /* a changed file: stored, the file rewritten, and the warm result is the cold one */
+    assert_int_equal(test_sh("rm -rf %s/tree && cp -r testdata/paddle-mini %s/tree && "
+                             "f=$(cd %s/tree && grep -rl ParallelExecutor --include=*.py . | head -1) && "
+                             "echo 'import paddle.fluid as fluid; fluid.ParallelExecutor()' >> %s/tree/$f && "
+                             "%s removable --no-config -q -f json --cache %s/ic %s/tree | sed 's/\"elapsed_ms\":[0-9.]*//' > %s/e1 && "
+                             "%s removable --no-config -q -f json --no-cache %s/tree | sed 's/\"elapsed_ms\":[0-9.]*//' > %s/e0 && "
+                             "cmp %s/e0 %s/e1 && ! ls -i %s/ic/*.cache | cmp -s - %s/inode1",
+                             dir, dir, dir, dir, test_bin(), dir, dir, dir, test_bin(), dir, dir, dir, dir, dir, dir), 0);
+}
+
 static void corrupt_and_truncated_caches(void **state) {
     (void)state;
     char cmd[512];
@@ -386,6 +416,7 @@ static void symlinked_cache_is_not_written(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
+        cmocka_unit_test(warm_index_equals_cold),
         cmocka_unit_test(corrupt_and_truncated_caches),
         cmocka_unit_test(rules_change_the_namespace),
         cmocka_unit_test(concurrent_runs),

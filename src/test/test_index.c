@@ -444,6 +444,143 @@ static void oom_never_leaks(void **state) {
     }
 }
 
+/* ---- the content cache's form of an entry (sunset_index_export / sunset_index_adopt) ---- */
+
+/* Every fact of f, as text: two files with the same dump answer every question alike. */
+static void dump_words(FILE *o, const char *what, const vec *v) {
+    for (size_t i = 0; i < v->n; i++) {
+        const ix_word *w = &VEC_AT(v, ix_word, i);
+        fprintf(o, "%s %s %u-%u\n", what, w->text, w->line, w->end);
+    }
+}
+
+static void dump_hashes(FILE *o, const char *what, const uint64_t *h, size_t n) {
+    fprintf(o, "%s", what);
+    for (size_t i = 0; i < n; i++) fprintf(o, " %llx", (unsigned long long)h[i]);
+    fprintf(o, "\n");
+}
+
+static char *dump(const ix_file *f) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    fprintf(o, "%s lang %d size %zu lines %u blank %d\n", f->path, f->lang, f->size, f->n_lines, f->blank);
+    for (size_t i = 0; i < f->classes.n; i++) {
+        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        fprintf(o, "class %s %u-%u top %d dec %d used %u:", c->name, c->line, c->end, c->top, c->decorated, c->used_at);
+        for (uint32_t b = 0; b < c->n_bases; b++) fprintf(o, " %s", c->bases[b]);
+        dump_hashes(o, " names", c->names, c->n_names);
+    }
+    for (size_t i = 0; i < f->funcs.n; i++)
+        fprintf(o, "def %s %u-%u\n", VEC_AT(&f->funcs, ix_func, i).name, VEC_AT(&f->funcs, ix_func, i).line,
+                VEC_AT(&f->funcs, ix_func, i).end);
+    for (size_t i = 0; i < f->imports.n; i++) {
+        const ix_import *m = &VEC_AT(&f->imports, ix_import, i);
+        fprintf(o, "import %s %s %s %u-%u %d\n", m->module, m->name ? m->name : "-", m->alias ? m->alias : "-",
+                m->line, m->end, m->used);
+    }
+    for (size_t i = 0; i < f->aliases.n; i++) {
+        const ix_alias *a = &VEC_AT(&f->aliases, ix_alias, i);
+        fprintf(o, "alias %s %s %u\n", a->name, a->value ? a->value : "-", a->line);
+    }
+    for (size_t i = 0; i < f->includes.n; i++)
+        fprintf(o, "include %s %u\n", VEC_AT(&f->includes, ix_include, i).path, VEC_AT(&f->includes, ix_include, i).line);
+    for (size_t i = 0; i < f->cmds.n; i++) {
+        const ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, i);
+        fprintf(o, "cmd %s %u-%u:", c->name, c->line, c->end);
+        for (uint32_t a = 0; a < c->n_args; a++) fprintf(o, " %s@%u", c->args[a], c->arg_lines[a]);
+        fprintf(o, "\n");
+    }
+    dump_words(o, "flag", &f->flag_defs);
+    dump_words(o, "pass", &f->pass_regs);
+    dump_words(o, "op", &f->op_regs);
+    dump_words(o, "use", &f->reg_uses);
+    dump_words(o, "word", &f->list_words);
+    dump_words(o, "macro", &f->macros);
+    dump_words(o, "run", &f->op_runs);
+    dump_hashes(o, "names", f->names, f->n_names);
+    dump_hashes(o, "outside", f->outside, f->n_outside);
+    fclose(o);
+    return buf;
+}
+
+/* An entry exported to bytes and adopted by another index is the entry: every fact of every
+ * language's file; the bytes hold no pointer (a copy moved elsewhere adopts alike). Bytes
+ * that do not fit the file (another path, size or language) or do not decode (an offset past
+ * the end, a misaligned array, a count past the end) are refused and leave nothing behind. */
+static void export_adopt_round_trip(void **state) {
+    (void)state;
+    struct { const char *path; sunset_lang lang; const char *text; } in[] = {
+        {"m.py", SUNSET_LANG_PYTHON, PY},
+        {"a.cc", SUNSET_LANG_CPP, CC},
+        {"CMakeLists.txt", SUNSET_LANG_CMAKE, "set(srcs a.cc\n    b.cc)\ncc_library(lib SRCS ${srcs} DEPS d)\n"},
+        {"run.sh", SUNSET_LANG_SHELL, "disable=\"^test_one$|\\\n^test_two$\"\n"},
+        {"empty.py", SUNSET_LANG_PYTHON, ""},
+    };
+    enum { N = sizeof in / sizeof in[0] };
+    sunset_index *one = sunset_index_new(), *two = sunset_index_new();
+    uint64_t *bytes[N]; /* 8-aligned, as the cache keeps them */
+    size_t n[N];
+    for (int i = 0; i < N; i++) {
+        sunset_source src = {in[i].path, in[i].path, in[i].text, strlen(in[i].text), in[i].lang};
+        const void *live = NULL;
+        assert_int_equal(sunset_index_add_keep(one, &src, &live, &n[i]), 0);
+        assert_non_null(live);
+        bytes[i] = calloc(1, n[i] + 8);
+        memcpy(bytes[i], live, n[i]);
+        sunset_index_export((char *)bytes[i], live, n[i]);
+        uint64_t *moved = calloc(1, n[i] + 8); /* offsets, not addresses: any copy adopts */
+        memcpy(moved, bytes[i], n[i]);
+        free(bytes[i]);
+        bytes[i] = moved;
+    }
+    const char *wrong_path = "m2.py";
+    sunset_source py = {in[0].path, in[0].path, in[0].text, strlen(in[0].text), in[0].lang};
+    sunset_source other = py;
+    other.path = wrong_path;
+    assert_false(sunset_index_adopt(two, &other, bytes[0], n[0]));
+    other = py;
+    other.len--;
+    assert_false(sunset_index_adopt(two, &other, bytes[0], n[0]));
+    other = py;
+    other.lang = SUNSET_LANG_CPP;
+    assert_false(sunset_index_adopt(two, &other, bytes[0], n[0]));
+    /* damaged: the imports' array moved past the end, then misaligned, then overlong */
+    ix_file *h = (ix_file *)(void *)bytes[0];
+    void *good = h->imports.v;
+    size_t good_n = h->imports.n;
+    char *before = malloc(n[0]);
+    memcpy(before, bytes[0], n[0]);
+    h->imports.v = (void *)(uintptr_t)(n[0] + 8);
+    assert_false(sunset_index_adopt(two, &py, bytes[0], n[0]));
+    h->imports.v = (void *)((uintptr_t)good + 4);
+    assert_false(sunset_index_adopt(two, &py, bytes[0], n[0]));
+    h->imports.v = good;
+    h->imports.n = n[0];
+    assert_false(sunset_index_adopt(two, &py, bytes[0], n[0]));
+    h->imports.n = good_n;
+    assert_memory_equal(before, bytes[0], n[0]); /* refused bytes are left as they were */
+    free(before);
+    assert_int_equal(two->files.n, 0);
+    for (int i = N - 1; i >= 0; i--) {
+        sunset_source src = {in[i].path, in[i].path, in[i].text, strlen(in[i].text), in[i].lang};
+        assert_true(sunset_index_adopt(two, &src, bytes[i], n[i]));
+    }
+    assert_int_equal(two->replayed, N);
+    sunset_index_finish(one);
+    sunset_index_finish(two);
+    for (int i = 0; i < N; i++) {
+        char *a = dump(sunset_index_file(one, in[i].path)), *b = dump(sunset_index_file(two, in[i].path));
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+    assert_true(ix_file_uses(sunset_index_file(two, "m.py"), "TestParallelExecutorBase"));
+    sunset_index_free(one);
+    sunset_index_free(two);
+    for (int i = 0; i < N; i++) free(bytes[i]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(python_facts),
@@ -456,6 +593,7 @@ int main(void) {
         cmocka_unit_test(many_names_sorted),
         cmocka_unit_test(names_union_and_packing),
         cmocka_unit_test(oom_never_leaks),
+        cmocka_unit_test(export_adopt_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

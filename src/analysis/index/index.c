@@ -178,21 +178,160 @@ static char *chunk_take(sunset_index *ix, size_t n) {
     return p;
 }
 
-/* f packed into a block of ix's and appended to ix->files; false on OOM (f itself is left as
- * it was). */
-static bool pack_add(sunset_index *ix, const ix_file *f) {
+#define BLOCK_HEAD ((sizeof(ix_file) + 7) & ~(size_t)7)
+
+/* Room for an n-byte block in ix's chunks, appended to ix->files (filled before anyone reads
+ * it: after finish); NULL on OOM (a block taken stays in its chunk, freed with the index). */
+static char *block_add(sunset_index *ix, size_t n) {
+    pthread_mutex_lock(&ix->mu);
+    char *block = chunk_take(ix, (n + 7) & ~(size_t)7);
+    bool ok = block && vec_push(&ix->files, &block) != NULL;
+    pthread_mutex_unlock(&ix->mu);
+    return ok ? block : NULL;
+}
+
+/* f packed into a block of ix's and appended to ix->files; NULL on OOM (f itself is left as
+ * it was). *used: the bytes of the block that hold something (its strings end it). */
+static char *pack_add(sunset_index *ix, const ix_file *f, size_t *used) {
     packer k = {0};
     ix_file scratch;
     pack_file(&k, f, &scratch);
-    size_t head = (sizeof(ix_file) + 7) & ~(size_t)7, n = head + k.n_arr + ((k.n_str + 7) & ~(size_t)7);
-    pthread_mutex_lock(&ix->mu);
-    char *block = chunk_take(ix, n);
-    bool ok = block && vec_push(&ix->files, &block) != NULL; /* filled before anyone reads it */
-    pthread_mutex_unlock(&ix->mu);
-    if (!ok) return false; /* a block taken stays in its chunk, freed with the index */
-    packer c = {block + head, block + head + k.n_arr, 0, 0};
+    *used = BLOCK_HEAD + k.n_arr + k.n_str;
+    char *block = block_add(ix, *used);
+    if (!block) return NULL;
+    packer c = {block + BLOCK_HEAD, block + BLOCK_HEAD + k.n_arr, 0, 0};
     pack_file(&c, f, (ix_file *)(void *)block);
-    return true;
+    return block;
+}
+
+/* ---- a packed file as bytes: the content cache keeps it (index.h) ----
+ *
+ * A block holds only its own pointers, so its bytes with every pointer turned into an offset
+ * from the block's start are the file's entry; replayed, they are copied into a block of the
+ * index and every offset turned back into a pointer. The walk rebases the pointers of a
+ * buffer that refer to the address `from` onto `to`, and on the way back checks each one:
+ * inside the buffer, aligned, its array whole, its count plausible. Strings need no length:
+ * the buffer ends with the last one's NUL. */
+
+typedef struct reloc {
+    char *buf;           /* the bytes being rebased */
+    size_t n;
+    uintptr_t from, to;  /* the pointers refer to from + offset; they will to to + offset */
+    bool dry;            /* only check (buf is not written) */
+    bool bad;
+} reloc;
+
+/* The offset of *p's target of count elements of elem bytes; 0 for NULL or when out of
+ * range (then bad, unless count is 0 and p NULL). */
+static uintptr_t rl_off(reloc *r, const void *p, size_t count, size_t elem) {
+    if (!p) {
+        if (count) r->bad = true;
+        return 0;
+    }
+    uintptr_t off = (uintptr_t)p - r->from;
+    size_t align = elem >= 8 ? 8 : 1;
+    if (off < BLOCK_HEAD || off >= r->n || off % align || count > (r->n - off) / elem) {
+        r->bad = true;
+        return 0;
+    }
+    return off;
+}
+
+/* Rebase the pointer lvalue P (to count elements of elem bytes); L = its target in the buffer. */
+#define RL(r, P, count, elem, L)                                       \
+    do {                                                               \
+        uintptr_t o_ = rl_off((r), (P), (count), (elem));              \
+        if (!(r)->dry) (P) = o_ ? (void *)((r)->to + o_) : NULL;       \
+        (L) = o_ ? (void *)((r)->buf + o_) : NULL;                     \
+    } while (0)
+
+/* A vector's elements (of elem bytes), rebased; NULL when empty or bad. */
+static void *rl_vec(reloc *r, vec *v, size_t elem) {
+    void *l = NULL;
+    if (v->elem != elem) {
+        r->bad = true;
+        return NULL;
+    }
+    RL(r, v->v, v->n, elem, l);
+    if (!r->dry) v->cap = v->n = l ? v->n : 0;
+    return l;
+}
+
+static void rl_str(reloc *r, char **s) { /* NULL stays NULL */
+    void *l;
+    RL(r, *s, *s ? 1 : 0, 1, l);
+    (void)l;
+}
+
+static void rl_strs(reloc *r, char ***arr, uint32_t n) {
+    char **l;
+    RL(r, *arr, n, sizeof(char *), l);
+    for (uint32_t i = 0; l && i < n; i++) rl_str(r, &l[i]);
+}
+
+static void relocate(reloc *r) {
+    ix_file *f = (ix_file *)(void *)r->buf;
+    void *l;
+    rl_str(r, &f->path);
+    if (!f->path) r->bad = true;
+    ix_class *cl = rl_vec(r, &f->classes, sizeof(ix_class));
+    for (size_t i = 0; cl && i < f->classes.n; i++) {
+        rl_str(r, &cl[i].name);
+        rl_strs(r, &cl[i].bases, cl[i].n_bases);
+        RL(r, cl[i].names, cl[i].n_names, sizeof(uint64_t), l);
+    }
+    ix_func *fn = rl_vec(r, &f->funcs, sizeof(ix_func));
+    for (size_t i = 0; fn && i < f->funcs.n; i++) rl_str(r, &fn[i].name);
+    ix_import *im = rl_vec(r, &f->imports, sizeof(ix_import));
+    for (size_t i = 0; im && i < f->imports.n; i++) {
+        rl_str(r, &im[i].module);
+        rl_str(r, &im[i].name);
+        rl_str(r, &im[i].alias);
+        if (!im[i].module) r->bad = true;
+    }
+    ix_alias *al = rl_vec(r, &f->aliases, sizeof(ix_alias));
+    for (size_t i = 0; al && i < f->aliases.n; i++) {
+        rl_str(r, &al[i].name);
+        rl_str(r, &al[i].value);
+    }
+    ix_include *in = rl_vec(r, &f->includes, sizeof(ix_include));
+    for (size_t i = 0; in && i < f->includes.n; i++) rl_str(r, &in[i].path);
+    ix_cmd *cm = rl_vec(r, &f->cmds, sizeof(ix_cmd));
+    for (size_t i = 0; cm && i < f->cmds.n; i++) {
+        rl_str(r, &cm[i].name);
+        rl_strs(r, &cm[i].args, cm[i].n_args);
+        RL(r, cm[i].arg_lines, cm[i].n_args, sizeof(uint32_t), l);
+    }
+    vec *words[] = {&f->flag_defs, &f->pass_regs, &f->op_regs, &f->reg_uses, &f->list_words, &f->macros, &f->op_runs};
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        ix_word *wd = rl_vec(r, words[w], sizeof(ix_word));
+        for (size_t i = 0; wd && i < words[w]->n; i++) rl_str(r, &wd[i].text);
+    }
+    RL(r, f->names, f->n_names, sizeof(uint64_t), l);
+    RL(r, f->outside, f->n_outside, sizeof(uint64_t), l);
+    (void)l;
+}
+
+void sunset_index_export(char *dst, const void *live, size_t n) {
+    reloc r = {dst, n, (uintptr_t)live, 0, false, false};
+    relocate(&r);
+}
+
+bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, void *bytes, size_t n) {
+    char *b = bytes;
+    const ix_file *head = bytes;
+    if (n <= BLOCK_HEAD || (uintptr_t)b % 8 || b[n - 1] || head->lang != src->lang || head->size != src->len)
+        return false;
+    reloc r = {b, n, 0, 0, true, false}; /* checked before anything is written */
+    relocate(&r);
+    if (r.bad || strcmp(b + (uintptr_t)head->path, src->path) != 0) return false;
+    reloc s = {b, n, 0, (uintptr_t)b, false, false};
+    relocate(&s);
+    pthread_mutex_lock(&ix->mu);
+    bool ok = !s.bad && !b[n - 1] && vec_push(&ix->files, &b) != NULL;
+    if (ok) ix->replayed++;
+    pthread_mutex_unlock(&ix->mu);
+    return ok;
 }
 
 sunset_index *sunset_index_new(void) {
@@ -255,7 +394,10 @@ static void mark_used_imports(ix_file *f) {
     }
 }
 
-int sunset_index_add(sunset_index *ix, const sunset_source *src) {
+int sunset_index_add(sunset_index *ix, const sunset_source *src) { return sunset_index_add_keep(ix, src, NULL, NULL); }
+
+int sunset_index_add_keep(sunset_index *ix, const sunset_source *src, const void **block_out, size_t *n) {
+    if (block_out) *block_out = NULL;
     ix_file *f = sunset_calloc(1, sizeof *f);
     if (!f) return -1;
     /* the file's strings while it is built: most files' fit the first chunk, on the stack */
@@ -294,7 +436,13 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src) {
     if (r || names.oom) goto cleanup;
     if (!f->names && !ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup; /* unless the lexer made them */
     mark_used_imports(f);
-    if (!pack_add(ix, f)) goto cleanup; /* every file's entry lives to the end of the run: exact sizes */
+    size_t used = 0;
+    char *block = pack_add(ix, f, &used); /* every file's entry lives to the end of the run: exact sizes */
+    if (!block) goto cleanup;
+    if (block_out) {
+        *block_out = block;
+        *n = used;
+    }
     rc = 0;
 cleanup:
     sunset_free(names.slots);
@@ -303,9 +451,13 @@ cleanup:
     return rc;
 }
 
-void sunset_index_hook(void *ud, const sunset_source *src) {
+bool sunset_index_adopt_hook(void *ud, const sunset_source *src, void *bytes, size_t n) {
+    return sunset_index_adopt(ud, src, bytes, n);
+}
+
+void sunset_index_hook(void *ud, const sunset_source *src, const void **block, size_t *n) {
     sunset_index *ix = ud;
-    if (sunset_index_add(ix, src) == 0) return;
+    if (sunset_index_add_keep(ix, src, block, n) == 0) return;
     pthread_mutex_lock(&ix->mu);
     ix->oom = true;
     pthread_mutex_unlock(&ix->mu);
