@@ -2,11 +2,12 @@
 # lint-headers.sh [SRC] — checks the layering of the source tree (README "Architecture"):
 #   base/      sunset.h and base/ only (no sunset semantics)
 #   lang/      sunset.h, base/ and lang/ (a frontend sees the seam, never the engine)
-#   core/      + core/ and lang/registry.h (the language table; every tier above may use it)
+#   core/      + core/ (never lang/: the session hands the engine its frontends; the language
+#              table is core/lang.h)
 #   analysis/  + analysis/ (never report/ or cmd/)
 #   report/    + analysis/ and report/ (never cmd/)
 #   cmd/       anything but test/ and fuzz/
-# plus: a *_int.h only from its own folder (core's also from analysis/ and cmd/), no include cycle between files, no .c file over
+# plus: a *_int.h only from its own folder, no include cycle between files, no .c file over
 # 1,200 lines, at most three .c files loose in src/ beside main.c. Prints one line per
 # violation (FILE:LINE: what) and exits 1 if there is any. POSIX sh and awk only.
 set -u
@@ -26,18 +27,17 @@ function tier(p) {
     if (p == "main.c") return "main"
     return "loose"
 }
-# A *_int.h is private to its folder; those of core are shared with the tiers above it that drive
-# the engine (analysis, cmd), never with frontends or writers.
+# A *_int.h is private to its folder (that of core too: the tiers above read the rule set via
+# core/ruleset.h).
 function private_ok(file, inc, t,    d) {
     d = inc; sub(/\/[^\/]*$/, "/", d)
-    if (index(file, d) == 1) return 1
-    return inc ~ /^core\// && (t == "analysis" || t == "cmd" || t == "loose")
+    return index(file, d) == 1
 }
 function allowed(t, inc) {
     if (inc == "sunset.h") return t != "seam"
     if (inc ~ /^base\//) return t != "seam"
     if (t == "base") return 0
-    if (inc ~ /^lang\//) return t == "lang" || t == "cmd" || t == "main" || t == "loose" || inc == "lang/registry.h"
+    if (inc ~ /^lang\//) return t == "lang" || t == "cmd" || t == "main" || t == "loose"
     if (t == "lang") return 0
     if (inc ~ /_int\.h$/) return private_ok(rel, inc, t)
     if (inc ~ /^core\//) return 1

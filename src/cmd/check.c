@@ -10,6 +10,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -202,7 +202,11 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     }
     int frc = cli_rule_filters(c, s);
     if (frc) return frc;
+    size_t n_frontends;
+    const sunset_frontend *const *frontends = sunset_frontends(&n_frontends);
     s->eo = (sunset_engine_opts){
+        .frontends = frontends, /* the engine names no frontend: the session hands it the registry's */
+        .n_frontends = n_frontends,
         .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
         .include_generated = c->generated,
         .judge_own_output = (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "core/anchor.h"
-#include "lang/registry.h"
+#include "core/lang.h"
 
 typedef struct loader {
     sunset_ruleset *rs;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lang/registry.h"
+#include "core/lang.h"
 #include "test/gitrepo.h"
 
 static void names_and_suffixes(void **state) {

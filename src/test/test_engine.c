@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "lang/registry.h"
 #include "test/flowpack.h"
 
 static const char *pack =
@@ -56,7 +57,7 @@ static int setup(void **state) {
         return -1;
     }
     f->dis = (disable_entry){dis_rules, 1, dis_paths, 1};
-    f->o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries", .disable = &f->dis, .n_disable = 1};
+    f->o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries", .disable = &f->dis, .n_disable = 1};
     f->e = sunset_engine_new(f->rs, &f->o, &err);
     if (!f->e) {
         fprintf(stderr, "%s\n", err.msg);
@@ -261,7 +262,7 @@ static void part_parse_never_changes_findings(void **state) {
     fx.rs = sunset_ruleset_load_string(flow_pack, "flow.json", "queries", &err);
     if (!fx.rs) fprintf(stderr, "%s\n", err.msg);
     assert_non_null(fx.rs);
-    fx.o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries"};
+    fx.o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     fx.e = sunset_engine_new(fx.rs, &fx.o, &err);
     assert_non_null(fx.e);
     sunset_engine_opts o = fx.o;
