@@ -170,35 +170,6 @@ static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
     return 0;
 }
 
-static const char *const kind_names[RK_COUNT] = {
-    "identifier", "include", "import", "base_class", "attribute", "keyword", "call",
-    "definition", "string", "query", "path", "cmake", "gflag", "pass", "text",
-};
-
-/* Which kinds accept which languages, and their specificity (higher wins on one span). */
-static const struct {
-    unsigned langs;
-    int specificity;
-} kind_info[RK_COUNT] = {
-#define L(x) (1u << SUNSET_LANG_##x)
-    [RK_IDENTIFIER] = {L(CPP) | L(PYTHON), 2},
-    [RK_INCLUDE] = {L(CPP), 3},
-    [RK_IMPORT] = {L(PYTHON), 3},
-    [RK_BASE_CLASS] = {L(CPP) | L(PYTHON), 3},
-    [RK_ATTRIBUTE] = {L(CPP) | L(PYTHON), 3},
-    [RK_KEYWORD] = {L(PYTHON), 3},
-    [RK_CALL] = {L(CPP) | L(PYTHON), 3},
-    [RK_DEFINITION] = {L(CPP) | L(PYTHON), 3},
-    [RK_STRING] = {L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3},
-    [RK_QUERY] = {L(PYTHON), 4},
-    [RK_PATH] = {~0u & ~1u, 0},
-    [RK_CMAKE] = {L(CMAKE), 3},
-    [RK_GFLAG] = {L(CPP) | L(PYTHON) | L(CMAKE) | L(SHELL) | L(TEXT) | L(MARKDOWN) | L(RST), 3},
-    [RK_PASS] = {L(CPP) | L(PYTHON) | L(CMAKE), 3},
-    [RK_TEXT] = {L(CMAKE) | L(PROTO) | L(SHELL) | L(MARKDOWN) | L(RST) | L(TEXT), 1},
-#undef L
-};
-
 static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask) {
     clause c = {0};
     c.rule = r;
@@ -265,216 +236,253 @@ static int add_literals_from(loader *L, sunset_rule *r, const strtest *t, const 
     return 0;
 }
 
+/* ---- the matcher kinds: one row each (kinds[] below), compiled by the row's function ---- */
+
+typedef struct kind_row kind_row;
+typedef int (*kind_compile)(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k);
+struct kind_row {
+    const char *name;          /* as rules/*.json spell it */
+    unsigned langs;            /* 1u << sunset_lang: the languages it applies to */
+    int specificity;           /* higher wins when rules meet on one span */
+    const char *const *fields; /* the "match" fields it knows, NULL-terminated */
+    kind_compile compile;
+    /* for compile_simple: one clause on `fact` in `ctx`, its main test "names"/"pattern"
+     * ("pattern" only when pattern_only), `aux` an optional regex field for its aux text,
+     * the names the prefilter's literals when `literals` */
+    int fact;
+    unsigned ctx;
+    const char *aux;
+    bool pattern_only, literals;
+};
+
+/* One clause on one fact kind: include, base_class, keyword, call, definition, string, text. */
+static int compile_simple(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    if (k->pattern_only && !has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
+    clause *c = add_clause(L, r, k->fact, k->ctx);
+    if (!c) return -1;
+    if (main_test(L, m, &c->main, true) || (k->aux && opt_re(L, m, k->aux, &c->aux))) return -1;
+    return k->literals ? add_literals_from(L, r, &c->main, NULL) : 0;
+}
+
+static int compile_ident(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    strtest main = {0}, call = {0}, qual = {0};
+    clause *c;
+    int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) || opt_re(L, m, "qualified", &qual);
+    if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
+    if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE_DOC))) {
+        rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
+             strtest_copy(L, &c->qual, &qual);
+    } else if (!rc) rc = -1;
+    /* Words in comments and strings: a call constraint cannot hold there. */
+    if (!rc && !call.re && (r->ctx_mask & CTX_TEXTUAL)) {
+        if ((c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL))) rc = strtest_copy(L, &c->main, &main);
+        else rc = -1;
+    }
+    strtest_free(&main);
+    strtest_free(&call);
+    strtest_free(&qual);
+    return rc;
+}
+
+static int compile_import(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    if (!has_field(m, "module") && !has_field(m, "name"))
+        return fail(L, "match", "an import matcher needs \"module\" or \"name\"");
+    clause *c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE_DOC);
+    if (!c) return -1;
+    return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
+}
+
+static int compile_attr(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    /* a flow receiver: the clause is tested by core/flow.c on the uses of bound objects,
+     * so it sits under BIND, a kind no fact is matched against; literals come from the
+     * rules it is bound to (no seed, no finding) */
+    const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
+    bool flow = cJSON_IsObject(rv);
+    clause *c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE_DOC);
+    if (!c) return -1;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
+    if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
+    if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
+    if (flow) {
+        char msg[200];
+        r->specificity = 1; /* on one span the bound rule's own finding stands */
+        if (flow_rule_parse(r, rv, msg, sizeof msg)) return fail(L, "receiver", "%s", msg);
+        return main_test(L, m, &c->main, false);
+    }
+    if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
+    return add_literals_from(L, r, &c->main, NULL);
+}
+
+/* The query's text: inline, or read from queries_dir/query_file (then its origin). */
+static int query_text(loader *L, sunset_rule *r, const cJSON *q, const cJSON *qf) {
+    if (q) {
+        if (!cJSON_IsString(q)) return fail(L, "query", "\"query\" must be a string");
+        r->query = sunset_strndup(q->valuestring, strlen(q->valuestring));
+        return r->query ? 0 : oom(L);
+    }
+    if (!cJSON_IsString(qf) || strstr(qf->valuestring, ".."))
+        return fail(L, "query_file", "\"query_file\" must be a relative path without ..");
+    sb p = {0};
+    sb_printf(&p, "%s/%s", L->rs->queries_dir ? L->rs->queries_dir : "queries", qf->valuestring);
+    size_t len;
+    int e = p.oom ? ENOMEM : read_file(p.s, 1 << 20, &r->query, &len);
+    if (e) {
+        fail(L, "query_file", "cannot read %s: %s", p.s, strerror(e));
+        sb_free(&p);
+        return -1;
+    }
+    sunset_free(r->origin);
+    r->origin = sb_take(&p);
+    return 0;
+}
+
+static int compile_query(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(m, "query");
+    const cJSON *qf = cJSON_GetObjectItemCaseSensitive(m, "query_file");
+    const cJSON *cap = cJSON_GetObjectItemCaseSensitive(m, "capture");
+    if (!!q == !!qf) return fail(L, "match", "a query matcher needs \"query\" or \"query_file\"");
+    if (cap && !cJSON_IsString(cap)) return fail(L, "capture", "\"capture\" must be a string");
+    unsigned langs = r->lang_mask;
+    if (langs == 0 || (langs & (langs - 1))) return fail(L, "languages", "a query rule takes exactly one language");
+    for (int i = 0; i < SUNSET_LANG_COUNT; i++)
+        if (langs == 1u << i) r->query_lang = (sunset_lang)i;
+    if (query_text(L, r, q, qf)) return -1;
+    r->capture = sunset_strndup(cap ? cap->valuestring : "", cap ? strlen(cap->valuestring) : 0);
+    return r->capture ? 0 : oom(L);
+}
+
+static int compile_path(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
+    return main_test(L, m, &r->path, true);
+}
+
+static int compile_cmake(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    /* quoted arguments arrive with ctx STRING: they are still arguments */
+    clause *c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING));
+    if (!c) return -1;
+    const cJSON *td = cJSON_GetObjectItemCaseSensitive(m, "target_def");
+    if (td && !cJSON_IsBool(td)) return fail(L, "target_def", "\"target_def\" must be true or false");
+    if (cJSON_IsTrue(td)) c->flags |= SUNSET_FACT_TARGET;
+    const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
+    if (names && has_field(m, "arg")) return fail(L, "names", "give \"names\" or \"arg\", not both");
+    int rc = names ? strtest_names(L, &c->main, "names", names, NULL) : opt_re(L, m, "arg", &c->main);
+    if (!rc) rc = opt_re(L, m, "command", &c->aux) || opt_re(L, m, "target", &c->target) ||
+                  opt_re(L, m, "section", &c->section);
+    if (!rc && !c->main.n_names && !c->main.re && !c->target.re)
+        rc = fail(L, "match", "a cmake matcher needs \"arg\", \"names\" or \"target\"");
+    if (!rc) rc = add_literals_from(L, r, &c->main, NULL);
+    return rc;
+}
+
+/* A clause on `fact` in `ctx` testing a copy of `names`; 0, or -1 (OOM reported). */
+static int names_clause(loader *L, sunset_rule *r, int fact, unsigned ctx, const strtest *names, clause **out) {
+    clause *c = add_clause(L, r, fact, ctx);
+    if (out) *out = c;
+    return c ? strtest_copy(L, &c->main, names) : -1;
+}
+
+/* gflag: FLAGS_x identifiers and words; x as a DEFINE/DECLARE macro argument; "x" and
+ * "FLAGS_x" strings; \bFLAGS_x\b or a DEFINE/DECLARE line in text files. */
+static int gflag_clauses(loader *L, sunset_rule *r, const cJSON *arr, const strtest *names) {
+    strtest flags_names = {0};
+    clause *c;
+    int rc = strtest_names(L, &flags_names, "names", arr, "FLAGS_");
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, &flags_names, NULL);
+    if (!rc) rc = names_clause(L, r, MATCH_WORD, CTX_TEXTUAL, &flags_names, NULL);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c);
+    if (!rc) rc = compile_re(L, "names", "(DEFINE|DECLARE)", &c->aux.re);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, names, NULL);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, &flags_names, NULL);
+    if (!rc) {
+        sb re = {0};
+        sb_puts(&re, "\\bFLAGS_(?:");
+        for (size_t i = 0; i < names->n_names; i++) sb_printf(&re, "%s%s", i ? "|" : "", names->names[i]);
+        sb_puts(&re, ")\\b");
+        if (re.oom) rc = oom(L);
+        if (!rc && (c = add_clause(L, r, SUNSET_FACT_LINE, CTX_ALL))) rc = compile_re(L, "names", re.s, &c->main.re);
+        sb_free(&re);
+    }
+    if (!rc) rc = add_literals_from(L, r, &flags_names, NULL);
+    strtest_free(&flags_names);
+    return rc;
+}
+
+/* pass: the name as a USE_PASS/REGISTER_PASS argument, a string, a CMake argument. */
+static int pass_clauses(loader *L, sunset_rule *r, const strtest *names) {
+    clause *c;
+    int rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c);
+    if (!rc) rc = compile_re(L, "names", "^(USE|REGISTER)_PASS", &c->aux.re);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, names, NULL);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING), names, NULL);
+    return rc;
+}
+
+static int compile_named(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    strtest names = {0};
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(m, "names");
+    if (!arr) return fail(L, "match", "the matcher needs \"names\"");
+    int rc = strtest_names(L, &names, "names", arr, NULL);
+    if (!rc) rc = add_literals_from(L, r, &names, NULL);
+    if (!rc) rc = k->fact == SUNSET_FACT_IDENT ? gflag_clauses(L, r, arr, &names) : pass_clauses(L, r, &names);
+    strtest_free(&names);
+    return rc;
+}
+
+static const char *const f_ident[] = {"kind", "names", "pattern", "call", "qualified", NULL};
+static const char *const f_pat[] = {"kind", "pattern", NULL};
+static const char *const f_import[] = {"kind", "module", "name", NULL};
+static const char *const f_base[] = {"kind", "pattern", "class", NULL};
+static const char *const f_attr[] = {"kind", "names", "pattern", "receiver", "store", NULL};
+static const char *const f_kw[] = {"kind", "names", "pattern", "callee", NULL};
+static const char *const f_def[] = {"kind", "names", "pattern", "def_kind", NULL};
+static const char *const f_str[] = {"kind", "names", "pattern", NULL};
+static const char *const f_query[] = {"kind", "query", "query_file", "capture", NULL};
+static const char *const f_cmake[] = {"kind", "command", "target", "section", "arg", "names", "target_def", NULL};
+static const char *const f_names[] = {"kind", "names", NULL};
+
+/* Every matcher kind, one row each: its name, languages, specificity, fields and compiler. */
+#define L(x) (1u << SUNSET_LANG_##x)
+static const kind_row kinds[RK_COUNT] = {
+    [RK_IDENTIFIER] = {"identifier", L(CPP) | L(PYTHON), 2, f_ident, compile_ident},
+    [RK_INCLUDE] = {"include", L(CPP), 3, f_pat, compile_simple, SUNSET_FACT_INCLUDE, CTX_ALL, NULL, true, false},
+    [RK_IMPORT] = {"import", L(PYTHON), 3, f_import, compile_import},
+    [RK_BASE_CLASS] = {"base_class", L(CPP) | L(PYTHON), 3, f_base, compile_simple, SUNSET_FACT_BASE, CTX_CODE,
+                       "class", true, false},
+    [RK_ATTRIBUTE] = {"attribute", L(CPP) | L(PYTHON), 3, f_attr, compile_attr},
+    [RK_KEYWORD] = {"keyword", L(PYTHON), 3, f_kw, compile_simple, SUNSET_FACT_KWARG, CTX_CODE_DOC, "callee",
+                    false, true},
+    [RK_CALL] = {"call", L(CPP) | L(PYTHON), 3, f_pat, compile_simple, SUNSET_FACT_CALL, CTX_ALL, NULL, true, false},
+    [RK_DEFINITION] = {"definition", L(CPP) | L(PYTHON), 3, f_def, compile_simple, SUNSET_FACT_DEF, CTX_CODE,
+                       "def_kind", false, true},
+    [RK_STRING] = {"string", L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3, f_str, compile_simple, SUNSET_FACT_STRING,
+                   CTX_TEXTUAL, NULL, false, true},
+    [RK_QUERY] = {"query", L(PYTHON), 4, f_query, compile_query},
+    [RK_PATH] = {"path", ~0u & ~1u, 0, f_pat, compile_path},
+    [RK_CMAKE] = {"cmake", L(CMAKE), 3, f_cmake, compile_cmake},
+    [RK_GFLAG] = {"gflag", L(CPP) | L(PYTHON) | L(CMAKE) | L(SHELL) | L(TEXT) | L(MARKDOWN) | L(RST), 3, f_names,
+                  compile_named, SUNSET_FACT_IDENT},
+    [RK_PASS] = {"pass", L(CPP) | L(PYTHON) | L(CMAKE), 3, f_names, compile_named, SUNSET_FACT_CMAKE},
+    [RK_TEXT] = {"text", L(CMAKE) | L(PROTO) | L(SHELL) | L(MARKDOWN) | L(RST) | L(TEXT), 1, f_pat, compile_simple,
+                 SUNSET_FACT_LINE, CTX_ALL, NULL, true, false},
+};
+#undef L
+
 static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "kind");
     if (!cJSON_IsString(k)) return fail(L, "match", "\"match\" needs a \"kind\" string");
-    int kind = -1;
+    const kind_row *row = NULL;
     for (int i = 0; i < RK_COUNT; i++)
-        if (strcmp(kind_names[i], k->valuestring) == 0) kind = i;
-    if (kind < 0) return fail(L, "kind", "unknown match kind \"%s\"", k->valuestring);
-    r->kind = (rule_kind)kind;
-    r->specificity = kind_info[kind].specificity;
-    if (r->lang_mask & ~kind_info[kind].langs)
+        if (strcmp(kinds[i].name, k->valuestring) == 0) {
+            row = &kinds[i];
+            r->kind = (rule_kind)i;
+        }
+    if (!row) return fail(L, "kind", "unknown match kind \"%s\"", k->valuestring);
+    r->specificity = row->specificity;
+    if (r->lang_mask & ~row->langs)
         return fail(L, "languages", "a \"%s\" matcher does not apply to one of the languages given",
                     k->valuestring);
-
-    static const char *const f_ident[] = {"kind", "names", "pattern", "call", "qualified", NULL};
-    static const char *const f_pat[] = {"kind", "pattern", NULL};
-    static const char *const f_import[] = {"kind", "module", "name", NULL};
-    static const char *const f_base[] = {"kind", "pattern", "class", NULL};
-    static const char *const f_attr[] = {"kind", "names", "pattern", "receiver", "store", NULL};
-    static const char *const f_kw[] = {"kind", "names", "pattern", "callee", NULL};
-    static const char *const f_def[] = {"kind", "names", "pattern", "def_kind", NULL};
-    static const char *const f_str[] = {"kind", "names", "pattern", NULL};
-    static const char *const f_query[] = {"kind", "query", "query_file", "capture", NULL};
-    static const char *const f_cmake[] = {"kind", "command", "target", "section", "arg", "names",
-                                          "target_def", NULL};
-    static const char *const f_names[] = {"kind", "names", NULL};
-    static const char *const *fields[RK_COUNT] = {
-        f_ident, f_pat, f_import, f_base, f_attr, f_kw, f_pat, f_def, f_str, f_query, f_pat,
-        f_cmake, f_names, f_names, f_pat,
-    };
-    if (check_fields(L, m, "\"match\"", fields[kind])) return -1;
-
-    clause *c;
-    switch ((rule_kind)kind) {
-    case RK_IDENTIFIER: {
-        strtest main = {0}, call = {0}, qual = {0};
-        int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) ||
-                 opt_re(L, m, "qualified", &qual);
-        if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
-        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE_DOC))) {
-            rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
-                 strtest_copy(L, &c->qual, &qual);
-        } else if (!rc) rc = -1;
-        /* Words in comments and strings: a call constraint cannot hold there. */
-        if (!rc && !call.re && (r->ctx_mask & CTX_TEXTUAL)) {
-            if ((c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL))) rc = strtest_copy(L, &c->main, &main);
-            else rc = -1;
-        }
-        strtest_free(&main);
-        strtest_free(&call);
-        strtest_free(&qual);
-        return rc;
-    }
-    case RK_INCLUDE:
-    case RK_CALL:
-    case RK_TEXT: {
-        int fact = kind == RK_INCLUDE ? SUNSET_FACT_INCLUDE
-                 : kind == RK_CALL    ? SUNSET_FACT_CALL
-                                      : SUNSET_FACT_LINE;
-        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
-        if (!(c = add_clause(L, r, fact, CTX_ALL))) return -1;
-        return main_test(L, m, &c->main, true);
-    }
-    case RK_IMPORT:
-        if (!has_field(m, "module") && !has_field(m, "name"))
-            return fail(L, "match", "an import matcher needs \"module\" or \"name\"");
-        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE_DOC))) return -1;
-        return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
-    case RK_BASE_CLASS:
-        if (!(c = add_clause(L, r, SUNSET_FACT_BASE, CTX_CODE))) return -1;
-        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
-        return main_test(L, m, &c->main, true) || opt_re(L, m, "class", &c->aux);
-    case RK_ATTRIBUTE: {
-        /* a flow receiver: the clause is tested by core/flow.c on the uses of bound objects,
-         * so it sits under BIND, a kind no fact is matched against; literals come from the
-         * rules it is bound to (no seed, no finding) */
-        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
-        bool flow = cJSON_IsObject(rv);
-        if (!(c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE_DOC))) return -1;
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
-        if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
-        if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
-        if (flow) {
-            char msg[200];
-            r->specificity = 1; /* on one span the bound rule's own finding stands */
-            if (flow_rule_parse(r, rv, msg, sizeof msg)) return fail(L, "receiver", "%s", msg);
-            return main_test(L, m, &c->main, false);
-        }
-        if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    }
-    case RK_KEYWORD:
-        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE_DOC))) return -1;
-        if (main_test(L, m, &c->main, true) || opt_re(L, m, "callee", &c->aux)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    case RK_DEFINITION:
-        if (!(c = add_clause(L, r, SUNSET_FACT_DEF, CTX_CODE))) return -1;
-        if (main_test(L, m, &c->main, true) || opt_re(L, m, "def_kind", &c->aux)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    case RK_STRING:
-        if (!(c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL))) return -1;
-        if (main_test(L, m, &c->main, true)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    case RK_QUERY: {
-        const cJSON *q = cJSON_GetObjectItemCaseSensitive(m, "query");
-        const cJSON *qf = cJSON_GetObjectItemCaseSensitive(m, "query_file");
-        const cJSON *cap = cJSON_GetObjectItemCaseSensitive(m, "capture");
-        if (!!q == !!qf) return fail(L, "match", "a query matcher needs \"query\" or \"query_file\"");
-        if (cap && !cJSON_IsString(cap)) return fail(L, "capture", "\"capture\" must be a string");
-        unsigned langs = r->lang_mask;
-        if (langs == 0 || (langs & (langs - 1)))
-            return fail(L, "languages", "a query rule takes exactly one language");
-        for (int i = 0; i < SUNSET_LANG_COUNT; i++)
-            if (langs == 1u << i) r->query_lang = (sunset_lang)i;
-        if (q) {
-            if (!cJSON_IsString(q)) return fail(L, "query", "\"query\" must be a string");
-            r->query = sunset_strndup(q->valuestring, strlen(q->valuestring));
-            if (!r->query) return oom(L);
-        } else {
-            if (!cJSON_IsString(qf) || strstr(qf->valuestring, ".."))
-                return fail(L, "query_file", "\"query_file\" must be a relative path without ..");
-            sb p = {0};
-            sb_printf(&p, "%s/%s", L->rs->queries_dir ? L->rs->queries_dir : "queries",
-                      qf->valuestring);
-            size_t len;
-            int e = p.oom ? ENOMEM : read_file(p.s, 1 << 20, &r->query, &len);
-            if (e) {
-                fail(L, "query_file", "cannot read %s: %s", p.s, strerror(e));
-                sb_free(&p);
-                return -1;
-            }
-            sunset_free(r->origin);
-            r->origin = sb_take(&p);
-        }
-        r->capture = sunset_strndup(cap ? cap->valuestring : "", cap ? strlen(cap->valuestring) : 0);
-        return r->capture ? 0 : oom(L);
-    }
-    case RK_PATH:
-        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
-        return main_test(L, m, &r->path, true);
-    case RK_CMAKE: {
-        /* quoted arguments arrive with ctx STRING: they are still arguments */
-        if (!(c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING)))) return -1;
-        const cJSON *td = cJSON_GetObjectItemCaseSensitive(m, "target_def");
-        if (td && !cJSON_IsBool(td)) return fail(L, "target_def", "\"target_def\" must be true or false");
-        if (cJSON_IsTrue(td)) c->flags |= SUNSET_FACT_TARGET;
-        const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
-        if (names && has_field(m, "arg")) return fail(L, "names", "give \"names\" or \"arg\", not both");
-        int rc = names ? strtest_names(L, &c->main, "names", names, NULL) : opt_re(L, m, "arg", &c->main);
-        if (!rc) rc = opt_re(L, m, "command", &c->aux) || opt_re(L, m, "target", &c->target) ||
-                      opt_re(L, m, "section", &c->section);
-        if (!rc && !c->main.n_names && !c->main.re && !c->target.re)
-            rc = fail(L, "match", "a cmake matcher needs \"arg\", \"names\" or \"target\"");
-        if (!rc) rc = add_literals_from(L, r, &c->main, NULL);
-        return rc;
-    }
-    case RK_GFLAG:
-    case RK_PASS: {
-        strtest names = {0};
-        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(m, "names");
-        if (!arr) return fail(L, "match", "the matcher needs \"names\"");
-        int rc = strtest_names(L, &names, "names", arr, NULL);
-        if (!rc) rc = add_literals_from(L, r, &names, NULL);
-        if (kind == RK_GFLAG) {
-            /* FLAGS_x identifiers and words; x as a DEFINE/DECLARE macro argument; "x" and
-             * "FLAGS_x" strings; \bFLAGS_x\b or a DEFINE/DECLARE line in text files. */
-            strtest flags_names = {0};
-            if (!rc) rc = strtest_names(L, &flags_names, "names", arr, "FLAGS_");
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE)))
-                rc = strtest_copy(L, &c->main, &flags_names);
-            if (!rc && (c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL)))
-                rc = strtest_copy(L, &c->main, &flags_names);
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
-                rc = strtest_copy(L, &c->main, &names);
-                if (!rc) rc = compile_re(L, "names", "(DEFINE|DECLARE)", &c->aux.re);
-            }
-            for (int pass = 0; !rc && pass < 2; pass++) {
-                if ((c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
-                    rc = strtest_copy(L, &c->main, pass ? &flags_names : &names);
-                else rc = -1;
-            }
-            if (!rc) {
-                sb re = {0};
-                sb_puts(&re, "\\bFLAGS_(?:");
-                for (size_t i = 0; i < names.n_names; i++)
-                    sb_printf(&re, "%s%s", i ? "|" : "", names.names[i]);
-                sb_puts(&re, ")\\b");
-                if (re.oom) rc = oom(L);
-                if (!rc && (c = add_clause(L, r, SUNSET_FACT_LINE, CTX_ALL)))
-                    rc = compile_re(L, "names", re.s, &c->main.re);
-                sb_free(&re);
-            }
-            if (!rc) rc = add_literals_from(L, r, &flags_names, NULL);
-            strtest_free(&flags_names);
-        } else {
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
-                rc = strtest_copy(L, &c->main, &names);
-                if (!rc) rc = compile_re(L, "names", "^(USE|REGISTER)_PASS", &c->aux.re);
-            }
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
-                rc = strtest_copy(L, &c->main, &names);
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING))))
-                rc = strtest_copy(L, &c->main, &names);
-        }
-        strtest_free(&names);
-        return rc;
-    }
-    case RK_COUNT:
-        break;
-    }
-    return fail(L, "kind", "unsupported match kind");
+    if (check_fields(L, m, "\"match\"", row->fields)) return -1;
+    return row->compile(L, r, m, row);
 }
 
 static int lang_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
@@ -1184,4 +1192,4 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     sunset_free(rs);
 }
 
-const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kind_names[k] : "?"; }
+const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kinds[k].name : "?"; }
