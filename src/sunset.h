@@ -215,6 +215,11 @@ const char *sunset_rule_query_capture(const sunset_rule *rule);
 /* Where the query text came from, for error messages: "rules/x.json" or "queries/python/y.scm". */
 const char *sunset_rule_origin(const sunset_rule *rule);
 
+/* Does the CMake command `name` (lower case) define the target its first argument names
+ * (settings.cmake.target_commands: cc_library, py_test ...)? CMake's own target commands are
+ * the frontend's to know; rules may be NULL (none). */
+bool sunset_ruleset_target_command(const sunset_ruleset *rules, const char *name);
+
 /* --- frontends --- */
 
 typedef struct sunset_frontend_config {

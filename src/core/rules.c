@@ -645,8 +645,9 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
         ld_fail_item(L, task, "\"task\": %s", json_int_error(trc));
         goto cleanup;
     }
-    if (trc != JSON_INT_OK || tv < 1 || tv > 6) {
-        ld_fail(L, "task", "\"task\" must be a whole number from 1 to 6");
+    int task_max = sunset_ruleset_task_max(L->rs);
+    if (trc != JSON_INT_OK || tv < 1 || tv > task_max) {
+        ld_fail(L, "task", "\"task\" must be a whole number from 1 to %d", task_max);
         goto cleanup;
     }
     r->task = (int)tv;

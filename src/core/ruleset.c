@@ -3,6 +3,7 @@
  * (.sunset.json), the query rules of a language and a rule's own fields. The loader and
  * compiler are rules.c; both share core/rules_int.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/rules_int.h"
@@ -36,3 +37,10 @@ const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
 const char *sunset_rule_query(const sunset_rule *r) { return r->query ? r->query : ""; }
 const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
 const char *sunset_rule_origin(const sunset_rule *r) { return r->origin; }
+
+static int cmp_name(const void *key, const void *elem) { return strcmp(key, *(char *const *)elem); }
+
+bool sunset_ruleset_target_command(const sunset_ruleset *rs, const char *name) {
+    return rs && rs->cmake_targets.n &&
+           bsearch(name, rs->cmake_targets.v, rs->cmake_targets.n, sizeof(char *), cmp_name) != NULL;
+}

@@ -141,6 +141,9 @@ struct sunset_ruleset {
     sunset_cross_file cross_file;
     sunset_remnant_settings remnants;
     sunset_anchor anchor;
+    vec tasks;                 /* char *: settings.tasks, the title of task i + 1 at i; empty =
+                                  none declared (then any task the results can hold) */
+    vec cmake_targets;         /* char *: settings.cmake.target_commands, lower case, sorted */
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */
@@ -167,6 +170,10 @@ void sunset_ruleset_free(sunset_ruleset *rs);
 /* Severity overrides and rule disabling from configuration. Returns -1 for an unknown id. */
 int sunset_ruleset_set_severity(sunset_ruleset *rs, const char *id, sunset_severity sev);
 const sunset_rule *sunset_ruleset_find(const sunset_ruleset *rs, const char *id);
+
+/* The highest task number a rule may carry: the settings pack's last task, else the most the
+ * results hold (core/result.h SUNSET_TASKS - 1). */
+int sunset_ruleset_task_max(const sunset_ruleset *rs);
 
 /* Regex search (an error counts as no match); on a hit sets *so/*eo (when not NULL) to the
  * match offsets. */

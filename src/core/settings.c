@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/anchor.h"
+#include "core/result.h"
 
 int ld_string_list(loader *L, const cJSON *arr, const char *field, vec *out) {
     if (!cJSON_IsArray(arr)) return ld_fail(L, field, "\"%s\" must be an array of strings", field);
@@ -170,10 +171,51 @@ static int load_anchor(loader *L, const cJSON *x) {
     return 0;
 }
 
+/* settings.tasks: [{"id": 1, "title": "..."}, ...], numbered 1, 2, ... in order; no more than
+ * the results hold (SUNSET_TASKS - 1). */
+static int load_tasks(loader *L, const cJSON *arr) {
+    static const char *const fields[] = {"id", "title", NULL};
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+        return ld_fail(L, "tasks", "\"tasks\" must be a non-empty array of objects");
+    if (cJSON_GetArraySize(arr) > SUNSET_TASKS - 1)
+        return ld_fail(L, "tasks", "\"tasks\": at most %d tasks", SUNSET_TASKS - 1);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
+        const cJSON *title = cJSON_GetObjectItemCaseSensitive(it, "title");
+        if (!cJSON_IsObject(it) || !cJSON_IsNumber(id) || !cJSON_IsString(title) || !*title->valuestring)
+            return ld_fail_item(L, it, "each task needs \"id\" (a number) and \"title\" (a string)");
+        if (ld_check_fields(L, it, "a task", fields)) return -1;
+        if (id->valuedouble != (double)(L->rs->tasks.n + 1))
+            return ld_fail_item(L, id, "tasks are numbered 1, 2, ... in order: want %zu", L->rs->tasks.n + 1);
+        char *t = sunset_strndup(title->valuestring, strlen(title->valuestring));
+        if (!t || !vec_push(&L->rs->tasks, &t)) return sunset_free(t), ld_oom(L);
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* settings.cmake: {"target_commands": [...]}: the tree's CMake wrappers (cc_library, py_test
+ * ...) whose first argument is the target they define; compared in lower case, as CMake does. */
+static int load_cmake(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"target_commands", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "cmake", "\"cmake\" must be an object");
+    if (ld_check_fields(L, x, "\"cmake\"", allowed)) return -1;
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(x, "target_commands");
+    vec *out = &L->rs->cmake_targets;
+    if (tc && ld_string_list(L, tc, "target_commands", out)) return -1;
+    for (size_t i = 0; i < out->n; i++)
+        for (char *c = VEC_AT(out, char *, i); *c; c++)
+            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    if (out->n) qsort(out->v, out->n, sizeof(char *), cmp_str);
+    return 0;
+}
+
 int ld_settings(loader *L, const cJSON *s) {
     static const char *const allowed[] = {"families", "test_paths", "generated_markers",
                                           "generated_paths", "cross_file", "remnants", "anchor",
-                                          NULL};
+                                          "tasks", "cmake", NULL};
     if (!cJSON_IsObject(s)) return ld_fail(L, "settings", "\"settings\" must be an object");
     if (L->rs->families.n) return ld_fail(L, "settings", "a second settings pack");
     if (ld_check_fields(L, s, "\"settings\"", allowed)) return -1;
@@ -204,6 +246,10 @@ int ld_settings(loader *L, const cJSON *s) {
     if (rem && load_remnants(L, rem)) return -1;
     const cJSON *anc = cJSON_GetObjectItemCaseSensitive(s, "anchor");
     if (anc && load_anchor(L, anc)) return -1;
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(s, "tasks");
+    if (tasks && load_tasks(L, tasks)) return -1;
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(s, "cmake");
+    if (cm && load_cmake(L, cm)) return -1;
     /* regexes matched against each of the first lines (engine.c): a generator writes its
      * marker as a header comment, so a mention further down or inside prose is not one */
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
@@ -214,10 +260,20 @@ int ld_settings(loader *L, const cJSON *s) {
 
 void settings_init(sunset_ruleset *rs) {
     cross_file_init(&rs->cross_file);
+    rs->tasks = rs->cmake_targets = VEC_INIT(char *);
+}
+
+int sunset_ruleset_task_max(const sunset_ruleset *rs) {
+    return rs->tasks.n ? (int)rs->tasks.n : SUNSET_TASKS - 1;
 }
 
 void settings_free(sunset_ruleset *rs) {
     cross_file_free(&rs->cross_file);
     remnant_settings_free(&rs->remnants);
     sunset_anchor_free(&rs->anchor);
+    vec *strs[] = {&rs->tasks, &rs->cmake_targets};
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
+        vec_free(strs[k]);
+    }
 }

@@ -138,6 +138,15 @@ const sunset_rule *sunset_ruleset_query_at(const sunset_ruleset *rs, sunset_lang
 }
 
 const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
+
+/* The target commands of the settings pack (rules/00-settings.json) the frontend tests name. */
+bool sunset_ruleset_target_command(const sunset_ruleset *rs, const char *name) {
+    static const char *const paddle[] = {"cc_library", "cc_test", "hip_library", "nv_library", "nv_test",
+                                         "py_test", "py_test_modules", NULL};
+    for (const char *const *c = paddle; *c; c++)
+        if (strcmp(*c, name) == 0) return true;
+    return false;
+}
 const char *sunset_rule_query(const sunset_rule *r) { return r->query; }
 const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
 const char *sunset_rule_origin(const sunset_rule *r) { (void)r; return "test"; }

@@ -87,6 +87,37 @@ static const sunset_finding *find(const sunset_result *r, const char *rule, uint
     return NULL;
 }
 
+/* A CMake wrapper the settings pack declares (settings.cmake.target_commands) defines its
+ * target, without a rebuild: a target_def rule matches its first argument; the same command
+ * in a pack that does not declare it defines nothing. */
+static void cmake_wrapper_from_settings(void **state) {
+    (void)state;
+    static const char *fmt =
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]%s},"
+        "\"family\":\"pe\",\"rules\":[{\"id\":\"PE-TARGET\",\"task\":5,\"languages\":[\"cmake\"],"
+        "\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+        "\"match\":{\"kind\":\"cmake\",\"names\":[\"pe_target\"],\"target_def\":true}}]}";
+    const char *settings[] = {",\"cmake\":{\"target_commands\":[\"legacy_wrapper\"]}", ""};
+    for (int k = 0; k < 2; k++) {
+        char pack[1024];
+        snprintf(pack, sizeof pack, fmt, settings[k]);
+        sunset_error err = {{0}};
+        fixture g = {0};
+        g.rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
+        assert_non_null(g.rs);
+        g.o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
+        g.e = sunset_engine_new(g.rs, &g.o, &err);
+        assert_non_null(g.e);
+        sunset_result r;
+        scan(&g, "CMakeLists.txt", "legacy_wrapper(pe_target SRCS pe.cc)\nother(x pe_target)\n", &r);
+        assert_int_equal(r.n_findings, k == 0 ? 1 : 0);
+        if (k == 0) assert_int_equal(r.findings[0].span.line, 1);
+        sunset_result_free(&r);
+        sunset_engine_free(g.e);
+        sunset_ruleset_free(g.rs);
+    }
+}
+
 static void contexts_and_overlap(void **state) {
     fixture *f = *state;
     sunset_result r;
@@ -412,6 +443,7 @@ int main(void) {
         cmocka_unit_test(fingerprints_survive_edits),
         cmocka_unit_test(fingerprints_know_the_context),
         cmocka_unit_test(thread_count_does_not_matter),
+        cmocka_unit_test(cmake_wrapper_from_settings),
     };
     return cmocka_run_group_tests_name("engine", tests, setup, teardown);
 }
