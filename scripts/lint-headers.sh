@@ -7,11 +7,15 @@
 #   analysis/  + analysis/ (never report/ or cmd/)
 #   report/    + analysis/ and report/ (never cmd/)
 #   cmd/       anything but test/ and fuzz/
+# plus: every path a comment names (engine.c, core/engine.h, src/lang/text.c) exists: a bare
+# name somewhere in SRC, a path below SRC or the checkout (paddle/..., system headers and
+# files whose stem is one letter, the examples, are not ours and not checked);
 # plus: a *_int.h only from its own folder, no include cycle between files, no .c file over
 # 1,200 lines, at most three .c files loose in src/ beside main.c. Prints one line per
 # violation (FILE:LINE: what) and exits 1 if there is any. POSIX sh and awk only.
 set -u
 src=${1:-src}
+bad=0
 files=$(find "$src" -name '*.[ch]' ! -path "$src/test/*" ! -path "$src/fuzz/*" | sort)
 # shellcheck disable=SC2086
 awk -v src="$src/" '
@@ -79,4 +83,34 @@ END {
         printf "\n"; bad = 1
     }
     exit bad
-}' $files
+}' $files || bad=1
+# Paths named in comments: the first input is the list of files under SRC (relative to it).
+# shellcheck disable=SC2086
+find "$src" -name '*.[ch]' | sed "s|^$src/||" | awk -v src="$src/" '
+NR == FNR { have[$0] = 1; n = $0; sub(/.*\//, "", n); base[n] = 1; next }
+FNR == 1 { incomment = 0; f = FILENAME; dir = f; sub("^" src, "", dir); if (dir ~ /\//) sub(/\/[^\/]*$/, "/", dir); else dir = "" }
+/^[ \t]*#[ \t]*include[ \t]*</ { h = $0; sub(/^[^<]*</, "", h); sub(/>.*$/, "", h); sub(/.*\//, "", h); sys[h] = 1 }
+{
+    line = $0; text = ""
+    if (incomment) {
+        e = index(line, "*/")
+        if (e) { text = substr(line, 1, e - 1); incomment = 0 } else text = line
+    } else {
+        s = index(line, "/*"); d = index(line, "//")
+        if (d && (!s || d < s)) text = substr(line, d + 2)
+        else if (s) {
+            rest = substr(line, s + 2); e = index(rest, "*/")
+            if (e) text = substr(rest, 1, e - 1); else { text = rest; incomment = 1 }
+        }
+    }
+    while (text != "" && match(text, /[A-Za-z0-9_.\/-]*[A-Za-z0-9_]\.[ch]([^A-Za-z0-9_]|$)/)) {
+        tok = substr(text, RSTART, RLENGTH); sub(/[^A-Za-z0-9_]$/, "", tok)
+        text = substr(text, RSTART + RLENGTH)
+        if (tok ~ /^paddle\// || tok ~ /^_/ || tok ~ /^[A-Za-z](\.[a-z]+)+$/ || sys[tok]) continue
+        p = tok; sub(/^src\//, "", p)
+        if (p ~ /\// ? (have[p] || have[dir p]) : base[p]) continue
+        printf "%s:%d: the comment names %s, which does not exist\n", FILENAME, FNR, tok; bad = 1
+    }
+}
+END { exit bad }' - $files || bad=1
+exit $bad

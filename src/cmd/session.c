@@ -1,5 +1,5 @@
 /*
- * scan.c — the shared scan pipeline and the `scan` command. The bundled rules and queries
+ * session.c — the shared scan pipeline and the `scan` command. The bundled rules and queries
  * are found next to the binary (../rules in the build tree, ../share/sunset/rules installed).
  */
 #include "cmd/session.h"
