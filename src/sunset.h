@@ -141,7 +141,7 @@ typedef struct sunset_source {
     size_t len;
     sunset_lang lang;    /* may differ from the path's language: the Python blocks of a
                             Markdown/reST file are handed to the Python frontend as lang PYTHON
-                            (registry: sunset_lang_embedded), to be scanned at the file's
+                            (core/lang.c: sunset_lang_embedded), to be scanned at the file's
                             positions */
 } sunset_source;
 

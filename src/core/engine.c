@@ -701,7 +701,7 @@ static int frontend_scan(worker *w, const sunset_frontend *fe, int fi, const sun
     return fe->scan(w->fe_worker[fi], src, sink);
 }
 
-/* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
+/* The code blocks a document embeds (core/lang.c: Markdown/reST hold Python), scanned by that
  * language's frontend and matched against its rules, at the document's positions. */
 static void scan_embedded(worker *w, sunset_sink *sink) {
     sunset_engine *e = w->e;

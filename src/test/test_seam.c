@@ -2,8 +2,8 @@
  * test_seam.c — core stands alone: the engine runs the frontends the session hands it
  * (sunset_engine_opts.frontends) and no other. A stub frontend written here emits one
  * identifier fact per line; the engine matches it against a rule, skips a language it was
- * given no frontend for, and refuses more frontends than it holds. Linked with core and base
- * only (make core-test), no libclang, no tree-sitter.
+ * given no frontend for, and refuses more frontends than it holds; each test ends with every
+ * allocation freed. Linked with core and base only (make core-test), no libclang, no tree-sitter.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "core/engine.h"
 
 static const char *pack =
@@ -65,6 +66,7 @@ static size_t scan(sunset_engine *e, const char *path, const char *text, sunset_
 
 /* The handed frontend scans C++; Python has a rule but no frontend: skipped, not parsed. */
 static void test_engine_runs_the_frontends_it_is_handed(void **state) {
+    long live = sunset_alloc_live();
     sunset_error err = {{0}};
     sunset_ruleset *rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
     assert_non_null(rs);
@@ -85,10 +87,12 @@ static void test_engine_runs_the_frontends_it_is_handed(void **state) {
     sunset_result_free(&res);
     sunset_engine_free(e);
     sunset_ruleset_free(rs);
+    assert_int_equal(sunset_alloc_live(), live);
 }
 
 /* No frontends at all: every file is of no language the engine can parse. */
 static void test_engine_without_frontends(void **state) {
+    long live = sunset_alloc_live();
     sunset_error err = {{0}};
     sunset_ruleset *rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
     assert_non_null(rs);
@@ -101,10 +105,12 @@ static void test_engine_without_frontends(void **state) {
     sunset_result_free(&res);
     sunset_engine_free(e);
     sunset_ruleset_free(rs);
+    assert_int_equal(sunset_alloc_live(), live);
 }
 
 /* More frontends than the engine keeps slots for: refused with a message, nothing leaks. */
 static void test_engine_refuses_too_many_frontends(void **state) {
+    long live = sunset_alloc_live();
     sunset_error err = {{0}};
     sunset_ruleset *rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
     assert_non_null(rs);
@@ -114,6 +120,7 @@ static void test_engine_refuses_too_many_frontends(void **state) {
     assert_null(sunset_engine_new(rs, &o, &err));
     assert_non_null(strstr(err.msg, "at most"));
     sunset_ruleset_free(rs);
+    assert_int_equal(sunset_alloc_live(), live);
 }
 
 int main(void) {
