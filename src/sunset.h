@@ -219,6 +219,9 @@ const char *sunset_rule_origin(const sunset_rule *rule);
  * (settings.cmake.target_commands: cc_library, py_test ...)? CMake's own target commands are
  * the frontend's to know; rules may be NULL (none). */
 bool sunset_ruleset_target_command(const sunset_ruleset *rules, const char *name);
+/* Is s[0, n) a keyword argument of the tree's CMake wrappers that opens a section
+ * (settings.cmake.keywords: SRCS, DEPS, MODULES ...)? rules may be NULL (none). */
+bool sunset_ruleset_cmake_keyword(const sunset_ruleset *rules, const char *s, size_t n);
 
 /* --- frontends --- */
 

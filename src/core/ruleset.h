@@ -144,6 +144,7 @@ struct sunset_ruleset {
     vec tasks;                 /* char *: settings.tasks, the title of task i + 1 at i; empty =
                                   none declared (then any task the results can hold) */
     vec cmake_targets;         /* char *: settings.cmake.target_commands, lower case, sorted */
+    vec cmake_keywords;        /* char *: settings.cmake.keywords, sorted */
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */

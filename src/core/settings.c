@@ -196,10 +196,11 @@ static int load_tasks(loader *L, const cJSON *arr) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* settings.cmake: {"target_commands": [...]}: the tree's CMake wrappers (cc_library, py_test
- * ...) whose first argument is the target they define; compared in lower case, as CMake does. */
+/* settings.cmake: {"target_commands": [...], "keywords": [...]}: the tree's CMake wrappers
+ * (cc_library, py_test ...) whose first argument is the target they define, compared in lower
+ * case as CMake does, and their keyword arguments that open a section (SRCS, DEPS ...). */
 static int load_cmake(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"target_commands", NULL};
+    static const char *const allowed[] = {"target_commands", "keywords", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "cmake", "\"cmake\" must be an object");
     if (ld_check_fields(L, x, "\"cmake\"", allowed)) return -1;
     const cJSON *tc = cJSON_GetObjectItemCaseSensitive(x, "target_commands");
@@ -209,6 +210,10 @@ static int load_cmake(loader *L, const cJSON *x) {
         for (char *c = VEC_AT(out, char *, i); *c; c++)
             if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
     if (out->n) qsort(out->v, out->n, sizeof(char *), cmp_str);
+    const cJSON *kw = cJSON_GetObjectItemCaseSensitive(x, "keywords");
+    vec *kws = &L->rs->cmake_keywords;
+    if (kw && ld_string_list(L, kw, "keywords", kws)) return -1;
+    if (kws->n) qsort(kws->v, kws->n, sizeof(char *), cmp_str);
     return 0;
 }
 
@@ -260,7 +265,7 @@ int ld_settings(loader *L, const cJSON *s) {
 
 void settings_init(sunset_ruleset *rs) {
     cross_file_init(&rs->cross_file);
-    rs->tasks = rs->cmake_targets = VEC_INIT(char *);
+    rs->tasks = rs->cmake_targets = rs->cmake_keywords = VEC_INIT(char *);
 }
 
 int sunset_ruleset_task_max(const sunset_ruleset *rs) {
@@ -271,8 +276,8 @@ void settings_free(sunset_ruleset *rs) {
     cross_file_free(&rs->cross_file);
     remnant_settings_free(&rs->remnants);
     sunset_anchor_free(&rs->anchor);
-    vec *strs[] = {&rs->tasks, &rs->cmake_targets};
-    for (size_t k = 0; k < 2; k++) {
+    vec *strs[] = {&rs->tasks, &rs->cmake_targets, &rs->cmake_keywords};
+    for (size_t k = 0; k < 3; k++) {
         for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);
     }

@@ -292,19 +292,19 @@ static const cm_command cm_commands[] = {
     {"set_property", CMD_SET_PROPERTY},
 };
 
-/* Keyword arguments that open a section, across the command families Paddle uses: its
- * target functions, test registration, properties, list()/file() subcommands, the
- * built-in target commands. Sorted (bsearch). */
+/* CMake's own keyword arguments that open a section, across its command families: target
+ * commands, test registration, properties, list()/file() subcommands. Sorted (bsearch). The
+ * tree's wrappers' keywords (Paddle's SRCS, DEPS, MODULES ...) are data:
+ * settings.cmake.keywords. */
 static const char *const cm_keywords[] = {
-    "APPEND", "APPEND_STRING", "ARGS", "CACHE", "COMMAND", "COMMENT", "COMPILE_DEFINITIONS",
-    "COMPILE_FLAGS", "COMPILE_OPTIONS", "CONFIGURATIONS", "DEPENDS", "DEPS", "DESTINATION",
-    "DIRECTORY", "DISABLED", "ENVIRONMENT", "ENVS", "EXCLUDE", "EXTRA_DEPS", "FILES",
-    "FILTER", "FIXTURES_REQUIRED", "FIXTURES_SETUP", "GLOB", "GLOB_RECURSE", "INCLUDE",
-    "INSERT", "INTERFACE", "LABELS", "MODULES", "NAME", "OBJECT", "OUTPUT", "PREPEND",
-    "PRIVATE", "PROCESSORS", "PROPERTIES", "PROPERTY", "PUBLIC", "REMOVE_AT",
-    "REMOVE_DUPLICATES", "REMOVE_ITEM", "RESOURCE_LOCK", "RUN_SERIAL", "SERIAL", "SHARED",
-    "SOURCE", "SOURCES", "SRCS", "START_BASH", "STATIC", "TARGET", "TARGETS", "TEST",
-    "TIMEOUT", "WILL_FAIL", "WORKING_DIRECTORY",
+    "APPEND", "APPEND_STRING", "CACHE", "COMMAND", "COMMENT", "COMPILE_DEFINITIONS",
+    "COMPILE_FLAGS", "COMPILE_OPTIONS", "CONFIGURATIONS", "DEPENDS", "DESTINATION", "DIRECTORY",
+    "DISABLED", "ENVIRONMENT", "EXCLUDE", "FILES", "FILTER", "FIXTURES_REQUIRED",
+    "FIXTURES_SETUP", "GLOB", "GLOB_RECURSE", "INCLUDE", "INSERT", "INTERFACE", "LABELS",
+    "NAME", "OBJECT", "OUTPUT", "PREPEND", "PRIVATE", "PROCESSORS", "PROPERTIES", "PROPERTY",
+    "PUBLIC", "REMOVE_AT", "REMOVE_DUPLICATES", "REMOVE_ITEM", "RESOURCE_LOCK", "RUN_SERIAL",
+    "SHARED", "SOURCE", "SOURCES", "STATIC", "TARGET", "TARGETS", "TEST", "TIMEOUT",
+    "WILL_FAIL", "WORKING_DIRECTORY",
 };
 
 /* Scope keywords of set_property() after which the target name follows. */
@@ -334,14 +334,15 @@ static bool in_sorted(const char *s, size_t n, const char *const *tab, size_t co
     return false;
 }
 
-static bool is_keyword(const cm_arg *a) {
+static bool is_keyword(const sunset_ruleset *rules, const cm_arg *a) {
     if (a->kind != CM_UNQUOTED || a->len == 0 || a->len > 24) return false;
     if (a->text[0] < 'A' || a->text[0] > 'Z') return false;
     for (size_t i = 1; i < a->len; i++) {
         char c = a->text[i];
         if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
     }
-    return in_sorted(a->text, a->len, cm_keywords, sizeof cm_keywords / sizeof cm_keywords[0]);
+    return in_sorted(a->text, a->len, cm_keywords, sizeof cm_keywords / sizeof cm_keywords[0]) ||
+           sunset_ruleset_cmake_keyword(rules, a->text, a->len);
 }
 
 static unsigned command_kind(const sunset_ruleset *rules, const char *lname) {
@@ -696,7 +697,7 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     for (size_t i = 0; i < w->args.n; i++) {
         const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
         if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
-        if (i != ti && is_keyword(a)) {
+        if (i != ti && is_keyword(w->rules, a)) {
             f.section = a->text;
             f.section_len = a->len;
         }

@@ -22,7 +22,8 @@
 static const char *pack =
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"},"
     "{\"id\":\"execution_strategy\",\"title\":\"ES\"}],\"test_paths\":[\"(^|/)test_[^/]*\\\\.py$\"],"
-    "\"generated_markers\":[\"DO NOT EDIT\"],\"generated_paths\":[\"\\\\.pb\\\\.h$\"]},"
+    "\"generated_markers\":[\"DO NOT EDIT\"],\"generated_paths\":[\"\\\\.pb\\\\.h$\"],"
+    "\"cmake\":{\"keywords\":[\"DEPS\"]}},"
     "\"family\":\"parallel_executor\",\"rules\":["
     "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"cpp\",\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
     " \"literals\":[\"ParallelExecutor\"],\"match\":{\"kind\":\"identifier\",\"pattern\":\"ParallelExecutor\"}},"
@@ -87,17 +88,20 @@ static const sunset_finding *find(const sunset_result *r, const char *rule, uint
     return NULL;
 }
 
-/* A CMake wrapper the settings pack declares (settings.cmake.target_commands) defines its
- * target, without a rebuild: a target_def rule matches its first argument; the same command
- * in a pack that does not declare it defines nothing. */
+/* A CMake wrapper and keyword the settings pack declares (settings.cmake) take effect without
+ * a rebuild: the wrapper defines its first argument's target (a target_def rule matches it),
+ * the keyword opens a section (a section rule matches its argument); in a pack that does not
+ * declare them the wrapper defines nothing and the keyword is an argument like any other. */
 static void cmake_wrapper_from_settings(void **state) {
     (void)state;
     static const char *fmt =
         "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]%s},"
         "\"family\":\"pe\",\"rules\":[{\"id\":\"PE-TARGET\",\"task\":5,\"languages\":[\"cmake\"],"
         "\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
-        "\"match\":{\"kind\":\"cmake\",\"names\":[\"pe_target\"],\"target_def\":true}}]}";
-    const char *settings[] = {",\"cmake\":{\"target_commands\":[\"legacy_wrapper\"]}", ""};
+        "\"match\":{\"kind\":\"cmake\",\"names\":[\"pe_target\"],\"target_def\":true}},"
+        "{\"id\":\"PE-DEP\",\"task\":5,\"languages\":[\"cmake\"],\"severity\":\"error\",\"message\":\"m\","
+        "\"fix\":\"f\",\"match\":{\"kind\":\"cmake\",\"names\":[\"pe_dep\"],\"section\":\"^MY_DEPS$\"}}]}";
+    const char *settings[] = {",\"cmake\":{\"target_commands\":[\"legacy_wrapper\"],\"keywords\":[\"MY_DEPS\"]}", ""};
     for (int k = 0; k < 2; k++) {
         char pack[1024];
         snprintf(pack, sizeof pack, fmt, settings[k]);
@@ -109,9 +113,12 @@ static void cmake_wrapper_from_settings(void **state) {
         g.e = sunset_engine_new(g.rs, &g.o, &err);
         assert_non_null(g.e);
         sunset_result r;
-        scan(&g, "CMakeLists.txt", "legacy_wrapper(pe_target SRCS pe.cc)\nother(x pe_target)\n", &r);
-        assert_int_equal(r.n_findings, k == 0 ? 1 : 0);
-        if (k == 0) assert_int_equal(r.findings[0].span.line, 1);
+        scan(&g, "CMakeLists.txt", "legacy_wrapper(pe_target SRCS pe.cc)\nother(x pe_target MY_DEPS pe_dep)\n", &r);
+        assert_int_equal(r.n_findings, k == 0 ? 2 : 0);
+        if (k == 0) {
+            assert_non_null(find(&r, "PE-TARGET", 1));
+            assert_non_null(find(&r, "PE-DEP", 2));
+        }
         sunset_result_free(&r);
         sunset_engine_free(g.e);
         sunset_ruleset_free(g.rs);
