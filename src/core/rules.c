@@ -369,16 +369,18 @@ static int names_clause(loader *L, sunset_rule *r, int fact, unsigned ctx, const
     return c ? strtest_copy(L, &c->main, names) : -1;
 }
 
-/* gflag: FLAGS_x identifiers and words; x as a DEFINE/DECLARE macro argument; "x" and
- * "FLAGS_x" strings; \bFLAGS_x\b or a DEFINE/DECLARE line in text files. */
+/* gflag: FLAGS_x identifiers and words; x as the argument of a macro settings.macros calls a
+ * flag definer (DEFINE_bool, DECLARE_int32 ...); "x" and "FLAGS_x" strings; \bFLAGS_x\b in
+ * text files. */
 static int gflag_clauses(loader *L, sunset_rule *r, const cJSON *arr, const strtest *names) {
     strtest flags_names = {0};
     clause *c;
     int rc = strtest_names(L, &flags_names, "names", arr, "FLAGS_");
     if (!rc) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, &flags_names, NULL);
     if (!rc) rc = names_clause(L, r, MATCH_WORD, CTX_TEXTUAL, &flags_names, NULL);
-    if (!rc) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c);
-    if (!rc) rc = ld_compile_re(L, "names", "(DEFINE|DECLARE)", &c->aux.re);
+    const char *definers = L->rs->flag_definers; /* settings.macros */
+    if (!rc && definers) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c);
+    if (!rc && definers) rc = ld_compile_re(L, "names", definers, &c->aux.re);
     if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, names, NULL);
     if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, &flags_names, NULL);
     if (!rc) {
@@ -395,11 +397,13 @@ static int gflag_clauses(loader *L, sunset_rule *r, const cJSON *arr, const strt
     return rc;
 }
 
-/* pass: the name as a USE_PASS/REGISTER_PASS argument, a string, a CMake argument. */
+/* pass: the name as the argument of a macro settings.macros calls a pass registrar (USE_PASS,
+ * REGISTER_PASS), a string, a CMake argument. */
 static int pass_clauses(loader *L, sunset_rule *r, const strtest *names) {
     clause *c;
-    int rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c);
-    if (!rc) rc = ld_compile_re(L, "names", "^(USE|REGISTER)_PASS", &c->aux.re);
+    const char *registrars = L->rs->pass_registrars; /* settings.macros */
+    int rc = registrars ? names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c) : 0;
+    if (!rc && registrars) rc = ld_compile_re(L, "names", registrars, &c->aux.re);
     if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, names, NULL);
     if (!rc) rc = names_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING), names, NULL);
     return rc;

@@ -145,6 +145,10 @@ struct sunset_ruleset {
                                   none declared (then any task the results can hold) */
     vec cmake_targets;         /* char *: settings.cmake.target_commands, lower case, sorted */
     vec cmake_keywords;        /* char *: settings.cmake.keywords, sorted */
+    char *flag_definers;       /* settings.macros.flag_definers: a regex over the macro a gflag's
+                                  name is an argument of (DEFINE_bool ...); NULL = none */
+    char *pass_registrars;     /* settings.macros.pass_registrars: the same for a pass's name
+                                  (USE_PASS, REGISTER_PASS); NULL = none */
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */

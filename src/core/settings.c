@@ -217,10 +217,29 @@ static int load_cmake(loader *L, const cJSON *x) {
     return 0;
 }
 
+/* settings.macros: {"flag_definers": REGEX, "pass_registrars": REGEX}: the C++ macros whose
+ * argument names a gflag or a pass (gflag and pass rules, core/rules.c); checked here. */
+static int load_macros(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"flag_definers", "pass_registrars", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "macros", "\"macros\" must be an object");
+    if (ld_check_fields(L, x, "\"macros\"", allowed)) return -1;
+    char **out[] = {&L->rs->flag_definers, &L->rs->pass_registrars};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, allowed[k]);
+        if (!v) continue;
+        pcre2_code *re;
+        if (!cJSON_IsString(v)) return ld_fail(L, allowed[k], "\"%s\" must be a string (a PCRE2 regex)", allowed[k]);
+        if (ld_compile_re(L, allowed[k], v->valuestring, &re)) return -1;
+        pcre2_code_free(re);
+        if (!(*out[k] = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return ld_oom(L);
+    }
+    return 0;
+}
+
 int ld_settings(loader *L, const cJSON *s) {
     static const char *const allowed[] = {"families", "test_paths", "generated_markers",
                                           "generated_paths", "cross_file", "remnants", "anchor",
-                                          "tasks", "cmake", NULL};
+                                          "tasks", "cmake", "macros", NULL};
     if (!cJSON_IsObject(s)) return ld_fail(L, "settings", "\"settings\" must be an object");
     if (L->rs->families.n) return ld_fail(L, "settings", "a second settings pack");
     if (ld_check_fields(L, s, "\"settings\"", allowed)) return -1;
@@ -255,6 +274,8 @@ int ld_settings(loader *L, const cJSON *s) {
     if (tasks && load_tasks(L, tasks)) return -1;
     const cJSON *cm = cJSON_GetObjectItemCaseSensitive(s, "cmake");
     if (cm && load_cmake(L, cm)) return -1;
+    const cJSON *mac = cJSON_GetObjectItemCaseSensitive(s, "macros");
+    if (mac && load_macros(L, mac)) return -1;
     /* regexes matched against each of the first lines (engine.c): a generator writes its
      * marker as a header comment, so a mention further down or inside prose is not one */
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
@@ -281,4 +302,6 @@ void settings_free(sunset_ruleset *rs) {
         for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);
     }
+    sunset_free(rs->flag_definers);
+    sunset_free(rs->pass_registrars);
 }

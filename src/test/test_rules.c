@@ -14,7 +14,8 @@
 #include "base/json.h"
 #include "core/rules_int.h"
 
-#define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]}"
+#define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]," \
+                 "\"macros\":{\"flag_definers\":\"(DEFINE|DECLARE)\"}}"
 
 static const char *valid =
     "{\"schema\":1," SETTINGS ",\"family\":\"parallel_executor\",\"rules\":[\n"
@@ -173,6 +174,41 @@ static void cmake_target_commands_from_settings(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* A pack with settings.macros `macros` (JSON, "" = none) and one gflag rule. */
+static sunset_ruleset *load_gflag(const char *macros, sunset_error *err) {
+    char pack[1024];
+    snprintf(pack, sizeof pack,
+             "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]%s},"
+             "\"family\":\"pe\",\"rules\":[{\"id\":\"PE-FLAG\",\"task\":5,\"languages\":[\"cpp\"],"
+             "\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+             "\"match\":{\"kind\":\"gflag\",\"names\":[\"pe_flag\"]}}]}", macros);
+    return sunset_ruleset_load_string(pack, "p.json", NULL, err);
+}
+
+/* The macros whose argument names a gflag are the settings pack's (settings.macros), not
+ * Paddle's DEFINE/DECLARE built in: another tree's definer takes effect without a rebuild. */
+static void flag_definers_from_settings(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load_gflag(",\"macros\":{\"flag_definers\":\"^MYDEF_\"}", &err);
+    assert_non_null(rs);
+    const sunset_rule *r = sunset_ruleset_find(rs, "PE-FLAG");
+    assert_int_equal(r->clauses.n, 6);
+    const clause *c = &VEC_AT(&r->clauses, clause, 2); /* the name as a macro's argument */
+    assert_non_null(c->aux.re);
+    pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+    assert_true(re_search(c->aux.re, "MYDEF_bool", 10, 0, md, NULL, NULL));
+    assert_false(re_search(c->aux.re, "DEFINE_bool", 11, 0, md, NULL, NULL));
+    pcre2_match_data_free(md);
+    sunset_ruleset_free(rs);
+    rs = load_gflag("", &err); /* none declared: no macro clause */
+    assert_non_null(rs);
+    assert_int_equal(sunset_ruleset_find(rs, "PE-FLAG")->clauses.n, 5);
+    sunset_ruleset_free(rs);
+    assert_null(load_gflag(",\"macros\":{\"flag_definers\":\"(DEFINE\"}", &err));
+    assert_non_null(strstr(err.msg, "invalid regex in \"flag_definers\""));
+}
+
 static void error_position_points_at_field(void **state) {
     (void)state;
     sunset_error err = {{0}};
@@ -264,6 +300,7 @@ int main(void) {
         cmocka_unit_test(rejects_bad_packs),
         cmocka_unit_test(tasks_come_from_settings),
         cmocka_unit_test(cmake_target_commands_from_settings),
+        cmocka_unit_test(flag_definers_from_settings),
         cmocka_unit_test(error_position_points_at_field),
         cmocka_unit_test(survives_every_allocation_failure),
         cmocka_unit_test(strtest_names_exact),
