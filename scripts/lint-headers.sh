@@ -2,15 +2,20 @@
 # lint-headers.sh [SRC] — checks the layering of the source tree (README "Architecture"):
 #   base/      sunset.h and base/ only (no sunset semantics)
 #   lang/      sunset.h, base/ and lang/ (a frontend sees the seam, never the engine)
-#   core/      + core/ and lang/registry.h (the language table; every tier above may use it)
+#   core/      + core/ (never lang/: the session hands the engine its frontends; the language
+#              table is core/lang.h)
 #   analysis/  + analysis/ (never report/ or cmd/)
 #   report/    + analysis/ and report/ (never cmd/)
 #   cmd/       anything but test/ and fuzz/
-# plus: a *_int.h only from its own folder (core's also from analysis/ and cmd/), no include cycle between files, no .c file over
+# plus: every path a comment names (engine.c, core/engine.h, src/lang/text.c) exists: a bare
+# name somewhere in SRC, a path below SRC or the checkout (paddle/..., system headers and
+# files whose stem is one letter, the examples, are not ours and not checked);
+# plus: a *_int.h only from its own folder, no include cycle between files, no .c file over
 # 1,200 lines, at most three .c files loose in src/ beside main.c. Prints one line per
 # violation (FILE:LINE: what) and exits 1 if there is any. POSIX sh and awk only.
 set -u
 src=${1:-src}
+bad=0
 files=$(find "$src" -name '*.[ch]' ! -path "$src/test/*" ! -path "$src/fuzz/*" | sort)
 # shellcheck disable=SC2086
 awk -v src="$src/" '
@@ -26,18 +31,17 @@ function tier(p) {
     if (p == "main.c") return "main"
     return "loose"
 }
-# A *_int.h is private to its folder; those of core are shared with the tiers above it that drive
-# the engine (analysis, cmd), never with frontends or writers.
+# A *_int.h is private to its folder (that of core too: the tiers above read the rule set via
+# core/ruleset.h).
 function private_ok(file, inc, t,    d) {
     d = inc; sub(/\/[^\/]*$/, "/", d)
-    if (index(file, d) == 1) return 1
-    return inc ~ /^core\// && (t == "analysis" || t == "cmd" || t == "loose")
+    return index(file, d) == 1
 }
 function allowed(t, inc) {
     if (inc == "sunset.h") return t != "seam"
     if (inc ~ /^base\//) return t != "seam"
     if (t == "base") return 0
-    if (inc ~ /^lang\//) return t == "lang" || t == "cmd" || t == "main" || t == "loose" || inc == "lang/registry.h"
+    if (inc ~ /^lang\//) return t == "lang" || t == "cmd" || t == "main" || t == "loose"
     if (t == "lang") return 0
     if (inc ~ /_int\.h$/) return private_ok(rel, inc, t)
     if (inc ~ /^core\//) return 1
@@ -79,4 +83,34 @@ END {
         printf "\n"; bad = 1
     }
     exit bad
-}' $files
+}' $files || bad=1
+# Paths named in comments: the first input is the list of files under SRC (relative to it).
+# shellcheck disable=SC2086
+find "$src" -name '*.[ch]' | sed "s|^$src/||" | awk -v src="$src/" '
+NR == FNR { have[$0] = 1; n = $0; sub(/.*\//, "", n); base[n] = 1; next }
+FNR == 1 { incomment = 0; f = FILENAME; dir = f; sub("^" src, "", dir); if (dir ~ /\//) sub(/\/[^\/]*$/, "/", dir); else dir = "" }
+/^[ \t]*#[ \t]*include[ \t]*</ { h = $0; sub(/^[^<]*</, "", h); sub(/>.*$/, "", h); sub(/.*\//, "", h); sys[h] = 1 }
+{
+    line = $0; text = ""
+    if (incomment) {
+        e = index(line, "*/")
+        if (e) { text = substr(line, 1, e - 1); incomment = 0 } else text = line
+    } else {
+        s = index(line, "/*"); d = index(line, "//")
+        if (d && (!s || d < s)) text = substr(line, d + 2)
+        else if (s) {
+            rest = substr(line, s + 2); e = index(rest, "*/")
+            if (e) text = substr(rest, 1, e - 1); else { text = rest; incomment = 1 }
+        }
+    }
+    while (text != "" && match(text, /[A-Za-z0-9_.\/-]*[A-Za-z0-9_]\.[ch]([^A-Za-z0-9_]|$)/)) {
+        tok = substr(text, RSTART, RLENGTH); sub(/[^A-Za-z0-9_]$/, "", tok)
+        text = substr(text, RSTART + RLENGTH)
+        if (tok ~ /^paddle\// || tok ~ /^_/ || tok ~ /^[A-Za-z](\.[a-z]+)+$/ || sys[tok]) continue
+        p = tok; sub(/^src\//, "", p)
+        if (p ~ /\// ? (have[p] || have[dir p]) : base[p]) continue
+        printf "%s:%d: the comment names %s, which does not exist\n", FILENAME, FNR, tok; bad = 1
+    }
+}
+END { exit bad }' - $files || bad=1
+exit $bad

@@ -141,7 +141,7 @@ typedef struct sunset_source {
     size_t len;
     sunset_lang lang;    /* may differ from the path's language: the Python blocks of a
                             Markdown/reST file are handed to the Python frontend as lang PYTHON
-                            (registry: sunset_lang_embedded), to be scanned at the file's
+                            (core/lang.c: sunset_lang_embedded), to be scanned at the file's
                             positions */
 } sunset_source;
 
@@ -214,6 +214,14 @@ const char *sunset_rule_query(const sunset_rule *rule);
 const char *sunset_rule_query_capture(const sunset_rule *rule);
 /* Where the query text came from, for error messages: "rules/x.json" or "queries/python/y.scm". */
 const char *sunset_rule_origin(const sunset_rule *rule);
+
+/* Does the CMake command `name` (lower case) define the target its first argument names
+ * (settings.cmake.target_commands: cc_library, py_test ...)? CMake's own target commands are
+ * the frontend's to know; rules may be NULL (none). */
+bool sunset_ruleset_target_command(const sunset_ruleset *rules, const char *name);
+/* Is s[0, n) a keyword argument of the tree's CMake wrappers that opens a section
+ * (settings.cmake.keywords: SRCS, DEPS, MODULES ...)? rules may be NULL (none). */
+bool sunset_ruleset_cmake_keyword(const sunset_ruleset *rules, const char *s, size_t n);
 
 /* --- frontends --- */
 

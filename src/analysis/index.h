@@ -3,7 +3,7 @@
  * declarations (classes with their bases, top-level functions), its dependencies (includes,
  * imports), its CMake commands, gflag definitions, pass registrations, identifier-like strings
  * in tool lists and the set of names it uses. Built from the bytes the engine already read
- * (sunset_indexer hook, see engine_int.h): one fast lexer per language, no parse and no second
+ * (sunset_indexer hook, see core/engine.h): one fast lexer per language, no parse and no second
  * read. Workers add files concurrently; sunset_index_finish sorts them by path, so nothing
  * depends on the number of threads.
  *
@@ -154,7 +154,7 @@ bool ix_file_uses(const ix_file *f, const char *name);
 /* Sorted-hash membership (names, outside, a class's names). */
 bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
 
-/* The hook the engine calls (engine_int.h sunset_indexer.file); ud is the sunset_index. */
+/* The hook the engine calls (core/engine.h sunset_indexer.file); ud is the sunset_index. */
 void sunset_index_hook(void *ud, const sunset_source *src, const void **block, size_t *n);
 bool sunset_index_adopt_hook(void *ud, const sunset_source *src, void *bytes, size_t n);
 

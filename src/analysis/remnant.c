@@ -16,9 +16,11 @@
  */
 #include "analysis/remnant.h"
 
-#include "core/rules_int.h"
+#include "core/ruleset.h"
 #include "core/walk.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 

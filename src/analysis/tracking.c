@@ -10,7 +10,7 @@
  *      cross-file layer's hook);
  *   2. a file-level ("path") finding;
  *   3. its main declaration is legacy: a code finding whose matched name is the file's
- *      stem in CamelCase (parallel_executor.h → ParallelExecutor);
+ *      stem in CamelCase (paddle/fluid/framework/parallel_executor.h → ParallelExecutor);
  *   4. a Python test whose every top-level test class has a finding on its header line
  *      (it derives from a legacy base);
  * otherwise 部分删除: each finding contributes its enclosing scope when the scope itself is
@@ -459,7 +459,7 @@ static bool default_file_level(void *ctx, const sunset_finding *f) {
            f->matched && strcmp(f->matched, f->path) == 0;
 }
 
-/* The stem's letters lower-cased without '_' ("parallel_executor.h" → "parallelexecutor"). */
+/* The stem's letters lower-cased without '_' (paddle/.../parallel_executor.h → "parallelexecutor"). */
 static void stem_key(const char *path, char *out, size_t n) {
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;

@@ -1,5 +1,5 @@
 /*
- * cmd_check.c — `sunset baseline` and `sunset check`, the pull-request gate's commands: options,
+ * check.c — `sunset baseline` and `sunset check`, the pull-request gate's commands: options,
  * which files to scan (all, a list, or those a change touched: the work tree or, with --staged,
  * the index against the diff base), the known findings (the baseline, or the files as they
  * were at the diff base), then the judgement (src/analysis/gate.c) and the reports. In a diff
@@ -10,6 +10,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 /*
- * cmd_removable.c — `sunset removable [PATH]`: one scan with the cross-file index attached
+ * removable.c — `sunset removable [PATH]`: one scan with the cross-file index attached
  * (scan_with_index, src/cmd/session.c: the index sees every file the engine reads, in the same
  * read), then propagation and the removal plan as Markdown (default) or JSON, or with --patch a unified diff that deletes the
  * provably safe part of it. The patch is verified before it is written (rm_patch_check): one

@@ -1,5 +1,5 @@
 /*
- * cmd_report.c — `sunset report [PATH]`: scans PATH and measures a tracking issue against the
+ * report.c — `sunset report [PATH]`: scans PATH and measures a tracking issue against the
  * findings (src/analysis/tracking.c), writing the progress report as Markdown (default), JSON or
  * self-contained HTML — or all three from one run with --out-dir, so the numbers cannot
  * disagree. --update FILE rewrites only the marked region of an issue body (alone, or with

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/gate.h"
-#include "lang/registry.h"
+#include "core/lang.h"
 
 typedef enum show_fmt { SHOW_TEXT, SHOW_JSON, SHOW_MD } show_fmt;
 

@@ -6,7 +6,7 @@
 #include "cmd/selftest.h"
 
 #include "analysis/gate.h"
-#include "lang/registry.h"
+#include "core/lang.h"
 #include "cmd/session.h"
 
 #include <cjson/cJSON.h>

@@ -1,5 +1,5 @@
 /*
- * scan.c — the shared scan pipeline and the `scan` command. The bundled rules and queries
+ * session.c — the shared scan pipeline and the `scan` command. The bundled rules and queries
  * are found next to the binary (../rules in the build tree, ../share/sunset/rules installed).
  */
 #include "cmd/session.h"
@@ -225,7 +225,11 @@ int scan_load_rules(cli *c, scan_ctx *s) {
     if (frc) return frc;
     unsigned budget;
     if ((frc = parse_budget(c, &budget))) return frc;
+    size_t n_frontends;
+    const sunset_frontend *const *frontends = sunset_frontends(&n_frontends);
     s->eo = (sunset_engine_opts){
+        .frontends = frontends, /* the engine names no frontend: the session hands it the registry's */
+        .n_frontends = n_frontends,
         .jobs = c->jobs ? (int)c->jobs : s->cfg.jobs,
         .include_generated = c->generated,
         .judge_own_output = (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,

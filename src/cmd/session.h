@@ -1,5 +1,5 @@
 /*
- * scan.h — the scan pipeline every scanning command shares: configuration, rules, engine,
+ * session.h — the scan pipeline every scanning command shares: configuration, rules, engine,
  * file discovery and the scan itself, each step printing its own error and returning an
  * exit code. `sunset scan` is the thinnest user; baseline, check, report ... build on it.
  */

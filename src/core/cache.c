@@ -38,7 +38,7 @@
 #define MAGIC "SUNSETC4" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads */
 #define ENTRY_HEAD 56
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
- * Adding one changes the binary, and the namespace covers the binary (scan.c), so an older
+ * Adding one changes the binary, and the namespace covers the binary (cmd/session.c), so an older
  * cache file is never misread. */
 #define CACHE_COUNT(field, kind, group, key) +((kind) == SUNSET_STAT_CACHE)
 #define N_COUNTERS (0 SUNSET_STATS_COUNTERS(CACHE_COUNT))

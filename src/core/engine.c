@@ -22,15 +22,16 @@
 #include "core/anchor.h"
 #include "core/cache.h"
 #include "core/flow.h"
-#include "lang/registry.h"
+#include "core/lang.h"
 #include "core/prefilter.h"
+#include "core/rules_int.h"
 #include "core/suppress.h"
 
 
 #define DEFAULT_MAX_FILE SUNSET_DEFAULT_MAX_FILE
 
-/* One slot per frontend of the registry (src/lang/registry.c), in its order. */
-#define N_FRONTENDS SUNSET_N_FRONTENDS
+/* One slot per frontend the session handed over (sunset_engine_opts.frontends), in its order. */
+#define N_FRONTENDS SUNSET_MAX_FRONTENDS
 
 struct sunset_engine {
     const sunset_ruleset *rs;
@@ -700,7 +701,7 @@ static int frontend_scan(worker *w, const sunset_frontend *fe, int fi, const sun
     return fe->scan(w->fe_worker[fi], src, sink);
 }
 
-/* The code blocks a document embeds (registry: Markdown/reST hold Python), scanned by that
+/* The code blocks a document embeds (core/lang.c: Markdown/reST hold Python), scanned by that
  * language's frontend and matched against its rules, at the document's positions. */
 static void scan_embedded(worker *w, sunset_sink *sink) {
     sunset_engine *e = w->e;
@@ -711,7 +712,7 @@ static void scan_embedded(worker *w, sunset_sink *sink) {
      * escapes or between strings: the frontend asks again about the decoded code */
     if (doc->lang != SUNSET_LANG_TEXT && !may_match(w, emb, doc->path, doc->data, doc->len)) return;
     int fi = e->fe_of_lang[emb];
-    const sunset_frontend *fe = sunset_frontends(NULL)[fi];
+    const sunset_frontend *fe = e->o->frontends[fi];
     if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
     if (!w->fe_worker[fi]) return;
     sunset_source src = *doc;
@@ -864,7 +865,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
             st->files_prefiltered++;
         } else {
             int fi = e->fe_of_lang[lang];
-            const sunset_frontend *fe = sunset_frontends(NULL)[fi];
+            const sunset_frontend *fe = e->o->frontends[fi];
             if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
             if (!w->fe_worker[fi]) {
                 warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", path, fe->name);
@@ -902,8 +903,14 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
     e->n_rules = rs->rules.n;
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
     sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
-    for (size_t i = 0; i < N_FRONTENDS; i++) {
-        const sunset_frontend *fe = sunset_frontends(NULL)[i];
+    if (o->n_frontends > N_FRONTENDS) {
+        snprintf(err->msg, sizeof err->msg, "%zu frontends, the engine holds at most %d", o->n_frontends,
+                 N_FRONTENDS);
+        sunset_engine_free(e);
+        return NULL;
+    }
+    for (size_t i = 0; i < o->n_frontends; i++) {
+        const sunset_frontend *fe = o->frontends[i];
         if (fe->abi != SUNSET_FRONTEND_ABI) {
             snprintf(err->msg, sizeof err->msg, "frontend %s: ABI %u, engine wants %u", fe->name,
                      fe->abi, SUNSET_FRONTEND_ABI);
@@ -951,7 +958,7 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
 void sunset_engine_free(sunset_engine *e) {
     if (!e) return;
     for (size_t i = 0; i < N_FRONTENDS; i++)
-        if (e->fe_state[i]) sunset_frontends(NULL)[i]->fini(e->fe_state[i]);
+        if (e->fe_state[i]) e->o->frontends[i]->fini(e->fe_state[i]);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) prefilter_free(e->pf[l]);
     prefilter_free(e->marker);
     sunset_free(e->families);
@@ -976,7 +983,7 @@ static worker *worker_new(sunset_engine *e) {
 static void worker_free(worker *w) {
     if (!w) return;
     for (size_t i = 0; i < N_FRONTENDS; i++)
-        if (w->fe_worker[i]) sunset_frontends(NULL)[i]->worker_free(w->fe_worker[i]);
+        if (w->fe_worker[i]) w->e->o->frontends[i]->worker_free(w->fe_worker[i]);
     pcre2_match_data_free(w->md);
     sunset_free(w->rule_ok);
     sb_free(&w->readbuf);

@@ -7,7 +7,7 @@
 #define SUNSET_ENGINE_H
 
 #include "core/result.h"
-#include "core/rules_int.h"
+#include "core/ruleset.h"
 #include "core/walk.h"
 
 typedef struct disable_entry {
@@ -32,7 +32,14 @@ typedef struct sunset_indexer {
 
 #define SUNSET_DEFAULT_MAX_FILE (16u << 20) /* --max-filesize's default */
 
+/* At most this many frontends per engine (the engine keeps one slot each). */
+#define SUNSET_MAX_FRONTENDS 8
+
 typedef struct sunset_engine_opts {
+    /* The frontends, in the order the engine initialises them (a later one claiming a language
+     * wins): the session hands it the registry's (lang/registry.h), a test its own. Borrowed. */
+    const sunset_frontend *const *frontends;
+    size_t n_frontends;
     int jobs;                   /* worker threads; <= 0 = number of cores */
     bool include_generated;
     bool judge_own_output;      /* the gate: looking like sunset's own report exempts no file */

@@ -6,7 +6,7 @@
  * positions, so for a semantic error the position is that of the offending key inside the
  * rule, found by searching the pack's text from the rule's id.
  */
-#include "core/rules_int.h"
+#include "core/loader_int.h"
 #include "core/flow.h"
 
 #include "base/json.h"
@@ -21,18 +21,8 @@
 #include <string.h>
 
 #include "core/anchor.h"
-#include "lang/registry.h"
+#include "core/lang.h"
 
-typedef struct loader {
-    sunset_ruleset *rs;
-    const char *origin; /* file name for messages */
-    const char *text;   /* the pack's text */
-    sunset_error *err;
-    const char *rule_id; /* current rule, for positions */
-    pcre2_match_data *md;
-    const cJSON *root; /* the pack parsed from text (borrowed), for exact positions */
-    bool pack_unanchored; /* the pack says "anchored": false (its rules' default) */
-} loader;
 
 /* Position of "key" within the current rule (or of the rule itself, or the file start). */
 static size_t locate(const loader *L, const char *key) {
@@ -71,8 +61,7 @@ static int vfail_at(loader *L, size_t off, const char *fmt, va_list ap) {
 }
 
 /* An error at "key" of the current rule (located by searching the text). */
-static int fail(loader *L, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(loader *L, const char *key, const char *fmt, ...) {
+int ld_fail(loader *L, const char *key, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vfail_at(L, locate(L, key), fmt, ap);
@@ -81,8 +70,7 @@ static int fail(loader *L, const char *key, const char *fmt, ...) {
 }
 
 /* An error at the value of a parsed item (its exact position). */
-static int fail_item(loader *L, const cJSON *item, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail_item(loader *L, const cJSON *item, const char *fmt, ...) {
+int ld_fail_item(loader *L, const cJSON *item, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vfail_at(L, json_offset_of(L->text, strlen(L->text), L->root, item), fmt, ap);
@@ -90,17 +78,17 @@ static int fail_item(loader *L, const cJSON *item, const char *fmt, ...) {
     return -1;
 }
 
-static int oom(loader *L) { return fail(L, NULL, "out of memory"); }
+int ld_oom(loader *L) { return ld_fail(L, NULL, "out of memory"); }
 
 /* Compile a regex; on error names the rule, field and the offset in the pattern. */
-static int compile_re(loader *L, const char *field, const char *pat, pcre2_code **out) {
+int ld_compile_re(loader *L, const char *field, const char *pat, pcre2_code **out) {
     int ec;
     PCRE2_SIZE eo;
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
     if (!re) {
         PCRE2_UCHAR buf[200];
         pcre2_get_error_message(ec, buf, sizeof buf);
-        return fail(L, field, "invalid regex in \"%s\" at offset %zu: %s", field, (size_t)eo,
+        return ld_fail(L, field, "invalid regex in \"%s\" at offset %zu: %s", field, (size_t)eo,
                     (char *)buf);
     }
     pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* JIT is an optimisation: ignore failure */
@@ -123,20 +111,20 @@ static int cmp_str(const void *a, const void *b) {
 static int strtest_names(loader *L, strtest *t, const char *field, const cJSON *arr,
                          const char *prefix) {
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return fail(L, field, "\"%s\" must be a non-empty array of strings", field);
+        return ld_fail(L, field, "\"%s\" must be a non-empty array of strings", field);
     size_t n = (size_t)cJSON_GetArraySize(arr);
     t->names = sunset_calloc(n, sizeof(char *));
-    if (!t->names) return oom(L);
+    if (!t->names) return ld_oom(L);
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
         if (!cJSON_IsString(it) || !it->valuestring[0])
-            return fail(L, field, "\"%s\" must hold non-empty strings", field);
+            return ld_fail(L, field, "\"%s\" must hold non-empty strings", field);
         sb b = {0};
         sb_puts(&b, prefix ? prefix : "");
         sb_puts(&b, it->valuestring);
         if (b.oom) {
             sb_free(&b);
-            return oom(L);
+            return ld_oom(L);
         }
         t->names[t->n_names++] = sb_take(&b);
     }
@@ -145,59 +133,30 @@ static int strtest_names(loader *L, strtest *t, const char *field, const cJSON *
 }
 
 static int strtest_re(loader *L, strtest *t, const char *field, const cJSON *v) {
-    if (!cJSON_IsString(v)) return fail(L, field, "\"%s\" must be a string (a PCRE2 regex)", field);
-    if (!(t->src = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return oom(L);
-    return compile_re(L, field, v->valuestring, &t->re);
+    if (!cJSON_IsString(v)) return ld_fail(L, field, "\"%s\" must be a string (a PCRE2 regex)", field);
+    if (!(t->src = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return ld_oom(L);
+    return ld_compile_re(L, field, v->valuestring, &t->re);
 }
 
 static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
     memset(dst, 0, sizeof *dst);
     if (src->n_names) {
         dst->names = sunset_calloc(src->n_names, sizeof(char *));
-        if (!dst->names) return oom(L);
+        if (!dst->names) return ld_oom(L);
         for (size_t i = 0; i < src->n_names; i++) {
             dst->names[i] = sunset_strndup(src->names[i], strlen(src->names[i]));
-            if (!dst->names[i]) return oom(L);
+            if (!dst->names[i]) return ld_oom(L);
             dst->n_names++;
         }
     }
     if (src->re) {
         dst->re = pcre2_code_copy_with_tables(src->re);
-        if (!dst->re) return oom(L);
+        if (!dst->re) return ld_oom(L);
         pcre2_jit_compile(dst->re, PCRE2_JIT_COMPLETE);
     }
-    if (src->src && !(dst->src = sunset_strndup(src->src, strlen(src->src)))) return oom(L);
+    if (src->src && !(dst->src = sunset_strndup(src->src, strlen(src->src)))) return ld_oom(L);
     return 0;
 }
-
-static const char *const kind_names[RK_COUNT] = {
-    "identifier", "include", "import", "base_class", "attribute", "keyword", "call",
-    "definition", "string", "query", "path", "cmake", "gflag", "pass", "text",
-};
-
-/* Which kinds accept which languages, and their specificity (higher wins on one span). */
-static const struct {
-    unsigned langs;
-    int specificity;
-} kind_info[RK_COUNT] = {
-#define L(x) (1u << SUNSET_LANG_##x)
-    [RK_IDENTIFIER] = {L(CPP) | L(PYTHON), 2},
-    [RK_INCLUDE] = {L(CPP), 3},
-    [RK_IMPORT] = {L(PYTHON), 3},
-    [RK_BASE_CLASS] = {L(CPP) | L(PYTHON), 3},
-    [RK_ATTRIBUTE] = {L(CPP) | L(PYTHON), 3},
-    [RK_KEYWORD] = {L(PYTHON), 3},
-    [RK_CALL] = {L(CPP) | L(PYTHON), 3},
-    [RK_DEFINITION] = {L(CPP) | L(PYTHON), 3},
-    [RK_STRING] = {L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3},
-    [RK_QUERY] = {L(PYTHON), 4},
-    [RK_PATH] = {~0u & ~1u, 0},
-    [RK_CMAKE] = {L(CMAKE), 3},
-    [RK_GFLAG] = {L(CPP) | L(PYTHON) | L(CMAKE) | L(SHELL) | L(TEXT) | L(MARKDOWN) | L(RST), 3},
-    [RK_PASS] = {L(CPP) | L(PYTHON) | L(CMAKE), 3},
-    [RK_TEXT] = {L(CMAKE) | L(PROTO) | L(SHELL) | L(MARKDOWN) | L(RST) | L(TEXT), 1},
-#undef L
-};
 
 static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask) {
     clause c = {0};
@@ -205,7 +164,7 @@ static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask
     c.fact = fact;
     c.ctx_mask = ctx_mask & r->ctx_mask;
     clause *p = vec_push(&r->clauses, &c);
-    if (!p) oom(L);
+    if (!p) ld_oom(L);
     return p;
 }
 
@@ -219,10 +178,10 @@ static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask
 static int main_test(loader *L, const cJSON *m, strtest *t, bool required) {
     const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
     const cJSON *pat = cJSON_GetObjectItemCaseSensitive(m, "pattern");
-    if (names && pat) return fail(L, "names", "give \"names\" or \"pattern\", not both");
+    if (names && pat) return ld_fail(L, "names", "give \"names\" or \"pattern\", not both");
     if (names) return strtest_names(L, t, "names", names, NULL);
     if (pat) return strtest_re(L, t, "pattern", pat);
-    if (required) return fail(L, "match", "the matcher needs \"names\" or \"pattern\"");
+    if (required) return ld_fail(L, "match", "the matcher needs \"names\" or \"pattern\"");
     return 0;
 }
 
@@ -236,13 +195,13 @@ static bool has_field(const cJSON *o, const char *f) {
 }
 
 /* Reject fields the kind does not know: a typo must not silently widen a rule. */
-static int check_fields(loader *L, const cJSON *o, const char *what, const char *const *allowed) {
+int ld_check_fields(loader *L, const cJSON *o, const char *what, const char *const *allowed) {
     const cJSON *it;
     cJSON_ArrayForEach(it, o) {
         bool ok = false;
         for (const char *const *a = allowed; *a; a++)
             if (strcmp(*a, it->string) == 0) ok = true;
-        if (!ok) return fail(L, it->string, "unknown field \"%s\" in %s", it->string, what);
+        if (!ok) return ld_fail(L, it->string, "unknown field \"%s\" in %s", it->string, what);
     }
     return 0;
 }
@@ -254,238 +213,279 @@ static int add_literals_from(loader *L, sunset_rule *r, const strtest *t, const 
         sb_puts(&b, t->names[i]);
         if (b.oom) {
             sb_free(&b);
-            return oom(L);
+            return ld_oom(L);
         }
         char *s = sb_take(&b);
         if (!vec_push(&r->literals, &s)) {
             sunset_free(s);
-            return oom(L);
+            return ld_oom(L);
         }
     }
     return 0;
 }
 
+/* ---- the matcher kinds: one row each (kinds[] below), compiled by the row's function ---- */
+
+typedef struct kind_row kind_row;
+typedef int (*kind_compile)(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k);
+struct kind_row {
+    const char *name;          /* as rules/*.json spell it */
+    unsigned langs;            /* 1u << sunset_lang: the languages it applies to */
+    int specificity;           /* higher wins when rules meet on one span */
+    const char *const *fields; /* the "match" fields it knows, NULL-terminated */
+    kind_compile compile;
+    /* for compile_simple: one clause on `fact` in `ctx`, its main test "names"/"pattern"
+     * ("pattern" only when pattern_only), `aux` an optional regex field for its aux text,
+     * the names the prefilter's literals when `literals` */
+    int fact;
+    unsigned ctx;
+    const char *aux;
+    bool pattern_only, literals;
+};
+
+/* One clause on one fact kind: include, base_class, keyword, call, definition, string, text. */
+static int compile_simple(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    if (k->pattern_only && !has_field(m, "pattern")) return ld_fail(L, "match", "the matcher needs \"pattern\"");
+    clause *c = add_clause(L, r, k->fact, k->ctx);
+    if (!c) return -1;
+    if (main_test(L, m, &c->main, true) || (k->aux && opt_re(L, m, k->aux, &c->aux))) return -1;
+    return k->literals ? add_literals_from(L, r, &c->main, NULL) : 0;
+}
+
+static int compile_ident(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    strtest main = {0}, call = {0}, qual = {0};
+    clause *c;
+    int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) || opt_re(L, m, "qualified", &qual);
+    if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
+    if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE_DOC))) {
+        rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
+             strtest_copy(L, &c->qual, &qual);
+    } else if (!rc) rc = -1;
+    /* Words in comments and strings: a call constraint cannot hold there. */
+    if (!rc && !call.re && (r->ctx_mask & CTX_TEXTUAL)) {
+        if ((c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL))) rc = strtest_copy(L, &c->main, &main);
+        else rc = -1;
+    }
+    strtest_free(&main);
+    strtest_free(&call);
+    strtest_free(&qual);
+    return rc;
+}
+
+static int compile_import(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    if (!has_field(m, "module") && !has_field(m, "name"))
+        return ld_fail(L, "match", "an import matcher needs \"module\" or \"name\"");
+    clause *c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE_DOC);
+    if (!c) return -1;
+    return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
+}
+
+static int compile_attr(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    /* a flow receiver: the clause is tested by core/flow.c on the uses of bound objects,
+     * so it sits under BIND, a kind no fact is matched against; literals come from the
+     * rules it is bound to (no seed, no finding) */
+    const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
+    bool flow = cJSON_IsObject(rv);
+    clause *c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE_DOC);
+    if (!c) return -1;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
+    if (st && !cJSON_IsBool(st)) return ld_fail(L, "store", "\"store\" must be true or false");
+    if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
+    if (flow) {
+        char msg[200];
+        r->specificity = 1; /* on one span the bound rule's own finding stands */
+        if (flow_rule_parse(r, rv, msg, sizeof msg)) return ld_fail(L, "receiver", "%s", msg);
+        return main_test(L, m, &c->main, false);
+    }
+    if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
+    return add_literals_from(L, r, &c->main, NULL);
+}
+
+/* The query's text: inline, or read from queries_dir/query_file (then its origin). */
+static int query_text(loader *L, sunset_rule *r, const cJSON *q, const cJSON *qf) {
+    if (q) {
+        if (!cJSON_IsString(q)) return ld_fail(L, "query", "\"query\" must be a string");
+        r->query = sunset_strndup(q->valuestring, strlen(q->valuestring));
+        return r->query ? 0 : ld_oom(L);
+    }
+    if (!cJSON_IsString(qf) || strstr(qf->valuestring, ".."))
+        return ld_fail(L, "query_file", "\"query_file\" must be a relative path without ..");
+    sb p = {0};
+    sb_printf(&p, "%s/%s", L->rs->queries_dir ? L->rs->queries_dir : "queries", qf->valuestring);
+    size_t len;
+    int e = p.oom ? ENOMEM : read_file(p.s, 1 << 20, &r->query, &len);
+    if (e) {
+        ld_fail(L, "query_file", "cannot read %s: %s", p.s, strerror(e));
+        sb_free(&p);
+        return -1;
+    }
+    sunset_free(r->origin);
+    r->origin = sb_take(&p);
+    return 0;
+}
+
+static int compile_query(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(m, "query");
+    const cJSON *qf = cJSON_GetObjectItemCaseSensitive(m, "query_file");
+    const cJSON *cap = cJSON_GetObjectItemCaseSensitive(m, "capture");
+    if (!!q == !!qf) return ld_fail(L, "match", "a query matcher needs \"query\" or \"query_file\"");
+    if (cap && !cJSON_IsString(cap)) return ld_fail(L, "capture", "\"capture\" must be a string");
+    unsigned langs = r->lang_mask;
+    if (langs == 0 || (langs & (langs - 1))) return ld_fail(L, "languages", "a query rule takes exactly one language");
+    for (int i = 0; i < SUNSET_LANG_COUNT; i++)
+        if (langs == 1u << i) r->query_lang = (sunset_lang)i;
+    if (query_text(L, r, q, qf)) return -1;
+    r->capture = sunset_strndup(cap ? cap->valuestring : "", cap ? strlen(cap->valuestring) : 0);
+    return r->capture ? 0 : ld_oom(L);
+}
+
+static int compile_path(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    if (!has_field(m, "pattern")) return ld_fail(L, "match", "the matcher needs \"pattern\"");
+    return main_test(L, m, &r->path, true);
+}
+
+static int compile_cmake(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    /* quoted arguments arrive with ctx STRING: they are still arguments */
+    clause *c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING));
+    if (!c) return -1;
+    const cJSON *td = cJSON_GetObjectItemCaseSensitive(m, "target_def");
+    if (td && !cJSON_IsBool(td)) return ld_fail(L, "target_def", "\"target_def\" must be true or false");
+    if (cJSON_IsTrue(td)) c->flags |= SUNSET_FACT_TARGET;
+    const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
+    if (names && has_field(m, "arg")) return ld_fail(L, "names", "give \"names\" or \"arg\", not both");
+    int rc = names ? strtest_names(L, &c->main, "names", names, NULL) : opt_re(L, m, "arg", &c->main);
+    if (!rc) rc = opt_re(L, m, "command", &c->aux) || opt_re(L, m, "target", &c->target) ||
+                  opt_re(L, m, "section", &c->section);
+    if (!rc && !c->main.n_names && !c->main.re && !c->target.re)
+        rc = ld_fail(L, "match", "a cmake matcher needs \"arg\", \"names\" or \"target\"");
+    if (!rc) rc = add_literals_from(L, r, &c->main, NULL);
+    return rc;
+}
+
+/* A clause on `fact` in `ctx` testing a copy of `names`; 0, or -1 (OOM reported). */
+static int names_clause(loader *L, sunset_rule *r, int fact, unsigned ctx, const strtest *names, clause **out) {
+    clause *c = add_clause(L, r, fact, ctx);
+    if (out) *out = c;
+    return c ? strtest_copy(L, &c->main, names) : -1;
+}
+
+/* gflag: FLAGS_x identifiers and words; x as the argument of a macro settings.macros calls a
+ * flag definer (DEFINE_bool, DECLARE_int32 ...); "x" and "FLAGS_x" strings; \bFLAGS_x\b in
+ * text files. */
+static int gflag_clauses(loader *L, sunset_rule *r, const cJSON *arr, const strtest *names) {
+    strtest flags_names = {0};
+    clause *c;
+    int rc = strtest_names(L, &flags_names, "names", arr, "FLAGS_");
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, &flags_names, NULL);
+    if (!rc) rc = names_clause(L, r, MATCH_WORD, CTX_TEXTUAL, &flags_names, NULL);
+    const char *definers = L->rs->flag_definers; /* settings.macros */
+    if (!rc && definers) rc = names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c);
+    if (!rc && definers) rc = ld_compile_re(L, "names", definers, &c->aux.re);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, names, NULL);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, &flags_names, NULL);
+    if (!rc) {
+        sb re = {0};
+        sb_puts(&re, "\\bFLAGS_(?:");
+        for (size_t i = 0; i < names->n_names; i++) sb_printf(&re, "%s%s", i ? "|" : "", names->names[i]);
+        sb_puts(&re, ")\\b");
+        if (re.oom) rc = ld_oom(L);
+        if (!rc && (c = add_clause(L, r, SUNSET_FACT_LINE, CTX_ALL))) rc = ld_compile_re(L, "names", re.s, &c->main.re);
+        sb_free(&re);
+    }
+    if (!rc) rc = add_literals_from(L, r, &flags_names, NULL);
+    strtest_free(&flags_names);
+    return rc;
+}
+
+/* pass: the name as the argument of a macro settings.macros calls a pass registrar (USE_PASS,
+ * REGISTER_PASS), a string, a CMake argument. */
+static int pass_clauses(loader *L, sunset_rule *r, const strtest *names) {
+    clause *c;
+    const char *registrars = L->rs->pass_registrars; /* settings.macros */
+    int rc = registrars ? names_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE, names, &c) : 0;
+    if (!rc && registrars) rc = ld_compile_re(L, "names", registrars, &c->aux.re);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL, names, NULL);
+    if (!rc) rc = names_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING), names, NULL);
+    return rc;
+}
+
+static int compile_named(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    strtest names = {0};
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(m, "names");
+    if (!arr) return ld_fail(L, "match", "the matcher needs \"names\"");
+    int rc = strtest_names(L, &names, "names", arr, NULL);
+    if (!rc) rc = add_literals_from(L, r, &names, NULL);
+    if (!rc) rc = k->fact == SUNSET_FACT_IDENT ? gflag_clauses(L, r, arr, &names) : pass_clauses(L, r, &names);
+    strtest_free(&names);
+    return rc;
+}
+
+static const char *const f_ident[] = {"kind", "names", "pattern", "call", "qualified", NULL};
+static const char *const f_pat[] = {"kind", "pattern", NULL};
+static const char *const f_import[] = {"kind", "module", "name", NULL};
+static const char *const f_base[] = {"kind", "pattern", "class", NULL};
+static const char *const f_attr[] = {"kind", "names", "pattern", "receiver", "store", NULL};
+static const char *const f_kw[] = {"kind", "names", "pattern", "callee", NULL};
+static const char *const f_def[] = {"kind", "names", "pattern", "def_kind", NULL};
+static const char *const f_str[] = {"kind", "names", "pattern", NULL};
+static const char *const f_query[] = {"kind", "query", "query_file", "capture", NULL};
+static const char *const f_cmake[] = {"kind", "command", "target", "section", "arg", "names", "target_def", NULL};
+static const char *const f_names[] = {"kind", "names", NULL};
+
+/* Every matcher kind, one row each: its name, languages, specificity, fields and compiler. */
+#define L(x) (1u << SUNSET_LANG_##x)
+static const kind_row kinds[RK_COUNT] = {
+    [RK_IDENTIFIER] = {"identifier", L(CPP) | L(PYTHON), 2, f_ident, compile_ident},
+    [RK_INCLUDE] = {"include", L(CPP), 3, f_pat, compile_simple, SUNSET_FACT_INCLUDE, CTX_ALL, NULL, true, false},
+    [RK_IMPORT] = {"import", L(PYTHON), 3, f_import, compile_import},
+    [RK_BASE_CLASS] = {"base_class", L(CPP) | L(PYTHON), 3, f_base, compile_simple, SUNSET_FACT_BASE, CTX_CODE,
+                       "class", true, false},
+    [RK_ATTRIBUTE] = {"attribute", L(CPP) | L(PYTHON), 3, f_attr, compile_attr},
+    [RK_KEYWORD] = {"keyword", L(PYTHON), 3, f_kw, compile_simple, SUNSET_FACT_KWARG, CTX_CODE_DOC, "callee",
+                    false, true},
+    [RK_CALL] = {"call", L(CPP) | L(PYTHON), 3, f_pat, compile_simple, SUNSET_FACT_CALL, CTX_ALL, NULL, true, false},
+    [RK_DEFINITION] = {"definition", L(CPP) | L(PYTHON), 3, f_def, compile_simple, SUNSET_FACT_DEF, CTX_CODE,
+                       "def_kind", false, true},
+    [RK_STRING] = {"string", L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3, f_str, compile_simple, SUNSET_FACT_STRING,
+                   CTX_TEXTUAL, NULL, false, true},
+    [RK_QUERY] = {"query", L(PYTHON), 4, f_query, compile_query},
+    [RK_PATH] = {"path", ~0u & ~1u, 0, f_pat, compile_path},
+    [RK_CMAKE] = {"cmake", L(CMAKE), 3, f_cmake, compile_cmake},
+    [RK_GFLAG] = {"gflag", L(CPP) | L(PYTHON) | L(CMAKE) | L(SHELL) | L(TEXT) | L(MARKDOWN) | L(RST), 3, f_names,
+                  compile_named, SUNSET_FACT_IDENT},
+    [RK_PASS] = {"pass", L(CPP) | L(PYTHON) | L(CMAKE), 3, f_names, compile_named, SUNSET_FACT_CMAKE},
+    [RK_TEXT] = {"text", L(CMAKE) | L(PROTO) | L(SHELL) | L(MARKDOWN) | L(RST) | L(TEXT), 1, f_pat, compile_simple,
+                 SUNSET_FACT_LINE, CTX_ALL, NULL, true, false},
+};
+#undef L
+
 static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(m, "kind");
-    if (!cJSON_IsString(k)) return fail(L, "match", "\"match\" needs a \"kind\" string");
-    int kind = -1;
+    if (!cJSON_IsString(k)) return ld_fail(L, "match", "\"match\" needs a \"kind\" string");
+    const kind_row *row = NULL;
     for (int i = 0; i < RK_COUNT; i++)
-        if (strcmp(kind_names[i], k->valuestring) == 0) kind = i;
-    if (kind < 0) return fail(L, "kind", "unknown match kind \"%s\"", k->valuestring);
-    r->kind = (rule_kind)kind;
-    r->specificity = kind_info[kind].specificity;
-    if (r->lang_mask & ~kind_info[kind].langs)
-        return fail(L, "languages", "a \"%s\" matcher does not apply to one of the languages given",
+        if (strcmp(kinds[i].name, k->valuestring) == 0) {
+            row = &kinds[i];
+            r->kind = (rule_kind)i;
+        }
+    if (!row) return ld_fail(L, "kind", "unknown match kind \"%s\"", k->valuestring);
+    r->specificity = row->specificity;
+    if (r->lang_mask & ~row->langs)
+        return ld_fail(L, "languages", "a \"%s\" matcher does not apply to one of the languages given",
                     k->valuestring);
-
-    static const char *const f_ident[] = {"kind", "names", "pattern", "call", "qualified", NULL};
-    static const char *const f_pat[] = {"kind", "pattern", NULL};
-    static const char *const f_import[] = {"kind", "module", "name", NULL};
-    static const char *const f_base[] = {"kind", "pattern", "class", NULL};
-    static const char *const f_attr[] = {"kind", "names", "pattern", "receiver", "store", NULL};
-    static const char *const f_kw[] = {"kind", "names", "pattern", "callee", NULL};
-    static const char *const f_def[] = {"kind", "names", "pattern", "def_kind", NULL};
-    static const char *const f_str[] = {"kind", "names", "pattern", NULL};
-    static const char *const f_query[] = {"kind", "query", "query_file", "capture", NULL};
-    static const char *const f_cmake[] = {"kind", "command", "target", "section", "arg", "names",
-                                          "target_def", NULL};
-    static const char *const f_names[] = {"kind", "names", NULL};
-    static const char *const *fields[RK_COUNT] = {
-        f_ident, f_pat, f_import, f_base, f_attr, f_kw, f_pat, f_def, f_str, f_query, f_pat,
-        f_cmake, f_names, f_names, f_pat,
-    };
-    if (check_fields(L, m, "\"match\"", fields[kind])) return -1;
-
-    clause *c;
-    switch ((rule_kind)kind) {
-    case RK_IDENTIFIER: {
-        strtest main = {0}, call = {0}, qual = {0};
-        int rc = main_test(L, m, &main, true) || opt_re(L, m, "call", &call) ||
-                 opt_re(L, m, "qualified", &qual);
-        if (!rc && add_literals_from(L, r, &main, NULL)) rc = -1;
-        if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE_DOC))) {
-            rc = strtest_copy(L, &c->main, &main) || strtest_copy(L, &c->aux, &call) ||
-                 strtest_copy(L, &c->qual, &qual);
-        } else if (!rc) rc = -1;
-        /* Words in comments and strings: a call constraint cannot hold there. */
-        if (!rc && !call.re && (r->ctx_mask & CTX_TEXTUAL)) {
-            if ((c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL))) rc = strtest_copy(L, &c->main, &main);
-            else rc = -1;
-        }
-        strtest_free(&main);
-        strtest_free(&call);
-        strtest_free(&qual);
-        return rc;
-    }
-    case RK_INCLUDE:
-    case RK_CALL:
-    case RK_TEXT: {
-        int fact = kind == RK_INCLUDE ? SUNSET_FACT_INCLUDE
-                 : kind == RK_CALL    ? SUNSET_FACT_CALL
-                                      : SUNSET_FACT_LINE;
-        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
-        if (!(c = add_clause(L, r, fact, CTX_ALL))) return -1;
-        return main_test(L, m, &c->main, true);
-    }
-    case RK_IMPORT:
-        if (!has_field(m, "module") && !has_field(m, "name"))
-            return fail(L, "match", "an import matcher needs \"module\" or \"name\"");
-        if (!(c = add_clause(L, r, SUNSET_FACT_IMPORT, CTX_CODE_DOC))) return -1;
-        return opt_re(L, m, "module", &c->main) || opt_re(L, m, "name", &c->aux);
-    case RK_BASE_CLASS:
-        if (!(c = add_clause(L, r, SUNSET_FACT_BASE, CTX_CODE))) return -1;
-        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
-        return main_test(L, m, &c->main, true) || opt_re(L, m, "class", &c->aux);
-    case RK_ATTRIBUTE: {
-        /* a flow receiver: the clause is tested by core/flow.c on the uses of bound objects,
-         * so it sits under BIND, a kind no fact is matched against; literals come from the
-         * rules it is bound to (no seed, no finding) */
-        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(m, "receiver");
-        bool flow = cJSON_IsObject(rv);
-        if (!(c = add_clause(L, r, flow ? SUNSET_FACT_BIND : SUNSET_FACT_ATTR, CTX_CODE_DOC))) return -1;
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "store");
-        if (st && !cJSON_IsBool(st)) return fail(L, "store", "\"store\" must be true or false");
-        if (cJSON_IsTrue(st)) c->flags |= SUNSET_FACT_STORE;
-        if (flow) {
-            char msg[200];
-            r->specificity = 1; /* on one span the bound rule's own finding stands */
-            if (flow_rule_parse(r, rv, msg, sizeof msg)) return fail(L, "receiver", "%s", msg);
-            return main_test(L, m, &c->main, false);
-        }
-        if (main_test(L, m, &c->main, true) || opt_re(L, m, "receiver", &c->aux)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    }
-    case RK_KEYWORD:
-        if (!(c = add_clause(L, r, SUNSET_FACT_KWARG, CTX_CODE_DOC))) return -1;
-        if (main_test(L, m, &c->main, true) || opt_re(L, m, "callee", &c->aux)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    case RK_DEFINITION:
-        if (!(c = add_clause(L, r, SUNSET_FACT_DEF, CTX_CODE))) return -1;
-        if (main_test(L, m, &c->main, true) || opt_re(L, m, "def_kind", &c->aux)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    case RK_STRING:
-        if (!(c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL))) return -1;
-        if (main_test(L, m, &c->main, true)) return -1;
-        return add_literals_from(L, r, &c->main, NULL);
-    case RK_QUERY: {
-        const cJSON *q = cJSON_GetObjectItemCaseSensitive(m, "query");
-        const cJSON *qf = cJSON_GetObjectItemCaseSensitive(m, "query_file");
-        const cJSON *cap = cJSON_GetObjectItemCaseSensitive(m, "capture");
-        if (!!q == !!qf) return fail(L, "match", "a query matcher needs \"query\" or \"query_file\"");
-        if (cap && !cJSON_IsString(cap)) return fail(L, "capture", "\"capture\" must be a string");
-        unsigned langs = r->lang_mask;
-        if (langs == 0 || (langs & (langs - 1)))
-            return fail(L, "languages", "a query rule takes exactly one language");
-        for (int i = 0; i < SUNSET_LANG_COUNT; i++)
-            if (langs == 1u << i) r->query_lang = (sunset_lang)i;
-        if (q) {
-            if (!cJSON_IsString(q)) return fail(L, "query", "\"query\" must be a string");
-            r->query = sunset_strndup(q->valuestring, strlen(q->valuestring));
-            if (!r->query) return oom(L);
-        } else {
-            if (!cJSON_IsString(qf) || strstr(qf->valuestring, ".."))
-                return fail(L, "query_file", "\"query_file\" must be a relative path without ..");
-            sb p = {0};
-            sb_printf(&p, "%s/%s", L->rs->queries_dir ? L->rs->queries_dir : "queries",
-                      qf->valuestring);
-            size_t len;
-            int e = p.oom ? ENOMEM : read_file(p.s, 1 << 20, &r->query, &len);
-            if (e) {
-                fail(L, "query_file", "cannot read %s: %s", p.s, strerror(e));
-                sb_free(&p);
-                return -1;
-            }
-            sunset_free(r->origin);
-            r->origin = sb_take(&p);
-        }
-        r->capture = sunset_strndup(cap ? cap->valuestring : "", cap ? strlen(cap->valuestring) : 0);
-        return r->capture ? 0 : oom(L);
-    }
-    case RK_PATH:
-        if (!has_field(m, "pattern")) return fail(L, "match", "the matcher needs \"pattern\"");
-        return main_test(L, m, &r->path, true);
-    case RK_CMAKE: {
-        /* quoted arguments arrive with ctx STRING: they are still arguments */
-        if (!(c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING)))) return -1;
-        const cJSON *td = cJSON_GetObjectItemCaseSensitive(m, "target_def");
-        if (td && !cJSON_IsBool(td)) return fail(L, "target_def", "\"target_def\" must be true or false");
-        if (cJSON_IsTrue(td)) c->flags |= SUNSET_FACT_TARGET;
-        const cJSON *names = cJSON_GetObjectItemCaseSensitive(m, "names");
-        if (names && has_field(m, "arg")) return fail(L, "names", "give \"names\" or \"arg\", not both");
-        int rc = names ? strtest_names(L, &c->main, "names", names, NULL) : opt_re(L, m, "arg", &c->main);
-        if (!rc) rc = opt_re(L, m, "command", &c->aux) || opt_re(L, m, "target", &c->target) ||
-                      opt_re(L, m, "section", &c->section);
-        if (!rc && !c->main.n_names && !c->main.re && !c->target.re)
-            rc = fail(L, "match", "a cmake matcher needs \"arg\", \"names\" or \"target\"");
-        if (!rc) rc = add_literals_from(L, r, &c->main, NULL);
-        return rc;
-    }
-    case RK_GFLAG:
-    case RK_PASS: {
-        strtest names = {0};
-        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(m, "names");
-        if (!arr) return fail(L, "match", "the matcher needs \"names\"");
-        int rc = strtest_names(L, &names, "names", arr, NULL);
-        if (!rc) rc = add_literals_from(L, r, &names, NULL);
-        if (kind == RK_GFLAG) {
-            /* FLAGS_x identifiers and words; x as a DEFINE/DECLARE macro argument; "x" and
-             * "FLAGS_x" strings; \bFLAGS_x\b or a DEFINE/DECLARE line in text files. */
-            strtest flags_names = {0};
-            if (!rc) rc = strtest_names(L, &flags_names, "names", arr, "FLAGS_");
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE)))
-                rc = strtest_copy(L, &c->main, &flags_names);
-            if (!rc && (c = add_clause(L, r, MATCH_WORD, CTX_TEXTUAL)))
-                rc = strtest_copy(L, &c->main, &flags_names);
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
-                rc = strtest_copy(L, &c->main, &names);
-                if (!rc) rc = compile_re(L, "names", "(DEFINE|DECLARE)", &c->aux.re);
-            }
-            for (int pass = 0; !rc && pass < 2; pass++) {
-                if ((c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
-                    rc = strtest_copy(L, &c->main, pass ? &flags_names : &names);
-                else rc = -1;
-            }
-            if (!rc) {
-                sb re = {0};
-                sb_puts(&re, "\\bFLAGS_(?:");
-                for (size_t i = 0; i < names.n_names; i++)
-                    sb_printf(&re, "%s%s", i ? "|" : "", names.names[i]);
-                sb_puts(&re, ")\\b");
-                if (re.oom) rc = oom(L);
-                if (!rc && (c = add_clause(L, r, SUNSET_FACT_LINE, CTX_ALL)))
-                    rc = compile_re(L, "names", re.s, &c->main.re);
-                sb_free(&re);
-            }
-            if (!rc) rc = add_literals_from(L, r, &flags_names, NULL);
-            strtest_free(&flags_names);
-        } else {
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_IDENT, CTX_CODE))) {
-                rc = strtest_copy(L, &c->main, &names);
-                if (!rc) rc = compile_re(L, "names", "^(USE|REGISTER)_PASS", &c->aux.re);
-            }
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_STRING, CTX_TEXTUAL)))
-                rc = strtest_copy(L, &c->main, &names);
-            if (!rc && (c = add_clause(L, r, SUNSET_FACT_CMAKE, CTX_CODE | (1u << SUNSET_CTX_STRING))))
-                rc = strtest_copy(L, &c->main, &names);
-        }
-        strtest_free(&names);
-        return rc;
-    }
-    case RK_COUNT:
-        break;
-    }
-    return fail(L, "kind", "unsupported match kind");
+    if (ld_check_fields(L, m, "\"match\"", row->fields)) return -1;
+    return row->compile(L, r, m, row);
 }
 
 static int lang_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return fail(L, "languages", "\"languages\" must be a non-empty array");
+        return ld_fail(L, "languages", "\"languages\" must be a non-empty array");
     const cJSON *it;
     *mask = 0;
     cJSON_ArrayForEach(it, arr) {
         sunset_lang l = cJSON_IsString(it) ? sunset_lang_from_name(it->valuestring) : SUNSET_LANG_NONE;
         if (l == SUNSET_LANG_NONE)
-            return fail(L, "languages", "unknown language %s%s%s (known: cpp python cmake proto "
+            return ld_fail(L, "languages", "unknown language %s%s%s (known: cpp python cmake proto "
                         "shell markdown rst text)", cJSON_IsString(it) ? "\"" : "",
                         cJSON_IsString(it) ? it->valuestring : "(not a string)",
                         cJSON_IsString(it) ? "\"" : "");
@@ -496,7 +496,7 @@ static int lang_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
 
 static int ctx_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return fail(L, "contexts", "\"contexts\" must be a non-empty array");
+        return ld_fail(L, "contexts", "\"contexts\" must be a non-empty array");
     *mask = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
@@ -504,7 +504,7 @@ static int ctx_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
         for (int i = 0; i < SUNSET_CTX_COUNT && cJSON_IsString(it); i++)
             if (strcmp(it->valuestring, sunset_context_name((sunset_context)i)) == 0) found = i;
         if (found < 0)
-            return fail(L, "contexts", "unknown context (known: code comment string docstring dead_code)");
+            return ld_fail(L, "contexts", "unknown context (known: code comment string docstring dead_code)");
         *mask |= 1u << found;
     }
     /* commented-out code is a comment: a rule for comments sees it unless it says otherwise */
@@ -512,23 +512,23 @@ static int ctx_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
     return 0;
 }
 
-static int severity_of(loader *L, const cJSON *v, const char *field, sunset_severity *out) {
+int ld_severity_of(loader *L, const cJSON *v, const char *field, sunset_severity *out) {
     int s = cJSON_IsString(v) ? sunset_severity_from_name(v->valuestring) : -1;
-    if (s < 0) return fail(L, field, "\"%s\" must be \"error\", \"warning\" or \"info\"", field);
+    if (s < 0) return ld_fail(L, field, "\"%s\" must be \"error\", \"warning\" or \"info\"", field);
     *out = (sunset_severity)s;
     return 0;
 }
 
-static int regex_list(loader *L, const cJSON *arr, const char *field, vec *out) {
-    if (!cJSON_IsArray(arr)) return fail(L, field, "\"%s\" must be an array of regexes", field);
+int ld_regex_list(loader *L, const cJSON *arr, const char *field, vec *out) {
+    if (!cJSON_IsArray(arr)) return ld_fail(L, field, "\"%s\" must be an array of regexes", field);
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
         pcre2_code *re;
-        if (!cJSON_IsString(it)) return fail(L, field, "\"%s\" must hold strings", field);
-        if (compile_re(L, field, it->valuestring, &re)) return -1;
+        if (!cJSON_IsString(it)) return ld_fail(L, field, "\"%s\" must hold strings", field);
+        if (ld_compile_re(L, field, it->valuestring, &re)) return -1;
         if (!vec_push(out, &re)) {
             pcre2_code_free(re);
-            return oom(L);
+            return ld_oom(L);
         }
     }
     return 0;
@@ -537,15 +537,15 @@ static int regex_list(loader *L, const cJSON *arr, const char *field, vec *out) 
 static char *dup_string_field(loader *L, const cJSON *o, const char *field, bool required) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
     if (!v) {
-        if (required) fail(L, field, "missing \"%s\"", field);
+        if (required) ld_fail(L, field, "missing \"%s\"", field);
         return NULL;
     }
     if (!cJSON_IsString(v) || !v->valuestring[0]) {
-        fail(L, field, "\"%s\" must be a non-empty string", field);
+        ld_fail(L, field, "\"%s\" must be a non-empty string", field);
         return NULL;
     }
     char *s = sunset_strndup(v->valuestring, strlen(v->valuestring));
-    if (!s) oom(L);
+    if (!s) ld_oom(L);
     return s;
 }
 
@@ -608,17 +608,17 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
                                           "message", "fix", "paths", "match", "literals",
                                           "examples", "description", "anchored", "unless", NULL};
     L->rule_id = NULL;
-    if (!cJSON_IsObject(o)) return fail(L, "rules", "each rule must be an object");
+    if (!cJSON_IsObject(o)) return ld_fail(L, "rules", "each rule must be an object");
     const cJSON *idv = cJSON_GetObjectItemCaseSensitive(o, "id");
-    if (!cJSON_IsString(idv)) return fail(L, "rules", "a rule without an \"id\" string");
+    if (!cJSON_IsString(idv)) return ld_fail(L, "rules", "a rule without an \"id\" string");
     L->rule_id = idv->valuestring;
     if (!valid_id(idv->valuestring))
-        return fail(L, "id", "bad id (want upper-case words joined by '-', e.g. PE-CPP-CLASS)");
-    if (sunset_ruleset_find(L->rs, idv->valuestring)) return fail(L, "id", "duplicate rule id");
-    if (check_fields(L, o, "a rule", allowed)) return -1;
+        return ld_fail(L, "id", "bad id (want upper-case words joined by '-', e.g. PE-CPP-CLASS)");
+    if (sunset_ruleset_find(L->rs, idv->valuestring)) return ld_fail(L, "id", "duplicate rule id");
+    if (ld_check_fields(L, o, "a rule", allowed)) return -1;
 
     sunset_rule *r = sunset_calloc(1, sizeof *r);
-    if (!r) return oom(L);
+    if (!r) return ld_oom(L);
     r->path_include = r->path_exclude = VEC_INIT(pcre2_code *);
     r->clauses = VEC_INIT(clause);
     r->literals = VEC_INIT(char *);
@@ -626,31 +626,32 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     r->ctx_mask = CTX_ALL;
     int rc = -1;
 
-    if (!(r->id = sunset_strndup(idv->valuestring, strlen(idv->valuestring)))) { oom(L); goto cleanup; }
+    if (!(r->id = sunset_strndup(idv->valuestring, strlen(idv->valuestring)))) { ld_oom(L); goto cleanup; }
     r->origin = sunset_strndup(L->origin, strlen(L->origin));
-    if (!r->origin) { oom(L); goto cleanup; }
+    if (!r->origin) { ld_oom(L); goto cleanup; }
     if (has_field(o, "family")) {
         if (!(r->family = dup_string_field(L, o, "family", true))) goto cleanup;
     } else if (pack_family) {
         r->family = sunset_strndup(pack_family, strlen(pack_family));
-        if (!r->family) { oom(L); goto cleanup; }
+        if (!r->family) { ld_oom(L); goto cleanup; }
     } else {
-        fail(L, NULL, "no \"family\" in the rule or its pack");
+        ld_fail(L, NULL, "no \"family\" in the rule or its pack");
         goto cleanup;
     }
     if (!family_known(L->rs, r->family)) {
-        fail(L, "family", "family \"%s\" is not declared in the settings pack", r->family);
+        ld_fail(L, "family", "family \"%s\" is not declared in the settings pack", r->family);
         goto cleanup;
     }
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(o, "task");
     long tv = 0;
     json_int_rc trc = json_get_int(task, INT_MIN, INT_MAX, &tv); /* (int)1e300 is undefined */
     if (trc == JSON_INT_RANGE) {
-        fail_item(L, task, "\"task\": %s", json_int_error(trc));
+        ld_fail_item(L, task, "\"task\": %s", json_int_error(trc));
         goto cleanup;
     }
-    if (trc != JSON_INT_OK || tv < 1 || tv > 6) {
-        fail(L, "task", "\"task\" must be a whole number from 1 to 6");
+    int task_max = sunset_ruleset_task_max(L->rs);
+    if (trc != JSON_INT_OK || tv < 1 || tv > task_max) {
+        ld_fail(L, "task", "\"task\" must be a whole number from 1 to %d", task_max);
         goto cleanup;
     }
     r->task = (int)tv;
@@ -659,14 +660,14 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) goto cleanup;
 
     sunset_severity sev = SUNSET_SEV_ERROR, csev = SUNSET_SEV_INFO, ssev;
-    if (!has_field(o, "severity")) { fail(L, NULL, "missing \"severity\""); goto cleanup; }
-    if (severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "severity"), "severity", &sev)) goto cleanup;
+    if (!has_field(o, "severity")) { ld_fail(L, NULL, "missing \"severity\""); goto cleanup; }
+    if (ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "severity"), "severity", &sev)) goto cleanup;
     ssev = sev;
     if (has_field(o, "comment_severity") &&
-        severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "comment_severity"), "comment_severity", &csev))
+        ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "comment_severity"), "comment_severity", &csev))
         goto cleanup;
     if (has_field(o, "string_severity") &&
-        severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "string_severity"), "string_severity", &ssev))
+        ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "string_severity"), "string_severity", &ssev))
         goto cleanup;
     r->sev[SUNSET_CTX_CODE] = sev;
     r->sev[SUNSET_CTX_COMMENT] = r->sev[SUNSET_CTX_DOCSTRING] = csev;
@@ -678,36 +679,36 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
     if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
-    if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) { oom(L); goto cleanup; }
+    if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) { ld_oom(L); goto cleanup; }
     const cJSON *anc = cJSON_GetObjectItemCaseSensitive(o, "anchored");
-    if (anc && !cJSON_IsBool(anc)) { fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
+    if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
     r->anchored = anc ? cJSON_IsTrue(anc) : !L->pack_unanchored;
     const cJSON *unless = cJSON_GetObjectItemCaseSensitive(o, "unless"), *uv;
     if (unless) {
         static const char *const uf[] = {"line", "file", NULL};
-        if (!cJSON_IsObject(unless)) { fail(L, "unless", "\"unless\" must be an object"); goto cleanup; }
-        if (check_fields(L, unless, "\"unless\"", uf)) goto cleanup;
+        if (!cJSON_IsObject(unless)) { ld_fail(L, "unless", "\"unless\" must be an object"); goto cleanup; }
+        if (ld_check_fields(L, unless, "\"unless\"", uf)) goto cleanup;
         for (int k = 0; k < 2; k++) {
             pcre2_code **re = k ? &r->unless_file : &r->unless_line;
             if (!(uv = cJSON_GetObjectItemCaseSensitive(unless, uf[k]))) continue;
-            if (!cJSON_IsString(uv)) { fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); goto cleanup; }
-            if (compile_re(L, uf[k], uv->valuestring, re)) goto cleanup;
+            if (!cJSON_IsString(uv)) { ld_fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); goto cleanup; }
+            if (ld_compile_re(L, uf[k], uv->valuestring, re)) goto cleanup;
         }
     }
 
     const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
     if (paths) {
         static const char *const pf[] = {"include", "exclude", NULL};
-        if (!cJSON_IsObject(paths)) { fail(L, "paths", "\"paths\" must be an object"); goto cleanup; }
-        if (check_fields(L, paths, "\"paths\"", pf)) goto cleanup;
+        if (!cJSON_IsObject(paths)) { ld_fail(L, "paths", "\"paths\" must be an object"); goto cleanup; }
+        if (ld_check_fields(L, paths, "\"paths\"", pf)) goto cleanup;
         const cJSON *inc = cJSON_GetObjectItemCaseSensitive(paths, "include");
         const cJSON *exc = cJSON_GetObjectItemCaseSensitive(paths, "exclude");
-        if (inc && regex_list(L, inc, "include", &r->path_include)) goto cleanup;
-        if (exc && regex_list(L, exc, "exclude", &r->path_exclude)) goto cleanup;
+        if (inc && ld_regex_list(L, inc, "include", &r->path_include)) goto cleanup;
+        if (exc && ld_regex_list(L, exc, "exclude", &r->path_exclude)) goto cleanup;
     }
 
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
-    if (!cJSON_IsObject(m)) { fail(L, "match", "missing \"match\" object"); goto cleanup; }
+    if (!cJSON_IsObject(m)) { ld_fail(L, "match", "missing \"match\" object"); goto cleanup; }
     if (compile_match(L, r, m)) goto cleanup;
 
     const cJSON *lits = cJSON_GetObjectItemCaseSensitive(o, "literals");
@@ -717,247 +718,48 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
         for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
         r->literals.n = 0;
         if (!cJSON_IsArray(lits) || cJSON_GetArraySize(lits) == 0) {
-            fail(L, "literals", "\"literals\" must be a non-empty array of strings");
+            ld_fail(L, "literals", "\"literals\" must be a non-empty array of strings");
             goto cleanup;
         }
         const cJSON *it;
         cJSON_ArrayForEach(it, lits) {
             if (!cJSON_IsString(it) || strlen(it->valuestring) < 4) {
-                fail(L, "literals", "each literal must be a string of at least 4 bytes");
+                ld_fail(L, "literals", "each literal must be a string of at least 4 bytes");
                 goto cleanup;
             }
             char *s = sunset_strndup(it->valuestring, strlen(it->valuestring));
-            if (!s || !vec_push(&r->literals, &s)) { sunset_free(s); oom(L); goto cleanup; }
+            if (!s || !vec_push(&r->literals, &s)) { sunset_free(s); ld_oom(L); goto cleanup; }
         }
     }
     /* a flow rule needs none: it reports nothing in a file where no bound rule matched */
     if (r->kind != RK_PATH && !r->flow && r->literals.n == 0) {
-        fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
+        ld_fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
              "bytes, one of which every matching file contains)");
         goto cleanup;
     }
     for (size_t i = 0; i < r->literals.n; i++)
         if (strlen(VEC_AT(&r->literals, char *, i)) < 4) {
-            fail(L, "names", "name \"%s\" is shorter than 4 bytes: give \"literals\" of >= 4 bytes",
+            ld_fail(L, "names", "name \"%s\" is shorter than 4 bytes: give \"literals\" of >= 4 bytes",
                  VEC_AT(&r->literals, char *, i));
             goto cleanup;
         }
 
     const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "examples");
     if (ex) {
-        if (!cJSON_IsArray(ex)) { fail(L, "examples", "\"examples\" must be an array"); goto cleanup; }
+        if (!cJSON_IsArray(ex)) { ld_fail(L, "examples", "\"examples\" must be an array"); goto cleanup; }
         r->examples_json = cJSON_PrintUnformatted(ex);
-        if (!r->examples_json) { oom(L); goto cleanup; }
+        if (!r->examples_json) { ld_oom(L); goto cleanup; }
         /* cJSON allocates with malloc: move into our allocator so rule_free stays uniform. */
         char *copy = sunset_strndup(r->examples_json, strlen(r->examples_json));
         cJSON_free(r->examples_json);
         r->examples_json = copy;
-        if (!copy) { oom(L); goto cleanup; }
+        if (!copy) { ld_oom(L); goto cleanup; }
     }
-    if (!vec_push(&L->rs->rules, &r)) { oom(L); goto cleanup; }
+    if (!vec_push(&L->rs->rules, &r)) { ld_oom(L); goto cleanup; }
     rc = 0;
 cleanup:
     if (rc) rule_free(r);
     return rc;
-}
-
-static int string_list(loader *L, const cJSON *arr, const char *field, vec *out) {
-    if (!cJSON_IsArray(arr)) return fail(L, field, "\"%s\" must be an array of strings", field);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        if (!cJSON_IsString(it)) return fail(L, field, "\"%s\" must hold strings", field);
-        char *v = sunset_strndup(it->valuestring, strlen(it->valuestring));
-        if (!v || !vec_push(out, &v)) {
-            sunset_free(v);
-            return oom(L);
-        }
-    }
-    return 0;
-}
-
-static void cross_file_init(sunset_cross_file *x) {
-    x->test_modules = x->test_trees = VEC_INIT(pcre2_code *);
-    x->import_roots = x->module_commands = VEC_INIT(char *);
-    x->links = VEC_INIT(sunset_link);
-}
-
-static void cross_file_free(sunset_cross_file *x) {
-    vec *res[] = {&x->test_modules, &x->test_trees}, *strs[] = {&x->import_roots, &x->module_commands};
-    for (size_t k = 0; k < 2; k++) {
-        for (size_t i = 0; i < res[k]->n; i++) pcre2_code_free(VEC_AT(res[k], pcre2_code *, i));
-        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
-        vec_free(res[k]);
-        vec_free(strs[k]);
-    }
-    for (size_t i = 0; i < x->links.n; i++) {
-        sunset_link *l = &VEC_AT(&x->links, sunset_link, i);
-        sunset_free(l->name);
-        vec *lists[] = {&l->define, &l->declare};
-        for (size_t k = 0; k < 2; k++) {
-            for (size_t j = 0; j < lists[k]->n; j++) sunset_free(VEC_AT(lists[k], char *, j));
-            vec_free(lists[k]);
-        }
-    }
-    vec_free(&x->links);
-}
-
-/* cross_file.links: [{"name": "...", "define": [MACRO...], "declare": [MACRO...]}] */
-static int load_links(loader *L, const cJSON *arr, vec *out) {
-    static const char *const allowed[] = {"name", "define", "declare", NULL};
-    if (!cJSON_IsArray(arr)) return fail(L, "links", "\"links\" must be an array of objects");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        if (!cJSON_IsObject(it)) return fail(L, "links", "\"links\" must hold objects");
-        if (check_fields(L, it, "a \"links\" entry", allowed)) return -1;
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-        const cJSON *def = cJSON_GetObjectItemCaseSensitive(it, "define");
-        const cJSON *dec = cJSON_GetObjectItemCaseSensitive(it, "declare");
-        if (!cJSON_IsString(name) || !def || !dec)
-            return fail(L, "links", "a \"links\" entry needs \"name\", \"define\" and \"declare\"");
-        sunset_link l = {sunset_strndup(name->valuestring, strlen(name->valuestring)), VEC_INIT(char *),
-                         VEC_INIT(char *)};
-        if (!l.name || !vec_push(out, &l)) {
-            sunset_free(l.name);
-            return oom(L);
-        }
-        sunset_link *in = &VEC_AT(out, sunset_link, out->n - 1);
-        if (string_list(L, def, "define", &in->define) || string_list(L, dec, "declare", &in->declare)) return -1;
-        if (!in->define.n || !in->declare.n)
-            return fail(L, "links", "\"define\" and \"declare\" of a \"links\" entry must not be empty");
-    }
-    return 0;
-}
-
-/* settings.cross_file (rules/SCHEMA.md): the conventions of the tree for removable.h. */
-static int load_cross_file(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"test_modules", "test_trees", "import_roots", "module_commands", "links",
-                                          NULL};
-    if (!cJSON_IsObject(x)) return fail(L, "cross_file", "\"cross_file\" must be an object");
-    if (check_fields(L, x, "\"cross_file\"", allowed)) return -1;
-    sunset_cross_file *cf = &L->rs->cross_file;
-    const cJSON *v;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "test_modules")) && regex_list(L, v, "test_modules", &cf->test_modules))
-        return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "test_trees")) && regex_list(L, v, "test_trees", &cf->test_trees))
-        return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "import_roots")) && string_list(L, v, "import_roots", &cf->import_roots))
-        return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "module_commands")) &&
-        string_list(L, v, "module_commands", &cf->module_commands))
-        return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "links")) && load_links(L, v, &cf->links)) return -1;
-    return 0;
-}
-
-static void remnant_settings_free(sunset_remnant_settings *x) {
-    vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers, &x->code_rules};
-    for (size_t k = 0; k < 6; k++) {
-        for (size_t i = 0; i < all[k]->n; i++)
-            k < 2 ? pcre2_code_free(VEC_AT(all[k], pcre2_code *, i)) : sunset_free(VEC_AT(all[k], char *, i));
-        vec_free(all[k]);
-    }
-}
-
-/* settings.remnants (rules/SCHEMA.md): grouping and actions for analysis/remnant.c. */
-static int load_remnants(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"file_rules", "delete_rules", "code_rules", "doc_paths", "consumers",
-                                          "severity", NULL};
-    static const char *const actions[SUNSET_REMNANT_ACTIONS + 1] = {"delete", "migrate", "update-doc", NULL};
-    if (!cJSON_IsObject(x)) return fail(L, "remnants", "\"remnants\" must be an object");
-    if (check_fields(L, x, "\"remnants\"", allowed)) return -1;
-    sunset_remnant_settings *rm = &L->rs->remnants;
-    const cJSON *v, *it;
-    if (((v = cJSON_GetObjectItemCaseSensitive(x, "file_rules")) && string_list(L, v, "file_rules", &rm->file_rules)) ||
-        ((v = cJSON_GetObjectItemCaseSensitive(x, "delete_rules")) && string_list(L, v, "delete_rules", &rm->delete_rules)) ||
-        ((v = cJSON_GetObjectItemCaseSensitive(x, "code_rules")) && string_list(L, v, "code_rules", &rm->code_rules)) ||
-        ((v = cJSON_GetObjectItemCaseSensitive(x, "doc_paths")) && regex_list(L, v, "doc_paths", &rm->doc_paths)))
-        return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "consumers"))) {
-        if (!cJSON_IsArray(v)) return fail(L, "consumers", "\"consumers\" must be an array of objects");
-        cJSON_ArrayForEach(it, v) {
-            static const char *const fields[] = {"path", "consumer", NULL};
-            const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
-            const cJSON *who = cJSON_GetObjectItemCaseSensitive(it, "consumer");
-            if (!cJSON_IsObject(it) || !cJSON_IsString(path) || !cJSON_IsString(who) || !*who->valuestring)
-                return fail_item(L, it, "each consumer needs \"path\" (a regex) and \"consumer\" (a name)");
-            if (check_fields(L, it, "a consumer", fields)) return -1;
-            pcre2_code *re;
-            if (compile_re(L, "consumers", path->valuestring, &re)) return -1;
-            if (!vec_push(&rm->consumer_paths, &re)) return pcre2_code_free(re), oom(L);
-            char *name = sunset_strndup(who->valuestring, strlen(who->valuestring));
-            if (!name || !vec_push(&rm->consumers, &name)) return sunset_free(name), oom(L);
-        }
-    }
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "severity"))) {
-        if (!cJSON_IsObject(v)) return fail(L, "severity", "\"severity\" must map actions to severities");
-        if (check_fields(L, v, "\"remnants.severity\"", actions)) return -1;
-        for (int a = 0; a < SUNSET_REMNANT_ACTIONS; a++)
-            if ((it = cJSON_GetObjectItemCaseSensitive(v, actions[a])) && severity_of(L, it, actions[a], &rm->severity[a]))
-                return -1;
-    }
-    return 0;
-}
-
-/* settings.anchor (rules/SCHEMA.md): what ties a file to Paddle (core/anchor.c). */
-static int load_anchor(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"paths", "header", "modules", "namespaces", "headers",
-                                          "commands", "words", "module_literals", "tree", NULL};
-    if (!cJSON_IsObject(x)) return fail(L, "anchor", "\"anchor\" must be an object");
-    if (check_fields(L, x, "\"anchor\"", allowed)) return -1;
-    sunset_anchor *a = &L->rs->anchor;
-    vec *lists[] = {&a->paths, &a->header, &a->modules, &a->namespaces, &a->headers, &a->commands,
-                    &a->words};
-    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, allowed[k]);
-        if (v && regex_list(L, v, allowed[k], lists[k])) return -1;
-    }
-    const cJSON *lit = cJSON_GetObjectItemCaseSensitive(x, "module_literals");
-    if (lit && string_list(L, lit, "module_literals", &a->module_literals)) return -1;
-    const cJSON *tree = cJSON_GetObjectItemCaseSensitive(x, "tree");
-    if (tree && string_list(L, tree, "tree", &a->tree)) return -1;
-    a->on = true;
-    return 0;
-}
-
-static int load_settings(loader *L, const cJSON *s) {
-    static const char *const allowed[] = {"families", "test_paths", "generated_markers",
-                                          "generated_paths", "cross_file", "remnants", "anchor",
-                                          NULL};
-    if (!cJSON_IsObject(s)) return fail(L, "settings", "\"settings\" must be an object");
-    if (L->rs->families.n) return fail(L, "settings", "a second settings pack");
-    if (check_fields(L, s, "\"settings\"", allowed)) return -1;
-    const cJSON *fam = cJSON_GetObjectItemCaseSensitive(s, "families");
-    if (!cJSON_IsArray(fam) || cJSON_GetArraySize(fam) == 0)
-        return fail(L, "families", "\"families\" must be a non-empty array");
-    const cJSON *it;
-    cJSON_ArrayForEach(it, fam) {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
-        const cJSON *title = cJSON_GetObjectItemCaseSensitive(it, "title");
-        if (!cJSON_IsString(id) || !cJSON_IsString(title))
-            return fail(L, "families", "each family needs \"id\" and \"title\" strings");
-        family_info f = {sunset_strndup(id->valuestring, strlen(id->valuestring)),
-                         sunset_strndup(title->valuestring, strlen(title->valuestring))};
-        if (!f.id || !f.title || !vec_push(&L->rs->families, &f)) {
-            sunset_free(f.id);
-            sunset_free(f.title);
-            return oom(L);
-        }
-    }
-    const cJSON *tp = cJSON_GetObjectItemCaseSensitive(s, "test_paths");
-    if (tp && regex_list(L, tp, "test_paths", &L->rs->test_paths)) return -1;
-    const cJSON *gp = cJSON_GetObjectItemCaseSensitive(s, "generated_paths");
-    if (gp && regex_list(L, gp, "generated_paths", &L->rs->generated_paths)) return -1;
-    const cJSON *cf = cJSON_GetObjectItemCaseSensitive(s, "cross_file");
-    if (cf && load_cross_file(L, cf)) return -1;
-    const cJSON *rem = cJSON_GetObjectItemCaseSensitive(s, "remnants");
-    if (rem && load_remnants(L, rem)) return -1;
-    const cJSON *anc = cJSON_GetObjectItemCaseSensitive(s, "anchor");
-    if (anc && load_anchor(L, anc)) return -1;
-    /* regexes matched against each of the first lines (engine.c): a generator writes its
-     * marker as a header comment, so a mention further down or inside prose is not one */
-    const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
-    if (gm && regex_list(L, gm, "generated_markers", &L->rs->generated_markers)) return -1;
-    return 0;
 }
 
 /* Parse one pack. Settings come first in the directory order (00-settings.json), so
@@ -977,28 +779,28 @@ static int load_pack(loader *L, const char *text) {
     int rc = -1;
     static const char *const allowed[] = {"schema", "pack", "family", "description", "rules",
                                           "settings", "anchored", NULL};
-    if (!cJSON_IsObject(root)) { fail(L, NULL, "a pack must be a JSON object"); goto cleanup; }
-    if (check_fields(L, root, "a pack", allowed)) goto cleanup;
+    if (!cJSON_IsObject(root)) { ld_fail(L, NULL, "a pack must be a JSON object"); goto cleanup; }
+    if (ld_check_fields(L, root, "a pack", allowed)) goto cleanup;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-    if (!cJSON_IsNumber(schema)) { fail(L, NULL, "missing \"schema\" (this sunset reads schema %d)", SUNSET_RULE_SCHEMA); goto cleanup; }
+    if (!cJSON_IsNumber(schema)) { ld_fail(L, NULL, "missing \"schema\" (this sunset reads schema %d)", SUNSET_RULE_SCHEMA); goto cleanup; }
     if (schema->valueint != SUNSET_RULE_SCHEMA) {
-        fail(L, "schema", "schema %d is not supported (this sunset reads schema %d)",
+        ld_fail(L, "schema", "schema %d is not supported (this sunset reads schema %d)",
              schema->valueint, SUNSET_RULE_SCHEMA);
         goto cleanup;
     }
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(root, "settings");
-    if (settings && load_settings(L, settings)) goto cleanup;
+    if (settings && ld_settings(L, settings)) goto cleanup;
     const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
     if (rules) {
         if (!L->rs->families.n) {
-            fail(L, "rules", "rules loaded before the settings pack (it declares the families)");
+            ld_fail(L, "rules", "rules loaded before the settings pack (it declares the families)");
             goto cleanup;
         }
         const cJSON *fam = cJSON_GetObjectItemCaseSensitive(root, "family");
-        if (fam && !cJSON_IsString(fam)) { fail(L, "family", "\"family\" must be a string"); goto cleanup; }
-        if (!cJSON_IsArray(rules)) { fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
+        if (fam && !cJSON_IsString(fam)) { ld_fail(L, "family", "\"family\" must be a string"); goto cleanup; }
+        if (!cJSON_IsArray(rules)) { ld_fail(L, "rules", "\"rules\" must be an array"); goto cleanup; }
         const cJSON *anc = cJSON_GetObjectItemCaseSensitive(root, "anchored");
-        if (anc && !cJSON_IsBool(anc)) { fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
+        if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
         L->pack_unanchored = anc && !cJSON_IsTrue(anc);
         const cJSON *it;
         cJSON_ArrayForEach(it, rules) {
@@ -1006,7 +808,7 @@ static int load_pack(loader *L, const char *text) {
                           cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "description")))) goto cleanup;
         }
     } else if (!settings) {
-        fail(L, NULL, "a pack needs \"rules\" or \"settings\"");
+        ld_fail(L, NULL, "a pack needs \"rules\" or \"settings\"");
         goto cleanup;
     }
     rc = 0;
@@ -1024,7 +826,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->families = VEC_INIT(family_info);
     rs->test_paths = rs->generated_paths = rs->generated_markers = VEC_INIT(pcre2_code *);
     rs->suppress_min_reason = SUNSET_MIN_REASON;
-    cross_file_init(&rs->cross_file);
+    settings_init(rs);
     sunset_anchor_init(&rs->anchor);
     rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = rs->remnants.code_rules =
         VEC_INIT(char *);
@@ -1053,7 +855,7 @@ static sunset_ruleset *finish(loader *L, sunset_ruleset *rs) {
         return NULL;
     }
     if (rules_index_build(rs)) {
-        oom(L);
+        ld_oom(L);
         sunset_ruleset_free(rs);
         return NULL;
     }
@@ -1163,9 +965,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->test_paths);
     vec_free(&rs->generated_paths);
     vec_free(&rs->generated_markers);
-    cross_file_free(&rs->cross_file);
-    remnant_settings_free(&rs->remnants);
-    sunset_anchor_free(&rs->anchor);
+    settings_free(rs);
     vec_free(&rs->path_rules);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
         vec_free(&rs->queries[l]);
@@ -1184,4 +984,4 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     sunset_free(rs);
 }
 
-const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kind_names[k] : "?"; }
+const char *rule_kind_name(rule_kind k) { return k < RK_COUNT ? kinds[k].name : "?"; }

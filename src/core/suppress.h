@@ -8,7 +8,7 @@
 #define SUNSET_SUPPRESS_H
 
 #include "core/result.h"
-#include "core/rules_int.h"
+#include "core/ruleset.h"
 
 /* The rule id of sunset's own findings about malformed suppressions (no reason, unknown rule,
  * bad date, unbalanced begin/end). They fail the gate like any error and cannot be suppressed. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "lang/registry.h"
 #include "report/report.h"
 
 /* libclang leaks its copy of the unsaved buffer when a parse fails (see testdata/clang/lsan.supp);
@@ -46,7 +47,7 @@ static inline void fuzz_engine_open(fuzz_engine *f) {
         fprintf(stderr, "fuzz: %s (run from the repository root)\n", err.msg);
         exit(2);
     }
-    f->eo = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries", .no_prefilter = true,
+    f->eo = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries", .no_prefilter = true,
                                  .parse_budget_ms = 10000};
     f->eng = sunset_engine_new(f->rs, &f->eo, &err);
     if (!f->eng) {

@@ -10,7 +10,7 @@
 
 #include "fuzz_engine.h"
 #include "analysis/index.h"
-#include "lang/registry.h"
+#include "core/lang.h"
 
 static const char *const paths[] = {
     "python/paddle/fluid/compiler.py", "paddle/fluid/framework/parallel_executor.cc",

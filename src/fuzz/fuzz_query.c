@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     sunset_error err = {{0}};
     sunset_ruleset *rs = sunset_ruleset_load_string(json, "fuzz.json", queries_dir, &err);
     if (rs) {
-        sunset_engine_opts eo = {.jobs = 1, .queries_dir = queries_dir, .no_prefilter = true,
+        sunset_engine_opts eo = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = queries_dir, .no_prefilter = true,
                                  .parse_budget_ms = 10000};
         sunset_engine *e = sunset_engine_new(rs, &eo, &err);
         if (e) {

@@ -1,5 +1,5 @@
 /*
- * python.h — test hooks of the Python frontend (src/lang/python.c). The frontend itself is
+ * python.h — test hooks of the Python frontend (src/lang/python/). The frontend itself is
  * reached through `sunset_frontend_python` in lang/registry.h; nothing here is needed by the engine.
  */
 #ifndef SUNSET_LANG_PYTHON_H

@@ -64,14 +64,14 @@ typedef struct cm_block {
     size_t name_off;
 } cm_block;
 
-/* Run-wide state. The frontend needs none (no rules, no files); init still allocates one
- * so that init/fini pair up like every frontend's and leak checks cover them. */
+/* Run-wide state: the rule set, for the tree's CMake target commands (settings.cmake). */
 typedef struct text_state {
-    int unused;
+    const sunset_ruleset *rules;
 } text_state;
 
 /* Per-thread scratch, reused across files. Owned by the worker; freed by text_worker_free. */
 typedef struct text_worker {
+    const sunset_ruleset *rules; /* borrowed from the state */
     uint8_t *lflags; /* LF_* per line, index = 1-based line number */
     size_t lflags_cap;
     vec args;     /* cm_arg of the current command */
@@ -272,24 +272,13 @@ typedef struct cm_command {
     unsigned kind;
 } cm_command;
 
-/* Sorted by name (bsearch). */
+/* CMake's own commands the frontend knows, sorted by name (bsearch). The tree's wrappers that
+ * define a target (Paddle's cc_library, py_test ...) are data: settings.cmake.target_commands. */
 static const cm_command cm_commands[] = {
     {"add_custom_target", CMD_DEFINES},
     {"add_executable", CMD_DEFINES},
     {"add_library", CMD_DEFINES},
     {"add_test", CMD_ADD_TEST | CMD_DEFINES},
-    {"bash_test_modules", CMD_DEFINES},
-    {"cc_binary", CMD_DEFINES},
-    {"cc_library", CMD_DEFINES},
-    {"cc_test", CMD_DEFINES},
-    {"cc_test_build", CMD_DEFINES},
-    {"cc_test_old", CMD_DEFINES},
-    {"cinn_cc_library", CMD_DEFINES},
-    {"cinn_cc_test", CMD_DEFINES},
-    {"cinn_nv_library", CMD_DEFINES},
-    {"cinn_nv_test", CMD_DEFINES},
-    {"copy_onnx", CMD_DEFINES},
-    {"cuda_add_library", CMD_DEFINES},
     {"else", CMD_ELSE},
     {"elseif", CMD_ELSEIF},
     {"endfunction", CMD_ENDFUNCTION},
@@ -297,40 +286,25 @@ static const cm_command cm_commands[] = {
     {"endmacro", CMD_ENDMACRO},
     {"file", CMD_SUBCOMMAND},
     {"function", CMD_FUNCTION},
-    {"go_library", CMD_DEFINES},
-    {"hip_binary", CMD_DEFINES},
-    {"hip_library", CMD_DEFINES},
-    {"hip_test", CMD_DEFINES},
     {"if", CMD_IF},
-    {"inference_analysis_test", CMD_DEFINES},
-    {"inference_base_test", CMD_DEFINES},
     {"list", CMD_SUBCOMMAND},
     {"macro", CMD_MACRO},
-    {"nv_binary", CMD_DEFINES},
-    {"nv_library", CMD_DEFINES},
-    {"nv_test", CMD_DEFINES},
-    {"op_library", CMD_DEFINES},
-    {"paddle_test", CMD_DEFINES},
-    {"py_test", CMD_DEFINES},
-    {"py_test_modules", CMD_DEFINES},
     {"set_property", CMD_SET_PROPERTY},
-    {"xpu_library", CMD_DEFINES},
-    {"xpu_test", CMD_DEFINES},
 };
 
-/* Keyword arguments that open a section, across the command families Paddle uses: its
- * target functions, test registration, properties, list()/file() subcommands, the
- * built-in target commands. Sorted (bsearch). */
+/* CMake's own keyword arguments that open a section, across its command families: target
+ * commands, test registration, properties, list()/file() subcommands. Sorted (bsearch). The
+ * tree's wrappers' keywords (Paddle's SRCS, DEPS, MODULES ...) are data:
+ * settings.cmake.keywords. */
 static const char *const cm_keywords[] = {
-    "APPEND", "APPEND_STRING", "ARGS", "CACHE", "COMMAND", "COMMENT", "COMPILE_DEFINITIONS",
-    "COMPILE_FLAGS", "COMPILE_OPTIONS", "CONFIGURATIONS", "DEPENDS", "DEPS", "DESTINATION",
-    "DIRECTORY", "DISABLED", "ENVIRONMENT", "ENVS", "EXCLUDE", "EXTRA_DEPS", "FILES",
-    "FILTER", "FIXTURES_REQUIRED", "FIXTURES_SETUP", "GLOB", "GLOB_RECURSE", "INCLUDE",
-    "INSERT", "INTERFACE", "LABELS", "MODULES", "NAME", "OBJECT", "OUTPUT", "PREPEND",
-    "PRIVATE", "PROCESSORS", "PROPERTIES", "PROPERTY", "PUBLIC", "REMOVE_AT",
-    "REMOVE_DUPLICATES", "REMOVE_ITEM", "RESOURCE_LOCK", "RUN_SERIAL", "SERIAL", "SHARED",
-    "SOURCE", "SOURCES", "SRCS", "START_BASH", "STATIC", "TARGET", "TARGETS", "TEST",
-    "TIMEOUT", "WILL_FAIL", "WORKING_DIRECTORY",
+    "APPEND", "APPEND_STRING", "CACHE", "COMMAND", "COMMENT", "COMPILE_DEFINITIONS",
+    "COMPILE_FLAGS", "COMPILE_OPTIONS", "CONFIGURATIONS", "DEPENDS", "DESTINATION", "DIRECTORY",
+    "DISABLED", "ENVIRONMENT", "EXCLUDE", "FILES", "FILTER", "FIXTURES_REQUIRED",
+    "FIXTURES_SETUP", "GLOB", "GLOB_RECURSE", "INCLUDE", "INSERT", "INTERFACE", "LABELS",
+    "NAME", "OBJECT", "OUTPUT", "PREPEND", "PRIVATE", "PROCESSORS", "PROPERTIES", "PROPERTY",
+    "PUBLIC", "REMOVE_AT", "REMOVE_DUPLICATES", "REMOVE_ITEM", "RESOURCE_LOCK", "RUN_SERIAL",
+    "SHARED", "SOURCE", "SOURCES", "STATIC", "TARGET", "TARGETS", "TEST", "TIMEOUT",
+    "WILL_FAIL", "WORKING_DIRECTORY",
 };
 
 /* Scope keywords of set_property() after which the target name follows. */
@@ -360,17 +334,18 @@ static bool in_sorted(const char *s, size_t n, const char *const *tab, size_t co
     return false;
 }
 
-static bool is_keyword(const cm_arg *a) {
+static bool is_keyword(const sunset_ruleset *rules, const cm_arg *a) {
     if (a->kind != CM_UNQUOTED || a->len == 0 || a->len > 24) return false;
     if (a->text[0] < 'A' || a->text[0] > 'Z') return false;
     for (size_t i = 1; i < a->len; i++) {
         char c = a->text[i];
         if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
     }
-    return in_sorted(a->text, a->len, cm_keywords, sizeof cm_keywords / sizeof cm_keywords[0]);
+    return in_sorted(a->text, a->len, cm_keywords, sizeof cm_keywords / sizeof cm_keywords[0]) ||
+           sunset_ruleset_cmake_keyword(rules, a->text, a->len);
 }
 
-static unsigned command_kind(const char *lname) {
+static unsigned command_kind(const sunset_ruleset *rules, const char *lname) {
     size_t lo = 0, hi = sizeof cm_commands / sizeof cm_commands[0];
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -379,7 +354,7 @@ static unsigned command_kind(const char *lname) {
         if (c < 0) hi = mid;
         else lo = mid + 1;
     }
-    return CMD_OTHER;
+    return sunset_ruleset_target_command(rules, lname) ? CMD_DEFINES : CMD_OTHER;
 }
 
 /* ------------------------------------------------------------------ CMake tokenizer */
@@ -707,7 +682,7 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     }
     ln->s[name_len] = 0;
     ln->len = name_len;
-    unsigned kind = command_kind(ln->s);
+    unsigned kind = command_kind(w->rules, ln->s);
     size_t ti = target_index(w, kind);
     const cm_arg *target = ti == SIZE_MAX ? NULL : &VEC_AT(&w->args, cm_arg, ti);
 
@@ -722,7 +697,7 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     for (size_t i = 0; i < w->args.n; i++) {
         const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
         if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
-        if (i != ti && is_keyword(a)) {
+        if (i != ti && is_keyword(w->rules, a)) {
             f.section = a->text;
             f.section_len = a->len;
         }
@@ -893,12 +868,12 @@ static void scan_cmake(text_worker *w, const sunset_source *src, sunset_sink *si
 /* ------------------------------------------------------------------ frontend */
 
 static int text_init(const sunset_frontend_config *cfg, void **state, sunset_error *err) {
-    (void)cfg;
     text_state *st = sunset_calloc(1, sizeof *st);
     if (!st) {
         snprintf(err->msg, sizeof err->msg, "text frontend: out of memory");
         return -1;
     }
+    st->rules = cfg->rules;
     *state = st;
     return 0;
 }
@@ -906,9 +881,9 @@ static int text_init(const sunset_frontend_config *cfg, void **state, sunset_err
 static void text_fini(void *state) { sunset_free(state); }
 
 static void *text_worker_new(void *state) {
-    (void)state;
     text_worker *w = sunset_calloc(1, sizeof *w);
     if (!w) return NULL;
+    w->rules = ((const text_state *)state)->rules;
     w->args = VEC_INIT(cm_arg);
     w->comments = VEC_INIT(cm_comment);
     w->blocks = VEC_INIT(cm_block);

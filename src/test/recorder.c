@@ -138,6 +138,23 @@ const sunset_rule *sunset_ruleset_query_at(const sunset_ruleset *rs, sunset_lang
 }
 
 const char *sunset_rule_id(const sunset_rule *r) { return r->id; }
+
+/* The keywords of the settings pack (rules/00-settings.json) the frontend tests name. */
+bool sunset_ruleset_cmake_keyword(const sunset_ruleset *rs, const char *s, size_t n) {
+    static const char *const paddle[] = {"ARGS", "DEPS", "ENVS", "EXTRA_DEPS", "MODULES", "SERIAL", "SRCS", "START_BASH", NULL};
+    for (const char *const *k = paddle; *k; k++)
+        if (strlen(*k) == n && memcmp(*k, s, n) == 0) return true;
+    return false;
+}
+
+/* The target commands of the settings pack (rules/00-settings.json) the frontend tests name. */
+bool sunset_ruleset_target_command(const sunset_ruleset *rs, const char *name) {
+    static const char *const paddle[] = {"cc_library", "cc_test", "hip_library", "nv_library", "nv_test",
+                                         "py_test", "py_test_modules", NULL};
+    for (const char *const *c = paddle; *c; c++)
+        if (strcmp(*c, name) == 0) return true;
+    return false;
+}
 const char *sunset_rule_query(const sunset_rule *r) { return r->query; }
 const char *sunset_rule_query_capture(const sunset_rule *r) { return r->capture ? r->capture : ""; }
 const char *sunset_rule_origin(const sunset_rule *r) { (void)r; return "test"; }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "lang/registry.h"
 
 #define SETTINGS(anchor)                                                                       \
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]" anchor "},"  \
@@ -55,7 +56,7 @@ static int setup_pack(void **state, const char *pack) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
-    f->o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries"};
+    f->o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     f->e = sunset_engine_new(f->rs, &f->o, &err);
     if (!f->e) {
         fprintf(stderr, "%s\n", err.msg);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "lang/registry.h"
 
 static char bin_abs[PATH_MAX];
 
@@ -311,7 +312,7 @@ static void file_deleted_during_scan(void **st) {
     sunset_error err = {{0}};
     sunset_ruleset *rs = sunset_ruleset_load(dirs, 1, "queries", &err);
     assert_non_null(rs);
-    sunset_engine_opts o = {.jobs = 2, .queries_dir = "queries"};
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 2, .queries_dir = "queries"};
     sunset_engine *e = sunset_engine_new(rs, &o, &err);
     assert_non_null(e);
     char *paths[] = {"paddle/fluid/framework/gone.cc", "paddle/fluid/framework/good.cc"};

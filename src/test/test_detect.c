@@ -1,5 +1,5 @@
 /*
- * test_detect.c — which files are source, and as what (src/lang/registry.c): suffixes in any
+ * test_detect.c — which files are source, and as what (src/core/lang.c): suffixes in any
  * case, what C and C++ include, Cython includes, shebangs by interpreter family (env, env -S,
  * versions), and a Jupyter notebook's code cells decoded from their JSON strings. Each
  * spelling carries a legacy line that `check --diff-base` must fail, in a real repository.
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lang/registry.h"
+#include "core/lang.h"
 #include "test/gitrepo.h"
 
 static void names_and_suffixes(void **state) {

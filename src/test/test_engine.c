@@ -16,12 +16,14 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "lang/registry.h"
 #include "test/flowpack.h"
 
 static const char *pack =
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"},"
     "{\"id\":\"execution_strategy\",\"title\":\"ES\"}],\"test_paths\":[\"(^|/)test_[^/]*\\\\.py$\"],"
-    "\"generated_markers\":[\"DO NOT EDIT\"],\"generated_paths\":[\"\\\\.pb\\\\.h$\"]},"
+    "\"generated_markers\":[\"DO NOT EDIT\"],\"generated_paths\":[\"\\\\.pb\\\\.h$\"],"
+    "\"cmake\":{\"keywords\":[\"DEPS\"]}},"
     "\"family\":\"parallel_executor\",\"rules\":["
     "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"cpp\",\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
     " \"literals\":[\"ParallelExecutor\"],\"match\":{\"kind\":\"identifier\",\"pattern\":\"ParallelExecutor\"}},"
@@ -56,7 +58,7 @@ static int setup(void **state) {
         return -1;
     }
     f->dis = (disable_entry){dis_rules, 1, dis_paths, 1};
-    f->o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries", .disable = &f->dis, .n_disable = 1};
+    f->o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries", .disable = &f->dis, .n_disable = 1};
     f->e = sunset_engine_new(f->rs, &f->o, &err);
     if (!f->e) {
         fprintf(stderr, "%s\n", err.msg);
@@ -84,6 +86,43 @@ static const sunset_finding *find(const sunset_result *r, const char *rule, uint
         if (strcmp(r->findings[i].rule_id, rule) == 0 && r->findings[i].span.line == line)
             return &r->findings[i];
     return NULL;
+}
+
+/* A CMake wrapper and keyword the settings pack declares (settings.cmake) take effect without
+ * a rebuild: the wrapper defines its first argument's target (a target_def rule matches it),
+ * the keyword opens a section (a section rule matches its argument); in a pack that does not
+ * declare them the wrapper defines nothing and the keyword is an argument like any other. */
+static void cmake_wrapper_from_settings(void **state) {
+    (void)state;
+    static const char *fmt =
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]%s},"
+        "\"family\":\"pe\",\"rules\":[{\"id\":\"PE-TARGET\",\"task\":5,\"languages\":[\"cmake\"],"
+        "\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+        "\"match\":{\"kind\":\"cmake\",\"names\":[\"pe_target\"],\"target_def\":true}},"
+        "{\"id\":\"PE-DEP\",\"task\":5,\"languages\":[\"cmake\"],\"severity\":\"error\",\"message\":\"m\","
+        "\"fix\":\"f\",\"match\":{\"kind\":\"cmake\",\"names\":[\"pe_dep\"],\"section\":\"^MY_DEPS$\"}}]}";
+    const char *settings[] = {",\"cmake\":{\"target_commands\":[\"legacy_wrapper\"],\"keywords\":[\"MY_DEPS\"]}", ""};
+    for (int k = 0; k < 2; k++) {
+        char pack[1024];
+        snprintf(pack, sizeof pack, fmt, settings[k]);
+        sunset_error err = {{0}};
+        fixture g = {0};
+        g.rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
+        assert_non_null(g.rs);
+        g.o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
+        g.e = sunset_engine_new(g.rs, &g.o, &err);
+        assert_non_null(g.e);
+        sunset_result r;
+        scan(&g, "CMakeLists.txt", "legacy_wrapper(pe_target SRCS pe.cc)\nother(x pe_target MY_DEPS pe_dep)\n", &r);
+        assert_int_equal(r.n_findings, k == 0 ? 2 : 0);
+        if (k == 0) {
+            assert_non_null(find(&r, "PE-TARGET", 1));
+            assert_non_null(find(&r, "PE-DEP", 2));
+        }
+        sunset_result_free(&r);
+        sunset_engine_free(g.e);
+        sunset_ruleset_free(g.rs);
+    }
 }
 
 static void contexts_and_overlap(void **state) {
@@ -261,7 +300,7 @@ static void part_parse_never_changes_findings(void **state) {
     fx.rs = sunset_ruleset_load_string(flow_pack, "flow.json", "queries", &err);
     if (!fx.rs) fprintf(stderr, "%s\n", err.msg);
     assert_non_null(fx.rs);
-    fx.o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries"};
+    fx.o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     fx.e = sunset_engine_new(fx.rs, &fx.o, &err);
     assert_non_null(fx.e);
     sunset_engine_opts o = fx.o;
@@ -411,6 +450,7 @@ int main(void) {
         cmocka_unit_test(fingerprints_survive_edits),
         cmocka_unit_test(fingerprints_know_the_context),
         cmocka_unit_test(thread_count_does_not_matter),
+        cmocka_unit_test(cmake_wrapper_from_settings),
     };
     return cmocka_run_group_tests_name("engine", tests, setup, teardown);
 }

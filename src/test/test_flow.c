@@ -17,6 +17,7 @@
 
 #include "core/cache.h"
 #include "core/engine.h"
+#include "lang/registry.h"
 #include "core/flow.h"
 #include "test/fakeclock.h"
 #include "test/flowpack.h"
@@ -215,7 +216,7 @@ static const char *warning_with(const sunset_result *r, const char *needle) {
  * one's depth ends them all; `x = x` ends nothing (it ended the mark). */
 static void rebinding_ends_only_what_it_can(void **state) {
     fixture *f = *state;
-    sunset_engine_opts o = {.jobs = 1, .queries_dir = "queries"};
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     sunset_engine *e = engine(f, &o);
     static const char *code[] = {
         "def f(a):\n    x = fluid.ParallelExecutor(a)\n    if a:\n"
@@ -248,7 +249,7 @@ static void work_limit_warning(void **state) {
     fixture *f = *state;
     sb code = {0};
     rebinds_code(&code, 300);
-    sunset_engine_opts o = {.jobs = 1, .queries_dir = "queries"};
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     sunset_engine *e = engine(f, &o);
     sunset_result r = {0};
     assert_int_equal(sunset_engine_scan_buffer(e, "t.py", code.s, code.len, &r), 0);
@@ -282,7 +283,7 @@ static void time_limit_in_a_scan(void **state) {
     assert_non_null(mkdtemp(dir));
     sunset_cache *c = sunset_cache_open(dir, 7, f->rs, 1 << 20);
     assert_non_null(c);
-    sunset_engine_opts o = {.jobs = 1, .queries_dir = "queries", .parse_budget_ms = 1000, .cache = c};
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries", .parse_budget_ms = 1000, .cache = c};
     sunset_engine *e = engine(f, &o);
     fake_clock_start(-1, 0);
     sunset_result r = {0};

@@ -1,5 +1,5 @@
 /*
- * test_lang_clang.c — unit tests of the C/C++ frontend (src/lang/clang.c), linked with the
+ * test_lang_clang.c — unit tests of the C/C++ frontend (src/lang/clang/), linked with the
  * fact recorder instead of the engine. Each test scans a snippet or a fixture under
  * testdata/clang/ (paths are relative to the repository root, where `make unit-tests` runs)
  * and checks the recorded facts, texts, scopes and warnings. The precise-mode test copies

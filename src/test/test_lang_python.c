@@ -1,5 +1,5 @@
 /*
- * test_lang_python.c — CMocka unit tests of the Python frontend (src/lang/python.c), linked
+ * test_lang_python.c — CMocka unit tests of the Python frontend (src/lang/python/), linked
  * with the fact recorder instead of the engine: each test scans a snippet and checks the
  * recorded facts, texts, scopes, query-rule matches and warnings, including positions.
  * Run from the repository root (the frontend loads queries/python/facts.scm).

@@ -14,7 +14,8 @@
 #include "base/json.h"
 #include "core/rules_int.h"
 
-#define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]}"
+#define SETTINGS "\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]," \
+                 "\"macros\":{\"flag_definers\":\"(DEFINE|DECLARE)\"}}"
 
 static const char *valid =
     "{\"schema\":1," SETTINGS ",\"family\":\"parallel_executor\",\"rules\":[\n"
@@ -71,7 +72,15 @@ static const bad_case bad[] = {
     {"unknown family", RULE("{\"id\":\"PE-X\",\"family\":\"nope\"," BASE ",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
      "family \"nope\" is not declared"},
     {"bad task", RULE("{\"id\":\"PE-X\",\"task\":9,\"languages\":[\"cpp\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
-     "\"task\" must be a whole number from 1 to 6"},
+     "\"task\" must be a whole number from 1 to 7"},
+    {"tasks out of order", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                           "\"tasks\":[{\"id\":2,\"title\":\"t\"}]}}", "tasks are numbered 1, 2, ... in order: want 1"},
+    {"too many tasks", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],\"tasks\":["
+                       "{\"id\":1,\"title\":\"t\"},{\"id\":2,\"title\":\"t\"},{\"id\":3,\"title\":\"t\"},"
+                       "{\"id\":4,\"title\":\"t\"},{\"id\":5,\"title\":\"t\"},{\"id\":6,\"title\":\"t\"},"
+                       "{\"id\":7,\"title\":\"t\"},{\"id\":8,\"title\":\"t\"}]}}", "at most 7 tasks"},
+    {"bad cmake setting", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"cmake\":{\"targets\":[]}}}", "unknown field \"targets\" in \"cmake\""},
     {"unknown language", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"go\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
      "unknown language \"go\""},
     {"kind/language mismatch", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"keyword\",\"names\":[\"exec_strategy\"]}}"),
@@ -117,6 +126,87 @@ static void rejects_bad_packs(void **state) {
                      err.msg, bad[i].want);
         assert_int_equal(sunset_alloc_live(), live);
     }
+}
+
+/* A pack's settings with `n` tasks (1..n) and one rule of task `task`. */
+static sunset_ruleset *load_with_tasks(int n, int task, sunset_error *err) {
+    char pack[2048];
+    int o = snprintf(pack, sizeof pack, "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                                        "\"tasks\":[");
+    for (int i = 1; i <= n; i++) o += snprintf(pack + o, sizeof pack - (size_t)o, "%s{\"id\":%d,\"title\":\"t%d\"}", i > 1 ? "," : "", i, i);
+    snprintf(pack + o, sizeof pack - (size_t)o,
+             "]},\"family\":\"pe\",\"rules\":[{\"id\":\"PE-X\",\"task\":%d,\"languages\":[\"cpp\"],"
+             "\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+             "\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}]}", task);
+    return sunset_ruleset_load_string(pack, "p.json", NULL, err);
+}
+
+/* The task range is the settings pack's (settings.tasks): a pack declaring a seventh task may
+ * use it, one declaring six may not; no rebuild. */
+static void tasks_come_from_settings(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load_with_tasks(7, 7, &err);
+    assert_non_null(rs);
+    assert_int_equal(sunset_ruleset_task_max(rs), 7);
+    assert_int_equal(sunset_ruleset_find(rs, "PE-X")->task, 7);
+    assert_string_equal(VEC_AT(&rs->tasks, char *, 6), "t7");
+    sunset_ruleset_free(rs);
+    assert_null(load_with_tasks(6, 7, &err));
+    assert_non_null(strstr(err.msg, "\"task\" must be a whole number from 1 to 6"));
+    assert_null(load_with_tasks(3, 4, &err));
+    assert_non_null(strstr(err.msg, "from 1 to 3"));
+}
+
+/* settings.cmake.target_commands: the tree's wrappers, compared in lower case. */
+static void cmake_target_commands_from_settings(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+        "\"cmake\":{\"target_commands\":[\"zz_test\",\"My_Wrapper\",\"aa_library\"]}}}", "p.json", NULL, &err);
+    assert_non_null(rs);
+    assert_true(sunset_ruleset_target_command(rs, "my_wrapper"));
+    assert_true(sunset_ruleset_target_command(rs, "aa_library"));
+    assert_true(sunset_ruleset_target_command(rs, "zz_test"));
+    assert_false(sunset_ruleset_target_command(rs, "cc_library")); /* not declared here */
+    assert_false(sunset_ruleset_target_command(NULL, "my_wrapper"));
+    sunset_ruleset_free(rs);
+}
+
+/* A pack with settings.macros `macros` (JSON, "" = none) and one gflag rule. */
+static sunset_ruleset *load_gflag(const char *macros, sunset_error *err) {
+    char pack[1024];
+    snprintf(pack, sizeof pack,
+             "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]%s},"
+             "\"family\":\"pe\",\"rules\":[{\"id\":\"PE-FLAG\",\"task\":5,\"languages\":[\"cpp\"],"
+             "\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+             "\"match\":{\"kind\":\"gflag\",\"names\":[\"pe_flag\"]}}]}", macros);
+    return sunset_ruleset_load_string(pack, "p.json", NULL, err);
+}
+
+/* The macros whose argument names a gflag are the settings pack's (settings.macros), not
+ * Paddle's DEFINE/DECLARE built in: another tree's definer takes effect without a rebuild. */
+static void flag_definers_from_settings(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load_gflag(",\"macros\":{\"flag_definers\":\"^MYDEF_\"}", &err);
+    assert_non_null(rs);
+    const sunset_rule *r = sunset_ruleset_find(rs, "PE-FLAG");
+    assert_int_equal(r->clauses.n, 6);
+    const clause *c = &VEC_AT(&r->clauses, clause, 2); /* the name as a macro's argument */
+    assert_non_null(c->aux.re);
+    pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+    assert_true(re_search(c->aux.re, "MYDEF_bool", 10, 0, md, NULL, NULL));
+    assert_false(re_search(c->aux.re, "DEFINE_bool", 11, 0, md, NULL, NULL));
+    pcre2_match_data_free(md);
+    sunset_ruleset_free(rs);
+    rs = load_gflag("", &err); /* none declared: no macro clause */
+    assert_non_null(rs);
+    assert_int_equal(sunset_ruleset_find(rs, "PE-FLAG")->clauses.n, 5);
+    sunset_ruleset_free(rs);
+    assert_null(load_gflag(",\"macros\":{\"flag_definers\":\"(DEFINE\"}", &err));
+    assert_non_null(strstr(err.msg, "invalid regex in \"flag_definers\""));
 }
 
 static void error_position_points_at_field(void **state) {
@@ -208,6 +298,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_valid_pack),
         cmocka_unit_test(rejects_bad_packs),
+        cmocka_unit_test(tasks_come_from_settings),
+        cmocka_unit_test(cmake_target_commands_from_settings),
+        cmocka_unit_test(flag_definers_from_settings),
         cmocka_unit_test(error_position_points_at_field),
         cmocka_unit_test(survives_every_allocation_failure),
         cmocka_unit_test(strtest_names_exact),

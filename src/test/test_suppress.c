@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "lang/registry.h"
 #include "core/suppress.h"
 
 static const char *pack =
@@ -40,7 +41,7 @@ static int setup(void **state) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
-    f->o = (sunset_engine_opts){.jobs = 1, .queries_dir = "queries"};
+    f->o = (sunset_engine_opts){SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     f->e = sunset_engine_new(f->rs, &f->o, &err);
     if (!f->e) {
         fprintf(stderr, "%s\n", err.msg);
@@ -263,7 +264,7 @@ static void marker_lines_have_no_findings(const char *path, const char *code) {
     sunset_error err = {{0}};
     sunset_ruleset *rs = sunset_ruleset_load(dirs, 1, "queries", &err);
     assert_non_null(rs);
-    sunset_engine_opts o = {.jobs = 1, .queries_dir = "queries"};
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
     sunset_engine *e = sunset_engine_new(rs, &o, &err);
     assert_non_null(e);
     sunset_result r = {0};

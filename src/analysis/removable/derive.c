@@ -7,7 +7,7 @@
  */
 #include "analysis/removable/rm_int.h"
 
-#include "core/rules_int.h"
+#include "core/ruleset.h"
 
 #include <string.h>
 

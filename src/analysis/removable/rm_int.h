@@ -15,11 +15,13 @@
 #ifndef SUNSET_RM_INT_H
 #define SUNSET_RM_INT_H
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/removable.h"
-#include "core/rules_int.h"
+#include "core/ruleset.h"
 
 struct node;
 

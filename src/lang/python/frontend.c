@@ -1013,7 +1013,7 @@ static void scan_second(scan_ctx *sc) {
 }
 
 /* 1 for a Markdown path, 2 for reST, 3 for a notebook, else 0. The engine hands such a file to this frontend
- * for its embedded Python (registry.c: sunset_lang_embedded); the suffixes are the
+ * for its embedded Python (core/lang.c: sunset_lang_embedded); the suffixes are the
  * registry's for those languages (this frontend does not link the registry). */
 static int markup_kind(const char *path) {
     const char *dot = strrchr(path, '.');
