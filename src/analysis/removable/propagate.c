@@ -339,7 +339,8 @@ static bool cpp_test_file(const ctx *c, size_t f) {
 
 /* A header of a legacy directory (one holding a file a path rule seeded) that no CMake file
  * names and that nothing but tests includes: test support or a utility only its own test
- * still exercises (graph_test_base.h, cow_ptr.h in framework/details). */
+ * still exercises (paddle/fluid/framework/details/graph_test_base.h and
+ * paddle/fluid/framework/details/cow_ptr.h). */
 static bool rule_file_test_only_header(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
     if (F->lang != SUNSET_LANG_CPP || !c->header[f] || !c->n_seed_dirs) return false;
@@ -393,7 +394,8 @@ static bool rule_file_registers_legacy(const ctx *c, size_t f, rm_ev *ev) {
 }
 
 /* A header whose implementing sources (same path up to the '.', .cc / .cu / ...) are all
- * legacy: it declares what they implement (run_program_op.h of run_program_op.cc/.cu). */
+ * legacy: it declares what they implement (paddle/fluid/operators/run_program_op.h of its
+ * .cc and .cu). */
 static bool rule_file_declares_for_legacy(const ctx *c, size_t f, rm_ev *ev) {
     if (c->files[f]->lang != SUNSET_LANG_CPP || !c->header[f]) return false;
     long first = -1;
