@@ -208,6 +208,18 @@ static void check_views_agree(void **state) {
     assert_true(levels_seen(&t) & 1 << ERROR);
     assert_non_null(strstr(r->out, "new use"));
     assert_non_null(strstr(r->out, "why: "));
+    /* ... and says why with the rule's own words: its message and its fix, not a generic hint */
+    char *out = sunset_strndup(r->out, strlen(r->out));
+    assert_int_equal(run(r, "$S rules show PE-PY-IDENT --no-config -f json"), 0);
+    cJSON *rules = cJSON_Parse(r->out);
+    const cJSON *rule = cJSON_GetArrayItem(rules, 0);
+    assert_non_null(rule);
+    char want[512];
+    snprintf(want, sizeof want, "PE-PY-IDENT)\n        return core.ParallelExecutor(places)\n    why: %s\n    fix: %s\n",
+             cJSON_GetObjectItem(rule, "message")->valuestring, cJSON_GetObjectItem(rule, "fix")->valuestring);
+    if (!strstr(out, want)) fail_msg("want\n%s\nin\n%s", want, out);
+    cJSON_Delete(rules);
+    sunset_free(out);
 }
 
 int main(void) {
