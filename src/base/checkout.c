@@ -108,9 +108,12 @@ static int common_root(const sunset_checkout_req *req, char root[PATH_MAX], char
 }
 
 /* The repository around co->root, its top and the root's prefix below it. */
-static void open_repo(sunset_checkout *co) {
+static void open_repo(sunset_checkout *co, git_repository *borrow) {
     char top[PATH_MAX];
-    if (sunset_git_open(&co->repo, co->root, 0)) {
+    if (borrow) {
+        co->repo = borrow;
+        co->borrowed = true;
+    } else if (sunset_git_open(&co->repo, co->root, 0)) {
         co->repo = NULL;
         return;
     }
@@ -187,7 +190,7 @@ int sunset_checkout_open(sunset_checkout *co, const sunset_checkout_req *req0, c
     co->root = dupstr(root);
     if (!co->root || !co->display) goto oom;
     sunset_git_init();
-    open_repo(co);
+    open_repo(co, req.repo);
     return place(co, &req, false, err, errn);
 oom:
     snprintf(err, errn, "out of memory");
@@ -262,7 +265,7 @@ void sunset_checkout_close(sunset_checkout *co) {
     sunset_free(co->shown);
     sunset_free(co->top);
     sunset_free(co->prefix);
-    git_repository_free(co->repo);
+    if (!co->borrowed) git_repository_free(co->repo);
     memset(co, 0, sizeof *co);
 }
 

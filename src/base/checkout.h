@@ -23,12 +23,15 @@ typedef struct sunset_checkout {
     vec starts;     /* char *: root-relative start paths, one per PATH */
     git_repository *repo; /* the repository holding the root; NULL outside one */
     bool open;
+    bool borrowed;        /* repo is the caller's (req.repo): close leaves it open */
 } sunset_checkout;
 
 typedef struct sunset_checkout_req {
     const char *const *paths; /* the PATHs as given; none = "." */
     size_t n_paths;
     const char *root;         /* --root DIR, or NULL: the PATHs' common directory */
+    git_repository *repo;     /* an open repository to use instead of opening one (a second
+                               * look at the same checkout), or NULL */
 } sunset_checkout_req;
 
 /* Resolve the root (the one function that does), open its repository once. 0, or EXIT_USAGE

@@ -732,12 +732,78 @@ static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
 /* Open the checkout as scan_prepare would (which then moves its root up to the tree's). */
 static int check_checkout(const cli *c, scan_ctx *s) {
     char err[PATH_MAX + 256];
-    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root};
+    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root, c->reuse_repo};
     if (sunset_checkout_open(&s->co, &req, err, sizeof err)) {
         fprintf(stderr, "sunset: %s\n", err);
         return EXIT_USAGE;
     }
     return EXIT_OK;
+}
+
+static void free_strs(vec *v) {
+    for (size_t i = 0; i < v->n; i++) sunset_free(VEC_AT(v, char *, i));
+    vec_free(v);
+}
+
+/* The key of each new finding of cur that fails the gate (not suppressed, at or above the
+ * threshold), pushed onto keys: "path:line:col: RULE". 0, or -1 on OOM. */
+static int failing_keys(const sunset_result *cur, const sunset_gate_run *run, const sunset_gate *g, vec *keys) {
+    for (size_t i = 0; i < cur->n_findings; i++) {
+        const sunset_finding *f = &cur->findings[i];
+        if (!run->is_new || !run->is_new[i] || f->suppressed || f->severity < g->threshold) continue;
+        sb k = {0};
+        sb_printf(&k, "%s:%u:%u: %s", f->path, (unsigned)f->span.line, (unsigned)f->span.col, f->rule_id);
+        if (k.oom || !vec_push(keys, &k.s)) {
+            sb_free(&k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static bool has_str(const vec *v, const char *s) {
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(VEC_AT(v, char *, i), s)) return true;
+    return false;
+}
+
+/* The whole change judged with every rule from the tree's root, as a run with no PATH,
+ * directory or --select/--ignore would judge it (nothing written). Its failing findings that
+ * this narrowed run did not show (shown) are named on stderr. EXIT_FINDINGS when there are
+ * any, EXIT_OK when none, another exit code when that run failed, -1 on OOM. */
+static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
+    cli w = *c;
+    vec keys = VEC_INIT(char *);
+    const char *top = s->root;
+    w.paths = (vec)VEC_INIT(const char *);
+    w.select = (vec)VEC_INIT(const char *);
+    w.ignore = (vec)VEC_INIT(const char *);
+    if (!vec_push(&w.paths, &top)) return -1;
+    w.update_baseline = w.report_unused = false;
+    w.output = w.summary = w.sarif_out = NULL;
+    w.format = "json";
+    w.quiet = true;
+    w.verdict_keys = &keys;
+    w.reuse_repo = s->co.repo; /* the same checkout: its repository is not opened again */
+    int rc = cmd_check(&w);
+    vec_free(&w.paths);
+    vec_free(&w.select);
+    vec_free(&w.ignore);
+    size_t outside = 0;
+    for (size_t i = 0; rc == EXIT_FINDINGS && i < keys.n; i++) {
+        const char *k = VEC_AT(&keys, char *, i);
+        if (has_str(shown, k)) continue;
+        if (!outside++)
+            fprintf(stderr, "sunset: gate: the whole change is judged whatever PATH, directory or "
+                    "--select/--ignore narrows the view; it also fails on (paths from %s):\n",
+                    s->shown && *s->shown ? s->shown : "the tree's root");
+        fprintf(stderr, "  %s\n", k);
+    }
+    if (outside)
+        fprintf(stderr, "gate: FAILED: %zu new finding%s outside this run's view\n", outside, outside == 1 ? "" : "s");
+    free_strs(&keys);
+    if (rc == EXIT_FINDINGS) return EXIT_FINDINGS;
+    return rc == EXIT_OK ? EXIT_OK : rc;
 }
 
 int cmd_check(cli *c) {
@@ -754,6 +820,7 @@ int cmd_check(cli *c) {
     sb doc = {0}, md = {0}, against = {0};
     sunset_remnants rem = {0}, srem = {0};
     sunset_gate g = {0};
+    vec mine = VEC_INIT(char *); /* the failing new findings' keys (failing_keys) */
     int rc = EXIT_USAGE;
     const char *fmt = c->format ? c->format : "text";
     const sunset_writer *writer = sunset_writer_find(fmt);
@@ -875,6 +942,12 @@ int cmd_check(cli *c) {
         g.baseline_after = n;
     }
 
+    if (failing_keys(&cur, &run, &g, c->verdict_keys ? c->verdict_keys : &mine)) goto oom;
+    if (c->verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
+        rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
+        goto cleanup;
+    }
+
     /* the reported result: cur with only the new findings and the suppressed ones; SARIF gets
      * the full set with each finding's baselineState, as code scanning expects of an upload */
     out = cur;
@@ -946,6 +1019,13 @@ int cmd_check(cli *c) {
     }
     if ((rc = output_write(c->output, &doc))) goto cleanup;
     rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
+    /* a PATH, a sub-directory or --select/--ignore narrows what is shown and updated, never the
+     * verdict: the whole change is judged once more, and what fails outside the scope fails */
+    if (!c->files_from && narrowed(c, &s)) {
+        int wrc = whole_change(c, &s, &mine);
+        if (wrc < 0) goto oom;
+        if (wrc) rc = wrc;
+    }
     goto cleanup;
 oom:
     fprintf(stderr, "sunset: out of memory\n");
@@ -965,6 +1045,7 @@ cleanup:
     diff_set_free(&ds);
     for (size_t i = 0; i < msgs.n; i++) sunset_free(VEC_AT(&msgs, char *, i));
     vec_free(&msgs);
+    free_strs(&mine);
     sunset_known_set_free(&ks);
     out.remnants = NULL;
     sunset_remnants_free(&rem);

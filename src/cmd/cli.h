@@ -44,6 +44,9 @@ typedef struct cli {
     bool update_baseline, accept_new, report_unused;
     bool staged, allow_config_change, allow_new_suppressions; /* check: the gate's trust model */
     const char *sarif_out; /* check --sarif FILE */
+    vec *verdict_keys;     /* check, internal: judge only, write nothing, push each failing new
+                            * finding's "path:line:col: RULE" (char *, the caller frees) */
+    struct git_repository *reuse_repo; /* check, internal: the checkout's repository, open */
     vec select, ignore;    /* --select/--ignore RULE-GLOB (scanning commands); const char * */
     bool error_exit;       /* scan --error: exit 1 on findings at or above --severity-threshold */
     const char *stdin_filename; /* scan -: the name (and so the language) of stdin's content */

@@ -266,7 +266,7 @@ static bool paddle_root(void *ud, const char *dir) {
  * (check, to read the diff base's configuration) keeps its own. */
 static int open_checkout(const cli *c, scan_ctx *s) {
     char err[PATH_MAX + 256];
-    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root};
+    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root, NULL};
     if (!s->co.open && sunset_checkout_open(&s->co, &req, err, sizeof err)) {
         fprintf(stderr, "sunset: %s\n", err);
         return EXIT_USAGE;

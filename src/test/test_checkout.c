@@ -107,10 +107,14 @@ static void new_include_fails_wherever_check_runs(void **state) {
     verdict_is(r, "", "--select 'PE-*'", 1, 1, 0, 0);
     verdict_is(r, "", "--ignore 'OH-*'", 1, 1, 0, 0); /* PE-STR-MENTION does not surface */
     verdict_is(r, "", "--select 'PE-*'", 1, 1, 0, 0);
-    /* what a run does not judge is neither fixed nor moved */
-    verdict_is(r, "python", "", 0, 0, 0, 0);
-    verdict_is(r, "", "python", 0, 0, 0, 0);
-    verdict_is(r, "", "--select 'AE-*'", 0, 0, 0, 0);
+    /* what a run's view leaves out is neither fixed nor moved; the verdict is the whole
+     * change's all the same, and names what fails outside the view */
+    verdict_is(r, "python", "", 1, 0, 0, 0);
+    assert_non_null(strstr(r->err, "  paddle/fluid/framework/new/x.cc:1:11: PE-CPP-INCLUDE\n"));
+    verdict_is(r, "", "python", 1, 0, 0, 0);
+    verdict_is(r, "", "--select 'AE-*'", 1, 0, 0, 0);
+    assert_non_null(strstr(r->err, "gate: FAILED: 1 new finding outside this run's view"));
+    assert_int_equal(run(r, "cd python && $S check -q --no-cache --diff-base HEAD"), 1);
     /* annotations name the repository's path, as GitHub wants it; the text view a path the
      * user can open from where check runs */
     assert_int_equal(run(r, "cd paddle/fluid/framework/new && $S check -q --no-cache -f github"), 1);
@@ -122,6 +126,10 @@ static void new_include_fails_wherever_check_runs(void **state) {
     assert_int_equal(run(r, "cd paddle/fluid/framework/new && $S check -q --no-cache --diff-base HEAD"), 1);
     assert_int_equal(run(r, "$S check -q --no-cache --diff-base HEAD paddle/fluid/framework/new"), 1);
     assert_int_equal(run(r, "rm paddle/fluid/framework/new/x.cc"), 0);
+    /* nothing new anywhere: every view passes */
+    verdict_is(r, "python", "", 0, 0, 0, 0);
+    verdict_is(r, "", "--select 'AE-*'", 0, 0, 0, 0);
+    assert_int_equal(run(r, "cd python && $S check -q --no-cache --diff-base HEAD"), 0);
 }
 
 /* The baseline's lines whose path does not start with `scope`, in order, joined. */
