@@ -778,7 +778,20 @@ static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
     w.paths = (vec)VEC_INIT(const char *);
     w.select = (vec)VEC_INIT(const char *);
     w.ignore = (vec)VEC_INIT(const char *);
-    if (!vec_push(&w.paths, &top)) return -1;
+    /* lists of its own: scan_prepare adds the configuration's globs to them, and growing
+     * c's would free the buffer c still holds */
+    w.include = (vec)VEC_INIT(const char *);
+    w.exclude = (vec)VEC_INIT(const char *);
+    w.rules = (vec)VEC_INIT(const char *);
+    bool ok = vec_push(&w.paths, &top);
+    const vec *from[] = {&c->include, &c->exclude, &c->rules};
+    vec *to[] = {&w.include, &w.exclude, &w.rules};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; ok && i < from[k]->n; i++) ok = vec_push(to[k], &VEC_AT(from[k], const char *, i));
+    if (!ok) {
+        cli_free(&w);
+        return -1;
+    }
     w.update_baseline = w.report_unused = false;
     w.output = w.summary = w.sarif_out = NULL;
     w.format = "json";
@@ -786,9 +799,7 @@ static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
     w.verdict_keys = &keys;
     w.reuse_repo = s->co.repo; /* the same checkout: its repository is not opened again */
     int rc = cmd_check(&w);
-    vec_free(&w.paths);
-    vec_free(&w.select);
-    vec_free(&w.ignore);
+    cli_free(&w); /* its lists only: the strings are c's and the configuration's */
     size_t outside = 0;
     for (size_t i = 0; rc == EXIT_FINDINGS && i < keys.n; i++) {
         const char *k = VEC_AT(&keys, char *, i);

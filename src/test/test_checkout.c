@@ -282,6 +282,30 @@ static int count_opens_of(repo *r, const char *const *args, size_t n_args, int *
     return (int)opens;
 }
 
+/* A narrowed check judges the whole change once more (whole_change in check.c) with the
+ * configuration's globs: the second look must not share, grow and free the first one's glob
+ * lists (many globs, so that the second run's copies outgrow the first's). */
+static void narrowed_check_with_configured_globs(void **state) {
+    repo *r = *state;
+    fresh(r);
+    sb cfg = {0};
+    sb_puts(&cfg, "{\"exclude\": [");
+    for (int i = 0; i < 40; i++) sb_printf(&cfg, "%s\"third_party/lib%d/**\"", i ? ", " : "", i);
+    sb_puts(&cfg, "]}\n");
+    put(r, ".sunset.json", cfg.s);
+    sb_free(&cfg);
+    assert_int_equal(run(r, "git add .sunset.json && git commit -qm config"), 0);
+    put(r, "paddle/fluid/framework/new/x.cc", NEW_INCLUDE);
+    put(r, "third_party/lib3/y.cc", NEW_INCLUDE);
+    /* the new include fails from python/; the excluded copy is judged by neither look */
+    assert_int_equal(run(r, "cd python && $S check -q --no-cache --diff-base HEAD"), 1);
+    assert_non_null(strstr(r->err, "paddle/fluid/framework/new/x.cc:1:11: PE-CPP-INCLUDE"));
+    assert_null(strstr(r->err, "third_party/"));
+    assert_int_equal(run(r, "cd python && $S check -q --no-cache"), 1);
+    assert_null(strstr(r->err, "third_party/"));
+    assert_int_equal(run(r, "rm -rf paddle/fluid/framework/new/x.cc third_party && git reset -q --hard HEAD~1"), 0);
+}
+
 static void check_diff_base_opens_the_repository_once(void **state) {
     repo *r = *state;
     fresh(r);
@@ -306,6 +330,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(check_diff_base_opens_the_repository_once),
         cmocka_unit_test(new_include_fails_wherever_check_runs),
+        cmocka_unit_test(narrowed_check_with_configured_globs),
         cmocka_unit_test(update_baseline_in_a_scope_keeps_the_rest_byte_for_byte),
         cmocka_unit_test(baseline_from_a_subdirectory_writes_the_repositorys),
         cmocka_unit_test(untracked_report_does_not_fail_the_diff),
