@@ -813,8 +813,7 @@ static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
     if (outside)
         fprintf(stderr, "gate: FAILED: %zu new finding%s outside this run's view\n", outside, outside == 1 ? "" : "s");
     free_strs(&keys);
-    if (rc == EXIT_FINDINGS) return EXIT_FINDINGS;
-    return rc == EXIT_OK ? EXIT_OK : rc;
+    return rc;
 }
 
 int cmd_check(cli *c) {
@@ -953,7 +952,10 @@ int cmd_check(cli *c) {
         g.baseline_after = n;
     }
 
-    if (failing_keys(&cur, &run, &g, c->verdict_keys ? c->verdict_keys : &mine)) goto oom;
+    /* a narrowed run compares its failing findings with the whole change's (whole_change) */
+    bool narrow = !c->files_from && !c->verdict_keys && narrowed(c, &s);
+    if ((c->verdict_keys || narrow) && failing_keys(&cur, &run, &g, c->verdict_keys ? c->verdict_keys : &mine))
+        goto oom;
     if (c->verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
         rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
         goto cleanup;
@@ -1032,7 +1034,7 @@ int cmd_check(cli *c) {
     rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
     /* a PATH, a sub-directory or --select/--ignore narrows what is shown and updated, never the
      * verdict: the whole change is judged once more, and what fails outside the scope fails */
-    if (!c->files_from && narrowed(c, &s)) {
+    if (narrow) {
         int wrc = whole_change(c, &s, &mine);
         if (wrc < 0) goto oom;
         if (wrc) rc = wrc;
