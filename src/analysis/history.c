@@ -3,7 +3,9 @@
  *
  * The rule set is replayed over first-parent commits by reading git objects with libgit2; no
  * checkout is made. The first sampled commit's tree is scanned whole; every later sample is
- * the previous one plus the tree-to-tree diff between them, so a commit costs what it changed.
+ * the previous one plus the change between the two trees, found by walking both and never
+ * opening a subtree whose id is the same on both sides, so a commit costs what it changed:
+ * the paths that left are taken out of the totals, the ones that came or changed re-judged.
  * A blob already scanned at the same path is never parsed again (its counts are cached by
  * blob id and path: path rules and test flags depend on the path).
  */
@@ -373,37 +375,125 @@ static int rewalk_dir(replay *rp, git_tree *to, const char *dir) {
     return rc;
 }
 
-static int apply_diff(replay *rp, git_tree *from, git_tree *to) {
-    git_diff *diff = NULL;
-    git_diff_options opts;
-    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-    opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;
-    if (git_diff_tree_to_tree(&diff, rp->repo, from, to, &opts) != 0) return -1;
-    int rc = 0;
-    vec retag = VEC_INIT(char *);
-    size_t n = git_diff_num_deltas(diff);
-    for (size_t i = 0; i < n && !rc; i++) {
-        const git_diff_delta *d = git_diff_get_delta(diff, i);
-        for (int side = 0; side < 2; side++) { /* a CACHEDIR.TAG changed: its directory again */
-            const char *p = side ? d->new_file.path : d->old_file.path, *sl = p ? strrchr(p, '/') : NULL;
-            char *dir = sl && !strcmp(sl + 1, "CACHEDIR.TAG") ? sunset_strndup(p, (size_t)(sl - p)) : NULL;
-            if (dir && !vec_push(&retag, &dir)) sunset_free(dir);
-        }
-        if (d->old_file.path && d->status != GIT_DELTA_ADDED) {
-            state_remove(rp, d->old_file.path);
-            if (rp->links.n) table_remove(&rp->links, d->old_file.path);
-        }
-        if (d->status == GIT_DELTA_DELETED || d->new_file.mode == GIT_FILEMODE_COMMIT) continue;
-        if (d->new_file.mode == GIT_FILEMODE_LINK) rc = table_find(&rp->links, d->new_file.path, true) ? 0 : -1;
-        else if (path_wanted(rp, d->new_file.path)) rc = state_set(rp, d->new_file.path, &d->new_file.id);
+/* ---- the change between two trees: a walk of both that never opens a subtree whose id
+ * is the same on both sides (libgit2's tree-to-tree diff reads every tree of both commits,
+ * which was half of a Paddle replay's CPU) ---- */
+
+typedef struct tree_diff {
+    replay *rp;
+    sb path;    /* the entry's path; each level appends its name and truncates back */
+    vec retag;  /* char *: directories whose CACHEDIR.TAG came, went or changed */
+    int rc;
+} tree_diff;
+
+static bool entry_is_tree(const git_tree_entry *e) { return git_tree_entry_type(e) == GIT_OBJECT_TREE; }
+
+/* Git's order of tree entries: by name, a tree's name as if it ended in '/'. */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b) {
+    const char *x = git_tree_entry_name(a), *y = git_tree_entry_name(b);
+    size_t lx = strlen(x), ly = strlen(y), n = lx < ly ? lx : ly;
+    int c = memcmp(x, y, n);
+    if (c) return c;
+    int cx = lx > n ? (unsigned char)x[n] : entry_is_tree(a) ? '/' : 0;
+    int cy = ly > n ? (unsigned char)y[n] : entry_is_tree(b) ? '/' : 0;
+    return cx - cy;
+}
+
+/* A CACHEDIR.TAG below the root changed: its directory is walked again afterwards. */
+static void note_tag(tree_diff *td) {
+    const char *p = td->path.s, *sl = strrchr(p, '/');
+    if (!sl || strcmp(sl + 1, "CACHEDIR.TAG")) return;
+    char *dir = sunset_strndup(p, (size_t)(sl - p));
+    if (!dir || !vec_push(&td->retag, &dir)) {
+        sunset_free(dir);
+        td->rc = -1;
     }
-    for (size_t i = 0; i < retag.n; i++) {
-        char *dir = VEC_AT(&retag, char *, i);
+}
+
+static int diff_trees(tree_diff *td, const git_tree *a, const git_tree *b);
+
+/* The subtrees at td->path, old (ea) and new (eb), either NULL when that side has none. */
+static int diff_subtree(tree_diff *td, const git_tree_entry *ea, const git_tree_entry *eb) {
+    git_tree *ta = NULL, *tb = NULL;
+    int rc = 0;
+    if ((ea && git_tree_lookup(&ta, td->rp->repo, git_tree_entry_id(ea)) != 0) ||
+        (eb && git_tree_lookup(&tb, td->rp->repo, git_tree_entry_id(eb)) != 0)) {
+        const git_error *ge = git_error_last();
+        fprintf(stderr, "sunset: history: %s: cannot read tree: %s\n", td->path.s, ge ? ge->message : "?");
+        rc = -1;
+    } else {
+        rc = diff_trees(td, ta, tb);
+    }
+    git_tree_free(ta);
+    git_tree_free(tb);
+    return rc;
+}
+
+/* A file (blob, link or submodule) at td->path leaves the tree. */
+static void file_gone(tree_diff *td) {
+    replay *rp = td->rp;
+    note_tag(td);
+    state_remove(rp, td->path.s);
+    if (rp->links.n) table_remove(&rp->links, td->path.s);
+}
+
+/* A file at td->path arrives (or changes): judged as the walk of the new tree would. */
+static int file_new(tree_diff *td, const git_tree_entry *e) {
+    replay *rp = td->rp;
+    note_tag(td);
+    git_filemode_t mode = git_tree_entry_filemode(e);
+    if (mode == GIT_FILEMODE_COMMIT) return 0;
+    if (mode == GIT_FILEMODE_LINK) return table_find(&rp->links, td->path.s, true) ? 0 : -1;
+    return path_wanted(rp, td->path.s) ? state_set(rp, td->path.s, git_tree_entry_id(e)) : 0;
+}
+
+/* One name of the two trees: ea the old side's entry, eb the new side's, either NULL. */
+static int diff_entry(tree_diff *td, const git_tree_entry *ea, const git_tree_entry *eb) {
+    size_t len = td->path.len;
+    const char *name = git_tree_entry_name(ea ? ea : eb);
+    if (len) sb_putc(&td->path, '/');
+    sb_puts(&td->path, name);
+    int rc = td->path.oom ? -1 : 0;
+    if (rc || (ea && eb && git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+               git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))) {
+        /* out of memory, or unchanged: a subtree is not opened */
+    } else if (ea && eb && entry_is_tree(ea) && entry_is_tree(eb)) {
+        rc = diff_subtree(td, ea, eb);
+    } else {
+        if (ea && entry_is_tree(ea)) rc = diff_subtree(td, ea, NULL);
+        else if (ea) file_gone(td);
+        if (!rc && eb && entry_is_tree(eb)) rc = diff_subtree(td, NULL, eb);
+        else if (!rc && eb) rc = file_new(td, eb);
+    }
+    td->path.len = len;
+    if (td->path.s) td->path.s[len] = 0;
+    return rc || td->rc ? -1 : 0;
+}
+
+/* Both trees' entries in git's order, merged (either tree may be NULL: all added or gone). */
+static int diff_trees(tree_diff *td, const git_tree *a, const git_tree *b) {
+    size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0, i = 0, j = 0;
+    while (i < na || j < nb) {
+        const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
+        const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+        int c = !ea ? 1 : !eb ? -1 : entry_cmp(ea, eb);
+        if (diff_entry(td, c <= 0 ? ea : NULL, c >= 0 ? eb : NULL)) return -1;
+        i += c <= 0;
+        j += c >= 0;
+    }
+    return 0;
+}
+
+static int apply_diff(replay *rp, git_tree *from, git_tree *to) {
+    tree_diff td = {rp, {0}, VEC_INIT(char *), 0};
+    int rc = diff_trees(&td, from, to);
+    for (size_t i = 0; i < td.retag.n; i++) {
+        char *dir = VEC_AT(&td.retag, char *, i);
         if (!rc) rc = rewalk_dir(rp, to, dir);
         sunset_free(dir);
     }
-    vec_free(&retag);
-    git_diff_free(diff);
+    vec_free(&td.retag);
+    sb_free(&td.path);
     return rc ? rc : resolve_links(rp, to);
 }
 
@@ -745,6 +835,9 @@ int history_replay(sunset_engine *e, const char *repo_dir, const char *range, co
     git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)(2 << 20));
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)(1 << 20));
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)(8 << 20));
+    /* libgit2 re-hashes every object it inflates (a fifth of a Paddle replay's CPU); git
+     * itself trusts its object store on read, and so does the replay */
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
     if (sunset_git_open(&rp.repo, repo_dir, 0) != 0) {
         const git_error *ge = git_error_last();
         fprintf(stderr, "sunset: %s: not a git repository: %s\n", repo_dir, ge ? ge->message : "?");
