@@ -98,7 +98,7 @@ typedef struct replay {
     history_counts total;
     uint32_t files;
     size_t n_families;
-    size_t blobs_scanned, blobs_cached;
+    size_t blobs_scanned, blobs_cached, trees_read;
     int err;
     bool baseline;  /* the range's start A is the first selected commit */
     git_oid from;   /* A */
@@ -416,6 +416,7 @@ static int diff_trees(tree_diff *td, const git_tree *a, const git_tree *b);
 static int diff_subtree(tree_diff *td, const git_tree_entry *ea, const git_tree_entry *eb) {
     git_tree *ta = NULL, *tb = NULL;
     int rc = 0;
+    td->rp->trees_read += (ea != NULL) + (eb != NULL);
     if ((ea && git_tree_lookup(&ta, td->rp->repo, git_tree_entry_id(ea)) != 0) ||
         (eb && git_tree_lookup(&tb, td->rp->repo, git_tree_entry_id(eb)) != 0)) {
         const git_error *ge = git_error_last();
@@ -852,7 +853,7 @@ int history_replay(sunset_engine *e, const char *repo_dir, const char *range, co
             VEC_AT(&ids, git_oid, kept++) = VEC_AT(&ids, git_oid, i);
     ids.n = kept;
     if (replay_commits(&rp, o, &ids, out)) goto cleanup;
-    if (st) *st = (history_stats){rp.blobs_scanned, rp.blobs_cached};
+    if (st) *st = (history_stats){rp.blobs_scanned, rp.blobs_cached, rp.trees_read};
     rc = 0;
 cleanup:
     vec_free(&ids);

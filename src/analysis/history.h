@@ -51,6 +51,7 @@ typedef struct history_opts {
 
 typedef struct history_stats {
     size_t blobs_scanned, blobs_cached;
+    size_t trees_read; /* trees the changes between samples opened (unchanged subtrees are not) */
 } history_stats;
 
 /* Replay `range` ("A..B" or one revision) of the repository at repo_dir with engine e (one

@@ -142,8 +142,8 @@ int cmd_history(cli *c) {
     sunset_free(fams);
     if (doc.oom) goto cleanup;
     if (c->verbose)
-        fprintf(stderr, "sunset: history: %zu commits, %zu blobs scanned, %zu reused\n", samples.n,
-                hs.blobs_scanned, hs.blobs_cached);
+        fprintf(stderr, "sunset: history: %zu commits, %zu blobs scanned, %zu reused, %zu trees read by the diffs\n",
+                samples.n, hs.blobs_scanned, hs.blobs_cached, hs.trees_read);
     rc = output_write(c->output, &doc);
 cleanup:
     sb_free(&doc);
