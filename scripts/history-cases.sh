@@ -9,21 +9,12 @@
 set -eu
 src=$1
 dest=$2
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$dest"
 git clone -q "$src" "$dest"
 cd "$dest"
-export GIT_AUTHOR_NAME=sunset GIT_AUTHOR_EMAIL=sunset@example.invalid
-export GIT_COMMITTER_NAME=sunset GIT_COMMITTER_EMAIL=sunset@example.invalid
-n=0
-stamp() {
-    n=$((n + 1))
-    export GIT_AUTHOR_DATE="2024-05-$((10 + n))T12:00:00+00:00" GIT_COMMITTER_DATE="2024-05-$((10 + n))T12:00:00+00:00"
-}
-commit() {
-    stamp
-    git add -A
-    git commit -q -m "$1"
-}
+month=2024-05
+. "$here/history-commit.sh"
 fw=paddle/fluid/framework
 git mv $fw/details/var_handle.h test/cpp/fluid/framework/details/var_handle.h
 commit "Move var_handle.h into the C++ tests (#70001)"

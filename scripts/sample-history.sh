@@ -11,15 +11,8 @@ rm -rf "$dest"
 mkdir -p "$dest"
 cp -R "$here/testdata/paddle-mini/." "$dest/"
 cd "$dest"
-export GIT_AUTHOR_NAME=sunset GIT_AUTHOR_EMAIL=sunset@example.invalid
-export GIT_COMMITTER_NAME=sunset GIT_COMMITTER_EMAIL=sunset@example.invalid
-n=0
-commit() {
-    n=$((n + 1))
-    export GIT_AUTHOR_DATE="2024-04-$((10 + n))T12:00:00+00:00" GIT_COMMITTER_DATE="2024-04-$((10 + n))T12:00:00+00:00"
-    git add -A
-    git commit -q -m "$1"
-}
+month=2024-04
+. "$here/scripts/history-commit.sh"
 # What the walk decides beyond a file's name (issue 32: history must decide it the same): a
 # script known by its shebang, a symlink judged by its target's content (which a later commit
 # changes without touching the link), a cache directory (CACHEDIR.TAG) never entered, and one
