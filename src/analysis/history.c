@@ -763,6 +763,17 @@ static bool tree_has(void *ud, const char *path) {
     return yes;
 }
 
+/* The progress line on a terminal: commit i of n and the day the replay has reached, at most
+ * about 200 updates however long the range (a line per commit of a 2,000-commit range was
+ * most of what the terminal drew). */
+static void progress(const history_opts *o, size_t i, size_t n, const history_sample *smp) {
+    size_t step = n / 200 ? n / 200 : 1;
+    if (!o->progress || ((i + 1) % step && i + 1 != n)) return;
+    char date[32];
+    history_iso_date(smp->time, smp->tz_minutes, date, sizeof date);
+    fprintf(stderr, "\rsunset: history %zu/%zu commits (%.10s)", i + 1, n, date);
+}
+
 /* Replay the selected commits: the first tree whole, then tree-to-tree diffs. */
 static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec *out) {
     git_tree *prev = NULL;
@@ -811,8 +822,7 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
             sunset_free(smp.prs);
             goto cleanup;
         }
-        if (o->progress)
-            fprintf(stderr, "\rsunset: history %zu/%zu commits", i + 1, ids->n);
+        progress(o, i, ids->n, &VEC_AT(out, history_sample, out->n - 1));
     }
     if (o->progress) fprintf(stderr, "\r\033[K");
     rc = 0;

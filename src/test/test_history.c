@@ -417,6 +417,31 @@ static void incremental_equals_whole(void **state) {
     sunset_free(v);
 }
 
+/* The progress line: on a terminal (util-linux script(1) gives the command one) it counts the
+ * commits and names the day reached; -q silences it, and so does a stderr that is a file. */
+static void progress_on_a_terminal(void **state) {
+    (void)state;
+    if (test_sh("command -v script >/dev/null 2>&1")) skip();
+    assert_int_equal(test_sh("test -d %s/cases || sh scripts/history-cases.sh %s/repo %s/cases >/dev/null 2>&1", dir, dir, dir), 0);
+    char p[128], *t = NULL;
+    size_t n;
+    snprintf(p, sizeof p, "%s/tty.txt", dir);
+    static const char *const quiet[] = {"", "-q"};
+    for (int q = 0; q < 2; q++) {
+        assert_int_equal(test_sh("script -qec \"%s history --no-config %s --repo %s/cases -o %s/p.csv "
+                                 "HEAD~17..HEAD\" /dev/null >%s 2>&1", test_bin(), quiet[q], dir, dir, p), 0);
+        assert_int_equal(read_file(p, 0, &t, &n), 0);
+        bool shown = strstr(t, "\rsunset: history 18/18 commits (2024-05-23)") != NULL;
+        if (shown != !q) fail_msg("%s: progress %s: [%s]", q ? "-q" : "a terminal", shown ? "shown" : "missing", t);
+        sunset_free(t);
+        t = NULL;
+    }
+    assert_int_equal(test_sh("%s history --no-config --repo %s/cases -o %s/p.csv HEAD~17..HEAD 2>%s", test_bin(), dir, dir, p), 0);
+    assert_int_equal(read_file(p, 0, &t, &n), 0);
+    assert_int_equal(n, 0);
+    sunset_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(svg_and_dates),
@@ -428,6 +453,7 @@ int main(void) {
         cmocka_unit_test(labels_never_overlap),
         cmocka_unit_test(given_burndown),
         cmocka_unit_test(incremental_equals_whole),
+        cmocka_unit_test(progress_on_a_terminal),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }
