@@ -489,12 +489,12 @@ print("target: history CPU <= %.1f s         -> %s (%.3f s; %s)" % (t_hist, verd
                                                                    m["history"]["cpu"], hist_what))
 hl = m["history-long"]
 if hl:
-    print("target: long history CPU <= %.0f s    -> %s (%.3f s; %s)" % (t_long, verdict(hl["cpu"] <= t_long),
+    print("target: long history CPU <= %.0f s     -> %s (%.3f s; %s)" % (t_long, verdict(hl["cpu"] <= t_long),
                                                                       hl["cpu"], long_what))
     print("target: long history peak <= %.0f MB -> %s (%.1f MB)" % (t_long_mb, verdict(hl["mb"] <= t_long_mb),
                                                                    hl["mb"]))
 else:
-    print("target: long history CPU <= %.0f s    -> NOT MEASURED (no --repo holding %s)" % (t_long, "742e3d0a1d..1eb6d50e49"))
+    print("target: long history CPU <= %.0f s     -> NOT MEASURED (no --repo holding %s)" % (t_long, "742e3d0a1d..1eb6d50e49"))
     print("target: long history peak <= %.0f MB -> NOT MEASURED" % t_long_mb)
 for k in ("cold", "removable", "history"):
     print("target: %-10s peak <= %.0f MB     -> %s (%.1f MB)" % (k, t_mb, verdict(m[k]["mb"] <= t_mb), m[k]["mb"]))
