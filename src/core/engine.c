@@ -44,7 +44,10 @@ struct sunset_engine {
     sunset_family_title *families;
     bool tree_anchored; /* the scanned tree is Paddle's own (settings.anchor.tree) */
     unsigned char *tree_off; /* per rule: 1 = its "unless.tree_without" holds in the scanned tree */
-    uint64_t tree_off_key;   /* a hash of tree_off for the content cache; 0 = no rule off */
+    uint64_t tree_off_key;   /* for the content cache: a hash of the rules with "unless.tree_without"
+                                the tree keeps on (one of their paths exists); 0 = none. A tree
+                                with none of the paths, like one that never heard of them, keeps
+                                the plain key */
 };
 
 /* Which rules does the tree turn off ("unless.tree_without": none of its paths exists)? The
@@ -58,10 +61,11 @@ static void set_tree_off(sunset_engine *e, const char *root, bool (*exists)(void
     for (size_t i = 0; i < e->n_rules; i++) {
         const sunset_rule *r = VEC_AT(&e->rs->rules, sunset_rule *, i);
         e->tree_off[i] = 0;
-        if (!r->unless_tree_without.n || (!exists && (!root || !*root))) continue;
+        if (!r->unless_tree_without.n) continue;
         sunset_anchor a = {.on = true, .tree = r->unless_tree_without};
-        e->tree_off[i] = !(exists ? anchor_tree_by(&a, exists, ud) : anchor_tree(&a, root));
-        if (e->tree_off[i]) e->tree_off_key = hash64(r->id, strlen(r->id), e->tree_off_key + 1);
+        if (exists || (root && *root))
+            e->tree_off[i] = !(exists ? anchor_tree_by(&a, exists, ud) : anchor_tree(&a, root));
+        if (!e->tree_off[i]) e->tree_off_key = hash64(r->id, strlen(r->id), e->tree_off_key + 1);
     }
 }
 
@@ -874,7 +878,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     if (cacheable) {
         /* one path and content, tied to Paddle in its tree and not in another tree */
         if (e->tree_anchored) ckey = hash64("tree", 4, ckey);
-        if (e->tree_off_key) ckey = hash64(&e->tree_off_key, sizeof e->tree_off_key, ckey);
+        if (e->tree_off_key) ckey = hash64(&e->tree_off_key, sizeof e->tree_off_key, ckey); /* rules kept on */
         if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
     }
     sink.flow_lang = lang;
