@@ -15,7 +15,8 @@
 #     directory (sibling imports);
 #   - registrations: `USE_OP(x)` / `USE_OP_ITSELF(x)` / `USE_NO_KERNEL_OP(x)` / `USE_PASS(x)` /
 #     `DECLARE_FILE_SYMBOLS(x)` / `PD_DECLARE_KERNEL(x, ...)` of an operator, pass, file's symbols
-#     or kernel whose only `REGISTER_OPERATOR(x` / `REGISTER_PASS(x` / `REGISTER_FILE_SYMBOLS(x)` /
+#     or kernel whose only `REGISTER_OPERATOR(x` / `REGISTER_PASS(x` (or `REGISTER_..._PASS(x`, a
+#     wrapper) / `REGISTER_FILE_SYMBOLS(x)` /
 #     `PD_REGISTER_KERNEL(x` the patch deletes;
 #   - added imports: `from MOD import NAME` on a line the patch adds to a .py file (a re-exported
 #     name taken from where it is defined) must name a module file of the tree that binds NAME;
@@ -173,14 +174,15 @@ done <"$tmp/targets" >>"$tmp/out"
 # macros defining a symbol and the macros declaring and linking it
 #   op:     REGISTER_OPERATOR / REGISTER_OP_WITHOUT_GRADIENT / PD_REGISTER_STRUCT_KERNEL, linked by
 #           USE_OP / USE_OP_ITSELF / USE_NO_KERNEL_OP
-#   pass:   REGISTER_PASS, linked by USE_PASS
+#   pass:   REGISTER_PASS, or a wrapper of it named REGISTER_..._PASS (a file's own macro, as
+#           REGISTER_MULTI_DEVICES_PASS), linked by USE_PASS
 #   sym:    REGISTER_FILE_SYMBOLS, linked by DECLARE_FILE_SYMBOLS
 #   kernel: PD_REGISTER_KERNEL / PD_REGISTER_STRUCT_KERNEL / PD_REGISTER_KERNEL_FOR_ALL_DTYPE,
 #           linked by PD_DECLARE_KERNEL
 defs_of() {
     case $1 in
     op) echo 'REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT|PD_REGISTER_STRUCT_KERNEL' ;;
-    pass) echo 'REGISTER_PASS' ;;
+    pass) echo 'REGISTER_PASS|REGISTER_[A-Z0-9_]*_PASS' ;;
     sym) echo 'REGISTER_FILE_SYMBOLS' ;;
     kernel) echo 'PD_REGISTER_KERNEL|PD_REGISTER_STRUCT_KERNEL|PD_REGISTER_KERNEL_FOR_ALL_DTYPE' ;;
     esac
@@ -196,7 +198,7 @@ uses_of() {
 { awk 'function kinds(m) {
         if (m ~ /^(REGISTER_OPERATOR|REGISTER_OP_WITHOUT_GRADIENT)$/) return "op"
         if (m == "PD_REGISTER_STRUCT_KERNEL") return "op kernel"
-        if (m == "REGISTER_PASS") return "pass"
+        if (m == "REGISTER_PASS" || m ~ /^REGISTER_[A-Z0-9_]*_PASS$/) return "pass"
         if (m == "REGISTER_FILE_SYMBOLS") return "sym"
         if (m ~ /^(PD_REGISTER_KERNEL|PD_REGISTER_KERNEL_FOR_ALL_DTYPE)$/) return "kernel"
         return "" }

@@ -81,7 +81,8 @@ typedef struct ix_file {
     uint32_t n_lines;
     bool blank;             /* nothing but whitespace and comments */
     vec classes;            /* ix_class */
-    vec funcs;              /* ix_func: top-level functions (Python) */
+    vec funcs;              /* ix_func: top-level functions (Python); a C++ header's namespace-level
+                               functions and constants */
     vec imports;            /* ix_import */
     vec aliases;            /* ix_alias (Python) */
     vec includes;           /* ix_include */

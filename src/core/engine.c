@@ -43,7 +43,31 @@ struct sunset_engine {
     size_t n_rules;
     sunset_family_title *families;
     bool tree_anchored; /* the scanned tree is Paddle's own (settings.anchor.tree) */
+    unsigned char *tree_off; /* per rule: 1 = its "unless.tree_without" holds in the scanned tree */
+    uint64_t tree_off_key;   /* for the content cache: a hash of the rules with "unless.tree_without"
+                                the tree keeps on (one of their paths exists); 0 = none. A tree
+                                with none of the paths, like one that never heard of them, keeps
+                                the plain key */
 };
+
+/* Which rules does the tree turn off ("unless.tree_without": none of its paths exists)? The
+ * paths are looked up as settings.anchor.tree's are: by exists, or under root and its parents
+ * up to the top of its git work tree. No tree (NULL root, an in-memory scan of none) turns
+ * nothing off: absence is evidence only where a tree was looked at. */
+static void set_tree_off(sunset_engine *e, const char *root, bool (*exists)(void *, const char *),
+                         void *ud) {
+    e->tree_off_key = 0;
+    if (!e->tree_off) return;
+    for (size_t i = 0; i < e->n_rules; i++) {
+        const sunset_rule *r = VEC_AT(&e->rs->rules, sunset_rule *, i);
+        e->tree_off[i] = 0;
+        if (!r->unless_tree_without.n) continue;
+        sunset_anchor a = {.on = true, .tree = r->unless_tree_without};
+        if (exists || (root && *root))
+            e->tree_off[i] = !(exists ? anchor_tree_by(&a, exists, ud) : anchor_tree(&a, root));
+        if (!e->tree_off[i]) e->tree_off_key = hash64(r->id, strlen(r->id), e->tree_off_key + 1);
+    }
+}
 
 typedef struct cand {
     const sunset_rule *rule;
@@ -450,6 +474,16 @@ static void flow_report(void *ud, const sunset_rule *r, sunset_context ctx, suns
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
+/* Does the file say its rule's matches are another meaning: "unless.file" finds something in
+ * it, or "unless.file_without" finds nothing (the construction the rule presumes is gone)? */
+static bool file_unless(sunset_sink *s, const sunset_rule *r) {
+    size_t so, eo;
+    if (r->unless_file && re_search(r->unless_file, s->src->data, s->src->len, 0, s->w->md, &so, &eo))
+        return true;
+    return r->unless_file_without &&
+           !re_search(r->unless_file_without, s->src->data, s->src->len, 0, s->w->md, &so, &eo);
+}
+
 /* Is the match another meaning of the word: on a line, or in a file, its rule's "unless"
  * names? file_hit caches the file's answer per rule (-1 unknown). */
 static bool unless_hit(sunset_sink *s, const cand *c, signed char *file_hit) {
@@ -461,25 +495,25 @@ static bool unless_hit(sunset_sink *s, const cand *c, signed char *file_hit) {
         if (d && re_search(r->unless_line, d, (size_t)((nl ? nl : end) - d), 0, s->w->md, &so, &eo))
             return true;
     }
-    if (!r->unless_file) return false;
-    if (!file_hit) return re_search(r->unless_file, s->src->data, s->src->len, 0, s->w->md, &so, &eo);
-    if (file_hit[r->index] < 0)
-        file_hit[r->index] = re_search(r->unless_file, s->src->data, s->src->len, 0, s->w->md, &so, &eo);
+    if (!r->unless_file && !r->unless_file_without) return false;
+    if (!file_hit) return file_unless(s, r);
+    if (file_hit[r->index] < 0) file_hit[r->index] = file_unless(s, r);
     return file_hit[r->index];
 }
 
-/* Drop the matches that do not count: an anchored rule's in a file not tied to Paddle, and
- * those its rule's "unless" reads as another meaning. */
+/* Drop the matches that do not count: an anchored rule's in a file not tied to Paddle, a
+ * rule's the tree turns off, and those its rule's "unless" reads as another meaning. */
 static void drop_cands(sunset_sink *s) {
     vec *cv = &s->cands;
     size_t nr = s->w->e->n_rules ? s->w->e->n_rules : 1, k = 0;
     signed char *file_hit = NULL; /* allocated for the first "unless" (NULL on OOM: no cache) */
     for (size_t i = 0; i < cv->n; i++) {
         cand *c = &VEC_AT(cv, cand, i);
-        bool drop = !s->anchored && c->rule->anchored;
-        if (!drop && c->rule->unless_file && !file_hit && (file_hit = sunset_malloc(nr)))
-            memset(file_hit, -1, nr);
-        if (!drop && (c->rule->unless_line || c->rule->unless_file)) drop = unless_hit(s, c, file_hit);
+        const sunset_rule *r = c->rule;
+        bool drop = (!s->anchored && r->anchored) || s->w->e->tree_off[r->index];
+        bool by_file = r->unless_file || r->unless_file_without;
+        if (!drop && by_file && !file_hit && (file_hit = sunset_malloc(nr))) memset(file_hit, -1, nr);
+        if (!drop && (r->unless_line || by_file)) drop = unless_hit(s, c, file_hit);
         if (drop) sunset_free(c->matched);
         else VEC_AT(cv, cand, k++) = *c;
     }
@@ -844,6 +878,7 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     if (cacheable) {
         /* one path and content, tied to Paddle in its tree and not in another tree */
         if (e->tree_anchored) ckey = hash64("tree", 4, ckey);
+        if (e->tree_off_key) ckey = hash64(&e->tree_off_key, sizeof e->tree_off_key, ckey); /* rules kept on */
         if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
     }
     sink.flow_lang = lang;
@@ -901,6 +936,12 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
     e->o = o;
     e->tree_anchored = anchor_tree(&rs->anchor, o->tree_root);
     e->n_rules = rs->rules.n;
+    if (!(e->tree_off = sunset_calloc(e->n_rules ? e->n_rules : 1, 1))) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        sunset_free(e);
+        return NULL;
+    }
+    set_tree_off(e, o->tree_root, NULL, NULL);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
     sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
     if (o->n_frontends > N_FRONTENDS) {
@@ -962,6 +1003,7 @@ void sunset_engine_free(sunset_engine *e) {
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) prefilter_free(e->pf[l]);
     prefilter_free(e->marker);
     sunset_free(e->families);
+    sunset_free(e->tree_off);
     sunset_free(e);
 }
 
@@ -1028,6 +1070,7 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
                        sunset_result *res) {
     double t0 = now_ms();
     e->tree_anchored = anchor_tree(&e->rs->anchor, root);
+    set_tree_off(e, root, NULL, NULL);
     int jobs = e->o->jobs > 0 ? e->o->jobs : cores();
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
     pool p = {e, root, paths, n, 0, 0, NULL};
@@ -1101,6 +1144,7 @@ cleanup:
 
 bool sunset_engine_set_tree(sunset_engine *e, bool (*exists)(void *ud, const char *path), void *ud) {
     e->tree_anchored = anchor_tree_by(&e->rs->anchor, exists, ud);
+    set_tree_off(e, NULL, exists, ud);
     return e->tree_anchored;
 }
 

@@ -578,6 +578,9 @@ static void rule_free(sunset_rule *r) {
     sunset_free(r->examples_json);
     pcre2_code_free(r->unless_line);
     pcre2_code_free(r->unless_file);
+    pcre2_code_free(r->unless_file_without);
+    for (size_t i = 0; i < r->unless_tree_without.n; i++) sunset_free(VEC_AT(&r->unless_tree_without, char *, i));
+    vec_free(&r->unless_tree_without);
     flow_rule_free(r->flow);
     sunset_free(r);
 }
@@ -602,6 +605,24 @@ static bool family_known(const sunset_ruleset *rs, const char *f) {
     return false;
 }
 
+/* "unless.tree_without": paths, relative to the tree's top, as settings.anchor.tree's. */
+static int ld_unless_tree(loader *L, sunset_rule *r, const cJSON *a) {
+    if (!a) return 0;
+    if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
+        return ld_fail(L, "tree_without", "\"unless.tree_without\" must be a non-empty array of paths");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, a) {
+        if (!cJSON_IsString(it) || !*it->valuestring || it->valuestring[0] == '/')
+            return ld_fail(L, "tree_without", "\"unless.tree_without\" holds relative paths");
+        char *d = sunset_strndup(it->valuestring, strlen(it->valuestring));
+        if (!d || !vec_push(&r->unless_tree_without, &d)) {
+            sunset_free(d);
+            return ld_oom(L);
+        }
+    }
+    return 0;
+}
+
 static int load_rule(loader *L, const cJSON *o, const char *pack_family, const char *pack_desc) {
     static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
                                           "comment_severity", "string_severity", "contexts",
@@ -622,6 +643,7 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     r->path_include = r->path_exclude = VEC_INIT(pcre2_code *);
     r->clauses = VEC_INIT(clause);
     r->literals = VEC_INIT(char *);
+    r->unless_tree_without = VEC_INIT(char *);
     r->index = L->rs->rules.n;
     r->ctx_mask = CTX_ALL;
     int rc = -1;
@@ -685,11 +707,12 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     r->anchored = anc ? cJSON_IsTrue(anc) : !L->pack_unanchored;
     const cJSON *unless = cJSON_GetObjectItemCaseSensitive(o, "unless"), *uv;
     if (unless) {
-        static const char *const uf[] = {"line", "file", NULL};
+        static const char *const uf[] = {"line", "file", "file_without", "tree_without", NULL};
         if (!cJSON_IsObject(unless)) { ld_fail(L, "unless", "\"unless\" must be an object"); goto cleanup; }
         if (ld_check_fields(L, unless, "\"unless\"", uf)) goto cleanup;
-        for (int k = 0; k < 2; k++) {
-            pcre2_code **re = k ? &r->unless_file : &r->unless_line;
+        if (ld_unless_tree(L, r, cJSON_GetObjectItemCaseSensitive(unless, "tree_without"))) goto cleanup;
+        for (int k = 0; k < 3; k++) {
+            pcre2_code **re = k == 2 ? &r->unless_file_without : k ? &r->unless_file : &r->unless_line;
             if (!(uv = cJSON_GetObjectItemCaseSensitive(unless, uf[k]))) continue;
             if (!cJSON_IsString(uv)) { ld_fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); goto cleanup; }
             if (ld_compile_re(L, uf[k], uv->valuestring, re)) goto cleanup;

@@ -68,6 +68,11 @@ struct sunset_rule {
                               the rule or its pack says "anchored": false */
     struct pcre2_real_code_8 *unless_line, *unless_file; /* "unless": a match on such a line, or in such a
                                               file, is another meaning of the word; NULL = none */
+    struct pcre2_real_code_8 *unless_file_without; /* "unless.file_without": a match in a file where
+                                              this finds nothing is no finding (the legacy
+                                              construction the rule presumes is gone); NULL = none */
+    vec unless_tree_without; /* char *: "unless.tree_without": a match in a tree where none of these
+                                paths exists (settings.anchor.tree's test) is no finding */
 };
 
 typedef struct family_info {

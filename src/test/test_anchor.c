@@ -4,7 +4,8 @@
  * prose, and a tree not on disk by its own answer), so
  * look-alike code (mxnet's OpHandle, MegEngine's ExecutionStrategy, a local ParallelExecutor)
  * yields nothing; rules and packs that say "anchored": false match anywhere; a rule's "unless"
- * drops a word used in another sense; bad anchors are load errors naming the field.
+ * drops a word used in another sense, "unless" file_without/tree_without a match where the
+ * legacy construction it presumes is gone; bad anchors are load errors naming the field.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -258,6 +259,76 @@ static void unless_reads_another_sense(void **state) {
     assert_non_null(strstr(err.msg, "\"unless.line\" must be a regex string"));
 }
 
+/* "unless.file_without" and "unless.tree_without": a rule about code that builds a
+ * ParallelExecutor counts only where the file still builds one, or the tree still has one.
+ * Paddle's tip kept _compile_data_parallel and _share_vars_from around a core.CompiledProgram. */
+static bool has_pe(void *ud, const char *path) {
+    (void)ud;
+    return strcmp(path, "paddle/fluid/framework/parallel_executor.h") == 0;
+}
+
+static void unless_without_wants_the_construction(void **state) {
+    (void)state;
+    fixture *g;
+    sunset_error err = {{0}};
+    const char *pack =
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]},"
+        "\"family\":\"pe\",\"rules\":[{\"id\":\"PE-COMPILE\",\"task\":2,\"languages\":[\"python\"],"
+        "\"severity\":\"warning\",\"message\":\"m\",\"fix\":\"f\","
+        "\"unless\":{\"file_without\":\"\\\\bParallelExecutor\\\\s*\\\\(\"},"
+        "\"match\":{\"kind\":\"identifier\",\"names\":[\"_compile_data_parallel\"]}},"
+        "{\"id\":\"PE-SHARE\",\"task\":2,\"languages\":[\"python\"],"
+        "\"severity\":\"warning\",\"message\":\"m\",\"fix\":\"f\","
+        "\"unless\":{\"tree_without\":[\"paddle/fluid/framework/parallel_executor.h\"]},"
+        "\"match\":{\"kind\":\"attribute\",\"names\":[\"_share_vars_from\"]}}]}";
+    assert_int_equal(setup_pack((void **)&g, pack), 0);
+    const char *old = "def _compile_data_parallel(self):\n    return core.ParallelExecutor(self._places)\n";
+    const char *tip = "def _compile_data_parallel(self):\n    return core.CompiledProgram(self._places)\n";
+    assert_int_equal(count(g, "compiler.py", old, "PE-COMPILE"), 1);
+    assert_int_equal(count(g, "compiler.py", tip, "PE-COMPILE"), 0);
+    /* no tree looked at (an example, stdin): absence is no evidence */
+    const char *share = "program._share_vars_from = cache\n";
+    assert_int_equal(count(g, "executor.py", share, "PE-SHARE"), 1);
+    /* a tree not on disk (history): its own answer, both ways */
+    for (int pe = 1; pe >= 0; pe--) {
+        sunset_engine_set_tree(g->e, pe ? has_pe : has_nothing, NULL);
+        assert_int_equal(count(g, "executor.py", share, "PE-SHARE"), pe);
+    }
+    /* a tree on disk, the file scanned from it */
+    char root[] = "/tmp/sunset-unless-XXXXXX", p[512];
+    assert_non_null(mkdtemp(root));
+    snprintf(p, sizeof p, "%s/executor.py", root);
+    FILE *fp = fopen(p, "w");
+    assert_non_null(fp);
+    fputs(share, fp);
+    fclose(fp);
+    assert_int_equal(scan_tree(g, root, "executor.py"), 0);
+    const char *dirs[] = {"paddle", "paddle/fluid", "paddle/fluid/framework"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+        assert_int_equal(mkdir(p, 0755), 0);
+    }
+    snprintf(p, sizeof p, "%s/paddle/fluid/framework/parallel_executor.h", root);
+    assert_non_null(fp = fopen(p, "w"));
+    fclose(fp);
+    assert_int_equal(scan_tree(g, root, "executor.py"), 1);
+    remove(p);
+    for (size_t i = 3; i-- > 0;) {
+        snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+        rmdir(p);
+    }
+    snprintf(p, sizeof p, "%s/executor.py", root);
+    remove(p);
+    rmdir(root);
+    teardown((void **)&g);
+    char *bad = strdup(pack);
+    char *at = strstr(bad, "[\"paddle/fluid/framework/parallel_executor.h\"]");
+    at[2] = '/'; /* "/addle/fluid/...": an absolute path */
+    assert_null(sunset_ruleset_load_string(bad, "pack.json", "queries", &err));
+    assert_non_null(strstr(err.msg, "\"unless.tree_without\" holds relative paths"));
+    free(bad);
+}
+
 static void bad_anchors_are_load_errors(void **state) {
     (void)state;
     struct { const char *pack, *want; } cases[] = {
@@ -291,6 +362,7 @@ int main(void) {
         cmocka_unit_test(anchor_all_and_no_anchor),
         cmocka_unit_test(paddle_tree_ties_every_file),
         cmocka_unit_test(unless_reads_another_sense),
+        cmocka_unit_test(unless_without_wants_the_construction),
         cmocka_unit_test(bad_anchors_are_load_errors),
     };
     return cmocka_run_group_tests_name("anchor", tests, setup, teardown);

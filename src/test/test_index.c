@@ -3,7 +3,8 @@
  * star, relative; used or not), classes with bases and indentation extent, names inside class
  * bodies kept apart; C++ includes, classes with qualified/template/multiple bases and brace
  * extent (forward declarations, template parameters and enum classes are not classes), gflag
- * definitions and pass registrations, comments and strings; CMake commands with arguments and
+ * definitions and pass registrations (through a file's own wrapper macro too), braces of the
+ * first #if branch alone, a header's namespace-level functions and constants, comments and strings; CMake commands with arguments and
  * lines; shell words. Also: files sort by path whatever the insertion order, a Python file's
  * names are the union of its per-class and outside sets (merged or gathered), long strings and
  * identifiers survive the arena and packing, and an allocation failure at any point leaks
@@ -268,6 +269,88 @@ static void cpp_facts(void **state) {
 /* A NUL byte inside a CMake argument list (after the engine's 8000-byte binary probe, so
  * the file is indexed) once looped forever pushing empty arguments (found by fuzz_index,
  * testdata/fuzz/fuzz_index/regress-cmake-nul-arg). The alarm turns that hang into a failure. */
+static bool has_word(const vec *v, const char *text) {
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(VEC_AT(v, ix_word, i).text, text)) return true;
+    return false;
+}
+
+static bool has_func(const ix_file *f, const char *name) {
+    for (size_t i = 0; i < f->funcs.n; i++)
+        if (!strcmp(VEC_AT(&f->funcs, ix_func, i).name, name)) return true;
+    return false;
+}
+
+/* A pass registered through the file's own wrapper of REGISTER_PASS is a registration by its
+ * name (and the "REGISTER_PASS x" call the link pairs read); only the first branch of an
+ * #if / #else counts for braces, so a USE_PASS after a signature written once per branch is
+ * still at namespace level; a header's namespace-level functions and constants are declared
+ * names, a function's calls and a macro's parameters are not. */
+static void cpp_wrappers_branches_and_decls(void **state) {
+    (void)state;
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "ir/md_pass.cc", SUNSET_LANG_CPP,
+                           "#define REGISTER_MD_PASS(pass_name, pass_class) \\\n"
+                           "  int _md_##pass_name = Register(#pass_name);   \\\n"
+                           "  REGISTER_PASS(pass_name, pass_class).RequirePassAttr(\"places\")\n"
+                           "\n"
+                           "REGISTER_MD_PASS(all_reduce_md_pass, ir::MdBuilder);\n"
+                           "REGISTER_MD_PASS(reduce_md_pass,\n"
+                           "                 ir::MdBuilder);\n");
+    assert_true(has_word(&f->pass_regs, "all_reduce_md_pass"));
+    assert_true(has_word(&f->pass_regs, "reduce_md_pass"));
+    assert_false(has_word(&f->pass_regs, "pass_name"));
+    assert_true(has_word(&f->macros, "REGISTER_PASS all_reduce_md_pass"));
+    const ix_file *g = add(ix, "details/bs.cc", SUNSET_LANG_CPP,
+                           "namespace paddle {\n"
+                           "Graph *Apply(Graph *graph,\n"
+                           "#if defined(WITH_NCCL)\n"
+                           "             void *ctx) const {\n"
+                           "#elif defined(WITH_BKCL)\n"
+                           "             int *ctx) const {\n"
+                           "#else\n"
+                           "             int n) const {\n"
+                           "#endif\n"
+                           "  return graph;\n"
+                           "}\n"
+                           "}  // namespace paddle\n"
+                           "USE_PASS(all_reduce_md_pass);\n");
+    assert_true(has_word(&g->reg_uses, "all_reduce_md_pass"));
+    assert_true(has_word(&g->macros, "USE_PASS all_reduce_md_pass"));
+    const ix_file *h = add(ix, "ir/md_pass.h", SUNSET_LANG_CPP,
+                           "#pragma once\n"
+                           "#define MD_NAME(x) Lookup(x)\n"
+                           "#if defined(WITH_NCCL)\n"
+                           "#include \"nccl.h\"\n"
+                           "#endif\n"
+                           "COMMON_DECLARE_bool(md_flag);\n"
+                           "namespace paddle {\n"
+                           "constexpr char kLossVarName[] = \"loss_var_name\";\n"
+                           "extern const char *const kPlaces;\n"
+                           "std::unordered_set<std::string> &MultiDevBuilders();\n"
+                           "PADDLE_API void SetDeviceCount(Graph *g, int n);\n"
+                           "DECLARE_bool(md_flag);\n"
+                           "class MdBuilder {\n"
+                           " public:\n"
+                           "  void Apply(const Graph &g) const;\n"
+                           "};\n"
+                           "inline int Twice(int n) { return Helper(n) * 2; }\n"
+                           "}  // namespace paddle\n");
+    assert_true(has_func(h, "kLossVarName"));
+    assert_true(has_func(h, "kPlaces"));
+    assert_true(has_func(h, "MultiDevBuilders"));
+    assert_true(has_func(h, "SetDeviceCount"));
+    assert_true(has_func(h, "Twice"));
+    assert_false(has_func(h, "Apply"));   /* a member */
+    assert_false(has_func(h, "Helper"));  /* a call */
+    assert_false(has_func(h, "Lookup"));  /* a macro's body */
+    assert_false(has_func(h, "DECLARE_bool"));
+    assert_false(has_func(h, "defined")); /* a directive's */
+    assert_false(has_func(h, "COMMON_DECLARE_bool"));
+    assert_false(has_func(g, "Apply")); /* not a header */
+    sunset_index_free(ix);
+}
+
 static void cmake_nul_byte(void **state) {
     static const char text[] = "cc_library(a\0b DEPS c)\nSc(\0";
     alarm(10);
@@ -587,6 +670,7 @@ int main(void) {
         cmocka_unit_test(python_blank_and_tools),
         cmocka_unit_test(python_aliases),
         cmocka_unit_test(cpp_facts),
+        cmocka_unit_test(cpp_wrappers_branches_and_decls),
         cmocka_unit_test(cmake_and_shell),
         cmocka_unit_test(cmake_nul_byte),
         cmocka_unit_test(order_independent),

@@ -79,6 +79,9 @@ typedef struct ctoks {
     size_t *at;
     size_t n_at, cap_at;
     vec defines; /* cdefine: function-like #define lines, whose parameters are never names */
+    vec wrappers; /* cwrapper: the file's own macros around REGISTER_PASS */
+    int cond;     /* #if nesting depth */
+    int skip;     /* the depth of the #if whose #elif/#else branch the walk is in; 0 = none */
 } ctoks;
 
 /* `#define NAME(params) body`, on lines [first, last] (continuations included). */
@@ -86,7 +89,17 @@ typedef struct cdefine {
     uint32_t first, last;
     const char *params; /* the parameter list, borrowed from the file's bytes */
     size_t pn;
+    const char *name;   /* the macro's name, borrowed */
+    size_t nn;
 } cdefine;
+
+/* A file-local `#define M(a, b) REGISTER_PASS(a, b) ...`: a call M(x, ...) registers pass x,
+ * its argument `arg` (0-based) being the one the body hands REGISTER_PASS first. */
+typedef struct cwrapper {
+    const char *name; /* borrowed */
+    uint32_t n;
+    unsigned arg;
+} cwrapper;
 
 static inline bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
     if (t->n == t->cap) {
@@ -116,9 +129,9 @@ static inline bool ct_mark(ctoks *t, size_t k) {
 /* namespace, class, struct: the identifiers the second walk acts on by name */
 static inline bool ct_keyword(const char *s, size_t n) {
     switch (n) {
-    case 5: return memcmp(s, "class", 5) == 0;
+    case 5: return memcmp(s, "class", 5) == 0 || memcmp(s, "const", 5) == 0;
     case 6: return memcmp(s, "struct", 6) == 0;
-    case 9: return memcmp(s, "namespace", 9) == 0;
+    case 9: return memcmp(s, "namespace", 9) == 0 || memcmp(s, "constexpr", 9) == 0;
     default: return false;
     }
 }
@@ -147,6 +160,26 @@ static const char *directive(ix_file *f, ix_arena *a, const char *p, const char 
     return nl ? nl : end;
 }
 
+/* A conditional directive at p ('#' at the start of a line): only the first branch of an
+ * #if / #elif / #else counts for braces, so that a signature or an `if (...) {` written once
+ * per branch (`#if defined(PADDLE_WITH_NCCL) ... const {  #else ... const {  #endif`) opens
+ * one scope, not one per branch, and what follows is still seen at namespace level. */
+static void cond_directive(const char *p, const char *end, ctoks *t) {
+    const char *j = p + 1;
+    while (j < end && (*j == ' ' || *j == '\t')) j++;
+    const char *e = ix_id_end(j, end);
+    size_t n = (size_t)(e - j);
+    if ((n == 2 && !memcmp(j, "if", 2)) || (n == 5 && !memcmp(j, "ifdef", 5)) || (n == 6 && !memcmp(j, "ifndef", 6))) {
+        t->cond++;
+    } else if ((n == 4 && (!memcmp(j, "elif", 4) || !memcmp(j, "else", 4))) ||
+               (n == 7 && (!memcmp(j, "elifdef", 7))) || (n == 8 && !memcmp(j, "elifndef", 8))) {
+        if (!t->skip && t->cond) t->skip = t->cond;
+    } else if (n == 5 && !memcmp(j, "endif", 5) && t->cond) {
+        if (t->skip == t->cond) t->skip = 0;
+        t->cond--;
+    }
+}
+
 /* A function-like `#define NAME(a, b)` at p ('#', at the start of line `line`): its parameters
  * and lines into t->defines. False on OOM. */
 static bool define_params(const char *p, const char *end, uint32_t line, ctoks *t) {
@@ -159,7 +192,7 @@ static bool define_params(const char *p, const char *end, uint32_t line, ctoks *
     if (e == j || e >= end || *e != '(') return true; /* object-like: no parameters */
     const char *close = memchr(e, ')', (size_t)(end - e));
     if (!close) return true;
-    cdefine d = {line, line, e + 1, (size_t)(close - e - 1)};
+    cdefine d = {line, line, e + 1, (size_t)(close - e - 1), j, (size_t)(e - j)};
     for (const char *q = e; q < end && *q != '\n'; q++) /* to the first line not continued */
         if (*q == '\\' && q + 1 < end && (q[1] == '\n' || (q[1] == '\r' && q + 2 < end && q[2] == '\n'))) {
             d.last++;
@@ -168,21 +201,30 @@ static bool define_params(const char *p, const char *end, uint32_t line, ctoks *
     return vec_push(&t->defines, &d);
 }
 
-/* Is token x a parameter of a #define it stands in? */
-static bool macro_param(const ctoks *t, const ctok *x) {
+/* Is token x a parameter of a #define it stands in? Its define and the parameter's 0-based
+ * position into *def and *pos when asked. */
+static bool macro_param_at(const ctoks *t, const ctok *x, const cdefine **def, unsigned *pos) {
     for (size_t i = 0; i < t->defines.n; i++) {
         const cdefine *d = &VEC_AT(&t->defines, cdefine, i);
         if (x->line < d->first || x->line > d->last) continue;
+        unsigned k = 0;
         for (const char *q = d->params, *e = d->params + d->pn; q < e;) {
             while (q < e && !id_start((unsigned char)*q)) q++;
             const char *s = q;
             q = ix_id_end(q, e);
-            if ((size_t)(q - s) == x->n && !memcmp(s, x->s, x->n)) return true;
+            if ((size_t)(q - s) == x->n && !memcmp(s, x->s, x->n)) {
+                if (def) *def = d;
+                if (pos) *pos = k;
+                return true;
+            }
             if (q == s) q++;
+            else k++;
         }
     }
     return false;
 }
+
+static bool macro_param(const ctoks *t, const ctok *x) { return macro_param_at(t, x, NULL, NULL); }
 
 /* A raw string R"delim( ... )delim" at p: where it ends (its lines added to *line), or NULL
  * when it is not one. */
@@ -245,6 +287,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
         case CB_HASH:
             if (bol) {
                 if (!define_params(p, end, line, out)) return false;
+                cond_directive(p, end, out);
                 p = directive(f, a, p, end, line, &bol);
                 if (!p) return false;
                 continue;
@@ -286,7 +329,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
         if (id) {
             mark = ct_keyword(p, (size_t)(e - p));
         } else {
-            mark = ch == '{' || ch == '}' || ch == ';';
+            mark = ((ch == '{' || ch == '}') && !out->skip) || ch == ';';
             if (ch == '(' && prev_id && !prev_mark && !ct_mark(out, out->n - 1)) /* the identifier before: a call */
                 return false;
         }
@@ -428,7 +471,112 @@ static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t
     return ix_word_push(a, into, tv[k + 2].s, tv[k + 2].n, t->line, end);
 }
 
-static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
+/* Is line within a #define? */
+static bool in_define(const ctoks *t, uint32_t line) {
+    for (size_t i = 0; i < t->defines.n; i++) {
+        const cdefine *d = &VEC_AT(&t->defines, cdefine, i);
+        if (line >= d->first && line <= d->last) return true;
+    }
+    return false;
+}
+
+/* The token of the call at tv[k]'s argument `arg` (0-based), when that argument is one
+ * identifier; else 0. */
+static size_t call_arg(const ctok *tv, size_t n, size_t k, unsigned arg) {
+    int depth = 0;
+    unsigned at = 0;
+    for (size_t j = k + 1; j < n; j++) {
+        char ch = tv[j].s[0];
+        if (ch == '(' || ch == '[' || ch == '{') depth++;
+        else if (ch == ')' || ch == ']' || ch == '}') {
+            if (--depth == 0) return 0;
+        } else if (ch == ',' && depth == 1 && ++at > arg) return 0;
+        else if (depth == 1 && at == arg && tv[j - 1].s[0] == (at ? ',' : '(') && ct_id(&tv[j]) && j + 1 < n &&
+                 (tv[j + 1].s[0] == ',' || tv[j + 1].s[0] == ')'))
+            return j;
+    }
+    return 0;
+}
+
+/* A file's own wrapper of REGISTER_PASS (`#define REGISTER_MULTI_DEVICES_PASS(pass_name, cls)
+ * ... REGISTER_PASS(pass_name, cls)`): the REGISTER_PASS in its body records the wrapper, and a
+ * call of the wrapper outside any #define registers the pass it names, as REGISTER_PASS would.
+ * Returns false on OOM. */
+static bool pass_wrapper(ix_file *f, ix_arena *a, ctoks *toks, size_t k) {
+    const ctok *tv = toks->v, *t = &tv[k];
+    const cdefine *d;
+    unsigned pos;
+    if (CT_IS(t, "REGISTER_PASS")) {
+        if (!ct_id(&tv[k + 2]) || !macro_param_at(toks, &tv[k + 2], &d, &pos) || !d->nn) return true;
+        for (size_t i = 0; i < toks->wrappers.n; i++) {
+            const cwrapper *w = &VEC_AT(&toks->wrappers, cwrapper, i);
+            if (w->n == d->nn && !memcmp(w->name, d->name, d->nn)) return true;
+        }
+        cwrapper w = {d->name, (uint32_t)d->nn, pos};
+        return vec_push(&toks->wrappers, &w) != NULL;
+    }
+    for (size_t i = 0; i < toks->wrappers.n; i++) {
+        const cwrapper *w = &VEC_AT(&toks->wrappers, cwrapper, i);
+        if (!ct_is(t, w->name, w->n) || in_define(toks, t->line)) continue;
+        size_t j = call_arg(tv, toks->n, k, w->arg);
+        if (!j || tv[j].n > 200) return true;
+        uint32_t end = macro_end(tv, toks->n, k);
+        /* as expanded: a registration by name, and the "REGISTER_PASS x" call the link pairs
+         * of settings.cross_file.links read (a USE_PASS(x) elsewhere links this file) */
+        char buf[216];
+        memcpy(buf, "REGISTER_PASS ", 14);
+        memcpy(buf + 14, tv[j].s, tv[j].n);
+        return ix_word_push(a, &f->pass_regs, tv[j].s, tv[j].n, t->line, end) &&
+               ix_word_push(a, &f->macros, buf, 14 + tv[j].n, t->line, end);
+    }
+    return true;
+}
+
+/* Every brace open around here is a namespace's. */
+static bool at_namespace_level(const vec *braces) {
+    for (size_t b = 0; b < braces->n; b++)
+        if (VEC_AT(braces, cbrace, b).kind != 1) return false;
+    return true;
+}
+
+static bool decl_push(ix_file *f, ix_arena *a, const ctok *t) {
+    ix_func fn = {ix_strndup(a, t->s, t->n), t->line, t->line};
+    return fn.name && vec_push(&f->funcs, &fn);
+}
+
+/* A header's namespace-level declarations other than classes, into f->funcs, so that an
+ * includer using only them (`ir::MultiDevSSAGraphBuilder()`, `ir::kLossVarName`) depends on
+ * the header: a constant after const/constexpr at tv[k] (`constexpr char kLossVarName[] =`),
+ * or a function, the identifier at tv[k] before '(' after a type (`std::set<std::string>
+ * &MultiDevSSAGraphBuilder();`). Returns false on OOM. */
+static bool header_decl(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
+    const ctok *t = &tv[k];
+    if (CT_IS(t, "const") || CT_IS(t, "constexpr")) {
+        for (size_t j = k + 1; j + 1 < n; j++) {
+            char ch = tv[j].s[0];
+            if (ch == ';' || ch == '(' || ch == ')' || ch == '{' || ch == '}' || ch == ',') return true;
+            char nx = tv[j + 1].s[0];
+            if (ct_id(&tv[j]) && tv[j + 1].n == 1 && (nx == '[' || nx == '=' || nx == ';' || nx == '{'))
+                return decl_push(f, a, &tv[j]);
+        }
+        return true;
+    }
+    if (k == 0 || macro_name(t) || CT_IS(t, "operator") || CT_IS(t, "defined")) return true;
+    const ctok *pv = &tv[k - 1];
+    char pc = pv->s[0];
+    /* a directive's words are tokens too: `#if defined(X)`, `#endif` before a macro call */
+    static const char *const not_types[] = {"return", "new", "delete", "sizeof", "if", "elif", "else",
+                                            "endif", "ifdef", "ifndef", "define", "undef", "pragma", NULL};
+    bool after_type = ct_id(pv) && !macro_name(pv);
+    for (size_t i = 0; after_type && not_types[i]; i++) after_type = !ct_is(pv, not_types[i], (uint32_t)strlen(not_types[i]));
+    after_type = after_type || (pv->n == 1 && (pc == '&' || pc == '*' || pc == '>'));
+    return !after_type || decl_push(f, a, t);
+}
+
+static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
+    size_t pl = strlen(f->path);
+    bool header = (pl > 2 && !strcmp(f->path + pl - 2, ".h")) || (pl > 4 && !strcmp(f->path + pl - 4, ".hpp")) ||
+                  (pl > 3 && !strcmp(f->path + pl - 3, ".hh")) || (pl > 4 && !strcmp(f->path + pl - 4, ".cuh"));
     const ctok *tv = toks->v;
     size_t n = toks->n;
     vec braces = VEC_INIT(cbrace);
@@ -458,6 +606,14 @@ static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
             continue;
         }
         if (!ct_id(t)) continue;
+        if (CT_IS(t, "const") || CT_IS(t, "constexpr")) {
+            if (header && at_namespace_level(&braces) && !in_define(toks, t->line) && !header_decl(f, a, tv, n, k))
+                oom = true;
+            continue;
+        }
+        if (header && k + 1 < n && tv[k + 1].s[0] == '(' && at_namespace_level(&braces) &&
+            !in_define(toks, t->line) && !header_decl(f, a, tv, n, k))
+            oom = true;
         if (CT_IS(t, "namespace")) {
             pending = 1;
             continue;
@@ -472,6 +628,9 @@ static bool cpp_structure(ix_file *f, ix_arena *a, const ctoks *toks) {
             while (i + 1 < toks->n_at && toks->at[i + 1] < next) i++; /* the '{' is handled next */
             continue;
         }
+        if (k + 2 < n && tv[k + 1].s[0] == '(' && (toks->wrappers.n || CT_IS(t, "REGISTER_PASS")) &&
+            !pass_wrapper(f, a, toks, k))
+            oom = true;
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
          * the DEFINE_ search reads the whole token */
         if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_param(toks, &tv[k + 2]) &&
@@ -552,11 +711,13 @@ static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
 int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
     ctoks toks = {0};
     toks.defines = VEC_INIT(cdefine);
+    toks.wrappers = VEC_INIT(cwrapper);
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
     bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) && class_uses(f, &toks) &&
               op_runs(f, a, d, len);
     sunset_free(toks.v);
     sunset_free(toks.at);
     vec_free(&toks.defines);
+    vec_free(&toks.wrappers);
     return ok ? 0 : -1;
 }

@@ -235,8 +235,9 @@ static int add_edges(ctx *c) {
     return 0;
 }
 
-/* An include counts when the includer uses a class the header defines (or it defines none);
- * then the reverse lists: counting importers (in) and every importer (users). */
+/* An include counts when the includer uses a class the header defines, or a function or
+ * constant it declares at namespace level (or it defines no class); then the reverse lists:
+ * counting importers (in) and every importer (users). */
 static int weigh_edges(ctx *c) {
     for (size_t f = 0; f < c->nf; f++) {
         for (size_t e = 0; e < c->out[f].n; e++) {
@@ -246,6 +247,8 @@ static int weigh_edges(ctx *c) {
                 bool used = false;
                 for (size_t k = 0; k < G->classes.n && !used; k++)
                     used = ix_file_uses(c->files[f], VEC_AT(&G->classes, ix_class, k).name);
+                for (size_t k = 0; k < G->funcs.n && !used; k++)
+                    used = ix_file_uses(c->files[f], VEC_AT(&G->funcs, ix_func, k).name);
                 /* a source always depends on its own header */
                 if (!used && !c->header[f]) used = rm_same_stem_files(c, f, ed->to);
                 ed->counts = used;

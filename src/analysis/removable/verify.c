@@ -4,8 +4,10 @@
  * and every reference the closure knows (refs.c: CMake names of files and targets, includes,
  * imports) is re-checked. A reference on a line the patch keeps, or whose replacement still
  * holds the name, to a file the patch deletes or a target whose definition it removes, is
- * dangling. `removable --patch` runs it on its own output and refuses a patch that fails;
- * `removable --check-patch FILE` runs it on any patch. Added lines are not indexed: a patch
+ * dangling; so is a C++ include the patch removes along with the header while the file still
+ * uses what the header declares, and a USE_PASS / USE_OP / DECLARE_FILE_SYMBOLS left linking a
+ * symbol only deleted files define (refs.c link_refs). `removable --patch` runs it on its own
+ * output and refuses a patch that fails; `removable --check-patch FILE` runs it on any patch. Added lines are not indexed: a patch
  * that adds a new reference to a deleted file is not caught.
  */
 #include "analysis/removable/rm_int.h"
@@ -55,10 +57,29 @@ static bool gone(const verify *V, size_t f, uint32_t line, const char *tok) {
     return !t->s || !tok || !has_word(t->s, tok);
 }
 
+/* Did the patch put an #include where it removed the line of file f? */
+static bool replaced_by_include(const verify *V, size_t f, uint32_t line) {
+    const pfile *P = &V->pf[f];
+    if (!P->run || !line || P->run[line] < 0) return false;
+    const sb *t = &VEC_AT(&V->runs, sb, P->run[line]);
+    return t->s && strstr(t->s, "#include");
+}
+
 static void on_ref(ctx *c, const rm_ref *r, void *ud) {
     verify *V = ud;
     uint32_t line = r->cmd ? r->cmd->arg_lines[r->arg] : r->line;
-    if (gone(V, r->from, line, r->cmd ? r->token : NULL)) return;
+    if (gone(V, r->from, line, r->cmd ? r->token : NULL)) {
+        /* a C++ include that counts (the file uses a class, function or constant the header
+         * declares) cannot just go with the header: the uses stay and no longer compile. A
+         * rename, or an include put in its place (a migration), may provide them. */
+        if (r->cmd || r->link || r->to < 0 || r->how != RM_REF_KEEP || c->files[r->from]->lang != SUNSET_LANG_CPP ||
+            V->pf[r->to].renamed_to || replaced_by_include(V, r->from, line))
+            return;
+        sb_printf(V->report, "%s:%u: the patch removes the include of deleted file %s, whose declarations the file still uses\n",
+                  c->files[r->from]->path, line, c->files[r->to]->path);
+        V->n++;
+        return;
+    }
     const char *what = r->to >= 0 ? c->files[r->to]->path : VEC_AT(&c->targets, tgt, r->target).name;
     const char *moved = r->to >= 0 ? V->pf[r->to].renamed_to : NULL;
     if (moved)
