@@ -108,7 +108,13 @@ typedef enum sunset_fact_kind {
                               text = the target as written ("exe", "self._pe"); aux = the bound
                               expression's text; span = the bound expression. With flag
                               SUNSET_FACT_RETURN: a return statement of the enclosing function,
-                              text = "" */
+                              text = "". With SUNSET_FACT_ARG: an argument of a call, text = the
+                              callee as written, span = the argument's value, section = the
+                              keyword, or the 0-based position in decimal. With
+                              SUNSET_FACT_PARAM: a parameter of the function whose definition
+                              holds it, text = its name, aux = "", section = its 0-based
+                              position in decimal (NULL: keyword-only or variadic), stmt = the
+                              function's body (its column is the body's block depth) */
     SUNSET_FACT_KIND_COUNT
 } sunset_fact_kind;
 
@@ -117,6 +123,8 @@ enum {
     SUNSET_FACT_DEFINITION = 1u << 1, /* IDENT: the identifier being declared */
     SUNSET_FACT_TARGET = 1u << 2,     /* CMAKE: this argument names the target being defined */
     SUNSET_FACT_RETURN = 1u << 3,     /* BIND: the value of a return statement */
+    SUNSET_FACT_ARG = 1u << 4,        /* BIND: a call's argument binds a parameter */
+    SUNSET_FACT_PARAM = 1u << 5,      /* BIND: a function's parameter */
 };
 
 typedef struct sunset_fact {

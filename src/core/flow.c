@@ -10,8 +10,11 @@
  * function (then the module), and a marked binding of that name in the scope on an earlier
  * line reaches a use unless a re-binding to something else at its block depth or shallower
  * comes between, so a re-binding ends the mark in its block; `self.x` is marked for the
- * whole class, whichever method binds it. Not followed: aliasing through containers, globals
- * rebound in functions, objects passed into other functions, other modules. The frontend
+ * whole class, whichever method binds it. A call of a function of the module binds its
+ * parameters (ARG and PARAM binds: by position, a method's `self` taking none, or keyword; a
+ * class's call binds its __init__'s), so an object passed in is followed into the body. Not
+ * followed: aliasing through containers, globals rebound in functions, functions of other
+ * modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
  *
@@ -46,6 +49,10 @@ typedef struct fbind {
     size_t callee_len;
     bool ret;            /* a return statement of scope `scope` */
     bool doc;            /* in a docstring's code example: its names are the example's */
+    bool arg;            /* a call's argument: target is the callee, not a name */
+    bool param;          /* a parameter of function `scope`: value is "" */
+    long pos;            /* arg/param: the 0-based position, -1 = by keyword only */
+    char *kw;            /* owned; an argument's keyword, or NULL */
 } fbind;
 
 typedef struct fuse {
@@ -79,6 +86,8 @@ struct flow_file {
     size_t *by_value;        /* every bind by (value, index) */
     size_t *by_callee;       /* the binds with a callee, by (callee, index) */
     size_t n_callee;
+    size_t *params;          /* the parameter binds, by (their function's short name, index) */
+    size_t n_params;
     /* work done, its limit, and the time limit (sunset_clock_ms; 0 = none) */
     uint64_t work, max_work, next_clock;
     double deadline_ms;
@@ -182,7 +191,8 @@ static void unprepare(flow_file *ff) {
     sunset_free(ff->by_target);
     sunset_free(ff->by_value);
     sunset_free(ff->by_callee);
-    ff->by_target = ff->by_value = ff->by_callee = NULL;
+    sunset_free(ff->params);
+    ff->by_target = ff->by_value = ff->by_callee = ff->params = NULL;
     ff->prepared = false;
 }
 
@@ -191,6 +201,7 @@ void flow_file_free(flow_file *ff) {
     for (size_t i = 0; i < ff->binds.n; i++) {
         sunset_free(VEC_AT(&ff->binds, fbind, i).target);
         sunset_free(VEC_AT(&ff->binds, fbind, i).value);
+        sunset_free(VEC_AT(&ff->binds, fbind, i).kw);
     }
     for (size_t i = 0; i < ff->uses.n; i++) {
         sunset_free(VEC_AT(&ff->uses, fuse, i).obj);
@@ -328,6 +339,27 @@ static void value_head(const char *v, const char **head, size_t *len) {
     }
 }
 
+/* A parameter's or argument's part of a BIND fact: its position or keyword (section). A
+ * parameter's column is its function body's (stmt), the depth of the re-bindings that end it.
+ * False on OOM. */
+static bool entry_of(fbind *b, const sunset_fact *f) {
+    b->arg = (f->flags & SUNSET_FACT_ARG) != 0;
+    b->param = !b->arg && (f->flags & SUNSET_FACT_PARAM) != 0;
+    b->pos = -1;
+    if (!b->arg && !b->param) return true;
+    b->ret = false;
+    const char *sec = f->section ? f->section : "";
+    size_t n = f->section ? f->section_len : 0;
+    if (n && sec[0] >= '0' && sec[0] <= '9') {
+        b->pos = 0;
+        for (size_t i = 0; i < n && sec[i] >= '0' && sec[i] <= '9' && b->pos < 100000; i++)
+            b->pos = b->pos * 10 + (sec[i] - '0');
+    } else if (n && b->arg) {
+        if (!(b->kw = sunset_strndup(sec, n))) return false;
+    }
+    return true;
+}
+
 void flow_fact(flow_file *ff, const sunset_fact *f) {
     if (ff->prepared) unprepare(ff);
     if (f->kind == SUNSET_FACT_BIND) {
@@ -337,11 +369,12 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
                    sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
                    f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
-                   f->ctx == SUNSET_CTX_DOCSTRING};
+                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, NULL};
         if (b.value) b.callee = callee_of(b.value, &b.callee_len);
-        if (!b.target || !b.value || !vec_push(&ff->binds, &b)) {
+        if (!entry_of(&b, f) || !b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
             sunset_free(b.value);
+            sunset_free(b.kw);
         }
         return;
     }
@@ -378,8 +411,11 @@ static int cmp_target(const void *pa, const void *pb) {
 
 static int cmp_value(const void *pa, const void *pb) {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int c = strcmp(bind_at(sort_ff, a)->value, bind_at(sort_ff, b)->value);
-    return c ? c : cmp_index(a, b);
+    const fbind *x = bind_at(sort_ff, a), *y = bind_at(sort_ff, b);
+    int c = strcmp(x->value, y->value);
+    if (c) return c;
+    if (x->vscope != y->vscope) return x->vscope < y->vscope ? -1 : 1;
+    return cmp_index(a, b);
 }
 
 static int cmp_slice(const char *a, size_t an, const char *b, size_t bn) {
@@ -391,6 +427,19 @@ static int cmp_callee(const void *pa, const void *pb) {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     const fbind *x = bind_at(sort_ff, a), *y = bind_at(sort_ff, b);
     int c = cmp_slice(x->callee, x->callee_len, y->callee, y->callee_len);
+    return c ? c : cmp_index(a, b);
+}
+
+static const char *short_name(const char *q);
+
+/* The short name of a parameter bind's function ("" at module level: a frontend's slip). */
+static const char *param_fn(const flow_file *ff, const fbind *b) {
+    return b->scope ? short_name(VEC_AT(&ff->scopes, fscope, b->scope - 1).name) : "";
+}
+
+static int cmp_param(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = strcmp(param_fn(sort_ff, bind_at(sort_ff, a)), param_fn(sort_ff, bind_at(sort_ff, b)));
     return c ? c : cmp_index(a, b);
 }
 
@@ -425,27 +474,30 @@ static bool flow_prepare(flow_file *ff) {
     link_scopes(ff);
     for (size_t i = 0; i < nb; i++) {
         fbind *b = &VEC_AT(&ff->binds, fbind, i);
-        b->scope = scope_at(ff, b->vspan.line, !b->ret && is_self(b->target));
+        b->scope = scope_at(ff, b->vspan.line, !b->ret && !b->arg && is_self(b->target));
         b->vscope = scope_at(ff, b->vspan.line, is_self(b->value));
     }
     ff->by_target = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
     ff->by_value = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
     ff->by_callee = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
-    if (!ff->by_target || !ff->by_value || !ff->by_callee) {
+    ff->params = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
+    if (!ff->by_target || !ff->by_value || !ff->by_callee || !ff->params) {
         unprepare(ff);
         return false;
     }
-    ff->n_target = ff->n_callee = 0;
+    ff->n_target = ff->n_callee = ff->n_params = 0;
     for (size_t i = 0; i < nb; i++) {
         const fbind *b = bind_at(ff, i);
-        if (!b->ret) ff->by_target[ff->n_target++] = i;
+        if (!b->ret && !b->arg) ff->by_target[ff->n_target++] = i;
+        if (b->param) ff->params[ff->n_params++] = i;
         if (b->callee) ff->by_callee[ff->n_callee++] = i;
         ff->by_value[i] = i;
     }
     sort_ff = ff;
     qsort(ff->by_target, ff->n_target, sizeof(size_t), cmp_target);
-    qsort(ff->by_value, nb, sizeof(size_t), cmp_value);
+    qsort(ff->by_value, nb, sizeof(size_t), cmp_value); /* after the scopes: by vscope too */
     qsort(ff->by_callee, ff->n_callee, sizeof(size_t), cmp_callee);
+    qsort(ff->params, ff->n_params, sizeof(size_t), cmp_param);
     if (ff->seeds.n) qsort(ff->seeds.v, ff->seeds.n, sizeof(fseed), cmp_seed);
     sort_ff = NULL;
     ff->sorted = true;
@@ -464,13 +516,17 @@ typedef enum key_kind { BY_TARGET, BY_VALUE, BY_CALLEE } key_kind;
 typedef struct bkey {
     key_kind kind;
     const char *s;
-    size_t n;            /* BY_CALLEE: the name's length */
-    size_t scope;        /* BY_TARGET */
+    size_t n;            /* BY_CALLEE: the name's length; BY_VALUE: 1 = in scope `scope` only */
+    size_t scope;        /* BY_TARGET; BY_VALUE: the value's scope (vscope) */
     bool doc;            /* BY_TARGET */
 } bkey;
 
 static int key_cmp(const fbind *x, const bkey *k) {
-    if (k->kind == BY_VALUE) return strcmp(x->value, k->s);
+    if (k->kind == BY_VALUE) {
+        int c = strcmp(x->value, k->s);
+        if (c || !k->n) return c;
+        return x->vscope == k->scope ? 0 : x->vscope < k->scope ? -1 : 1;
+    }
     if (k->kind == BY_CALLEE) return cmp_slice(x->callee, x->callee_len, k->s, k->n);
     int c = strcmp(x->target, k->s);
     if (c) return c;
@@ -583,6 +639,51 @@ static void revisit(flow_file *ff, marks *m, size_t i) {
         mark(m, i);
 }
 
+/* Does the argument bind `a` (its callee) reach the parameters of function scope `fs`, and
+ * with what shift of its position? `f(x)` a function f, `self.f(x)` / `obj.f(x)` a method f
+ * (self takes position 0), `C(x)` the `__init__` of class C. */
+static bool callee_reaches(const flow_file *ff, const fbind *a, const fscope *fs, long *shift) {
+    const char *c = a->target, *dot = strrchr(c, '.'), *want = dot ? dot + 1 : c;
+    bool method = strcmp(fs->kind, "method") == 0;
+    const char *name = short_name(fs->name);
+    *shift = method ? 1 : 0;
+    if (!strcmp(name, want)) return method == (dot != NULL);
+    if (dot || !method || strcmp(name, "__init__") || !ff->nested || !fs->parent) return false;
+    const fscope *cls = &VEC_AT(&ff->scopes, fscope, fs->parent - 1);
+    return is_class(cls) && !strcmp(short_name(cls->name), want);
+}
+
+/* The parameters of the functions named `fn` bound by argument a. */
+static void bind_params_of(flow_file *ff, marks *m, const fbind *a, const char *fn) {
+    size_t lo = 0, hi = ff->n_params;
+    while (lo < hi) { /* the first parameter of a function named fn */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(param_fn(ff, bind_at(ff, ff->params[mid])), fn) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    spend(ff, 1);
+    for (size_t p = lo; p < ff->n_params && spend(ff, 1); p++) {
+        size_t i = ff->params[p];
+        const fbind *b = bind_at(ff, i);
+        long shift;
+        if (strcmp(param_fn(ff, b), fn)) break;
+        if (m->marked[i] || b->doc != a->doc || !b->scope ||
+            !callee_reaches(ff, a, &VEC_AT(&ff->scopes, fscope, b->scope - 1), &shift))
+            continue;
+        if (a->kw ? !strcmp(a->kw, b->target) : a->pos >= 0 && b->pos == a->pos + shift)
+            mark(m, i);
+    }
+}
+
+/* Argument bind j is marked: the parameters it binds in the module's functions are (a class
+ * called binds its __init__'s). */
+static void bind_params(flow_file *ff, marks *m, size_t j) {
+    const fbind *a = bind_at(ff, j);
+    const char *dot = strrchr(a->target, '.');
+    bind_params_of(ff, m, a, dot ? dot + 1 : a->target);
+    if (!dot) bind_params_of(ff, m, a, "__init__");
+}
+
 /* Bind j is marked: what depends on it may be too. A binding whose value is j's target is
  * looked at again; a return marks its function, and the function's calls are marked. */
 static void spread(flow_file *ff, marks *m, size_t j) {
@@ -597,8 +698,10 @@ static void spread(flow_file *ff, marks *m, size_t j) {
         else lo = hi = 0;
         for (size_t p = lo; p < hi && spend(ff, 1); p++) mark(m, ff->by_callee[p]);
     }
-    if (b->ret) return; /* a return binds no name */
-    bkey k = {BY_VALUE, b->target, 0, 0, false};
+    if (b->arg) bind_params(ff, m, j);
+    if (b->ret || b->arg) return; /* a return or an argument binds no name */
+    /* a function's (or class's) name is read in that scope only; a module's anywhere */
+    bkey k = {BY_VALUE, b->target, b->scope ? 1 : 0, b->scope, false};
     run_of(ff, ff->by_value, ff->binds.n, &k, &lo, &hi);
     for (size_t p = lo; p < hi && ff->stop == FLOW_DONE; p++) revisit(ff, m, ff->by_value[p]);
 }
@@ -788,8 +891,10 @@ bool flow_escapes(flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) 
             const fbind *b = bind_at(ff, k);
             if (!m.marked[k] || b->ret) continue;
             /* a function's own binding is seen only in that function; a class's (self.x) in
-             * all of the class's methods, a module's everywhere */
-            if (b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1))) continue;
+             * all of the class's methods, a module's everywhere; an argument in the function
+             * it is passed to, wherever that is */
+            if (!b->arg && b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1)))
+                continue;
             const char *name = short_name(b->target);
             out = seen(ud, name, strlen(name));
         }

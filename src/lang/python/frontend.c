@@ -506,9 +506,9 @@ static slice companion_text(const scan_ctx *sc, const item *it, role r) {
     return c ? node_text(sc, c->node) : (slice){NULL, 0};
 }
 
-static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags, slice text,
-                      slice aux, slice target) {
-    sunset_fact f = {
+static sunset_fact fact_at(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags,
+                           slice text, slice aux, slice target) {
+    return (sunset_fact){
         .kind = kind,
         .ctx = sc->doc ? sc->code_ctx : SUNSET_CTX_CODE,
         .span = file_span(sc, node_span(at)),
@@ -518,6 +518,11 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
         .target = target.s, .target_len = target.n,
         .stmt = sc->stmt_end ? file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0},
     };
+}
+
+static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags, slice text,
+                      slice aux, slice target) {
+    sunset_fact f = fact_at(sc, kind, at, flags, text, aux, target);
     sunset_emit(sc->sink, &f);
 }
 
@@ -531,6 +536,71 @@ static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) 
 
 static call_frame *top_call(scan_ctx *sc) {
     return sc->calls.n ? &VEC_AT(&sc->calls, call_frame, sc->calls.n - 1) : NULL;
+}
+
+/* The 0-based position of node `n` among the positional entries of `list` (a parameters or
+ * argument_list node: comments and the `/` marker take none), or -1 when an entry before it
+ * is variadic or keyword-only (`*args`, `*`, `**kw`, `k=v`): then only a keyword binds it. */
+static long entry_position(TSNode list, TSNode n) {
+    long pos = 0;
+    for (uint32_t i = 0, k = ts_node_named_child_count(list); i < k; i++) {
+        TSNode c = ts_node_named_child(list, i);
+        if (ts_node_eq(c, n)) return pos;
+        const char *t = ts_node_type(c);
+        if (!strcmp(t, "comment") || !strcmp(t, "positional_separator")) continue;
+        TSNode first = ts_node_named_child(c, 0);
+        if (!strcmp(t, "list_splat_pattern") || !strcmp(t, "dictionary_splat_pattern") ||
+            !strcmp(t, "keyword_separator") || !strcmp(t, "list_splat") ||
+            !strcmp(t, "dictionary_splat") || !strcmp(t, "keyword_argument") ||
+            (!strcmp(t, "typed_parameter") && !ts_node_is_null(first) &&
+             strcmp(ts_node_type(first), "identifier")))
+            return -1;
+        pos++;
+    }
+    return -1;
+}
+
+/* A BIND fact of a parameter or a call's argument (flags SUNSET_FACT_PARAM / _ARG): section
+ * is the keyword or the decimal position; stmt, for a parameter, the function's body from
+ * the parameter's line on (its column is the depth of the re-bindings that end the mark). */
+static void emit_binding_entry(scan_ctx *sc, TSNode at, unsigned flags, slice text, slice value,
+                               slice kw, long pos, TSNode body) {
+    char num[24];
+    if (!kw.s && pos >= 0) kw = (slice){num, (size_t)snprintf(num, sizeof num, "%ld", pos)};
+    sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, at, flags, text, value, (slice){NULL, 0});
+    f.section = kw.s, f.section_len = kw.n;
+    if (!ts_node_is_null(body)) { /* from the parameter's line, so that it holds the fact */
+        f.stmt = file_span(sc, node_span(body));
+        f.stmt.line = f.span.line;
+    }
+    sunset_emit(sc->sink, &f);
+}
+
+/* @bind.param: the identifier, or the default/typed parameter holding it, is an entry of the
+ * function's parameters. */
+static void emit_param(scan_ctx *sc, TSNode id) {
+    TSNode entry = ts_node_parent(id);
+    if (ts_node_is_null(entry)) return;
+    if (!strcmp(ts_node_type(entry), "parameters")) entry = id;
+    TSNode params = ts_node_parent(entry), fn = ts_node_parent(params);
+    if (ts_node_is_null(fn)) return;
+    TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+    emit_binding_entry(sc, id, SUNSET_FACT_PARAM, node_text(sc, id), (slice){"", 0},
+                       (slice){NULL, 0}, entry_position(params, entry), body);
+}
+
+/* @bind.arg: a positional argument (its position) or a keyword argument's value (the
+ * keyword) of the innermost call, whose callee the flow matches to a function here. */
+static void emit_arg(scan_ctx *sc, const item *it, TSNode value) {
+    const call_frame *f = top_call(sc);
+    if (!f || !f->callee.n) return; /* a class statement's bases */
+    slice kw = companion_text(sc, it, ROLE_BIND_KW);
+    long pos = kw.s ? -1 : entry_position(ts_node_parent(value), value);
+    if (!kw.s && pos < 0) return;
+    slice v = node_text(sc, value);
+    if (v.n > 240) v.n = 240;
+    emit_binding_entry(sc, value, SUNSET_FACT_ARG, f->callee, compact_dotted(sc, v), kw, pos,
+                       (TSNode){0});
 }
 
 static const char *call_cstr(scan_ctx *sc) {
@@ -698,6 +768,12 @@ static void emit_item(scan_ctx *sc, const item *it) {
          * (else the caller's `bs, es = f()` would mark both) */
         if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
             emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
+        break;
+    case ROLE_BIND_PARAM:
+        emit_param(sc, node);
+        break;
+    case ROLE_BIND_ARG:
+        emit_arg(sc, it, node);
         break;
     case ROLE_STMT:
         /* simple statements do not nest: the latest one holds what follows until its end */

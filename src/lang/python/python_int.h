@@ -63,6 +63,7 @@ typedef enum role {
     ROLE_COMMENT,
     ROLE_STMT,
     ROLE_BIND_TARGET, ROLE_BIND_VALUE, ROLE_BIND_RETURN,
+    ROLE_BIND_PARAM, ROLE_BIND_ARG, ROLE_BIND_KW,
     ROLE_COUNT
 } role;
 
@@ -102,6 +103,9 @@ static const struct {
     [ROLE_BIND_TARGET] = {"bind.target", RC_PRIMARY},
     [ROLE_BIND_VALUE] = {"bind.value", RC_COMPANION},
     [ROLE_BIND_RETURN] = {"bind.return", RC_PRIMARY},
+    [ROLE_BIND_PARAM] = {"bind.param", RC_PRIMARY},
+    [ROLE_BIND_ARG] = {"bind.arg", RC_PRIMARY},
+    [ROLE_BIND_KW] = {"bind.kw", RC_COMPANION},
 };
 
 /* ---- compiled queries ------------------------------------------------------------------- */
