@@ -16,6 +16,7 @@
  */
 #include "analysis/remnant.h"
 
+#include "core/lang.h"
 #include "core/ruleset.h"
 #include "core/walk.h"
 
@@ -137,9 +138,16 @@ static bool defines(const sunset_finding *f) {
            f->span.line == f->enc_start;
 }
 
-/* The first line a finding's removal spans: its definition's, else its own. */
+/* The first line a finding's removal spans: its definition's, a CMake command's when the
+ * finding is its target or on its first line (set(), list(), add_dependencies() ...: from
+ * the command's line, not the matched argument's; the frontend gives those the command as
+ * their statement), else its own. */
 static uint32_t stmt_start(const sunset_finding *f) {
-    return defines(f) ? f->enc_start : f->span.line;
+    if (defines(f)) return f->enc_start;
+    if (f->stmt.line && f->stmt.line < f->span.line && f->stmt.end_line >= f->span.line &&
+        sunset_lang_for_path(f->path) == SUNSET_LANG_CMAKE)
+        return f->stmt.line;
+    return f->span.line;
 }
 
 /* The last line a finding's removal spans: its definition's, its statement's (issue 15's
