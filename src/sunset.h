@@ -38,7 +38,7 @@
 
 /* Bumped whenever sunset_frontend or the sink API changes shape; the registry refuses a
  * frontend built against another value. */
-#define SUNSET_FRONTEND_ABI 2
+#define SUNSET_FRONTEND_ABI 3
 
 /* Bumped when rules/*.json change incompatibly; the loader refuses other values. */
 #define SUNSET_RULE_SCHEMA 1
@@ -139,6 +139,9 @@ typedef struct sunset_fact {
     const char *qual; size_t qual_len;       /* may be NULL */
     sunset_span stmt;   /* code facts: the whole statement holding the fact (a multi-line call
                            with its argument lines), which a removal must take; all 0 = none */
+    sunset_span block;  /* BIND: the block holding the binding (a parameter's: its function's
+                           body), whose lines a re-binding must hold to end a mark; all 0 =
+                           unknown (then the statement's column stands for its depth) */
 } sunset_fact;
 
 /* One file handed to a frontend. All fields are borrowed for the duration of scan(). */

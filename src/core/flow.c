@@ -8,8 +8,9 @@
  *
  * Scoping is lexical and approximate by design: a plain name is looked up in its innermost
  * function (then the module), and a marked binding of that name in the scope on an earlier
- * line reaches a use unless a re-binding to something else at its block depth or shallower
- * comes between, so a re-binding ends the mark in its block; `self.x` is marked for the
+ * line reaches a use unless a re-binding to something else in a block holding the marked
+ * binding's block comes between, so a re-binding ends the mark in its block (not one made in
+ * another branch of an `if`: `if p: x = PE() else: x = exe` leaves the PE possible); `self.x` is marked for the
  * whole class, whichever method binds it. A call of a function of the module binds its
  * parameters (ARG and PARAM binds: by position, a method's `self` taking none, or keyword; a
  * class's call binds its __init__'s), so an object passed in is followed into the body. Not
@@ -53,6 +54,7 @@ typedef struct fbind {
     bool param;          /* a parameter of function `scope`: value is "" */
     long pos;            /* arg/param: the 0-based position, -1 = by keyword only */
     char *kw;            /* owned; an argument's keyword, or NULL */
+    uint32_t bstart, bend; /* the lines of the block holding it (0 = unknown: col decides) */
 } fbind;
 
 typedef struct fuse {
@@ -369,7 +371,8 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
                    sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
                    f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
-                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, NULL};
+                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, NULL, f->block.line,
+                   f->block.end_line};
         if (b.value) b.callee = callee_of(b.value, &b.callee_len);
         if (!entry_of(&b, f) || !b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
@@ -559,6 +562,16 @@ static void target_run(flow_file *ff, const char *name, size_t scope, bool doc, 
     run_of(ff, ff->by_target, ff->n_target, &k, lo, hi);
 }
 
+/* Does binding b hold wherever binding r does, so that b, later, ends r's value (or, marked,
+ * outlives it)? When its block holds r's block: `x = other` after an `if` ends what the
+ * `if` bound, not what its `else` branch or an enclosing block's other branch did, nor what
+ * the enclosing block bound when b is inside the `if`. Without block lines, the shallower
+ * or equal column stands for it. */
+static bool holds(const fbind *b, const fbind *r) {
+    if (b->bstart && r->bstart) return b->bstart <= r->bstart && b->bend >= r->bend;
+    return b->col <= r->col;
+}
+
 static bool span_within(sunset_span in, sunset_span out) {
     uint64_t is = (uint64_t)in.line << 32 | in.col, ie = (uint64_t)in.end_line << 32 | in.end_col;
     uint64_t os = (uint64_t)out.line << 32 | out.col, oe = (uint64_t)out.end_line << 32 | out.end_col;
@@ -582,9 +595,10 @@ static const char *short_name(const char *q) {
 /* The marked binding of `name` that may reach `line` in `scope` (bind `skip` left out: the
  * binding whose value is being looked up), or -1; *last is set to the last binding of the
  * name before or on the line (any), or -1. A marked binding reaches unless an unmarked one
- * after it, at its block depth or shallower, ends it: `x = other` inside an `if` below
- * `x = legacy` leaves the legacy value possible after the `if`. Several marked bindings may
- * reach at once; the one at the shallowest depth outlives the others, so it is the one kept.
+ * after it, in a block holding its block (holds()), ends it: `x = other` inside an `if` below
+ * `x = legacy`, or in the `else` of the `if` that bound it, leaves the legacy value possible
+ * after the `if`. Several marked bindings may reach at once; the one whose block holds the
+ * other's outlives it, so it is the one kept.
  * A plain name not bound in its function is looked up in the module; `self.x` holds for the
  * whole class. */
 static long reaching(flow_file *ff, const bool *marked, const char *name, size_t scope,
@@ -605,8 +619,8 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
             *last = (long)i;
             if (marked[i]) {
                 if (self) return (long)i;
-                if (reach < 0 || b->col <= bind_at(ff, (size_t)reach)->col) reach = (long)i;
-            } else if (!self && reach >= 0 && b->col <= bind_at(ff, (size_t)reach)->col) {
+                if (reach < 0 || holds(b, bind_at(ff, (size_t)reach))) reach = (long)i;
+            } else if (!self && reach >= 0 && holds(b, bind_at(ff, (size_t)reach))) {
                 reach = -1;
             }
         }
@@ -780,8 +794,8 @@ static void prefix_reach(flow_file *ff, const bool *marked, long *reach) {
         long r = first ? -1 : reach[p - 1], *any = &reach[ff->n_target + p];
         *any = first || any[-1] < 0 ? (marked[i] ? (long)i : -1) : any[-1];
         if (marked[i]) {
-            if (r < 0 || b->col <= bind_at(ff, (size_t)r)->col) r = (long)i;
-        } else if (r >= 0 && b->col <= bind_at(ff, (size_t)r)->col) {
+            if (r < 0 || holds(b, bind_at(ff, (size_t)r))) r = (long)i;
+        } else if (r >= 0 && holds(b, bind_at(ff, (size_t)r))) {
             r = -1;
         }
         reach[p] = r;

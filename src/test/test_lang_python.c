@@ -336,6 +336,8 @@ static void test_bindings(void **unused) {
     assert_string_equal(r->aux, "core.ParallelExecutor(places)"); /* compacted, like dotted names */
     check_span(r, 3, 19, 4, 20);
     assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->block.line, 3); /* the block of setUp: lines 3-4 */
+    assert_int_equal(r->block.end_line, 4);
     assert_int_equal(r->flags, 0);
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY)->aux, "make()");
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->aux, "make()");
@@ -374,6 +376,8 @@ static void test_param_arg_bindings(void **unused) {
     assert_string_equal(r->aux, "");
     assert_int_equal(r->stmt.line, 1); /* from its own line, at the body's column */
     assert_int_equal(r->stmt.col, 5);
+    assert_int_equal(r->block.line, 3); /* its block: the body (the comment before it is the def's) */
+    assert_int_equal(r->block.end_line, 3);
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->section, "1");
     assert_null(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "flag", ANY)->section);
     assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "rest", ANY), 0);

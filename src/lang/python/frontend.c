@@ -528,10 +528,22 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
 
 /* A BIND fact: its span and aux are the bound value (text only up to a line's worth: the
  * flow tests look at a name or a callee, never at a whole multi-line call). */
+/* The lines of the block (or module) holding node n: the region a re-binding holds. */
+static sunset_span block_of(scan_ctx *sc, TSNode n) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "block") || !strcmp(t, "module")) return file_span(sc, node_span(p));
+    }
+    return (sunset_span){0, 0, 0, 0};
+}
+
 static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
     slice v = node_text(sc, value);
     if (v.n > 240) v.n = 240;
-    emit_fact(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v), (slice){NULL, 0});
+    sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v),
+                            (slice){NULL, 0});
+    f.block = block_of(sc, value);
+    sunset_emit(sc->sink, &f);
 }
 
 static call_frame *top_call(scan_ctx *sc) {
@@ -570,7 +582,7 @@ static void emit_binding_entry(scan_ctx *sc, TSNode at, unsigned flags, slice te
     sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, at, flags, text, value, (slice){NULL, 0});
     f.section = kw.s, f.section_len = kw.n;
     if (!ts_node_is_null(body)) { /* from the parameter's line, so that it holds the fact */
-        f.stmt = file_span(sc, node_span(body));
+        f.stmt = f.block = file_span(sc, node_span(body));
         f.stmt.line = f.span.line;
     }
     sunset_emit(sc->sink, &f);
