@@ -70,6 +70,7 @@ typedef struct fscope {
     char *kind, *name;   /* owned */
     uint32_t start, end;
     size_t parent;       /* index + 1 of the innermost scope holding it, 0 = module (prepare) */
+    bool has_inner;      /* a function is defined inside it (prepare) */
 } fscope;
 
 typedef struct fseed {
@@ -280,7 +281,7 @@ static size_t scope_at(const flow_file *ff, uint32_t line, bool class) {
 void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t start, uint32_t end) {
     if (ff->prepared) unprepare(ff);
     fscope s = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
-                end, 0};
+                end, 0, false};
     if (!s.kind || !s.name || !vec_push(&ff->scopes, &s)) {
         sunset_free(s.kind);
         sunset_free(s.name);
@@ -465,6 +466,8 @@ static void link_scopes(flow_file *ff) {
         if ((prev && prev->start > s->start) || (up && (up->start > s->start || up->end < s->end)))
             ff->nested = false; /* out of order, or overlapping without nesting */
         s->parent = depth ? stack[depth - 1] + 1 : 0;
+        s->has_inner = false;
+        if (depth && !is_class(s)) VEC_AT(&ff->scopes, fscope, stack[depth - 1]).has_inner = true;
         stack[depth++] = i;
     }
     sunset_free(stack);
@@ -592,6 +595,17 @@ static const char *short_name(const char *q) {
 
 /* ---- reaching bindings ---- */
 
+/* Where a plain name not bound in function scope s is looked up next: the nearest enclosing
+ * function (a closure reads its enclosing function's names; a class body's names are not
+ * seen from its methods), else the module (0). */
+static size_t outer_fn(const flow_file *ff, size_t s) {
+    if (!s || !ff->nested) return 0;
+    for (size_t p = VEC_AT(&ff->scopes, fscope, s - 1).parent; p;
+         p = VEC_AT(&ff->scopes, fscope, p - 1).parent)
+        if (!is_class(&VEC_AT(&ff->scopes, fscope, p - 1))) return p;
+    return 0;
+}
+
 /* The marked binding of `name` that may reach `line` in `scope` (bind `skip` left out: the
  * binding whose value is being looked up), or -1; *last is set to the last binding of the
  * name before or on the line (any), or -1. A marked binding reaches unless an unmarked one
@@ -605,9 +619,9 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
                      uint32_t line, bool self, bool doc, long skip, long *last) {
     long reach = -1;
     *last = -1;
-    for (int pass = 0; pass < 2 && *last < 0; pass++) {
+    for (size_t at = scope;; at = outer_fn(ff, at)) {
         size_t lo, hi;
-        target_run(ff, name, pass ? 0 : scope, doc, &lo, &hi);
+        target_run(ff, name, at, doc, &lo, &hi);
         for (size_t p = lo; p < hi && spend(ff, 1); p++) {
             size_t i = ff->by_target[p];
             const fbind *b = bind_at(ff, i);
@@ -624,7 +638,7 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
                 reach = -1;
             }
         }
-        if (self || !scope) break;
+        if (self || !at || *last >= 0) break;
     }
     return reach;
 }
@@ -714,8 +728,10 @@ static void spread(flow_file *ff, marks *m, size_t j) {
     }
     if (b->arg) bind_params(ff, m, j);
     if (b->ret || b->arg) return; /* a return or an argument binds no name */
-    /* a function's (or class's) name is read in that scope only; a module's anywhere */
-    bkey k = {BY_VALUE, b->target, b->scope ? 1 : 0, b->scope, false};
+    /* a function's (or class's) name is read in that scope only, or in the functions defined
+     * inside it; a module's anywhere */
+    bool narrow = b->scope && ff->nested && !VEC_AT(&ff->scopes, fscope, b->scope - 1).has_inner;
+    bkey k = {BY_VALUE, b->target, narrow ? 1 : 0, b->scope, false};
     run_of(ff, ff->by_value, ff->binds.n, &k, &lo, &hi);
     for (size_t p = lo; p < hi && ff->stop == FLOW_DONE; p++) revisit(ff, m, ff->by_value[p]);
 }
@@ -815,9 +831,9 @@ static long use_reach(flow_file *ff, const bool *marked, const long *reach, cons
         return reach[ff->n_target + hi - 1];
     }
     if (!ff->sorted) return reaching(ff, marked, name, scope, line, self, doc, -1, last);
-    for (int pass = 0; pass < 2; pass++) {
+    for (size_t at = scope;; at = outer_fn(ff, at)) {
         size_t first, lo, hi;
-        target_run(ff, name, pass ? 0 : scope, doc, &first, &hi);
+        target_run(ff, name, at, doc, &first, &hi);
         for (lo = first; lo < hi;) { /* the first bind after the line */
             size_t mid = lo + (hi - lo) / 2;
             if (bind_at(ff, ff->by_target[mid])->vspan.line <= line) lo = mid + 1;
@@ -827,7 +843,7 @@ static long use_reach(flow_file *ff, const bool *marked, const long *reach, cons
             *last = (long)ff->by_target[lo - 1];
             return reach[lo - 1];
         }
-        if (!scope) break;
+        if (!at) break;
     }
     return -1;
 }

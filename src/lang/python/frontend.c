@@ -957,93 +957,8 @@ static void emit_matches(scan_ctx *sc) {
     }
 }
 
-static bool is_link(const py_state *st, TSNode n) {
-    TSSymbol sym = ts_node_symbol(n);
-    return sym == st->sym_attribute || sym == st->sym_call;
-}
-
-/* Chains too costly to query: 1 with *at the head of a postfix chain longer than MAX_CHAIN
- * (links: attribute and call nodes, each the first child of the next), 2 with *at the head
- * of the chain at which the squares of the chains' lengths sum to more than `work`, else 0.
- * One iterative walk (no recursion over the tree) that measures each chain from its head
- * only, so linear in the nodes. */
-static int long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at) {
-    TSTreeCursor cur = ts_tree_cursor_new(root);
-    int found = 0;
-    bool first_of_link = false; /* entered as the first child of a link */
-    uint64_t sum = 0;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        bool link = is_link(st, n);
-        if (link && !first_of_link) {
-            uint64_t len = 1;
-            for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
-                k = ts_node_child(k, 0);
-                if (!is_link(st, k)) break;
-                len++;
-            }
-            sum += len * len;
-            found = len > MAX_CHAIN ? 1 : sum > work ? 2 : 0;
-            if (found) {
-                *at = n;
-                break;
-            }
-        }
-        if (ts_tree_cursor_goto_first_child(&cur)) {
-            first_of_link = link;
-            continue;
-        }
-        first_of_link = false;
-        while (!ts_tree_cursor_goto_next_sibling(&cur))
-            if (!ts_tree_cursor_goto_parent(&cur)) goto done;
-    }
-done:
-    ts_tree_cursor_delete(&cur);
-    return found;
-}
-
-/* Commented-out code is the top-level statements of the comments' parse that parse cleanly
- * and do something (a call, an assignment, an import): prose that happens to parse (`# see
- * ParallelExecutor`) is a bare expression and stays a comment. */
-static bool dead_statements(TSNode root, vec *out) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-        TSNode st = ts_node_named_child(root, i);
-        if (ts_node_has_error(st)) continue;
-        const char *t = ts_node_type(st);
-        bool ok = !strcmp(t, "import_statement") || !strcmp(t, "import_from_statement");
-        if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1) {
-            const char *k = ts_node_type(ts_node_named_child(st, 0));
-            ok = !strcmp(k, "call") || !strcmp(k, "assignment") || !strcmp(k, "augmented_assignment");
-        }
-        uint32_t r[2] = {ts_node_start_byte(st), ts_node_end_byte(st)};
-        if (ok && !vec_push(out, &r)) return false;
-    }
-    return true;
-}
-
-/* Drop the blanks of the mask's lines that hold nothing but blanks, keeping their newlines;
- * returns the new length. Every line keeps its number and every byte that is not blank its
- * column, which is all a parse reports (node_span is rows and columns; byte offsets are only
- * compared within this buffer), and Python's tokenizer ignores a blank line whatever its
- * blanks. A mask is mostly such lines: the parse then reads the examples, not the file. */
-static size_t squeeze_blank_lines(char *m, size_t len) {
-    size_t w = 0;
-    for (size_t r = 0; r < len;) {
-        const char *nl = memchr(m + r, '\n', len - r);
-        size_t end = nl ? (size_t)(nl - m) : len, k = r;
-        while (k < end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\r')) k++;
-        if (k < end) { /* a line with code: as it was */
-            memmove(m + w, m + r, end - r);
-            w += end - r;
-        }
-        if (nl) m[w++] = '\n';
-        r = nl ? end + 1 : len;
-    }
-    return w;
-}
-
 /* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
- * for dead code only those of dead_statements; a notebook's code (nb) at the file's
+ * for dead code only those of py_dead_statements; a notebook's code (nb) at the file's
  * positions. Takes mask. Stopped by the time limit, it emits nothing and sets
  * sc->over_budget. */
 static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_nb *nb) {
@@ -1052,11 +967,11 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_n
     /* most docstrings and comments name nothing legacy: no second parse for them (the two
      * masked parses were 40% of the parse time of a cold scan of Paddle, perf) */
     if (!sunset_sink_may_match(sc->sink, mask, sc->src->len)) goto cleanup;
-    size_t len = squeeze_blank_lines(mask, sc->src->len);
+    size_t len = py_squeeze_blank_lines(mask, sc->src->len);
     tree = py_parse(sc, mask, (uint32_t)len);
     if (!tree) goto cleanup;
     TSNode root = ts_tree_root_node(tree);
-    if (ctx == SUNSET_CTX_DEAD_CODE && (!dead_statements(root, &acc) || !acc.n)) goto cleanup;
+    if (ctx == SUNSET_CTX_DEAD_CODE && (!py_dead_statements(root, &acc) || !acc.n)) goto cleanup;
     sunset_source src = *sc->src;
     src.data = mask;
     src.len = len;
@@ -1149,7 +1064,7 @@ static int analyse(scan_ctx *sc, TSTree *tree, uint64_t skipped_work) {
     TSNode root = ts_tree_root_node(tree), head;
     uint64_t work = skipped_work < MAX_CHAIN_WORK ? MAX_CHAIN_WORK - skipped_work : 0;
     int chains = py_chain_marks(src->data, src->len) > MAX_CHAIN
-                     ? long_chain(w->st, root, work, &head) : 0;
+                     ? py_long_chain(w->st, root, work, &head) : 0;
     if (chains) {
         TSPoint at = ts_node_start_point(head);
         if (chains == 1)

@@ -264,5 +264,12 @@ int py_query_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_erro
 /* st->all from st->rule_of: every query rule in one query, rule i owning the patterns its
  * text holds. 0, or -1 with err set (a message about the union, not naming the rule). */
 int py_compile_all_rules(py_state *st, sunset_error *err);
+/* query.c: 1 with *at the head of a postfix chain longer than MAX_CHAIN, 2 with *at the head of
+ * the chain at which the squares of the chains' lengths sum to more than `work`, else 0. */
+int py_long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at);
+/* doccode.c: the byte ranges [start, end) of the commented-out statements of a comments'
+ * parse (false on OOM); the mask with its blank-only lines emptied (returns its length). */
+bool py_dead_statements(TSNode root, vec *out);
+size_t py_squeeze_blank_lines(char *m, size_t len);
 
 #endif
