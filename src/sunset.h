@@ -38,7 +38,7 @@
 
 /* Bumped whenever sunset_frontend or the sink API changes shape; the registry refuses a
  * frontend built against another value. */
-#define SUNSET_FRONTEND_ABI 2
+#define SUNSET_FRONTEND_ABI 3
 
 /* Bumped when rules/*.json change incompatibly; the loader refuses other values. */
 #define SUNSET_RULE_SCHEMA 1
@@ -108,7 +108,13 @@ typedef enum sunset_fact_kind {
                               text = the target as written ("exe", "self._pe"); aux = the bound
                               expression's text; span = the bound expression. With flag
                               SUNSET_FACT_RETURN: a return statement of the enclosing function,
-                              text = "" */
+                              text = "". With SUNSET_FACT_ARG: an argument of a call, text = the
+                              callee as written, span = the argument's value, section = the
+                              keyword, or the 0-based position in decimal. With
+                              SUNSET_FACT_PARAM: a parameter of the function whose definition
+                              holds it, text = its name, aux = "", section = its 0-based
+                              position in decimal (NULL: keyword-only or variadic), stmt = the
+                              function's body (its column is the body's block depth) */
     SUNSET_FACT_KIND_COUNT
 } sunset_fact_kind;
 
@@ -117,6 +123,8 @@ enum {
     SUNSET_FACT_DEFINITION = 1u << 1, /* IDENT: the identifier being declared */
     SUNSET_FACT_TARGET = 1u << 2,     /* CMAKE: this argument names the target being defined */
     SUNSET_FACT_RETURN = 1u << 3,     /* BIND: the value of a return statement */
+    SUNSET_FACT_ARG = 1u << 4,        /* BIND: a call's argument binds a parameter */
+    SUNSET_FACT_PARAM = 1u << 5,      /* BIND: a function's parameter */
 };
 
 typedef struct sunset_fact {
@@ -131,6 +139,9 @@ typedef struct sunset_fact {
     const char *qual; size_t qual_len;       /* may be NULL */
     sunset_span stmt;   /* code facts: the whole statement holding the fact (a multi-line call
                            with its argument lines), which a removal must take; all 0 = none */
+    sunset_span block;  /* BIND: the block holding the binding (a parameter's: its function's
+                           body), whose lines a re-binding must hold to end a mark; all 0 =
+                           unknown (then the statement's column stands for its depth) */
 } sunset_fact;
 
 /* One file handed to a frontend. All fields are borrowed for the duration of scan(). */

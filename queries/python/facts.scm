@@ -35,6 +35,12 @@
 ;                                                 value (plain and tuple assignments)
 ;   @bind.return                                  BIND flag RETURN text="" aux=value text; span =
 ;                                                 the returned value
+;   @bind.param                                   BIND flag PARAM text=parameter name aux="";
+;                                                 section = its position (the frontend counts)
+;   @bind.arg          @bind.kw?                  BIND flag ARG text=callee of the enclosing
+;                                                 call aux=argument text section=keyword or
+;                                                 position (names, attributes and calls only:
+;                                                 a literal carries no legacy object)
 ;   @stmt                                         no fact: the code facts inside this simple
 ;                                                 statement carry its span (the lines a
 ;                                                 removal of a multi-line call must take)
@@ -148,3 +154,14 @@
   left: (tuple_pattern [(identifier) (attribute)] @bind.target)
   right: (_) @bind.value)
 (return_statement (_) @bind.return)
+
+; ---- parameters and the arguments that bind them: a legacy object passed to a function of
+; the module (`train(train_exe)`, `train(exe=train_exe)`) is followed into its body
+(parameters (identifier) @bind.param)
+(parameters (default_parameter name: (identifier) @bind.param))
+(parameters (typed_parameter (identifier) @bind.param))
+(parameters (typed_default_parameter name: (identifier) @bind.param))
+(argument_list [(identifier) (attribute) (call)] @bind.arg)
+(keyword_argument
+  name: (identifier) @bind.kw
+  value: [(identifier) (attribute) (call)] @bind.arg)

@@ -16,6 +16,7 @@
  */
 #include "analysis/remnant.h"
 
+#include "core/lang.h"
 #include "core/ruleset.h"
 #include "core/walk.h"
 
@@ -137,9 +138,16 @@ static bool defines(const sunset_finding *f) {
            f->span.line == f->enc_start;
 }
 
-/* The first line a finding's removal spans: its definition's, else its own. */
+/* The first line a finding's removal spans: its definition's, a CMake command's when the
+ * finding is its target or on its first line (set(), list(), add_dependencies() ...: from
+ * the command's line, not the matched argument's; the frontend gives those the command as
+ * their statement), else its own. */
 static uint32_t stmt_start(const sunset_finding *f) {
-    return defines(f) ? f->enc_start : f->span.line;
+    if (defines(f)) return f->enc_start;
+    if (f->stmt.line && f->stmt.line < f->span.line && f->stmt.end_line >= f->span.line &&
+        sunset_lang_for_path(f->path) == SUNSET_LANG_CMAKE)
+        return f->stmt.line;
+    return f->span.line;
 }
 
 /* The last line a finding's removal spans: its definition's, its statement's (issue 15's
@@ -297,6 +305,35 @@ static bool unused_import(const rm_item *it) {
            k == RM_EV_IMPORT_CUT;
 }
 
+/* A remnant over several lines that no one plan item covers (a CMake command taken whole:
+ * `set(v a_op_handle.cc` + `b_op_handle.cc)`): the dead item of its first code finding's own
+ * line when every code finding's line has a dead one (then the command goes), else NULL. */
+static const rm_item *dead_parts(build_ctx *c, const sunset_remnant *m, size_t a, size_t b) {
+    const rm_item *first = NULL;
+    for (size_t i = a; i < b && m->end_line > m->line; i++) {
+        const sunset_finding *f = &c->res->findings[i];
+        if (f->ctx != SUNSET_CTX_CODE) continue;
+        const rm_item *it = plan_line(c->plan, m->path, f->span.line, f->span.line);
+        if (!it || it->live) return NULL;
+        if (!first) first = it;
+    }
+    return first;
+}
+
+/* The evidence of every dead item of dead_parts' lines. */
+static bool dead_parts_evidence(build_ctx *c, sunset_remnant *m, size_t a, size_t b) {
+    const rm_item *prev = NULL;
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &c->res->findings[i];
+        if (f->ctx != SUNSET_CTX_CODE) continue;
+        const rm_item *it = plan_line(c->plan, m->path, f->span.line, f->span.line);
+        if (it == prev) continue;
+        prev = it;
+        if (!evidence_chain(m, it, c->write)) return false;
+    }
+    return true;
+}
+
 static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, bool doc_file) {
     const sunset_remnant_settings *st = &c->rs->remnants;
     sunset_remnant *m = remnant_push(out, c->res, a, b);
@@ -314,7 +351,8 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         if (!lead || f->severity > lead->severity) lead = f;
         all_delete &= glob_any(&st->delete_rules, f->rule_id);
     }
-    const rm_item *it = plan_line(c->plan, m->path, m->line, m->end_line);
+    const rm_item *it = plan_line(c->plan, m->path, m->line, m->end_line), *parts = NULL;
+    if (!it && code && c->plan) parts = dead_parts(c, m, a, b);
     size_t who = 0;
     char *consumer = NULL;
     sb fix = {0};
@@ -324,6 +362,11 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         m->action = SUNSET_ACT_DOC;
         if (!evidence(m, doc_file ? "a document" : "only in comments, docstrings or strings")) goto cleanup;
         sb_puts(&fix, "reword or drop the text that names the retired mechanism");
+    } else if (parts) {
+        m->action = SUNSET_ACT_DELETE;
+        if (!dead_parts_evidence(c, m, a, b)) goto cleanup;
+        sb_puts(&fix, "delete ");
+        line_range(&fix, m->line, m->end_line);
     } else if (it && (!it->live || unused_import(it))) {
         m->action = SUNSET_ACT_DELETE;
         if (!evidence_chain(m, it, c->write)) goto cleanup;

@@ -8,10 +8,14 @@
  *
  * Scoping is lexical and approximate by design: a plain name is looked up in its innermost
  * function (then the module), and a marked binding of that name in the scope on an earlier
- * line reaches a use unless a re-binding to something else at its block depth or shallower
- * comes between, so a re-binding ends the mark in its block; `self.x` is marked for the
- * whole class, whichever method binds it. Not followed: aliasing through containers, globals
- * rebound in functions, objects passed into other functions, other modules. The frontend
+ * line reaches a use unless a re-binding to something else in a block holding the marked
+ * binding's block comes between, so a re-binding ends the mark in its block (not one made in
+ * another branch of an `if`: `if p: x = PE() else: x = exe` leaves the PE possible); `self.x` is marked for the
+ * whole class, whichever method binds it. A call of a function of the module binds its
+ * parameters (ARG and PARAM binds: by position, a method's `self` taking none, or keyword; a
+ * class's call binds its __init__'s), so an object passed in is followed into the body. Not
+ * followed: aliasing through containers, globals rebound in functions, functions of other
+ * modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
  *
@@ -46,6 +50,11 @@ typedef struct fbind {
     size_t callee_len;
     bool ret;            /* a return statement of scope `scope` */
     bool doc;            /* in a docstring's code example: its names are the example's */
+    bool arg;            /* a call's argument: target is the callee, not a name */
+    bool param;          /* a parameter of function `scope`: value is "" */
+    long pos;            /* arg/param: the 0-based position, -1 = by keyword only */
+    char *kw;            /* owned; an argument's keyword, or NULL */
+    uint32_t bstart, bend; /* the lines of the block holding it (0 = unknown: col decides) */
 } fbind;
 
 typedef struct fuse {
@@ -61,6 +70,7 @@ typedef struct fscope {
     char *kind, *name;   /* owned */
     uint32_t start, end;
     size_t parent;       /* index + 1 of the innermost scope holding it, 0 = module (prepare) */
+    bool has_inner;      /* a function is defined inside it (prepare) */
 } fscope;
 
 typedef struct fseed {
@@ -79,6 +89,8 @@ struct flow_file {
     size_t *by_value;        /* every bind by (value, index) */
     size_t *by_callee;       /* the binds with a callee, by (callee, index) */
     size_t n_callee;
+    size_t *params;          /* the parameter binds, by (their function's short name, index) */
+    size_t n_params;
     /* work done, its limit, and the time limit (sunset_clock_ms; 0 = none) */
     uint64_t work, max_work, next_clock;
     double deadline_ms;
@@ -182,7 +194,8 @@ static void unprepare(flow_file *ff) {
     sunset_free(ff->by_target);
     sunset_free(ff->by_value);
     sunset_free(ff->by_callee);
-    ff->by_target = ff->by_value = ff->by_callee = NULL;
+    sunset_free(ff->params);
+    ff->by_target = ff->by_value = ff->by_callee = ff->params = NULL;
     ff->prepared = false;
 }
 
@@ -191,6 +204,7 @@ void flow_file_free(flow_file *ff) {
     for (size_t i = 0; i < ff->binds.n; i++) {
         sunset_free(VEC_AT(&ff->binds, fbind, i).target);
         sunset_free(VEC_AT(&ff->binds, fbind, i).value);
+        sunset_free(VEC_AT(&ff->binds, fbind, i).kw);
     }
     for (size_t i = 0; i < ff->uses.n; i++) {
         sunset_free(VEC_AT(&ff->uses, fuse, i).obj);
@@ -267,7 +281,7 @@ static size_t scope_at(const flow_file *ff, uint32_t line, bool class) {
 void flow_scope(flow_file *ff, const char *kind, const char *name, uint32_t start, uint32_t end) {
     if (ff->prepared) unprepare(ff);
     fscope s = {sunset_strndup(kind, strlen(kind)), sunset_strndup(name, strlen(name)), start,
-                end, 0};
+                end, 0, false};
     if (!s.kind || !s.name || !vec_push(&ff->scopes, &s)) {
         sunset_free(s.kind);
         sunset_free(s.name);
@@ -328,6 +342,27 @@ static void value_head(const char *v, const char **head, size_t *len) {
     }
 }
 
+/* A parameter's or argument's part of a BIND fact: its position or keyword (section). A
+ * parameter's column is its function body's (stmt), the depth of the re-bindings that end it.
+ * False on OOM. */
+static bool entry_of(fbind *b, const sunset_fact *f) {
+    b->arg = (f->flags & SUNSET_FACT_ARG) != 0;
+    b->param = !b->arg && (f->flags & SUNSET_FACT_PARAM) != 0;
+    b->pos = -1;
+    if (!b->arg && !b->param) return true;
+    b->ret = false;
+    const char *sec = f->section ? f->section : "";
+    size_t n = f->section ? f->section_len : 0;
+    if (n && sec[0] >= '0' && sec[0] <= '9') {
+        b->pos = 0;
+        for (size_t i = 0; i < n && sec[i] >= '0' && sec[i] <= '9' && b->pos < 100000; i++)
+            b->pos = b->pos * 10 + (sec[i] - '0');
+    } else if (n && b->arg) {
+        if (!(b->kw = sunset_strndup(sec, n))) return false;
+    }
+    return true;
+}
+
 void flow_fact(flow_file *ff, const sunset_fact *f) {
     if (ff->prepared) unprepare(ff);
     if (f->kind == SUNSET_FACT_BIND) {
@@ -337,11 +372,13 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
                    sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
                    f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
-                   f->ctx == SUNSET_CTX_DOCSTRING};
+                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, NULL, f->block.line,
+                   f->block.end_line};
         if (b.value) b.callee = callee_of(b.value, &b.callee_len);
-        if (!b.target || !b.value || !vec_push(&ff->binds, &b)) {
+        if (!entry_of(&b, f) || !b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
             sunset_free(b.value);
+            sunset_free(b.kw);
         }
         return;
     }
@@ -378,8 +415,11 @@ static int cmp_target(const void *pa, const void *pb) {
 
 static int cmp_value(const void *pa, const void *pb) {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int c = strcmp(bind_at(sort_ff, a)->value, bind_at(sort_ff, b)->value);
-    return c ? c : cmp_index(a, b);
+    const fbind *x = bind_at(sort_ff, a), *y = bind_at(sort_ff, b);
+    int c = strcmp(x->value, y->value);
+    if (c) return c;
+    if (x->vscope != y->vscope) return x->vscope < y->vscope ? -1 : 1;
+    return cmp_index(a, b);
 }
 
 static int cmp_slice(const char *a, size_t an, const char *b, size_t bn) {
@@ -391,6 +431,19 @@ static int cmp_callee(const void *pa, const void *pb) {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     const fbind *x = bind_at(sort_ff, a), *y = bind_at(sort_ff, b);
     int c = cmp_slice(x->callee, x->callee_len, y->callee, y->callee_len);
+    return c ? c : cmp_index(a, b);
+}
+
+static const char *short_name(const char *q);
+
+/* The short name of a parameter bind's function ("" at module level: a frontend's slip). */
+static const char *param_fn(const flow_file *ff, const fbind *b) {
+    return b->scope ? short_name(VEC_AT(&ff->scopes, fscope, b->scope - 1).name) : "";
+}
+
+static int cmp_param(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = strcmp(param_fn(sort_ff, bind_at(sort_ff, a)), param_fn(sort_ff, bind_at(sort_ff, b)));
     return c ? c : cmp_index(a, b);
 }
 
@@ -413,6 +466,8 @@ static void link_scopes(flow_file *ff) {
         if ((prev && prev->start > s->start) || (up && (up->start > s->start || up->end < s->end)))
             ff->nested = false; /* out of order, or overlapping without nesting */
         s->parent = depth ? stack[depth - 1] + 1 : 0;
+        s->has_inner = false;
+        if (depth && !is_class(s)) VEC_AT(&ff->scopes, fscope, stack[depth - 1]).has_inner = true;
         stack[depth++] = i;
     }
     sunset_free(stack);
@@ -425,27 +480,30 @@ static bool flow_prepare(flow_file *ff) {
     link_scopes(ff);
     for (size_t i = 0; i < nb; i++) {
         fbind *b = &VEC_AT(&ff->binds, fbind, i);
-        b->scope = scope_at(ff, b->vspan.line, !b->ret && is_self(b->target));
+        b->scope = scope_at(ff, b->vspan.line, !b->ret && !b->arg && is_self(b->target));
         b->vscope = scope_at(ff, b->vspan.line, is_self(b->value));
     }
     ff->by_target = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
     ff->by_value = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
     ff->by_callee = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
-    if (!ff->by_target || !ff->by_value || !ff->by_callee) {
+    ff->params = sunset_malloc((nb ? nb : 1) * sizeof(size_t));
+    if (!ff->by_target || !ff->by_value || !ff->by_callee || !ff->params) {
         unprepare(ff);
         return false;
     }
-    ff->n_target = ff->n_callee = 0;
+    ff->n_target = ff->n_callee = ff->n_params = 0;
     for (size_t i = 0; i < nb; i++) {
         const fbind *b = bind_at(ff, i);
-        if (!b->ret) ff->by_target[ff->n_target++] = i;
+        if (!b->ret && !b->arg) ff->by_target[ff->n_target++] = i;
+        if (b->param) ff->params[ff->n_params++] = i;
         if (b->callee) ff->by_callee[ff->n_callee++] = i;
         ff->by_value[i] = i;
     }
     sort_ff = ff;
     qsort(ff->by_target, ff->n_target, sizeof(size_t), cmp_target);
-    qsort(ff->by_value, nb, sizeof(size_t), cmp_value);
+    qsort(ff->by_value, nb, sizeof(size_t), cmp_value); /* after the scopes: by vscope too */
     qsort(ff->by_callee, ff->n_callee, sizeof(size_t), cmp_callee);
+    qsort(ff->params, ff->n_params, sizeof(size_t), cmp_param);
     if (ff->seeds.n) qsort(ff->seeds.v, ff->seeds.n, sizeof(fseed), cmp_seed);
     sort_ff = NULL;
     ff->sorted = true;
@@ -464,13 +522,17 @@ typedef enum key_kind { BY_TARGET, BY_VALUE, BY_CALLEE } key_kind;
 typedef struct bkey {
     key_kind kind;
     const char *s;
-    size_t n;            /* BY_CALLEE: the name's length */
-    size_t scope;        /* BY_TARGET */
+    size_t n;            /* BY_CALLEE: the name's length; BY_VALUE: 1 = in scope `scope` only */
+    size_t scope;        /* BY_TARGET; BY_VALUE: the value's scope (vscope) */
     bool doc;            /* BY_TARGET */
 } bkey;
 
 static int key_cmp(const fbind *x, const bkey *k) {
-    if (k->kind == BY_VALUE) return strcmp(x->value, k->s);
+    if (k->kind == BY_VALUE) {
+        int c = strcmp(x->value, k->s);
+        if (c || !k->n) return c;
+        return x->vscope == k->scope ? 0 : x->vscope < k->scope ? -1 : 1;
+    }
     if (k->kind == BY_CALLEE) return cmp_slice(x->callee, x->callee_len, k->s, k->n);
     int c = strcmp(x->target, k->s);
     if (c) return c;
@@ -503,6 +565,16 @@ static void target_run(flow_file *ff, const char *name, size_t scope, bool doc, 
     run_of(ff, ff->by_target, ff->n_target, &k, lo, hi);
 }
 
+/* Does binding b hold wherever binding r does, so that b, later, ends r's value (or, marked,
+ * outlives it)? When its block holds r's block: `x = other` after an `if` ends what the
+ * `if` bound, not what its `else` branch or an enclosing block's other branch did, nor what
+ * the enclosing block bound when b is inside the `if`. Without block lines, the shallower
+ * or equal column stands for it. */
+static bool holds(const fbind *b, const fbind *r) {
+    if (b->bstart && r->bstart) return b->bstart <= r->bstart && b->bend >= r->bend;
+    return b->col <= r->col;
+}
+
 static bool span_within(sunset_span in, sunset_span out) {
     uint64_t is = (uint64_t)in.line << 32 | in.col, ie = (uint64_t)in.end_line << 32 | in.end_col;
     uint64_t os = (uint64_t)out.line << 32 | out.col, oe = (uint64_t)out.end_line << 32 | out.end_col;
@@ -523,21 +595,33 @@ static const char *short_name(const char *q) {
 
 /* ---- reaching bindings ---- */
 
+/* Where a plain name not bound in function scope s is looked up next: the nearest enclosing
+ * function (a closure reads its enclosing function's names; a class body's names are not
+ * seen from its methods), else the module (0). */
+static size_t outer_fn(const flow_file *ff, size_t s) {
+    if (!s || !ff->nested) return 0;
+    for (size_t p = VEC_AT(&ff->scopes, fscope, s - 1).parent; p;
+         p = VEC_AT(&ff->scopes, fscope, p - 1).parent)
+        if (!is_class(&VEC_AT(&ff->scopes, fscope, p - 1))) return p;
+    return 0;
+}
+
 /* The marked binding of `name` that may reach `line` in `scope` (bind `skip` left out: the
  * binding whose value is being looked up), or -1; *last is set to the last binding of the
  * name before or on the line (any), or -1. A marked binding reaches unless an unmarked one
- * after it, at its block depth or shallower, ends it: `x = other` inside an `if` below
- * `x = legacy` leaves the legacy value possible after the `if`. Several marked bindings may
- * reach at once; the one at the shallowest depth outlives the others, so it is the one kept.
+ * after it, in a block holding its block (holds()), ends it: `x = other` inside an `if` below
+ * `x = legacy`, or in the `else` of the `if` that bound it, leaves the legacy value possible
+ * after the `if`. Several marked bindings may reach at once; the one whose block holds the
+ * other's outlives it, so it is the one kept.
  * A plain name not bound in its function is looked up in the module; `self.x` holds for the
  * whole class. */
 static long reaching(flow_file *ff, const bool *marked, const char *name, size_t scope,
                      uint32_t line, bool self, bool doc, long skip, long *last) {
     long reach = -1;
     *last = -1;
-    for (int pass = 0; pass < 2 && *last < 0; pass++) {
+    for (size_t at = scope;; at = outer_fn(ff, at)) {
         size_t lo, hi;
-        target_run(ff, name, pass ? 0 : scope, doc, &lo, &hi);
+        target_run(ff, name, at, doc, &lo, &hi);
         for (size_t p = lo; p < hi && spend(ff, 1); p++) {
             size_t i = ff->by_target[p];
             const fbind *b = bind_at(ff, i);
@@ -549,12 +633,12 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
             *last = (long)i;
             if (marked[i]) {
                 if (self) return (long)i;
-                if (reach < 0 || b->col <= bind_at(ff, (size_t)reach)->col) reach = (long)i;
-            } else if (!self && reach >= 0 && b->col <= bind_at(ff, (size_t)reach)->col) {
+                if (reach < 0 || holds(b, bind_at(ff, (size_t)reach))) reach = (long)i;
+            } else if (!self && reach >= 0 && holds(b, bind_at(ff, (size_t)reach))) {
                 reach = -1;
             }
         }
-        if (self || !scope) break;
+        if (self || !at || *last >= 0) break;
     }
     return reach;
 }
@@ -583,6 +667,51 @@ static void revisit(flow_file *ff, marks *m, size_t i) {
         mark(m, i);
 }
 
+/* Does the argument bind `a` (its callee) reach the parameters of function scope `fs`, and
+ * with what shift of its position? `f(x)` a function f, `self.f(x)` / `obj.f(x)` a method f
+ * (self takes position 0), `C(x)` the `__init__` of class C. */
+static bool callee_reaches(const flow_file *ff, const fbind *a, const fscope *fs, long *shift) {
+    const char *c = a->target, *dot = strrchr(c, '.'), *want = dot ? dot + 1 : c;
+    bool method = strcmp(fs->kind, "method") == 0;
+    const char *name = short_name(fs->name);
+    *shift = method ? 1 : 0;
+    if (!strcmp(name, want)) return method == (dot != NULL);
+    if (dot || !method || strcmp(name, "__init__") || !ff->nested || !fs->parent) return false;
+    const fscope *cls = &VEC_AT(&ff->scopes, fscope, fs->parent - 1);
+    return is_class(cls) && !strcmp(short_name(cls->name), want);
+}
+
+/* The parameters of the functions named `fn` bound by argument a. */
+static void bind_params_of(flow_file *ff, marks *m, const fbind *a, const char *fn) {
+    size_t lo = 0, hi = ff->n_params;
+    while (lo < hi) { /* the first parameter of a function named fn */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(param_fn(ff, bind_at(ff, ff->params[mid])), fn) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    spend(ff, 1);
+    for (size_t p = lo; p < ff->n_params && spend(ff, 1); p++) {
+        size_t i = ff->params[p];
+        const fbind *b = bind_at(ff, i);
+        long shift;
+        if (strcmp(param_fn(ff, b), fn)) break;
+        if (m->marked[i] || b->doc != a->doc || !b->scope ||
+            !callee_reaches(ff, a, &VEC_AT(&ff->scopes, fscope, b->scope - 1), &shift))
+            continue;
+        if (a->kw ? !strcmp(a->kw, b->target) : a->pos >= 0 && b->pos == a->pos + shift)
+            mark(m, i);
+    }
+}
+
+/* Argument bind j is marked: the parameters it binds in the module's functions are (a class
+ * called binds its __init__'s). */
+static void bind_params(flow_file *ff, marks *m, size_t j) {
+    const fbind *a = bind_at(ff, j);
+    const char *dot = strrchr(a->target, '.');
+    bind_params_of(ff, m, a, dot ? dot + 1 : a->target);
+    if (!dot) bind_params_of(ff, m, a, "__init__");
+}
+
 /* Bind j is marked: what depends on it may be too. A binding whose value is j's target is
  * looked at again; a return marks its function, and the function's calls are marked. */
 static void spread(flow_file *ff, marks *m, size_t j) {
@@ -597,8 +726,12 @@ static void spread(flow_file *ff, marks *m, size_t j) {
         else lo = hi = 0;
         for (size_t p = lo; p < hi && spend(ff, 1); p++) mark(m, ff->by_callee[p]);
     }
-    if (b->ret) return; /* a return binds no name */
-    bkey k = {BY_VALUE, b->target, 0, 0, false};
+    if (b->arg) bind_params(ff, m, j);
+    if (b->ret || b->arg) return; /* a return or an argument binds no name */
+    /* a function's (or class's) name is read in that scope only, or in the functions defined
+     * inside it; a module's anywhere */
+    bool narrow = b->scope && ff->nested && !VEC_AT(&ff->scopes, fscope, b->scope - 1).has_inner;
+    bkey k = {BY_VALUE, b->target, narrow ? 1 : 0, b->scope, false};
     run_of(ff, ff->by_value, ff->binds.n, &k, &lo, &hi);
     for (size_t p = lo; p < hi && ff->stop == FLOW_DONE; p++) revisit(ff, m, ff->by_value[p]);
 }
@@ -677,8 +810,8 @@ static void prefix_reach(flow_file *ff, const bool *marked, long *reach) {
         long r = first ? -1 : reach[p - 1], *any = &reach[ff->n_target + p];
         *any = first || any[-1] < 0 ? (marked[i] ? (long)i : -1) : any[-1];
         if (marked[i]) {
-            if (r < 0 || b->col <= bind_at(ff, (size_t)r)->col) r = (long)i;
-        } else if (r >= 0 && b->col <= bind_at(ff, (size_t)r)->col) {
+            if (r < 0 || holds(b, bind_at(ff, (size_t)r))) r = (long)i;
+        } else if (r >= 0 && holds(b, bind_at(ff, (size_t)r))) {
             r = -1;
         }
         reach[p] = r;
@@ -698,9 +831,9 @@ static long use_reach(flow_file *ff, const bool *marked, const long *reach, cons
         return reach[ff->n_target + hi - 1];
     }
     if (!ff->sorted) return reaching(ff, marked, name, scope, line, self, doc, -1, last);
-    for (int pass = 0; pass < 2; pass++) {
+    for (size_t at = scope;; at = outer_fn(ff, at)) {
         size_t first, lo, hi;
-        target_run(ff, name, pass ? 0 : scope, doc, &first, &hi);
+        target_run(ff, name, at, doc, &first, &hi);
         for (lo = first; lo < hi;) { /* the first bind after the line */
             size_t mid = lo + (hi - lo) / 2;
             if (bind_at(ff, ff->by_target[mid])->vspan.line <= line) lo = mid + 1;
@@ -710,7 +843,7 @@ static long use_reach(flow_file *ff, const bool *marked, const long *reach, cons
             *last = (long)ff->by_target[lo - 1];
             return reach[lo - 1];
         }
-        if (!scope) break;
+        if (!at) break;
     }
     return -1;
 }
@@ -788,8 +921,10 @@ bool flow_escapes(flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) 
             const fbind *b = bind_at(ff, k);
             if (!m.marked[k] || b->ret) continue;
             /* a function's own binding is seen only in that function; a class's (self.x) in
-             * all of the class's methods, a module's everywhere */
-            if (b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1))) continue;
+             * all of the class's methods, a module's everywhere; an argument in the function
+             * it is passed to, wherever that is */
+            if (!b->arg && b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1)))
+                continue;
             const char *name = short_name(b->target);
             out = seen(ud, name, strlen(name));
         }

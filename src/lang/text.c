@@ -694,6 +694,14 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     f.target_len = target ? target->len : 0;
     f.section = "";
     f.section_len = 0;
+    /* the command is the statement of its target (the variable of set(), the list of list(),
+     * the target of add_dependencies()) and of what shares the command's first line: removing
+     * those takes the command whole, from its name's line to its `)`, never leaving a
+     * dangling `set(`; an entry on a line of its own is removed alone. A block's opener or
+     * closer (if, function, endif ...) is no statement of its own. */
+    unsigned k = kind & CMD_KIND_MASK;
+    sunset_span cmd = {line, col, end_line, lx_col(x, x->p)}, none = {0, 0, 0, 0};
+    bool stmt = k < CMD_IF || k > CMD_ENDMACRO;
     for (size_t i = 0; i < w->args.n; i++) {
         const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
         if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
@@ -706,6 +714,7 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
         f.text = a->text;
         f.text_len = a->len;
         f.flags = (i == ti && (kind & CMD_DEFINES)) ? SUNSET_FACT_TARGET : 0;
+        f.stmt = stmt && (i == ti || a->span.line == line) ? cmd : none;
         sunset_emit(x->sink, &f);
     }
 

@@ -28,6 +28,7 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     r->ctx = f->ctx;
     r->span = f->span;
     r->stmt = f->stmt;
+    r->block = f->block;
     r->flags = f->flags;
     r->text = dup_or_null(f->text, f->text_len);
     r->aux = dup_or_null(f->aux, f->aux_len);

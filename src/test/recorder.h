@@ -16,6 +16,7 @@ typedef struct rec {
     sunset_context ctx;      /* REC_FACT, REC_TEXT, REC_MATCH */
     sunset_span span;
     sunset_span stmt;        /* REC_FACT, REC_TEXT (strings): the statement the fact sits in */
+    sunset_span block;       /* REC_FACT: a BIND's block */
     unsigned flags;
     char *text, *aux, *target, *section, *qual; /* owned copies; NULL when absent */
     const sunset_rule *rule; /* REC_MATCH */

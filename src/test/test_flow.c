@@ -236,6 +236,86 @@ static void rebinding_ends_only_what_it_can(void **state) {
     sunset_engine_free(e);
 }
 
+/* A parameter is bound by the calls of its function in the module: by position (a method's
+ * `self` takes none from `obj.m(x)`), by keyword, and a class's `__init__` by the class's
+ * call, so `self.exe = exe` there reaches the other methods. A function defined in a part of
+ * the file the frontend left out (no rule matches there) is scanned after all: the call
+ * passes the object to it (flow_escapes). */
+static void parameters_take_what_calls_pass(void **state) {
+    fixture *f = *state;
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
+    sunset_engine *e = engine(f, &o);
+    sb code = {0};
+    sb_puts(&code, "def train(prog, exe):\n    exe.run(prog)\n\n"
+                   "class T(object):\n    def __init__(self, pe):\n        self.exe = pe\n\n"
+                   "    def step(self, x, runner=None):\n        runner.run(x)\n"
+                   "        self.exe.run(x)\n\n");
+    for (int i = 0; i < 60; i++) sb_printf(&code, "def filler%d(a, b):\n    return a + b * %d\n\n", i, i);
+    sb_puts(&code, "def main(p):\n    pe = fluid.ParallelExecutor(p)\n    train(p, pe)\n"
+                   "    train(pe, p)\n    t = T(pe)\n    t.step(p, runner=pe)\n");
+    sunset_result r = {0};
+    assert_int_equal(sunset_engine_scan_buffer(e, "t.py", code.s, code.len, &r), 0);
+    /* the four calls passing pe; exe.run, runner.run and self.exe.run; `train(pe, p)` binds
+     * prog, which exe.run(prog) passes on: one finding for that statement */
+    assert_int_equal(count_rule(&r, "PE-USE"), 7);
+    uint32_t lines[] = {2, 9, 10};
+    for (size_t k = 0; k < 3; k++) {
+        bool found = false;
+        for (size_t i = 0; i < r.n_findings; i++)
+            found |= !strcmp(r.findings[i].rule_id, "PE-USE") && r.findings[i].span.line == lines[k];
+        assert_true(found);
+    }
+    sunset_result_free(&r);
+    sunset_engine_free(e);
+    sb_free(&code);
+}
+
+/* A chain of n functions each passing the executor on to the next (`def f_i(x): f_{i+1}(x)`):
+ * each parameter is found by its function's name, not by a round over all of them. */
+static void pass_chain_is_near_linear(void **state) {
+    fixture *f = *state;
+    const int sizes[] = {100, 3000};
+    double per_fact[2];
+    const sunset_rule *seed = sunset_ruleset_find(f->rs, "PE-IDENT");
+    for (int k = 0; k < 2; k++) {
+        flow_file *ff = flow_file_new();
+        assert_non_null(ff);
+        int n = sizes[k];
+        char name[32], callee[32];
+        uint32_t line = 1;
+        for (int i = 0; i < n; i++, line += 3) {
+            snprintf(name, sizeof name, "f_%d", i);
+            snprintf(callee, sizeof callee, "f_%d", i + 1);
+            flow_scope(ff, "function", name, line, line + 1);
+            sunset_fact p = {.kind = SUNSET_FACT_BIND, .ctx = SUNSET_CTX_CODE,
+                             .span = {line, 10, line, 11}, .flags = SUNSET_FACT_PARAM,
+                             .text = "x", .text_len = 1, .aux = "", .section = "0", .section_len = 1,
+                             .stmt = {line, 5, line + 1, 12}};
+            flow_fact(ff, &p);
+            sunset_fact a = {.kind = SUNSET_FACT_BIND, .ctx = SUNSET_CTX_CODE,
+                             .span = {line + 1, 10, line + 1, 11}, .flags = SUNSET_FACT_ARG,
+                             .text = callee, .text_len = strlen(callee), .aux = "x", .aux_len = 1,
+                             .section = "0", .section_len = 1, .stmt = {line + 1, 5, line + 1, 12}};
+            flow_fact(ff, &a);
+            use(ff, "x", "run", line + 1, 5);
+        }
+        bind(ff, "pe", "fluid.ParallelExecutor(p)", line, 1, false);
+        flow_seed(ff, seed, SUNSET_CTX_CODE, (sunset_span){line, 12, line, 28}, "ParallelExecutor", 16);
+        sunset_fact a = {.kind = SUNSET_FACT_BIND, .ctx = SUNSET_CTX_CODE,
+                         .span = {line + 1, 5, line + 1, 7}, .flags = SUNSET_FACT_ARG,
+                         .text = "f_0", .text_len = 3, .aux = "pe", .aux_len = 2,
+                         .section = "0", .section_len = 1, .stmt = {line + 1, 1, line + 1, 8}};
+        flow_fact(ff, &a);
+        n_reports = 0;
+        assert_int_equal(flow_finish(ff, &f->flow_rules, NULL, NULL, count_report, NULL), FLOW_DONE);
+        assert_int_equal(n_reports, (size_t)n); /* x.run in every function */
+        per_fact[k] = (double)flow_file_work(ff) / (double)(4 * n + 2);
+        flow_file_free(ff);
+    }
+    assert_true(per_fact[1] < 32);
+    assert_true(per_fact[1] < 2 * per_fact[0]);
+}
+
 /* The Python form of rebinds(): n re-bindings `x = x` between the executor and its use. */
 static void rebinds_code(sb *code, int n) {
     sb_puts(code, "def f(a):\n    x = fluid.ParallelExecutor(a)\n");
@@ -340,6 +420,8 @@ int main(void) {
         cmocka_unit_test(work_limit_is_deterministic),
         cmocka_unit_test(time_limit_is_the_last_guard),
         cmocka_unit_test(rebinding_ends_only_what_it_can),
+        cmocka_unit_test(parameters_take_what_calls_pass),
+        cmocka_unit_test(pass_chain_is_near_linear),
         cmocka_unit_test(work_limit_warning),
         cmocka_unit_test(time_limit_in_a_scan),
     };

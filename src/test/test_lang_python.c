@@ -336,6 +336,8 @@ static void test_bindings(void **unused) {
     assert_string_equal(r->aux, "core.ParallelExecutor(places)"); /* compacted, like dotted names */
     check_span(r, 3, 19, 4, 20);
     assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->block.line, 3); /* the block of setUp: lines 3-4 */
+    assert_int_equal(r->block.end_line, 4);
     assert_int_equal(r->flags, 0);
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY)->aux, "make()");
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->aux, "make()");
@@ -345,8 +347,59 @@ static void test_bindings(void **unused) {
     assert_int_equal(r->flags, SUNSET_FACT_RETURN);
     assert_string_equal(r->aux, "prog");
     check_span(r, 9, 16, 9, 20);
-    /* `return bs, es` binds nothing: which element is legacy is not tracked */
-    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 6);
+    /* `return bs, es` binds nothing: which element is legacy is not tracked; the other four
+     * are the three `self` parameters and the argument `places` */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 10);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "self", ANY), 3);
+    fx_close(&f);
+}
+
+/* Parameters and the call arguments that bind them: positions count positional entries
+ * only, a keyword argument carries its keyword, and what follows `*` or `*args` is bound by
+ * keyword only; literals are not arguments the flow follows. */
+static void test_param_arg_bindings(void **unused) {
+    (void)unused;
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "def train(exe, prog=None, *rest, flag: int = 1):\n"
+                                 "    # the body\n"
+                                 "    exe.run(prog)\n"
+                                 "class C(Base):\n"
+                                 "    def go(self, pe: object, /, k=2, *, only):\n"
+                                 "        pass\n"
+                                 "train(pe, 'x', runner=self.pe, n=3, step=make())\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY);
+    assert_int_equal(r->flags, SUNSET_FACT_PARAM);
+    assert_string_equal(r->section, "0");
+    assert_string_equal(r->aux, "");
+    assert_int_equal(r->stmt.line, 1); /* from its own line, at the body's column */
+    assert_int_equal(r->stmt.col, 5);
+    assert_int_equal(r->block.line, 3); /* its block: the body (the comment before it is the def's) */
+    assert_int_equal(r->block.end_line, 3);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->section, "1");
+    assert_null(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "flag", ANY)->section);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "rest", ANY), 0);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "self", ANY)->section, "0");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "pe", ANY)->section, "1");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "k", ANY)->section, "2");
+    assert_null(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "only", ANY)->section);
+    /* the arguments of train(...): text = the callee; `Base` of the class is none */
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "train", ANY), 3);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "C", ANY), 0);
+    size_t seen = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const rec *a = &s->recs[i];
+        if (a->type != REC_FACT || a->kind != SUNSET_FACT_BIND || !a->text ||
+            strcmp(a->text, "train"))
+            continue;
+        assert_int_equal(a->flags, SUNSET_FACT_ARG);
+        if (!strcmp(a->aux, "pe")) assert_string_equal(a->section, "0"), seen |= 1;
+        if (!strcmp(a->aux, "self.pe")) assert_string_equal(a->section, "runner"), seen |= 2;
+        if (!strcmp(a->aux, "make()")) assert_string_equal(a->section, "step"), seen |= 4;
+    }
+    assert_int_equal(seen, 7);
     fx_close(&f);
 }
 
@@ -1422,6 +1475,7 @@ int main(void) {
         cmocka_unit_test(test_kwargs),
         cmocka_unit_test(test_statement_range),
         cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_param_arg_bindings),
         cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_docstring_code),
         cmocka_unit_test(test_masked_blank_lines),

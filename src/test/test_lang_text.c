@@ -240,6 +240,36 @@ static void test_cmake_set_list_spans_lines(void **ts) {
     assert_span(r, 4, 6, 4, 20);
     /* set() and list() define no target */
     assert_int_equal(scope_count("cmake_target"), 0);
+    /* the target and what shares the command's first line carry the whole command, from its
+     * line to its `)`; an entry on a line of its own carries none (it is removed alone) */
+    r = cmake_arg("a_op_handle.cc", 0);
+    assert_int_equal(r->stmt.line, 1);
+    assert_int_equal(r->stmt.col, 1);
+    assert_int_equal(r->stmt.end_line, 2);
+    assert_int_equal(r->stmt.end_col, 18);
+    assert_int_equal(cmake_arg("op_handle_srcs", 0)->stmt.end_line, 2);
+    assert_int_equal(cmake_arg("b_op_handle.cc", 0)->stmt.line, 0);
+    r = cmake_arg("op_handle_srcs", 1);
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->stmt.end_line, 4);
+    assert_int_equal(cmake_arg("c_op_handle.cc", 0)->stmt.line, 0);
+}
+
+/* A block's opener or closer is no statement of its own: if() and endif() carry none. */
+static void test_cmake_block_commands_no_stmt(void **ts) {
+    (void)ts;
+    assert_int_equal(scan_cmake("if(WITH_GPU AND\n"
+                                "   WITH_PE)\n"
+                                "  add_dependencies(\n"
+                                "    fuse_pass a_op_handle)\n"
+                                "endif(WITH_GPU)\n"),
+                     0);
+    assert_int_equal(cmake_arg("WITH_PE", 0)->stmt.line, 0);
+    assert_int_equal(cmake_arg("WITH_GPU", 1)->stmt.line, 0);
+    const rec *r = cmake_arg("fuse_pass", 0); /* the target, on a line of its own */
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->stmt.end_line, 4);
+    assert_int_equal(cmake_arg("a_op_handle", 0)->stmt.line, 0);
 }
 
 static void test_cmake_list_remove_item(void **ts) {
@@ -921,6 +951,7 @@ int main(void) {
         cmocka_unit_test(test_descriptor),
         cmocka_unit_test(test_cmake_cc_library_multiline),
         cmocka_unit_test(test_cmake_set_list_spans_lines),
+        cmocka_unit_test(test_cmake_block_commands_no_stmt),
         cmocka_unit_test(test_cmake_list_remove_item),
         cmocka_unit_test(test_cmake_py_test_modules),
         cmocka_unit_test(test_cmake_set_tests_properties),

@@ -255,6 +255,46 @@ static void statement_spans_one_remnant(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* A CMake command that defines no target (set(), list(), add_dependencies()) spans its whole
+ * command from the command's line when the finding carries the command as its statement (its
+ * target, text.c): the entries inside join it. A Python finding inside a multi-line call keeps
+ * its own first line. */
+static void cmake_commands_span_from_their_line(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load(PACK, &err);
+    assert_non_null(rs);
+    sunset_result r = {0};
+    sunset_finding a = {.rule_id = "OH-CMAKE-VAR", .family = "parallel_executor", .message = "m",
+                        .fix = "replace it", .task = 5, .severity = SUNSET_SEV_WARNING,
+                        .path = "fw/details/CMakeLists.txt", .span = {2, 5, 2, 19},
+                        .stmt = {1, 1, 4, 30}, .matched = "op_handle_srcs",
+                        .snippet = "    op_handle_srcs"};
+    sunset_finding b = a;
+    b.span = (sunset_span){4, 5, 4, 29}, b.matched = "scale_loss_grad_op_handle.cc";
+    b.stmt = (sunset_span){0, 0, 0, 0};
+    sunset_finding py = a;
+    py.path = "python/paddle/base/compiler.py", py.span = (sunset_span){12, 9, 12, 20};
+    py.stmt = (sunset_span){11, 5, 13, 6};
+    assert_non_null(sunset_result_add(&r, &a));
+    assert_non_null(sunset_result_add(&r, &b));
+    assert_non_null(sunset_result_add(&r, &py));
+    sunset_result_finish(&r);
+    sunset_remnants rm;
+    assert_int_equal(sunset_remnants_build(&r, rs, NULL, NULL, &rm), 0);
+    assert_int_equal(rm.n, 2);
+    const sunset_remnant *c = strstr(rm.v[0].path, "CMake") ? &rm.v[0] : &rm.v[1];
+    const sunset_remnant *p = c == &rm.v[0] ? &rm.v[1] : &rm.v[0];
+    assert_int_equal(c->line, 1);
+    assert_int_equal(c->end_line, 4);
+    assert_int_equal(c->n_findings, 2);
+    assert_int_equal(p->line, 12);
+    assert_int_equal(p->end_line, 13);
+    sunset_remnants_free(&rm);
+    sunset_result_free(&r);
+    sunset_ruleset_free(rs);
+}
+
 /* A CMake target's remnant is its whole command, from the command's line (not the first
  * matched argument's), and a class's remnant its whole definition, the findings inside it
  * included; a constructor naming the class inside it is not its definition. */
@@ -324,6 +364,7 @@ int main(void) {
         cmocka_unit_test(remnants_from_evidence),
         cmocka_unit_test(statement_spans_one_remnant),
         cmocka_unit_test(definitions_span_one_remnant),
+        cmocka_unit_test(cmake_commands_span_from_their_line),
         cmocka_unit_test(bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

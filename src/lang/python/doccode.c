@@ -480,3 +480,43 @@ sunset_span py_nb_span(const py_nb *nb, sunset_span s) {
     nb_file_pos(nb, last + nb_encoded_len(nb, last), &o.end_line, &o.end_col);
     return o;
 }
+
+/* Commented-out code is the top-level statements of the comments' parse that parse cleanly
+ * and do something (a call, an assignment, an import): prose that happens to parse (`# see
+ * ParallelExecutor`) is a bare expression and stays a comment. */
+bool py_dead_statements(TSNode root, vec *out) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+        TSNode st = ts_node_named_child(root, i);
+        if (ts_node_has_error(st)) continue;
+        const char *t = ts_node_type(st);
+        bool ok = !strcmp(t, "import_statement") || !strcmp(t, "import_from_statement");
+        if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1) {
+            const char *k = ts_node_type(ts_node_named_child(st, 0));
+            ok = !strcmp(k, "call") || !strcmp(k, "assignment") || !strcmp(k, "augmented_assignment");
+        }
+        uint32_t r[2] = {ts_node_start_byte(st), ts_node_end_byte(st)};
+        if (ok && !vec_push(out, &r)) return false;
+    }
+    return true;
+}
+
+/* Drop the blanks of the mask's lines that hold nothing but blanks, keeping their newlines;
+ * returns the new length. Every line keeps its number and every byte that is not blank its
+ * column, which is all a parse reports (node_span is rows and columns; byte offsets are only
+ * compared within this buffer), and Python's tokenizer ignores a blank line whatever its
+ * blanks. A mask is mostly such lines: the parse then reads the examples, not the file. */
+size_t py_squeeze_blank_lines(char *m, size_t len) {
+    size_t w = 0;
+    for (size_t r = 0; r < len;) {
+        const char *nl = memchr(m + r, '\n', len - r);
+        size_t end = nl ? (size_t)(nl - m) : len, k = r;
+        while (k < end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\r')) k++;
+        if (k < end) { /* a line with code: as it was */
+            memmove(m + w, m + r, end - r);
+            w += end - r;
+        }
+        if (nl) m[w++] = '\n';
+        r = nl ? end + 1 : len;
+    }
+    return w;
+}

@@ -506,9 +506,9 @@ static slice companion_text(const scan_ctx *sc, const item *it, role r) {
     return c ? node_text(sc, c->node) : (slice){NULL, 0};
 }
 
-static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags, slice text,
-                      slice aux, slice target) {
-    sunset_fact f = {
+static sunset_fact fact_at(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags,
+                           slice text, slice aux, slice target) {
+    return (sunset_fact){
         .kind = kind,
         .ctx = sc->doc ? sc->code_ctx : SUNSET_CTX_CODE,
         .span = file_span(sc, node_span(at)),
@@ -518,19 +518,101 @@ static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned f
         .target = target.s, .target_len = target.n,
         .stmt = sc->stmt_end ? file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0},
     };
+}
+
+static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags, slice text,
+                      slice aux, slice target) {
+    sunset_fact f = fact_at(sc, kind, at, flags, text, aux, target);
     sunset_emit(sc->sink, &f);
 }
 
 /* A BIND fact: its span and aux are the bound value (text only up to a line's worth: the
  * flow tests look at a name or a callee, never at a whole multi-line call). */
+/* The lines of the block (or module) holding node n: the region a re-binding holds. */
+static sunset_span block_of(scan_ctx *sc, TSNode n) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "block") || !strcmp(t, "module")) return file_span(sc, node_span(p));
+    }
+    return (sunset_span){0, 0, 0, 0};
+}
+
 static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
     slice v = node_text(sc, value);
     if (v.n > 240) v.n = 240;
-    emit_fact(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v), (slice){NULL, 0});
+    sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v),
+                            (slice){NULL, 0});
+    f.block = block_of(sc, value);
+    sunset_emit(sc->sink, &f);
 }
 
 static call_frame *top_call(scan_ctx *sc) {
     return sc->calls.n ? &VEC_AT(&sc->calls, call_frame, sc->calls.n - 1) : NULL;
+}
+
+/* The 0-based position of node `n` among the positional entries of `list` (a parameters or
+ * argument_list node: comments and the `/` marker take none), or -1 when an entry before it
+ * is variadic or keyword-only (`*args`, `*`, `**kw`, `k=v`): then only a keyword binds it. */
+static long entry_position(TSNode list, TSNode n) {
+    long pos = 0;
+    for (uint32_t i = 0, k = ts_node_named_child_count(list); i < k; i++) {
+        TSNode c = ts_node_named_child(list, i);
+        if (ts_node_eq(c, n)) return pos;
+        const char *t = ts_node_type(c);
+        if (!strcmp(t, "comment") || !strcmp(t, "positional_separator")) continue;
+        TSNode first = ts_node_named_child(c, 0);
+        if (!strcmp(t, "list_splat_pattern") || !strcmp(t, "dictionary_splat_pattern") ||
+            !strcmp(t, "keyword_separator") || !strcmp(t, "list_splat") ||
+            !strcmp(t, "dictionary_splat") || !strcmp(t, "keyword_argument") ||
+            (!strcmp(t, "typed_parameter") && !ts_node_is_null(first) &&
+             strcmp(ts_node_type(first), "identifier")))
+            return -1;
+        pos++;
+    }
+    return -1;
+}
+
+/* A BIND fact of a parameter or a call's argument (flags SUNSET_FACT_PARAM / _ARG): section
+ * is the keyword or the decimal position; stmt, for a parameter, the function's body from
+ * the parameter's line on (its column is the depth of the re-bindings that end the mark). */
+static void emit_binding_entry(scan_ctx *sc, TSNode at, unsigned flags, slice text, slice value,
+                               slice kw, long pos, TSNode body) {
+    char num[24];
+    if (!kw.s && pos >= 0) kw = (slice){num, (size_t)snprintf(num, sizeof num, "%ld", pos)};
+    sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, at, flags, text, value, (slice){NULL, 0});
+    f.section = kw.s, f.section_len = kw.n;
+    if (!ts_node_is_null(body)) { /* from the parameter's line, so that it holds the fact */
+        f.stmt = f.block = file_span(sc, node_span(body));
+        f.stmt.line = f.span.line;
+    }
+    sunset_emit(sc->sink, &f);
+}
+
+/* @bind.param: the identifier, or the default/typed parameter holding it, is an entry of the
+ * function's parameters. */
+static void emit_param(scan_ctx *sc, TSNode id) {
+    TSNode entry = ts_node_parent(id);
+    if (ts_node_is_null(entry)) return;
+    if (!strcmp(ts_node_type(entry), "parameters")) entry = id;
+    TSNode params = ts_node_parent(entry), fn = ts_node_parent(params);
+    if (ts_node_is_null(fn)) return;
+    TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+    emit_binding_entry(sc, id, SUNSET_FACT_PARAM, node_text(sc, id), (slice){"", 0},
+                       (slice){NULL, 0}, entry_position(params, entry), body);
+}
+
+/* @bind.arg: a positional argument (its position) or a keyword argument's value (the
+ * keyword) of the innermost call, whose callee the flow matches to a function here. */
+static void emit_arg(scan_ctx *sc, const item *it, TSNode value) {
+    const call_frame *f = top_call(sc);
+    if (!f || !f->callee.n) return; /* a class statement's bases */
+    slice kw = companion_text(sc, it, ROLE_BIND_KW);
+    long pos = kw.s ? -1 : entry_position(ts_node_parent(value), value);
+    if (!kw.s && pos < 0) return;
+    slice v = node_text(sc, value);
+    if (v.n > 240) v.n = 240;
+    emit_binding_entry(sc, value, SUNSET_FACT_ARG, f->callee, compact_dotted(sc, v), kw, pos,
+                       (TSNode){0});
 }
 
 static const char *call_cstr(scan_ctx *sc) {
@@ -698,6 +780,12 @@ static void emit_item(scan_ctx *sc, const item *it) {
          * (else the caller's `bs, es = f()` would mark both) */
         if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
             emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
+        break;
+    case ROLE_BIND_PARAM:
+        emit_param(sc, node);
+        break;
+    case ROLE_BIND_ARG:
+        emit_arg(sc, it, node);
         break;
     case ROLE_STMT:
         /* simple statements do not nest: the latest one holds what follows until its end */
@@ -869,93 +957,8 @@ static void emit_matches(scan_ctx *sc) {
     }
 }
 
-static bool is_link(const py_state *st, TSNode n) {
-    TSSymbol sym = ts_node_symbol(n);
-    return sym == st->sym_attribute || sym == st->sym_call;
-}
-
-/* Chains too costly to query: 1 with *at the head of a postfix chain longer than MAX_CHAIN
- * (links: attribute and call nodes, each the first child of the next), 2 with *at the head
- * of the chain at which the squares of the chains' lengths sum to more than `work`, else 0.
- * One iterative walk (no recursion over the tree) that measures each chain from its head
- * only, so linear in the nodes. */
-static int long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at) {
-    TSTreeCursor cur = ts_tree_cursor_new(root);
-    int found = 0;
-    bool first_of_link = false; /* entered as the first child of a link */
-    uint64_t sum = 0;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        bool link = is_link(st, n);
-        if (link && !first_of_link) {
-            uint64_t len = 1;
-            for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
-                k = ts_node_child(k, 0);
-                if (!is_link(st, k)) break;
-                len++;
-            }
-            sum += len * len;
-            found = len > MAX_CHAIN ? 1 : sum > work ? 2 : 0;
-            if (found) {
-                *at = n;
-                break;
-            }
-        }
-        if (ts_tree_cursor_goto_first_child(&cur)) {
-            first_of_link = link;
-            continue;
-        }
-        first_of_link = false;
-        while (!ts_tree_cursor_goto_next_sibling(&cur))
-            if (!ts_tree_cursor_goto_parent(&cur)) goto done;
-    }
-done:
-    ts_tree_cursor_delete(&cur);
-    return found;
-}
-
-/* Commented-out code is the top-level statements of the comments' parse that parse cleanly
- * and do something (a call, an assignment, an import): prose that happens to parse (`# see
- * ParallelExecutor`) is a bare expression and stays a comment. */
-static bool dead_statements(TSNode root, vec *out) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-        TSNode st = ts_node_named_child(root, i);
-        if (ts_node_has_error(st)) continue;
-        const char *t = ts_node_type(st);
-        bool ok = !strcmp(t, "import_statement") || !strcmp(t, "import_from_statement");
-        if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1) {
-            const char *k = ts_node_type(ts_node_named_child(st, 0));
-            ok = !strcmp(k, "call") || !strcmp(k, "assignment") || !strcmp(k, "augmented_assignment");
-        }
-        uint32_t r[2] = {ts_node_start_byte(st), ts_node_end_byte(st)};
-        if (ok && !vec_push(out, &r)) return false;
-    }
-    return true;
-}
-
-/* Drop the blanks of the mask's lines that hold nothing but blanks, keeping their newlines;
- * returns the new length. Every line keeps its number and every byte that is not blank its
- * column, which is all a parse reports (node_span is rows and columns; byte offsets are only
- * compared within this buffer), and Python's tokenizer ignores a blank line whatever its
- * blanks. A mask is mostly such lines: the parse then reads the examples, not the file. */
-static size_t squeeze_blank_lines(char *m, size_t len) {
-    size_t w = 0;
-    for (size_t r = 0; r < len;) {
-        const char *nl = memchr(m + r, '\n', len - r);
-        size_t end = nl ? (size_t)(nl - m) : len, k = r;
-        while (k < end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\r')) k++;
-        if (k < end) { /* a line with code: as it was */
-            memmove(m + w, m + r, end - r);
-            w += end - r;
-        }
-        if (nl) m[w++] = '\n';
-        r = nl ? end + 1 : len;
-    }
-    return w;
-}
-
 /* A second pass over `mask` (as long as the file, see doccode.c): its facts in context ctx;
- * for dead code only those of dead_statements; a notebook's code (nb) at the file's
+ * for dead code only those of py_dead_statements; a notebook's code (nb) at the file's
  * positions. Takes mask. Stopped by the time limit, it emits nothing and sets
  * sc->over_budget. */
 static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_nb *nb) {
@@ -964,11 +967,11 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_n
     /* most docstrings and comments name nothing legacy: no second parse for them (the two
      * masked parses were 40% of the parse time of a cold scan of Paddle, perf) */
     if (!sunset_sink_may_match(sc->sink, mask, sc->src->len)) goto cleanup;
-    size_t len = squeeze_blank_lines(mask, sc->src->len);
+    size_t len = py_squeeze_blank_lines(mask, sc->src->len);
     tree = py_parse(sc, mask, (uint32_t)len);
     if (!tree) goto cleanup;
     TSNode root = ts_tree_root_node(tree);
-    if (ctx == SUNSET_CTX_DEAD_CODE && (!dead_statements(root, &acc) || !acc.n)) goto cleanup;
+    if (ctx == SUNSET_CTX_DEAD_CODE && (!py_dead_statements(root, &acc) || !acc.n)) goto cleanup;
     sunset_source src = *sc->src;
     src.data = mask;
     src.len = len;
@@ -1061,7 +1064,7 @@ static int analyse(scan_ctx *sc, TSTree *tree, uint64_t skipped_work) {
     TSNode root = ts_tree_root_node(tree), head;
     uint64_t work = skipped_work < MAX_CHAIN_WORK ? MAX_CHAIN_WORK - skipped_work : 0;
     int chains = py_chain_marks(src->data, src->len) > MAX_CHAIN
-                     ? long_chain(w->st, root, work, &head) : 0;
+                     ? py_long_chain(w->st, root, work, &head) : 0;
     if (chains) {
         TSPoint at = ts_node_start_point(head);
         if (chains == 1)

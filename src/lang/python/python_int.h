@@ -63,6 +63,7 @@ typedef enum role {
     ROLE_COMMENT,
     ROLE_STMT,
     ROLE_BIND_TARGET, ROLE_BIND_VALUE, ROLE_BIND_RETURN,
+    ROLE_BIND_PARAM, ROLE_BIND_ARG, ROLE_BIND_KW,
     ROLE_COUNT
 } role;
 
@@ -102,6 +103,9 @@ static const struct {
     [ROLE_BIND_TARGET] = {"bind.target", RC_PRIMARY},
     [ROLE_BIND_VALUE] = {"bind.value", RC_COMPANION},
     [ROLE_BIND_RETURN] = {"bind.return", RC_PRIMARY},
+    [ROLE_BIND_PARAM] = {"bind.param", RC_PRIMARY},
+    [ROLE_BIND_ARG] = {"bind.arg", RC_PRIMARY},
+    [ROLE_BIND_KW] = {"bind.kw", RC_COMPANION},
 };
 
 /* ---- compiled queries ------------------------------------------------------------------- */
@@ -260,5 +264,12 @@ int py_query_compile(pyquery *pq, const py_state *st, const qsrc *w, sunset_erro
 /* st->all from st->rule_of: every query rule in one query, rule i owning the patterns its
  * text holds. 0, or -1 with err set (a message about the union, not naming the rule). */
 int py_compile_all_rules(py_state *st, sunset_error *err);
+/* query.c: 1 with *at the head of a postfix chain longer than MAX_CHAIN, 2 with *at the head of
+ * the chain at which the squares of the chains' lengths sum to more than `work`, else 0. */
+int py_long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at);
+/* doccode.c: the byte ranges [start, end) of the commented-out statements of a comments'
+ * parse (false on OOM); the mask with its blank-only lines emptied (returns its length). */
+bool py_dead_statements(TSNode root, vec *out);
+size_t py_squeeze_blank_lines(char *m, size_t len);
 
 #endif

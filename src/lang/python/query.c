@@ -293,3 +293,50 @@ cleanup:
 }
 
 /* ---- frontend state --------------------------------------------------------------------- */
+
+/* ---- chains too costly to query (the frontend refuses them) ---- */
+
+static bool is_link(const py_state *st, TSNode n) {
+    TSSymbol sym = ts_node_symbol(n);
+    return sym == st->sym_attribute || sym == st->sym_call;
+}
+
+/* Chains too costly to query: 1 with *at the head of a postfix chain longer than MAX_CHAIN
+ * (links: attribute and call nodes, each the first child of the next), 2 with *at the head
+ * of the chain at which the squares of the chains' lengths sum to more than `work`, else 0.
+ * One iterative walk (no recursion over the tree) that measures each chain from its head
+ * only, so linear in the nodes. */
+int py_long_chain(const py_state *st, TSNode root, uint64_t work, TSNode *at) {
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    int found = 0;
+    bool first_of_link = false; /* entered as the first child of a link */
+    uint64_t sum = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        bool link = is_link(st, n);
+        if (link && !first_of_link) {
+            uint64_t len = 1;
+            for (TSNode k = n; len <= MAX_CHAIN && ts_node_child_count(k) > 0;) {
+                k = ts_node_child(k, 0);
+                if (!is_link(st, k)) break;
+                len++;
+            }
+            sum += len * len;
+            found = len > MAX_CHAIN ? 1 : sum > work ? 2 : 0;
+            if (found) {
+                *at = n;
+                break;
+            }
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) {
+            first_of_link = link;
+            continue;
+        }
+        first_of_link = false;
+        while (!ts_tree_cursor_goto_next_sibling(&cur))
+            if (!ts_tree_cursor_goto_parent(&cur)) goto done;
+    }
+done:
+    ts_tree_cursor_delete(&cur);
+    return found;
+}
