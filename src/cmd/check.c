@@ -93,9 +93,9 @@ static bool exists_under(const char *root, const char *path) {
 }
 
 /* Would the walk have taken this (now deleted) path? The walk's own rule says. */
-static bool path_selected(const cli *c, const char *path) {
-    walk_opts o = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                   (const char *const *)c->exclude.v, c->exclude.n, true, NULL};
+static bool path_selected(const cli *c, const scan_ctx *s, const char *path) {
+    walk_opts o = {!c->no_ignore, (const char *const *)s->include.v, s->include.n,
+                   (const char *const *)s->exclude.v, s->exclude.n, true, NULL};
     return walk_selected(&o, path);
 }
 
@@ -328,7 +328,7 @@ static bool judged(const scan_ctx *s, const cli *c, const vec *listed_deleted, c
     if (!rule_judged(c, k->rule)) return false;
     if (in_sorted(&s->files, k->path)) return true;
     if (c->files_from) return in_sorted(listed_deleted, k->path);
-    return under_starts(s, k->path) && !exists_under(s->root, k->path) && path_selected(c, k->path);
+    return under_starts(s, k->path) && !exists_under(s->root, k->path) && path_selected(c, s, k->path);
 }
 
 /* --select/--ignore: the findings of the rules this run does not judge dropped from r (the
@@ -352,7 +352,7 @@ static bool narrowed(const cli *c, const scan_ctx *s) {
     return true;
 }
 
-int cmd_baseline(cli *c) {
+int cmd_baseline(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
     sunset_known_set k = {0}, had = {0};
@@ -432,7 +432,7 @@ static int changed_files(const cli *c, scan_ctx *s, const diff_set *ds, const ba
     s->files.n = 0;
     for (size_t i = 0; i < ds->n; i++) {
         const diff_file *f = &ds->files[i];
-        if (!f->path || !path_selected(c, f->path) || !under_starts(s, f->path)) continue;
+        if (!f->path || !path_selected(c, s, f->path) || !under_starts(s, f->path)) continue;
         /* sunset's own untracked output (the cache); a tracked file there is judged */
         if (f->untracked && (!strncmp(f->path, ".sunset-cache/", 14) || strstr(f->path, "/.sunset-cache/"))) continue;
         sb abs = {0};
@@ -537,9 +537,9 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
     for (size_t i = 0; i < ds->n; i++) {
         diff_file *f = &ds->files[i];
         if (!f->old_data) continue;
-        if (f->path ? !in_sorted(&s->files, f->path) : !path_selected(c, f->old_path)) continue;
+        if (f->path ? !in_sorted(&s->files, f->path) : !path_selected(c, s, f->old_path)) continue;
         bool moved = f->path && strcmp(f->path, f->old_path) != 0;
-        if (moved && (!path_selected(c, f->old_path) || !under_starts(s, f->old_path))) {
+        if (moved && (!path_selected(c, s, f->old_path) || !under_starts(s, f->old_path))) {
             f->all_added = true;
             continue;
         }
@@ -729,10 +729,11 @@ static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
     return infos;
 }
 
-/* Open the checkout as scan_prepare would (which then moves its root up to the tree's). */
-static int check_checkout(const cli *c, scan_ctx *s) {
+/* Open the checkout as scan_prepare would (which then moves its root up to the tree's), in
+ * repo when the caller holds it open. */
+static int check_checkout(const cli *c, scan_ctx *s, struct git_repository *repo) {
     char err[PATH_MAX + 256];
-    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root, c->reuse_repo};
+    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root, repo};
     if (sunset_checkout_open(&s->co, &req, err, sizeof err)) {
         fprintf(stderr, "sunset: %s\n", err);
         return EXIT_USAGE;
@@ -767,39 +768,33 @@ static bool has_str(const vec *v, const char *s) {
     return false;
 }
 
+/* A check run inside another (whole_change): it judges only, writes nothing and pushes each
+ * failing new finding's "path:line:col: RULE" onto verdict_keys (char *, the caller frees),
+ * in the outer run's repository, open. */
+typedef struct check_inner {
+    vec *verdict_keys;
+    struct git_repository *repo;
+} check_inner;
+static int check_run(const cli *c, const check_inner *in);
+
 /* The whole change judged with every rule from the tree's root, as a run with no PATH,
  * directory or --select/--ignore would judge it (nothing written). Its failing findings that
  * this narrowed run did not show (shown) are named on stderr. EXIT_FINDINGS when there are
  * any, EXIT_OK when none, another exit code when that run failed, -1 on OOM. */
 static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
-    cli w = *c;
+    cli w = *c; /* its lists are c's, read only: the run derives its own (scan_ctx) */
     vec keys = VEC_INIT(char *);
     const char *top = s->root;
-    w.paths = (vec)VEC_INIT(const char *);
+    w.paths = (vec){(void *)&top, 1, 1, sizeof(char *)};
     w.select = (vec)VEC_INIT(const char *);
     w.ignore = (vec)VEC_INIT(const char *);
-    /* lists of its own: scan_prepare adds the configuration's globs to them, and growing
-     * c's would free the buffer c still holds */
-    w.include = (vec)VEC_INIT(const char *);
-    w.exclude = (vec)VEC_INIT(const char *);
-    w.rules = (vec)VEC_INIT(const char *);
-    bool ok = vec_push(&w.paths, &top);
-    const vec *from[] = {&c->include, &c->exclude, &c->rules};
-    vec *to[] = {&w.include, &w.exclude, &w.rules};
-    for (size_t k = 0; k < 3; k++)
-        for (size_t i = 0; ok && i < from[k]->n; i++) ok = vec_push(to[k], &VEC_AT(from[k], const char *, i));
-    if (!ok) {
-        cli_free(&w);
-        return -1;
-    }
     w.update_baseline = w.report_unused = false;
     w.output = w.summary = w.sarif_out = NULL;
     w.format = "json";
     w.quiet = true;
-    w.verdict_keys = &keys;
-    w.reuse_repo = s->co.repo; /* the same checkout: its repository is not opened again */
-    int rc = cmd_check(&w);
-    cli_free(&w); /* its lists only: the strings are c's and the configuration's */
+    /* the same checkout: its repository is not opened again */
+    check_inner in = {&keys, s->co.repo};
+    int rc = check_run(&w, &in);
     size_t outside = 0;
     for (size_t i = 0; rc == EXIT_FINDINGS && i < keys.n; i++) {
         const char *k = VEC_AT(&keys, char *, i);
@@ -816,7 +811,8 @@ static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
     return rc;
 }
 
-int cmd_check(cli *c) {
+static int check_run(const cli *c, const check_inner *in) {
+    vec *verdict_keys = in ? in->verdict_keys : NULL;
     scan_ctx s = {0};
     sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
     sunset_known_set ks = {0};
@@ -842,7 +838,7 @@ int cmd_check(cli *c) {
     if ((rc = check_options(c, writer, fmt, full, &g))) goto cleanup;
     /* the checkout first, once: the diff base's configuration and baseline are read through
      * its repository, and scan_prepare keeps it */
-    if ((rc = check_checkout(c, &s))) goto cleanup;
+    if ((rc = check_checkout(c, &s, in ? in->repo : NULL))) goto cleanup;
     if ((rc = base_view_init(c, &s.co, diff && !c->allow_config_change ? rev : NULL, &bv))) goto cleanup;
     /* the baseline first: a malformed one stops everything before any scan or write */
     if ((rc = load_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
@@ -866,7 +862,7 @@ int cmd_check(cli *c) {
         rc = EXIT_USAGE;
         for (size_t i = 0; i < listed.n; i++) {
             char *p = VEC_AT(&listed, char *, i);
-            if (!exists_under(s.root, p) && path_selected(c, p)) vec_push(&deleted, &p);
+            if (!exists_under(s.root, p) && path_selected(c, &s, p)) vec_push(&deleted, &p);
         }
         /* the listed files are judged as changed files are, not as far as the walk takes them
          * (it leaves out cache directories and ignored files, which a change can fill) */
@@ -953,10 +949,10 @@ int cmd_check(cli *c) {
     }
 
     /* a narrowed run compares its failing findings with the whole change's (whole_change) */
-    bool narrow = !c->files_from && !c->verdict_keys && narrowed(c, &s);
-    if ((c->verdict_keys || narrow) && failing_keys(&cur, &run, &g, c->verdict_keys ? c->verdict_keys : &mine))
+    bool narrow = !c->files_from && !verdict_keys && narrowed(c, &s);
+    if ((verdict_keys || narrow) && failing_keys(&cur, &run, &g, verdict_keys ? verdict_keys : &mine))
         goto oom;
-    if (c->verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
+    if (verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
         rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
         goto cleanup;
     }
@@ -1070,3 +1066,5 @@ cleanup:
     scan_ctx_free(&s);
     return rc;
 }
+
+int cmd_check(const cli *c) { return check_run(c, NULL); }

@@ -436,20 +436,20 @@ bool cli_shard_parse(const char *s, unsigned *i, unsigned *n) {
     return sscanf(s, "%u/%u%c", i, n, &extra) == 2 && *n > 0 && *i > 0 && *i <= *n && *n <= 100000;
 }
 
-int cli_shard(cli *c) {
+int cli_shard(const cli *c, cli_shard_spec *out) {
+    *out = (cli_shard_spec){0, 0};
     if (!c->shard) return EXIT_OK;
     unsigned i, n;
     if (!cli_shard_parse(c->shard, &i, &n))
         return cli_usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", c->shard);
-    c->shard_i = i;
-    c->shard_n = n;
+    *out = (cli_shard_spec){i, n};
     return EXIT_OK;
 }
 
-bool cli_in_shard(const cli *c, const char *key) {
-    if (!c->shard_n) return true;
+bool cli_in_shard(const cli_shard_spec *sh, const char *key) {
+    if (!sh->n) return true;
     /* a stable split: the same key always lands in the same shard, whatever the machine */
-    return hash64(key, strlen(key), 0x5eed) % c->shard_n == c->shard_i - 1;
+    return hash64(key, strlen(key), 0x5eed) % sh->n == sh->i - 1;
 }
 
 void cli_free(cli *c) {

@@ -13,7 +13,7 @@
 #include "report/removable.h"
 #include "cmd/session.h"
 
-int cmd_removable(cli *c) {
+int cmd_removable(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
     sunset_index *ix = NULL;

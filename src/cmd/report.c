@@ -25,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/git.h"
 #include "cmd/session.h"
 #include "analysis/history.h"
 #include "analysis/tracking.h"
@@ -33,7 +32,7 @@
 enum { BATCH_FILES = 8 };
 
 /* The manifest: --manifest, else the one tracking/*.json in the rule directories. */
-static char *find_manifest(cli *c, const scan_ctx *s) {
+static char *find_manifest(const cli *c, const scan_ctx *s) {
     if (c->manifest) return sunset_strndup(c->manifest, strlen(c->manifest));
     char *found = NULL;
     size_t n = 0;
@@ -61,15 +60,19 @@ static char *find_manifest(cli *c, const scan_ctx *s) {
     return NULL;
 }
 
-/* The commit at HEAD and its date when root is the top of a git work tree. A subdirectory of
- * some repository (testdata/ inside sunset's own) is not the tracked repository: no revision. */
-static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char date[16]) {
-    git_repository *repo = NULL;
+/* The measured tree's repository: the checkout's when the root is the top of its work tree.
+ * A subdirectory of some repository (testdata/ inside sunset's own) is not the tracked
+ * repository: NULL, and no revision. Borrowed from the checkout, opened once. */
+static git_repository *tree_repo(const scan_ctx *s) {
+    return s->co.repo && s->co.prefix && !*s->co.prefix ? s->co.repo : NULL;
+}
+
+/* The commit at HEAD of repo (the tree's, or NULL) and its date. */
+static void tree_revision(git_repository *repo, char sha[GIT_OID_HEXSZ + 1], char date[16]) {
     git_commit *head = NULL;
     git_oid id;
     sha[0] = date[0] = 0;
-    sunset_git_init();
-    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0) goto cleanup;
+    if (!repo) return;
     if (git_repository_is_bare(repo) || git_reference_name_to_id(&id, repo, "HEAD") != 0 ||
         git_commit_lookup(&head, repo, &id) != 0)
         goto cleanup;
@@ -79,7 +82,6 @@ static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char da
     if (gmtime_r(&t, &tm)) strftime(date, 16, "%Y-%m-%d", &tm);
 cleanup:
     git_commit_free(head);
-    git_repository_free(repo);
 }
 
 /* A PR number named in a commit subject of the history, and the newest such commit's time. */
@@ -94,17 +96,14 @@ static int cmp_pr_seen(const void *a, const void *b) {
     return x->pr != y->pr ? (x->pr < y->pr ? -1 : 1) : (x->time > y->time ? -1 : x->time < y->time);
 }
 
-/* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of the
- * repository at root, merged branches included, sorted; *ok false when root has no history. */
-static int history_prs(const char *root, vec *prs, bool *ok) {
-    git_repository *repo = NULL;
+/* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of repo
+ * (the tree's, or NULL), merged branches included, sorted; *ok false without history. */
+static int history_prs(git_repository *repo, vec *prs, bool *ok) {
     git_revwalk *walk = NULL;
     git_oid id;
     int rc = 0;
     *ok = false;
-    sunset_git_init();
-    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0 ||
-        git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
+    if (!repo || git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
         goto cleanup;
     while (git_revwalk_next(&id, walk) == 0) {
         git_commit *c = NULL;
@@ -129,7 +128,6 @@ static int history_prs(const char *root, vec *prs, bool *ok) {
     prs->n = u;
 cleanup:
     git_revwalk_free(walk);
-    git_repository_free(repo);
     return rc;
 }
 
@@ -180,16 +178,13 @@ typedef struct remote_tip {
  * when it is one of them — into *web (empty when none). The remotes are found from their
  * branches and their URLs read from the configuration, not with git_remote_list /
  * git_remote_lookup: with the system PCRE2, libgit2 1.5 leaks their configuration regexes. */
-static void revision_remote(const char *root, const char *rev, const char *manifest_repo, sb *web) {
-    git_repository *repo = NULL;
+static void revision_remote(git_repository *repo, const char *rev, const char *manifest_repo, sb *web) {
     git_reference_iterator *it = NULL;
     git_reference *ref = NULL;
     git_config *cfg = NULL;
     git_oid id;
     vec tips = VEC_INIT(remote_tip), ids = VEC_INIT(git_oid);
-    sunset_git_init();
-    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0 ||
-        git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
+    if (!repo || git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
         git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") != 0)
         goto cleanup;
     while (git_reference_next(&ref, it) == 0) {
@@ -236,7 +231,6 @@ cleanup:
     vec_free(&ids);
     git_reference_iterator_free(it);
     git_config_free(cfg);
-    git_repository_free(repo);
 }
 
 static int pr_in_history(void *ctx, long pr) {
@@ -405,10 +399,10 @@ static bool pr_named(const tracking_manifest *m, long pr) {
     return false;
 }
 
-static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const char *rev, trk_lang lang,
+static int since_history(const cli *c, scan_ctx *s, const tracking_manifest *m, const char *rev, trk_lang lang,
                          trk_since *since) {
     const char *prev = since->revision, *why = NULL;
-    git_repository *repo = NULL;
+    git_repository *repo = tree_repo(s);
     git_object *from = NULL;
     git_oid to;
     vec samples = VEC_INIT(history_sample);
@@ -418,9 +412,7 @@ static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const 
     if (!rev || c->revision) why = en ? "the measured tree is not a git checkout" : "所测的树不是 git 检出";
     else if (!prev) why = en ? "the previous report names no revision" : "上次报告未记录提交";
     if (why) goto note;
-    sunset_git_init();
-    if (git_repository_open_ext(&repo, s->root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
-        git_oid_fromstr(&to, rev) != 0)
+    if (!repo || git_oid_fromstr(&to, rev) != 0)
         why = en ? "the measured tree is not a git checkout" : "所测的树不是 git 检出";
     else if (git_revparse_single(&from, repo, prev) != 0 || git_object_type(from) != GIT_OBJECT_COMMIT)
         why = en ? "the previous report's commit is not in this repository" : "上次报告的提交不在本仓库中";
@@ -457,7 +449,7 @@ static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const 
         rc = 1;
         goto cleanup;
     }
-    history_opts ho = {.include = &c->include, .exclude = &c->exclude, .progress = !c->quiet && isatty(2),
+    history_opts ho = {.include = &s->include, .exclude = &s->exclude, .progress = !c->quiet && isatty(2),
                        .quiet = true};
     history_stats hs = {0};
     if (history_replay(eng, s->root, range, &ho, &samples, &hs)) {
@@ -492,11 +484,10 @@ cleanup:
     history_samples_free(&samples);
     sunset_engine_free(eng);
     git_object_free(from);
-    git_repository_free(repo);
     return rc;
 }
 
-int cmd_report(cli *c) {
+int cmd_report(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
     tracking_manifest *m = NULL;
@@ -609,7 +600,7 @@ int cmd_report(cli *c) {
     sb_free(&expected);
     /* what was measured: the commit pins every link when the manifest names the repository */
     char revision[GIT_OID_HEXSZ + 1], date[16];
-    tree_revision(s.root, revision, date);
+    tree_revision(tree_repo(&s), revision, date);
     if (c->revision) snprintf(revision, sizeof revision, "%s", c->revision);
     if (!date[0]) run_date(date);
     /* Links pin the commit in the repository that has it: a tree in git is linked through
@@ -620,7 +611,7 @@ int cmd_report(cli *c) {
     if (revision[0] && m->repository && !c->source_url) {
         sb web = {0};
         if (c->revision) sb_puts(&web, m->repository);
-        else revision_remote(s.root, revision, m->repository, &web);
+        else revision_remote(tree_repo(&s), revision, m->repository, &web);
         if (web.oom) {
             sb_free(&web);
             goto oom;
@@ -659,7 +650,7 @@ int cmd_report(cli *c) {
     if (!c->lang && m->lang) trk_lang_parse(m->lang, &lang);
     /* the dashboard's "submitted" is measured: a task's PR in the history of what was measured */
     bool have_history = false;
-    if (revision[0] && !c->revision && history_prs(s.root, &prs, &have_history)) goto oom;
+    if (revision[0] && !c->revision && history_prs(tree_repo(&s), &prs, &have_history)) goto oom;
     if (have_history) mark_old_prs(m, &prs);
     tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang,
                        have_history ? pr_in_history : NULL, &prs};
