@@ -18,6 +18,7 @@
 
 #include "analysis/gate.h"
 #include "analysis/remnant.h"
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "core/suppress.h"
 #include "report/removable.h"
@@ -278,12 +279,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
 
 /* The options that go together, the threshold and the unused-suppression listing into g.
  * EXIT_OK, or EXIT_USAGE with a message. */
-static int check_options(const cli *c, const sunset_writer *writer, const char *fmt, bool full,
-                         sunset_gate *g) {
-    if (!writer) {
-        fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", fmt, sunset_writer_names());
-        return EXIT_USAGE;
-    }
+static int check_options(const cli *c, bool full, sunset_gate *g) {
     g->threshold = SUNSET_SEV_WARNING;
     if (c->threshold) {
         int sev = sunset_severity_from_name(c->threshold);
@@ -828,14 +824,13 @@ static int check_run(const cli *c, const check_inner *in) {
     sunset_gate g = {0};
     vec mine = VEC_INIT(char *); /* the failing new findings' keys (failing_keys) */
     int rc = EXIT_USAGE;
-    const char *fmt = c->format ? c->format : "text";
-    const sunset_writer *writer = sunset_writer_find(fmt);
+    const sunset_writer *writer = doc_format_of(c)->write.findings; /* cli_parse checked -f */
     bool diff = c->diff_base || c->staged;
     const char *rev = c->diff_base ? c->diff_base : c->staged ? "HEAD" : NULL;
     bool full = !diff && !c->files_from;
     base_view bv;
 
-    if ((rc = check_options(c, writer, fmt, full, &g))) goto cleanup;
+    if ((rc = check_options(c, full, &g))) goto cleanup;
     /* the checkout first, once: the diff base's configuration and baseline are read through
      * its repository, and scan_prepare keeps it */
     if ((rc = check_checkout(c, &s, in ? in->repo : NULL))) goto cleanup;
@@ -984,7 +979,7 @@ static int check_run(const cli *c, const check_inner *in) {
     }
     if (c->sarif_out) {
         sb sarif = {0};
-        const sunset_writer *sw = sunset_writer_find("sarif");
+        const sunset_writer *sw = doc_format_find(CMD_CHECK, "sarif")->write.findings;
         int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
         int wrc = bad ? EXIT_USAGE : output_write(c->sarif_out, &sarif);
         sb_free(&sarif);
@@ -1022,7 +1017,7 @@ static int check_run(const cli *c, const check_inner *in) {
         append = true; /* other steps' summaries share the file */
     }
     if (summary) {
-        const sunset_writer *mw = sunset_writer_find("markdown");
+        const sunset_writer *mw = doc_format_find(CMD_CHECK, "markdown")->write.findings;
         if (!mw || mw->write(&out, &oo, &md)) goto oom;
         if ((rc = write_summary_file(summary, &md, append))) goto cleanup;
     }

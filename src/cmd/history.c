@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "report/history.h"
 
@@ -81,11 +82,7 @@ static void shard_stamp(const cli *c, const scan_ctx *s, const vec *paths, const
 int cmd_history(const cli *c) {
     const char *range = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : "HEAD";
     if (c->paths.n > 1) return cli_usage_error("history takes one revision range, e.g. A..B");
-    const char *fmt = c->format ? c->format : "csv";
-    if (strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "svg")) {
-        fprintf(stderr, "sunset: unknown format '%s' (known: csv, json, svg)\n", fmt);
-        return EXIT_USAGE;
-    }
+    const doc_format *fmt = doc_format_of(c); /* cli_parse checked -f */
     scan_ctx s = {0};
     vec samples = VEC_INIT(history_sample);
     sb doc = {0};
@@ -132,13 +129,10 @@ int cmd_history(const cli *c) {
         fams[f].title = VEC_AT(&s.rs->families, family_info, f).title;
     }
     if (!fams) goto cleanup;
-    if (strcmp(fmt, "csv") == 0) history_write_csv((history_sample *)samples.v, samples.n, fams, nf, &doc);
-    else if (strcmp(fmt, "json") == 0) {
-        history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
-        if (s.shard.n) shard_stamp(c, &s, &paths, range, &doc);
-    }
-    else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10,
-                           (const long *)prs.v, prs.n, &doc);
+    history_doc hd = {(const history_sample *)samples.v, samples.n, fams, nf, range,
+                      c->min_drop > 0 ? (uint32_t)c->min_drop : 10, (const long *)prs.v, prs.n};
+    fmt->write.history(&hd, &doc);
+    if (s.shard.n && strcmp(fmt->name, "json") == 0) shard_stamp(c, &s, &paths, range, &doc);
     vec_free(&prs);
     sunset_free(fams);
     if (doc.oom) goto cleanup;

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "analysis/history.h"
 #include "analysis/tracking.h"
@@ -499,15 +500,7 @@ int cmd_report(const cli *c) {
     trk_since since = {0};
     sunset_finding *kept = NULL;
     int rc = EXIT_USAGE;
-    const char *fmt = c->format ? c->format : "md";
-    int (*fn)(const tracking_report *, const vec *, sb *) = NULL;
-    if (strcmp(fmt, "md") == 0 || strcmp(fmt, "markdown") == 0) fn = tracking_write_md;
-    else if (strcmp(fmt, "json") == 0) fn = tracking_write_json;
-    else if (strcmp(fmt, "html") == 0) fn = tracking_write_html;
-    else {
-        fprintf(stderr, "sunset: unknown report format '%s' (known: md, json, html)\n", fmt);
-        goto cleanup;
-    }
+    int (*fn)(const tracking_report *, const vec *, sb *) = doc_format_of(c)->write.tracking; /* cli_parse checked -f */
     if (c->paths.n > 1) {
         rc = cli_usage_error("report takes one PATH");
         goto cleanup;
@@ -691,10 +684,8 @@ int cmd_report(const cli *c) {
             goto cleanup;
         }
         static const struct {
-            const char *name;
-            int (*fn)(const tracking_report *, const vec *, sb *);
-        } outs[] = {{"tracking.md", tracking_write_md}, {"tracking.json", tracking_write_json},
-                    {"tracking.html", tracking_write_html}};
+            const char *name, *format; /* the file, and its format in the document table */
+        } outs[] = {{"tracking.md", "markdown"}, {"tracking.json", "json"}, {"tracking.html", "html"}};
         /* All three temps are written before any is renamed: an error or a signal on the way
          * leaves the previous set whole (only the renames at the end can split it). */
         char *tmp[3] = {NULL, NULL, NULL};
@@ -703,7 +694,7 @@ int cmd_report(const cli *c) {
         for (; staged < 3; staged++) {
             sb doc = {0};
             sb_printf(&path[staged], "%s/%s", c->out_dir, outs[staged].name);
-            int e = path[staged].oom || outs[staged].fn(&rep, b, &doc) ? ENOMEM
+            int e = path[staged].oom || doc_format_find(CMD_REPORT, outs[staged].format)->write.tracking(&rep, b, &doc) ? ENOMEM
                     : write_file_stage(path[staged].s, doc.s ? doc.s : "", doc.len, &tmp[staged]);
             sb_free(&doc);
             if (e) {

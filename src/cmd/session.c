@@ -4,6 +4,8 @@
  */
 #include "cmd/session.h"
 
+#include "cmd/documents.h"
+
 #include "core/anchor.h"
 #include "core/cache.h"
 #include "lang/registry.h"
@@ -602,13 +604,9 @@ int cmd_scan(const cli *c) {
     rm_plan plan = {0};
     sunset_remnants rem = {0};
     sb doc = {0};
-    const sunset_writer *writer = sunset_writer_find(c->format ? c->format : "text");
+    const sunset_writer *writer = doc_format_of(c)->write.findings; /* cli_parse checked -f */
     int rc = EXIT_USAGE;
     sunset_severity threshold = SUNSET_SEV_WARNING;
-    if (!writer) {
-        fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", c->format, sunset_writer_names());
-        goto cleanup;
-    }
     /* the remnant layer: in JSON always, elsewhere unless --findings asks for every finding.
      * Its cross-file evidence needs every file: a shard (or stdin) groups without it. */
     if (c->threshold) {
