@@ -11,35 +11,9 @@
 
 #define LIST_CAP 50
 
-/* Table-cell text: '|' escaped, newlines as spaces, other control characters as
- * sb_put_printable shows them. In a code span (code) backquotes also become quotes, so the
- * span cannot end early. */
-static void md_text(sb *b, const char *s, bool in_code) {
-    while (s && *s) {
-        size_t n = strcspn(s, in_code ? "|\n\r`" : "|\n\r");
-        sb_put_printable(b, s, n);
-        s += n;
-        if (!*s) break;
-        if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '`') sb_putc(b, '\'');
-        else sb_putc(b, ' ');
-        s++;
-    }
-}
+static void cell(sb *b, const char *s) { sunset_md_text(b, s, false, false); }
 
-static void cell(sb *b, const char *s) { md_text(b, s, false); }
-
-static void code(sb *b, const char *s);
-void sunset_md_text(sb *b, const char *s, bool in_code, bool span) {
-    if (span) code(b, s);
-    else md_text(b, s, in_code);
-}
-
-static void code(sb *b, const char *s) {
-    sb_putc(b, '`');
-    md_text(b, s, true);
-    sb_putc(b, '`');
-}
+static void code(sb *b, const char *s) { sunset_md_text(b, s, true, true); }
 
 static void loc(sb *b, const sunset_result *r, const char *path, uint32_t line) {
     sb l = {0};

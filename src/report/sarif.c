@@ -81,7 +81,7 @@ static void pascal(sb *b, const char *s, size_t n) {
 /* SARIF's rule name: a PascalCase name distinct from the id, from the family and the id's
  * words after its prefix (PE-CPP-INCLUDE of parallel_executor: ParallelExecutorCppInclude);
  * sunset's own rules spell their id (SUNSET-GATE: SunsetGate). */
-void sunset_sarif_rule_name(sb *b, const char *id, const char *family) {
+static void rule_name(sb *b, const char *id, const char *family) {
     const char *tail = strchr(id, '-');
     if (strncmp(id, "SUNSET-", 7) == 0 || !tail || !family || !*family) {
         pascal(b, id, strlen(id));
@@ -96,7 +96,7 @@ static void rule_obj(sb *b, const sunset_rule_info *ri) {
     sb_put_json_str(b, ri->id);
     sb_puts(b, ",\"name\":");
     sb name = {0};
-    sunset_sarif_rule_name(&name, ri->id, ri->family);
+    rule_name(&name, ri->id, ri->family);
     if (name.oom) b->oom = true;
     sb_put_json_str(b, name.s ? name.s : "");
     sb_free(&name);
@@ -244,11 +244,5 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
     sunset_free(derived);
     return b->oom ? -1 : 0;
 }
-
-void sunset_sarif_uri(sb *b, const char *prefix, const char *path) {
-    uri(b, prefix, path);
-    sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
-}
-const char *sunset_sarif_level(sunset_severity s) { return level(s); }
 
 const sunset_writer sunset_writer_sarif = {"sarif", write_sarif};
