@@ -51,6 +51,10 @@ GRAMMAR_SRC = $(GRAMMAR_DIR)/package/src
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-comment -pthread \
 	-Isrc -I$(LIBCLANG_DIR)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override CFLAGS += -DSUNSET_VERSION='"$(VERSION)"'
+# Passing a const pointer where a writable one is wanted is an error, not a warning: the parsed
+# command line is const in every command (src/cmd/cli.h), and vec_push(&c->paths, ...) must
+# not build.
+override CFLAGS += $(if $(findstring clang,$(CC)),-Werror=incompatible-pointer-types-discards-qualifiers,-Werror=discarded-qualifiers)
 override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib $(if $(RPATH),-Wl$(comma)-rpath$(comma)$(RPATH)) -lclang \
 	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
