@@ -18,6 +18,7 @@
 
 #include "analysis/gate.h"
 #include "analysis/remnant.h"
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "core/suppress.h"
 #include "report/removable.h"
@@ -93,9 +94,9 @@ static bool exists_under(const char *root, const char *path) {
 }
 
 /* Would the walk have taken this (now deleted) path? The walk's own rule says. */
-static bool path_selected(const cli *c, const char *path) {
-    walk_opts o = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                   (const char *const *)c->exclude.v, c->exclude.n, true, NULL};
+static bool path_selected(const cli *c, const scan_ctx *s, const char *path) {
+    walk_opts o = {!c->no_ignore, (const char *const *)s->include.v, s->include.n,
+                   (const char *const *)s->exclude.v, s->exclude.n, true, NULL};
     return walk_selected(&o, path);
 }
 
@@ -278,12 +279,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
 
 /* The options that go together, the threshold and the unused-suppression listing into g.
  * EXIT_OK, or EXIT_USAGE with a message. */
-static int check_options(const cli *c, const sunset_writer *writer, const char *fmt, bool full,
-                         sunset_gate *g) {
-    if (!writer) {
-        fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", fmt, sunset_writer_names());
-        return EXIT_USAGE;
-    }
+static int check_options(const cli *c, bool full, sunset_gate *g) {
     g->threshold = SUNSET_SEV_WARNING;
     if (c->threshold) {
         int sev = sunset_severity_from_name(c->threshold);
@@ -328,7 +324,7 @@ static bool judged(const scan_ctx *s, const cli *c, const vec *listed_deleted, c
     if (!rule_judged(c, k->rule)) return false;
     if (in_sorted(&s->files, k->path)) return true;
     if (c->files_from) return in_sorted(listed_deleted, k->path);
-    return under_starts(s, k->path) && !exists_under(s->root, k->path) && path_selected(c, k->path);
+    return under_starts(s, k->path) && !exists_under(s->root, k->path) && path_selected(c, s, k->path);
 }
 
 /* --select/--ignore: the findings of the rules this run does not judge dropped from r (the
@@ -352,7 +348,7 @@ static bool narrowed(const cli *c, const scan_ctx *s) {
     return true;
 }
 
-int cmd_baseline(cli *c) {
+int cmd_baseline(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
     sunset_known_set k = {0}, had = {0};
@@ -432,7 +428,7 @@ static int changed_files(const cli *c, scan_ctx *s, const diff_set *ds, const ba
     s->files.n = 0;
     for (size_t i = 0; i < ds->n; i++) {
         const diff_file *f = &ds->files[i];
-        if (!f->path || !path_selected(c, f->path) || !under_starts(s, f->path)) continue;
+        if (!f->path || !path_selected(c, s, f->path) || !under_starts(s, f->path)) continue;
         /* sunset's own untracked output (the cache); a tracked file there is judged */
         if (f->untracked && (!strncmp(f->path, ".sunset-cache/", 14) || strstr(f->path, "/.sunset-cache/"))) continue;
         sb abs = {0};
@@ -537,9 +533,9 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
     for (size_t i = 0; i < ds->n; i++) {
         diff_file *f = &ds->files[i];
         if (!f->old_data) continue;
-        if (f->path ? !in_sorted(&s->files, f->path) : !path_selected(c, f->old_path)) continue;
+        if (f->path ? !in_sorted(&s->files, f->path) : !path_selected(c, s, f->old_path)) continue;
         bool moved = f->path && strcmp(f->path, f->old_path) != 0;
-        if (moved && (!path_selected(c, f->old_path) || !under_starts(s, f->old_path))) {
+        if (moved && (!path_selected(c, s, f->old_path) || !under_starts(s, f->old_path))) {
             f->all_added = true;
             continue;
         }
@@ -729,10 +725,11 @@ static sunset_rule_info *rule_infos(const sunset_ruleset *rs, size_t *n) {
     return infos;
 }
 
-/* Open the checkout as scan_prepare would (which then moves its root up to the tree's). */
-static int check_checkout(const cli *c, scan_ctx *s) {
+/* Open the checkout as scan_prepare would (which then moves its root up to the tree's), in
+ * repo when the caller holds it open. */
+static int check_checkout(const cli *c, scan_ctx *s, struct git_repository *repo) {
     char err[PATH_MAX + 256];
-    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root, c->reuse_repo};
+    sunset_checkout_req req = {(const char *const *)c->paths.v, c->paths.n, c->root, repo};
     if (sunset_checkout_open(&s->co, &req, err, sizeof err)) {
         fprintf(stderr, "sunset: %s\n", err);
         return EXIT_USAGE;
@@ -767,39 +764,227 @@ static bool has_str(const vec *v, const char *s) {
     return false;
 }
 
+/* The baseline (load_baseline), and the one --update-baseline needs. */
+static int check_baseline(const cli *c, const base_view *bv, sunset_known_set *ks, char **name, char **rel) {
+    int rc = load_baseline(c, bv, ks, name, rel);
+    if (rc || !c->update_baseline || *name) return rc;
+    return cli_usage_error("--update-baseline: no %s at the top of the work tree to update; write one with "
+                           "'sunset baseline' or name one with --baseline FILE", SUNSET_DEFAULT_BASELINE);
+}
+
+/* --files-from: a listed file the scan skipped is a gate finding too; then the gate's own
+ * findings (gf) join cur. 0, or -1 on OOM. */
+static int absorb_gate_findings(const cli *c, sunset_result *cur, sunset_result *gf) {
+    for (size_t i = 0; c->files_from && i < cur->n_skipped; i++)
+        if (sunset_gate_add_finding(gf, sunset_gate_skip_kind(cur->skipped[i].what), cur->skipped[i].path,
+                                    cur->skipped[i].line, cur->skipped[i].what))
+            return -1;
+    if (!gf->n_findings) return 0;
+    if (sunset_result_absorb(cur, gf)) return -1;
+    sunset_result_finish(cur);
+    return 0;
+}
+
+/* --files-from: the listed files (into listed) judged as changed files are, not as far as the
+ * walk takes them (it leaves out cache directories and ignored files, which a change can
+ * fill); those gone that the walk would have taken into deleted. EXIT_OK, an exit code with
+ * its message printed, or -1 on OOM. */
+static int listed_files(const cli *c, scan_ctx *s, const base_view *bv, vec *listed, vec *deleted, sunset_result *gf) {
+    int rc = read_list(c->files_from, s->root, listed);
+    if (rc) return rc;
+    for (size_t i = 0; i < listed->n; i++) {
+        char *p = VEC_AT(listed, char *, i);
+        if (!exists_under(s->root, p) && path_selected(c, s, p)) vec_push(deleted, &p);
+    }
+    diff_set lds = {.files = sunset_calloc(listed->n ? listed->n : 1, sizeof(diff_file)),
+                    .submodules = VEC_INIT(char *)};
+    if (!lds.files) return -1;
+    for (size_t i = 0; i < listed->n; i++) {
+        const char *p = VEC_AT(listed, char *, i);
+        diff_file *f = &lds.files[lds.n];
+        sb abs = {0};
+        struct stat st;
+        sb_printf(&abs, "%s/%s", s->root, p);
+        f->symlink = !abs.oom && lstat(abs.s, &st) == 0 && S_ISLNK(st.st_mode);
+        sb_free(&abs);
+        if ((f->path = sunset_strndup(p, strlen(p)))) lds.n++;
+    }
+    int lrc = lds.n == listed->n ? changed_files(c, s, &lds, bv, gf) : -1;
+    diff_set_free(&lds);
+    return lrc ? -1 : EXIT_OK;
+}
+
+/* A diff mode: the changed files (into ds) replace the walk's, and REV's findings in them
+ * (into old) are what fixes are measured against; baseline entries only filter. EXIT_OK, an
+ * exit code with its message printed, or -1 on OOM. */
+static int changed_diff(const cli *c, scan_ctx *s, const char *rev, const base_view *bv, diff_set *ds,
+                        sunset_result *old, sunset_known_set *ks, sunset_result *gf) {
+    char err[768];
+    if ((c->staged ? diff_collect_staged : diff_collect)(&s->co, rev, ds, err, sizeof err)) {
+        fprintf(stderr, "sunset: %s\n", err);
+        return EXIT_USAGE;
+    }
+    /* a submodule is another repository's commit, not a file of this one */
+    for (size_t i = 0; c->verbose && i < ds->submodules.n; i++)
+        fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in "
+                "its own repository\n", VEC_AT(&ds->submodules, char *, i));
+    if (changed_files(c, s, ds, bv, gf)) return -1;
+    if (scan_base(c, s, ds, rev, old) || keep_judged(c, old)) return EXIT_USAGE;
+    for (size_t i = 0; i < ks->n; i++) ks->v[i].in_scope = false;
+    for (size_t i = 0; i < old->n_findings; i++)
+        if (!old->findings[i].suppressed && sunset_known_add_finding(ks, &old->findings[i], true)) return -1;
+    return EXIT_OK;
+}
+
+/* --update-baseline: the next baseline written over the one check used (--baseline FILE,
+ * else the default one it found), and g told so. EXIT_OK, or an exit code with its message
+ * printed. */
+static int update_baseline(const cli *c, const sunset_gate_run *run, const base_view *bv, size_t n_baseline,
+                           sunset_gate *g) {
+    sunset_known_set nb = {0};
+    bool bad = sunset_gate_next_baseline(run, c->accept_new, &nb) != 0;
+    size_t n = 0;
+    sb file = {0};
+    if (c->baseline) sb_puts(&file, c->baseline);
+    else sb_printf(&file, "%s/%s", bv->top, SUNSET_DEFAULT_BASELINE);
+    bad = bad || file.oom;
+    int wrc = bad ? EXIT_USAGE : sunset_baseline_write(file.s, nb.v, nb.n, &n);
+    sb_free(&file);
+    if (bad) fprintf(stderr, "sunset: out of memory updating the baseline\n");
+    sunset_known_set_free(&nb);
+    if (wrc) return wrc;
+    g->updated = true;
+    g->baseline_before = n_baseline;
+    g->baseline_after = n;
+    return EXIT_OK;
+}
+
+/* What the verdict was judged against (rev: NULL without a diff mode), for the reports' first
+ * line. */
+static void gate_against(const cli *c, const char *rev, const char *base_name, sb *against) {
+    bool diff = rev != NULL;
+    const char *what = c->staged ? " (the staged change)" : "";
+    if (base_name && diff) sb_printf(against, "%s%s and baseline %s", rev, what, base_name);
+    else if (diff) sb_printf(against, "%s%s", rev, what);
+    else if (base_name) sb_printf(against, "baseline %s", base_name);
+    else sb_puts(against, "an empty baseline");
+    if (c->files_from) sb_printf(against, " (files listed in %s)", c->files_from);
+}
+
+/* --summary FILE, or $GITHUB_STEP_SUMMARY under -f github (appended: other steps' summaries
+ * share the file): the Markdown of out. EXIT_OK, an exit code, or -1 on OOM. */
+static int write_summary(const cli *c, const sunset_result *out, const sunset_output_opts *oo) {
+    const char *summary = c->summary, *env = getenv("GITHUB_STEP_SUMMARY");
+    bool append = false;
+    if (!summary && strcmp(doc_format_of(c)->name, "github") == 0 && env && *env) {
+        summary = env;
+        append = true;
+    }
+    if (!summary) return EXIT_OK;
+    sb md = {0};
+    const sunset_writer *mw = doc_format_find(CMD_CHECK, "markdown")->write.findings;
+    int rc = !mw || mw->write(out, oo, &md) ? -1 : write_summary_file(summary, &md, append);
+    sb_free(&md);
+    return rc;
+}
+
+/* The gate's documents from the judged run (cur, moved here): SARIF (--sarif, or the format)
+ * from the full set with each finding's baselineState, as code scanning expects of an
+ * upload; the other formats and the summary with only the new findings and the suppressed
+ * ones. EXIT_OK, an exit code with its message printed, or -1 on OOM. */
+static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, const sunset_gate_run *run,
+                       sunset_gate *g, const char *rev, const char *base_name) {
+    const sunset_writer *writer = doc_format_of(c)->write.findings; /* cli_parse checked -f */
+    sunset_result out = *cur;
+    memset(cur, 0, sizeof *cur);
+    sunset_remnants rem = {0}, srem = {0};
+    sb doc = {0}, against = {0};
+    int rc = -1;
+    gate_against(c, rev, base_name, &against);
+    g->against = against.s ? against.s : "";
+    out.gate = g;
+    out.uri_prefix = s->repo_prefix;
+    sunset_rule_info *infos = rule_infos(s->rs, &out.n_rules);
+    if (!infos) goto cleanup;
+    out.rules = infos;
+    sunset_output_opts oo = output_opts(c);
+    g->states = run->state;
+    /* SARIF's results have one shape in every command: each carries its remnant, as scan's do */
+    bool sarif_fmt = strcmp(writer->name, "sarif") == 0;
+    if (c->sarif_out || sarif_fmt) {
+        if (sunset_remnants_build(&out, s->rs, NULL, rm_chain_write, &srem)) goto cleanup;
+        out.remnants = &srem;
+    }
+    if (c->sarif_out) {
+        sb sarif = {0};
+        const sunset_writer *sw = doc_format_find(CMD_CHECK, "sarif")->write.findings;
+        int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
+        rc = bad ? -1 : output_write(c->sarif_out, &sarif);
+        sb_free(&sarif);
+        if (rc) goto cleanup;
+        rc = -1;
+    }
+    if (!sarif_fmt) {
+        out.remnants = NULL;
+        sunset_result_keep(&out, run->is_new);
+        g->states = NULL;
+    }
+    /* the gate decides per finding and reports grouped: the text view lists the new findings
+     * as remnants (one item per line or statement) unless --findings asks for each; github
+     * annotations and JSON stay per finding */
+    bool text = strcmp(writer->name, "text") == 0;
+    if (text && !c->findings) {
+        if (sunset_remnants_build(&out, s->rs, NULL, rm_chain_write, &rem) || sunset_remnants_as_new(&out, &rem))
+            goto cleanup;
+        out.remnants = &rem;
+    }
+    sunset_output_opts to = oo;
+    to.summary = to.summary && !text; /* text: the gate's own closing lines instead */
+    if (writer->write(&out, &to, &doc)) goto cleanup;
+    if (text && oo.summary) sunset_gate_text(&out, &doc);
+    if (doc.oom) goto cleanup;
+    if ((rc = write_summary(c, &out, &oo))) goto cleanup;
+    rc = output_write(c->output, &doc);
+cleanup:
+    g->against = NULL;
+    g->states = NULL;
+    out.remnants = NULL;
+    sunset_remnants_free(&rem);
+    sunset_remnants_free(&srem);
+    sunset_result_free(&out);
+    sunset_free(infos);
+    sb_free(&doc);
+    sb_free(&against);
+    return rc;
+}
+
+/* A check run inside another (whole_change): it judges only, writes nothing and pushes each
+ * failing new finding's "path:line:col: RULE" onto verdict_keys (char *, the caller frees),
+ * in the outer run's repository, open. */
+typedef struct check_inner {
+    vec *verdict_keys;
+    struct git_repository *repo;
+} check_inner;
+static int check_run(const cli *c, const check_inner *in);
+
 /* The whole change judged with every rule from the tree's root, as a run with no PATH,
  * directory or --select/--ignore would judge it (nothing written). Its failing findings that
  * this narrowed run did not show (shown) are named on stderr. EXIT_FINDINGS when there are
  * any, EXIT_OK when none, another exit code when that run failed, -1 on OOM. */
 static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
-    cli w = *c;
+    cli w = *c; /* its lists are c's, read only: the run derives its own (scan_ctx) */
     vec keys = VEC_INIT(char *);
     const char *top = s->root;
-    w.paths = (vec)VEC_INIT(const char *);
+    w.paths = (vec){(void *)&top, 1, 1, sizeof(char *)};
     w.select = (vec)VEC_INIT(const char *);
     w.ignore = (vec)VEC_INIT(const char *);
-    /* lists of its own: scan_prepare adds the configuration's globs to them, and growing
-     * c's would free the buffer c still holds */
-    w.include = (vec)VEC_INIT(const char *);
-    w.exclude = (vec)VEC_INIT(const char *);
-    w.rules = (vec)VEC_INIT(const char *);
-    bool ok = vec_push(&w.paths, &top);
-    const vec *from[] = {&c->include, &c->exclude, &c->rules};
-    vec *to[] = {&w.include, &w.exclude, &w.rules};
-    for (size_t k = 0; k < 3; k++)
-        for (size_t i = 0; ok && i < from[k]->n; i++) ok = vec_push(to[k], &VEC_AT(from[k], const char *, i));
-    if (!ok) {
-        cli_free(&w);
-        return -1;
-    }
     w.update_baseline = w.report_unused = false;
     w.output = w.summary = w.sarif_out = NULL;
     w.format = "json";
     w.quiet = true;
-    w.verdict_keys = &keys;
-    w.reuse_repo = s->co.repo; /* the same checkout: its repository is not opened again */
-    int rc = cmd_check(&w);
-    cli_free(&w); /* its lists only: the strings are c's and the configuration's */
+    /* the same checkout: its repository is not opened again */
+    check_inner in = {&keys, s->co.repo};
+    int rc = check_run(&w, &in);
     size_t outside = 0;
     for (size_t i = 0; rc == EXIT_FINDINGS && i < keys.n; i++) {
         const char *k = VEC_AT(&keys, char *, i);
@@ -816,221 +1001,72 @@ static int whole_change(const cli *c, const scan_ctx *s, const vec *shown) {
     return rc;
 }
 
-int cmd_check(cli *c) {
+static int check_run(const cli *c, const check_inner *in) {
+    vec *verdict_keys = in ? in->verdict_keys : NULL;
     scan_ctx s = {0};
-    sunset_result cur = {0}, old = {0}, out = {0}, gf = {0};
+    sunset_result cur = {0}, old = {0}, gf = {0};
     sunset_known_set ks = {0};
     diff_set ds = {0};
     const diff_file *edited = NULL; /* the baseline, edited by the change */
     vec msgs = VEC_INIT(char *);    /* the ratchet's messages, which name entries */
     vec listed = VEC_INIT(char *), deleted = VEC_INIT(char *);
     sunset_gate_run run = {0};
-    sunset_rule_info *infos = NULL;
     char *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
-    sb doc = {0}, md = {0}, against = {0};
-    sunset_remnants rem = {0}, srem = {0};
     sunset_gate g = {0};
     vec mine = VEC_INIT(char *); /* the failing new findings' keys (failing_keys) */
     int rc = EXIT_USAGE;
-    const char *fmt = c->format ? c->format : "text";
-    const sunset_writer *writer = sunset_writer_find(fmt);
     bool diff = c->diff_base || c->staged;
     const char *rev = c->diff_base ? c->diff_base : c->staged ? "HEAD" : NULL;
     bool full = !diff && !c->files_from;
     base_view bv;
 
-    if ((rc = check_options(c, writer, fmt, full, &g))) goto cleanup;
+    if ((rc = check_options(c, full, &g))) goto cleanup;
     /* the checkout first, once: the diff base's configuration and baseline are read through
      * its repository, and scan_prepare keeps it */
-    if ((rc = check_checkout(c, &s))) goto cleanup;
+    if ((rc = check_checkout(c, &s, in ? in->repo : NULL))) goto cleanup;
     if ((rc = base_view_init(c, &s.co, diff && !c->allow_config_change ? rev : NULL, &bv))) goto cleanup;
     /* the baseline first: a malformed one stops everything before any scan or write */
-    if ((rc = load_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
+    if ((rc = check_baseline(c, &bv, &ks, &base_name, &base_rel))) goto cleanup;
     size_t n_baseline = ks.n;
-    if (c->update_baseline && !base_name) {
-        rc = cli_usage_error("--update-baseline: no %s at the top of the work tree to update; write one with "
-                             "'sunset baseline' or name one with --baseline FILE", SUNSET_DEFAULT_BASELINE);
-        goto cleanup;
-    }
     /* in a diff mode the configuration is the diff base's, never the change's */
     if (diff && !c->allow_config_change && bv.in_git && (rc = base_config(c, &bv, &s, &cfg_rel))) goto cleanup;
     /* a diff mode judges the changed files only (changed_files): walking the whole tree first
      * was two thirds of a one-file pre-commit check's wall time on a Paddle-sized tree */
     s.no_walk = diff || c->files_from;
     if ((rc = scan_prepare(c, &s))) goto cleanup;
-    rc = EXIT_USAGE;
-
     /* which files: all, the listed ones, or the changed ones */
     if (c->files_from) {
-        if ((rc = read_list(c->files_from, s.root, &listed))) goto cleanup;
-        rc = EXIT_USAGE;
-        for (size_t i = 0; i < listed.n; i++) {
-            char *p = VEC_AT(&listed, char *, i);
-            if (!exists_under(s.root, p) && path_selected(c, p)) vec_push(&deleted, &p);
-        }
-        /* the listed files are judged as changed files are, not as far as the walk takes them
-         * (it leaves out cache directories and ignored files, which a change can fill) */
-        diff_set lds = {.files = sunset_calloc(listed.n ? listed.n : 1, sizeof(diff_file)),
-                        .submodules = VEC_INIT(char *)};
-        if (!lds.files) goto oom;
-        for (size_t i = 0; i < listed.n; i++) {
-            const char *p = VEC_AT(&listed, char *, i);
-            diff_file *f = &lds.files[lds.n];
-            sb abs = {0};
-            struct stat st;
-            sb_printf(&abs, "%s/%s", s.root, p);
-            f->symlink = !abs.oom && lstat(abs.s, &st) == 0 && S_ISLNK(st.st_mode);
-            sb_free(&abs);
-            if ((f->path = sunset_strndup(p, strlen(p)))) lds.n++;
-        }
-        int lrc = lds.n == listed.n ? changed_files(c, &s, &lds, &bv, &gf) : -1;
-        diff_set_free(&lds);
-        if (lrc) goto oom;
+        if ((rc = listed_files(c, &s, &bv, &listed, &deleted, &gf))) goto fail;
     } else if (diff) {
-        char err[768];
-        if ((c->staged ? diff_collect_staged : diff_collect)(&s.co, rev, &ds, err, sizeof err)) {
-            fprintf(stderr, "sunset: %s\n", err);
-            goto cleanup;
-        }
-        /* a submodule is another repository's commit, not a file of this one */
-        for (size_t i = 0; c->verbose && i < ds.submodules.n; i++)
-            fprintf(stderr, "sunset: %s: a submodule (gitlink), not a file: not judged; check it in "
-                    "its own repository\n", VEC_AT(&ds.submodules, char *, i));
-        if (changed_files(c, &s, &ds, &bv, &gf)) goto oom;
-        if (scan_base(c, &s, &ds, rev, &old) || keep_judged(c, &old)) goto cleanup;
-        /* baseline entries only filter; fixes are measured against REV */
-        for (size_t i = 0; i < ks.n; i++) ks.v[i].in_scope = false;
-        for (size_t i = 0; i < old.n_findings; i++)
-            if (!old.findings[i].suppressed && sunset_known_add_finding(&ks, &old.findings[i], true)) goto oom;
+        if ((rc = changed_diff(c, &s, rev, &bv, &ds, &old, &ks, &gf))) goto fail;
     }
-    if (!diff)
-        for (size_t i = 0; i < ks.n; i++) {
-            sunset_known *k = &ks.v[i];
-            /* in scope: a rule this run judges, in a file we scan or one that is gone (and would
-             * have been scanned: selected and under a PATH). The rest is neither fixed nor
-             * moved, and --update-baseline keeps it as it was. */
-            k->in_scope = judged(&s, c, &deleted, k);
-        }
+    /* in scope: a rule this run judges, in a file we scan or one that is gone (and would have
+     * been scanned: selected and under a PATH). The rest is neither fixed nor moved, and
+     * --update-baseline keeps it as it was. */
+    for (size_t i = 0; !diff && i < ks.n; i++) ks.v[i].in_scope = judged(&s, c, &deleted, &ks.v[i]);
     if ((rc = c->staged ? scan_staged(&s, &ds, &cur) : scan_execute(c, &s, &cur))) goto cleanup;
     rc = EXIT_USAGE;
     if (keep_judged(c, &cur)) goto oom;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
     if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf, &edited)) goto oom;
     if (diff) changed_unused(&cur, &old, &ds);
-    if (c->files_from)
-        for (size_t i = 0; i < cur.n_skipped; i++)
-            if (sunset_gate_add_finding(&gf, sunset_gate_skip_kind(cur.skipped[i].what), cur.skipped[i].path, cur.skipped[i].line, cur.skipped[i].what))
-                goto oom;
-    if (gf.n_findings) {
-        if (sunset_result_absorb(&cur, &gf)) goto oom;
-        sunset_result_finish(&cur);
-    }
+    if (absorb_gate_findings(c, &cur, &gf)) goto oom;
 
     run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = diff ? &ds : NULL, .full = full,
                             .n_baseline = n_baseline, .have_baseline = base_name != NULL};
     if (sunset_gate_judge(&run, &g)) goto oom;
     if (edited && rejudge_ratchet(c, &s, edited, &run, &g, &msgs)) goto oom;
-    if (c->update_baseline) {
-        sunset_known_set nb = {0};
-        bool bad = sunset_gate_next_baseline(&run, c->accept_new, &nb) != 0;
-        size_t n = 0;
-        /* the baseline check used: --baseline FILE, else the default one it found */
-        sb file = {0};
-        if (c->baseline) sb_puts(&file, c->baseline);
-        else sb_printf(&file, "%s/%s", bv.top, SUNSET_DEFAULT_BASELINE);
-        bad = bad || file.oom;
-        int wrc = bad ? EXIT_USAGE : sunset_baseline_write(file.s, nb.v, nb.n, &n);
-        sb_free(&file);
-        if (bad) fprintf(stderr, "sunset: out of memory updating the baseline\n");
-        sunset_known_set_free(&nb);
-        if (wrc) {
-            rc = wrc;
-            goto cleanup;
-        }
-        g.updated = true;
-        g.baseline_before = n_baseline;
-        g.baseline_after = n;
-    }
+    if (c->update_baseline && (rc = update_baseline(c, &run, &bv, n_baseline, &g))) goto cleanup;
 
     /* a narrowed run compares its failing findings with the whole change's (whole_change) */
-    bool narrow = !c->files_from && !c->verdict_keys && narrowed(c, &s);
-    if ((c->verdict_keys || narrow) && failing_keys(&cur, &run, &g, c->verdict_keys ? c->verdict_keys : &mine))
+    bool narrow = !c->files_from && !verdict_keys && narrowed(c, &s);
+    if ((verdict_keys || narrow) && failing_keys(&cur, &run, &g, verdict_keys ? verdict_keys : &mine))
         goto oom;
-    if (c->verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
+    if (verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
         rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
         goto cleanup;
     }
-
-    /* the reported result: cur with only the new findings and the suppressed ones; SARIF gets
-     * the full set with each finding's baselineState, as code scanning expects of an upload */
-    out = cur;
-    memset(&cur, 0, sizeof cur);
-    const char *what = c->staged ? " (the staged change)" : "";
-    if (base_name && diff) sb_printf(&against, "%s%s and baseline %s", rev, what, base_name);
-    else if (diff) sb_printf(&against, "%s%s", rev, what);
-    else if (base_name) sb_printf(&against, "baseline %s", base_name);
-    else sb_puts(&against, "an empty baseline");
-    if (c->files_from) sb_printf(&against, " (files listed in %s)", c->files_from);
-    g.against = against.s ? against.s : "";
-    out.gate = &g;
-    out.uri_prefix = s.repo_prefix;
-    if (!(infos = rule_infos(s.rs, &out.n_rules))) goto oom;
-    out.rules = infos;
-
-    /* write: SARIF (--sarif, or the format) from the full set, the other formats the new only */
-    sunset_output_opts oo = output_opts(c);
-    g.states = run.state;
-    /* SARIF's results have one shape in every command: each carries its remnant, as scan's do */
-    bool sarif_fmt = strcmp(writer->name, "sarif") == 0;
-    if (c->sarif_out || sarif_fmt) {
-        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &srem)) goto oom;
-        out.remnants = &srem;
-    }
-    if (c->sarif_out) {
-        sb sarif = {0};
-        const sunset_writer *sw = sunset_writer_find("sarif");
-        int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
-        int wrc = bad ? EXIT_USAGE : output_write(c->sarif_out, &sarif);
-        sb_free(&sarif);
-        if (bad) goto oom;
-        if ((rc = wrc)) goto cleanup;
-    }
-    if (!sarif_fmt) {
-        out.remnants = NULL;
-        sunset_result_keep(&out, run.is_new);
-        g.states = NULL;
-    }
-    /* the gate decides per finding and reports grouped: the text view lists the new findings
-     * as remnants (one item per line or statement) unless --findings asks for each; github
-     * annotations and JSON stay per finding */
-    if (strcmp(writer->name, "text") == 0 && !c->findings) {
-        if (sunset_remnants_build(&out, s.rs, NULL, rm_chain_write, &rem) ||
-            sunset_remnants_as_new(&out, &rem))
-            goto oom;
-        out.remnants = &rem;
-    }
-    if (strcmp(writer->name, "text") == 0) {
-        sunset_output_opts to = oo;
-        to.summary = false;
-        if (writer->write(&out, &to, &doc)) goto oom;
-        if (oo.summary) sunset_gate_text(&out, &doc);
-    } else if (writer->write(&out, &oo, &doc)) {
-        goto oom;
-    }
-    if (doc.oom) goto oom;
-    const char *summary = c->summary;
-    bool append = false;
-    if (!summary && strcmp(writer->name, "github") == 0 && getenv("GITHUB_STEP_SUMMARY") &&
-        *getenv("GITHUB_STEP_SUMMARY")) {
-        summary = getenv("GITHUB_STEP_SUMMARY");
-        append = true; /* other steps' summaries share the file */
-    }
-    if (summary) {
-        const sunset_writer *mw = sunset_writer_find("markdown");
-        if (!mw || mw->write(&out, &oo, &md)) goto oom;
-        if ((rc = write_summary_file(summary, &md, append))) goto cleanup;
-    }
-    if ((rc = output_write(c->output, &doc))) goto cleanup;
+    if ((rc = check_write(c, &s, &cur, &run, &g, rev, base_name))) goto fail;
     rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
     /* a PATH, a sub-directory or --select/--ignore narrows what is shown and updated, never the
      * verdict: the whole change is judged once more, and what fails outside the scope fails */
@@ -1040,33 +1076,27 @@ int cmd_check(cli *c) {
         if (wrc) rc = wrc;
     }
     goto cleanup;
+fail: /* rc: an exit code, its message printed, or -1 on OOM */
+    if (rc > 0) goto cleanup;
 oom:
     fprintf(stderr, "sunset: out of memory\n");
     rc = EXIT_USAGE;
 cleanup:
-    sb_free(&doc);
-    sb_free(&md);
-    sb_free(&against);
     sunset_free(cfg_rel);
     sunset_free(base_name);
     sunset_free(base_rel);
-    sunset_free(infos);
     sunset_gate_run_free(&run);
-    for (size_t i = 0; i < listed.n; i++) sunset_free(VEC_AT(&listed, char *, i));
-    vec_free(&listed);
-    vec_free(&deleted);
+    free_strs(&listed);
+    vec_free(&deleted); /* listed's */
     diff_set_free(&ds);
-    for (size_t i = 0; i < msgs.n; i++) sunset_free(VEC_AT(&msgs, char *, i));
-    vec_free(&msgs);
+    free_strs(&msgs);
     free_strs(&mine);
     sunset_known_set_free(&ks);
-    out.remnants = NULL;
-    sunset_remnants_free(&rem);
-    sunset_remnants_free(&srem);
-    sunset_result_free(&out);
     sunset_result_free(&cur);
     sunset_result_free(&old);
     sunset_result_free(&gf);
     scan_ctx_free(&s);
     return rc;
 }
+
+int cmd_check(const cli *c) { return check_run(c, NULL); }

@@ -4,6 +4,7 @@
  * the same rows, so the two cannot disagree.
  */
 #include "cmd/cli.h"
+#include "cmd/documents.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -197,28 +198,17 @@ static int unknown_option(const char *a, const cli *c) {
 
 /* ---- formats: one set of names for every command ---- */
 
-static const struct {
-    const char *name, *alias; /* alias: another accepted spelling, or NULL */
-    unsigned cmds;            /* the commands that write it */
-} formats[] = {
-    {"text", "txt", CMD_SCAN | CMD_CHECK | CMD_RULES},
-    {"json", NULL, CMD_SCAN | CMD_CHECK | CMD_RULES | CMD_HISTORY | CMD_REPORT | CMD_REMOVABLE},
-    {"sarif", NULL, CMD_SCAN | CMD_CHECK},
-    {"github", "gh", CMD_SCAN | CMD_CHECK},
-    {"markdown", "md", CMD_SCAN | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE | CMD_RULES},
-    {"csv", NULL, CMD_HISTORY},
-    {"svg", NULL, CMD_HISTORY},
-    {"html", "htm", CMD_REPORT},
-};
-#define N_FORMATS (sizeof formats / sizeof formats[0])
 
-/* c->format to its one name (md -> markdown), or an error listing the command's formats. */
+/* c->format to its one name (md -> markdown), or an error listing the command's formats
+ * (the document table, cmd/documents.c). */
 static int check_format(cli *c) {
     if (!c->format) return EXIT_OK;
     suggest s = {c->format, strlen(c->format), NULL, 0};
     char known[160] = "";
-    for (size_t i = 0; i < N_FORMATS; i++) {
-        if (!(formats[i].cmds & c->cmd)) continue;
+    size_t n_formats;
+    const doc_format *formats = doc_formats(&n_formats);
+    for (size_t i = 0; i < n_formats; i++) {
+        if (formats[i].cmd != c->cmd) continue;
         if (strcmp(c->format, formats[i].name) == 0) return EXIT_OK;
         if (formats[i].alias && strcmp(c->format, formats[i].alias) == 0) {
             c->format = formats[i].name; /* static, as --no-color's "never" */
@@ -436,20 +426,20 @@ bool cli_shard_parse(const char *s, unsigned *i, unsigned *n) {
     return sscanf(s, "%u/%u%c", i, n, &extra) == 2 && *n > 0 && *i > 0 && *i <= *n && *n <= 100000;
 }
 
-int cli_shard(cli *c) {
+int cli_shard(const cli *c, cli_shard_spec *out) {
+    *out = (cli_shard_spec){0, 0};
     if (!c->shard) return EXIT_OK;
     unsigned i, n;
     if (!cli_shard_parse(c->shard, &i, &n))
         return cli_usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", c->shard);
-    c->shard_i = i;
-    c->shard_n = n;
+    *out = (cli_shard_spec){i, n};
     return EXIT_OK;
 }
 
-bool cli_in_shard(const cli *c, const char *key) {
-    if (!c->shard_n) return true;
+bool cli_in_shard(const cli_shard_spec *sh, const char *key) {
+    if (!sh->n) return true;
     /* a stable split: the same key always lands in the same shard, whatever the machine */
-    return hash64(key, strlen(key), 0x5eed) % c->shard_n == c->shard_i - 1;
+    return hash64(key, strlen(key), 0x5eed) % sh->n == sh->i - 1;
 }
 
 void cli_free(cli *c) {

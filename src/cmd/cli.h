@@ -24,6 +24,9 @@ enum {
 /* Commands that run a scan and so take the scan options. */
 #define CMD_SCANNING (CMD_SCAN | CMD_BASELINE | CMD_CHECK | CMD_REPORT | CMD_REMOVABLE)
 
+/* The parsed command line. Only cli_parse writes it: every command takes it `const`, and what
+ * a command derives from it (the configuration's globs, the shard, the start of the
+ * configuration search) lives in the command's own state (cmd/session.h's scan_ctx). */
 typedef struct cli {
     unsigned cmd;          /* CMD_* bit of the command */
     const char *command;   /* its name */
@@ -44,9 +47,6 @@ typedef struct cli {
     bool update_baseline, accept_new, report_unused;
     bool staged, allow_config_change, allow_new_suppressions; /* check: the gate's trust model */
     const char *sarif_out; /* check --sarif FILE */
-    vec *verdict_keys;     /* check, internal: judge only, write nothing, push each failing new
-                            * finding's "path:line:col: RULE" (char *, the caller frees) */
-    struct git_repository *reuse_repo; /* check, internal: the checkout's repository, open */
     vec select, ignore;    /* --select/--ignore RULE-GLOB (scanning commands); const char * */
     bool error_exit;       /* scan --error: exit 1 on findings at or above --severity-threshold */
     const char *stdin_filename; /* scan -: the name (and so the language) of stdin's content */
@@ -57,9 +57,8 @@ typedef struct cli {
     /* the content cache (scanning commands) */
     const char *cache_dir;
     bool no_cache;
-    /* --shard i/n (scan, history): this run does part i of n; 0/0 = everything */
+    /* --shard i/n (scan, history): this run does part i of n (cli_shard parses it) */
     const char *shard;
-    unsigned shard_i, shard_n;
     /* report (src/cmd/report.c) */
     const char *manifest, *out_dir, *update, *owners, *source_url, *burndown;
     const char *lang, *revision; /* --lang zh|en; --revision SHA (a tree not in git) */
@@ -79,7 +78,7 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 typedef struct command {
     const char *name;
     unsigned bit;
-    int (*run)(cli *c);
+    int (*run)(const cli *c);
     const char *synopsis; /* "scan [OPTIONS] [PATH...]" */
     const char *summary;  /* one line for --help */
 } command;
@@ -87,19 +86,24 @@ extern const command sunset_commands[];
 extern const size_t sunset_n_commands;
 
 /* Commands, one file each. */
-int cmd_scan(cli *c);   /* src/cmd/session.c */
-int cmd_rules(cli *c);  /* src/cmd/selftest.c */
-int cmd_removable(cli *c); /* src/cmd/removable.c */
-int cmd_baseline(cli *c); /* src/cmd/check.c */
-int cmd_check(cli *c);    /* src/cmd/check.c */
-int cmd_history(cli *c); /* src/cmd/history.c */
-int cmd_merge(cli *c);   /* src/cmd/merge.c */
-/* Parse c->shard ("i/n", 1 <= i <= n) into shard_i/shard_n; prints an error, returns EXIT_USAGE. */
-int cli_shard(cli *c);
+int cmd_scan(const cli *c);   /* src/cmd/session.c */
+int cmd_rules(const cli *c);  /* src/cmd/selftest.c */
+int cmd_removable(const cli *c); /* src/cmd/removable.c */
+int cmd_baseline(const cli *c); /* src/cmd/check.c */
+int cmd_check(const cli *c);    /* src/cmd/check.c */
+int cmd_history(const cli *c); /* src/cmd/history.c */
+int cmd_merge(const cli *c);   /* src/cmd/merge.c */
+/* A run's part of the work: part i of n; n == 0: everything. */
+typedef struct cli_shard_spec {
+    unsigned i, n;
+} cli_shard_spec;
+/* Parse c->shard ("i/n", 1 <= i <= n) into *out ({0, 0} without --shard); prints an error,
+ * returns EXIT_USAGE. */
+int cli_shard(const cli *c, cli_shard_spec *out);
 /* "i/n" with 1 <= i <= n <= 100000, digits only, into *i and *n. */
 bool cli_shard_parse(const char *s, unsigned *i, unsigned *n);
 /* Is the item with this key in this run's shard? (true without --shard) */
-bool cli_in_shard(const cli *c, const char *key);
-int cmd_report(cli *c);  /* src/cmd/report.c */
+bool cli_in_shard(const cli_shard_spec *sh, const char *key);
+int cmd_report(const cli *c);  /* src/cmd/report.c */
 
 #endif

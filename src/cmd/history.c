@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "report/history.h"
 
@@ -63,10 +64,10 @@ static void manifest_prs(const scan_ctx *s, vec *out) {
 
 /* A history shard's JSON names its shard and inputs for merge: the two members go right after
  * the '{"version":1,' history_write_json starts with (sunset_own_output knows that head). */
-static void shard_stamp(const cli *c, const scan_ctx *s, const char *range, sb *doc) {
+static void shard_stamp(const cli *c, const scan_ctx *s, const vec *paths, const char *range, sb *doc) {
     static const char head0[] = "{\"version\":1,";
     char id[17];
-    scan_inputs_id(c, s, range, id);
+    scan_inputs_id(c, s, paths, range, id);
     sb head = {0};
     sb_puts(&head, head0);
     sb_puts(&head, "\"shard\":");
@@ -78,23 +79,20 @@ static void shard_stamp(const cli *c, const scan_ctx *s, const char *range, sb *
     *doc = head;
 }
 
-int cmd_history(cli *c) {
+int cmd_history(const cli *c) {
     const char *range = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : "HEAD";
     if (c->paths.n > 1) return cli_usage_error("history takes one revision range, e.g. A..B");
-    const char *fmt = c->format ? c->format : "csv";
-    if (strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "svg")) {
-        fprintf(stderr, "sunset: unknown format '%s' (known: csv, json, svg)\n", fmt);
-        return EXIT_USAGE;
-    }
+    const doc_format *fmt = doc_format_of(c); /* cli_parse checked -f */
     scan_ctx s = {0};
     vec samples = VEC_INIT(history_sample);
     sb doc = {0};
     int rc = EXIT_USAGE;
     const char *repo_dir = c->repo ? c->repo : ".";
-    c->paths.n = 0; /* the range is not a path to find a configuration from */
-    vec_push(&c->paths, &repo_dir);
-    if ((rc = scan_load_rules(c, &s))) goto cleanup;
-    scan_add_config_globs(c, &s);
+    /* the range is not a path: the configuration is the repository's, and a shard's inputs
+     * name the repository */
+    vec paths = {(void *)&repo_dir, 1, 1, sizeof(char *)};
+    s.config_from = repo_dir;
+    if ((rc = scan_load_rules(c, &s)) || (rc = scan_add_config_globs(c, &s))) goto cleanup;
     rc = EXIT_USAGE;
     sunset_error err = {{0}};
     s.eo.jobs = 1;
@@ -102,10 +100,10 @@ int cmd_history(cli *c) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         goto cleanup;
     }
-    if (cli_shard(c)) goto cleanup;
-    history_opts ho = {.include = &c->include, .exclude = &c->exclude, .since = c->since,
-                       .max_count = c->max_count, .every = c->every, .shard_i = c->shard_i,
-                       .shard_n = c->shard_n, .progress = !c->quiet && isatty(2), .quiet = c->quiet};
+    if (cli_shard(c, &s.shard)) goto cleanup;
+    history_opts ho = {.include = &s.include, .exclude = &s.exclude, .since = c->since,
+                       .max_count = c->max_count, .every = c->every, .shard_i = s.shard.i,
+                       .shard_n = s.shard.n, .progress = !c->quiet && isatty(2), .quiet = c->quiet};
     history_stats hs = {0};
     if (history_replay(s.eng, repo_dir, range, &ho, &samples, &hs)) goto cleanup;
     /* annotate the PRs of the tracking manifest; without a manifest, every PR a subject names */
@@ -131,13 +129,10 @@ int cmd_history(cli *c) {
         fams[f].title = VEC_AT(&s.rs->families, family_info, f).title;
     }
     if (!fams) goto cleanup;
-    if (strcmp(fmt, "csv") == 0) history_write_csv((history_sample *)samples.v, samples.n, fams, nf, &doc);
-    else if (strcmp(fmt, "json") == 0) {
-        history_write_json((history_sample *)samples.v, samples.n, fams, nf, range, &doc);
-        if (c->shard_n) shard_stamp(c, &s, range, &doc);
-    }
-    else history_write_svg((history_sample *)samples.v, samples.n, range, c->min_drop > 0 ? (uint32_t)c->min_drop : 10,
-                           (const long *)prs.v, prs.n, &doc);
+    history_doc hd = {(const history_sample *)samples.v, samples.n, fams, nf, range,
+                      c->min_drop > 0 ? (uint32_t)c->min_drop : 10, (const long *)prs.v, prs.n};
+    fmt->write.history(&hd, &doc);
+    if (s.shard.n && strcmp(fmt->name, "json") == 0) shard_stamp(c, &s, &paths, range, &doc);
     vec_free(&prs);
     sunset_free(fams);
     if (doc.oom) goto cleanup;

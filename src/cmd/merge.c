@@ -257,7 +257,7 @@ cleanup:
     return rc;
 }
 
-int cmd_merge(cli *c) {
+int cmd_merge(const cli *c) {
     size_t n = c->paths.n;
     if (!n) return cli_usage_error("merge needs the JSON files of the shards");
     mdoc *docs = sunset_calloc(n, sizeof *docs);

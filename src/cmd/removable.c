@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "report/removable.h"
+#include "cmd/documents.h"
 #include "cmd/session.h"
 
-int cmd_removable(cli *c) {
+int cmd_removable(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
     sunset_index *ix = NULL;
@@ -22,13 +23,9 @@ int cmd_removable(cli *c) {
     char *given = NULL; /* the --check-patch file; owned */
     size_t given_len = 0;
     int rc = EXIT_USAGE;
-    const char *format = c->format ? c->format : "markdown";
+    const doc_format *format = doc_format_of(c); /* cli_parse checked -f */
     if (c->patch && c->check_patch) {
         rc = cli_usage_error("--patch and --check-patch exclude each other");
-        goto cleanup;
-    }
-    if (!c->patch && strcmp(format, "json") != 0 && strcmp(format, "markdown") != 0) {
-        fprintf(stderr, "sunset: removable: unknown format '%s' (known: markdown, json)\n", format);
         goto cleanup;
     }
     if (c->paths.n > 1) {
@@ -86,7 +83,7 @@ int cmd_removable(cli *c) {
             rc = n ? EXIT_FINDINGS : EXIT_OK;
             goto cleanup;
         }
-    } else if (!strcmp(format, "json") ? rm_write_json(&plan, &doc) : rm_write_markdown(&plan, &doc)) {
+    } else if (format->write.removal(&plan, &doc)) {
         fprintf(stderr, "sunset: out of memory writing the plan\n");
         goto cleanup;
     }

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/git.h"
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "analysis/history.h"
 #include "analysis/tracking.h"
@@ -33,7 +33,7 @@
 enum { BATCH_FILES = 8 };
 
 /* The manifest: --manifest, else the one tracking/*.json in the rule directories. */
-static char *find_manifest(cli *c, const scan_ctx *s) {
+static char *find_manifest(const cli *c, const scan_ctx *s) {
     if (c->manifest) return sunset_strndup(c->manifest, strlen(c->manifest));
     char *found = NULL;
     size_t n = 0;
@@ -61,15 +61,19 @@ static char *find_manifest(cli *c, const scan_ctx *s) {
     return NULL;
 }
 
-/* The commit at HEAD and its date when root is the top of a git work tree. A subdirectory of
- * some repository (testdata/ inside sunset's own) is not the tracked repository: no revision. */
-static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char date[16]) {
-    git_repository *repo = NULL;
+/* The measured tree's repository: the checkout's when the root is the top of its work tree.
+ * A subdirectory of some repository (testdata/ inside sunset's own) is not the tracked
+ * repository: NULL, and no revision. Borrowed from the checkout, opened once. */
+static git_repository *tree_repo(const scan_ctx *s) {
+    return s->co.repo && s->co.prefix && !*s->co.prefix ? s->co.repo : NULL;
+}
+
+/* The commit at HEAD of repo (the tree's, or NULL) and its date. */
+static void tree_revision(git_repository *repo, char sha[GIT_OID_HEXSZ + 1], char date[16]) {
     git_commit *head = NULL;
     git_oid id;
     sha[0] = date[0] = 0;
-    sunset_git_init();
-    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0) goto cleanup;
+    if (!repo) return;
     if (git_repository_is_bare(repo) || git_reference_name_to_id(&id, repo, "HEAD") != 0 ||
         git_commit_lookup(&head, repo, &id) != 0)
         goto cleanup;
@@ -79,7 +83,6 @@ static void tree_revision(const char *root, char sha[GIT_OID_HEXSZ + 1], char da
     if (gmtime_r(&t, &tm)) strftime(date, 16, "%Y-%m-%d", &tm);
 cleanup:
     git_commit_free(head);
-    git_repository_free(repo);
 }
 
 /* A PR number named in a commit subject of the history, and the newest such commit's time. */
@@ -94,17 +97,14 @@ static int cmp_pr_seen(const void *a, const void *b) {
     return x->pr != y->pr ? (x->pr < y->pr ? -1 : 1) : (x->time > y->time ? -1 : x->time < y->time);
 }
 
-/* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of the
- * repository at root, merged branches included, sorted; *ok false when root has no history. */
-static int history_prs(const char *root, vec *prs, bool *ok) {
-    git_repository *repo = NULL;
+/* The PR numbers ("#123" in a commit's subject) of every commit reachable from HEAD of repo
+ * (the tree's, or NULL), merged branches included, sorted; *ok false without history. */
+static int history_prs(git_repository *repo, vec *prs, bool *ok) {
     git_revwalk *walk = NULL;
     git_oid id;
     int rc = 0;
     *ok = false;
-    sunset_git_init();
-    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0 ||
-        git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
+    if (!repo || git_repository_is_bare(repo) || git_revwalk_new(&walk, repo) != 0 || git_revwalk_push_head(walk) != 0)
         goto cleanup;
     while (git_revwalk_next(&id, walk) == 0) {
         git_commit *c = NULL;
@@ -129,7 +129,6 @@ static int history_prs(const char *root, vec *prs, bool *ok) {
     prs->n = u;
 cleanup:
     git_revwalk_free(walk);
-    git_repository_free(repo);
     return rc;
 }
 
@@ -180,16 +179,13 @@ typedef struct remote_tip {
  * when it is one of them — into *web (empty when none). The remotes are found from their
  * branches and their URLs read from the configuration, not with git_remote_list /
  * git_remote_lookup: with the system PCRE2, libgit2 1.5 leaks their configuration regexes. */
-static void revision_remote(const char *root, const char *rev, const char *manifest_repo, sb *web) {
-    git_repository *repo = NULL;
+static void revision_remote(git_repository *repo, const char *rev, const char *manifest_repo, sb *web) {
     git_reference_iterator *it = NULL;
     git_reference *ref = NULL;
     git_config *cfg = NULL;
     git_oid id;
     vec tips = VEC_INIT(remote_tip), ids = VEC_INIT(git_oid);
-    sunset_git_init();
-    if (sunset_git_open(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH) != 0 ||
-        git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
+    if (!repo || git_oid_fromstr(&id, rev) != 0 || git_repository_config_snapshot(&cfg, repo) != 0 ||
         git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") != 0)
         goto cleanup;
     while (git_reference_next(&ref, it) == 0) {
@@ -236,7 +232,6 @@ cleanup:
     vec_free(&ids);
     git_reference_iterator_free(it);
     git_config_free(cfg);
-    git_repository_free(repo);
 }
 
 static int pr_in_history(void *ctx, long pr) {
@@ -405,10 +400,10 @@ static bool pr_named(const tracking_manifest *m, long pr) {
     return false;
 }
 
-static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const char *rev, trk_lang lang,
+static int since_history(const cli *c, scan_ctx *s, const tracking_manifest *m, const char *rev, trk_lang lang,
                          trk_since *since) {
     const char *prev = since->revision, *why = NULL;
-    git_repository *repo = NULL;
+    git_repository *repo = tree_repo(s);
     git_object *from = NULL;
     git_oid to;
     vec samples = VEC_INIT(history_sample);
@@ -418,9 +413,7 @@ static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const 
     if (!rev || c->revision) why = en ? "the measured tree is not a git checkout" : "所测的树不是 git 检出";
     else if (!prev) why = en ? "the previous report names no revision" : "上次报告未记录提交";
     if (why) goto note;
-    sunset_git_init();
-    if (git_repository_open_ext(&repo, s->root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0 ||
-        git_oid_fromstr(&to, rev) != 0)
+    if (!repo || git_oid_fromstr(&to, rev) != 0)
         why = en ? "the measured tree is not a git checkout" : "所测的树不是 git 检出";
     else if (git_revparse_single(&from, repo, prev) != 0 || git_object_type(from) != GIT_OBJECT_COMMIT)
         why = en ? "the previous report's commit is not in this repository" : "上次报告的提交不在本仓库中";
@@ -457,7 +450,7 @@ static int since_history(cli *c, scan_ctx *s, const tracking_manifest *m, const 
         rc = 1;
         goto cleanup;
     }
-    history_opts ho = {.include = &c->include, .exclude = &c->exclude, .progress = !c->quiet && isatty(2),
+    history_opts ho = {.include = &s->include, .exclude = &s->exclude, .progress = !c->quiet && isatty(2),
                        .quiet = true};
     history_stats hs = {0};
     if (history_replay(eng, s->root, range, &ho, &samples, &hs)) {
@@ -492,43 +485,64 @@ cleanup:
     history_samples_free(&samples);
     sunset_engine_free(eng);
     git_object_free(from);
-    git_repository_free(repo);
     return rc;
 }
 
-int cmd_report(cli *c) {
-    scan_ctx s = {0};
-    sunset_result res = {0};
-    tracking_manifest *m = NULL;
-    tracking_report rep = {0};
-    vec batches = VEC_INIT(trk_batch), prs = VEC_INIT(pr_seen);
-    bool want_batches = c->batches || c->owners;
-    char *manifest = NULL, *owners = NULL, *burndown = NULL, *prev = NULL;
-    size_t prev_len = 0;
-    trk_since since = {0};
-    sunset_finding *kept = NULL;
-    int rc = EXIT_USAGE;
-    const char *fmt = c->format ? c->format : "md";
-    int (*fn)(const tracking_report *, const vec *, sb *) = NULL;
-    if (strcmp(fmt, "md") == 0 || strcmp(fmt, "markdown") == 0) fn = tracking_write_md;
-    else if (strcmp(fmt, "json") == 0) fn = tracking_write_json;
-    else if (strcmp(fmt, "html") == 0) fn = tracking_write_html;
-    else {
-        fprintf(stderr, "sunset: unknown report format '%s' (known: md, json, html)\n", fmt);
-        goto cleanup;
-    }
-    if (c->paths.n > 1) {
-        rc = cli_usage_error("report takes one PATH");
-        goto cleanup;
-    }
-    trk_lang lang = TRK_ZH;
-    if (c->lang && !trk_lang_parse(c->lang, &lang)) {
+/* One report run's state, freed by report_run_free. */
+typedef struct report_run {
+    scan_ctx s;
+    sunset_result res, view; /* view: res without the suppressed findings (kept); the
+                              * report points at it */
+    tracking_manifest *m;
+    tracking_report rep;
+    vec batches, prs; /* trk_batch; pr_seen */
+    char *manifest, *owners, *burndown, *prev;
+    size_t prev_len;
+    trk_since since;
+    sunset_finding *kept;
+    trk_lang lang;
+    char revision[GIT_OID_HEXSZ + 1], date[16];
+    bool pinned;
+} report_run;
+
+static void report_run_free(report_run *r) {
+    trk_since_free(&r->since);
+    sunset_free(r->prev);
+    tracking_batches_free(&r->batches);
+    vec_free(&r->prs);
+    tracking_report_free(&r->rep);
+    tracking_manifest_free(r->m);
+    sunset_free(r->kept);
+    sunset_free(r->manifest);
+    sunset_free(r->owners);
+    sunset_free(r->burndown);
+    sunset_result_free(&r->res);
+    scan_ctx_free(&r->s);
+}
+
+static int report_oom(void) {
+    fprintf(stderr, "sunset: out of memory computing the tracking report\n");
+    return EXIT_USAGE;
+}
+
+/* file (up to max bytes; 0: no limit) into *data, or EXIT_USAGE with the message printed. */
+static int read_input(const char *file, size_t max, char **data, size_t *len) {
+    int e = read_file(file, max, data, len);
+    if (!e) return EXIT_OK;
+    fprintf(stderr, "sunset: %s: %s\n", file, strerror(e));
+    return EXIT_USAGE;
+}
+
+/* The options and the files they name, before any scan: a mistake stops the run here. */
+static int report_inputs(const cli *c, report_run *r) {
+    if (c->paths.n > 1) return cli_usage_error("report takes one PATH");
+    if (c->lang && !trk_lang_parse(c->lang, &r->lang)) {
         fprintf(stderr, "sunset: --lang: want zh or en, not '%s'\n", c->lang);
-        goto cleanup;
+        return EXIT_USAGE;
     }
     if (c->revision && !is_hex_rev(c->revision)) {
         fprintf(stderr, "sunset: --revision: want a commit id (7 to 40 hex digits), not '%s'\n", c->revision);
-        goto cleanup;
+        return EXIT_USAGE;
     }
     if (c->paths.n == 1) {
         /* the tracked tree is a directory; a file is a mistake, not a tree with one file */
@@ -536,226 +550,221 @@ int cmd_report(cli *c) {
         struct stat st;
         if (stat(p, &st) != 0) {
             fprintf(stderr, "sunset: %s: %s\n", p, strerror(errno));
-            goto cleanup;
+            return EXIT_USAGE;
         }
         if (!S_ISDIR(st.st_mode)) {
             fprintf(stderr, "sunset: %s: not a directory: report measures a source tree (the repository's top)\n", p);
-            goto cleanup;
+            return EXIT_USAGE;
         }
     }
-    if (c->owners) {
-        size_t len;
-        int e = read_file(c->owners, 0, &owners, &len);
-        if (e) {
-            fprintf(stderr, "sunset: %s: %s\n", c->owners, strerror(e));
-            goto cleanup;
-        }
-    }
+    size_t len;
+    if (c->owners && read_input(c->owners, 0, &r->owners, &len)) return EXIT_USAGE;
     if (c->burndown) {
-        size_t len;
-        int e = read_file(c->burndown, 16u << 20, &burndown, &len);
-        if (e) {
-            fprintf(stderr, "sunset: %s: %s\n", c->burndown, strerror(e));
-            goto cleanup;
-        }
-        const char *p = burndown;
+        if (read_input(c->burndown, 16u << 20, &r->burndown, &len)) return EXIT_USAGE;
+        const char *p = r->burndown;
         while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
         if (strncmp(p, "<svg", 4) != 0) {
             fprintf(stderr, "sunset: %s:1:1: not an SVG document (write one with 'sunset history -f svg')\n", c->burndown);
-            goto cleanup;
+            return EXIT_USAGE;
         }
     }
-    if (c->since_report) {
-        int e = read_file(c->since_report, 256u << 20, &prev, &prev_len);
-        if (e) {
-            fprintf(stderr, "sunset: %s: %s\n", c->since_report, strerror(e));
-            goto cleanup;
-        }
-    }
-    if ((rc = scan_prepare(c, &s))) goto cleanup;
-    rc = EXIT_USAGE;
-    if (!(manifest = find_manifest(c, &s))) goto cleanup;
+    if (c->since_report && read_input(c->since_report, 256u << 20, &r->prev, &r->prev_len)) return EXIT_USAGE;
+    return EXIT_OK;
+}
+
+/* The manifest, with --source-url applied, and the check that the scanned tree is the one
+ * it tracks (s.files is ready). */
+static int report_manifest(const cli *c, report_run *r) {
+    if (!(r->manifest = find_manifest(c, &r->s))) return EXIT_USAGE;
     sunset_error err = {{0}};
-    if (!(m = tracking_manifest_load(manifest, &err))) {
+    if (!(r->m = tracking_manifest_load(r->manifest, &err))) {
         fprintf(stderr, "sunset: %s\n", err.msg);
-        goto cleanup;
+        return EXIT_USAGE;
     }
     if (c->source_url && *c->source_url && !trk_is_web_url(c->source_url)) {
         /* links are http(s) or relative: a javascript: prefix would run in a reader's page */
         fprintf(stderr, "sunset: --source-url: want an http:// or https:// URL, or \"\" for "
                         "relative links: %s\n", c->source_url);
-        goto cleanup;
+        return EXIT_USAGE;
     }
     if (c->source_url) {
         /* the snapshot measured may not be the manifest's branch: links follow the user */
-        sunset_free(m->source_url);
-        m->source_url = *c->source_url ? sunset_strndup(c->source_url, strlen(c->source_url)) : NULL;
-        if (*c->source_url && !m->source_url) goto oom;
+        sunset_free(r->m->source_url);
+        r->m->source_url = *c->source_url ? sunset_strndup(c->source_url, strlen(c->source_url)) : NULL;
+        if (*c->source_url && !r->m->source_url) return report_oom();
     }
     bool known;
     sb expected = {0};
-    if (tracking_tree_known(m, &(tracking_opts){.tree = (char *const *)s.files.v, .n_tree = s.files.n}, &known,
-                            &expected)) {
-        sb_free(&expected);
-        goto oom;
-    }
-    if (!known) {
+    const scan_ctx *s = &r->s;
+    int rc = EXIT_OK;
+    if (tracking_tree_known(r->m, &(tracking_opts){.tree = (char *const *)s->files.v, .n_tree = s->files.n}, &known,
+                            &expected))
+        rc = report_oom();
+    else if (!known) {
         fprintf(stderr, "sunset: %s: not the tree tracking issue %s measures: none of its files or known "
                         "paths is here (expected e.g. %s)\n",
-                s.co.display, m->id, expected.s ? expected.s : "?");
-        sb_free(&expected);
-        goto cleanup;
+                s->co.display, r->m->id, expected.s ? expected.s : "?");
+        rc = EXIT_USAGE;
     }
     sb_free(&expected);
-    /* what was measured: the commit pins every link when the manifest names the repository */
-    char revision[GIT_OID_HEXSZ + 1], date[16];
-    tree_revision(s.root, revision, date);
-    if (c->revision) snprintf(revision, sizeof revision, "%s", c->revision);
-    if (!date[0]) run_date(date);
-    /* Links pin the commit in the repository that has it: a tree in git is linked through
-     * the remote whose branches contain the commit (a fork's commit is not in the upstream);
-     * a commit no remote holds (local, or fetched from a path) keeps the manifest's branch
-     * links, with a warning. --revision of an exported tree is taken at its word. */
-    bool pinned = false;
-    if (revision[0] && m->repository && !c->source_url) {
-        sb web = {0};
-        if (c->revision) sb_puts(&web, m->repository);
-        else revision_remote(s.root, revision, m->repository, &web);
-        if (web.oom) {
-            sb_free(&web);
-            goto oom;
-        }
-        if (web.len) {
-            sunset_free(m->source_url);
-            sb u = {0};
-            size_t rl = web.len;
-            sb_printf(&u, "%.*s/blob/%s", (int)(rl && web.s[rl - 1] == '/' ? rl - 1 : rl), web.s, revision);
-            if (!c->revision && !same_web(web.s, m->repository) && !c->quiet)
-                fprintf(stderr, "sunset: note: commit %.12s is not in %s's branches; links point at %s, the remote "
-                                "that has it\n", revision, m->repository, web.s);
-            sb_free(&web);
-            if (u.oom) goto oom;
-            m->source_url = sb_take(&u);
-            pinned = true;
-        } else {
-            sb_free(&web);
-            if (!c->quiet) /* -q: no warnings on stderr; the report's first line says it too */
-                fprintf(stderr, "sunset: warning: commit %.12s is in no remote branch with a web URL (a local commit, "
-                            "or a clone of a path): links point at %s, not at the commit, and line anchors may "
-                            "drift\n",
-                    revision, m->source_url ? m->source_url : "relative paths");
-        }
+    return rc;
+}
+
+/* The commit a tree in git is linked at: the remote whose branches contain it (a fork's
+ * commit is not in the upstream); a commit no remote holds (local, or fetched from a path)
+ * keeps the manifest's branch links, with a warning. --revision of an exported tree is taken
+ * at its word. */
+static int pin_links(const cli *c, report_run *r) {
+    tracking_manifest *m = r->m;
+    sb web = {0};
+    if (c->revision) sb_puts(&web, m->repository);
+    else revision_remote(tree_repo(&r->s), r->revision, m->repository, &web);
+    if (web.oom) {
+        sb_free(&web);
+        return report_oom();
     }
-    if ((rc = scan_execute(c, &s, &res))) goto cleanup;
-    rc = EXIT_USAGE;
-    /* suppressed findings (sunset-ignore) do not keep anything open: measure a filtered view */
-    sunset_result view = res;
-    kept = sunset_calloc(res.n_findings ? res.n_findings : 1, sizeof *kept);
-    if (!kept) goto oom;
-    view.n_findings = 0;
-    for (size_t i = 0; i < res.n_findings; i++)
-        if (!res.findings[i].suppressed) kept[view.n_findings++] = res.findings[i];
-    view.findings = kept;
-    if (!c->lang && m->lang) trk_lang_parse(m->lang, &lang);
-    /* the dashboard's "submitted" is measured: a task's PR in the history of what was measured */
+    if (!web.len) {
+        sb_free(&web);
+        if (!c->quiet) /* -q: no warnings on stderr; the report's first line says it too */
+            fprintf(stderr, "sunset: warning: commit %.12s is in no remote branch with a web URL (a local commit, "
+                        "or a clone of a path): links point at %s, not at the commit, and line anchors may "
+                        "drift\n",
+                r->revision, m->source_url ? m->source_url : "relative paths");
+        return EXIT_OK;
+    }
+    sunset_free(m->source_url);
+    sb u = {0};
+    size_t rl = web.len;
+    sb_printf(&u, "%.*s/blob/%s", (int)(rl && web.s[rl - 1] == '/' ? rl - 1 : rl), web.s, r->revision);
+    if (!c->revision && !same_web(web.s, m->repository) && !c->quiet)
+        fprintf(stderr, "sunset: note: commit %.12s is not in %s's branches; links point at %s, the remote "
+                        "that has it\n", r->revision, m->repository, web.s);
+    sb_free(&web);
+    m->source_url = u.oom ? NULL : sb_take(&u);
+    sb_free(&u);
+    if (!m->source_url) return report_oom();
+    r->pinned = true;
+    return EXIT_OK;
+}
+
+/* The scan measured against the manifest into r->rep: suppressed findings (sunset-ignore) do
+ * not keep anything open, a task's PR in the history of what was measured is "submitted",
+ * and --since-report adds 本周变化. */
+static int report_measure(const cli *c, report_run *r) {
+    int rc = scan_execute(c, &r->s, &r->res);
+    if (rc) return rc;
+    sunset_result *view = &r->view;
+    *view = r->res;
+    if (!(r->kept = sunset_calloc(r->res.n_findings ? r->res.n_findings : 1, sizeof *r->kept))) return report_oom();
+    view->n_findings = 0;
+    for (size_t i = 0; i < r->res.n_findings; i++)
+        if (!r->res.findings[i].suppressed) r->kept[view->n_findings++] = r->res.findings[i];
+    view->findings = r->kept;
+    if (!c->lang && r->m->lang) trk_lang_parse(r->m->lang, &r->lang);
     bool have_history = false;
-    if (revision[0] && !c->revision && history_prs(s.root, &prs, &have_history)) goto oom;
-    if (have_history) mark_old_prs(m, &prs);
-    tracking_opts o = {s.root, (char *const *)s.files.v, s.files.n, is_path_rule, NULL, s.rs, lang,
-                       have_history ? pr_in_history : NULL, &prs};
-    if (tracking_compute(m, &view, &o, &rep)) goto oom;
-    rep.burndown = burndown;
-    rep.revision = revision[0] ? revision : NULL;
-    rep.links_pinned = pinned;
-    rep.date = date[0] ? date : NULL;
-    rep.lang = lang;
-    rep.md_budget = c->md_budget > 0 ? (size_t)c->md_budget : 0; /* 0: the default, or --update's room */
-    if (prev) {
-        /* 本周变化: against the previous report's JSON, and the commits in between */
-        int e = trk_since_compute(prev, prev_len, c->since_report, &rep, &since, &err);
-        if (e < 0) goto oom;
-        if (e > 0) {
-            fprintf(stderr, "sunset: %s\n", err.msg);
-            goto cleanup;
-        }
-        if ((e = since_history(c, &s, m, rep.revision, lang, &since)) < 0) goto oom;
-        if (e > 0) goto cleanup;
-        rep.since = &since;
+    if (r->revision[0] && !c->revision && history_prs(tree_repo(&r->s), &r->prs, &have_history)) return report_oom();
+    if (have_history) mark_old_prs(r->m, &r->prs);
+    tracking_opts o = {r->s.root, (char *const *)r->s.files.v, r->s.files.n, is_path_rule, NULL, r->s.rs, r->lang,
+                       have_history ? pr_in_history : NULL, &r->prs};
+    tracking_report *rep = &r->rep;
+    if (tracking_compute(r->m, view, &o, rep)) return report_oom();
+    rep->burndown = r->burndown;
+    rep->revision = r->revision[0] ? r->revision : NULL;
+    rep->links_pinned = r->pinned;
+    rep->date = r->date[0] ? r->date : NULL;
+    rep->lang = r->lang;
+    rep->md_budget = c->md_budget > 0 ? (size_t)c->md_budget : 0; /* 0: the default, or --update's room */
+    if (!r->prev) return EXIT_OK;
+    /* 本周变化: against the previous report's JSON, and the commits in between */
+    sunset_error err = {{0}};
+    int e = trk_since_compute(r->prev, r->prev_len, c->since_report, rep, &r->since, &err);
+    if (e < 0) return report_oom();
+    if (e > 0) {
+        fprintf(stderr, "sunset: %s\n", err.msg);
+        return EXIT_USAGE;
     }
-    if (want_batches && tracking_batches(&rep, owners, BATCH_FILES, &batches)) goto oom;
-    const vec *b = want_batches ? &batches : NULL;
+    if ((e = since_history(c, &r->s, r->m, rep->revision, r->lang, &r->since)) < 0) return report_oom();
+    if (e > 0) return EXIT_USAGE;
+    rep->since = &r->since;
+    return EXIT_OK;
+}
+
+/* --out-dir: tracking.{md,json,html}. All three temps are written before any is renamed: an
+ * error or a signal on the way leaves the previous set whole (only the renames at the end can
+ * split it). */
+static int write_out_dir(const char *out_dir, const tracking_report *rep, const vec *b) {
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "sunset: %s: cannot create: %s\n", out_dir, strerror(errno));
+        return EXIT_USAGE;
+    }
+    static const struct {
+        const char *name, *format; /* the file, and its format in the document table */
+    } outs[] = {{"tracking.md", "markdown"}, {"tracking.json", "json"}, {"tracking.html", "html"}};
+    char *tmp[3] = {NULL, NULL, NULL};
+    sb path[3] = {{0}, {0}, {0}};
+    size_t staged = 0;
+    for (; staged < 3; staged++) {
+        sb doc = {0};
+        sb_printf(&path[staged], "%s/%s", out_dir, outs[staged].name);
+        int e = path[staged].oom || doc_format_find(CMD_REPORT, outs[staged].format)->write.tracking(rep, b, &doc)
+                    ? ENOMEM
+                    : write_file_stage(path[staged].s, doc.s ? doc.s : "", doc.len, &tmp[staged]);
+        sb_free(&doc);
+        if (e) {
+            fprintf(stderr, "sunset: %s: cannot write: %s\n", path[staged].s ? path[staged].s : out_dir, strerror(e));
+            break;
+        }
+    }
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < 3; i++) {
+        if (staged < 3) {
+            if (i < staged) write_file_abort(tmp[i]);
+        } else {
+            int e = write_file_commit(tmp[i], path[i].s);
+            if (e && rc == EXIT_OK) {
+                fprintf(stderr, "sunset: %s: cannot write: %s\n", path[i].s, strerror(e));
+                rc = EXIT_USAGE;
+            }
+        }
+        sb_free(&path[i]);
+    }
+    return staged < 3 ? EXIT_USAGE : rc;
+}
+
+/* The views: --update's issue body, --out-dir's three files, else the one format. */
+static int report_write(const cli *c, report_run *r) {
+    bool want_batches = c->batches || c->owners;
+    if (want_batches && tracking_batches(&r->rep, r->owners, BATCH_FILES, &r->batches)) return report_oom();
+    const vec *b = want_batches ? &r->batches : NULL;
     /* --update: the Markdown's budget is what the body's text outside the markers leaves of
      * the issue limit (--md-budget when smaller), for every Markdown view of this run */
     size_t around = 0;
+    int rc;
     if (c->update) {
-        if ((rc = body_around(c->update, &around))) goto cleanup;
-        rc = EXIT_USAGE;
+        if ((rc = body_around(c->update, &around))) return rc;
         size_t room = around < TRACKING_ISSUE_LIMIT ? TRACKING_ISSUE_LIMIT - around : 0;
-        if (!rep.md_budget || rep.md_budget > room) rep.md_budget = room ? room : 1; /* 0 is the default */
+        if (!r->rep.md_budget || r->rep.md_budget > room) r->rep.md_budget = room ? room : 1; /* 0 is the default */
+        if ((rc = update_issue(c->update, &r->rep, b, around))) return rc;
     }
-    if (c->update && (rc = update_issue(c->update, &rep, b, around))) goto cleanup;
-    if (c->out_dir) {
-        if (mkdir(c->out_dir, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "sunset: %s: cannot create: %s\n", c->out_dir, strerror(errno));
-            goto cleanup;
-        }
-        static const struct {
-            const char *name;
-            int (*fn)(const tracking_report *, const vec *, sb *);
-        } outs[] = {{"tracking.md", tracking_write_md}, {"tracking.json", tracking_write_json},
-                    {"tracking.html", tracking_write_html}};
-        /* All three temps are written before any is renamed: an error or a signal on the way
-         * leaves the previous set whole (only the renames at the end can split it). */
-        char *tmp[3] = {NULL, NULL, NULL};
-        sb path[3] = {{0}, {0}, {0}};
-        size_t staged = 0;
-        for (; staged < 3; staged++) {
-            sb doc = {0};
-            sb_printf(&path[staged], "%s/%s", c->out_dir, outs[staged].name);
-            int e = path[staged].oom || outs[staged].fn(&rep, b, &doc) ? ENOMEM
-                    : write_file_stage(path[staged].s, doc.s ? doc.s : "", doc.len, &tmp[staged]);
-            sb_free(&doc);
-            if (e) {
-                fprintf(stderr, "sunset: %s: cannot write: %s\n",
-                        path[staged].s ? path[staged].s : c->out_dir, strerror(e));
-                break;
-            }
-        }
-        rc = EXIT_OK;
-        for (size_t i = 0; i < 3; i++) {
-            if (staged < 3) {
-                if (i < staged) write_file_abort(tmp[i]);
-            } else {
-                int e = write_file_commit(tmp[i], path[i].s);
-                if (e && rc == EXIT_OK) {
-                    fprintf(stderr, "sunset: %s: cannot write: %s\n", path[i].s, strerror(e));
-                    rc = EXIT_USAGE;
-                }
-            }
-            sb_free(&path[i]);
-        }
-        if (staged < 3) rc = EXIT_USAGE;
-        if (rc) goto cleanup;
-    } else if (!c->update || c->output) {
-        if ((rc = write_one(c->output, &rep, b, fn))) goto cleanup;
+    if (c->out_dir) return write_out_dir(c->out_dir, &r->rep, b);
+    if (!c->update || c->output) return write_one(c->output, &r->rep, b, doc_format_of(c)->write.tracking);
+    return EXIT_OK;
+}
+
+int cmd_report(const cli *c) {
+    report_run r = {.batches = VEC_INIT(trk_batch), .prs = VEC_INIT(pr_seen), .lang = TRK_ZH};
+    int rc = report_inputs(c, &r);
+    if (!rc) rc = scan_prepare(c, &r.s);
+    if (!rc) rc = report_manifest(c, &r);
+    if (!rc) {
+        /* what was measured: the commit pins every link when the manifest names the repository */
+        tree_revision(tree_repo(&r.s), r.revision, r.date);
+        if (c->revision) snprintf(r.revision, sizeof r.revision, "%s", c->revision);
+        if (!r.date[0]) run_date(r.date);
+        if (r.revision[0] && r.m->repository && !c->source_url) rc = pin_links(c, &r);
     }
-    rc = EXIT_OK;
-    goto cleanup;
-oom:
-    fprintf(stderr, "sunset: out of memory computing the tracking report\n");
-    rc = EXIT_USAGE;
-cleanup:
-    trk_since_free(&since);
-    sunset_free(prev);
-    tracking_batches_free(&batches);
-    vec_free(&prs);
-    tracking_report_free(&rep);
-    tracking_manifest_free(m);
-    sunset_free(kept);
-    sunset_free(manifest);
-    sunset_free(owners);
-    sunset_free(burndown);
-    sunset_result_free(&res);
-    scan_ctx_free(&s);
+    if (!rc) rc = report_measure(c, &r);
+    if (!rc) rc = report_write(c, &r);
+    report_run_free(&r);
     return rc;
 }

@@ -147,7 +147,7 @@ int sunset_rules_list(const sunset_ruleset *rs, bool json, sb *out) {
     return out->oom ? -1 : 0;
 }
 
-int cmd_rules(cli *c) {
+int cmd_rules(const cli *c) {
     const char *sub = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : NULL;
     bool show = sub && strcmp(sub, "show") == 0;
     if (!sub || (c->paths.n > 1 && !show) || (strcmp(sub, "test") && strcmp(sub, "list") && !show))
@@ -155,8 +155,7 @@ int cmd_rules(cli *c) {
     /* the words are not paths to look for a configuration from */
     const char *const *ids = (const char *const *)c->paths.v + 1;
     size_t n_ids = c->paths.n - 1;
-    c->paths.n = 0;
-    scan_ctx s = {0};
+    scan_ctx s = {.config_from = "."};
     sb doc = {0};
     int rc = scan_load_rules(c, &s);
     if (rc) goto cleanup;

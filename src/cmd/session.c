@@ -4,6 +4,8 @@
  */
 #include "cmd/session.h"
 
+#include "cmd/documents.h"
+
 #include "core/anchor.h"
 #include "core/cache.h"
 #include "lang/registry.h"
@@ -117,6 +119,8 @@ void scan_ctx_free(scan_ctx *s) {
     for (size_t i = 0; i < s->files.n; i++) sunset_free(VEC_AT(&s->files, char *, i));
     vec_free(&s->files);
     vec_free(&s->dirs);
+    vec_free(&s->include);
+    vec_free(&s->exclude);
     sunset_free(s->bundled_rules);
     sunset_free(s->bundled_queries);
     sunset_checkout_close(&s->co); /* root, shown, repo_prefix and starts are its */
@@ -147,7 +151,7 @@ static int push_disable(scan_ctx *s, const char *const *globs, size_t n) {
 
 /* --select GLOB (only these rules) and --ignore GLOB (not these), as ruff and semgrep take
  * them: a glob that names no rule is a usage error, like a typo in .sunset.json. */
-static int cli_rule_filters(cli *c, scan_ctx *s) {
+static int cli_rule_filters(const cli *c, scan_ctx *s) {
     const vec *lists[2] = {&c->select, &c->ignore};
     for (int l = 0; l < 2; l++)
         for (size_t i = 0; i < lists[l]->n; i++) {
@@ -177,14 +181,15 @@ static int cli_rule_filters(cli *c, scan_ctx *s) {
     return rc;
 }
 
-int scan_load_rules(cli *c, scan_ctx *s) {
+int scan_load_rules(const cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
     if (!s->cfg_ready) sunset_config_init(&s->cfg);
     s->dirs = VEC_INIT(const char *);
     s->files = VEC_INIT(char *);
     if (!c->no_config && !s->cfg_ready) {
         char *found = NULL;
-        if (!c->config) found = sunset_config_find(c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".");
+        const char *from = s->config_from ? s->config_from : c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".";
+        if (!c->config) found = sunset_config_find(from);
         const char *file = c->config ? c->config : found;
         int bad = file && sunset_config_load(file, &s->cfg, &err);
         sunset_free(found);
@@ -330,9 +335,19 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void scan_add_config_globs(cli *c, const scan_ctx *s) {
-    for (size_t i = 0; i < s->cfg.include.n; i++) vec_push(&c->include, &VEC_AT(&s->cfg.include, char *, i));
-    for (size_t i = 0; i < s->cfg.exclude.n; i++) vec_push(&c->exclude, &VEC_AT(&s->cfg.exclude, char *, i));
+int scan_add_config_globs(const cli *c, scan_ctx *s) {
+    const vec *from[2][2] = {{&c->include, &s->cfg.include}, {&c->exclude, &s->cfg.exclude}};
+    vec *to[2] = {&s->include, &s->exclude};
+    bool ok = true;
+    for (int k = 0; k < 2; k++) {
+        vec_free(to[k]);
+        *to[k] = (vec)VEC_INIT(const char *);
+        for (int f = 0; f < 2; f++)
+            for (size_t i = 0; ok && i < from[k][f]->n; i++) ok = vec_push(to[k], &VEC_AT(from[k][f], const char *, i)) != NULL;
+    }
+    if (ok) return EXIT_OK;
+    fprintf(stderr, "sunset: out of memory\n");
+    return EXIT_USAGE;
 }
 
 /* What changes a file's findings whatever the machine: the tool's version, the rules and the
@@ -361,18 +376,18 @@ static uint64_t hash_strs(const vec *v, uint64_t h) {
     return hash64("|", 1, h);
 }
 
-void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[17]) {
+void scan_inputs_id(const cli *c, const scan_ctx *s, const vec *paths, const char *what, char out[17]) {
     /* not the binary or the machine's paths: shards of one CI job run on different hosts */
     uint64_t h = results_hash(s);
-    h = hash_strs(&c->include, h);
-    h = hash_strs(&c->exclude, h);
+    h = hash_strs(&s->include, h);
+    h = hash_strs(&s->exclude, h);
     h = hash_strs(&c->select, h);
     h = hash_strs(&c->ignore, h);
     static const char *const dot[] = {"."};
     vec none = {(void *)dot, 1, 1, sizeof(char *)}; /* no PATH is "." */
-    h = hash_strs(c->paths.n ? &c->paths : &none, h);
+    h = hash_strs(paths->n ? paths : &none, h);
     const long nums[] = {c->no_ignore, c->derive, c->generated, (long)c->max_size, c->budget,
-                         c->every, c->max_count, (long)c->shard_n};
+                         c->every, c->max_count, (long)s->shard.n};
     h = hash64(nums, sizeof nums, h);
     const char *strs[] = {what, c->since, c->root, c->compdb};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
@@ -380,11 +395,10 @@ void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-int scan_prepare(cli *c, scan_ctx *s) {
+int scan_prepare(const cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
-    if ((rc = open_checkout(c, s))) return rc;
-    scan_add_config_globs(c, s);
+    if ((rc = open_checkout(c, s)) || (rc = scan_add_config_globs(c, s))) return rc;
     /* the index's paths, read once through the checkout for every PATH's walk */
     vec tracked = VEC_INIT(char *);
     bool have_tracked = !s->no_walk && s->co.repo && s->co.prefix;
@@ -393,11 +407,12 @@ int scan_prepare(cli *c, scan_ctx *s) {
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
-    walk_opts wo = {!c->no_ignore, (const char *const *)c->include.v, c->include.n,
-                    (const char *const *)c->exclude.v, c->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
+    walk_opts wo = {!c->no_ignore, (const char *const *)s->include.v, s->include.n,
+                    (const char *const *)s->exclude.v, s->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
                     have_tracked ? &tracked : NULL};
+    bool quiet = c->quiet;
     for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
-        int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &c->quiet);
+        int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &quiet);
         if (e) {
             fprintf(stderr, "sunset: %s: %s\n", c->paths.n ? VEC_AT(&c->paths, const char *, i) : ".", strerror(e));
             strs_free(&tracked);
@@ -415,12 +430,12 @@ int scan_prepare(cli *c, scan_ctx *s) {
     }
     s->files.n = u;
     /* --shard i/n: keep this run's part, by a stable hash of the path */
-    if ((rc = cli_shard(c))) return rc;
-    if (c->shard_n) {
+    if ((rc = cli_shard(c, &s->shard))) return rc;
+    if (s->shard.n) {
         u = 0;
         for (size_t i = 0; i < s->files.n; i++) {
             char *f = VEC_AT(&s->files, char *, i);
-            if (cli_in_shard(c, f)) VEC_AT(&s->files, char *, u++) = f;
+            if (cli_in_shard(&s->shard, f)) VEC_AT(&s->files, char *, u++) = f;
             else sunset_free(f);
         }
         s->files.n = u;
@@ -457,7 +472,7 @@ int scan_prepare(cli *c, scan_ctx *s) {
     return EXIT_OK;
 }
 
-int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
+int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
     if (sunset_engine_scan(s->eng, s->root, (char *const *)s->files.v, s->files.n, res)) {
         fprintf(stderr, "sunset: out of memory during the scan\n");
         return EXIT_USAGE;
@@ -483,7 +498,7 @@ int scan_execute(cli *c, scan_ctx *s, sunset_result *res) {
 
 /* ---- the scan with the cross-file index: removable, scan --derive ---- */
 
-int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
+int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
     *ix = sunset_index_new();
     if (!*ix) {
         fprintf(stderr, "sunset: out of memory\n");
@@ -511,7 +526,7 @@ int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) 
     return EXIT_OK;
 }
 
-int scan_plan(cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_plan *plan) {
+int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_plan *plan) {
     sunset_index *ix = NULL;
     int rc = scan_with_index(c, s, res, &ix);
     if (rc) goto cleanup;
@@ -527,7 +542,7 @@ cleanup:
     return rc;
 }
 
-int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
+int scan_derive(const cli *c, scan_ctx *s, sunset_result *res) {
     rm_plan plan = {0};
     int rc = scan_plan(c, s, res, true, &plan);
     rm_plan_free(&plan);
@@ -536,7 +551,7 @@ int scan_derive(cli *c, scan_ctx *s, sunset_result *res) {
 
 /* `scan -`: stdin's content as the file --stdin-filename names (editors and pipelines, as
  * ruff and semgrep take it); no walk, the configuration found from that file's directory. */
-static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
+static int scan_stdin(const cli *c, scan_ctx *s, sunset_result *res) {
     if (!c->stdin_filename || !*c->stdin_filename)
         return cli_usage_error("scan -: name the content with --stdin-filename PATH (its extension picks the language)");
     if (c->paths.n != 1) return cli_usage_error("scan -: '-' must be the only PATH");
@@ -556,10 +571,9 @@ static int scan_stdin(cli *c, scan_ctx *s, sunset_result *res) {
     if (sl) sb_putn(&dir, c->stdin_filename, (size_t)(sl - c->stdin_filename));
     struct stat st;
     const char *start = dir.s && stat(dir.s, &st) == 0 && S_ISDIR(st.st_mode) ? dir.s : ".";
-    const char *dash = VEC_AT(&c->paths, const char *, 0);
-    VEC_AT(&c->paths, const char *, 0) = start;
+    s->config_from = start;
     rc = scan_load_rules(c, s);
-    VEC_AT(&c->paths, const char *, 0) = dash;
+    s->config_from = NULL; /* start is dir's */
     if (rc) goto cleanup;
     sunset_error err = {{0}};
     if (!(s->eng = sunset_engine_new(s->rs, &s->eo, &err))) {
@@ -584,19 +598,15 @@ cleanup:
     return rc;
 }
 
-int cmd_scan(cli *c) {
+int cmd_scan(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
     rm_plan plan = {0};
     sunset_remnants rem = {0};
     sb doc = {0};
-    const sunset_writer *writer = sunset_writer_find(c->format ? c->format : "text");
+    const sunset_writer *writer = doc_format_of(c)->write.findings; /* cli_parse checked -f */
     int rc = EXIT_USAGE;
     sunset_severity threshold = SUNSET_SEV_WARNING;
-    if (!writer) {
-        fprintf(stderr, "sunset: unknown format '%s' (known: %s)\n", c->format, sunset_writer_names());
-        goto cleanup;
-    }
     /* the remnant layer: in JSON always, elsewhere unless --findings asks for every finding.
      * Its cross-file evidence needs every file: a shard (or stdin) groups without it. */
     if (c->threshold) {
@@ -616,9 +626,9 @@ int cmd_scan(cli *c) {
                    : (rc = scan_prepare(c, &s)) ||
                          (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
         goto cleanup;
-    if (c->shard_n) { /* the JSON names its shard and inputs, for merge */
+    if (s.shard.n) { /* the JSON names its shard and inputs, for merge */
         res.shard = c->shard;
-        scan_inputs_id(c, &s, "scan", res.inputs);
+        scan_inputs_id(c, &s, &c->paths, "scan", res.inputs);
     }
     if (sunset_remnants_build(&res, s.rs, cross ? &plan : NULL, rm_chain_write, &rem)) {
         fprintf(stderr, "sunset: out of memory grouping the remnants\n");

@@ -34,35 +34,42 @@ typedef struct scan_ctx {
     walk_stats ws;
     struct sunset_cache *cache; /* NULL with --no-cache */
     char *cache_dir;   /* where the cache lives (see cache_location); owned */
+    /* The scan options derived from the command line (which stays const) and the
+     * configuration, built once: */
+    const char *config_from; /* set before scan_load_rules: where the configuration search
+                              * starts (NULL: the first PATH, else ".") */
+    vec include, exclude;    /* const char *, borrowed: the command line's globs, then the
+                              * configuration's (scan_add_config_globs) */
+    cli_shard_spec shard;    /* --shard, parsed (scan_prepare; history: cli_shard) */
 } scan_ctx;
 
 /* Configuration and rules (every command that reads rules). */
-int scan_load_rules(cli *c, scan_ctx *s);
-/* The configuration's include/exclude globs onto the command line's (borrowed from s->cfg):
- * every command selects files by the same globs. */
-void scan_add_config_globs(cli *c, const scan_ctx *s);
+int scan_load_rules(const cli *c, scan_ctx *s);
+/* s->include/s->exclude: the command line's globs, then the configuration's (borrowed from c
+ * and s->cfg): every command selects files by the same globs. 0, or EXIT_USAGE on OOM. */
+int scan_add_config_globs(const cli *c, scan_ctx *s);
 /* Configuration, rules and engine, then the walk: s->files is ready. */
-int scan_prepare(cli *c, scan_ctx *s);
+int scan_prepare(const cli *c, scan_ctx *s);
 /* Run the engine over s->files into *res (zero it first; free with sunset_result_free). */
-int scan_execute(cli *c, scan_ctx *s, sunset_result *res);
+int scan_execute(const cli *c, scan_ctx *s, sunset_result *res);
 void scan_ctx_free(scan_ctx *s);
 /* The identity of a sharded run's inputs, 16 hex digits into out: the rules, the options
- * that change the findings or the file set, the PATHs as given and `what` (the command's
+ * that change the findings or the file set, the PATHs as given (paths: const char *) and `what` (the command's
  * other input, e.g. history's range). Every shard of one run has the same; `merge` checks. */
-void scan_inputs_id(const cli *c, const scan_ctx *s, const char *what, char out[17]);
+void scan_inputs_id(const cli *c, const scan_ctx *s, const vec *paths, const char *what, char out[17]);
 
 /* The scan with the cross-file index attached (the analysis in src/analysis/ runs on it):
  * scan_execute with an index; on success *ix (caller frees with sunset_index_free) is
  * finished and res filled. Returns an exit code, having printed any error. */
 struct sunset_index;
-int scan_with_index(cli *c, scan_ctx *s, sunset_result *res, struct sunset_index **ix);
+int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, struct sunset_index **ix);
 /* `scan --derive`: scan_execute, then one derived finding (marked derived, with its evidence
  * chain) per item that is legacy only by propagation, and the result re-sorted. */
-int scan_derive(cli *c, scan_ctx *s, sunset_result *res);
+int scan_derive(const cli *c, scan_ctx *s, sunset_result *res);
 /* The scan with the index, then the removal plan into *plan (zeroed; caller frees with
  * rm_plan_free), with the derived findings added when `derive` (scan_derive). */
 struct rm_plan;
-int scan_plan(cli *c, scan_ctx *s, sunset_result *res, bool derive, struct rm_plan *plan);
+int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, struct rm_plan *plan);
 
 /* Write a finished document to FILE (atomically; a device in place) or stdout. */
 int output_write(const char *file, const sb *doc);

@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
             if (!in_input(strs[i], text, len)) abort();
         for (size_t i = 0; i < c.paths.n; i++)
             if (!in_input(VEC_AT(&c.paths, const char *, i), text, len)) abort();
-        if (cli_shard(&c) == EXIT_OK) (void)cli_in_shard(&c, "python/paddle/fluid/compiler.py");
+        cli_shard_spec sh;
+        if (cli_shard(&c, &sh) == EXIT_OK) (void)cli_in_shard(&sh, "python/paddle/fluid/compiler.py");
     }
     cli_free(&c);
     fuzz_check_live(live, "option parsing");

@@ -1,17 +1,11 @@
 /*
  * gate.c — what the writers share about the CI gate (`sunset check`): the gate's member of
- * the JSON document and the suppressed count. The gate itself is computed in src/analysis/gate.c;
+ * the JSON document and its text lines. The gate itself is computed in src/analysis/gate.c;
  * writers only read the sunset_gate attached to the result.
  */
 #include "report/report.h"
 
 #include <string.h>
-
-size_t sunset_findings_suppressed(const sunset_result *r) {
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_findings; i++) n += r->findings[i].suppressed;
-    return n;
-}
 
 void sunset_gate_json(const sunset_result *r, sb *b) {
     const sunset_gate *g = r->gate;

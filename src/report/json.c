@@ -24,71 +24,63 @@ static void kv_num(sb *b, const char *k, unsigned long long v, bool first) {
     sb_printf(b, "%llu", v);
 }
 
-static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    (void)o;
-    sb_puts(b, r->remnants ? "{\"version\":2," : "{\"version\":1,");
-    kv_str(b, "root", r->root ? r->root : ".", true);
-    if (r->shard) { /* only then: a merged document equals an unsharded one */
-        kv_str(b, "shard", r->shard, false);
-        kv_str(b, "inputs", r->inputs, false);
-    }
-    sb_puts(b, ",\"findings\":[");
-    for (size_t i = 0; i < r->n_findings; i++) {
-        const sunset_finding *f = &r->findings[i];
-        sb_puts(b, i ? ",\n{" : "\n{");
-        kv_str(b, "rule", f->rule_id, true);
-        kv_str(b, "family", f->family, false);
-        kv_num(b, "task", (unsigned)f->task, false);
-        kv_str(b, "severity", sunset_severity_name(f->severity), false);
-        kv_str(b, "path", f->path, false);
-        kv_num(b, "line", f->span.line, false);
-        kv_num(b, "column", f->span.col, false);
-        kv_num(b, "end_line", f->span.end_line, false);
-        kv_num(b, "end_column", f->span.end_col, false);
-        key(b, "statement", false);
-        if (f->stmt.line) {
-            sb_putc(b, '{');
-            kv_num(b, "line", f->stmt.line, true);
-            kv_num(b, "column", f->stmt.col, false);
-            kv_num(b, "end_line", f->stmt.end_line, false);
-            kv_num(b, "end_column", f->stmt.end_col, false);
-            sb_putc(b, '}');
-        } else {
-            sb_puts(b, "null");
-        }
-        kv_str(b, "context", sunset_context_name(f->ctx), false);
-        key(b, "test", false);
-        sb_puts(b, f->test ? "true" : "false");
-        key(b, "enclosing", false);
-        if (f->enc_kind) {
-            sb_putc(b, '{');
-            kv_str(b, "kind", f->enc_kind, true);
-            kv_str(b, "name", f->enc_name, false);
-            kv_num(b, "start_line", f->enc_start, false);
-            kv_num(b, "end_line", f->enc_end, false);
-            sb_putc(b, '}');
-        } else {
-            sb_puts(b, "null");
-        }
-        kv_str(b, "message", f->message, false);
-        kv_str(b, "fix", f->fix, false);
-        kv_str(b, "matched", f->matched, false);
-        kv_str(b, "snippet", f->snippet, false);
-        kv_str(b, "fingerprint", f->fingerprint, false);
-        if (f->suppressed) { /* only then, so unsuppressed documents keep their shape */
-            key(b, "suppressed", false);
-            sb_puts(b, "true");
-            kv_str(b, "justification", f->justification, false);
-        }
-        if (f->derived) { /* scan --derive: legacy by propagation, with its evidence */
-            key(b, "derived", false);
-            sb_puts(b, "true");
-            kv_str(b, "chain", f->chain, false);
-        }
+/* One finding's object (after a comma unless first). */
+static void json_finding(sb *b, const sunset_finding *f, bool first) {
+    sb_puts(b, first ? "\n{" : ",\n{");
+    kv_str(b, "rule", f->rule_id, true);
+    kv_str(b, "family", f->family, false);
+    kv_num(b, "task", (unsigned)f->task, false);
+    kv_str(b, "severity", sunset_severity_name(f->severity), false);
+    kv_str(b, "path", f->path, false);
+    kv_num(b, "line", f->span.line, false);
+    kv_num(b, "column", f->span.col, false);
+    kv_num(b, "end_line", f->span.end_line, false);
+    kv_num(b, "end_column", f->span.end_col, false);
+    key(b, "statement", false);
+    if (f->stmt.line) {
+        sb_putc(b, '{');
+        kv_num(b, "line", f->stmt.line, true);
+        kv_num(b, "column", f->stmt.col, false);
+        kv_num(b, "end_line", f->stmt.end_line, false);
+        kv_num(b, "end_column", f->stmt.end_col, false);
         sb_putc(b, '}');
+    } else {
+        sb_puts(b, "null");
     }
-    sb_puts(b, r->n_findings ? "\n]" : "]");
-    if (r->remnants) sunset_remnants_json(r, b); /* schema version 2 */
+    kv_str(b, "context", sunset_context_name(f->ctx), false);
+    key(b, "test", false);
+    sb_puts(b, f->test ? "true" : "false");
+    key(b, "enclosing", false);
+    if (f->enc_kind) {
+        sb_putc(b, '{');
+        kv_str(b, "kind", f->enc_kind, true);
+        kv_str(b, "name", f->enc_name, false);
+        kv_num(b, "start_line", f->enc_start, false);
+        kv_num(b, "end_line", f->enc_end, false);
+        sb_putc(b, '}');
+    } else {
+        sb_puts(b, "null");
+    }
+    kv_str(b, "message", f->message, false);
+    kv_str(b, "fix", f->fix, false);
+    kv_str(b, "matched", f->matched, false);
+    kv_str(b, "snippet", f->snippet, false);
+    kv_str(b, "fingerprint", f->fingerprint, false);
+    if (f->suppressed) { /* only then, so unsuppressed documents keep their shape */
+        key(b, "suppressed", false);
+        sb_puts(b, "true");
+        kv_str(b, "justification", f->justification, false);
+    }
+    if (f->derived) { /* scan --derive: legacy by propagation, with its evidence */
+        key(b, "derived", false);
+        sb_puts(b, "true");
+        kv_str(b, "chain", f->chain, false);
+    }
+    sb_putc(b, '}');
+}
+
+/* The "stats" member: the counters, per family and per severity, the run's. */
+static void json_stats(sb *b, const sunset_result *r) {
     sb_puts(b, ",\"stats\":{");
     const sunset_stats *s = &r->stats;
     bool first = true, first_skipped = true;
@@ -130,6 +122,21 @@ static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b
     key(b, "elapsed_ms", false);
     sb_printf(b, "%.1f", s->elapsed_ms);
     sb_putc(b, '}');
+}
+
+static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b) {
+    (void)o;
+    sb_puts(b, r->remnants ? "{\"version\":2," : "{\"version\":1,");
+    kv_str(b, "root", r->root ? r->root : ".", true);
+    if (r->shard) { /* only then: a merged document equals an unsharded one */
+        kv_str(b, "shard", r->shard, false);
+        kv_str(b, "inputs", r->inputs, false);
+    }
+    sb_puts(b, ",\"findings\":[");
+    for (size_t i = 0; i < r->n_findings; i++) json_finding(b, &r->findings[i], i == 0);
+    sb_puts(b, r->n_findings ? "\n]" : "]");
+    if (r->remnants) sunset_remnants_json(r, b); /* schema version 2 */
+    json_stats(b, r);
     if (r->gate) sunset_gate_json(r, b);
     sb_puts(b, "}\n");
     return b->oom ? -1 : 0;

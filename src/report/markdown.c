@@ -11,35 +11,9 @@
 
 #define LIST_CAP 50
 
-/* Table-cell text: '|' escaped, newlines as spaces, other control characters as
- * sb_put_printable shows them. In a code span (code) backquotes also become quotes, so the
- * span cannot end early. */
-static void md_text(sb *b, const char *s, bool in_code) {
-    while (s && *s) {
-        size_t n = strcspn(s, in_code ? "|\n\r`" : "|\n\r");
-        sb_put_printable(b, s, n);
-        s += n;
-        if (!*s) break;
-        if (*s == '|') sb_puts(b, "\\|");
-        else if (*s == '`') sb_putc(b, '\'');
-        else sb_putc(b, ' ');
-        s++;
-    }
-}
+static void cell(sb *b, const char *s) { sunset_md_text(b, s, false, false); }
 
-static void cell(sb *b, const char *s) { md_text(b, s, false); }
-
-static void code(sb *b, const char *s);
-void sunset_md_text(sb *b, const char *s, bool in_code, bool span) {
-    if (span) code(b, s);
-    else md_text(b, s, in_code);
-}
-
-static void code(sb *b, const char *s) {
-    sb_putc(b, '`');
-    md_text(b, s, true);
-    sb_putc(b, '`');
-}
+static void code(sb *b, const char *s) { sunset_md_text(b, s, true, true); }
 
 static void loc(sb *b, const sunset_result *r, const char *path, uint32_t line) {
     sb l = {0};
@@ -53,6 +27,29 @@ static void task_name(sb *b, int t) {
     if (t) sb_printf(b, "Task %d", t);
     else sb_puts(b, "suppression comments");
 }
+
+/* The per-task table: new, fixed, suppressed and open findings, and the totals. */
+static void gate_task_table(const sunset_gate *g, sb *b) {
+    sb_puts(b, "\n| Task | New | Fixed | Suppressed | Open |\n|---|---:|---:|---:|---:|\n");
+    size_t tn = 0, tf = 0, ts = 0, to = 0;
+    for (int t = 0; t < SUNSET_TASKS; t++) {
+        if (!g->new_by_task[t] && !g->fixed_by_task[t] && !g->suppressed_by_task[t] &&
+            !(g->open_known && g->open_by_task[t]))
+            continue;
+        sb_puts(b, "| ");
+        task_name(b, t);
+        sb_printf(b, " | %zu | %zu | %zu | ", g->new_by_task[t], g->fixed_by_task[t], g->suppressed_by_task[t]);
+        if (g->open_known) sb_printf(b, "%zu |\n", g->open_by_task[t]);
+        else sb_puts(b, "– |\n");
+        tn += g->new_by_task[t], tf += g->fixed_by_task[t], ts += g->suppressed_by_task[t];
+        to += g->open_by_task[t];
+    }
+    sb_printf(b, "| **all** | **%zu** | **%zu** | **%zu** | ", tn, tf, ts);
+    if (g->open_known) sb_printf(b, "**%zu** |\n", to);
+    else sb_puts(b, "– |\n");
+}
+
+static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b);
 
 static void write_gate(const sunset_result *r, const sunset_gate *g, sb *b) {
     sb_printf(b, "## sunset legacy-executor gate: %s\n\n",
@@ -83,23 +80,12 @@ static void write_gate(const sunset_result *r, const sunset_gate *g, sb *b) {
     if (g->n_moved) sb_printf(b, "%zu finding%s moved without change.\n", g->n_moved, g->n_moved == 1 ? "" : "s");
     if (g->updated)
         sb_printf(b, "The baseline was updated: %zu → %zu findings.\n", g->baseline_before, g->baseline_after);
-    sb_puts(b, "\n| Task | New | Fixed | Suppressed | Open |\n|---|---:|---:|---:|---:|\n");
-    size_t tn = 0, tf = 0, ts = 0, to = 0;
-    for (int t = 0; t < SUNSET_TASKS; t++) {
-        if (!g->new_by_task[t] && !g->fixed_by_task[t] && !g->suppressed_by_task[t] &&
-            !(g->open_known && g->open_by_task[t]))
-            continue;
-        sb_puts(b, "| ");
-        task_name(b, t);
-        sb_printf(b, " | %zu | %zu | %zu | ", g->new_by_task[t], g->fixed_by_task[t], g->suppressed_by_task[t]);
-        if (g->open_known) sb_printf(b, "%zu |\n", g->open_by_task[t]);
-        else sb_puts(b, "– |\n");
-        tn += g->new_by_task[t], tf += g->fixed_by_task[t], ts += g->suppressed_by_task[t];
-        to += g->open_by_task[t];
-    }
-    sb_printf(b, "| **all** | **%zu** | **%zu** | **%zu** | ", tn, tf, ts);
-    if (g->open_known) sb_printf(b, "**%zu** |\n", to);
-    else sb_puts(b, "– |\n");
+    gate_task_table(g, b);
+    gate_lists(r, g, b);
+}
+
+/* The new, suppressed and fixed findings and the unused suppressions, each list capped. */
+static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b) {
     size_t shown = 0;
     if (g->n_new) {
         sb_puts(b, "\n### New findings\n\n| Location | Severity | Rule | Message |\n|---|---|---|---|\n");

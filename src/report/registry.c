@@ -27,10 +27,3 @@ const sunset_writer *sunset_writer_find(const char *name) {
 }
 
 const char *sunset_writer_names(void) { return "text, json, sarif, github, markdown"; }
-
-size_t sunset_finding_column(const sunset_finding *f, uint32_t col, bool utf16) {
-    if (!col || !f->snippet) return col;
-    size_t len = strlen(f->snippet), before = col - 1;
-    size_t in = before < len ? before : len;
-    return 1 + utf8_columns(f->snippet, in, utf16) + (before - in);
-}

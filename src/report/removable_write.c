@@ -740,9 +740,9 @@ static char *link_target(const char *root, const char *path) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
+/* The deleted files' diffs. 0, or an errno value. */
+static int patch_deleted_files(const rm_plan *p, const char *root, sb *out) {
     int err = 0;
-    /* deleted files */
     for (size_t i = 0; i < p->n_items && !err; i++) {
         const rm_item *it = &p->items[i];
         if (it->kind != RM_FILE || it->live || !it->patchable) continue;
@@ -761,6 +761,93 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
         }
         lines_free(&L);
     }
+    return err;
+}
+
+/* The whole lines the path's dead items take (classes and the blank lines before them,
+ * tool-list entries, whole CMake commands), marked in del; how many items. */
+static size_t mark_whole_lines(const rm_plan *p, const char *path, const lines *L, bool *del) {
+    size_t any = 0;
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
+        if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
+        if (it->kind == RM_CLASS) {
+            /* a dead Python class: its lines and the blank lines that set it off before */
+            if (!it->line || it->end > L->n) continue;
+            for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+            for (size_t l = it->line - 1; l > 0 && L->len[l - 1] == 0; l--) del[l - 1] = true;
+            any++;
+            continue;
+        }
+        if (it->kind == RM_REGISTRATION && it->line == it->end && it->enclosing &&
+            (!strcmp(it->enclosing, "tool list") || !strcmp(it->enclosing, "script"))) {
+            if (it->line <= L->n && entry_only(L, it->line - 1, it->name)) {
+                del[it->line - 1] = true;
+                any++;
+            }
+            continue;
+        }
+        /* a whole CMake command: its name is the enclosing "cmd(arg)" up to '(' */
+        char cmd[128] = "";
+        if (it->enclosing) {
+            const char *par = strchr(it->enclosing, '(');
+            size_t cn = par ? (size_t)(par - it->enclosing) : 0;
+            if (cn && cn < sizeof cmd) {
+                memcpy(cmd, it->enclosing, cn);
+                cmd[cn] = 0;
+            }
+        }
+        if (cmd[0] && command_only(L, it->line, it->end, cmd)) {
+            for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+            any++;
+        }
+    }
+    return any;
+}
+
+/* Include and import lines (a replaced statement's new text in repl), then single arguments
+ * dropped from lines that stay; how many items, *err set on OOM. */
+static size_t mark_imports_and_tokens(const rm_plan *p, const char *path, const lines *L, bool *del, char **repl,
+                                      int *err) {
+    size_t any = 0;
+    for (size_t i = 0; i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
+        if (it->kind == RM_IMPORT && !it->token && it->line && it->end <= L->n) {
+            for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
+            if (it->replace) {
+                /* the statement becomes one line, at the indentation of its first */
+                size_t l = it->line - 1, ind = 0;
+                while (ind < L->len[l] && (L->at[l][ind] == ' ' || L->at[l][ind] == '\t')) ind++;
+                sb r = {0};
+                sb_putn(&r, L->at[l], ind);
+                sb_puts(&r, it->replace);
+                sunset_free(repl[l]);
+                if (!(repl[l] = sb_take(&r))) *err = ENOMEM;
+                del[l] = false;
+            }
+            any++;
+        }
+        if (!it->token || !it->line || it->line > L->n || del[it->line - 1]) continue;
+        size_t l = it->line - 1;
+        const char *cur = repl[l] ? repl[l] : L->at[l];
+        char *now = drop_token(cur, repl[l] ? strlen(repl[l]) : L->len[l], it->name);
+        if (!now) continue;
+        sunset_free(repl[l]);
+        repl[l] = now;
+        if (blank_line(now)) {
+            sunset_free(repl[l]);
+            repl[l] = NULL;
+            del[l] = true;
+        }
+        any++;
+    }
+    return any;
+}
+
+int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
+    int err = patch_deleted_files(p, root, out);
     /* registration lines, file by file (paths sorted) */
     vec paths = VEC_INIT(char *);
     for (size_t i = 0; i < p->n_items; i++) {
@@ -793,75 +880,8 @@ int rm_write_patch(const rm_plan *p, const char *root, sb *out) {
             err = ENOMEM;
             break;
         }
-        size_t any = 0;
-        for (size_t i = 0; i < p->n_items; i++) {
-            const rm_item *it = &p->items[i];
-            if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
-            if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
-            if (it->kind == RM_CLASS) {
-                /* a dead Python class: its lines and the blank lines that set it off before */
-                if (!it->line || it->end > L.n) continue;
-                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
-                for (size_t l = it->line - 1; l > 0 && L.len[l - 1] == 0; l--) del[l - 1] = true;
-                any++;
-                continue;
-            }
-            if (it->kind == RM_REGISTRATION && it->line == it->end && it->enclosing &&
-                (!strcmp(it->enclosing, "tool list") || !strcmp(it->enclosing, "script"))) {
-                if (it->line <= L.n && entry_only(&L, it->line - 1, it->name)) {
-                    del[it->line - 1] = true;
-                    any++;
-                }
-                continue;
-            }
-            /* a whole CMake command: its name is the enclosing "cmd(arg)" up to '(' */
-            char cmd[128] = "";
-            if (it->enclosing) {
-                const char *par = strchr(it->enclosing, '(');
-                size_t cn = par ? (size_t)(par - it->enclosing) : 0;
-                if (cn && cn < sizeof cmd) {
-                    memcpy(cmd, it->enclosing, cn);
-                    cmd[cn] = 0;
-                }
-            }
-            if (cmd[0] && command_only(&L, it->line, it->end, cmd)) {
-                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
-                any++;
-            }
-        }
-        /* include / import lines, then single arguments on lines that stay */
-        for (size_t i = 0; i < p->n_items; i++) {
-            const rm_item *it = &p->items[i];
-            if (it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
-            if (it->kind == RM_IMPORT && !it->token && it->line && it->end <= L.n) {
-                for (uint32_t l = it->line; l <= it->end; l++) del[l - 1] = true;
-                if (it->replace) {
-                    /* the statement becomes one line, at the indentation of its first */
-                    size_t l = it->line - 1, ind = 0;
-                    while (ind < L.len[l] && (L.at[l][ind] == ' ' || L.at[l][ind] == '\t')) ind++;
-                    sb r = {0};
-                    sb_putn(&r, L.at[l], ind);
-                    sb_puts(&r, it->replace);
-                    sunset_free(repl[l]);
-                    if (!(repl[l] = sb_take(&r))) err = ENOMEM;
-                    del[l] = false;
-                }
-                any++;
-            }
-            if (!it->token || !it->line || it->line > L.n || del[it->line - 1]) continue;
-            size_t l = it->line - 1;
-            const char *cur = repl[l] ? repl[l] : L.at[l];
-            char *now = drop_token(cur, repl[l] ? strlen(repl[l]) : L.len[l], it->name);
-            if (!now) continue;
-            sunset_free(repl[l]);
-            repl[l] = now;
-            if (blank_line(now)) {
-                sunset_free(repl[l]);
-                repl[l] = NULL;
-                del[l] = true;
-            }
-            any++;
-        }
+        size_t any = mark_whole_lines(p, path, &L, del);
+        any += mark_imports_and_tokens(p, path, &L, del, repl, &err);
         if (any && is_cmake(at)) {
             drop_empty_ifs(&L, del, repl);
             if (!err) err = relayout_edited(&L, del, repl);

@@ -27,7 +27,7 @@ typedef struct sunset_writer {
 
 /* A finding's byte column `col` (1-based, on its start line; the result's unit) as terminal
  * columns (utf16 false: the text report) or UTF-16 code units (SARIF's columnKind), measured
- * on the snippet; bytes past the snippet's 400 count one each (src/report/registry.c). */
+ * on the snippet; bytes past the snippet's 400 count one each (src/report/format.c). */
 size_t sunset_finding_column(const sunset_finding *f, uint32_t col, bool utf16);
 
 /* The registry (src/report/registry.c): NULL when no writer has that name. */
@@ -47,16 +47,13 @@ void sunset_github_escape(sb *out, const char *s, bool property);
  * items in the human order with the per-task summary line, the JSON "remnants" member
  * (`,"remnants":[...]`), and the SARIF results (one per remnant, its findings as
  * relatedLocations; `rules` are the indices sarif.c gave the rule ids). */
-/* SARIF's PascalCase rule name for id of family (report/sarif.c), appended to b. */
-void sunset_sarif_rule_name(sb *b, const char *id, const char *family);
 void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, sb *out);
 void sunset_remnants_summary_text(const sunset_result *r, sb *out);
 void sunset_remnants_markdown(const sunset_result *r, sb *out);
 void sunset_remnants_json(const sunset_result *r, sb *out);
-/* Shared with remnant.c: SARIF's relative URI and level (sarif.c), Markdown table-cell text,
- * as a code span when `span` (markdown.c). */
-void sunset_sarif_uri(sb *out, const char *prefix, const char *path); /* "uri":..,"uriBaseId":"%SRCROOT%" */
-const char *sunset_sarif_level(sunset_severity s);
+/* The shared format helpers (src/report/format.c), below every writer: Markdown table-cell
+ * text ('|' escaped, newlines as spaces, control characters shown), as a code span when
+ * `span` (backquotes, in_code implied); in_code alone escapes backquotes without the span. */
 void sunset_md_text(sb *out, const char *s, bool in_code, bool span);
 /* How many of r's findings are suppressed. */
 size_t sunset_findings_suppressed(const sunset_result *r);

@@ -81,7 +81,7 @@ static void pascal(sb *b, const char *s, size_t n) {
 /* SARIF's rule name: a PascalCase name distinct from the id, from the family and the id's
  * words after its prefix (PE-CPP-INCLUDE of parallel_executor: ParallelExecutorCppInclude);
  * sunset's own rules spell their id (SUNSET-GATE: SunsetGate). */
-void sunset_sarif_rule_name(sb *b, const char *id, const char *family) {
+static void rule_name(sb *b, const char *id, const char *family) {
     const char *tail = strchr(id, '-');
     if (strncmp(id, "SUNSET-", 7) == 0 || !tail || !family || !*family) {
         pascal(b, id, strlen(id));
@@ -96,7 +96,7 @@ static void rule_obj(sb *b, const sunset_rule_info *ri) {
     sb_put_json_str(b, ri->id);
     sb_puts(b, ",\"name\":");
     sb name = {0};
-    sunset_sarif_rule_name(&name, ri->id, ri->family);
+    rule_name(&name, ri->id, ri->family);
     if (name.oom) b->oom = true;
     sb_put_json_str(b, name.s ? name.s : "");
     sb_free(&name);
@@ -127,28 +127,76 @@ static void rule_obj(sb *b, const sunset_rule_info *ri) {
     sb_printf(b, "],\"task\":%d}}", ri->task);
 }
 
+/* The rules the findings name (a caller that gives no rule list), each at its findings'
+ * highest severity, sorted; *n of them. NULL on OOM. */
+static sunset_rule_info *named_rules(const sunset_result *r, size_t *n) {
+    sunset_rule_info *derived = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof *derived);
+    if (!derived) return NULL;
+    size_t n_rules = 0;
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const sunset_finding *f = &r->findings[i];
+        size_t k = 0;
+        while (k < n_rules && strcmp(derived[k].id, f->rule_id)) k++;
+        if (k == n_rules)
+            derived[n_rules++] = (sunset_rule_info){f->rule_id, f->family, f->message, f->fix,
+                                                    f->task, f->severity};
+        else if (f->severity > derived[k].severity)
+            derived[k].severity = f->severity;
+    }
+    qsort(derived, n_rules, sizeof *derived, cmp_info);
+    *n = n_rules;
+    return derived;
+}
+
+/* A result's message text: the finding's, its context, and its remnant's action, fix,
+ * consumer and evidence (m, or NULL: the finding's fix). */
+static void result_message(sb *b, const sunset_finding *f, const sunset_remnant *m) {
+    sb msg = {0};
+    sb_puts(&msg, f->message);
+    if (f->ctx != SUNSET_CTX_CODE) sb_printf(&msg, " (in a %s)", sunset_context_name(f->ctx));
+    if (m) {
+        size_t fl = strlen(m->fix);
+        sb_printf(&msg, " Action: %s%s. Fix: %s%s", sunset_action_name(m->action), m->file ? " the file" : "",
+                  m->fix, fl && m->fix[fl - 1] == '.' ? "" : ".");
+        if (m->consumer) sb_printf(&msg, " Consumer: %s.", m->consumer);
+        for (size_t k = 0; k < m->n_evidence; k++) sb_printf(&msg, " Evidence: %s.", m->evidence[k]);
+    } else if (f->fix && *f->fix) {
+        sb_printf(&msg, " Fix: %s", f->fix);
+    }
+    if (msg.oom) b->oom = true;
+    sb_put_json_str(b, msg.s);
+    sb_free(&msg);
+}
+
+/* A result's locations member, closing the message before it: the URI below %SRCROOT% and
+ * the region, in UTF-16 columns (the caller closes the physical location). */
+static void result_location(sb *b, const sunset_result *r, const sunset_finding *f) {
+    sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+    uri(b, r->uri_prefix, f->path);
+    sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
+    uint32_t line = f->span.line ? f->span.line : 1, col = f->span.col ? f->span.col : 1;
+    uint32_t eline = f->span.end_line >= line ? f->span.end_line : line;
+    uint32_t ecol = f->span.end_col ? f->span.end_col : col;
+    if (eline == line && ecol < col) ecol = col;
+    /* columnKind utf16CodeUnits: the result's byte columns converted on the snippet (an
+     * end on another line has no text here and stays a byte column) */
+    size_t ucol = sunset_finding_column(f, col, true);
+    size_t uecol = eline == line ? sunset_finding_column(f, ecol, true) : ecol;
+    sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%zu,\"endLine\":%u,\"endColumn\":%zu",
+              line, ucol, eline, uecol);
+    if (f->snippet) {
+        sb_puts(b, ",\"snippet\":{\"text\":");
+        sb_put_json_str(b, f->snippet);
+        sb_putc(b, '}');
+    }
+}
+
 static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *b) {
     /* the rules: every rule when the caller gave them, else those the findings name */
     sunset_rule_info *derived = NULL;
     const sunset_rule_info *rules = r->rules;
     size_t n_rules = r->n_rules;
-    if (!rules) {
-        derived = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof *derived);
-        if (!derived) return -1;
-        n_rules = 0;
-        for (size_t i = 0; i < r->n_findings; i++) {
-            const sunset_finding *f = &r->findings[i];
-            size_t k = 0;
-            while (k < n_rules && strcmp(derived[k].id, f->rule_id)) k++;
-            if (k == n_rules)
-                derived[n_rules++] = (sunset_rule_info){f->rule_id, f->family, f->message, f->fix,
-                                                        f->task, f->severity};
-            else if (f->severity > derived[k].severity)
-                derived[k].severity = f->severity;
-        }
-        qsort(derived, n_rules, sizeof *derived, cmp_info);
-        rules = derived;
-    }
+    if (!rules && !(rules = derived = named_rules(r, &n_rules))) return -1;
     sb_puts(b, "{\"$schema\":\"" SARIF_SCHEMA "\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
                "{\"name\":\"sunset\",\"version\":\"" SUNSET_VERSION "\",\"semanticVersion\":\"" SUNSET_VERSION "\",");
     if (*SUNSET_URL) sb_puts(b, "\"informationUri\":\"" SUNSET_URL "\",");
@@ -183,39 +231,8 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         sb_put_json_str(b, f->rule_id);
         if (idx < n_rules) sb_printf(b, ",\"ruleIndex\":%zu", idx);
         sb_printf(b, ",\"level\":\"%s\",\"message\":{\"text\":", level(f->severity));
-        sb msg = {0};
-        sb_puts(&msg, f->message);
-        if (f->ctx != SUNSET_CTX_CODE) sb_printf(&msg, " (in a %s)", sunset_context_name(f->ctx));
-        if (m) {
-            size_t fl = strlen(m->fix);
-            sb_printf(&msg, " Action: %s%s. Fix: %s%s", sunset_action_name(m->action), m->file ? " the file" : "",
-                      m->fix, fl && m->fix[fl - 1] == '.' ? "" : ".");
-            if (m->consumer) sb_printf(&msg, " Consumer: %s.", m->consumer);
-            for (size_t k = 0; k < m->n_evidence; k++) sb_printf(&msg, " Evidence: %s.", m->evidence[k]);
-        } else if (f->fix && *f->fix) {
-            sb_printf(&msg, " Fix: %s", f->fix);
-        }
-        if (msg.oom) b->oom = true;
-        sb_put_json_str(b, msg.s);
-        sb_free(&msg);
-        sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-        uri(b, r->uri_prefix, f->path);
-        sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
-        uint32_t line = f->span.line ? f->span.line : 1, col = f->span.col ? f->span.col : 1;
-        uint32_t eline = f->span.end_line >= line ? f->span.end_line : line;
-        uint32_t ecol = f->span.end_col ? f->span.end_col : col;
-        if (eline == line && ecol < col) ecol = col;
-        /* columnKind utf16CodeUnits: the result's byte columns converted on the snippet (an
-         * end on another line has no text here and stays a byte column) */
-        size_t ucol = sunset_finding_column(f, col, true);
-        size_t uecol = eline == line ? sunset_finding_column(f, ecol, true) : ecol;
-        sb_printf(b, "},\"region\":{\"startLine\":%u,\"startColumn\":%zu,\"endLine\":%u,\"endColumn\":%zu",
-                  line, ucol, eline, uecol);
-        if (f->snippet) {
-            sb_puts(b, ",\"snippet\":{\"text\":");
-            sb_put_json_str(b, f->snippet);
-            sb_putc(b, '}');
-        }
+        result_message(b, f, m);
+        result_location(b, r, f);
         sb_puts(b, "}}}],\"partialFingerprints\":{\"sunset/v1\":");
         sb_put_json_str(b, f->fingerprint);
         sb_putc(b, '}');
@@ -244,11 +261,5 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
     sunset_free(derived);
     return b->oom ? -1 : 0;
 }
-
-void sunset_sarif_uri(sb *b, const char *prefix, const char *path) {
-    uri(b, prefix, path);
-    sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
-}
-const char *sunset_sarif_level(sunset_severity s) { return level(s); }
 
 const sunset_writer sunset_writer_sarif = {"sarif", write_sarif};

@@ -124,6 +124,72 @@ static void since_json(sb *out, const tracking_report *r) {
     sb_puts(out, "]}");
 }
 
+/* One task's object (after a comma unless first): its claim, items, other and remaining
+ * findings. 0, or -1 on OOM. */
+static int task_json(sb *out, const tracking_report *r, const trk_task *t, bool first) {
+    sb_puts(out, first ? "\n{" : ",\n{");
+    sb_printf(out, "\"number\":%d,\"title\":", t->number);
+    sb_put_json_str_or_null(out, t->title);
+    sb_puts(out, ",\"title_en\":");
+    sb_put_json_str_or_null(out, t->title_en);
+    sb_puts(out, ",\"claimant\":");
+    sb_put_json_str_or_null(out, t->claimant);
+    sb_puts(out, ",\"prs\":[");
+    for (size_t k = 0; k < t->prs.n; k++) {
+        if (k) sb_putc(out, ',');
+        sb_put_json_str_or_null(out, VEC_AT(&t->prs, char *, k));
+    }
+    sb_printf(out, "],\"merged\":%s,\"done\":%s,\"items_done\":%zu,\"items_total\":%zu,\"findings\":%zu,"
+                   "\"files\":%zu,\"items\":[",
+              r->submitted_known ? (t->merged ? "true" : "false") : "null", t->done ? "true" : "false",
+              t->items_done, t->items_total, t->findings.n, t->n_files);
+    for (size_t k = 0; k < t->items.n; k++) {
+        if (k) sb_putc(out, ',');
+        sb_putc(out, '\n');
+        item(out, r, &VEC_AT(&t->items, trk_item, k));
+    }
+    /* the task's findings no item selects: with the items' open, they sum to findings */
+    sb_printf(out, "],\n\"other\":{\"open\":%zu,\"comments\":%zu,\"findings\":", t->other.n,
+              t->other_comments);
+    findings(out, r, &t->other, NULL);
+    sb_puts(out, "},\n\"remaining\":");
+    vec all = VEC_INIT(size_t);
+    for (size_t k = 0; k < t->findings.n; k++)
+        if (!vec_push(&all, &k)) {
+            vec_free(&all);
+            return -1;
+        }
+    findings(out, r, &all, &t->findings);
+    vec_free(&all);
+    sb_putc(out, '}');
+    return 0;
+}
+
+/* One file's object (after a comma unless first_file): its handling, tasks and ranges. */
+static void file_json(sb *out, const trk_file *tf, bool first_file) {
+    sb_puts(out, first_file ? "\n{\"path\":" : ",\n{\"path\":");
+    sb_put_json_str_or_null(out, tf->path);
+    sb_puts(out, ",\"handling\":");
+    sb_put_json_str_or_null(out, trk_handling_key(tf->handling));
+    sb_puts(out, ",\"reason\":");
+    sb_put_json_str_or_null(out, tf->reason);
+    sb_puts(out, ",\"tasks\":[");
+    bool first = true;
+    for (int t = 1; t < 32; t++)
+        if (tf->tasks & (1u << t)) {
+            sb_printf(out, first ? "%d" : ",%d", t);
+            first = false;
+        }
+    sb_printf(out, "],\"findings\":%zu,\"lines\":%u,\"ranges\":[", tf->n, tf->lines);
+    for (size_t k = 0; k < tf->ranges.n; k++) {
+        const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
+        sb_printf(out, "%s{\"start\":%u,\"end\":%u,\"reason\":", k ? "," : "", g->start, g->end);
+        sb_put_json_str_or_null(out, g->reason);
+        sb_putc(out, '}');
+    }
+    sb_puts(out, "]}");
+}
+
 int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
     const tracking_manifest *m = r->m;
     size_t n = m->tasks.n;
@@ -151,67 +217,11 @@ int tracking_write_json(const tracking_report *r, const vec *batches, sb *out) {
     sb_printf(out, "\"done\":%zu,\"completion_rate\":%.1f,\"findings\":%zu,\"files\":%zu},\n\"tasks\":[",
               r->tasks_done, trk_rate(r->tasks_done, n), r->res->n_findings, r->files.n);
     for (size_t i = 0; i < n; i++) {
-        const trk_task *t = &VEC_AT(&m->tasks, trk_task, i);
-        sb_puts(out, i ? ",\n{" : "\n{");
-        sb_printf(out, "\"number\":%d,\"title\":", t->number);
-        sb_put_json_str_or_null(out, t->title);
-        sb_puts(out, ",\"title_en\":");
-        sb_put_json_str_or_null(out, t->title_en);
-        sb_puts(out, ",\"claimant\":");
-        sb_put_json_str_or_null(out, t->claimant);
-        sb_puts(out, ",\"prs\":[");
-        for (size_t k = 0; k < t->prs.n; k++) {
-            if (k) sb_putc(out, ',');
-            sb_put_json_str_or_null(out, VEC_AT(&t->prs, char *, k));
-        }
-        sb_printf(out, "],\"merged\":%s,\"done\":%s,\"items_done\":%zu,\"items_total\":%zu,\"findings\":%zu,"
-                       "\"files\":%zu,\"items\":[",
-                  r->submitted_known ? (t->merged ? "true" : "false") : "null", t->done ? "true" : "false",
-                  t->items_done, t->items_total, t->findings.n, t->n_files);
-        for (size_t k = 0; k < t->items.n; k++) {
-            if (k) sb_putc(out, ',');
-            sb_putc(out, '\n');
-            item(out, r, &VEC_AT(&t->items, trk_item, k));
-        }
-        /* the task's findings no item selects: with the items' open, they sum to findings */
-        sb_printf(out, "],\n\"other\":{\"open\":%zu,\"comments\":%zu,\"findings\":", t->other.n,
-                  t->other_comments);
-        findings(out, r, &t->other, NULL);
-        sb_puts(out, "},\n\"remaining\":");
-        vec all = VEC_INIT(size_t);
-        for (size_t k = 0; k < t->findings.n; k++)
-            if (!vec_push(&all, &k)) {
-                vec_free(&all);
-                return -1;
-            }
-        findings(out, r, &all, &t->findings);
-        vec_free(&all);
-        sb_putc(out, '}');
+        if (task_json(out, r, &VEC_AT(&m->tasks, trk_task, i), i == 0)) return -1;
     }
     sb_puts(out, "],\n\"files\":[");
     for (size_t i = 0; i < r->files.n; i++) {
-        const trk_file *tf = &VEC_AT(&r->files, trk_file, i);
-        sb_puts(out, i ? ",\n{\"path\":" : "\n{\"path\":");
-        sb_put_json_str_or_null(out, tf->path);
-        sb_puts(out, ",\"handling\":");
-        sb_put_json_str_or_null(out, trk_handling_key(tf->handling));
-        sb_puts(out, ",\"reason\":");
-        sb_put_json_str_or_null(out, tf->reason);
-        sb_puts(out, ",\"tasks\":[");
-        bool first = true;
-        for (int t = 1; t < 32; t++)
-            if (tf->tasks & (1u << t)) {
-                sb_printf(out, first ? "%d" : ",%d", t);
-                first = false;
-            }
-        sb_printf(out, "],\"findings\":%zu,\"lines\":%u,\"ranges\":[", tf->n, tf->lines);
-        for (size_t k = 0; k < tf->ranges.n; k++) {
-            const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);
-            sb_printf(out, "%s{\"start\":%u,\"end\":%u,\"reason\":", k ? "," : "", g->start, g->end);
-            sb_put_json_str_or_null(out, g->reason);
-            sb_putc(out, '}');
-        }
-        sb_puts(out, "]}");
+        file_json(out, &VEC_AT(&r->files, trk_file, i), i == 0);
     }
     sb_putc(out, ']');
     if (batches) {

@@ -2,7 +2,7 @@
  * test_checkout.c — one checkout per command, and a gate verdict that does not depend on
  * where or how narrowly `check` runs (issue 30 item 1, issue 25 items 1 and 5).
  * In-process: `check --diff-base` opens the repository exactly once (counted through
- * base/git.c's sunset_git_open). Through the built binary ($SUNSET_BIN) in scratch git
+ * base/git.c's sunset_git_open), and so does `report`. Through the built binary ($SUNSET_BIN) in scratch git
  * repositories: a new legacy include in a new file fails when check is given its directory,
  * run from it, or narrowed by --select/--ignore; nothing outside the judged scope is fixed or
  * moved; --update-baseline in a scope keeps every other entry byte for byte; `baseline` from
@@ -253,7 +253,7 @@ static void excluded_file_does_not_fail_the_diff(void **state) {
 
 static char here[PATH_MAX];
 
-static int count_opens_of(repo *r, const char *const *args, size_t n_args, int *rc) {
+static int count_opens_of(repo *r, int (*cmd)(const cli *), const char *const *args, size_t n_args, int *rc) {
     char rules[PATH_MAX + 16], queries[PATH_MAX + 16], out[PATH_MAX + 16];
     snprintf(rules, sizeof rules, "%s/rules", here);
     snprintf(queries, sizeof queries, "%s/queries", here);
@@ -275,7 +275,7 @@ static int count_opens_of(repo *r, const char *const *args, size_t n_args, int *
     assert_false(done);
     if (chdir(r->dir) != 0) fail_msg("chdir %s", r->dir);
     size_t before = sunset_git_open_count();
-    *rc = cmd_check(&c);
+    *rc = cmd(&c);
     size_t opens = sunset_git_open_count() - before;
     if (chdir(here) != 0) fail_msg("chdir back");
     cli_free(&c);
@@ -313,22 +313,37 @@ static void check_diff_base_opens_the_repository_once(void **state) {
     put(r, "python/paddle/legacy.py", "import os\n");
     int rc = 0;
     static const char *const diff[] = {"check", "-q", "--no-cache", "--diff-base", "HEAD"};
-    assert_int_equal(count_opens_of(r, diff, 5, &rc), 1);
+    assert_int_equal(count_opens_of(r, cmd_check, diff, 5, &rc), 1);
     assert_int_equal(rc, EXIT_FINDINGS);
     /* with the cache at the work tree's top, from a sub-directory, and a full check */
     static const char *const cached[] = {"check", "-q", "--diff-base", "HEAD", "paddle/fluid"};
-    assert_int_equal(count_opens_of(r, cached, 5, &rc), 1);
+    assert_int_equal(count_opens_of(r, cmd_check, cached, 5, &rc), 1);
     assert_int_equal(rc, EXIT_FINDINGS);
     static const char *const full[] = {"check", "-q"};
-    assert_int_equal(count_opens_of(r, full, 2, &rc), 1);
+    assert_int_equal(count_opens_of(r, cmd_check, full, 2, &rc), 1);
     assert_int_equal(rc, EXIT_FINDINGS);
     assert_int_equal(run(r, "git checkout -q HEAD -- . && rm -rf paddle/fluid/framework/new/x.cc .sunset-cache"), 0);
+}
+
+/* report reads the measured commit, its remotes and the PRs of its history through the
+ * checkout's repository: one open, however much of the history it reads */
+static void report_opens_the_repository_once(void **state) {
+    repo *r = *state;
+    fresh(r);
+    int rc = 0;
+    static const char *const md[] = {"report", "-q", "--no-cache", "--lang", "en"};
+    assert_int_equal(count_opens_of(r, cmd_report, md, 5, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    static const char *const batches[] = {"report", "-q", "--no-cache", "--batches", "-f", "json"};
+    assert_int_equal(count_opens_of(r, cmd_report, batches, 6, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
 }
 
 int main(void) {
     if (!getcwd(here, sizeof here)) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(check_diff_base_opens_the_repository_once),
+        cmocka_unit_test(report_opens_the_repository_once),
         cmocka_unit_test(new_include_fails_wherever_check_runs),
         cmocka_unit_test(narrowed_check_with_configured_globs),
         cmocka_unit_test(update_baseline_in_a_scope_keeps_the_rest_byte_for_byte),
