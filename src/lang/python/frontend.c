@@ -696,6 +696,33 @@ static bool accepted(const vec *acc, uint32_t at) {
     return false;
 }
 
+/* The object flow's facts: bindings, returns, parameters and arguments (core/flow.c). */
+static void emit_binding(scan_ctx *sc, const item *it, const fact_cap *pc, TSNode node) {
+    switch ((role)pc->role) {
+    case ROLE_BIND_TARGET: {
+        /* the binding's span is its value: a seed inside it marks the target (core/flow.c) */
+        const fact_cap *v = companion(sc, it, ROLE_BIND_VALUE);
+        if (v)
+            emit_bind(sc, v->node, 0, compact_dotted(sc, node_text(sc, node)));
+        break;
+    }
+    case ROLE_BIND_RETURN:
+        /* `return bs, es`: which element is legacy is not tracked, so a tuple marks nothing
+         * (else the caller's `bs, es = f()` would mark both) */
+        if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
+            emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
+        break;
+    case ROLE_BIND_PARAM:
+        emit_param(sc, node);
+        break;
+    case ROLE_BIND_ARG:
+        emit_arg(sc, it, node);
+        break;
+    default:
+        break;
+    }
+}
+
 static void emit_item(scan_ctx *sc, const item *it) {
     const fact_cap *pc = &VEC_AT(&sc->caps, fact_cap, it->cap);
     TSNode node = pc->node;
@@ -768,24 +795,11 @@ static void emit_item(scan_ctx *sc, const item *it) {
     case ROLE_COMMENT:
         emit_text_node(sc, SUNSET_CTX_COMMENT, node, 1, NULL);
         break;
-    case ROLE_BIND_TARGET: {
-        /* the binding's span is its value: a seed inside it marks the target (core/flow.c) */
-        const fact_cap *v = companion(sc, it, ROLE_BIND_VALUE);
-        if (v)
-            emit_bind(sc, v->node, 0, compact_dotted(sc, node_text(sc, node)));
-        break;
-    }
+    case ROLE_BIND_TARGET:
     case ROLE_BIND_RETURN:
-        /* `return bs, es`: which element is legacy is not tracked, so a tuple marks nothing
-         * (else the caller's `bs, es = f()` would mark both) */
-        if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
-            emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
-        break;
     case ROLE_BIND_PARAM:
-        emit_param(sc, node);
-        break;
     case ROLE_BIND_ARG:
-        emit_arg(sc, it, node);
+        emit_binding(sc, it, pc, node);
         break;
     case ROLE_STMT:
         /* simple statements do not nest: the latest one holds what follows until its end */
