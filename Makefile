@@ -94,7 +94,7 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests core-test rules-test golden sanitize clean install uninstall \
-	lint-headers lint-clock lint-funcs rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
+	lint-headers lint-clock lint-funcs lint-stderr rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
 	dist deb deb-test image
 
 all: $(BUILD)/sunset
@@ -165,7 +165,7 @@ run: deps
 	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps
-	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs
+	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs lint-stderr
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
 	@$(MAKE) --no-print-directory core-test rules-test
 
@@ -264,6 +264,14 @@ lint-funcs:
 
 # No test reads the clock for its verdict (README "Tests and benchmarks"); the fixture
 # testdata/lint-clock/ shows the lint still rejects what it should. Run by `make test`.
+# Nothing below cmd/ writes to stderr (scripts/lint-stderr.sh): errors are returned as a
+# sunset_error, notes go through sunset_note; the fixture testdata/lint-stderr/ shows the lint
+# still rejects a library function that prints. Run by `make test`.
+lint-stderr:
+	@sh scripts/lint-stderr.sh
+	@if sh scripts/lint-stderr.sh testdata/lint-stderr >/dev/null; then \
+		echo "lint-stderr: accepts testdata/lint-stderr/, which prints to stderr"; exit 1; fi
+
 lint-clock:
 	@sh scripts/lint-clock.sh src/test
 	@if sh scripts/lint-clock.sh testdata/lint-clock >/dev/null; then \

@@ -12,8 +12,11 @@
 
 /* Parse text[0, len) as one JSON value; text[len] must be 0 (read_file's buffers are), and
  * a NUL inside the text is an error, not the end of the document. Returns the document
- * (caller frees with cJSON_Delete) or NULL with *err_off set to the offset of the error.
- * Thread-safe (does not use cJSON's global error pointer). */
+ * (caller frees with cJSON_Delete) or NULL with *err_off set to the offset of the error, or
+ * to JSON_OOM when an allocation failed. Thread-safe (does not use cJSON's global error
+ * pointer). cJSON allocates through the allocation hook (base/util.h), installed before
+ * main(): what it returns (cJSON_Print's text) is freed with cJSON_free or sunset_free. */
+#define JSON_OOM ((size_t)-1)
 cJSON *json_parse(const char *text, size_t len, size_t *err_off);
 
 /* 1-based line and column of byte offset `off` of text; counting stops at a NUL. */

@@ -84,7 +84,8 @@ int ld_oom(loader *L) { return ld_fail(L, NULL, "out of memory"); }
 int ld_compile_re(loader *L, const char *field, const char *pat, pcre2_code **out) {
     int ec;
     PCRE2_SIZE eo;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+    pcre2_code *re = sunset_re_compile(pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo);
+    if (!re && ec == PCRE2_ERROR_HEAP_FAILED) return ld_oom(L);
     if (!re) {
         PCRE2_UCHAR buf[200];
         pcre2_get_error_message(ec, buf, sizeof buf);
@@ -793,6 +794,7 @@ static int load_pack(loader *L, const char *text) {
     size_t off = 0;
     cJSON *root = json_parse(text, strlen(text), &off);
     L->root = root;
+    if (!root && off == JSON_OOM) return ld_oom(L);
     if (!root) {
         unsigned line, col;
         json_line_col(text, off, &line, &col);
