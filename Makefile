@@ -72,6 +72,9 @@ CLANG_OBJS = $(call lang_objs,clang)
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
 LANG_TEST_OBJS := $(BUILD)/obj/src/base/util.o $(BUILD)/obj/src/base/json.o $(BUILD)/obj/src/base/normalize.o $(BUILD)/obj/src/test/recorder.o \
 	$(GRAMMAR_OBJS)
+# Every test program links the leak check (src/test/leakcheck.c): a program that exits with an
+# allocation of the hook still live fails, whatever its tests said.
+LEAKCHECK := $(BUILD)/obj/src/test/leakcheck.o
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
 LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
 ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))
@@ -134,11 +137,11 @@ $(GRAMMAR_DIR)/%.o: $(GRAMMAR_SRC)/%.c
 # test_lang_NAME links lang_objs of NAME: the prerequisite list is expanded a second time,
 # once the stem is known.
 .SECONDEXPANSION:
-$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $$(call lang_objs,$$*) $(LANG_TEST_OBJS)
+$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $$(call lang_objs,$$*) $(LANG_TEST_OBJS) $(LEAKCHECK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-$(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(GRAMMAR_OBJS)
+$(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(LEAKCHECK) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -181,7 +184,7 @@ $(BUILD)/core/obj/%.o: %.c $(HDRS) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -c -o $@ $<
 
-$(CORE_TESTS): $(BUILD)/core/test_%: src/test/test_%.c $(CORE_OBJS)
+$(CORE_TESTS): $(BUILD)/core/test_%: src/test/test_%.c $(CORE_OBJS) $(BUILD)/core/obj/src/test/leakcheck.o
 	$(CC) $(CORE_CFLAGS) $(LDFLAGS) -o $@ $^ $(CORE_LDLIBS)
 
 core-test: $(CORE_TESTS)

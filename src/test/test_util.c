@@ -276,8 +276,44 @@ static void pcre2_fails_cleanly_inside_pcre2(void **state) {
     }
 }
 
+/* The leak check linked into every test program (leakcheck.c) fails a program that exits with
+ * an allocation still live, whatever its tests said: a child that leaks one and exits 0 ends 1,
+ * saying so on stderr; one that frees it ends 0. */
+static int leaky_child(bool leak) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        void *p = sunset_malloc(16);
+        if (!leak) sunset_free(p);
+        exit(0); /* exit, not _exit: the leak check runs */
+    }
+    close(fds[1]);
+    char buf[256] = "";
+    ssize_t n = read(fds[0], buf, sizeof buf - 1);
+    close(fds[0]);
+    buf[n > 0 ? n : 0] = 0;
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    if (leak) assert_non_null(strstr(buf, "leakcheck: 1 allocation still live at exit"));
+    else assert_string_equal(buf, "");
+    return WEXITSTATUS(st);
+}
+
+static void leak_check_fails_a_leaking_program(void **state) {
+    (void)state;
+    assert_int_equal(sunset_alloc_live(), 0);
+    assert_int_equal(leaky_child(true), 1);
+    assert_int_equal(leaky_child(false), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(leak_check_fails_a_leaking_program),
         cmocka_unit_test(json_parse_fails_cleanly_inside_cjson),
         cmocka_unit_test(pcre2_fails_cleanly_inside_pcre2),
         cmocka_unit_test(umask_decides_new_mode),
