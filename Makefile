@@ -251,11 +251,15 @@ golden: $(BUILD)/sunset rules-doc
 
 # The layering (README "Architecture"): which folder may include which, no include cycle, no
 # .c file over 1,200 lines, at most three .c files loose in src/, no comment naming a file that
-# does not exist (the fixture testdata/lint-headers/ shows it still rejects one). Run by `make test`.
+# does not exist, in src/ or among the checkout's scripts, rules, testdata, queries (the
+# fixtures testdata/lint-headers/ and lint-headers-other/ show it still rejects one of each).
+# Run by `make test`.
 lint-headers:
 	@sh scripts/lint-headers.sh src
 	@if sh scripts/lint-headers.sh testdata/lint-headers >/dev/null; then \
 		echo "lint-headers: accepts testdata/lint-headers/, whose comment names files that do not exist"; exit 1; fi
+	@if sh scripts/lint-headers.sh testdata/lint-headers-other >/dev/null; then \
+		echo "lint-headers: accepts testdata/lint-headers-other/, whose comment names a script that does not exist"; exit 1; fi
 
 # Every function in src/ outside tests under 100 lines (scripts/lint-funcs.sh), but for the
 # exceptions scripts/lint-funcs.allow still names; the fixture testdata/lint-funcs/ shows the
