@@ -104,11 +104,8 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
     int rc = EXIT_USAGE;
     size_t err_off = len;
     doc = json_parse(data, len, &err_off);
-    if (!doc && err_off == JSON_OOM) goto oom;
     if (!doc) {
-        unsigned line, col;
-        json_line_col(data, err_off, &line, &col);
-        sunset_error_set(err, "%s:%u:%u: malformed baseline: not valid JSON", file, line, col);
+        json_parse_error(data, err_off, file, "malformed baseline: not valid JSON", err);
         goto cleanup;
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");

@@ -41,6 +41,16 @@ cJSON *json_parse(const char *text, size_t len, size_t *err_off) {
     return doc;
 }
 
+void json_parse_error(const char *text, size_t err_off, const char *origin, const char *what, sunset_error *err) {
+    if (err_off == JSON_OOM) {
+        sunset_error_set(err, "out of memory reading %s", origin);
+        return;
+    }
+    unsigned line, col;
+    json_line_col(text, err_off, &line, &col);
+    sunset_error_set(err, "%s:%u:%u: %s", origin, line, col, what);
+}
+
 void json_line_col(const char *text, size_t off, unsigned *line, unsigned *col) {
     *line = 1;
     *col = 1;

@@ -130,14 +130,8 @@ int sunset_config_load_text(const char *file, const char *text, size_t len, cons
     size_t err_off = 0;
     cJSON *root = json_parse(text, len, &err_off);
     cfgload L = {file, text, dir, err};
-    if (!root && err_off == JSON_OOM) {
-        snprintf(err->msg, sizeof err->msg, "out of memory reading %s", file);
-        goto cleanup;
-    }
     if (!root) {
-        unsigned line, col;
-        json_line_col(text, err_off, &line, &col);
-        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
+        json_parse_error(text, err_off, file, "invalid JSON", err);
         goto cleanup;
     }
     if (!cJSON_IsObject(root)) {

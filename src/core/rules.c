@@ -794,11 +794,8 @@ static int load_pack(loader *L, const char *text) {
     size_t off = 0;
     cJSON *root = json_parse(text, strlen(text), &off);
     L->root = root;
-    if (!root && off == JSON_OOM) return ld_oom(L);
     if (!root) {
-        unsigned line, col;
-        json_line_col(text, off, &line, &col);
-        snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: invalid JSON", L->origin, line, col);
+        json_parse_error(text, off, L->origin, "invalid JSON", L->err);
         return -1;
     }
     int rc = -1;
