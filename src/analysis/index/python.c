@@ -36,7 +36,7 @@ typedef struct pyctx {
 } pyctx;
 
 static inline void py_name(pyctx *c, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
+    if (n >= 2) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
 }
 
 /* Close the current top-level class: its name set moves into the class. */
