@@ -162,7 +162,7 @@ static int family_index(const sunset_result *r, const char *fam) {
 
 static void counts_add(history_counts *a, const history_counts *b, int sign) {
     a->findings += (uint32_t)(sign * (int64_t)b->findings);
-    for (int i = 0; i < HISTORY_TASKS; i++) a->by_task[i] += (uint32_t)(sign * (int64_t)b->by_task[i]);
+    for (int i = 0; i < SUNSET_TASKS; i++) a->by_task[i] += (uint32_t)(sign * (int64_t)b->by_task[i]);
     for (int i = 0; i < HISTORY_MAX_FAMILIES; i++) a->by_family[i] += (uint32_t)(sign * (int64_t)b->by_family[i]);
 }
 
@@ -225,7 +225,7 @@ static int blob_counts(replay *rp, const char *path, const git_oid *id, uint32_t
     for (size_t i = 0; i < res.n_findings; i++) {
         const sunset_finding *f = &res.findings[i];
         c.findings++;
-        if (f->task > 0 && f->task < HISTORY_TASKS) c.by_task[f->task]++;
+        if (f->task > 0 && f->task < SUNSET_TASKS) c.by_task[f->task]++;
         int fi = family_index(&res, f->family);
         if (fi >= 0) c.by_family[fi]++;
     }

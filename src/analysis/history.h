@@ -13,12 +13,11 @@
 #include "core/engine.h"
 
 #define HISTORY_MAX_FAMILIES 32
-#define HISTORY_TASKS 7 /* index 1..6 */
 
 /* Counts one file (or a whole tree) contributes. */
 typedef struct history_counts {
     uint32_t findings;
-    uint32_t by_task[HISTORY_TASKS];
+    uint32_t by_task[SUNSET_TASKS]; /* index 1..the rule set's last task (settings.tasks) */
     uint32_t by_family[HISTORY_MAX_FAMILIES];
 } history_counts;
 

@@ -152,7 +152,8 @@ int cmd_history(const cli *c) {
     }
     if (!fams) goto cleanup;
     history_doc hd = {(const history_sample *)samples.v, samples.n, fams, nf, range,
-                      c->min_drop > 0 ? (uint32_t)c->min_drop : 10, (const long *)prs.v, prs.n};
+                      c->min_drop > 0 ? (uint32_t)c->min_drop : 10, (const long *)prs.v, prs.n,
+                      sunset_ruleset_task_max(s.rs)};
     fmt->write.history(&hd, &doc);
     if (s.shard.n && strcmp(fmt->name, "json") == 0) shard_stamp(c, &s, &paths, range, &doc);
     vec_free(&prs);

@@ -462,7 +462,7 @@ static int since_history(const cli *c, scan_ctx *s, const tracking_manifest *m, 
         const history_sample *a = &VEC_AT(&samples, history_sample, i - 1);
         history_sample *b = &VEC_AT(&samples, history_sample, i);
         int32_t by_task[TRK_SINCE_TASKS] = {0};
-        for (int t = 1; t < HISTORY_TASKS && t < TRK_SINCE_TASKS; t++)
+        for (int t = 1; t < SUNSET_TASKS && t < TRK_SINCE_TASKS; t++)
             by_task[t] = (int32_t)b->total.by_task[t] - (int32_t)a->total.by_task[t];
         char sha[GIT_OID_HEXSZ + 1];
         git_oid_tostr(sha, sizeof sha, &b->id);

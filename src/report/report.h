@@ -55,6 +55,9 @@ void sunset_remnants_json(const sunset_result *r, sb *out);
  * text ('|' escaped, newlines as spaces, control characters shown), as a code span when
  * `span` (backquotes, in_code implied); in_code alone escapes backquotes without the span. */
 void sunset_md_text(sb *out, const char *s, bool in_code, bool span);
+/* The task numbers of a set (bit t: task t), ascending, sep between them: a tracked file's
+ * tasks in every tracking format. */
+void sunset_task_set(sb *out, unsigned tasks, const char *sep);
 /* How many of r's findings are suppressed. */
 size_t sunset_findings_suppressed(const sunset_result *r);
 
