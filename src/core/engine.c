@@ -788,139 +788,206 @@ static void index_file(sunset_engine *e, const sunset_source *src, uint64_t key,
     if (block) sunset_cache_put_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, block, n, ix->export_fn);
 }
 
-/* Scan one file; data NULL = read it from root/path. */
-static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+/* The bytes of one file: mem when a buffer was handed in, else fspath read into the worker's
+ * buffer. The size limit holds for every input: a file read here, and the staged blob, the
+ * diff base's blob, a history blob or stdin handed in as a buffer. false = skipped (too large,
+ * unreadable), recorded and warned about. */
+static bool read_input(worker *w, const char *path, const sb *fspath, const char **data, size_t *len) {
     sunset_engine *e = w->e;
     sunset_stats *st = &w->res.stats;
-    const char *data = mem;
-    size_t len = memlen;
-    sb fspath = {0}, folded = {0}, joined = {0};
-    sb_printf(&fspath, "%s/%s", root, path);
-    /* the limit holds for every input: a file read here, and the staged blob, the diff base's
-     * blob, a history blob or stdin handed in as a buffer */
     size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
-    int err = mem && memlen > cap ? EFBIG : 0;
-    if (!mem) err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
+    bool in_memory = *data != NULL;
+    int err = in_memory && *len > cap ? EFBIG : 0;
+    if (!in_memory) err = fspath->oom ? ENOMEM : read_file_sb(fspath->s, cap, &w->readbuf);
     if (err == EFBIG) {
         st->skipped_too_large++;
         skipped(w, path, 0, "too large (--max-filesize)");
         warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
-        goto cleanup;
+        return false;
     }
-    if (!mem) {
-        if (err) {
-            st->skipped_unreadable++;
-            skipped(w, path, 0, "unreadable");
-            warnf(w, "%s: warning: skipped: %s", path, strerror(err));
-            goto cleanup;
-        }
-        data = w->readbuf.s;
-        len = w->readbuf.len;
-        st->bytes_read += len;
+    if (in_memory) return true;
+    if (err) {
+        st->skipped_unreadable++;
+        skipped(w, path, 0, "unreadable");
+        warnf(w, "%s: warning: skipped: %s", path, strerror(err));
+        return false;
     }
+    *data = w->readbuf.s;
+    *len = w->readbuf.len;
+    st->bytes_read += *len;
+    return true;
+}
+
+/* Is the file one to scan, and in which language? false = skipped, recorded: binary, generated
+ * (sunset's own reports whatever --include-generated says) or in a source encoding sunset does
+ * not read. */
+static bool admit_file(worker *w, const char *path, const char *data, size_t len, sunset_lang *lang) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
     if (memchr(data, 0, len < 8000 ? len : 8000)) {
         st->skipped_binary++;
         skipped(w, path, 0, "binary (a NUL byte in the first 8000 bytes)");
-        goto cleanup;
+        return false;
     }
     uint32_t gen_line = 0;
-    /* sunset's own reports are generated whatever --include-generated says */
-    if ((!e->o->judge_own_output && sunset_own_output(data, len)) || (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
+    if ((!e->o->judge_own_output && sunset_own_output(data, len)) ||
+        (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
         st->skipped_generated++;
         skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
                                             : "generated (its name; --include-generated scans it)");
-        goto cleanup;
+        return false;
     }
-    sunset_lang lang = sunset_lang_for_file(path, data, len);
+    *lang = sunset_lang_for_file(path, data, len);
     char enc[64];
-    if (sunset_lang_foreign_encoding(lang, data, len, enc, sizeof enc)) {
+    if (sunset_lang_foreign_encoding(*lang, data, len, enc, sizeof enc)) {
         /* read as bytes, such a file could spell any name unseen (a UTF-7 "+AAo-" is a newline) */
         st->skipped_parse_failed++;
         skipped(w, path, 1, "unparsable: a source encoding sunset does not read");
         warnf(w, "%s:1:1: warning: skipped: source encoding '%s' (only UTF-8 and ASCII are read)", path, enc);
-        goto cleanup;
+        return false;
     }
-    /* what the toolchain reads (base/normalize.h): Python's identifiers after NFKC, for the
-     * prefilter and the frontend alike; C++ with its line splices joined, for the prefilter
-     * only (libclang joins them itself and keeps the file's columns) */
+    return true;
+}
+
+/* A file's text as the toolchain reads it (base/normalize.h): Python's identifiers after NFKC,
+ * for the prefilter and the frontend alike (text); C++ with its line splices joined, for the
+ * prefilter only (pf: libclang joins them itself and keeps the file's columns). The buffers
+ * hold what was rewritten; without a rewrite, the text is the file's bytes. */
+typedef struct file_text {
+    const char *data, *pf_data;
+    size_t len, pf_len;
+    sb folded, joined;
+} file_text;
+
+static void read_as_toolchain(file_text *t, sunset_lang lang) {
     unsigned reads = sunset_lang_reads(lang);
-    if ((reads & SUNSET_READS_NFKC) && text_fold_nfkc_ascii(data, len, &folded) && !folded.oom) {
-        data = folded.s;
-        len = folded.len;
+    if ((reads & SUNSET_READS_NFKC) && text_fold_nfkc_ascii(t->data, t->len, &t->folded) && !t->folded.oom) {
+        t->data = t->folded.s;
+        t->len = t->folded.len;
     }
-    const char *pf_data = data;
-    size_t pf_len = len;
-    if ((reads & SUNSET_READS_SPLICES) && text_join_splices(data, len, &joined) && !joined.oom) {
-        pf_data = joined.s;
-        pf_len = joined.len;
+    t->pf_data = t->data;
+    t->pf_len = t->len;
+    if ((reads & SUNSET_READS_SPLICES) && text_join_splices(t->data, t->len, &t->joined) && !t->joined.oom) {
+        t->pf_data = t->joined.s;
+        t->pf_len = t->joined.len;
     }
-    memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
-    sunset_source src = {path, fspath.s, data, len, lang};
-    sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
-    sink.anchored = e->o->anchor_all || e->tree_anchored ||
-                    anchor_by_file(&e->rs->anchor, path, data, len, w->md);
-    /* the content cache (src/core/cache.c): a hit replays this file's findings and counters.
-     * Files with sunset-ignore comments are not cached: an until= date makes their result
-     * depend on the day. */
-    size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
-    sunset_stats before = *st;
-    uint64_t ckey = 0, cdigest = 0;
-    /* every file is searched for the marker; the strided prefilter does it at a tenth of the
-     * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
-    sink.has_marker = prefilter_match(e->marker, data, len);
-    bool cacheable = e->o->cache && !sink.has_marker;
+}
+
+/* The content cache (src/core/cache.c) for one file: its key and digest, whether its result
+ * may be stored, and what the worker's result held before it (a store takes what came after). */
+typedef struct file_cache {
+    uint64_t key, digest;
+    bool store;
+    size_t first_finding, first_warning;
+    sunset_stats before;
+} file_cache;
+
+/* Look the file up: the index's entry first (the path's and bytes' alone, cached whatever the
+ * findings are), then its findings. Files with sunset-ignore comments are not cached: an until=
+ * date makes their result depend on the day. true = the file's findings and counters were
+ * replayed, nothing left to do. */
+static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
+    sunset_engine *e = w->e;
+    const sunset_source *src = sink->src;
+    *c = (file_cache){.first_finding = w->res.n_findings, .first_warning = w->res.n_warnings,
+                      .before = w->res.stats, .store = e->o->cache && !sink->has_marker};
     if (e->o->cache) {
-        ckey = sunset_cache_key(path, data, len);
-        cdigest = sunset_cache_digest(data, len);
+        c->key = sunset_cache_key(src->path, src->data, src->len);
+        c->digest = sunset_cache_digest(src->data, src->len);
     }
-    /* the index's entry is the path's and bytes' alone, cached whatever the findings are */
-    if (e->o->indexer && lang != SUNSET_LANG_NONE) index_file(e, &src, ckey, cdigest);
-    if (cacheable) {
-        /* one path and content, tied to Paddle in its tree and not in another tree */
-        if (e->tree_anchored) ckey = hash64("tree", 4, ckey);
-        if (e->tree_off_key) ckey = hash64(&e->tree_off_key, sizeof e->tree_off_key, ckey); /* rules kept on */
-        if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
-    }
-    sink.flow_lang = lang;
-    if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
-    /* path rules need no parse */
-    const vec *pr = &e->rs->path_rules;
+    if (e->o->indexer && src->lang != SUNSET_LANG_NONE) index_file(e, src, c->key, c->digest);
+    if (!c->store) return false;
+    /* one path and content, tied to Paddle in its tree and not in another tree */
+    if (e->tree_anchored) c->key = hash64("tree", 4, c->key);
+    if (e->tree_off_key) c->key = hash64(&e->tree_off_key, sizeof e->tree_off_key, c->key); /* rules kept on */
+    return sunset_cache_replay(e->o->cache, c->key, src->len, c->digest, src->path, &w->res);
+}
+
+/* The path rules of the file's language: they need no parse. */
+static void match_path_rules(worker *w, sunset_sink *sink) {
+    const char *path = sink->src->path;
+    sunset_lang lang = sink->src->lang;
+    if (lang == SUNSET_LANG_NONE) return;
+    const vec *pr = &w->e->rs->path_rules;
     for (size_t i = 0; i < pr->n; i++) {
         const sunset_rule *r = VEC_AT(pr, sunset_rule *, i);
-        if (lang != SUNSET_LANG_NONE && !(r->lang_mask & (1u << lang))) continue;
-        if (lang == SUNSET_LANG_NONE) continue;
+        if (!(r->lang_mask & (1u << lang))) continue;
         if (strtest_match(&r->path, path, strlen(path), w->md))
-            add_cand(&sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
+            add_cand(sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
     }
-    if (lang == SUNSET_LANG_NONE || e->fe_of_lang[lang] < 0) {
+}
+
+/* The file's frontend, when its language has one and the prefilter (on pf_data) lets the file
+ * through, then the code it embeds. false = the frontend failed: the result must not be cached,
+ * since a replay would lose the record of the failure. */
+static bool match_by_frontend(worker *w, sunset_sink *sink, const char *pf_data, size_t pf_len) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
+    const sunset_source *src = sink->src;
+    if (src->lang == SUNSET_LANG_NONE || e->fe_of_lang[src->lang] < 0) {
         st->skipped_no_language++;
-    } else {
-        st->files_scanned++;
-        if (!may_match(w, lang, path, pf_data, pf_len)) {
-            st->files_prefiltered++;
-        } else {
-            int fi = e->fe_of_lang[lang];
-            const sunset_frontend *fe = e->o->frontends[fi];
-            if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
-            if (!w->fe_worker[fi]) {
-                warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", path, fe->name);
-                st->skipped_parse_failed++;
-            } else if (frontend_scan(w, fe, fi, &src, &sink) != 0) {
-                st->skipped_parse_failed++;
-                skipped(w, path, 0, "unparsable");
-                cacheable = false; /* a replay would lose the record above */
-            } else {
-                st->files_parsed++;
-            }
-        }
-        scan_embedded(w, &sink);
+        return true;
     }
-    if (!finish_file(&sink)) cacheable = false;
-    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, cdigest, &w->res, first_finding, first_warning, &before);
-cleanup:
+    bool ok = true;
+    st->files_scanned++;
+    if (!may_match(w, src->lang, src->path, pf_data, pf_len)) {
+        st->files_prefiltered++;
+    } else {
+        int fi = e->fe_of_lang[src->lang];
+        const sunset_frontend *fe = e->o->frontends[fi];
+        if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
+        if (!w->fe_worker[fi]) {
+            warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", src->path, fe->name);
+            st->skipped_parse_failed++;
+        } else if (frontend_scan(w, fe, fi, src, sink) != 0) {
+            st->skipped_parse_failed++;
+            skipped(w, src->path, 0, "unparsable");
+            ok = false;
+        } else {
+            st->files_parsed++;
+        }
+    }
+    scan_embedded(w, sink);
+    return ok;
+}
+
+/* A file admitted to the scan, in lang, as the toolchain reads it: anchoring, the cache, path
+ * rules, the frontend, then the file's candidates reduced to findings (and stored). */
+static void scan_text(worker *w, const char *path, const char *fspath, const file_text *t, sunset_lang lang) {
+    sunset_engine *e = w->e;
+    memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
+    sunset_source src = {path, fspath, t->data, t->len, lang};
+    sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
+    sink.anchored = e->o->anchor_all || e->tree_anchored ||
+                    anchor_by_file(&e->rs->anchor, path, t->data, t->len, w->md);
+    /* every file is searched for the marker; the strided prefilter does it at a tenth of the
+     * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
+    sink.has_marker = prefilter_match(e->marker, t->data, t->len);
+    file_cache c;
+    if (cache_lookup(w, &sink, &c)) return;
+    sink.flow_lang = lang;
+    if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
+    match_path_rules(w, &sink);
+    if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
+    if (!finish_file(&sink)) c.store = false;
+    if (c.store)
+        sunset_cache_store(e->o->cache, c.key, t->len, c.digest, &w->res, c.first_finding, c.first_warning,
+                           &c.before);
+}
+
+/* Scan one file; mem NULL = read it from root/path. */
+static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+    sb fspath = {0};
+    sb_printf(&fspath, "%s/%s", root, path);
+    file_text t = {.data = mem, .len = memlen};
+    sunset_lang lang;
+    if (read_input(w, path, &fspath, &t.data, &t.len) && admit_file(w, path, t.data, t.len, &lang)) {
+        read_as_toolchain(&t, lang);
+        scan_text(w, path, fspath.s, &t, lang);
+    }
     sb_free(&fspath);
-    sb_free(&folded);
-    sb_free(&joined);
+    sb_free(&t.folded);
+    sb_free(&t.joined);
 }
 
 /* ---- engine lifetime ---- */
