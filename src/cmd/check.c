@@ -873,7 +873,7 @@ static void gate_against(const cli *c, const char *rev, const char *base_name, s
 
 /* --summary FILE, or $GITHUB_STEP_SUMMARY under -f github (appended: other steps' summaries
  * share the file): the Markdown of out. EXIT_OK, an exit code, or -1 on OOM. */
-static int write_summary(const cli *c, const sunset_result *out, const sunset_output_opts *oo) {
+static int write_summary(const cli *c, const sunset_result *out, const sunset_envelope *e) {
     const char *summary = c->summary, *env = getenv("GITHUB_STEP_SUMMARY");
     bool append = false;
     if (!summary && strcmp(doc_format_of(c)->name, "github") == 0 && env && *env) {
@@ -883,7 +883,7 @@ static int write_summary(const cli *c, const sunset_result *out, const sunset_ou
     if (!summary) return EXIT_OK;
     sb md = {0};
     const sunset_writer *mw = doc_format_find(CMD_CHECK, "markdown")->write.findings;
-    int rc = !mw || mw->write(out, oo, &md) ? -1 : write_summary_file(summary, &md, append);
+    int rc = !mw || mw->write(out, e, &md) ? -1 : write_summary_file(summary, &md, append);
     sb_free(&md);
     return rc;
 }
@@ -902,30 +902,29 @@ static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, cons
     int rc = -1;
     gate_against(c, rev, base_name, &against);
     g->against = against.s ? against.s : "";
-    out.gate = g;
-    out.uri_prefix = s->repo_prefix;
-    sunset_rule_info *infos = rule_infos(s->rs, &out.n_rules);
+    sunset_envelope env = scan_envelope(c, s);
+    env.gate = g;
+    sunset_rule_info *infos = rule_infos(s->rs, &env.n_rules);
     if (!infos) goto cleanup;
-    out.rules = infos;
-    sunset_output_opts oo = output_opts(c);
+    env.rules = infos;
     g->states = run->state;
     /* SARIF's results have one shape in every command: each carries its remnant, as scan's do */
     bool sarif_fmt = strcmp(writer->name, "sarif") == 0;
     if (c->sarif_out || sarif_fmt) {
         if (sunset_remnants_build(&out, s->rs, NULL, rm_chain_write, &srem)) goto cleanup;
-        out.remnants = &srem;
+        env.remnants = &srem;
     }
     if (c->sarif_out) {
         sb sarif = {0};
         const sunset_writer *sw = doc_format_find(CMD_CHECK, "sarif")->write.findings;
-        int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
+        int bad = !sw || sw->write(&out, &env, &sarif) || sarif.oom;
         rc = bad ? -1 : output_write(c->sarif_out, &sarif);
         sb_free(&sarif);
         if (rc) goto cleanup;
         rc = -1;
     }
     if (!sarif_fmt) {
-        out.remnants = NULL;
+        env.remnants = NULL;
         sunset_result_keep(&out, run->is_new);
         g->states = NULL;
     }
@@ -936,19 +935,18 @@ static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, cons
     if (text && !c->findings) {
         if (sunset_remnants_build(&out, s->rs, NULL, rm_chain_write, &rem) || sunset_remnants_as_new(&out, &rem))
             goto cleanup;
-        out.remnants = &rem;
+        env.remnants = &rem;
     }
-    sunset_output_opts to = oo;
-    to.summary = to.summary && !text; /* text: the gate's own closing lines instead */
-    if (writer->write(&out, &to, &doc)) goto cleanup;
-    if (text && oo.summary) sunset_gate_text(&out, &doc);
+    sunset_envelope te = env;
+    te.opts.summary = env.opts.summary && !text; /* text: the gate's own closing lines instead */
+    if (writer->write(&out, &te, &doc)) goto cleanup;
+    if (text && env.opts.summary) sunset_gate_text(&out, g, &doc);
     if (doc.oom) goto cleanup;
-    if ((rc = write_summary(c, &out, &oo))) goto cleanup;
+    if ((rc = write_summary(c, &out, &env))) goto cleanup;
     rc = output_write(c->output, &doc);
 cleanup:
     g->against = NULL;
     g->states = NULL;
-    out.remnants = NULL;
     sunset_remnants_free(&rem);
     sunset_remnants_free(&srem);
     sunset_result_free(&out);

@@ -73,9 +73,9 @@ static inline void fuzz_scan(sunset_engine *e, const char *path, const char *dat
     const char *formats[] = {"json", "text"};
     for (size_t i = 0; i < 2; i++) {
         const sunset_writer *w = sunset_writer_find(formats[i]);
-        sunset_output_opts oo = {.color = i == 1, .summary = true, .snippets = true};
+        sunset_envelope env = {.opts = {.color = i == 1, .summary = true, .snippets = true}};
         sb doc = {0};
-        if (w) w->write(&res, &oo, &doc);
+        if (w) w->write(&res, &env, &doc);
         sb_free(&doc);
     }
     sunset_result_free(&res);

@@ -52,8 +52,8 @@ static void json_round_trip(void **state) {
     const sunset_writer *w = sunset_writer_find("json");
     assert_non_null(w);
     sb out = {0};
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(w->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, true, true, false}};
+    assert_int_equal(w->write(&r, &e, &out), 0);
     cJSON *doc = cJSON_Parse(out.s);
     assert_non_null(doc);
     assert_int_equal(cJSON_GetObjectItem(doc, "version")->valueint, 1);
@@ -81,8 +81,8 @@ static void text_format(void **state) {
     sunset_finding f;
     make_result(&r, &f);
     sb out = {0};
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, true, true, false}};
+    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
     const char *want =
         "paddle/fluid/framework/pe.cc:3:5: error: [PE-CPP-IDENT] ParallelExecutor \"used\"\n"
         "    \tnew ParallelExecutor(\\x01\\xff);\n"
@@ -93,9 +93,9 @@ static void text_format(void **state) {
     assert_null(strstr(out.s, "op_handle")); /* families without findings are not listed */
     sb_free(&out);
     /* colour adds escapes; no summary removes the summary */
-    o.color = true;
-    o.summary = false;
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    e.opts.color = true;
+    e.opts.summary = false;
+    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "\033[1;31merror:"));
     assert_null(strstr(out.s, "findings ("));
     sb_free(&out);
@@ -123,8 +123,8 @@ static void text_escapes_control_chars(void **state) {
     f.snippet = "\033[31mnew ParallelExecutor();";
     f.span = (sunset_span){3, 10, 3, 26}; /* ParallelExecutor, after the 5-byte escape */
     sb out = {0};
-    sunset_output_opts o = {false, false, true, false};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, false, true, false}};
+    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
     const char *want = "x.py\\n::error file=ci.py::injected:3:10: error: [PE-CPP-IDENT] "
                        "ParallelExecutor \"used\"\n"
                        "    \\x1b[31mnew ParallelExecutor();\n"
