@@ -181,46 +181,6 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     else if (s->flow) flow_seed(s->flow, r, ctx, span, c.matched, strlen(c.matched));
 }
 
-static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
-    if (!t->n_names && !t->re) return true;
-    if (!s) return false;
-    return strtest_match(t, s, n, md);
-}
-
-/* Everything but the main text test. */
-static bool clause_rest(const clause *c, const sunset_fact *f, pcre2_match_data *md) {
-    if (!(c->ctx_mask & (1u << f->ctx))) return false;
-    if ((f->flags & c->flags) != c->flags) return false;
-    if (!opt_test(&c->aux, f->aux, f->aux_len, md)) return false;
-    if (!opt_test(&c->target, f->target, f->target_len, md)) return false;
-    if (!opt_test(&c->section, f->section, f->section_len, md)) return false;
-    /* a qualified-name constraint only binds when the frontend resolved the name */
-    if (f->qual && !opt_test(&c->qual, f->qual, f->qual_len, md)) return false;
-    return true;
-}
-
-/* Compute the span of bytes [so, eo) inside text that starts at `at`. */
-static sunset_span span_in(sunset_span at, const char *text, size_t so, size_t eo) {
-    sunset_span sp = {at.line, at.col, at.line, at.col};
-    for (size_t i = 0; i < eo; i++) {
-        if (i == so) {
-            sp.line = sp.end_line;
-            sp.col = sp.end_col;
-        }
-        if (text[i] == '\n') {
-            sp.end_line++;
-            sp.end_col = 1;
-        } else {
-            sp.end_col++;
-        }
-    }
-    if (so == eo) {
-        sp.line = sp.end_line;
-        sp.col = sp.end_col;
-    }
-    return sp;
-}
-
 /* Match one fact (kind k) against the index. For regex clauses over LINE and STRING facts
  * the span narrows to the regex match; otherwise the fact's span is used. */
 static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
@@ -238,7 +198,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         if (slot) {
             for (size_t i = 0; i < slot->clauses.n; i++) {
                 const clause *c = VEC_AT(&slot->clauses, clause *, i);
-                if (clause_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
+                if (clause_match_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
             }
         }
     }
@@ -251,7 +211,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
     bool narrow = k == SUNSET_FACT_LINE || k == SUNSET_FACT_STRING;
     for (size_t i = 0; i < ix->all.n; i++) {
         const clause *c = VEC_AT(&ix->all, clause *, i);
-        if (!clause_rest(c, f, md)) continue;
+        if (!clause_match_rest(c, f, md)) continue;
         if (!c->main.re) {
             add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
             continue;
@@ -269,7 +229,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         size_t so = ov[0], eo = ov[1];
         if (narrow && eo > so) {
-            sunset_span sp = span_in(f->span, text, so, eo);
+            sunset_span sp = span_in_text(f->span, text, so, eo);
             add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);
         } else {
             add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
@@ -308,7 +268,7 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     if (ctx != SUNSET_CTX_COMMENT) {
         const clause_index *ix = &rs->index[lang][SUNSET_FACT_STRING];
         if (ix->n_slots || ix->all.n) {
-            sunset_span sp = span_in(at, text, 0, len);
+            sunset_span sp = span_in_text(at, text, 0, len);
             sunset_fact f = {.kind = SUNSET_FACT_STRING, .ctx = ctx, .span = sp, .text = text,
                              .text_len = len, .aux = call, .aux_len = call ? strlen(call) : 0};
             match_fact(s, SUNSET_FACT_STRING, &f);
@@ -616,30 +576,6 @@ static bool finish_file(sunset_sink *s) {
     return timeless;
 }
 
-/* Generators write their marker in a header comment, so only the first lines are read: a
- * marker further down, or a quoted one in prose, does not make a file generated. */
-#define GENERATED_HEAD_LINES 5
-
-/* Is the file generated (settings.generated_paths by name, generated_markers on one of the
- * first lines)? *line gets the marker's line, 0 for a name. */
-static bool is_generated(worker *w, const char *path, const char *data, size_t len, uint32_t *line) {
-    const sunset_ruleset *rs = w->e->rs;
-    *line = 0;
-    if (re_list_search(&rs->generated_paths, path, w->md)) return true;
-    const char *p = data, *end = data + len;
-    for (uint32_t n = 1; n <= GENERATED_HEAD_LINES && p < end; n++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        for (size_t i = 0; i < rs->generated_markers.n; i++)
-            if (re_search(VEC_AT(&rs->generated_markers, pcre2_code *, i), p, ll, 0, w->md, NULL, NULL)) {
-                *line = n;
-                return true;
-            }
-        p = nl ? nl + 1 : end;
-    }
-    return false;
-}
-
 /* A file read but not analysed: recorded with its reason for the gate (which fails closed on
  * a changed one); an OOM here only loses the record, the counter stays right. */
 static void skipped(worker *w, const char *path, uint32_t line, const char *why) {
@@ -831,7 +767,7 @@ static bool admit_file(worker *w, const char *path, const char *data, size_t len
     }
     uint32_t gen_line = 0;
     if ((!e->o->judge_own_output && sunset_own_output(data, len)) ||
-        (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
+        (!e->o->include_generated && sunset_ruleset_is_generated(e->rs, path, data, len, w->md, &gen_line))) {
         st->skipped_generated++;
         skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
                                             : "generated (its name; --include-generated scans it)");
