@@ -244,6 +244,8 @@ golden: $(BUILD)/sunset rules-doc
 		echo $$? >$${d}exit; done
 	@$(MAKE) --no-print-directory $(BUILD)/test/test_tracking
 	$(TEST_ENV) SUNSET_UPDATE_GOLDEN=1 SUNSET_BIN=$(BUILD)/sunset $(BUILD)/test/test_tracking >/dev/null
+	@$(MAKE) --no-print-directory $(BUILD)/test/test_facts
+	SUNSET_UPDATE_GOLDEN=1 $(BUILD)/test/test_facts >/dev/null
 	@echo "golden files rewritten; review: git diff testdata/"
 
 # The layering (README "Architecture"): which folder may include which, no include cycle, no
