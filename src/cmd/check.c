@@ -293,7 +293,7 @@ static int check_options(const cli *c, bool full, sunset_gate *g) {
         return cli_usage_error("--update-baseline needs a full scan (no --diff-base, --staged or --files-from)");
     if (c->accept_new && !c->update_baseline)
         return cli_usage_error("--accept-new goes with --update-baseline");
-    g->list_unused = c->report_unused; /* in a diff mode, of the change's lines (changed_unused) */
+    g->list_unused = c->report_unused; /* in a diff mode, of the change's lines (diff_keep_changed_unused) */
     return EXIT_OK;
 }
 
@@ -549,28 +549,6 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
     return EXIT_OK;
 }
 
-/* A diff mode's unused suppressions: those of the changed files that the change made unused
- * (in use at REV, or not there) or that sit on a line it adds or edits. */
-static void changed_unused(sunset_result *cur, const sunset_result *old, const diff_set *ds) {
-    size_t kept = 0;
-    for (size_t i = 0; i < cur->n_unused; i++) {
-        sunset_unused *u = &cur->unused[i];
-        const diff_file *df = NULL;
-        for (size_t k = 0; k < ds->n && !df; k++)
-            if (ds->files[k].path && !strcmp(ds->files[k].path, u->path)) df = &ds->files[k];
-        bool was = false; /* unused at REV already (its file under its current name) */
-        for (size_t k = 0; k < old->n_unused && !was; k++)
-            was = !strcmp(old->unused[k].path, u->path) && !strcmp(old->unused[k].what, u->what);
-        if (df && (!was || diff_line_added(df, u->line) || df->all_added)) {
-            cur->unused[kept++] = *u;
-        } else {
-            sunset_free(u->path);
-            sunset_free(u->what);
-        }
-    }
-    cur->n_unused = kept;
-}
-
 /* Root-relative directories whose files decide the verdict (rules and queries). */
 static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
     vec all = VEC_INIT(const char *);
@@ -740,22 +718,6 @@ static int check_checkout(const cli *c, scan_ctx *s, struct git_repository *repo
 static void free_strs(vec *v) {
     for (size_t i = 0; i < v->n; i++) sunset_free(VEC_AT(v, char *, i));
     vec_free(v);
-}
-
-/* The key of each new finding of cur that fails the gate (not suppressed, at or above the
- * threshold), pushed onto keys: "path:line:col: RULE". 0, or -1 on OOM. */
-static int failing_keys(const sunset_result *cur, const sunset_gate_run *run, const sunset_gate *g, vec *keys) {
-    for (size_t i = 0; i < cur->n_findings; i++) {
-        const sunset_finding *f = &cur->findings[i];
-        if (!run->is_new || !run->is_new[i] || f->suppressed || f->severity < g->threshold) continue;
-        sb k = {0};
-        sb_printf(&k, "%s:%u:%u: %s", f->path, (unsigned)f->span.line, (unsigned)f->span.col, f->rule_id);
-        if (k.oom || !vec_push(keys, &k.s)) {
-            sb_free(&k);
-            return -1;
-        }
-    }
-    return 0;
 }
 
 static bool has_str(const vec *v, const char *s) {
@@ -1011,7 +973,7 @@ static int check_run(const cli *c, const check_inner *in) {
     sunset_gate_run run = {0};
     char *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sunset_gate g = {0};
-    vec mine = VEC_INIT(char *); /* the failing new findings' keys (failing_keys) */
+    vec mine = VEC_INIT(char *); /* the failing new findings' keys (sunset_gate_failing_keys) */
     int rc = EXIT_USAGE;
     bool diff = c->diff_base || c->staged;
     const char *rev = c->diff_base ? c->diff_base : c->staged ? "HEAD" : NULL;
@@ -1047,7 +1009,7 @@ static int check_run(const cli *c, const check_inner *in) {
     if (keep_judged(c, &cur)) goto oom;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
     if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf, &edited)) goto oom;
-    if (diff) changed_unused(&cur, &old, &ds);
+    if (diff) diff_keep_changed_unused(&cur, &old, &ds);
     if (absorb_gate_findings(c, &cur, &gf)) goto oom;
 
     run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = diff ? &ds : NULL, .full = full,
@@ -1058,7 +1020,7 @@ static int check_run(const cli *c, const check_inner *in) {
 
     /* a narrowed run compares its failing findings with the whole change's (whole_change) */
     bool narrow = !c->files_from && !verdict_keys && narrowed(c, &s);
-    if ((verdict_keys || narrow) && failing_keys(&cur, &run, &g, verdict_keys ? verdict_keys : &mine))
+    if ((verdict_keys || narrow) && sunset_gate_failing_keys(&cur, &run, &g, verdict_keys ? verdict_keys : &mine))
         goto oom;
     if (verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
         rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;
