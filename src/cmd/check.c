@@ -899,11 +899,7 @@ static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, cons
             goto cleanup;
         env.remnants = &rem;
     }
-    sunset_envelope te = env;
-    te.opts.summary = env.opts.summary && !text; /* text: the gate's own closing lines instead */
-    if (writer->write(&out, &te, &doc)) goto cleanup;
-    if (text && env.opts.summary) sunset_gate_text(&out, g, &doc);
-    if (doc.oom) goto cleanup;
+    if (writer->write(&out, &env, &doc) || doc.oom) goto cleanup;
     if ((rc = write_summary(c, &out, &env))) goto cleanup;
     rc = output_write(c->output, &doc);
 cleanup:

@@ -62,8 +62,8 @@ const char *sunset_writer_names(void);
 
 /* The gate's part of the JSON document (src/report/gate.c): appends `,"gate":{...}`. */
 void sunset_gate_json(const sunset_result *r, const sunset_gate *g, sb *out);
-/* The gate's closing lines for the text report (src/report/gate.c): verdict, fixed per task,
- * new per task, baseline update, unused suppressions. */
+/* The gate's closing lines for the text report (src/report/gate.c), its summary under
+ * `check`: verdict, fixed per task, new per task, baseline update, unused suppressions. */
 void sunset_gate_text(const sunset_result *r, const sunset_gate *g, sb *out);
 /* Escape s for a GitHub workflow command (src/report/github.c): % CR LF always, ':' and ','
  * too in a property value. */

@@ -1,7 +1,8 @@
 /*
  * text.c — the human report: "path:line:col: severity: [rule-id] message" (col in terminal
  * columns: a CJK character counts two, as gcc's display columns), the source line and a caret
- * under the match, then a summary of files and findings per family. Colour only
+ * under the match, then a summary of files and findings per family (under `check`, the gate's
+ * verdict instead, report/gate.c). Colour only
  * when asked (main.c decides: a tty, or --color=always). Paths, messages and snippets go
  * through sb_put_printable: a control character in a file name or a source line is shown as
  * an escape, never written raw to a terminal or a CI log.
@@ -81,7 +82,9 @@ static int write_text(const sunset_result *r, const sunset_envelope *e, sb *b) {
             caret(b, f, o->color);
         }
     }
-    if (o->summary) {
+    if (o->summary && e->gate) {
+        sunset_gate_text(r, e->gate, b); /* check's summary: the verdict instead of the counts */
+    } else if (o->summary) {
         const sunset_stats *s = &r->stats;
         size_t skipped = s->skipped_binary + s->skipped_generated + s->skipped_too_large +
                          s->skipped_unreadable + s->skipped_parse_failed;

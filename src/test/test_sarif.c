@@ -230,6 +230,34 @@ static void markdown_gate_summary(void **state) {
     sb_free(&out);
 }
 
+/* The text writer's summary is the envelope's: the scan's counts, or under a gate its verdict
+ * (what `check` prints) in their place; the findings above it are the same. */
+static void text_summary_from_envelope(void **state) {
+    (void)state;
+    sunset_result r;
+    sunset_finding f[2];
+    sunset_envelope e;
+    two_findings(&r, f, &e);
+    sb scan = {0}, gate = {0};
+    const sunset_writer *w = sunset_writer_find("text");
+    assert_int_equal(w->write(&r, &e, &scan), 0);
+    assert_non_null(strstr(scan.s, "2 findings (1 error, 0 warning, 1 info), 1 of them suppressed"));
+    assert_null(strstr(scan.s, "gate:"));
+    sunset_gate g = {.against = "origin/develop", .threshold = SUNSET_SEV_WARNING, .n_new = 1, .n_failing = 1};
+    g.new_by_task[3] = 1;
+    e.gate = &g;
+    assert_int_equal(w->write(&r, &e, &gate), 0);
+    assert_null(strstr(gate.s, "findings ("));
+    assert_non_null(strstr(gate.s, "\nsunset check against origin/develop: 1 new finding (1 at or above warning)"));
+    assert_non_null(strstr(gate.s, "task 3: 1 new\ngate: FAILED\n"));
+    /* the findings part is the scan's */
+    const char *cut = strstr(scan.s, "\n\n");
+    assert_non_null(cut);
+    assert_memory_equal(gate.s, scan.s, (size_t)(cut - scan.s) + 1);
+    sb_free(&scan);
+    sb_free(&gate);
+}
+
 /* The binary's own SARIF for the sample tree, from `scan` and from `check` (every finding new,
  * the full rule table), validates too, and so does check's full set with baselineStates. */
 static void binary_sarif_validates(void **state) {
@@ -354,6 +382,7 @@ int main(void) {
         cmocka_unit_test(github_escaping),
         cmocka_unit_test(github_order_and_cap),
         cmocka_unit_test(markdown_gate_summary),
+        cmocka_unit_test(text_summary_from_envelope),
         cmocka_unit_test(binary_sarif_validates),
         cmocka_unit_test(scan_and_check_share_one_shape),
     };
