@@ -254,10 +254,10 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
-static inline bool word_start(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+static void match_word(void *ud, sunset_context ctx, sunset_span span, const char *word, size_t n) {
+    sunset_fact f = {.kind = (sunset_fact_kind)MATCH_WORD, .ctx = ctx, .span = span, .text = word, .text_len = n};
+    match_fact(ud, MATCH_WORD, &f);
 }
-static inline bool word_char(unsigned char c) { return word_start(c) || (c >= '0' && c <= '9'); }
 
 void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
                       size_t len, const char *call) {
@@ -275,50 +275,7 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
         }
     }
     const clause_index *wx = &rs->index[lang][MATCH_WORD];
-    if (!wx->n_slots && !wx->all.n) return;
-    uint32_t line = at.line, col = at.col;
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = (unsigned char)text[i];
-        if (word_start(c) && (i == 0 || !word_char((unsigned char)text[i - 1]))) {
-            size_t j = i;
-            while (j < len && word_char((unsigned char)text[j])) j++;
-            if (ctx == SUNSET_CTX_COMMENT && j - i == 6 && len - i >= sizeof SUNSET_SUPPRESS_MARKER - 1 &&
-                memcmp(text + i, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) == 0) {
-                /* a suppression marker, its ids and its reason, to the end of the line, are
-                 * sunset's own words: no finding */
-                while (i < len && text[i] != '\n') i++, col++;
-                continue;
-            }
-            if (j < len && text[j] == '-') {
-                /* a rule id or glob (`PE-PY-IDENT`, `OH-*`) is skipped whole */
-                size_t k = j;
-                while (k < len && (word_char((unsigned char)text[k]) || text[k] == '-' ||
-                                   text[k] == '*'))
-                    k++;
-                while (k > j && text[k - 1] == '-') k--;
-                if (sunset_rule_id_token(rs, text + i, k - i)) {
-                    col += (uint32_t)(k - i);
-                    i = k;
-                    continue;
-                }
-            }
-            sunset_fact f = {.kind = (sunset_fact_kind)MATCH_WORD, .ctx = ctx,
-                             .span = {line, col, line, col + (uint32_t)(j - i)},
-                             .text = text + i, .text_len = j - i};
-            match_fact(s, MATCH_WORD, &f);
-            col += (uint32_t)(j - i);
-            i = j;
-            continue;
-        }
-        if (c == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-        i++;
-    }
+    if (wx->n_slots || wx->all.n) text_words(rs, ctx, at, text, len, match_word, s);
 }
 
 void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,

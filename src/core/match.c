@@ -1,9 +1,9 @@
 /*
  * match.c — the matching primitives every rule clause runs at scan time: regex search with
  * the interpreter as the fallback when the JIT fails, name lists searched by bisection, a
- * clause's tests besides its main text and a match's span inside a fact's text, the test-path
- * predicate every finding's `test` flag comes from, the generated-file predicate, and the
- * clause index the engine looks facts up in. Loading and compiling the rules is src/core/rules.c.
+ * clause's tests besides its main text, a match's span inside a fact's text, the words of prose
+ * as the word matcher sees them, the test-path predicate every finding's `test` flag comes
+ * from, the generated-file predicate, and the clause index the engine looks facts up in. Loading and compiling the rules is src/core/rules.c.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/rules_int.h"
+#include "core/suppress.h"
 
 /* The interpreter's limits for the retry: the default match limit (it bounds catastrophic
  * backtracking), a larger heap for its backtracking frames. Read-only once made, so one
@@ -115,6 +116,55 @@ sunset_span span_in_text(sunset_span at, const char *text, size_t so, size_t eo)
         sp.col = sp.end_col;
     }
     return sp;
+}
+
+static inline bool word_start(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+static inline bool word_char(unsigned char c) { return word_start(c) || (c >= '0' && c <= '9'); }
+
+void text_words(const sunset_ruleset *rs, sunset_context ctx, sunset_span at, const char *text, size_t len,
+                void (*word)(void *ud, sunset_context ctx, sunset_span span, const char *w, size_t n), void *ud) {
+    uint32_t line = at.line, col = at.col;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)text[i];
+        if (word_start(c) && (i == 0 || !word_char((unsigned char)text[i - 1]))) {
+            size_t j = i;
+            while (j < len && word_char((unsigned char)text[j])) j++;
+            if (ctx == SUNSET_CTX_COMMENT && j - i == 6 && len - i >= sizeof SUNSET_SUPPRESS_MARKER - 1 &&
+                memcmp(text + i, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) == 0) {
+                /* a suppression marker, its ids and its reason, to the end of the line, are
+                 * sunset's own words: no finding */
+                while (i < len && text[i] != '\n') i++, col++;
+                continue;
+            }
+            if (j < len && text[j] == '-') {
+                /* a rule id or glob (`PE-PY-IDENT`, `OH-*`) is skipped whole */
+                size_t k = j;
+                while (k < len && (word_char((unsigned char)text[k]) || text[k] == '-' ||
+                                   text[k] == '*'))
+                    k++;
+                while (k > j && text[k - 1] == '-') k--;
+                if (sunset_rule_id_token(rs, text + i, k - i)) {
+                    col += (uint32_t)(k - i);
+                    i = k;
+                    continue;
+                }
+            }
+            word(ud, ctx, (sunset_span){line, col, line, col + (uint32_t)(j - i)}, text + i, j - i);
+            col += (uint32_t)(j - i);
+            i = j;
+            continue;
+        }
+        if (c == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+        i++;
+    }
 }
 
 /* Generators write their marker in a header comment, so only the first lines are read: a
