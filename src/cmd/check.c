@@ -821,18 +821,6 @@ static int update_baseline(const cli *c, const sunset_gate_run *run, const base_
     return EXIT_OK;
 }
 
-/* What the verdict was judged against (rev: NULL without a diff mode), for the reports' first
- * line. */
-static void gate_against(const cli *c, const char *rev, const char *base_name, sb *against) {
-    bool diff = rev != NULL;
-    const char *what = c->staged ? " (the staged change)" : "";
-    if (base_name && diff) sb_printf(against, "%s%s and baseline %s", rev, what, base_name);
-    else if (diff) sb_printf(against, "%s%s", rev, what);
-    else if (base_name) sb_printf(against, "baseline %s", base_name);
-    else sb_puts(against, "an empty baseline");
-    if (c->files_from) sb_printf(against, " (files listed in %s)", c->files_from);
-}
-
 /* --summary FILE, or $GITHUB_STEP_SUMMARY under -f github (appended: other steps' summaries
  * share the file): the Markdown of out. EXIT_OK, an exit code, or -1 on OOM. */
 static int write_summary(const cli *c, const sunset_result *out, const sunset_envelope *e) {
@@ -862,7 +850,7 @@ static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, cons
     sunset_remnants rem = {0}, srem = {0};
     sb doc = {0}, against = {0};
     int rc = -1;
-    gate_against(c, rev, base_name, &against);
+    sunset_gate_against(&against, rev, c->staged, base_name, c->files_from);
     g->against = against.s ? against.s : "";
     sunset_envelope env = scan_envelope(c, s);
     env.gate = g;

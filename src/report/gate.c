@@ -91,3 +91,12 @@ void sunset_gate_text(const sunset_result *r, const sunset_gate *g, sb *b) {
     }
     sb_printf(b, "gate: %s\n", g->n_failing ? "FAILED" : "passed");
 }
+
+void sunset_gate_against(sb *b, const char *rev, bool staged, const char *baseline, const char *files_from) {
+    const char *what = staged ? " (the staged change)" : "";
+    if (baseline && rev) sb_printf(b, "%s%s and baseline %s", rev, what, baseline);
+    else if (rev) sb_printf(b, "%s%s", rev, what);
+    else if (baseline) sb_printf(b, "baseline %s", baseline);
+    else sb_puts(b, "an empty baseline");
+    if (files_from) sb_printf(b, " (files listed in %s)", files_from);
+}

@@ -60,6 +60,10 @@ const sunset_writer *sunset_writer_find(const char *name);
 /* "text, json, ..." for messages and --help. */
 const char *sunset_writer_names(void);
 
+/* What a gate's verdict was judged against, as every document's first line says it
+ * (src/report/gate.c): the revision (NULL without a diff mode; staged: the index against it),
+ * the baseline's name (NULL: none), the --files-from list (NULL: none). */
+void sunset_gate_against(sb *out, const char *rev, bool staged, const char *baseline, const char *files_from);
 /* The gate's part of the JSON document (src/report/gate.c): appends `,"gate":{...}`. */
 void sunset_gate_json(const sunset_result *r, const sunset_gate *g, sb *out);
 /* The gate's closing lines for the text report (src/report/gate.c), its summary under
