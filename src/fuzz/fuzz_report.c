@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd/documents.h"
 #include "fuzz_engine.h"
 
 #define MAX_FIELDS 64
@@ -103,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
 
     const char *formats[] = {"text", "json", "sarif", "github", "markdown"};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        const sunset_writer *w = sunset_writer_find(formats[i]);
+        const sunset_writer *w = doc_format_find(CMD_SCAN, formats[i])->write.findings;
         if (!w) abort();
         sunset_envelope env = {.opts = {flags & 1, flags & 2, flags & 4, flags & 8}, .uri_prefix = F(1),
                                .gate = flags & 8 ? &gate : NULL};

@@ -55,10 +55,11 @@ typedef struct sunset_writer {
  * on the snippet; bytes past the snippet's 400 count one each (src/report/format.c). */
 size_t sunset_finding_column(const sunset_finding *f, uint32_t col, bool utf16);
 
-/* The registry (src/report/registry.c): NULL when no writer has that name. */
-const sunset_writer *sunset_writer_find(const char *name);
-/* "text, json, ..." for messages and --help. */
-const char *sunset_writer_names(void);
+/* The writers of scan and check (src/report/text.c, json.c, sarif.c, github.c, markdown.c). They
+ * are listed once, in the document table (cmd/documents.c), which every command and test takes
+ * its writer from. */
+extern const sunset_writer sunset_writer_text, sunset_writer_json, sunset_writer_sarif, sunset_writer_github,
+    sunset_writer_markdown;
 
 /* What a gate's verdict was judged against, as every document's first line says it
  * (src/report/gate.c): the revision (NULL without a diff mode; staged: the index against it),

@@ -19,6 +19,7 @@
 #include "analysis/remnant.h"
 #include "core/rules_int.h"
 #include "report/report.h"
+#include "cmd/documents.h"
 
 static const char *const PACK =
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}],"
@@ -196,7 +197,7 @@ static void remnants_from_evidence(void **state) {
     /* the text writer: one item per remnant by default, every finding with --findings */
     sunset_envelope e = {.opts = {false, true, false, false}, .remnants = &rm};
     sb out = {0};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "fw/parallel_executor.cc: error: delete file (task 5, parallel_executor; 4 findings"));
     assert_non_null(strstr(out.s, "fw/ir/graph_helper.cc:5:3: warning: migrate lines 5-6"));
     assert_non_null(strstr(out.s, "    consumer: graph-to-program conversion\n"));
@@ -205,7 +206,7 @@ static void remnants_from_evidence(void **state) {
     assert_null(strstr(out.s, "[PE-CPP-IDENT]"));
     out.len = 0;
     e.opts.findings = true;
-    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "fw/parallel_executor.cc:40:3: error: [ES-CPP-IDENT]"));
     assert_null(strstr(out.s, "delete file"));
     sb_free(&out);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "cmd/documents.h"
 
 static const sunset_family_title fams[] = {{"parallel_executor", "PE"}, {"op_handle", "OH"}};
 
@@ -49,7 +50,7 @@ static void json_round_trip(void **state) {
     sunset_result r;
     sunset_finding f;
     make_result(&r, &f);
-    const sunset_writer *w = sunset_writer_find("json");
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "json")->write.findings;
     assert_non_null(w);
     sb out = {0};
     sunset_envelope e = {.opts = {false, true, true, false}};
@@ -82,7 +83,7 @@ static void text_format(void **state) {
     make_result(&r, &f);
     sb out = {0};
     sunset_envelope e = {.opts = {false, true, true, false}};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     const char *want =
         "paddle/fluid/framework/pe.cc:3:5: error: [PE-CPP-IDENT] ParallelExecutor \"used\"\n"
         "    \tnew ParallelExecutor(\\x01\\xff);\n"
@@ -95,7 +96,7 @@ static void text_format(void **state) {
     /* colour adds escapes; no summary removes the summary */
     e.opts.color = true;
     e.opts.summary = false;
-    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "\033[1;31merror:"));
     assert_null(strstr(out.s, "findings ("));
     sb_free(&out);
@@ -124,7 +125,7 @@ static void text_escapes_control_chars(void **state) {
     f.span = (sunset_span){3, 10, 3, 26}; /* ParallelExecutor, after the 5-byte escape */
     sb out = {0};
     sunset_envelope e = {.opts = {false, false, true, false}};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &e, &out), 0);
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     const char *want = "x.py\\n::error file=ci.py::injected:3:10: error: [PE-CPP-IDENT] "
                        "ParallelExecutor \"used\"\n"
                        "    \\x1b[31mnew ParallelExecutor();\n"
@@ -135,10 +136,17 @@ static void text_escapes_control_chars(void **state) {
     sb_free(&out);
 }
 
+/* The document table is the one list of writers: each scan format names its own writer, and
+ * an unknown format none. */
 static void registry(void **state) {
     (void)state;
-    assert_null(sunset_writer_find("xml"));
-    assert_non_null(strstr(sunset_writer_names(), "json"));
+    assert_null(doc_format_find(CMD_SCAN, "xml"));
+    static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const doc_format *f = doc_format_find(CMD_SCAN, names[i]);
+        assert_non_null(f);
+        assert_string_equal(f->write.findings->name, names[i]);
+    }
 }
 
 int main(void) {

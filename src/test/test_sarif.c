@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "cmd/documents.h"
 
 #include "test/sarifcheck.h"
 
@@ -54,7 +55,7 @@ static void two_findings(sunset_result *r, sunset_finding *f, sunset_envelope *e
 }
 
 static cJSON *write_doc(const char *fmt, const sunset_result *r, const sunset_envelope *e, sb *out) {
-    const sunset_writer *w = sunset_writer_find(fmt);
+    const sunset_writer *w = doc_format_find(CMD_SCAN, fmt)->write.findings;
     assert_non_null(w);
     assert_int_equal(w->write(r, e, out), 0);
     return cJSON_Parse(out->s);
@@ -179,7 +180,7 @@ static void github_order_and_cap(void **state) {
     sunset_result r = {0};
     r.findings = f;
     r.n_findings = 17;
-    const sunset_writer *w = sunset_writer_find("github");
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "github")->write.findings;
     assert_non_null(w);
     sb out = {0};
     sunset_envelope e = {.opts = {false, true, true, false}};
@@ -219,7 +220,7 @@ static void markdown_gate_summary(void **state) {
     g.open_by_task[3] = 4;
     e.gate = &g;
     sb out = {0};
-    const sunset_writer *w = sunset_writer_find("markdown");
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "markdown")->write.findings;
     assert_int_equal(w->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "failed"));
     assert_non_null(strstr(out.s, "This change removes **1** use; Task 3 now 4 open."));
@@ -239,7 +240,7 @@ static void text_summary_from_envelope(void **state) {
     sunset_envelope e;
     two_findings(&r, f, &e);
     sb scan = {0}, gate = {0};
-    const sunset_writer *w = sunset_writer_find("text");
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "text")->write.findings;
     assert_int_equal(w->write(&r, &e, &scan), 0);
     assert_non_null(strstr(scan.s, "2 findings (1 error, 0 warning, 1 info), 1 of them suppressed"));
     assert_null(strstr(scan.s, "gate:"));
