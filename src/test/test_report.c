@@ -1,7 +1,7 @@
 /*
  * test_report.c — the report writers: the JSON document parses back with every field (control
  * characters and invalid UTF-8 in snippets escaped), the text writer's line format, caret and
- * summary, and the writer registry.
+ * summary, and the document table as the one list of writers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
