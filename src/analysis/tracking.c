@@ -423,9 +423,7 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     size_t err_off = 0;
     cJSON *doc = json_parse(json, strlen(json), &err_off);
     if (!doc) {
-        unsigned line, col;
-        json_line_col(json, err_off, &line, &col);
-        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", origin, line, col);
+        json_parse_error(json, err_off, origin, "invalid JSON", err);
     }
     if (!doc || load_manifest(&L, doc, m)) {
         cJSON_Delete(doc);

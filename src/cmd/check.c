@@ -131,6 +131,12 @@ typedef struct base_view {
     bool in_git;
 } base_view;
 
+/* rc, after printing err's message when rc is an error (the baseline's functions say why). */
+static int baseline_said(int rc, const sunset_error *err) {
+    if (rc && err->msg[0]) fprintf(stderr, "sunset: %s\n", err->msg);
+    return rc;
+}
+
 static int base_view_init(const cli *c, const sunset_checkout *co, const char *rev, base_view *b) {
     const char *first = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".";
     struct stat st;
@@ -252,6 +258,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
     }
     *rel = rel_to(b->top, file);
     int rc = EXIT_OK;
+    sunset_error err = {{0}};
     if (b->rev && *rel) {
         char *data = NULL;
         size_t len = 0;
@@ -259,7 +266,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
         if (rc == 0) {
             sb n = {0};
             sb_printf(&n, "%s (at %s)", *rel, b->rev);
-            rc = n.oom ? EXIT_USAGE : sunset_baseline_load_text(n.s, data, len, ks);
+            rc = n.oom ? EXIT_USAGE : baseline_said(sunset_baseline_load_text(n.s, data, len, ks, &err), &err);
             *name = n.oom ? NULL : sb_take(&n);
         } else if (rc == 1) {
             rc = EXIT_OK; /* none at REV: the change may add one, which is then a config change */
@@ -268,7 +275,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
     } else {
         struct stat st;
         if (c->baseline || stat(file, &st) == 0) {
-            rc = sunset_baseline_load(file, ks);
+            rc = baseline_said(sunset_baseline_load(file, ks, &err), &err);
             const char *shown = c->baseline ? c->baseline : *rel ? *rel : file;
             *name = sunset_strndup(shown, strlen(shown));
         }
@@ -353,6 +360,7 @@ int cmd_baseline(const cli *c) {
     sunset_result res = {0};
     sunset_known_set k = {0}, had = {0};
     sb def = {0}, shown = {0};
+    sunset_error err = {{0}};
     int rc;
     if ((rc = scan_prepare(c, &s)) || (rc = scan_execute(c, &s, &res))) goto cleanup;
     if (keep_judged(c, &res)) goto oom;
@@ -377,7 +385,7 @@ int cmd_baseline(const cli *c) {
     size_t kept = 0;
     if (narrowed(c, &s) && stat(file, &st) == 0) {
         vec none = VEC_INIT(char *);
-        if ((rc = sunset_baseline_load(file, &had))) goto cleanup;
+        if ((rc = baseline_said(sunset_baseline_load(file, &had, &err), &err))) goto cleanup;
         for (size_t i = 0; i < had.n; i++) {
             if (judged(&s, c, &none, &had.v[i])) continue;
             sunset_known *e = sunset_known_push(&k);
@@ -388,7 +396,7 @@ int cmd_baseline(const cli *c) {
         }
     }
     size_t n = 0;
-    if ((rc = sunset_baseline_write(file, k.v, k.n, &n))) goto cleanup;
+    if ((rc = baseline_said(sunset_baseline_write(file, k.v, k.n, &n, &err), &err))) goto cleanup;
     if (!c->quiet) {
         fprintf(stderr, "sunset: baseline %s: %zu finding%s", name, n, n == 1 ? "" : "s");
         for (int t = 0; t < SUNSET_TASKS; t++)
@@ -634,7 +642,8 @@ static int ratchet_findings(const cli *c, const scan_ctx *s, const diff_file *df
     sunset_known_set edited = {0};
     vec bad = VEC_INIT(sunset_ratchet_violation);
     int rc = 0;
-    if (!data || sunset_baseline_load_text(df->path, data, len, &edited)) {
+    sunset_error err = {{0}};
+    if (!data || baseline_said(sunset_baseline_load_text(df->path, data, len, &edited, &err), &err)) {
         rc = sunset_gate_add_finding(gf, GATE_BASELINE_BAD, df->path, 1, df->path);
     } else if (!(rc = sunset_ratchet_check(run, &edited, &bad))) {
         for (size_t i = 0; i < bad.n && !rc; i++) {
@@ -810,7 +819,8 @@ static int update_baseline(const cli *c, const sunset_gate_run *run, const base_
     if (c->baseline) sb_puts(&file, c->baseline);
     else sb_printf(&file, "%s/%s", bv->top, SUNSET_DEFAULT_BASELINE);
     bad = bad || file.oom;
-    int wrc = bad ? EXIT_USAGE : sunset_baseline_write(file.s, nb.v, nb.n, &n);
+    sunset_error err = {{0}};
+    int wrc = bad ? EXIT_USAGE : baseline_said(sunset_baseline_write(file.s, nb.v, nb.n, &n, &err), &err);
     sb_free(&file);
     if (bad) fprintf(stderr, "sunset: out of memory updating the baseline\n");
     sunset_known_set_free(&nb);

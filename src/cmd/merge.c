@@ -276,9 +276,9 @@ int cmd_merge(const cli *c) {
         size_t err_off = 0;
         docs[i].root = json_parse(docs[i].text, docs[i].len, &err_off);
         if (!docs[i].root) {
-            unsigned line, col;
-            json_line_col(docs[i].text, err_off, &line, &col);
-            fprintf(stderr, "sunset: %s:%u:%u: invalid JSON\n", names[i], line, col);
+            sunset_error err = {{0}};
+            json_parse_error(docs[i].text, err_off, names[i], "invalid JSON", &err);
+            fprintf(stderr, "sunset: %s\n", err.msg);
             goto cleanup;
         }
         int k = cJSON_GetObjectItemCaseSensitive(docs[i].root, "commits") ? 1 : 0;

@@ -240,7 +240,8 @@ static int since_history(const cli *c, scan_ctx *s, const tracking_manifest *m, 
     history_opts ho = {.include = &s->include, .exclude = &s->exclude, .progress = !c->quiet && isatty(2),
                        .quiet = true};
     history_stats hs = {0};
-    if (history_replay(eng, s->root, range, &ho, &samples, &hs)) {
+    if (history_replay(eng, &s->co, range, &ho, &samples, &hs, &err)) {
+        if (err.msg[0]) fprintf(stderr, "sunset: %s\n", err.msg);
         rc = 1;
         goto cleanup;
     }

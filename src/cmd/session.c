@@ -185,8 +185,13 @@ static int cli_rule_filters(const cli *c, scan_ctx *s) {
     return rc;
 }
 
+/* The one way what runs below cmd/ reaches the user's terminal besides its errors: its notes
+ * and progress lines (sunset_note), written as they come. */
+static void note_stderr(const char *text) { fputs(text, stderr); }
+
 int scan_load_rules(const cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
+    sunset_set_note(note_stderr);
     if (!s->cfg_ready) sunset_config_init(&s->cfg);
     s->dirs = VEC_INIT(const char *);
     s->files = VEC_INIT(char *);

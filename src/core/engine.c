@@ -971,7 +971,7 @@ static worker *worker_new(sunset_engine *e) {
     worker *w = sunset_calloc(1, sizeof *w);
     if (!w) return NULL;
     w->e = e;
-    w->md = pcre2_match_data_create(32, NULL);
+    w->md = sunset_re_match_data(32);
     w->rule_ok = sunset_malloc(e->n_rules ? e->n_rules : 1);
     if (!w->md || !w->rule_ok) {
         pcre2_match_data_free(w->md);
@@ -1068,7 +1068,7 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
                 nanosleep(&ts, NULL);
                 double t = now_ms() - t0;
                 if (t > 1000 && t - last >= 200) {
-                    fprintf(stderr, "\rsunset: %zu/%zu files", atomic_load(&p.done), n);
+                    sunset_note("\rsunset: %zu/%zu files", atomic_load(&p.done), n);
                     last = t;
                     shown = true;
                 }
@@ -1079,8 +1079,8 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
             /* the line ends at the total it counted to, and stays: a count left at n-1 (the
              * last files finish between two updates) reads as a scan that stopped */
             if (shown)
-                fprintf(stderr, "\rsunset: %zu/%zu files, %.1f s\033[K\n", atomic_load(&p.done), n,
-                        (now_ms() - t0) / 1000);
+                sunset_note("\rsunset: %zu/%zu files, %.1f s\033[K\n", atomic_load(&p.done), n,
+                            (now_ms() - t0) / 1000);
         }
         for (int i = 0; i < jobs; i++)
             if (started[i]) pthread_join(th[i], NULL);

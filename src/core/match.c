@@ -22,7 +22,9 @@ static pcre2_match_context *retry_ctx;
 static pthread_once_t retry_once = PTHREAD_ONCE_INIT;
 
 static void retry_ctx_make(void) {
-    retry_ctx = pcre2_match_context_create(NULL); /* NULL (no memory): default limits */
+    /* made once and kept for the process, so not through the allocation hook (whose live
+     * count must be zero at exit); NULL (no memory): default limits */
+    retry_ctx = pcre2_match_context_create(NULL);
     if (retry_ctx) pcre2_set_heap_limit(retry_ctx, RETRY_HEAP_KIB);
 }
 
@@ -271,7 +273,7 @@ int rules_index_build(sunset_ruleset *rs) {
             if (alt_ok && ix->all.n > 1 && !alt.oom) {
                 int ec;
                 PCRE2_SIZE eo;
-                ix->any_re = pcre2_compile((PCRE2_SPTR)alt.s, alt.len, 0, &ec, &eo, NULL);
+                ix->any_re = sunset_re_compile(alt.s, alt.len, 0, &ec, &eo); /* NULL: no prefilter */
                 if (ix->any_re) pcre2_jit_compile(ix->any_re, PCRE2_JIT_COMPLETE);
             }
             sb_free(&alt);

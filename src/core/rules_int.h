@@ -9,6 +9,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include "base/pcre.h"
 #include <stdbool.h>
 
 #include "core/ruleset.h"
