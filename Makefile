@@ -141,6 +141,9 @@ $(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $$(call lang_ob
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# the frontends' facts as data (testdata/facts/): every frontend, with the recorder
+$(BUILD)/test/test_lang_facts: $(CLANG_OBJS) $(call lang_objs,python) $(call lang_objs,text)
+
 $(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(LEAKCHECK) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
@@ -247,6 +250,9 @@ golden: $(BUILD)/sunset rules-doc
 		echo $$? >$${d}exit; done
 	@$(MAKE) --no-print-directory $(BUILD)/test/test_tracking
 	$(TEST_ENV) SUNSET_UPDATE_GOLDEN=1 SUNSET_BIN=$(BUILD)/sunset $(BUILD)/test/test_tracking >/dev/null
+	@$(MAKE) --no-print-directory $(BUILD)/test/test_facts $(BUILD)/test/test_lang_facts
+	SUNSET_UPDATE_GOLDEN=1 $(BUILD)/test/test_facts >/dev/null
+	SUNSET_UPDATE_GOLDEN=1 $(BUILD)/test/test_lang_facts >/dev/null
 	@echo "golden files rewritten; review: git diff testdata/"
 
 # The layering (README "Architecture"): which folder may include which, no include cycle, no

@@ -16,6 +16,7 @@
 
 #include "base/json.h"
 #include "cmd/cli.h"
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "core/result.h"
 
@@ -149,8 +150,8 @@ static int merge_scans(mdoc *docs, size_t n, sb *out) {
     sunset_result_sort(&r);
     r.families = (const sunset_family_title *)fams.v;
     r.n_families = fams.n;
-    sunset_output_opts oo = {false, false, false, false};
-    rc = sunset_writer_find("json")->write(&r, &oo, out);
+    sunset_envelope env = {.opts = {false, false, false, false}};
+    rc = doc_format_find(CMD_SCAN, "json")->write.findings->write(&r, &env, out);
 cleanup:
     r.root = NULL; /* borrowed from the first document */
     sunset_result_free(&r);
