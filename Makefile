@@ -72,6 +72,9 @@ CLANG_OBJS = $(call lang_objs,clang)
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
 LANG_TEST_OBJS := $(BUILD)/obj/src/base/util.o $(BUILD)/obj/src/base/json.o $(BUILD)/obj/src/base/normalize.o $(BUILD)/obj/src/test/recorder.o \
 	$(GRAMMAR_OBJS)
+# Every test program links the leak check (src/test/leakcheck.c): a program that exits with an
+# allocation of the hook still live fails, whatever its tests said.
+LEAKCHECK := $(BUILD)/obj/src/test/leakcheck.o
 UNIT_TESTS := $(patsubst src/test/%.c,$(BUILD)/test/%,$(wildcard src/test/test_*.c))
 LANG_TESTS := $(filter $(BUILD)/test/test_lang_%,$(UNIT_TESTS))
 ENGINE_TESTS := $(filter-out $(LANG_TESTS),$(UNIT_TESTS))
@@ -94,7 +97,7 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests core-test rules-test golden sanitize clean install uninstall \
-	lint-headers lint-clock lint-funcs rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
+	lint-headers lint-clock lint-funcs lint-stderr rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
 	dist deb deb-test image
 
 all: $(BUILD)/sunset
@@ -134,11 +137,14 @@ $(GRAMMAR_DIR)/%.o: $(GRAMMAR_SRC)/%.c
 # test_lang_NAME links lang_objs of NAME: the prerequisite list is expanded a second time,
 # once the stem is known.
 .SECONDEXPANSION:
-$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $$(call lang_objs,$$*) $(LANG_TEST_OBJS)
+$(LANG_TESTS): $(BUILD)/test/test_lang_%: src/test/test_lang_%.c $$(call lang_objs,$$*) $(LANG_TEST_OBJS) $(LEAKCHECK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-$(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(GRAMMAR_OBJS)
+# the frontends' facts as data (testdata/facts/): every frontend, with the recorder
+$(BUILD)/test/test_lang_facts: $(CLANG_OBJS) $(call lang_objs,python) $(call lang_objs,text)
+
+$(ENGINE_TESTS): $(BUILD)/test/test_%: src/test/test_%.c $(LIB_OBJS) $(LEAKCHECK) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -165,7 +171,7 @@ run: deps
 	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps
-	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs
+	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs lint-stderr
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
 	@$(MAKE) --no-print-directory core-test rules-test
 
@@ -181,7 +187,7 @@ $(BUILD)/core/obj/%.o: %.c $(HDRS) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -c -o $@ $<
 
-$(CORE_TESTS): $(BUILD)/core/test_%: src/test/test_%.c $(CORE_OBJS)
+$(CORE_TESTS): $(BUILD)/core/test_%: src/test/test_%.c $(CORE_OBJS) $(BUILD)/core/obj/src/test/leakcheck.o
 	$(CC) $(CORE_CFLAGS) $(LDFLAGS) -o $@ $^ $(CORE_LDLIBS)
 
 core-test: $(CORE_TESTS)
@@ -244,15 +250,22 @@ golden: $(BUILD)/sunset rules-doc
 		echo $$? >$${d}exit; done
 	@$(MAKE) --no-print-directory $(BUILD)/test/test_tracking
 	$(TEST_ENV) SUNSET_UPDATE_GOLDEN=1 SUNSET_BIN=$(BUILD)/sunset $(BUILD)/test/test_tracking >/dev/null
+	@$(MAKE) --no-print-directory $(BUILD)/test/test_facts $(BUILD)/test/test_lang_facts
+	SUNSET_UPDATE_GOLDEN=1 $(BUILD)/test/test_facts >/dev/null
+	SUNSET_UPDATE_GOLDEN=1 $(BUILD)/test/test_lang_facts >/dev/null
 	@echo "golden files rewritten; review: git diff testdata/"
 
 # The layering (README "Architecture"): which folder may include which, no include cycle, no
 # .c file over 1,200 lines, at most three .c files loose in src/, no comment naming a file that
-# does not exist (the fixture testdata/lint-headers/ shows it still rejects one). Run by `make test`.
+# does not exist, in src/ or among the checkout's scripts, rules, testdata, queries (the
+# fixtures testdata/lint-headers/ and lint-headers-other/ show it still rejects one of each).
+# Run by `make test`.
 lint-headers:
 	@sh scripts/lint-headers.sh src
 	@if sh scripts/lint-headers.sh testdata/lint-headers >/dev/null; then \
 		echo "lint-headers: accepts testdata/lint-headers/, whose comment names files that do not exist"; exit 1; fi
+	@if sh scripts/lint-headers.sh testdata/lint-headers-other >/dev/null; then \
+		echo "lint-headers: accepts testdata/lint-headers-other/, whose comment names a script that does not exist"; exit 1; fi
 
 # Every function in src/ outside tests under 100 lines (scripts/lint-funcs.sh), but for the
 # exceptions scripts/lint-funcs.allow still names; the fixture testdata/lint-funcs/ shows the
@@ -264,6 +277,14 @@ lint-funcs:
 
 # No test reads the clock for its verdict (README "Tests and benchmarks"); the fixture
 # testdata/lint-clock/ shows the lint still rejects what it should. Run by `make test`.
+# Nothing below cmd/ writes to stderr (scripts/lint-stderr.sh): errors are returned as a
+# sunset_error, notes go through sunset_note; the fixture testdata/lint-stderr/ shows the lint
+# still rejects a library function that prints. Run by `make test`.
+lint-stderr:
+	@sh scripts/lint-stderr.sh
+	@if sh scripts/lint-stderr.sh testdata/lint-stderr >/dev/null; then \
+		echo "lint-stderr: accepts testdata/lint-stderr/, which prints to stderr"; exit 1; fi
+
 lint-clock:
 	@sh scripts/lint-clock.sh src/test
 	@if sh scripts/lint-clock.sh testdata/lint-clock >/dev/null; then \

@@ -14,37 +14,17 @@ dir=${1:-src/test}
 files=$(find "$dir" -name '*.[ch]' ! -name fakeclock.h | sort)
 [ -n "$files" ] || exit 0
 # shellcheck disable=SC2086
-awk '
+awk -f "$(dirname "$0")/c-code.awk" -f /dev/stdin $files <<'EOF'
 function budget_check() {
     if (budget_at && !fake)
-        printf "%s:%d: sets a time limit without test/fakeclock.h: the machine'"'"'s speed would decide\n", file, budget_at
+        printf "%s:%d: sets a time limit without test/fakeclock.h: the machine's speed would decide\n", file, budget_at
     if (budget_at && !fake) bad = 1
 }
 FNR == 1 { budget_check(); file = FILENAME; incomment = 0; budget_at = 0; fake = 0 }
 /^[ \t]*#[ \t]*include[ \t]*"test\/fakeclock\.h"/ { fake = 1 }
 /parse_budget_ms[ \t]*=[ \t]*([1-9a-zA-Z_(]|0[0-9xX])|--parse-budget[ =]+[1-9]/ { if (!budget_at) budget_at = FNR }
 {
-    line = $0; out = ""
-    # drop comments (/* */ across lines, //) and string and character literals
-    while (length(line) > 0) {
-        if (incomment) {
-            e = index(line, "*/")
-            if (!e) { line = ""; break }
-            line = substr(line, e + 2); incomment = 0; continue
-        }
-        if (match(line, /\/\*|\/\/|"|\047/) == 0) { out = out line; break }
-        out = out substr(line, 1, RSTART - 1); tok = substr(line, RSTART, RLENGTH)
-        line = substr(line, RSTART + RLENGTH)
-        if (tok == "//") break
-        if (tok == "/*") { incomment = 1; continue }
-        # a literal: skip to its closing quote, escapes included
-        while (length(line) > 0) {
-            c = substr(line, 1, 1); line = substr(line, 2)
-            if (c == "\\") { line = substr(line, 2); continue }
-            if (c == tok) break
-        }
-        out = out " "
-    }
+    out = code_of($0)
     s = " " out
     while (match(s, /[^A-Za-z0-9_.>](clock_gettime|gettimeofday|time|clock|timespec_get|ftime|getrusage|times|difftime|sleep|usleep|nanosleep|clock_nanosleep|sunset_clock_ms)[ \t]*\(/)) {
         call = substr(s, RSTART + 1, RLENGTH - 1); sub(/[ \t]*\($/, "", call)
@@ -54,4 +34,4 @@ FNR == 1 { budget_check(); file = FILENAME; incomment = 0; budget_at = 0; fake =
     }
 }
 END { budget_check(); exit bad }
-' $files
+EOF

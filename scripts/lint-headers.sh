@@ -9,7 +9,9 @@
 #   cmd/       anything but test/ and fuzz/
 # plus: every path a comment names (engine.c, core/engine.h, src/lang/text.c) exists: a bare
 # name somewhere in SRC, a path below SRC or the checkout (paddle/..., system headers and
-# files whose stem is one letter, the examples, are not ours and not checked);
+# files whose stem is one letter, the examples, are not ours and not checked), and so does
+# every file of the checkout's scripts/, rules/, testdata/, queries/ or debian/ a comment
+# names (scripts/lint-funcs.sh, rules/SCHEMA.md; one-letter stems are examples);
 # plus: a *_int.h only from its own folder, no include cycle between files, no .c file over
 # 1,200 lines, at most three .c files loose in src/ beside main.c. Prints one line per
 # violation (FILE:LINE: what) and exits 1 if there is any. POSIX sh and awk only.
@@ -86,7 +88,13 @@ END {
 }' $files || bad=1
 # Paths named in comments: the first input is the list of files under SRC (relative to it).
 # shellcheck disable=SC2086
-find "$src" -name '*.[ch]' | sed "s|^$src/||" | awk -v src="$src/" '
+find "$src" -name '*.[ch]' | sed "s|^$src/||" | awk -v src="$src/" -v root="$(dirname "$src")" '
+BEGIN {
+    # the other files of the checkout a comment may name (scripts/lint-funcs.sh, rules/SCHEMA.md)
+    cmd = "cd \"" root "\" && find scripts rules testdata queries debian -type f 2>/dev/null"
+    while ((cmd | getline l) > 0) other[l] = 1
+    close(cmd)
+}
 NR == FNR { have[$0] = 1; n = $0; sub(/.*\//, "", n); base[n] = 1; next }
 FNR == 1 { incomment = 0; f = FILENAME; dir = f; sub("^" src, "", dir); if (dir ~ /\//) sub(/\/[^\/]*$/, "/", dir); else dir = "" }
 /^[ \t]*#[ \t]*include[ \t]*</ { h = $0; sub(/^[^<]*</, "", h); sub(/>.*$/, "", h); sub(/.*\//, "", h); sys[h] = 1 }
@@ -103,12 +111,19 @@ FNR == 1 { incomment = 0; f = FILENAME; dir = f; sub("^" src, "", dir); if (dir 
             if (e) text = substr(rest, 1, e - 1); else { text = rest; incomment = 1 }
         }
     }
+    t2 = text
     while (text != "" && match(text, /[A-Za-z0-9_.\/-]*[A-Za-z0-9_]\.[ch]([^A-Za-z0-9_]|$)/)) {
         tok = substr(text, RSTART, RLENGTH); sub(/[^A-Za-z0-9_]$/, "", tok)
         text = substr(text, RSTART + RLENGTH)
         if (tok ~ /^paddle\// || tok ~ /^_/ || tok ~ /^[A-Za-z](\.[a-z]+)+$/ || sys[tok]) continue
         p = tok; sub(/^src\//, "", p)
         if (p ~ /\// ? (have[p] || have[dir p]) : base[p]) continue
+        printf "%s:%d: the comment names %s, which does not exist\n", FILENAME, FNR, tok; bad = 1
+    }
+    while (t2 != "" && match(t2, /(scripts|rules|testdata|queries|debian)\/[A-Za-z0-9_.\/-]*[A-Za-z0-9_]\.[a-z]+/)) {
+        tok = substr(t2, RSTART, RLENGTH); t2 = substr(t2, RSTART + RLENGTH)
+        stem = tok; sub(/.*\//, "", stem); sub(/\..*/, "", stem)
+        if (length(stem) == 1 || other[tok]) continue
         printf "%s:%d: the comment names %s, which does not exist\n", FILENAME, FNR, tok; bad = 1
     }
 }

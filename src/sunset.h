@@ -246,7 +246,7 @@ typedef struct sunset_frontend_config {
 
 /* Errors from init: one line, "FILE:LINE:COL: message" when a position is known. */
 typedef struct sunset_error {
-    char msg[512];
+    char msg[1024];
 } sunset_error;
 
 typedef struct sunset_frontend {

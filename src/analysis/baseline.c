@@ -83,49 +83,48 @@ static int context_of(const char *s) {
     return -1;
 }
 
-/* Load FILE into k. Prints "FILE:LINE:COL: message" or "FILE: findings[i]: message" and
- * returns EXIT_USAGE when it cannot be read or is not a baseline. */
-int sunset_baseline_load(const char *file, sunset_known_set *k) {
+/* Load FILE into k. Returns EXIT_USAGE with "FILE:LINE:COL: message" or "FILE: findings[i]:
+ * message" in err when it cannot be read or is not a baseline. */
+int sunset_baseline_load(const char *file, sunset_known_set *k, sunset_error *err) {
     char *data = NULL;
     size_t len = 0;
     int e = read_file(file, 0, &data, &len);
     if (e) {
-        fprintf(stderr, "sunset: %s: cannot read the baseline: %s\n", file, strerror(e));
+        sunset_error_set(err, "%s: cannot read the baseline: %s", file, strerror(e));
         return EXIT_USAGE;
     }
-    int rc = sunset_baseline_load_text(file, data, len, k);
+    int rc = sunset_baseline_load_text(file, data, len, k, err);
     sunset_free(data);
     return rc;
 }
 
-int sunset_baseline_load_text(const char *file, const char *data, size_t len, sunset_known_set *k) {
+int sunset_baseline_load_text(const char *file, const char *data, size_t len, sunset_known_set *k,
+                              sunset_error *err) {
     cJSON *doc = NULL;
     int rc = EXIT_USAGE;
     size_t err_off = len;
     doc = json_parse(data, len, &err_off);
     if (!doc) {
-        unsigned line, col;
-        json_line_col(data, err_off, &line, &col);
-        fprintf(stderr, "sunset: %s:%u:%u: malformed baseline: not valid JSON\n", file, line, col);
+        json_parse_error(data, err_off, file, "malformed baseline: not valid JSON", err);
         goto cleanup;
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "findings");
     if (cJSON_IsObject(doc) && cJSON_IsNumber(ver) && ver->valuedouble == 1) {
         /* its fingerprints lack the context kind: none would match, every finding would be new */
-        fprintf(stderr, "sunset: %s: baseline version 1 predates context-aware fingerprints; "
+        sunset_error_set(err, "%s: baseline version 1 predates context-aware fingerprints; "
                 "regenerate it with 'sunset baseline --output FILE' (in a diff mode, merge that with "
-                "--allow-config-change)\n", file);
+                "--allow-config-change)", file);
         goto cleanup;
     }
     if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) ||
         ver->valuedouble != SUNSET_BASELINE_VERSION) {
-        fprintf(stderr, "sunset: %s: malformed baseline: want an object with \"version\": %d\n",
+        sunset_error_set(err, "%s: malformed baseline: want an object with \"version\": %d",
                 file, SUNSET_BASELINE_VERSION);
         goto cleanup;
     }
     if (!cJSON_IsArray(list)) {
-        fprintf(stderr, "sunset: %s: malformed baseline: \"findings\" must be an array\n", file);
+        sunset_error_set(err, "%s: malformed baseline: \"findings\" must be an array", file);
         goto cleanup;
     }
     int i = 0;
@@ -151,7 +150,7 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
         else if (task && !cJSON_IsNumber(task)) why = "\"task\" must be a number";
         else if (cv < 0) why = "\"context\" must be code, comment, string, docstring or dead_code";
         if (why) {
-            fprintf(stderr, "sunset: %s: malformed baseline: findings[%d]: %s\n", file, i, why);
+            sunset_error_set(err, "%s: malformed baseline: findings[%d]: %s", file, i, why);
             goto cleanup;
         }
         /* checked before any conversion: (uint32_t)1e10 is undefined behaviour */
@@ -165,7 +164,7 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
         if (nrc != JSON_INT_OK) {
             unsigned nl, nc;
             json_item_pos(data, len, doc, num, &nl, &nc);
-            fprintf(stderr, "sunset: %s:%u:%u: malformed baseline: findings[%d]: \"%s\": %s\n", file, nl, nc,
+            sunset_error_set(err, "%s:%u:%u: malformed baseline: findings[%d]: \"%s\": %s", file, nl, nc,
                     i, num->string, json_int_error(nrc));
             goto cleanup;
         }
@@ -185,7 +184,7 @@ int sunset_baseline_load_text(const char *file, const char *data, size_t len, su
     rc = EXIT_OK;
     goto cleanup;
 oom:
-    fprintf(stderr, "sunset: out of memory reading %s\n", file);
+    sunset_error_set(err, "out of memory reading %s", file);
 cleanup:
     cJSON_Delete(doc);
     return rc;
@@ -202,13 +201,14 @@ static int cmp_known(const void *x, const void *y) {
 
 int sunset_baseline_check_file(const char *file) {
     sunset_known_set k = {0};
-    int rc = sunset_baseline_load(file, &k);
+    sunset_error err = {{0}};
+    int rc = sunset_baseline_load(file, &k, &err);
     sunset_known_set_free(&k);
     return rc;
 }
 
 /* Write entries (sorted here, duplicates by fingerprint dropped) to FILE atomically. */
-int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *written) {
+int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *written, sunset_error *err) {
     if (n) qsort(v, n, sizeof *v, cmp_known);
     sb b = {0};
     size_t count = 0;
@@ -237,12 +237,12 @@ int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *w
     sb_puts(&b, count ? "\n  ]\n}\n" : "]\n}\n");
     int rc = EXIT_OK;
     if (b.oom) {
-        fprintf(stderr, "sunset: out of memory writing %s\n", file);
+        sunset_error_set(err, "out of memory writing %s", file);
         rc = EXIT_USAGE;
     } else {
         int e = write_file_atomic(file, b.s, b.len);
         if (e) {
-            fprintf(stderr, "sunset: %s: cannot write the baseline: %s\n", file, strerror(e));
+            sunset_error_set(err, "%s: cannot write the baseline: %s", file, strerror(e));
             rc = EXIT_USAGE;
         }
     }

@@ -37,17 +37,18 @@ sunset_known *sunset_known_push(sunset_known_set *k);
 /* An entry copied from f. 0, or -1 on OOM. */
 int sunset_known_add_finding(sunset_known_set *k, const sunset_finding *f, bool in_scope);
 
-/* Load FILE into k. Prints "FILE:LINE:COL: message" or "FILE: findings[i]: message" and
- * returns EXIT_USAGE (2) when it cannot be read or is not a baseline; 0 when loaded. */
-int sunset_baseline_load(const char *file, sunset_known_set *k);
+/* Load FILE into k. Returns EXIT_USAGE (2) with "FILE:LINE:COL: message" or "FILE:
+ * findings[i]: message" in err when it cannot be read or is not a baseline; 0 when loaded. */
+int sunset_baseline_load(const char *file, sunset_known_set *k, sunset_error *err);
 /* The same from text already read (a blob at the diff base); file names it in messages. */
-int sunset_baseline_load_text(const char *file, const char *data, size_t len, sunset_known_set *k);
+int sunset_baseline_load_text(const char *file, const char *data, size_t len, sunset_known_set *k,
+                              sunset_error *err);
 /* Write entries (sorted here, duplicates by fingerprint dropped) to FILE atomically; *written
- * gets the count. 0, or EXIT_USAGE with a message. */
-int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *written);
+ * gets the count. 0, or EXIT_USAGE with a message in err. */
+int sunset_baseline_write(const char *file, sunset_known *v, size_t n, size_t *written, sunset_error *err);
 
-/* Load FILE as a baseline and drop it (the fuzz harness): EXIT_OK, or EXIT_USAGE after the
- * one-line message. */
+/* Load FILE as a baseline and drop it (the fuzz harness): EXIT_OK, or EXIT_USAGE (the message
+ * dropped). */
 int sunset_baseline_check_file(const char *file);
 
 #endif

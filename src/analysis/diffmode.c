@@ -19,6 +19,7 @@
 
 #include "base/util.h"
 #include "base/git.h"
+#include "core/result.h"
 #include "core/walk.h"
 
 #include <git2/sys/mempack.h>
@@ -409,4 +410,26 @@ int diff_collect(const sunset_checkout *co, const char *rev, diff_set *out, char
 
 int diff_collect_staged(const sunset_checkout *co, const char *rev, diff_set *out, char *err, size_t errn) {
     return collect(co, rev, true, out, err, errn);
+}
+
+/* A diff mode's unused suppressions: those of the changed files that the change made unused
+ * (in use at REV, or not there) or that sit on a line it adds or edits. */
+void diff_keep_changed_unused(sunset_result *cur, const sunset_result *old, const diff_set *ds) {
+    size_t kept = 0;
+    for (size_t i = 0; i < cur->n_unused; i++) {
+        sunset_unused *u = &cur->unused[i];
+        const diff_file *df = NULL;
+        for (size_t k = 0; k < ds->n && !df; k++)
+            if (ds->files[k].path && !strcmp(ds->files[k].path, u->path)) df = &ds->files[k];
+        bool was = false; /* unused at REV already (its file under its current name) */
+        for (size_t k = 0; k < old->n_unused && !was; k++)
+            was = !strcmp(old->unused[k].path, u->path) && !strcmp(old->unused[k].what, u->what);
+        if (df && (!was || diff_line_added(df, u->line) || df->all_added)) {
+            cur->unused[kept++] = *u;
+        } else {
+            sunset_free(u->path);
+            sunset_free(u->what);
+        }
+    }
+    cur->n_unused = kept;
 }

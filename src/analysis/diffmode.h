@@ -46,5 +46,10 @@ int diff_collect_staged(const sunset_checkout *co, const char *rev, diff_set *ou
 void diff_set_free(diff_set *d);
 /* Does the change add or edit line `line` of f? */
 bool diff_line_added(const diff_file *f, uint32_t line);
+/* A diff mode's unused suppressions: cur keeps those of the changed files in ds that the change
+ * made unused (in use in old, the files as the revision had them, or not there) or that sit on
+ * a line it adds or edits; the others are dropped. */
+struct sunset_result;
+void diff_keep_changed_unused(struct sunset_result *cur, const struct sunset_result *old, const diff_set *ds);
 
 #endif

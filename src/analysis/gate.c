@@ -310,3 +310,19 @@ const sunset_builtin_rule *sunset_builtin_rule_find(const char *id) {
         if (strcmp(sunset_builtin_rules[i].id, id) == 0) return &sunset_builtin_rules[i];
     return NULL;
 }
+
+/* The key of each new finding of cur that fails the gate (not suppressed, at or above the
+ * threshold), pushed onto keys: "path:line:col: RULE". 0, or -1 on OOM. */
+int sunset_gate_failing_keys(const sunset_result *cur, const sunset_gate_run *run, const sunset_gate *g, vec *keys) {
+    for (size_t i = 0; i < cur->n_findings; i++) {
+        const sunset_finding *f = &cur->findings[i];
+        if (!run->is_new || !run->is_new[i] || f->suppressed || f->severity < g->threshold) continue;
+        sb k = {0};
+        sb_printf(&k, "%s:%u:%u: %s", f->path, (unsigned)f->span.line, (unsigned)f->span.col, f->rule_id);
+        if (k.oom || !vec_push(keys, &k.s)) {
+            sb_free(&k);
+            return -1;
+        }
+    }
+    return 0;
+}

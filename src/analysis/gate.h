@@ -34,6 +34,10 @@ int sunset_gate_judge(sunset_gate_run *run, sunset_gate *g);
 int sunset_gate_next_baseline(const sunset_gate_run *run, bool accept_new, sunset_known_set *nb);
 
 void sunset_gate_run_free(sunset_gate_run *run);
+/* The key of each new finding of cur that fails the gate g judged in run (not suppressed, at or
+ * above the threshold), pushed onto keys (char *, the caller frees): "path:line:col: RULE".
+ * 0, or -1 on OOM. */
+int sunset_gate_failing_keys(const sunset_result *cur, const sunset_gate_run *run, const sunset_gate *g, vec *keys);
 
 /* ---- the ratchet (src/analysis/ratchet.c) ----
  * A diff mode's baseline edit, judged after the judgement: each entry of the base's baseline

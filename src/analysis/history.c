@@ -147,6 +147,7 @@ typedef struct replay {
     size_t n_families;
     size_t blobs_scanned, blobs_cached, trees_read;
     int err;
+    sunset_error *error; /* the one-line message of a failure */
     bool baseline;  /* the range's start A is the first selected commit */
     git_oid from;   /* A */
     sunset_engine *e;
@@ -161,7 +162,7 @@ static int family_index(const sunset_result *r, const char *fam) {
 
 static void counts_add(history_counts *a, const history_counts *b, int sign) {
     a->findings += (uint32_t)(sign * (int64_t)b->findings);
-    for (int i = 0; i < HISTORY_TASKS; i++) a->by_task[i] += (uint32_t)(sign * (int64_t)b->by_task[i]);
+    for (int i = 0; i < SUNSET_TASKS; i++) a->by_task[i] += (uint32_t)(sign * (int64_t)b->by_task[i]);
     for (int i = 0; i < HISTORY_MAX_FAMILIES; i++) a->by_family[i] += (uint32_t)(sign * (int64_t)b->by_family[i]);
 }
 
@@ -214,7 +215,7 @@ static int blob_counts(replay *rp, const char *path, const git_oid *id, uint32_t
     git_blob *blob = NULL;
     if (git_blob_lookup(&blob, rp->repo, id) != 0) {
         const git_error *ge = git_error_last();
-        fprintf(stderr, "sunset: history: %s: cannot read blob: %s\n", path, ge ? ge->message : "?");
+        sunset_error_set(rp->error, "history: %s: cannot read blob: %s", path, ge ? ge->message : "?");
         return -1;
     }
     sunset_result res = {0};
@@ -224,7 +225,7 @@ static int blob_counts(replay *rp, const char *path, const git_oid *id, uint32_t
     for (size_t i = 0; i < res.n_findings; i++) {
         const sunset_finding *f = &res.findings[i];
         c.findings++;
-        if (f->task > 0 && f->task < HISTORY_TASKS) c.by_task[f->task]++;
+        if (f->task > 0 && f->task < SUNSET_TASKS) c.by_task[f->task]++;
         int fi = family_index(&res, f->family);
         if (fi >= 0) c.by_family[fi]++;
     }
@@ -466,7 +467,7 @@ static int diff_subtree(tree_diff *td, const git_tree_entry *ea, const git_tree_
     if ((ea && git_tree_lookup(&ta, td->rp->repo, git_tree_entry_id(ea)) != 0) ||
         (eb && git_tree_lookup(&tb, td->rp->repo, git_tree_entry_id(eb)) != 0)) {
         const git_error *ge = git_error_last();
-        fprintf(stderr, "sunset: history: %s: cannot read tree: %s\n", td->path.s, ge ? ge->message : "?");
+        sunset_error_set(td->rp->error, "history: %s: cannot read tree: %s", td->path.s, ge ? ge->message : "?");
         rc = -1;
     } else {
         rc = diff_trees(td, ta, tb);
@@ -634,15 +635,15 @@ static int shallow_walk(replay *rp, const char *range, const git_oid *tip, const
     if (dots) { /* A..B: the excluded side, as named */
         char from[256];
         snprintf(from, sizeof from, "%.*s", (int)(dots - range), range);
-        fprintf(stderr, "sunset: history: '%s': this clone is shallow and its history ends at %.12s, before %s; "
-                        "fetch the rest: %s\n", range, last, from, fetch_hint(rp, from, hint, sizeof hint));
+        sunset_error_set(rp->error, "history: '%s': this clone is shallow and its history ends at %.12s, before %s; "
+                         "fetch the rest: %s", range, last, from, fetch_hint(rp, from, hint, sizeof hint));
     } else {
         char deeper[300];
         size_t have = newest_first->n;
         snprintf(deeper, sizeof deeper, "%s~%ld", range, max ? max - (long)have : 1);
-        fprintf(stderr, "sunset: history: %s: this clone is shallow: it holds %zu of the %s first-parent commits "
-                        "asked for (its history ends at %.12s); fetch the rest: %s; or ask for fewer (--max-count %zu)\n",
-                range, have, since ? "--since" : max == 100 ? "last 100" : "--max-count", last,
+        sunset_error_set(rp->error, "history: %s: this clone is shallow: it holds %zu of the %s first-parent commits "
+                         "asked for (its history ends at %.12s); fetch the rest: %s; or ask for fewer (--max-count %zu)",
+                         range, have, since ? "--since" : max == 100 ? "last 100" : "--max-count", last,
                 fetch_hint(rp, deeper, hint, sizeof hint), have);
     }
     return -1;
@@ -664,11 +665,11 @@ static void unresolved(replay *rp, const char *range) {
         }
     }
     if (!side[0] || (git_repository_is_shallow(rp->repo) != 1 && !strchr(side, '/'))) {
-        fprintf(stderr, "sunset: history: '%s': %s\n", range, why);
+        sunset_error_set(rp->error, "history: '%s': %s", range, why);
         return;
     }
-    fprintf(stderr, "sunset: history: '%s': %s is not in this clone (%s); fetch it: %s\n", range, side, why,
-            fetch_hint(rp, side, hint, sizeof hint));
+    sunset_error_set(rp->error, "history: '%s': %s is not in this clone (%s); fetch it: %s", range, side, why,
+                     fetch_hint(rp, side, hint, sizeof hint));
 }
 
 /* Appends the PR numbers ("#123") of a subject to *prs. */
@@ -738,11 +739,11 @@ static int select_commits(replay *rp, const char *range, vec *out) {
     git_object_free(spec.to);
     int64_t since = 0;
     if (c->since && !parse_date(c->since, &since)) {
-        fprintf(stderr, "sunset: --since takes a date YYYY-MM-DD, not '%s'\n", c->since);
+        sunset_error_set(rp->error, "--since takes a date YYYY-MM-DD, not '%s'", c->since);
         goto cleanup;
     }
     /* default: the last 100 first-parent commits when neither a range nor --since bounds
-     * the walk (a cut is said on stderr below) */
+     * the walk (a cut is noted below) */
     bool default_cap = c->max_count <= 0 && !strstr(range, "..") && !since;
     long max = c->max_count > 0 ? c->max_count : default_cap ? 100 : 0;
     bool cut = false; /* --since or --max-count ended the walk before the range's start */
@@ -771,14 +772,14 @@ static int select_commits(replay *rp, const char *range, vec *out) {
                 git_oid more;
                 cut = true;
                 if (default_cap && !c->quiet && git_revwalk_next(&more, walk) == 0)
-                    fprintf(stderr, "sunset: history: the last 100 commits of %s (the default without a range "
+                    sunset_note("sunset: history: the last 100 commits of %s (the default without a range "
                                     "or --since); --max-count N or A..B for more\n", range);
                 break;
             }
         }
         if (r != 0 && r != GIT_ITEROVER) { /* a missing object: not an empty history */
             const git_error *ge = git_error_last();
-            fprintf(stderr, "sunset: history: '%s': %s\n", range, ge && ge->message ? ge->message : "walk failed");
+            sunset_error_set(rp->error, "history: '%s': %s", range, ge && ge->message ? ge->message : "walk failed");
             goto cleanup;
         }
     }
@@ -817,7 +818,7 @@ static void progress(const history_opts *o, size_t i, size_t n, const history_sa
     if (!o->progress || ((i + 1) % step && i + 1 != n)) return;
     char date[32];
     history_iso_date(smp->time, smp->tz_minutes, date, sizeof date);
-    fprintf(stderr, "\rsunset: history %zu/%zu commits (%.10s)", i + 1, n, date);
+    sunset_note("\rsunset: history %zu/%zu commits (%.10s)", i + 1, n, date);
 }
 
 /* Replay the selected commits: the first tree whole, then tree-to-tree diffs. */
@@ -829,7 +830,7 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
         git_tree *tree = NULL;
         if (git_commit_lookup(&cm, rp->repo, &VEC_AT(ids, git_oid, i)) != 0 || git_commit_tree(&tree, cm) != 0) {
             git_commit_free(cm);
-            fprintf(stderr, "sunset: history: cannot read commit %zu of the range\n", i);
+            sunset_error_set(rp->error, "history: cannot read commit %zu of the range", i);
             goto cleanup;
         }
         tree_walk tw = {rp, ""};
@@ -844,7 +845,9 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
         if (r != 0 || rp->err) {
             git_tree_free(tree);
             git_commit_free(cm);
-            fprintf(stderr, "sunset: history: failed while replaying commit %zu\n", i);
+            /* the blob's or tree's own message, said first, stays the one shown */
+            if (!rp->error || !rp->error->msg[0])
+                sunset_error_set(rp->error, "history: failed while replaying commit %zu", i);
             goto cleanup;
         }
         git_tree_free(prev);
@@ -876,16 +879,16 @@ static int replay_commits(replay *rp, const history_opts *o, const vec *ids, vec
 #endif
         progress(o, i, ids->n, &VEC_AT(out, history_sample, out->n - 1));
     }
-    if (o->progress) fprintf(stderr, "\r\033[K");
+    if (o->progress) sunset_note("\r\033[K");
     rc = 0;
 cleanup:
     git_tree_free(prev);
     return rc;
 }
 
-int history_replay(sunset_engine *e, const char *repo_dir, const char *range, const history_opts *o,
-                   vec *out, history_stats *st) {
-    replay rp = {.o = o, .counts = VEC_INIT(history_counts), .e = e};
+int history_replay(sunset_engine *e, const sunset_checkout *co, const char *range, const history_opts *o,
+                   vec *out, history_stats *st, sunset_error *err) {
+    replay rp = {.o = o, .counts = VEC_INIT(history_counts), .e = e, .repo = co->repo, .error = err};
     vec ids = VEC_INIT(git_oid);
     int rc = -1;
     history_counts none = {0};
@@ -904,9 +907,8 @@ int history_replay(sunset_engine *e, const char *repo_dir, const char *range, co
     /* libgit2 re-hashes every object it inflates (a fifth of a Paddle replay's CPU); git
      * itself trusts its object store on read, and so does the replay */
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-    if (sunset_git_open(&rp.repo, repo_dir, 0) != 0) {
-        const git_error *ge = git_error_last();
-        fprintf(stderr, "sunset: %s: not a git repository: %s\n", repo_dir, ge ? ge->message : "?");
+    if (!rp.repo) {
+        sunset_error_set(err, "%s: not a git repository", co->display ? co->display : co->root);
         goto cleanup;
     }
     if (!(rp.w = sunset_worker_new(e))) goto cleanup;
@@ -928,7 +930,6 @@ cleanup:
     table_free(&rp.links);
     vec_free(&rp.counts);
     sunset_worker_free(rp.w);
-    git_repository_free(rp.repo);
     return rc;
 }
 

@@ -8,16 +8,16 @@
 
 #include <git2.h>
 #include <stdint.h>
+#include "base/checkout.h"
 #include "base/util.h"
 #include "core/engine.h"
 
 #define HISTORY_MAX_FAMILIES 32
-#define HISTORY_TASKS 7 /* index 1..6 */
 
 /* Counts one file (or a whole tree) contributes. */
 typedef struct history_counts {
     uint32_t findings;
-    uint32_t by_task[HISTORY_TASKS];
+    uint32_t by_task[SUNSET_TASKS]; /* index 1..the rule set's last task (settings.tasks) */
     uint32_t by_family[HISTORY_MAX_FAMILIES];
 } history_counts;
 
@@ -45,8 +45,8 @@ typedef struct history_opts {
     const char *since;            /* YYYY-MM-DD, or NULL */
     long max_count, every;        /* 0: the defaults (100 without a range or since; every commit) */
     int shard_i, shard_n;         /* --shard i/n; shard_n 0 = unsharded */
-    bool progress;                /* a progress line on stderr */
-    bool quiet;                   /* no note on stderr when the default 100 cuts the walk */
+    bool progress;                /* a progress line (sunset_note) */
+    bool quiet;                   /* no note when the default 100 cuts the walk */
 } history_opts;
 
 typedef struct history_stats {
@@ -54,11 +54,12 @@ typedef struct history_stats {
     size_t trees_read; /* trees the changes between samples opened (unchanged subtrees are not) */
 } history_stats;
 
-/* Replay `range` ("A..B" or one revision) of the repository at repo_dir with engine e (one
- * job): appends one history_sample per sampled commit, oldest first, to *out (a vec of
- * history_sample). 0, or -1 after a one-line message on stderr. */
-int history_replay(sunset_engine *e, const char *repo_dir, const char *range, const history_opts *o,
-                   vec *out, history_stats *st);
+/* Replay `range` ("A..B" or one revision) of the checkout's repository (co->repo, opened once
+ * by the command; the replay opens none) with engine e (one job): appends one history_sample
+ * per sampled commit, oldest first, to *out (a vec of history_sample). 0, or -1 with the
+ * one-line message in err (empty when out of memory). */
+int history_replay(sunset_engine *e, const sunset_checkout *co, const char *range, const history_opts *o,
+                   vec *out, history_stats *st, sunset_error *err);
 /* Frees every sample's subject and the vec. */
 void history_samples_free(vec *samples);
 

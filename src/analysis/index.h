@@ -159,4 +159,8 @@ bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
 void sunset_index_hook(void *ud, const sunset_source *src, const void **block, size_t *n);
 bool sunset_index_adopt_hook(void *ud, const sunset_source *src, void *bytes, size_t n);
 
+/* One file's facts as stable text, one a line (src/analysis/index/dump.c): the form the
+ * data-file tests in testdata/facts/ compare. */
+void sunset_index_dump(const ix_file *f, sb *out);
+
 #endif

@@ -20,8 +20,7 @@
 #include "core/ruleset.h"
 #include "core/walk.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+#include "base/pcre.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -500,7 +499,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
 int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, const rm_plan *plan,
                           rm_chain_writer write, sunset_remnants *out) {
     memset(out, 0, sizeof *out);
-    build_ctx c = {res, rs, plan, write, pcre2_match_data_create(1, NULL)};
+    build_ctx c = {res, rs, plan, write, sunset_re_match_data(1)};
     if (!c.md) return -1;
     int rc = 0;
     for (size_t a = 0; a < res->n_findings && !rc;) {

@@ -330,10 +330,82 @@ static int load_task(mload *L, const cJSON *o, trk_task *t) {
     return 0;
 }
 
+/* "families_zh": family id → its name in Chinese, kept as pairs in m->family_zh. */
+static int load_families_zh(mload *L, const cJSON *fz, tracking_manifest *m) {
+    const cJSON *e;
+    if (fz && !cJSON_IsObject(fz))
+        return mfail(L, "\"%s\" must be an object: family id → its name in Chinese", "families_zh");
+    cJSON_ArrayForEach(e, fz) {
+        if (!cJSON_IsString(e)) return mfail(L, "\"%s\" values must be strings", "families_zh");
+        char *k = dup(e->string), *v = dup(e->valuestring);
+        bool ok = k && v && vec_push(&m->family_zh, &k);
+        if (ok && !vec_push(&m->family_zh, &v)) m->family_zh.n--, ok = false; /* pairs only */
+        if (!ok) {
+            sunset_free(k);
+            sunset_free(v);
+            return mfail(L, "out of memory reading \"%s\"", "families_zh");
+        }
+    }
+    return 0;
+}
+
+/* "tasks": a non-empty array of tasks, no number given twice. */
+static int load_tasks(mload *L, const cJSON *tasks, tracking_manifest *m) {
+    if (!cJSON_IsArray(tasks) || cJSON_GetArraySize(tasks) == 0)
+        return mfail(L, "\"%s\" must be a non-empty array", "tasks");
+    size_t k = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, tasks) {
+        trk_task t = {0};
+        t.prs = VEC_INIT(char *);
+        t.items = VEC_INIT(trk_item);
+        t.findings = VEC_INIT(size_t);
+        t.other = VEC_INIT(size_t);
+        selector_init(&t.sel);
+        snprintf(L->where, sizeof L->where, "tasks[%zu]", k++);
+        if (load_task(L, e, &t) || !vec_push(&m->tasks, &t)) {
+            if (!L->err->msg[0]) mfail(L, "out of %s", "memory");
+            task_free(&t);
+            return -1;
+        }
+        for (size_t i = 0; i + 1 < m->tasks.n; i++)
+            if (VEC_AT(&m->tasks, trk_task, i).number == t.number)
+                return mfail(L, "task number %s repeats an earlier task", "");
+    }
+    return 0;
+}
+
+/* The manifest's document, an object: its schema, its own members, then its tasks. */
+static int load_manifest(mload *L, const cJSON *doc, tracking_manifest *m) {
+    static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "repository",
+                                       "lang", "known_paths", "families_zh", "rename_suffixes", "tasks", NULL};
+    if (!cJSON_IsObject(doc)) return mfail(L, "the manifest must be a JSON %s", "object");
+    if (check_keys(L, doc, keys)) return -1;
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    long schema = 0;
+    if (json_get_int(sc, INT_MIN, INT_MAX, &schema) != JSON_INT_OK || schema != TRACKING_MANIFEST_SCHEMA) {
+        snprintf(L->err->msg, sizeof L->err->msg, "%s: \"schema\" must be %d", L->origin, TRACKING_MANIFEST_SCHEMA);
+        return -1;
+    }
+    if (req_str(L, doc, "id", &m->id) || req_str(L, doc, "title", &m->title) ||
+        opt_str(L, doc, "url", &m->url) || opt_str(L, doc, "board", &m->board) ||
+        opt_str(L, doc, "source_url", &m->source_url) || opt_str(L, doc, "repository", &m->repository) ||
+        opt_str(L, doc, "lang", &m->lang) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths) ||
+        str_list(L, cJSON_GetObjectItemCaseSensitive(doc, "rename_suffixes"), "rename_suffixes", &m->rename_suffixes) ||
+        load_families_zh(L, cJSON_GetObjectItemCaseSensitive(doc, "families_zh"), m))
+        return -1;
+    trk_lang lang;
+    if (m->lang && !trk_lang_parse(m->lang, &lang))
+        return mfail(L, "\"lang\" must be \"zh\" or \"en\", not \"%s\"", m->lang);
+    if (m->repository && !trk_is_web_url(m->repository))
+        return mfail(L, "\"repository\" must be an http(s) URL, not \"%s\"", m->repository);
+    return load_tasks(L, cJSON_GetObjectItemCaseSensitive(doc, "tasks"), m);
+}
+
 tracking_manifest *tracking_manifest_parse(const char *json, const char *origin, sunset_error *err) {
     mload L = {origin, err, ""};
     tracking_manifest *m = sunset_calloc(1, sizeof *m);
-    cJSON *doc = NULL;
     if (!m) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
         return NULL;
@@ -345,96 +417,21 @@ tracking_manifest *tracking_manifest_parse(const char *json, const char *origin,
     m->origin = dup(origin);
     if (!m->origin) {
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
-        goto fail;
+        tracking_manifest_free(m);
+        return NULL;
     }
     size_t err_off = 0;
-    doc = json_parse(json, strlen(json), &err_off);
+    cJSON *doc = json_parse(json, strlen(json), &err_off);
     if (!doc) {
-        unsigned line, col;
-        json_line_col(json, err_off, &line, &col);
-        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", origin, line, col);
-        goto fail;
+        json_parse_error(json, err_off, origin, "invalid JSON", err);
     }
-    static const char *const keys[] = {"schema", "id", "title", "url", "board", "source_url", "repository",
-                                       "lang", "known_paths", "families_zh", "rename_suffixes", "tasks", NULL};
-    if (!cJSON_IsObject(doc)) {
-        mfail(&L, "the manifest must be a JSON %s", "object");
-        goto fail;
-    }
-    if (check_keys(&L, doc, keys)) goto fail;
-    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(doc, "schema");
-    long schema = 0;
-    if (json_get_int(sc, INT_MIN, INT_MAX, &schema) != JSON_INT_OK || schema != TRACKING_MANIFEST_SCHEMA) {
-        snprintf(err->msg, sizeof err->msg, "%s: \"schema\" must be %d", origin, TRACKING_MANIFEST_SCHEMA);
-        goto fail;
-    }
-    if (req_str(&L, doc, "id", &m->id) || req_str(&L, doc, "title", &m->title) ||
-        opt_str(&L, doc, "url", &m->url) || opt_str(&L, doc, "board", &m->board) ||
-        opt_str(&L, doc, "source_url", &m->source_url) || opt_str(&L, doc, "repository", &m->repository) ||
-        opt_str(&L, doc, "lang", &m->lang) ||
-        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "known_paths"), "known_paths", &m->known_paths) ||
-        str_list(&L, cJSON_GetObjectItemCaseSensitive(doc, "rename_suffixes"), "rename_suffixes", &m->rename_suffixes))
-        goto fail;
-    const cJSON *fz = cJSON_GetObjectItemCaseSensitive(doc, "families_zh"), *e;
-    if (fz && !cJSON_IsObject(fz)) {
-        mfail(&L, "\"%s\" must be an object: family id → its name in Chinese", "families_zh");
-        goto fail;
-    }
-    cJSON_ArrayForEach(e, fz) {
-        if (!cJSON_IsString(e)) {
-            mfail(&L, "\"%s\" values must be strings", "families_zh");
-            goto fail;
-        }
-        char *k = dup(e->string), *v = dup(e->valuestring);
-        bool ok = k && v && vec_push(&m->family_zh, &k);
-        if (ok && !vec_push(&m->family_zh, &v)) m->family_zh.n--, ok = false; /* pairs only */
-        if (!ok) {
-            sunset_free(k);
-            sunset_free(v);
-            mfail(&L, "out of memory reading \"%s\"", "families_zh");
-            goto fail;
-        }
-    }
-    trk_lang lang;
-    if (m->lang && !trk_lang_parse(m->lang, &lang)) {
-        mfail(&L, "\"lang\" must be \"zh\" or \"en\", not \"%s\"", m->lang);
-        goto fail;
-    }
-    if (m->repository && !trk_is_web_url(m->repository)) {
-        mfail(&L, "\"repository\" must be an http(s) URL, not \"%s\"", m->repository);
-        goto fail;
-    }
-    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(doc, "tasks");
-    if (!cJSON_IsArray(tasks) || cJSON_GetArraySize(tasks) == 0) {
-        mfail(&L, "\"%s\" must be a non-empty array", "tasks");
-        goto fail;
-    }
-    size_t k = 0;
-    cJSON_ArrayForEach(e, tasks) {
-        trk_task t = {0};
-        t.prs = VEC_INIT(char *);
-        t.items = VEC_INIT(trk_item);
-        t.findings = VEC_INIT(size_t);
-        t.other = VEC_INIT(size_t);
-        selector_init(&t.sel);
-        snprintf(L.where, sizeof L.where, "tasks[%zu]", k++);
-        if (load_task(&L, e, &t) || !vec_push(&m->tasks, &t)) {
-            if (!L.err->msg[0]) mfail(&L, "out of %s", "memory");
-            task_free(&t);
-            goto fail;
-        }
-        for (size_t i = 0; i + 1 < m->tasks.n; i++)
-            if (VEC_AT(&m->tasks, trk_task, i).number == t.number) {
-                mfail(&L, "task number %s repeats an earlier task", "");
-                goto fail;
-            }
+    if (!doc || load_manifest(&L, doc, m)) {
+        cJSON_Delete(doc);
+        tracking_manifest_free(m);
+        return NULL;
     }
     cJSON_Delete(doc);
     return m;
-fail:
-    cJSON_Delete(doc);
-    tracking_manifest_free(m);
-    return NULL;
 }
 
 tracking_manifest *tracking_manifest_load(const char *file, sunset_error *err) {

@@ -142,9 +142,7 @@ int trk_since_compute(const char *text, size_t len, const char *origin, const tr
     size_t off = 0;
     cJSON *root = json_parse(text, len, &off);
     if (!root) {
-        unsigned line, col;
-        json_line_col(text, off, &line, &col);
-        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: not valid JSON", origin, line, col);
+        json_parse_error(text, off, origin, "not valid JSON", err);
         return 1;
     }
     int rc = 1;

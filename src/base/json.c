@@ -9,13 +9,46 @@
 #include "base/json.h"
 
 #include <math.h>
+#include <stdbool.h>
+
+#include "base/util.h"
+
+/* cJSON allocates through the allocation hook, so a test can fail an allocation inside it and
+ * count what it leaves live. A failed one is remembered (per thread) to tell json_parse's
+ * out of memory from a syntax error: cJSON answers both with NULL. */
+static _Thread_local bool json_oom;
+
+static void *json_malloc(size_t n) {
+    void *p = sunset_malloc(n);
+    if (!p) json_oom = true;
+    return p;
+}
+
+/* before main(): every program that links this file, tests and fuzzers too, before cJSON
+ * allocates anything (memory cJSON took from malloc must never reach sunset_free) */
+__attribute__((constructor)) static void json_hooks(void) {
+    cJSON_Hooks h = {json_malloc, sunset_free};
+    cJSON_InitHooks(&h);
+}
 
 cJSON *json_parse(const char *text, size_t len, size_t *err_off) {
     const char *end = NULL;
+    json_oom = false;
     /* len + 1: the terminating NUL is part of the buffer, so a NUL inside is an error */
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-    if (!doc && err_off) *err_off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    if (!doc && err_off)
+        *err_off = json_oom ? JSON_OOM : end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
     return doc;
+}
+
+void json_parse_error(const char *text, size_t err_off, const char *origin, const char *what, sunset_error *err) {
+    if (err_off == JSON_OOM) {
+        sunset_error_set(err, "out of memory reading %s", origin);
+        return;
+    }
+    unsigned line, col;
+    json_line_col(text, err_off, &line, &col);
+    sunset_error_set(err, "%s:%u:%u: %s", origin, line, col, what);
 }
 
 void json_line_col(const char *text, size_t off, unsigned *line, unsigned *col) {

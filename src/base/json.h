@@ -2,7 +2,8 @@
  * json.h — reading JSON documents with cJSON, checked: parsing with the error's offset,
  * offset -> line:col, the position of any item of a parsed document in its source text
  * (cJSON keeps none), and one integer reader that rejects what a C integer cannot hold.
- * Free of sunset semantics: callers word and print their own messages.
+ * Free of sunset semantics: callers word their own messages (json_parse_error fills the one
+ * error type with the position, or with out of memory).
  */
 #ifndef SUNSET_JSON_H
 #define SUNSET_JSON_H
@@ -10,11 +11,20 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "sunset.h"
+
 /* Parse text[0, len) as one JSON value; text[len] must be 0 (read_file's buffers are), and
  * a NUL inside the text is an error, not the end of the document. Returns the document
- * (caller frees with cJSON_Delete) or NULL with *err_off set to the offset of the error.
- * Thread-safe (does not use cJSON's global error pointer). */
+ * (caller frees with cJSON_Delete) or NULL with *err_off set to the offset of the error, or
+ * to JSON_OOM when an allocation failed. Thread-safe (does not use cJSON's global error
+ * pointer). cJSON allocates through the allocation hook (base/util.h), installed before
+ * main(): what it returns (cJSON_Print's text) is freed with cJSON_free or sunset_free. */
+#define JSON_OOM ((size_t)-1)
 cJSON *json_parse(const char *text, size_t len, size_t *err_off);
+
+/* The message of a json_parse that failed with err_off, into err: "out of memory reading
+ * ORIGIN" for JSON_OOM, else "ORIGIN:LINE:COL: WHAT" ("invalid JSON"). */
+void json_parse_error(const char *text, size_t err_off, const char *origin, const char *what, sunset_error *err);
 
 /* 1-based line and column of byte offset `off` of text; counting stops at a NUL. */
 void json_line_col(const char *text, size_t off, unsigned *line, unsigned *col);

@@ -82,6 +82,29 @@ void sunset_free(void *p) {
     free(p);
 }
 
+void sunset_error_set(sunset_error *err, const char *fmt, ...) {
+    if (!err) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+static _Atomic(sunset_note_fn) note_hook;
+
+void sunset_set_note(sunset_note_fn fn) { atomic_store(&note_hook, fn); }
+
+void sunset_note(const char *fmt, ...) {
+    sunset_note_fn fn = atomic_load(&note_hook);
+    if (!fn) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fn(buf);
+}
+
 void sb_free(sb *b) {
     sunset_free(b->s);
     b->s = NULL;

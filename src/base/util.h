@@ -111,6 +111,19 @@ size_t sunset_release_code_pages(const char *const *names);
 void sunset_alloc_fail_after(long n);
 long sunset_alloc_live(void);
 
+/* The one error type below cmd/ is sunset_error (sunset.h): a one-line message, "FILE:LINE:COL:
+ * text" when a position is known, without the "sunset: " the command layer prints before it.
+ * Library code fills it and returns; only cmd/ prints it, with the documented exit code.
+ * sunset_error_set formats into err (NULL: nothing); the message is cut at its size. */
+void sunset_error_set(sunset_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What must reach the user while a command runs and is no error (a note that a default cut a
+ * walk, a progress line): written as given, through the one function the session installs
+ * (sunset_set_note; NULL, the default, drops them). Nothing below cmd/ writes to stderr. */
+typedef void (*sunset_note_fn)(const char *text);
+void sunset_set_note(sunset_note_fn fn);
+void sunset_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The clock of every per-file time limit (--parse-budget), in milliseconds: CLOCK_MONOTONIC,
  * or the function a test installed with sunset_set_clock (NULL puts the real clock back).
  * The time limits are the last guard behind deterministic work limits; tests drive them

@@ -131,6 +131,12 @@ typedef struct base_view {
     bool in_git;
 } base_view;
 
+/* rc, after printing err's message when rc is an error (the baseline's functions say why). */
+static int baseline_said(int rc, const sunset_error *err) {
+    if (rc && err->msg[0]) fprintf(stderr, "sunset: %s\n", err->msg);
+    return rc;
+}
+
 static int base_view_init(const cli *c, const sunset_checkout *co, const char *rev, base_view *b) {
     const char *first = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : ".";
     struct stat st;
@@ -252,6 +258,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
     }
     *rel = rel_to(b->top, file);
     int rc = EXIT_OK;
+    sunset_error err = {{0}};
     if (b->rev && *rel) {
         char *data = NULL;
         size_t len = 0;
@@ -259,7 +266,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
         if (rc == 0) {
             sb n = {0};
             sb_printf(&n, "%s (at %s)", *rel, b->rev);
-            rc = n.oom ? EXIT_USAGE : sunset_baseline_load_text(n.s, data, len, ks);
+            rc = n.oom ? EXIT_USAGE : baseline_said(sunset_baseline_load_text(n.s, data, len, ks, &err), &err);
             *name = n.oom ? NULL : sb_take(&n);
         } else if (rc == 1) {
             rc = EXIT_OK; /* none at REV: the change may add one, which is then a config change */
@@ -268,7 +275,7 @@ static int load_baseline(const cli *c, const base_view *b, sunset_known_set *ks,
     } else {
         struct stat st;
         if (c->baseline || stat(file, &st) == 0) {
-            rc = sunset_baseline_load(file, ks);
+            rc = baseline_said(sunset_baseline_load(file, ks, &err), &err);
             const char *shown = c->baseline ? c->baseline : *rel ? *rel : file;
             *name = sunset_strndup(shown, strlen(shown));
         }
@@ -293,7 +300,7 @@ static int check_options(const cli *c, bool full, sunset_gate *g) {
         return cli_usage_error("--update-baseline needs a full scan (no --diff-base, --staged or --files-from)");
     if (c->accept_new && !c->update_baseline)
         return cli_usage_error("--accept-new goes with --update-baseline");
-    g->list_unused = c->report_unused; /* in a diff mode, of the change's lines (changed_unused) */
+    g->list_unused = c->report_unused; /* in a diff mode, of the change's lines (diff_keep_changed_unused) */
     return EXIT_OK;
 }
 
@@ -353,6 +360,7 @@ int cmd_baseline(const cli *c) {
     sunset_result res = {0};
     sunset_known_set k = {0}, had = {0};
     sb def = {0}, shown = {0};
+    sunset_error err = {{0}};
     int rc;
     if ((rc = scan_prepare(c, &s)) || (rc = scan_execute(c, &s, &res))) goto cleanup;
     if (keep_judged(c, &res)) goto oom;
@@ -377,7 +385,7 @@ int cmd_baseline(const cli *c) {
     size_t kept = 0;
     if (narrowed(c, &s) && stat(file, &st) == 0) {
         vec none = VEC_INIT(char *);
-        if ((rc = sunset_baseline_load(file, &had))) goto cleanup;
+        if ((rc = baseline_said(sunset_baseline_load(file, &had, &err), &err))) goto cleanup;
         for (size_t i = 0; i < had.n; i++) {
             if (judged(&s, c, &none, &had.v[i])) continue;
             sunset_known *e = sunset_known_push(&k);
@@ -388,7 +396,7 @@ int cmd_baseline(const cli *c) {
         }
     }
     size_t n = 0;
-    if ((rc = sunset_baseline_write(file, k.v, k.n, &n))) goto cleanup;
+    if ((rc = baseline_said(sunset_baseline_write(file, k.v, k.n, &n, &err), &err))) goto cleanup;
     if (!c->quiet) {
         fprintf(stderr, "sunset: baseline %s: %zu finding%s", name, n, n == 1 ? "" : "s");
         for (int t = 0; t < SUNSET_TASKS; t++)
@@ -549,28 +557,6 @@ static int scan_base(const cli *c, scan_ctx *s, diff_set *ds, const char *rev, s
     return EXIT_OK;
 }
 
-/* A diff mode's unused suppressions: those of the changed files that the change made unused
- * (in use at REV, or not there) or that sit on a line it adds or edits. */
-static void changed_unused(sunset_result *cur, const sunset_result *old, const diff_set *ds) {
-    size_t kept = 0;
-    for (size_t i = 0; i < cur->n_unused; i++) {
-        sunset_unused *u = &cur->unused[i];
-        const diff_file *df = NULL;
-        for (size_t k = 0; k < ds->n && !df; k++)
-            if (ds->files[k].path && !strcmp(ds->files[k].path, u->path)) df = &ds->files[k];
-        bool was = false; /* unused at REV already (its file under its current name) */
-        for (size_t k = 0; k < old->n_unused && !was; k++)
-            was = !strcmp(old->unused[k].path, u->path) && !strcmp(old->unused[k].what, u->what);
-        if (df && (!was || diff_line_added(df, u->line) || df->all_added)) {
-            cur->unused[kept++] = *u;
-        } else {
-            sunset_free(u->path);
-            sunset_free(u->what);
-        }
-    }
-    cur->n_unused = kept;
-}
-
 /* Root-relative directories whose files decide the verdict (rules and queries). */
 static void trust_dirs(const cli *c, const scan_ctx *s, vec *out) {
     vec all = VEC_INIT(const char *);
@@ -656,7 +642,8 @@ static int ratchet_findings(const cli *c, const scan_ctx *s, const diff_file *df
     sunset_known_set edited = {0};
     vec bad = VEC_INIT(sunset_ratchet_violation);
     int rc = 0;
-    if (!data || sunset_baseline_load_text(df->path, data, len, &edited)) {
+    sunset_error err = {{0}};
+    if (!data || baseline_said(sunset_baseline_load_text(df->path, data, len, &edited, &err), &err)) {
         rc = sunset_gate_add_finding(gf, GATE_BASELINE_BAD, df->path, 1, df->path);
     } else if (!(rc = sunset_ratchet_check(run, &edited, &bad))) {
         for (size_t i = 0; i < bad.n && !rc; i++) {
@@ -740,22 +727,6 @@ static int check_checkout(const cli *c, scan_ctx *s, struct git_repository *repo
 static void free_strs(vec *v) {
     for (size_t i = 0; i < v->n; i++) sunset_free(VEC_AT(v, char *, i));
     vec_free(v);
-}
-
-/* The key of each new finding of cur that fails the gate (not suppressed, at or above the
- * threshold), pushed onto keys: "path:line:col: RULE". 0, or -1 on OOM. */
-static int failing_keys(const sunset_result *cur, const sunset_gate_run *run, const sunset_gate *g, vec *keys) {
-    for (size_t i = 0; i < cur->n_findings; i++) {
-        const sunset_finding *f = &cur->findings[i];
-        if (!run->is_new || !run->is_new[i] || f->suppressed || f->severity < g->threshold) continue;
-        sb k = {0};
-        sb_printf(&k, "%s:%u:%u: %s", f->path, (unsigned)f->span.line, (unsigned)f->span.col, f->rule_id);
-        if (k.oom || !vec_push(keys, &k.s)) {
-            sb_free(&k);
-            return -1;
-        }
-    }
-    return 0;
 }
 
 static bool has_str(const vec *v, const char *s) {
@@ -848,7 +819,8 @@ static int update_baseline(const cli *c, const sunset_gate_run *run, const base_
     if (c->baseline) sb_puts(&file, c->baseline);
     else sb_printf(&file, "%s/%s", bv->top, SUNSET_DEFAULT_BASELINE);
     bad = bad || file.oom;
-    int wrc = bad ? EXIT_USAGE : sunset_baseline_write(file.s, nb.v, nb.n, &n);
+    sunset_error err = {{0}};
+    int wrc = bad ? EXIT_USAGE : baseline_said(sunset_baseline_write(file.s, nb.v, nb.n, &n, &err), &err);
     sb_free(&file);
     if (bad) fprintf(stderr, "sunset: out of memory updating the baseline\n");
     sunset_known_set_free(&nb);
@@ -859,21 +831,9 @@ static int update_baseline(const cli *c, const sunset_gate_run *run, const base_
     return EXIT_OK;
 }
 
-/* What the verdict was judged against (rev: NULL without a diff mode), for the reports' first
- * line. */
-static void gate_against(const cli *c, const char *rev, const char *base_name, sb *against) {
-    bool diff = rev != NULL;
-    const char *what = c->staged ? " (the staged change)" : "";
-    if (base_name && diff) sb_printf(against, "%s%s and baseline %s", rev, what, base_name);
-    else if (diff) sb_printf(against, "%s%s", rev, what);
-    else if (base_name) sb_printf(against, "baseline %s", base_name);
-    else sb_puts(against, "an empty baseline");
-    if (c->files_from) sb_printf(against, " (files listed in %s)", c->files_from);
-}
-
 /* --summary FILE, or $GITHUB_STEP_SUMMARY under -f github (appended: other steps' summaries
  * share the file): the Markdown of out. EXIT_OK, an exit code, or -1 on OOM. */
-static int write_summary(const cli *c, const sunset_result *out, const sunset_output_opts *oo) {
+static int write_summary(const cli *c, const sunset_result *out, const sunset_envelope *e) {
     const char *summary = c->summary, *env = getenv("GITHUB_STEP_SUMMARY");
     bool append = false;
     if (!summary && strcmp(doc_format_of(c)->name, "github") == 0 && env && *env) {
@@ -883,7 +843,7 @@ static int write_summary(const cli *c, const sunset_result *out, const sunset_ou
     if (!summary) return EXIT_OK;
     sb md = {0};
     const sunset_writer *mw = doc_format_find(CMD_CHECK, "markdown")->write.findings;
-    int rc = !mw || mw->write(out, oo, &md) ? -1 : write_summary_file(summary, &md, append);
+    int rc = !mw || mw->write(out, e, &md) ? -1 : write_summary_file(summary, &md, append);
     sb_free(&md);
     return rc;
 }
@@ -900,32 +860,31 @@ static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, cons
     sunset_remnants rem = {0}, srem = {0};
     sb doc = {0}, against = {0};
     int rc = -1;
-    gate_against(c, rev, base_name, &against);
+    sunset_gate_against(&against, rev, c->staged, base_name, c->files_from);
     g->against = against.s ? against.s : "";
-    out.gate = g;
-    out.uri_prefix = s->repo_prefix;
-    sunset_rule_info *infos = rule_infos(s->rs, &out.n_rules);
+    sunset_envelope env = scan_envelope(c, s);
+    env.gate = g;
+    sunset_rule_info *infos = rule_infos(s->rs, &env.n_rules);
     if (!infos) goto cleanup;
-    out.rules = infos;
-    sunset_output_opts oo = output_opts(c);
+    env.rules = infos;
     g->states = run->state;
     /* SARIF's results have one shape in every command: each carries its remnant, as scan's do */
     bool sarif_fmt = strcmp(writer->name, "sarif") == 0;
     if (c->sarif_out || sarif_fmt) {
         if (sunset_remnants_build(&out, s->rs, NULL, rm_chain_write, &srem)) goto cleanup;
-        out.remnants = &srem;
+        env.remnants = &srem;
     }
     if (c->sarif_out) {
         sb sarif = {0};
         const sunset_writer *sw = doc_format_find(CMD_CHECK, "sarif")->write.findings;
-        int bad = !sw || sw->write(&out, &oo, &sarif) || sarif.oom;
+        int bad = !sw || sw->write(&out, &env, &sarif) || sarif.oom;
         rc = bad ? -1 : output_write(c->sarif_out, &sarif);
         sb_free(&sarif);
         if (rc) goto cleanup;
         rc = -1;
     }
     if (!sarif_fmt) {
-        out.remnants = NULL;
+        env.remnants = NULL;
         sunset_result_keep(&out, run->is_new);
         g->states = NULL;
     }
@@ -936,19 +895,14 @@ static int check_write(const cli *c, const scan_ctx *s, sunset_result *cur, cons
     if (text && !c->findings) {
         if (sunset_remnants_build(&out, s->rs, NULL, rm_chain_write, &rem) || sunset_remnants_as_new(&out, &rem))
             goto cleanup;
-        out.remnants = &rem;
+        env.remnants = &rem;
     }
-    sunset_output_opts to = oo;
-    to.summary = to.summary && !text; /* text: the gate's own closing lines instead */
-    if (writer->write(&out, &to, &doc)) goto cleanup;
-    if (text && oo.summary) sunset_gate_text(&out, &doc);
-    if (doc.oom) goto cleanup;
-    if ((rc = write_summary(c, &out, &oo))) goto cleanup;
+    if (writer->write(&out, &env, &doc) || doc.oom) goto cleanup;
+    if ((rc = write_summary(c, &out, &env))) goto cleanup;
     rc = output_write(c->output, &doc);
 cleanup:
     g->against = NULL;
     g->states = NULL;
-    out.remnants = NULL;
     sunset_remnants_free(&rem);
     sunset_remnants_free(&srem);
     sunset_result_free(&out);
@@ -1013,7 +967,7 @@ static int check_run(const cli *c, const check_inner *in) {
     sunset_gate_run run = {0};
     char *cfg_rel = NULL, *base_name = NULL, *base_rel = NULL;
     sunset_gate g = {0};
-    vec mine = VEC_INIT(char *); /* the failing new findings' keys (failing_keys) */
+    vec mine = VEC_INIT(char *); /* the failing new findings' keys (sunset_gate_failing_keys) */
     int rc = EXIT_USAGE;
     bool diff = c->diff_base || c->staged;
     const char *rev = c->diff_base ? c->diff_base : c->staged ? "HEAD" : NULL;
@@ -1049,7 +1003,7 @@ static int check_run(const cli *c, const check_inner *in) {
     if (keep_judged(c, &cur)) goto oom;
     /* fail closed: what the scan could not judge in a change is a finding of the gate's own */
     if (diff && gate_findings(c, &s, &ds, cfg_rel, base_rel, &cur, &gf, &edited)) goto oom;
-    if (diff) changed_unused(&cur, &old, &ds);
+    if (diff) diff_keep_changed_unused(&cur, &old, &ds);
     if (absorb_gate_findings(c, &cur, &gf)) goto oom;
 
     run = (sunset_gate_run){.cur = &cur, .known = &ks, .diff = diff ? &ds : NULL, .full = full,
@@ -1060,7 +1014,7 @@ static int check_run(const cli *c, const check_inner *in) {
 
     /* a narrowed run compares its failing findings with the whole change's (whole_change) */
     bool narrow = !c->files_from && !verdict_keys && narrowed(c, &s);
-    if ((verdict_keys || narrow) && failing_keys(&cur, &run, &g, verdict_keys ? verdict_keys : &mine))
+    if ((verdict_keys || narrow) && sunset_gate_failing_keys(&cur, &run, &g, verdict_keys ? verdict_keys : &mine))
         goto oom;
     if (verdict_keys) { /* the whole change's verdict, for a narrowed run (whole_change) */
         rc = g.n_failing ? EXIT_FINDINGS : EXIT_OK;

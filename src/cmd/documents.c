@@ -5,17 +5,14 @@
 
 #include <string.h>
 
-extern const sunset_writer sunset_writer_text, sunset_writer_json, sunset_writer_sarif, sunset_writer_github,
-    sunset_writer_markdown;
-
 /* history's writers append and cannot fail but for memory */
 static int history_csv(const history_doc *d, sb *out) {
-    history_write_csv(d->samples, d->n, d->families, d->n_families, out);
+    history_write_csv(d->samples, d->n, d->n_tasks, d->families, d->n_families, out);
     return out->oom ? -1 : 0;
 }
 
 static int history_json(const history_doc *d, sb *out) {
-    history_write_json(d->samples, d->n, d->families, d->n_families, d->range, out);
+    history_write_json(d->samples, d->n, d->n_tasks, d->families, d->n_families, d->range, out);
     return out->oom ? -1 : 0;
 }
 

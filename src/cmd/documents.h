@@ -32,6 +32,7 @@ typedef struct history_doc {
     uint32_t min_drop;      /* svg: label drops of more than this */
     const long *named;      /* svg: the manifest's PRs */
     size_t n_named;
+    int n_tasks;            /* csv, json: a column for each task 1..n_tasks (the rule set's) */
 } history_doc;
 
 /* One row: command, format, document, writer. */

@@ -6,6 +6,7 @@
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +80,23 @@ static void shard_stamp(const cli *c, const scan_ctx *s, const vec *paths, const
     *doc = head;
 }
 
+/* The repository the history is read from, opened once (base/checkout.c): 0, or EXIT_USAGE
+ * after the message (the git library's reason when it is no repository). */
+static int history_checkout(const char *repo_dir, sunset_checkout *co) {
+    char why[PATH_MAX + 256];
+    sunset_checkout_req req = {&repo_dir, 1, NULL, NULL};
+    if (sunset_checkout_open(co, &req, why, sizeof why)) {
+        fprintf(stderr, "sunset: %s: not a git repository: %s\n", repo_dir, why);
+        return EXIT_USAGE;
+    }
+    if (!co->repo) {
+        const git_error *ge = git_error_last();
+        fprintf(stderr, "sunset: %s: not a git repository: %s\n", repo_dir, ge && ge->message ? ge->message : "?");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int cmd_history(const cli *c) {
     const char *range = c->paths.n ? VEC_AT(&c->paths, const char *, 0) : "HEAD";
     if (c->paths.n > 1) return cli_usage_error("history takes one revision range, e.g. A..B");
@@ -105,7 +123,11 @@ int cmd_history(const cli *c) {
                        .max_count = c->max_count, .every = c->every, .shard_i = s.shard.i,
                        .shard_n = s.shard.n, .progress = !c->quiet && isatty(2), .quiet = c->quiet};
     history_stats hs = {0};
-    if (history_replay(s.eng, repo_dir, range, &ho, &samples, &hs)) goto cleanup;
+    if (history_checkout(repo_dir, &s.co)) goto cleanup;
+    if (history_replay(s.eng, &s.co, range, &ho, &samples, &hs, &err)) {
+        if (err.msg[0]) fprintf(stderr, "sunset: %s\n", err.msg);
+        goto cleanup;
+    }
     /* annotate the PRs of the tracking manifest; without a manifest, every PR a subject names */
     vec prs = VEC_INIT(long);
     manifest_prs(&s, &prs);
@@ -130,7 +152,8 @@ int cmd_history(const cli *c) {
     }
     if (!fams) goto cleanup;
     history_doc hd = {(const history_sample *)samples.v, samples.n, fams, nf, range,
-                      c->min_drop > 0 ? (uint32_t)c->min_drop : 10, (const long *)prs.v, prs.n};
+                      c->min_drop > 0 ? (uint32_t)c->min_drop : 10, (const long *)prs.v, prs.n,
+                      sunset_ruleset_task_max(s.rs)};
     fmt->write.history(&hd, &doc);
     if (s.shard.n && strcmp(fmt->name, "json") == 0) shard_stamp(c, &s, &paths, range, &doc);
     vec_free(&prs);

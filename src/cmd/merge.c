@@ -16,6 +16,7 @@
 
 #include "base/json.h"
 #include "cmd/cli.h"
+#include "cmd/documents.h"
 #include "cmd/session.h"
 #include "core/result.h"
 
@@ -149,8 +150,8 @@ static int merge_scans(mdoc *docs, size_t n, sb *out) {
     sunset_result_sort(&r);
     r.families = (const sunset_family_title *)fams.v;
     r.n_families = fams.n;
-    sunset_output_opts oo = {false, false, false, false};
-    rc = sunset_writer_find("json")->write(&r, &oo, out);
+    sunset_envelope env = {.opts = {false, false, false, false}};
+    rc = doc_format_find(CMD_SCAN, "json")->write.findings->write(&r, &env, out);
 cleanup:
     r.root = NULL; /* borrowed from the first document */
     sunset_result_free(&r);
@@ -275,9 +276,9 @@ int cmd_merge(const cli *c) {
         size_t err_off = 0;
         docs[i].root = json_parse(docs[i].text, docs[i].len, &err_off);
         if (!docs[i].root) {
-            unsigned line, col;
-            json_line_col(docs[i].text, err_off, &line, &col);
-            fprintf(stderr, "sunset: %s:%u:%u: invalid JSON\n", names[i], line, col);
+            sunset_error err = {{0}};
+            json_parse_error(docs[i].text, err_off, names[i], "invalid JSON", &err);
+            fprintf(stderr, "sunset: %s\n", err.msg);
             goto cleanup;
         }
         int k = cJSON_GetObjectItemCaseSensitive(docs[i].root, "commits") ? 1 : 0;

@@ -111,6 +111,10 @@ sunset_output_opts output_opts(const cli *c) {
     return (sunset_output_opts){color, !c->no_summary, !c->no_snippets, c->findings};
 }
 
+sunset_envelope scan_envelope(const cli *c, const scan_ctx *s) {
+    return (sunset_envelope){.opts = output_opts(c), .uri_prefix = s->repo_prefix, .shown_prefix = s->shown};
+}
+
 void scan_ctx_free(scan_ctx *s) {
     sunset_engine_free(s->eng);
     sunset_cache_free(s->cache);
@@ -181,8 +185,13 @@ static int cli_rule_filters(const cli *c, scan_ctx *s) {
     return rc;
 }
 
+/* The one way what runs below cmd/ reaches the user's terminal besides its errors: its notes
+ * and progress lines (sunset_note), written as they come. */
+static void note_stderr(const char *text) { fputs(text, stderr); }
+
 int scan_load_rules(const cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
+    sunset_set_note(note_stderr);
     if (!s->cfg_ready) sunset_config_init(&s->cfg);
     s->dirs = VEC_INIT(const char *);
     s->files = VEC_INIT(char *);
@@ -479,8 +488,6 @@ int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
     }
     res->root = s->co.display;
     s->co.display = NULL;
-    res->shown_prefix = s->shown;
-    if (!res->uri_prefix) res->uri_prefix = s->repo_prefix;
     if (s->cache) {
         int e = sunset_cache_save(s->cache);
         if (e && !c->quiet)
@@ -626,9 +633,10 @@ int cmd_scan(const cli *c) {
                    : (rc = scan_prepare(c, &s)) ||
                          (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
         goto cleanup;
+    sunset_envelope env = scan_envelope(c, &s);
     if (s.shard.n) { /* the JSON names its shard and inputs, for merge */
-        res.shard = c->shard;
-        scan_inputs_id(c, &s, &c->paths, "scan", res.inputs);
+        env.shard = c->shard;
+        scan_inputs_id(c, &s, &c->paths, "scan", env.inputs);
     }
     if (sunset_remnants_build(&res, s.rs, cross ? &plan : NULL, rm_chain_write, &rem)) {
         fprintf(stderr, "sunset: out of memory grouping the remnants\n");
@@ -636,9 +644,8 @@ int cmd_scan(const cli *c) {
         goto cleanup;
     }
     if (cross) sunset_remnants_settle(&res, &rem);
-    res.remnants = &rem;
-    sunset_output_opts oo = output_opts(c);
-    if (writer->write(&res, &oo, &doc)) {
+    env.remnants = &rem;
+    if (writer->write(&res, &env, &doc)) {
         fprintf(stderr, "sunset: out of memory writing the report\n");
         rc = EXIT_USAGE;
         goto cleanup;
@@ -649,7 +656,6 @@ int cmd_scan(const cli *c) {
         if (!res.findings[i].suppressed && res.findings[i].severity >= threshold) rc = EXIT_FINDINGS;
 cleanup:
     sb_free(&doc);
-    res.remnants = NULL;
     sunset_remnants_free(&rem);
     rm_plan_free(&plan);
     sunset_result_free(&res);

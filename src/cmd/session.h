@@ -25,8 +25,8 @@ typedef struct scan_ctx {
     sunset_checkout co; /* where the command runs, resolved once (base/checkout.h); the four
                         * below are its, borrowed: */
     char *root;        /* absolute scan root */
-    char *shown;       /* result.shown_prefix: the root as seen from the current directory */
-    char *repo_prefix; /* result.uri_prefix: the root below its git work tree; NULL outside */
+    char *shown;       /* envelope's shown_prefix: the root as seen from the current directory */
+    char *repo_prefix; /* envelope's uri_prefix: the root below its git work tree; NULL outside */
     vec starts;        /* char *: root-relative start paths */
     vec files;         /* char *: root-relative files, sorted, unique */
     bool no_walk;      /* set before scan_prepare: the caller names the files (check's diff
@@ -75,5 +75,8 @@ int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, struct
 int output_write(const char *file, const sb *doc);
 /* Output options for the text writer from the command line (colour on a tty, ...). */
 sunset_output_opts output_opts(const cli *c);
+/* The envelope of a document about s's result (report/report.h): the output options, the
+ * root's prefix in its repository and as the user would type it; the command adds the rest. */
+sunset_envelope scan_envelope(const cli *c, const scan_ctx *s);
 
 #endif

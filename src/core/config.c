@@ -131,9 +131,7 @@ int sunset_config_load_text(const char *file, const char *text, size_t len, cons
     cJSON *root = json_parse(text, len, &err_off);
     cfgload L = {file, text, dir, err};
     if (!root) {
-        unsigned line, col;
-        json_line_col(text, err_off, &line, &col);
-        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
+        json_parse_error(text, err_off, file, "invalid JSON", err);
         goto cleanup;
     }
     if (!cJSON_IsObject(root)) {

@@ -181,46 +181,6 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     else if (s->flow) flow_seed(s->flow, r, ctx, span, c.matched, strlen(c.matched));
 }
 
-static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
-    if (!t->n_names && !t->re) return true;
-    if (!s) return false;
-    return strtest_match(t, s, n, md);
-}
-
-/* Everything but the main text test. */
-static bool clause_rest(const clause *c, const sunset_fact *f, pcre2_match_data *md) {
-    if (!(c->ctx_mask & (1u << f->ctx))) return false;
-    if ((f->flags & c->flags) != c->flags) return false;
-    if (!opt_test(&c->aux, f->aux, f->aux_len, md)) return false;
-    if (!opt_test(&c->target, f->target, f->target_len, md)) return false;
-    if (!opt_test(&c->section, f->section, f->section_len, md)) return false;
-    /* a qualified-name constraint only binds when the frontend resolved the name */
-    if (f->qual && !opt_test(&c->qual, f->qual, f->qual_len, md)) return false;
-    return true;
-}
-
-/* Compute the span of bytes [so, eo) inside text that starts at `at`. */
-static sunset_span span_in(sunset_span at, const char *text, size_t so, size_t eo) {
-    sunset_span sp = {at.line, at.col, at.line, at.col};
-    for (size_t i = 0; i < eo; i++) {
-        if (i == so) {
-            sp.line = sp.end_line;
-            sp.col = sp.end_col;
-        }
-        if (text[i] == '\n') {
-            sp.end_line++;
-            sp.end_col = 1;
-        } else {
-            sp.end_col++;
-        }
-    }
-    if (so == eo) {
-        sp.line = sp.end_line;
-        sp.col = sp.end_col;
-    }
-    return sp;
-}
-
 /* Match one fact (kind k) against the index. For regex clauses over LINE and STRING facts
  * the span narrows to the regex match; otherwise the fact's span is used. */
 static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
@@ -238,7 +198,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         if (slot) {
             for (size_t i = 0; i < slot->clauses.n; i++) {
                 const clause *c = VEC_AT(&slot->clauses, clause *, i);
-                if (clause_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
+                if (clause_match_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
             }
         }
     }
@@ -251,7 +211,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
     bool narrow = k == SUNSET_FACT_LINE || k == SUNSET_FACT_STRING;
     for (size_t i = 0; i < ix->all.n; i++) {
         const clause *c = VEC_AT(&ix->all, clause *, i);
-        if (!clause_rest(c, f, md)) continue;
+        if (!clause_match_rest(c, f, md)) continue;
         if (!c->main.re) {
             add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
             continue;
@@ -269,7 +229,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         size_t so = ov[0], eo = ov[1];
         if (narrow && eo > so) {
-            sunset_span sp = span_in(f->span, text, so, eo);
+            sunset_span sp = span_in_text(f->span, text, so, eo);
             add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);
         } else {
             add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
@@ -294,10 +254,10 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
-static inline bool word_start(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+static void match_word(void *ud, sunset_context ctx, sunset_span span, const char *word, size_t n) {
+    sunset_fact f = {.kind = (sunset_fact_kind)MATCH_WORD, .ctx = ctx, .span = span, .text = word, .text_len = n};
+    match_fact(ud, MATCH_WORD, &f);
 }
-static inline bool word_char(unsigned char c) { return word_start(c) || (c >= '0' && c <= '9'); }
 
 void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
                       size_t len, const char *call) {
@@ -308,57 +268,14 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     if (ctx != SUNSET_CTX_COMMENT) {
         const clause_index *ix = &rs->index[lang][SUNSET_FACT_STRING];
         if (ix->n_slots || ix->all.n) {
-            sunset_span sp = span_in(at, text, 0, len);
+            sunset_span sp = span_in_text(at, text, 0, len);
             sunset_fact f = {.kind = SUNSET_FACT_STRING, .ctx = ctx, .span = sp, .text = text,
                              .text_len = len, .aux = call, .aux_len = call ? strlen(call) : 0};
             match_fact(s, SUNSET_FACT_STRING, &f);
         }
     }
     const clause_index *wx = &rs->index[lang][MATCH_WORD];
-    if (!wx->n_slots && !wx->all.n) return;
-    uint32_t line = at.line, col = at.col;
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = (unsigned char)text[i];
-        if (word_start(c) && (i == 0 || !word_char((unsigned char)text[i - 1]))) {
-            size_t j = i;
-            while (j < len && word_char((unsigned char)text[j])) j++;
-            if (ctx == SUNSET_CTX_COMMENT && j - i == 6 && len - i >= sizeof SUNSET_SUPPRESS_MARKER - 1 &&
-                memcmp(text + i, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) == 0) {
-                /* a suppression marker, its ids and its reason, to the end of the line, are
-                 * sunset's own words: no finding */
-                while (i < len && text[i] != '\n') i++, col++;
-                continue;
-            }
-            if (j < len && text[j] == '-') {
-                /* a rule id or glob (`PE-PY-IDENT`, `OH-*`) is skipped whole */
-                size_t k = j;
-                while (k < len && (word_char((unsigned char)text[k]) || text[k] == '-' ||
-                                   text[k] == '*'))
-                    k++;
-                while (k > j && text[k - 1] == '-') k--;
-                if (sunset_rule_id_token(rs, text + i, k - i)) {
-                    col += (uint32_t)(k - i);
-                    i = k;
-                    continue;
-                }
-            }
-            sunset_fact f = {.kind = (sunset_fact_kind)MATCH_WORD, .ctx = ctx,
-                             .span = {line, col, line, col + (uint32_t)(j - i)},
-                             .text = text + i, .text_len = j - i};
-            match_fact(s, MATCH_WORD, &f);
-            col += (uint32_t)(j - i);
-            i = j;
-            continue;
-        }
-        if (c == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-        i++;
-    }
+    if (wx->n_slots || wx->all.n) text_words(rs, ctx, at, text, len, match_word, s);
 }
 
 void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, const char *text,
@@ -616,30 +533,6 @@ static bool finish_file(sunset_sink *s) {
     return timeless;
 }
 
-/* Generators write their marker in a header comment, so only the first lines are read: a
- * marker further down, or a quoted one in prose, does not make a file generated. */
-#define GENERATED_HEAD_LINES 5
-
-/* Is the file generated (settings.generated_paths by name, generated_markers on one of the
- * first lines)? *line gets the marker's line, 0 for a name. */
-static bool is_generated(worker *w, const char *path, const char *data, size_t len, uint32_t *line) {
-    const sunset_ruleset *rs = w->e->rs;
-    *line = 0;
-    if (re_list_search(&rs->generated_paths, path, w->md)) return true;
-    const char *p = data, *end = data + len;
-    for (uint32_t n = 1; n <= GENERATED_HEAD_LINES && p < end; n++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        for (size_t i = 0; i < rs->generated_markers.n; i++)
-            if (re_search(VEC_AT(&rs->generated_markers, pcre2_code *, i), p, ll, 0, w->md, NULL, NULL)) {
-                *line = n;
-                return true;
-            }
-        p = nl ? nl + 1 : end;
-    }
-    return false;
-}
-
 /* A file read but not analysed: recorded with its reason for the gate (which fails closed on
  * a changed one); an OOM here only loses the record, the counter stays right. */
 static void skipped(worker *w, const char *path, uint32_t line, const char *why) {
@@ -788,139 +681,206 @@ static void index_file(sunset_engine *e, const sunset_source *src, uint64_t key,
     if (block) sunset_cache_put_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, block, n, ix->export_fn);
 }
 
-/* Scan one file; data NULL = read it from root/path. */
-static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+/* The bytes of one file: mem when a buffer was handed in, else fspath read into the worker's
+ * buffer. The size limit holds for every input: a file read here, and the staged blob, the
+ * diff base's blob, a history blob or stdin handed in as a buffer. false = skipped (too large,
+ * unreadable), recorded and warned about. */
+static bool read_input(worker *w, const char *path, const sb *fspath, const char **data, size_t *len) {
     sunset_engine *e = w->e;
     sunset_stats *st = &w->res.stats;
-    const char *data = mem;
-    size_t len = memlen;
-    sb fspath = {0}, folded = {0}, joined = {0};
-    sb_printf(&fspath, "%s/%s", root, path);
-    /* the limit holds for every input: a file read here, and the staged blob, the diff base's
-     * blob, a history blob or stdin handed in as a buffer */
     size_t cap = e->o->max_file_size ? e->o->max_file_size : DEFAULT_MAX_FILE;
-    int err = mem && memlen > cap ? EFBIG : 0;
-    if (!mem) err = fspath.oom ? ENOMEM : read_file_sb(fspath.s, cap, &w->readbuf);
+    bool in_memory = *data != NULL;
+    int err = in_memory && *len > cap ? EFBIG : 0;
+    if (!in_memory) err = fspath->oom ? ENOMEM : read_file_sb(fspath->s, cap, &w->readbuf);
     if (err == EFBIG) {
         st->skipped_too_large++;
         skipped(w, path, 0, "too large (--max-filesize)");
         warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
-        goto cleanup;
+        return false;
     }
-    if (!mem) {
-        if (err) {
-            st->skipped_unreadable++;
-            skipped(w, path, 0, "unreadable");
-            warnf(w, "%s: warning: skipped: %s", path, strerror(err));
-            goto cleanup;
-        }
-        data = w->readbuf.s;
-        len = w->readbuf.len;
-        st->bytes_read += len;
+    if (in_memory) return true;
+    if (err) {
+        st->skipped_unreadable++;
+        skipped(w, path, 0, "unreadable");
+        warnf(w, "%s: warning: skipped: %s", path, strerror(err));
+        return false;
     }
+    *data = w->readbuf.s;
+    *len = w->readbuf.len;
+    st->bytes_read += *len;
+    return true;
+}
+
+/* Is the file one to scan, and in which language? false = skipped, recorded: binary, generated
+ * (sunset's own reports whatever --include-generated says) or in a source encoding sunset does
+ * not read. */
+static bool admit_file(worker *w, const char *path, const char *data, size_t len, sunset_lang *lang) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
     if (memchr(data, 0, len < 8000 ? len : 8000)) {
         st->skipped_binary++;
         skipped(w, path, 0, "binary (a NUL byte in the first 8000 bytes)");
-        goto cleanup;
+        return false;
     }
     uint32_t gen_line = 0;
-    /* sunset's own reports are generated whatever --include-generated says */
-    if ((!e->o->judge_own_output && sunset_own_output(data, len)) || (!e->o->include_generated && is_generated(w, path, data, len, &gen_line))) {
+    if ((!e->o->judge_own_output && sunset_own_output(data, len)) ||
+        (!e->o->include_generated && sunset_ruleset_is_generated(e->rs, path, data, len, w->md, &gen_line))) {
         st->skipped_generated++;
         skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
                                             : "generated (its name; --include-generated scans it)");
-        goto cleanup;
+        return false;
     }
-    sunset_lang lang = sunset_lang_for_file(path, data, len);
+    *lang = sunset_lang_for_file(path, data, len);
     char enc[64];
-    if (sunset_lang_foreign_encoding(lang, data, len, enc, sizeof enc)) {
+    if (sunset_lang_foreign_encoding(*lang, data, len, enc, sizeof enc)) {
         /* read as bytes, such a file could spell any name unseen (a UTF-7 "+AAo-" is a newline) */
         st->skipped_parse_failed++;
         skipped(w, path, 1, "unparsable: a source encoding sunset does not read");
         warnf(w, "%s:1:1: warning: skipped: source encoding '%s' (only UTF-8 and ASCII are read)", path, enc);
-        goto cleanup;
+        return false;
     }
-    /* what the toolchain reads (base/normalize.h): Python's identifiers after NFKC, for the
-     * prefilter and the frontend alike; C++ with its line splices joined, for the prefilter
-     * only (libclang joins them itself and keeps the file's columns) */
+    return true;
+}
+
+/* A file's text as the toolchain reads it (base/normalize.h): Python's identifiers after NFKC,
+ * for the prefilter and the frontend alike (text); C++ with its line splices joined, for the
+ * prefilter only (pf: libclang joins them itself and keeps the file's columns). The buffers
+ * hold what was rewritten; without a rewrite, the text is the file's bytes. */
+typedef struct file_text {
+    const char *data, *pf_data;
+    size_t len, pf_len;
+    sb folded, joined;
+} file_text;
+
+static void read_as_toolchain(file_text *t, sunset_lang lang) {
     unsigned reads = sunset_lang_reads(lang);
-    if ((reads & SUNSET_READS_NFKC) && text_fold_nfkc_ascii(data, len, &folded) && !folded.oom) {
-        data = folded.s;
-        len = folded.len;
+    if ((reads & SUNSET_READS_NFKC) && text_fold_nfkc_ascii(t->data, t->len, &t->folded) && !t->folded.oom) {
+        t->data = t->folded.s;
+        t->len = t->folded.len;
     }
-    const char *pf_data = data;
-    size_t pf_len = len;
-    if ((reads & SUNSET_READS_SPLICES) && text_join_splices(data, len, &joined) && !joined.oom) {
-        pf_data = joined.s;
-        pf_len = joined.len;
+    t->pf_data = t->data;
+    t->pf_len = t->len;
+    if ((reads & SUNSET_READS_SPLICES) && text_join_splices(t->data, t->len, &t->joined) && !t->joined.oom) {
+        t->pf_data = t->joined.s;
+        t->pf_len = t->joined.len;
     }
-    memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
-    sunset_source src = {path, fspath.s, data, len, lang};
-    sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
-    sink.anchored = e->o->anchor_all || e->tree_anchored ||
-                    anchor_by_file(&e->rs->anchor, path, data, len, w->md);
-    /* the content cache (src/core/cache.c): a hit replays this file's findings and counters.
-     * Files with sunset-ignore comments are not cached: an until= date makes their result
-     * depend on the day. */
-    size_t first_finding = w->res.n_findings, first_warning = w->res.n_warnings;
-    sunset_stats before = *st;
-    uint64_t ckey = 0, cdigest = 0;
-    /* every file is searched for the marker; the strided prefilter does it at a tenth of the
-     * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
-    sink.has_marker = prefilter_match(e->marker, data, len);
-    bool cacheable = e->o->cache && !sink.has_marker;
+}
+
+/* The content cache (src/core/cache.c) for one file: its key and digest, whether its result
+ * may be stored, and what the worker's result held before it (a store takes what came after). */
+typedef struct file_cache {
+    uint64_t key, digest;
+    bool store;
+    size_t first_finding, first_warning;
+    sunset_stats before;
+} file_cache;
+
+/* Look the file up: the index's entry first (the path's and bytes' alone, cached whatever the
+ * findings are), then its findings. Files with sunset-ignore comments are not cached: an until=
+ * date makes their result depend on the day. true = the file's findings and counters were
+ * replayed, nothing left to do. */
+static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
+    sunset_engine *e = w->e;
+    const sunset_source *src = sink->src;
+    *c = (file_cache){.first_finding = w->res.n_findings, .first_warning = w->res.n_warnings,
+                      .before = w->res.stats, .store = e->o->cache && !sink->has_marker};
     if (e->o->cache) {
-        ckey = sunset_cache_key(path, data, len);
-        cdigest = sunset_cache_digest(data, len);
+        c->key = sunset_cache_key(src->path, src->data, src->len);
+        c->digest = sunset_cache_digest(src->data, src->len);
     }
-    /* the index's entry is the path's and bytes' alone, cached whatever the findings are */
-    if (e->o->indexer && lang != SUNSET_LANG_NONE) index_file(e, &src, ckey, cdigest);
-    if (cacheable) {
-        /* one path and content, tied to Paddle in its tree and not in another tree */
-        if (e->tree_anchored) ckey = hash64("tree", 4, ckey);
-        if (e->tree_off_key) ckey = hash64(&e->tree_off_key, sizeof e->tree_off_key, ckey); /* rules kept on */
-        if (sunset_cache_replay(e->o->cache, ckey, len, cdigest, path, &w->res)) goto cleanup;
-    }
-    sink.flow_lang = lang;
-    if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
-    /* path rules need no parse */
-    const vec *pr = &e->rs->path_rules;
+    if (e->o->indexer && src->lang != SUNSET_LANG_NONE) index_file(e, src, c->key, c->digest);
+    if (!c->store) return false;
+    /* one path and content, tied to Paddle in its tree and not in another tree */
+    if (e->tree_anchored) c->key = hash64("tree", 4, c->key);
+    if (e->tree_off_key) c->key = hash64(&e->tree_off_key, sizeof e->tree_off_key, c->key); /* rules kept on */
+    return sunset_cache_replay(e->o->cache, c->key, src->len, c->digest, src->path, &w->res);
+}
+
+/* The path rules of the file's language: they need no parse. */
+static void match_path_rules(worker *w, sunset_sink *sink) {
+    const char *path = sink->src->path;
+    sunset_lang lang = sink->src->lang;
+    if (lang == SUNSET_LANG_NONE) return;
+    const vec *pr = &w->e->rs->path_rules;
     for (size_t i = 0; i < pr->n; i++) {
         const sunset_rule *r = VEC_AT(pr, sunset_rule *, i);
-        if (lang != SUNSET_LANG_NONE && !(r->lang_mask & (1u << lang))) continue;
-        if (lang == SUNSET_LANG_NONE) continue;
+        if (!(r->lang_mask & (1u << lang))) continue;
         if (strtest_match(&r->path, path, strlen(path), w->md))
-            add_cand(&sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
+            add_cand(sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
     }
-    if (lang == SUNSET_LANG_NONE || e->fe_of_lang[lang] < 0) {
+}
+
+/* The file's frontend, when its language has one and the prefilter (on pf_data) lets the file
+ * through, then the code it embeds. false = the frontend failed: the result must not be cached,
+ * since a replay would lose the record of the failure. */
+static bool match_by_frontend(worker *w, sunset_sink *sink, const char *pf_data, size_t pf_len) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
+    const sunset_source *src = sink->src;
+    if (src->lang == SUNSET_LANG_NONE || e->fe_of_lang[src->lang] < 0) {
         st->skipped_no_language++;
-    } else {
-        st->files_scanned++;
-        if (!may_match(w, lang, path, pf_data, pf_len)) {
-            st->files_prefiltered++;
-        } else {
-            int fi = e->fe_of_lang[lang];
-            const sunset_frontend *fe = e->o->frontends[fi];
-            if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
-            if (!w->fe_worker[fi]) {
-                warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", path, fe->name);
-                st->skipped_parse_failed++;
-            } else if (frontend_scan(w, fe, fi, &src, &sink) != 0) {
-                st->skipped_parse_failed++;
-                skipped(w, path, 0, "unparsable");
-                cacheable = false; /* a replay would lose the record above */
-            } else {
-                st->files_parsed++;
-            }
-        }
-        scan_embedded(w, &sink);
+        return true;
     }
-    if (!finish_file(&sink)) cacheable = false;
-    if (cacheable) sunset_cache_store(e->o->cache, ckey, len, cdigest, &w->res, first_finding, first_warning, &before);
-cleanup:
+    bool ok = true;
+    st->files_scanned++;
+    if (!may_match(w, src->lang, src->path, pf_data, pf_len)) {
+        st->files_prefiltered++;
+    } else {
+        int fi = e->fe_of_lang[src->lang];
+        const sunset_frontend *fe = e->o->frontends[fi];
+        if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
+        if (!w->fe_worker[fi]) {
+            warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", src->path, fe->name);
+            st->skipped_parse_failed++;
+        } else if (frontend_scan(w, fe, fi, src, sink) != 0) {
+            st->skipped_parse_failed++;
+            skipped(w, src->path, 0, "unparsable");
+            ok = false;
+        } else {
+            st->files_parsed++;
+        }
+    }
+    scan_embedded(w, sink);
+    return ok;
+}
+
+/* A file admitted to the scan, in lang, as the toolchain reads it: anchoring, the cache, path
+ * rules, the frontend, then the file's candidates reduced to findings (and stored). */
+static void scan_text(worker *w, const char *path, const char *fspath, const file_text *t, sunset_lang lang) {
+    sunset_engine *e = w->e;
+    memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
+    sunset_source src = {path, fspath, t->data, t->len, lang};
+    sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
+    sink.anchored = e->o->anchor_all || e->tree_anchored ||
+                    anchor_by_file(&e->rs->anchor, path, t->data, t->len, w->md);
+    /* every file is searched for the marker; the strided prefilter does it at a tenth of the
+     * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
+    sink.has_marker = prefilter_match(e->marker, t->data, t->len);
+    file_cache c;
+    if (cache_lookup(w, &sink, &c)) return;
+    sink.flow_lang = lang;
+    if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
+    match_path_rules(w, &sink);
+    if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
+    if (!finish_file(&sink)) c.store = false;
+    if (c.store)
+        sunset_cache_store(e->o->cache, c.key, t->len, c.digest, &w->res, c.first_finding, c.first_warning,
+                           &c.before);
+}
+
+/* Scan one file; mem NULL = read it from root/path. */
+static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+    sb fspath = {0};
+    sb_printf(&fspath, "%s/%s", root, path);
+    file_text t = {.data = mem, .len = memlen};
+    sunset_lang lang;
+    if (read_input(w, path, &fspath, &t.data, &t.len) && admit_file(w, path, t.data, t.len, &lang)) {
+        read_as_toolchain(&t, lang);
+        scan_text(w, path, fspath.s, &t, lang);
+    }
     sb_free(&fspath);
-    sb_free(&folded);
-    sb_free(&joined);
+    sb_free(&t.folded);
+    sb_free(&t.joined);
 }
 
 /* ---- engine lifetime ---- */
@@ -1011,7 +971,7 @@ static worker *worker_new(sunset_engine *e) {
     worker *w = sunset_calloc(1, sizeof *w);
     if (!w) return NULL;
     w->e = e;
-    w->md = pcre2_match_data_create(32, NULL);
+    w->md = sunset_re_match_data(32);
     w->rule_ok = sunset_malloc(e->n_rules ? e->n_rules : 1);
     if (!w->md || !w->rule_ok) {
         pcre2_match_data_free(w->md);
@@ -1108,7 +1068,7 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
                 nanosleep(&ts, NULL);
                 double t = now_ms() - t0;
                 if (t > 1000 && t - last >= 200) {
-                    fprintf(stderr, "\rsunset: %zu/%zu files", atomic_load(&p.done), n);
+                    sunset_note("\rsunset: %zu/%zu files", atomic_load(&p.done), n);
                     last = t;
                     shown = true;
                 }
@@ -1119,8 +1079,8 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
             /* the line ends at the total it counted to, and stays: a count left at n-1 (the
              * last files finish between two updates) reads as a scan that stopped */
             if (shown)
-                fprintf(stderr, "\rsunset: %zu/%zu files, %.1f s\033[K\n", atomic_load(&p.done), n,
-                        (now_ms() - t0) / 1000);
+                sunset_note("\rsunset: %zu/%zu files, %.1f s\033[K\n", atomic_load(&p.done), n,
+                            (now_ms() - t0) / 1000);
         }
         for (int i = 0; i < jobs; i++)
             if (started[i]) pthread_join(th[i], NULL);

@@ -52,7 +52,7 @@ typedef struct sunset_engine_opts {
                                    rule examples, which model Paddle's code */
     const char *tree_root;      /* the tree in-memory scans (check, stdin) belong to, for
                                    settings.anchor.tree; NULL = none. A scan uses its root */
-    bool progress;              /* progress line on stderr */
+    bool progress;              /* progress line (sunset_note) */
     const disable_entry *disable; size_t n_disable;
     const sunset_indexer *indexer; /* NULL = none */
     struct sunset_cache *cache;    /* the content cache (src/core/cache.h), NULL = none */

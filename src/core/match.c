@@ -1,8 +1,9 @@
 /*
  * match.c — the matching primitives every rule clause runs at scan time: regex search with
- * the interpreter as the fallback when the JIT fails, name lists searched by bisection, and
- * the test-path predicate every finding's `test` flag comes from, and the clause index the
- * engine looks facts up in. Loading and compiling the rules is src/core/rules.c.
+ * the interpreter as the fallback when the JIT fails, name lists searched by bisection, a
+ * clause's tests besides its main text, a match's span inside a fact's text, the words of prose
+ * as the word matcher sees them, the test-path predicate every finding's `test` flag comes
+ * from, the generated-file predicate, and the clause index the engine looks facts up in. Loading and compiling the rules is src/core/rules.c.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "core/rules_int.h"
+#include "core/suppress.h"
 
 /* The interpreter's limits for the retry: the default match limit (it bounds catastrophic
  * backtracking), a larger heap for its backtracking frames. Read-only once made, so one
@@ -20,7 +22,9 @@ static pcre2_match_context *retry_ctx;
 static pthread_once_t retry_once = PTHREAD_ONCE_INIT;
 
 static void retry_ctx_make(void) {
-    retry_ctx = pcre2_match_context_create(NULL); /* NULL (no memory): default limits */
+    /* made once and kept for the process, so not through the allocation hook (whose live
+     * count must be zero at exit); NULL (no memory): default limits */
+    retry_ctx = pcre2_match_context_create(NULL);
     if (retry_ctx) pcre2_set_heap_limit(retry_ctx, RETRY_HEAP_KIB);
 }
 
@@ -75,6 +79,116 @@ bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *
     }
     if (t->re) return re_search(t->re, s ? s : "", s ? n : 0, 0, md, NULL, NULL);
     return true;
+}
+
+/* An optional test of a fact's side text: no test passes anything, a test fails an absent text. */
+static bool opt_test(const strtest *t, const char *s, size_t n, pcre2_match_data *md) {
+    if (!t->n_names && !t->re) return true;
+    if (!s) return false;
+    return strtest_match(t, s, n, md);
+}
+
+bool clause_match_rest(const clause *c, const sunset_fact *f, pcre2_match_data *md) {
+    if (!(c->ctx_mask & (1u << f->ctx))) return false;
+    if ((f->flags & c->flags) != c->flags) return false;
+    if (!opt_test(&c->aux, f->aux, f->aux_len, md)) return false;
+    if (!opt_test(&c->target, f->target, f->target_len, md)) return false;
+    if (!opt_test(&c->section, f->section, f->section_len, md)) return false;
+    /* a qualified-name constraint only binds when the frontend resolved the name */
+    if (f->qual && !opt_test(&c->qual, f->qual, f->qual_len, md)) return false;
+    return true;
+}
+
+sunset_span span_in_text(sunset_span at, const char *text, size_t so, size_t eo) {
+    sunset_span sp = {at.line, at.col, at.line, at.col};
+    for (size_t i = 0; i < eo; i++) {
+        if (i == so) {
+            sp.line = sp.end_line;
+            sp.col = sp.end_col;
+        }
+        if (text[i] == '\n') {
+            sp.end_line++;
+            sp.end_col = 1;
+        } else {
+            sp.end_col++;
+        }
+    }
+    if (so == eo) {
+        sp.line = sp.end_line;
+        sp.col = sp.end_col;
+    }
+    return sp;
+}
+
+static inline bool word_start(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+static inline bool word_char(unsigned char c) { return word_start(c) || (c >= '0' && c <= '9'); }
+
+void text_words(const sunset_ruleset *rs, sunset_context ctx, sunset_span at, const char *text, size_t len,
+                void (*word)(void *ud, sunset_context ctx, sunset_span span, const char *w, size_t n), void *ud) {
+    uint32_t line = at.line, col = at.col;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)text[i];
+        if (word_start(c) && (i == 0 || !word_char((unsigned char)text[i - 1]))) {
+            size_t j = i;
+            while (j < len && word_char((unsigned char)text[j])) j++;
+            if (ctx == SUNSET_CTX_COMMENT && j - i == 6 && len - i >= sizeof SUNSET_SUPPRESS_MARKER - 1 &&
+                memcmp(text + i, SUNSET_SUPPRESS_MARKER, sizeof SUNSET_SUPPRESS_MARKER - 1) == 0) {
+                /* a suppression marker, its ids and its reason, to the end of the line, are
+                 * sunset's own words: no finding */
+                while (i < len && text[i] != '\n') i++, col++;
+                continue;
+            }
+            if (j < len && text[j] == '-') {
+                /* a rule id or glob (`PE-PY-IDENT`, `OH-*`) is skipped whole */
+                size_t k = j;
+                while (k < len && (word_char((unsigned char)text[k]) || text[k] == '-' ||
+                                   text[k] == '*'))
+                    k++;
+                while (k > j && text[k - 1] == '-') k--;
+                if (sunset_rule_id_token(rs, text + i, k - i)) {
+                    col += (uint32_t)(k - i);
+                    i = k;
+                    continue;
+                }
+            }
+            word(ud, ctx, (sunset_span){line, col, line, col + (uint32_t)(j - i)}, text + i, j - i);
+            col += (uint32_t)(j - i);
+            i = j;
+            continue;
+        }
+        if (c == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+        i++;
+    }
+}
+
+/* Generators write their marker in a header comment, so only the first lines are read: a
+ * marker further down, or a quoted one in prose, does not make a file generated. */
+#define GENERATED_HEAD_LINES 5
+
+bool sunset_ruleset_is_generated(const sunset_ruleset *rs, const char *path, const char *data, size_t len,
+                                 pcre2_match_data *md, uint32_t *line) {
+    *line = 0;
+    if (re_list_search(&rs->generated_paths, path, md)) return true;
+    const char *p = data, *end = data + len;
+    for (uint32_t n = 1; n <= GENERATED_HEAD_LINES && p < end; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        for (size_t i = 0; i < rs->generated_markers.n; i++)
+            if (re_search(VEC_AT(&rs->generated_markers, pcre2_code *, i), p, ll, 0, md, NULL, NULL)) {
+                *line = n;
+                return true;
+            }
+        p = nl ? nl + 1 : end;
+    }
+    return false;
 }
 
 /* ---- the clause index: per language and fact kind, names hashed (built once per rule set) ---- */
@@ -159,7 +273,7 @@ int rules_index_build(sunset_ruleset *rs) {
             if (alt_ok && ix->all.n > 1 && !alt.oom) {
                 int ec;
                 PCRE2_SIZE eo;
-                ix->any_re = pcre2_compile((PCRE2_SPTR)alt.s, alt.len, 0, &ec, &eo, NULL);
+                ix->any_re = sunset_re_compile(alt.s, alt.len, 0, &ec, &eo); /* NULL: no prefilter */
                 if (ix->any_re) pcre2_jit_compile(ix->any_re, PCRE2_JIT_COMPLETE);
             }
             sb_free(&alt);

@@ -45,8 +45,9 @@ typedef struct sunset_unused {
  * the reason ("generated: '// @generated' on line 1"). The gate fails closed on changed ones. */
 typedef sunset_unused sunset_skip;
 
-/* The CI gate's verdict (src/analysis/gate.c), attached to the result it writes: the result's
- * findings are then the new ones (failing or below the threshold) and the suppressed ones. */
+/* The CI gate's verdict (src/analysis/gate.c), in the envelope of the documents `check`
+ * writes (report/report.h): the result's findings are then the new ones (failing or below the
+ * threshold) and the suppressed ones. */
 #define SUNSET_TASKS 8 /* task numbers 0..7; 0 = not a task (sunset's own findings) */
 
 typedef struct sunset_fixed {
@@ -137,19 +138,6 @@ typedef struct sunset_result {
     size_t n_unused, cap_unused;
     sunset_skip *skipped;       /* files read but not analysed, unsorted; owned */
     size_t n_skipped, cap_skipped;
-    const sunset_gate *gate;    /* set by `check` only; borrowed */
-    const sunset_rule_info *rules; /* every rule, for SARIF; NULL = those of the findings;
-                                    * borrowed */
-    size_t n_rules;
-    const char *uri_prefix;     /* the root's path inside its repository ("" or "a/b/"), for
-                                 * SARIF and GitHub annotations; NULL = none; borrowed */
-    const char *shown_prefix;   /* what makes a root-relative path the path the user would type
-                                 * from the current directory ("", "a/b/", "../x/"), for the
-                                 * text report; NULL = none; borrowed */
-    const char *shard;          /* "i/n" of a `--shard` run, for merge; NULL = unsharded; borrowed */
-    char inputs[17];            /* with shard: the run's inputs (scan_inputs_id), hex */
-    const struct sunset_remnants *remnants; /* the remnant layer (analysis/remnant.h) over
-                                 * these findings, set by `scan`; NULL = none; borrowed */
 } sunset_result;
 
 void sunset_result_free(sunset_result *r); /* frees the members; r itself is the caller's */

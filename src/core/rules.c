@@ -84,7 +84,8 @@ int ld_oom(loader *L) { return ld_fail(L, NULL, "out of memory"); }
 int ld_compile_re(loader *L, const char *field, const char *pat, pcre2_code **out) {
     int ec;
     PCRE2_SIZE eo;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+    pcre2_code *re = sunset_re_compile(pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo);
+    if (!re && ec == PCRE2_ERROR_HEAP_FAILED) return ld_oom(L);
     if (!re) {
         PCRE2_UCHAR buf[200];
         pcre2_get_error_message(ec, buf, sizeof buf);
@@ -794,9 +795,7 @@ static int load_pack(loader *L, const char *text) {
     cJSON *root = json_parse(text, strlen(text), &off);
     L->root = root;
     if (!root) {
-        unsigned line, col;
-        json_line_col(text, off, &line, &col);
-        snprintf(L->err->msg, sizeof L->err->msg, "%s:%u:%u: invalid JSON", L->origin, line, col);
+        json_parse_error(text, off, L->origin, "invalid JSON", L->err);
         return -1;
     }
     int rc = -1;

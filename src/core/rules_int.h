@@ -9,6 +9,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include "base/pcre.h"
 #include <stdbool.h>
 
 #include "core/ruleset.h"
@@ -30,6 +31,17 @@ int re_match_rc(const pcre2_code *re, const char *s, size_t n, size_t start,
                 pcre2_match_data *md);
 /* PCRE2's message for an error rc. */
 void re_error_message(int rc, char *buf, size_t size);
+/* Does fact f pass everything clause c tests but its main text (context, flags, aux, target,
+ * section, qualified name)? */
+bool clause_match_rest(const clause *c, const sunset_fact *f, pcre2_match_data *md);
+/* The span of bytes [so, eo) of a fact's text that starts at `at` (a regex match in a LINE or
+ * STRING fact), lines counted through the text's newlines. */
+sunset_span span_in_text(sunset_span at, const char *text, size_t so, size_t eo);
+/* The words of prose text (a comment, a docstring, a string) that starts at `at`, each handed to
+ * word with its span: identifiers at a word boundary, but for a sunset-ignore marker with the
+ * rest of its line (in a comment) and a rule id or glob of rs ("PE-PY-IDENT", "OH-*"). */
+void text_words(const sunset_ruleset *rs, sunset_context ctx, sunset_span at, const char *text, size_t len,
+                void (*word)(void *ud, sunset_context ctx, sunset_span span, const char *w, size_t n), void *ud);
 
 /* The clause index of rs (src/core/match.c): built once when the rule set is loaded; 0, or -1
  * on OOM. A lookup is a name's slot in one language and fact kind's index, or NULL. */

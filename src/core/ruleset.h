@@ -193,6 +193,10 @@ bool re_search(const struct pcre2_real_code_8 *re, const char *s, size_t n, size
 bool re_list_search(const vec *res, const char *s, struct pcre2_real_match_data_8 *md);
 /* Is path a test file (settings.test_paths)? The one place every finding's `test` comes from. */
 bool sunset_ruleset_is_test_path(const sunset_ruleset *rs, const char *path, struct pcre2_real_match_data_8 *md);
+/* Is the file generated: settings.generated_paths by name, or settings.generated_markers on one
+ * of its first lines? *line gets the marker's line, 0 for a name (src/core/match.c). */
+bool sunset_ruleset_is_generated(const sunset_ruleset *rs, const char *path, const char *data, size_t len,
+                                 struct pcre2_real_match_data_8 *md, uint32_t *line);
 
 /* Final severity of a rule's match in a context. */
 static inline sunset_severity rule_severity(const sunset_rule *r, sunset_context ctx) {

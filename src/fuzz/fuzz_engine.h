@@ -18,6 +18,7 @@
 #include "core/engine.h"
 #include "lang/registry.h"
 #include "report/report.h"
+#include "cmd/documents.h"
 
 /* libclang leaks its copy of the unsaved buffer when a parse fails (see testdata/clang/lsan.supp);
  * libLLVM has no frame pointers, so with the fast unwinder the leak's stack shows only the
@@ -72,10 +73,10 @@ static inline void fuzz_scan(sunset_engine *e, const char *path, const char *dat
     /* the report writers run on what the engine produced, as `sunset scan` would */
     const char *formats[] = {"json", "text"};
     for (size_t i = 0; i < 2; i++) {
-        const sunset_writer *w = sunset_writer_find(formats[i]);
-        sunset_output_opts oo = {.color = i == 1, .summary = true, .snippets = true};
+        const sunset_writer *w = doc_format_find(CMD_SCAN, formats[i])->write.findings;
+        sunset_envelope env = {.opts = {.color = i == 1, .summary = true, .snippets = true}};
         sb doc = {0};
-        if (w) w->write(&res, &oo, &doc);
+        if (w) w->write(&res, &env, &doc);
         sb_free(&doc);
     }
     sunset_result_free(&res);

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd/documents.h"
 #include "fuzz_engine.h"
 
 #define MAX_FIELDS 64
@@ -44,7 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     long live = sunset_alloc_live();
     sunset_result res = {0};
     res.root = dup0(F(0));
-    res.uri_prefix = F(1);
     size_t nf = k > 3 ? (k - 2) / 3 : 1;
     if (nf > MAX_FINDINGS) nf = MAX_FINDINGS;
     res.findings = sunset_calloc(nf, sizeof *res.findings);
@@ -101,15 +101,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     sunset_gate gate = {.against = F(2), .threshold = SUNSET_SEV_WARNING, .n_new = nf, .n_failing = nf / 2,
                         .fixed = fixed, .n_fixed = 1, .open_known = true, .list_unused = true,
                         .new_by_task = {1, 2}, .fixed_by_task = {0, 1}};
-    if (flags & 8) res.gate = &gate;
 
     const char *formats[] = {"text", "json", "sarif", "github", "markdown"};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        const sunset_writer *w = sunset_writer_find(formats[i]);
+        const sunset_writer *w = doc_format_find(CMD_SCAN, formats[i])->write.findings;
         if (!w) abort();
-        sunset_output_opts oo = {flags & 1, flags & 2, flags & 4, flags & 8};
+        sunset_envelope env = {.opts = {flags & 1, flags & 2, flags & 4, flags & 8}, .uri_prefix = F(1),
+                               .gate = flags & 8 ? &gate : NULL};
         sb doc = {0};
-        if (w->write(&res, &oo, &doc) != 0) abort(); /* no OOM here */
+        if (w->write(&res, &env, &doc) != 0) abort(); /* no OOM here */
         if (i == 1 || i == 2) {
             cJSON *back = cJSON_ParseWithLength(doc.s ? doc.s : "", doc.len);
             if (!back) {

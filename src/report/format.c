@@ -5,6 +5,7 @@
  */
 #include "report/report.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* Table-cell text: '|' escaped, newlines as spaces, other control characters as
@@ -40,4 +41,14 @@ size_t sunset_findings_suppressed(const sunset_result *r) {
     size_t n = 0;
     for (size_t i = 0; i < r->n_findings; i++) n += r->findings[i].suppressed;
     return n;
+}
+
+void sunset_task_set(sb *out, unsigned tasks, const char *sep) {
+    bool first = true;
+    for (unsigned t = 1; t < sizeof tasks * CHAR_BIT; t++)
+        if (tasks & (1u << t)) {
+            if (!first) sb_puts(out, sep);
+            sb_printf(out, "%u", t);
+            first = false;
+        }
 }

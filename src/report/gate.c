@@ -1,14 +1,13 @@
 /*
  * gate.c — what the writers share about the CI gate (`sunset check`): the gate's member of
  * the JSON document and its text lines. The gate itself is computed in src/analysis/gate.c;
- * writers only read the sunset_gate attached to the result.
+ * writers only read the sunset_gate in the document's envelope.
  */
 #include "report/report.h"
 
 #include <string.h>
 
-void sunset_gate_json(const sunset_result *r, sb *b) {
-    const sunset_gate *g = r->gate;
+void sunset_gate_json(const sunset_result *r, const sunset_gate *g, sb *b) {
     sb_puts(b, ",\"gate\":{\"against\":");
     sb_put_json_str(b, g->against);
     sb_puts(b, ",\"threshold\":");
@@ -58,8 +57,7 @@ void sunset_gate_json(const sunset_result *r, sb *b) {
 }
 
 /* The text report's closing lines (check's summary). */
-void sunset_gate_text(const sunset_result *r, sb *b) {
-    const sunset_gate *g = r->gate;
+void sunset_gate_text(const sunset_result *r, const sunset_gate *g, sb *b) {
     if (b->len) sb_putc(b, '\n');
     sb_puts(b, "sunset check against ");
     sb_put_printable_str(b, g->against);
@@ -92,4 +90,13 @@ void sunset_gate_text(const sunset_result *r, sb *b) {
         if (!r->n_unused) sb_puts(b, "no unused suppressions\n");
     }
     sb_printf(b, "gate: %s\n", g->n_failing ? "FAILED" : "passed");
+}
+
+void sunset_gate_against(sb *b, const char *rev, bool staged, const char *baseline, const char *files_from) {
+    const char *what = staged ? " (the staged change)" : "";
+    if (baseline && rev) sb_printf(b, "%s%s and baseline %s", rev, what, baseline);
+    else if (rev) sb_printf(b, "%s%s", rev, what);
+    else if (baseline) sb_printf(b, "baseline %s", baseline);
+    else sb_puts(b, "an empty baseline");
+    if (files_from) sb_printf(b, " (files listed in %s)", files_from);
 }

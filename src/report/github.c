@@ -36,8 +36,7 @@ static const char *command(sunset_severity s) {
     return s == SUNSET_SEV_ERROR ? "error" : s == SUNSET_SEV_WARNING ? "warning" : "notice";
 }
 
-static int write_github(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    (void)o;
+static int write_github(const sunset_result *r, const sunset_envelope *e, sb *b) {
     size_t more[SUNSET_SEV_COUNT] = {0};
     for (int sev = SUNSET_SEV_ERROR; sev >= SUNSET_SEV_INFO; sev--) {
         size_t shown = 0;
@@ -50,7 +49,7 @@ static int write_github(const sunset_result *r, const sunset_output_opts *o, sb 
             }
             shown++;
             sb path = {0}, title = {0}, msg = {0};
-            sb_printf(&path, "%s%s", r->uri_prefix ? r->uri_prefix : "", f->path);
+            sb_printf(&path, "%s%s", e->uri_prefix ? e->uri_prefix : "", f->path);
             uint32_t line = f->span.line ? f->span.line : 1;
             sb_printf(b, "::%s file=", command(f->severity));
             sunset_github_escape(b, path.s, true);
@@ -81,7 +80,7 @@ static int write_github(const sunset_result *r, const sunset_output_opts *o, sb 
             sb_printf(b, "sunset: +%zu more %s%s not shown as annotations (GitHub shows %d per step; "
                          "see the step summary)\n",
                       more[sev], command((sunset_severity)sev), more[sev] == 1 ? "" : "s", GITHUB_CAP);
-    const sunset_gate *g = r->gate;
+    const sunset_gate *g = e->gate;
     if (g)
         sb_printf(b, "sunset: %s: %zu new finding%s (%zu at or above %s), %zu fixed, %zu suppressed\n",
                   g->n_failing ? "gate failed" : "gate passed", g->n_new, g->n_new == 1 ? "" : "s",

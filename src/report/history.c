@@ -18,9 +18,10 @@ static void csv_field(sb *b, const char *s) {
     sb_putc(b, '"');
 }
 
-void history_write_csv(const history_sample *v, size_t n, const sunset_family_title *fam, size_t nf, sb *b) {
+void history_write_csv(const history_sample *v, size_t n, int n_tasks, const sunset_family_title *fam, size_t nf,
+                       sb *b) {
     sb_puts(b, "commit,date,subject,pr,findings,files");
-    for (int t = 1; t < HISTORY_TASKS; t++) sb_printf(b, ",task%d", t);
+    for (int t = 1; t <= n_tasks && t < SUNSET_TASKS; t++) sb_printf(b, ",task%d", t);
     for (size_t f = 0; f < nf; f++) sb_printf(b, ",%s", fam[f].id);
     sb_putc(b, '\n');
     for (size_t i = 0; i < n; i++) {
@@ -35,14 +36,14 @@ void history_write_csv(const history_sample *v, size_t n, const sunset_family_ti
             for (size_t k = 0; k < v[i].n_prs; k++) sb_printf(b, k ? " %ld" : "%ld", v[i].prs[k]);
         else if (v[i].pr > 0) sb_printf(b, "%ld", v[i].pr);
         sb_printf(b, ",%u,%u", v[i].total.findings, v[i].files);
-        for (int t = 1; t < HISTORY_TASKS; t++) sb_printf(b, ",%u", v[i].total.by_task[t]);
+        for (int t = 1; t <= n_tasks && t < SUNSET_TASKS; t++) sb_printf(b, ",%u", v[i].total.by_task[t]);
         for (size_t f = 0; f < nf; f++) sb_printf(b, ",%u", v[i].total.by_family[f]);
         sb_putc(b, '\n');
     }
 }
 
-void history_write_json(const history_sample *v, size_t n, const sunset_family_title *fam, size_t nf,
-                       const char *range, sb *b) {
+void history_write_json(const history_sample *v, size_t n, int n_tasks, const sunset_family_title *fam, size_t nf,
+                        const char *range, sb *b) {
     sb_puts(b, "{\"version\":1,\"range\":\"");
     sb_put_json_escaped(b, range, strlen(range));
     sb_puts(b, "\",\"families\":[");
@@ -63,7 +64,7 @@ void history_write_json(const history_sample *v, size_t n, const sunset_family_t
         if (v[i].baseline) sb_puts(b, ",\"baseline\":true");
         sb_printf(b, ",\"tracked\":%s,\"findings\":%u,\"files\":%u,\"by_task\":{",
                   v[i].tracked ? "true" : "false", v[i].total.findings, v[i].files);
-        for (int t = 1; t < HISTORY_TASKS; t++) sb_printf(b, "%s\"%d\":%u", t > 1 ? "," : "", t, v[i].total.by_task[t]);
+        for (int t = 1; t <= n_tasks && t < SUNSET_TASKS; t++) sb_printf(b, "%s\"%d\":%u", t > 1 ? "," : "", t, v[i].total.by_task[t]);
         sb_puts(b, "},\"by_family\":{");
         for (size_t f = 0; f < nf; f++) sb_printf(b, "%s\"%s\":%u", f ? "," : "", fam[f].id, v[i].total.by_family[f]);
         sb_puts(b, "}}");
@@ -308,9 +309,13 @@ static double unlabelled(sb *b, const history_point *pts, size_t n, const label_
     return lines * LANE;
 }
 
+/* The chart's panels: the total and tasks 1..6 (still a bound of its own: the chart is not yet
+ * given the rule set's task count, see the CSV and JSON writers). */
+enum { SVG_TASKS = 7 };
+
 void history_svg(const history_point *pts, size_t n, const char *window, uint32_t min_drop, const long *named,
                  size_t n_named, sb *b) {
-    static const char *colors[HISTORY_TASKS] = {"#000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+    static const char *colors[SVG_TASKS] = {"#000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
     enum { W = CHART_W, L = CHART_L, R = CHART_R, TOTAL_TICKS = 7, TASK_TICKS = 5 };
     vec drops = VEC_INIT(size_t);
     xaxis ax = {n ? pts[0].time : 0, n ? pts[n - 1].time : 0, L, W - R};
@@ -337,7 +342,7 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
     int nl = place_labels(lab, nlab);
     double legend_h = unlabelled(b, pts, n, lab, nlab, named, n_named, 0, false);
     double top_h = 200, task_h = 90, lanes_h = nl * LANE + 10, y_total = 76 + lanes_h;
-    int cols = 2, rows = (HISTORY_TASKS - 1 + cols - 1) / cols;
+    int cols = 2, rows = (SVG_TASKS - 1 + cols - 1) / cols;
     double col_w = (double)(W - L - R - 40) / cols, y_tasks = y_total + top_h + 60 + legend_h;
     int H = (int)(y_tasks + rows * (task_h + 60) + 10);
     sb_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -384,7 +389,7 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
         sb_puts(b, "</text></g>\n");
     }
     if (legend_h > 0) unlabelled(b, pts, n, lab, nlab, named, n_named, y_total + top_h + 40, true);
-    for (int t = 1; t < HISTORY_TASKS; t++) {
+    for (int t = 1; t < SVG_TASKS; t++) {
         int c = (t - 1) % cols, r = (t - 1) / cols;
         xaxis tx = {ax.t0, ax.t1, L + c * (col_w + 40), L + c * (col_w + 40) + col_w};
         char title[32];
@@ -412,7 +417,7 @@ void history_write_svg(const history_sample *v, size_t n, const char *window, ui
         history_iso_date(v[i].time, 0, dates[i], sizeof dates[i]);
         dates[i][10] = 0; /* the day is enough on an axis */
         pts[i].findings = v[i].total.findings;
-        for (int t = 0; t < HISTORY_TASKS; t++) pts[i].by_task[t] = v[i].total.by_task[t];
+        for (int t = 0; t < SUNSET_TASKS; t++) pts[i].by_task[t] = v[i].total.by_task[t];
         pts[i].pr = v[i].pr;
         pts[i].prs = v[i].prs;
         pts[i].n_prs = v[i].n_prs;

@@ -13,7 +13,7 @@
 
 typedef struct history_point {
     uint32_t findings;
-    uint32_t by_task[HISTORY_TASKS]; /* index 1..6 */
+    uint32_t by_task[SUNSET_TASKS]; /* index 1..n_tasks */
     long pr;              /* the PR the subject names, or -1 */
     const long *prs;      /* the PRs the change is attributed to (a merge: the merged ones); borrowed */
     size_t n_prs;
@@ -35,9 +35,11 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
  * tests' measure. */
 double history_label_width(const char *text);
 
-/* The series v[0..n) (oldest first) with nf family columns, appended to *b. */
-void history_write_csv(const history_sample *v, size_t n, const sunset_family_title *fam, size_t nf, sb *b);
-void history_write_json(const history_sample *v, size_t n, const sunset_family_title *fam, size_t nf,
+/* The series v[0..n) (oldest first) with a column for each of the tasks 1..n_tasks (the rule
+ * set's, sunset_ruleset_task_max) and nf family columns, appended to *b. */
+void history_write_csv(const history_sample *v, size_t n, int n_tasks, const sunset_family_title *fam, size_t nf,
+                       sb *b);
+void history_write_json(const history_sample *v, size_t n, int n_tasks, const sunset_family_title *fam, size_t nf,
                         const char *range, sb *b);
 void history_write_svg(const history_sample *v, size_t n, const char *window, uint32_t min_drop, const long *named,
                        size_t n_named, sb *b);

@@ -124,20 +124,19 @@ static void json_stats(sb *b, const sunset_result *r) {
     sb_putc(b, '}');
 }
 
-static int write_json(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    (void)o;
-    sb_puts(b, r->remnants ? "{\"version\":2," : "{\"version\":1,");
+static int write_json(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    sb_puts(b, e->remnants ? "{\"version\":2," : "{\"version\":1,");
     kv_str(b, "root", r->root ? r->root : ".", true);
-    if (r->shard) { /* only then: a merged document equals an unsharded one */
-        kv_str(b, "shard", r->shard, false);
-        kv_str(b, "inputs", r->inputs, false);
+    if (e->shard) { /* only then: a merged document equals an unsharded one */
+        kv_str(b, "shard", e->shard, false);
+        kv_str(b, "inputs", e->inputs, false);
     }
     sb_puts(b, ",\"findings\":[");
     for (size_t i = 0; i < r->n_findings; i++) json_finding(b, &r->findings[i], i == 0);
     sb_puts(b, r->n_findings ? "\n]" : "]");
-    if (r->remnants) sunset_remnants_json(r, b); /* schema version 2 */
+    if (e->remnants) sunset_remnants_json(r, e, b); /* schema version 2 */
     json_stats(b, r);
-    if (r->gate) sunset_gate_json(r, b);
+    if (e->gate) sunset_gate_json(r, e->gate, b);
     sb_puts(b, "}\n");
     return b->oom ? -1 : 0;
 }

@@ -15,9 +15,9 @@ static void cell(sb *b, const char *s) { sunset_md_text(b, s, false, false); }
 
 static void code(sb *b, const char *s) { sunset_md_text(b, s, true, true); }
 
-static void loc(sb *b, const sunset_result *r, const char *path, uint32_t line) {
+static void loc(sb *b, const sunset_envelope *e, const char *path, uint32_t line) {
     sb l = {0};
-    sb_printf(&l, "%s%s:%u", r->uri_prefix ? r->uri_prefix : "", path, line);
+    sb_printf(&l, "%s%s:%u", e->uri_prefix ? e->uri_prefix : "", path, line);
     code(b, l.s);
     if (l.oom) b->oom = true;
     sb_free(&l);
@@ -49,9 +49,10 @@ static void gate_task_table(const sunset_gate *g, sb *b) {
     else sb_puts(b, "– |\n");
 }
 
-static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b);
+static void gate_lists(const sunset_result *r, const sunset_envelope *e, sb *b);
 
-static void write_gate(const sunset_result *r, const sunset_gate *g, sb *b) {
+static void write_gate(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    const sunset_gate *g = e->gate;
     sb_printf(b, "## sunset legacy-executor gate: %s\n\n",
               g->n_failing ? "❌ failed" : "✅ passed");
     sb_puts(b, "Compared with ");
@@ -81,11 +82,12 @@ static void write_gate(const sunset_result *r, const sunset_gate *g, sb *b) {
     if (g->updated)
         sb_printf(b, "The baseline was updated: %zu → %zu findings.\n", g->baseline_before, g->baseline_after);
     gate_task_table(g, b);
-    gate_lists(r, g, b);
+    gate_lists(r, e, b);
 }
 
 /* The new, suppressed and fixed findings and the unused suppressions, each list capped. */
-static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b) {
+static void gate_lists(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    const sunset_gate *g = e->gate;
     size_t shown = 0;
     if (g->n_new) {
         sb_puts(b, "\n### New findings\n\n| Location | Severity | Rule | Message |\n|---|---|---|---|\n");
@@ -94,7 +96,7 @@ static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b) {
             if (f->suppressed) continue;
             if (shown++ == LIST_CAP) break;
             sb_puts(b, "| ");
-            loc(b, r, f->path, f->span.line);
+            loc(b, e, f->path, f->span.line);
             sb_printf(b, " | %s | ", sunset_severity_name(f->severity));
             code(b, f->rule_id);
             sb_puts(b, " | ");
@@ -111,7 +113,7 @@ static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b) {
             if (!f->suppressed) continue;
             if (shown++ == LIST_CAP) break;
             sb_puts(b, "| ");
-            loc(b, r, f->path, f->span.line);
+            loc(b, e, f->path, f->span.line);
             sb_puts(b, " | ");
             code(b, f->rule_id);
             sb_puts(b, " | ");
@@ -125,7 +127,7 @@ static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b) {
         for (size_t i = 0; i < g->n_fixed && i < LIST_CAP; i++) {
             const sunset_fixed *f = &g->fixed[i];
             sb_puts(b, "| ");
-            loc(b, r, f->path, f->line);
+            loc(b, e, f->path, f->line);
             sb_puts(b, " | ");
             code(b, f->rule);
             sb_puts(b, " | ");
@@ -139,7 +141,7 @@ static void gate_lists(const sunset_result *r, const sunset_gate *g, sb *b) {
         sb_puts(b, "\n### Unused suppressions\n\n");
         for (size_t i = 0; i < r->n_unused && i < LIST_CAP; i++) {
             sb_puts(b, "- ");
-            loc(b, r, r->unused[i].path, r->unused[i].line);
+            loc(b, e, r->unused[i].path, r->unused[i].line);
             sb_puts(b, " ");
             code(b, r->unused[i].what);
             sb_putc(b, '\n');
@@ -183,10 +185,10 @@ static void write_scan(const sunset_result *r, sb *b) {
     }
 }
 
-static int write_markdown(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    if (r->gate) write_gate(r, r->gate, b);
+static int write_markdown(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    if (e->gate) write_gate(r, e, b);
     else write_scan(r, b);
-    if (!r->gate && r->remnants && !o->findings) sunset_remnants_markdown(r, b);
+    if (!e->gate && e->remnants && !e->opts.findings) sunset_remnants_markdown(r, e, b);
     return b->oom ? -1 : 0;
 }
 

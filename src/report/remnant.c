@@ -3,7 +3,7 @@
  * item per remnant in the human order (task, then migrate, delete, update-doc, then path),
  * the summary of remnants per task and action, the JSON "remnants" member, and SARIF's
  * results (one per remnant, its findings as relatedLocations). The per-finding writers stay
- * in text.c, markdown.c, json.c and sarif.c; each calls in here when the result carries
+ * in text.c, markdown.c, json.c and sarif.c; each calls in here when the envelope carries
  * remnants and --findings was not given. A remnant whose every finding is suppressed is left
  * out of text, markdown and SARIF's listing as a suppressed finding is, and kept in JSON.
  */
@@ -43,10 +43,10 @@ static void where(sb *b, const sunset_remnant *m) {
 }
 
 /* The item's head, as a compiler's "path:line:col: severity:" so editors jump to it. */
-static void head(sb *b, const sunset_result *r, const sunset_remnant *m) {
+static void head(sb *b, const sunset_result *r, const sunset_envelope *e, const sunset_remnant *m) {
     const sunset_finding *f = &r->findings[m->findings[0]];
     /* the path as the user would type it, as the findings view prints it (report/text.c) */
-    if (r->shown_prefix) sb_put_printable_str(b, r->shown_prefix);
+    if (e->shown_prefix) sb_put_printable_str(b, e->shown_prefix);
     sb_put_printable_str(b, m->path);
     /* the column as the terminal shows it (wide characters count two) */
     /* a remnant widened to its definition starts at the definition's first column */
@@ -67,8 +67,8 @@ static void labelled(sb *b, const char *label, const char *s) {
     sb_putc(b, '\n');
 }
 
-void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    const sunset_remnants *rm = r->remnants;
+void sunset_remnants_text(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    const sunset_remnants *rm = e->remnants;
     const sunset_remnant **order = ranked(rm);
     if (!order) {
         b->oom = true;
@@ -77,14 +77,14 @@ void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, s
     for (size_t i = 0; i < rm->n; i++) {
         const sunset_remnant *m = order[i];
         if (all_suppressed(r, m)) continue;
-        head(b, r, m);
+        head(b, r, e, m);
         sb_printf(b, " (task %d, ", m->task);
         sb_put_printable_str(b, m->family);
         sb_printf(b, "; %zu finding%s: ", m->n_findings, m->n_findings == 1 ? "" : "s");
         rules_list(b, m);
         sb_puts(b, ")\n");
         const sunset_finding *f = &r->findings[m->findings[0]];
-        if (o->snippets && !m->file && f->snippet && *f->snippet) labelled(b, "", f->snippet);
+        if (e->opts.snippets && !m->file && f->snippet && *f->snippet) labelled(b, "", f->snippet);
         if (m->why) labelled(b, "why: ", m->why);
         if (m->consumer) labelled(b, "consumer: ", m->consumer);
         labelled(b, "fix: ", m->fix);
@@ -96,11 +96,11 @@ void sunset_remnants_text(const sunset_result *r, const sunset_output_opts *o, s
 /* Per task: files to delete, lines to delete, lines to migrate, docs. */
 typedef struct task_counts { size_t files, mig_files, del, mig, doc; } task_counts;
 
-static size_t count(const sunset_result *r, task_counts *by_task) {
+static size_t count(const sunset_result *r, const sunset_remnants *rm, task_counts *by_task) {
     size_t n = 0;
     memset(by_task, 0, SUNSET_TASKS * sizeof *by_task);
-    for (size_t i = 0; i < r->remnants->n; i++) {
-        const sunset_remnant *m = &r->remnants->v[i];
+    for (size_t i = 0; i < rm->n; i++) {
+        const sunset_remnant *m = &rm->v[i];
         if (all_suppressed(r, m)) continue;
         n++;
         task_counts *t = &by_task[m->task >= 0 && m->task < SUNSET_TASKS ? m->task : 0];
@@ -135,32 +135,32 @@ static void task_lines(sb *b, const task_counts *by_task, const char *bullet, co
     }
 }
 
-void sunset_remnants_summary_text(const sunset_result *r, sb *b) {
+void sunset_remnants_summary_text(const sunset_result *r, const sunset_envelope *e, sb *b) {
     task_counts by_task[SUNSET_TASKS];
-    size_t n = count(r, by_task);
+    size_t n = count(r, e->remnants, by_task);
     sb_printf(b, "%zu remnant%s%s\n", n, n == 1 ? "" : "s", n ? ":" : "");
     task_lines(b, by_task, "  ", "task");
 }
 
-void sunset_remnants_markdown(const sunset_result *r, sb *b) {
+void sunset_remnants_markdown(const sunset_result *r, const sunset_envelope *e, sb *b) {
     task_counts by_task[SUNSET_TASKS];
-    size_t n = count(r, by_task), shown = 0;
+    size_t n = count(r, e->remnants, by_task), shown = 0;
     sb_printf(b, "\n### %zu remnant%s\n\n", n, n == 1 ? "" : "s");
     task_lines(b, by_task, "- ", "Task");
     if (!n) return;
-    const sunset_remnant **order = ranked(r->remnants);
+    const sunset_remnant **order = ranked(e->remnants);
     if (!order) {
         b->oom = true;
         return;
     }
     sb_puts(b, "\n| Task | Action | Where | Rules | Findings | Consumer / fix |\n|---:|---|---|---|---:|---|\n");
-    for (size_t i = 0; i < r->remnants->n; i++) {
+    for (size_t i = 0; i < e->remnants->n; i++) {
         const sunset_remnant *m = order[i];
         if (all_suppressed(r, m)) continue;
         if (shown++ == MD_CAP) break;
         sb_printf(b, "| %d | %s%s | ", m->task, sunset_action_name(m->action), m->file ? " file" : "");
         sb w = {0}, rl = {0};
-        if (r->uri_prefix) sb_puts(&w, r->uri_prefix);
+        if (e->uri_prefix) sb_puts(&w, e->uri_prefix);
         where(&w, m);
         rules_list(&rl, m);
         sunset_md_text(b, w.s, true, true);
@@ -177,8 +177,9 @@ void sunset_remnants_markdown(const sunset_result *r, sb *b) {
     sunset_free(order);
 }
 
-void sunset_remnants_json(const sunset_result *r, sb *b) {
-    const sunset_remnants *rm = r->remnants;
+void sunset_remnants_json(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    (void)r;
+    const sunset_remnants *rm = e->remnants;
     sb_puts(b, ",\"remnants\":[");
     for (size_t i = 0; i < rm->n; i++) {
         const sunset_remnant *m = &rm->v[i];

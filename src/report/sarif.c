@@ -170,9 +170,9 @@ static void result_message(sb *b, const sunset_finding *f, const sunset_remnant 
 
 /* A result's locations member, closing the message before it: the URI below %SRCROOT% and
  * the region, in UTF-16 columns (the caller closes the physical location). */
-static void result_location(sb *b, const sunset_result *r, const sunset_finding *f) {
+static void result_location(sb *b, const sunset_envelope *e, const sunset_finding *f) {
     sb_puts(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-    uri(b, r->uri_prefix, f->path);
+    uri(b, e->uri_prefix, f->path);
     sb_puts(b, ",\"uriBaseId\":\"%SRCROOT%\"");
     uint32_t line = f->span.line ? f->span.line : 1, col = f->span.col ? f->span.col : 1;
     uint32_t eline = f->span.end_line >= line ? f->span.end_line : line;
@@ -191,11 +191,11 @@ static void result_location(sb *b, const sunset_result *r, const sunset_finding 
     }
 }
 
-static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *b) {
+static int write_sarif(const sunset_result *r, const sunset_envelope *e, sb *b) {
     /* the rules: every rule when the caller gave them, else those the findings name */
     sunset_rule_info *derived = NULL;
-    const sunset_rule_info *rules = r->rules;
-    size_t n_rules = r->n_rules;
+    const sunset_rule_info *rules = e->rules;
+    size_t n_rules = e->n_rules;
     if (!rules && !(rules = derived = named_rules(r, &n_rules))) return -1;
     sb_puts(b, "{\"$schema\":\"" SARIF_SCHEMA "\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
                "{\"name\":\"sunset\",\"version\":\"" SUNSET_VERSION "\",\"semanticVersion\":\"" SUNSET_VERSION "\",");
@@ -210,17 +210,17 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
      * No absolute uri: a report must not carry the machine's paths. */
     sb_printf(b, "]}},\"originalUriBaseIds\":{\"%%SRCROOT%%\":{\"description\":{\"text\":\"%s\"}}}"
                  ",\"results\":[",
-              r->uri_prefix ? "The top of the git work tree." : "The scanned root.");
+              e->uri_prefix ? "The top of the git work tree." : "The scanned root.");
     /* one result per finding, one fingerprint scheme (sunset/v1), in every command: code
      * scanning keys alerts by them, and scan and check upload to one category. A finding's
      * remnant (its action, fix and consumer) rides along in the message and properties. */
     const sunset_remnant **of = NULL;
-    if (r->remnants) {
+    const sunset_remnants *rm = e->remnants;
+    if (rm) {
         of = sunset_calloc(r->n_findings ? r->n_findings : 1, sizeof *of);
         if (!of) return sunset_free(derived), -1;
-        for (size_t i = 0; i < r->remnants->n; i++)
-            for (size_t k = 0; k < r->remnants->v[i].n_findings; k++)
-                of[r->remnants->v[i].findings[k]] = &r->remnants->v[i];
+        for (size_t i = 0; i < rm->n; i++)
+            for (size_t k = 0; k < rm->v[i].n_findings; k++) of[rm->v[i].findings[k]] = &rm->v[i];
     }
     for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_remnant *m = of ? of[i] : NULL;
@@ -232,13 +232,13 @@ static int write_sarif(const sunset_result *r, const sunset_output_opts *o, sb *
         if (idx < n_rules) sb_printf(b, ",\"ruleIndex\":%zu", idx);
         sb_printf(b, ",\"level\":\"%s\",\"message\":{\"text\":", level(f->severity));
         result_message(b, f, m);
-        result_location(b, r, f);
+        result_location(b, e, f);
         sb_puts(b, "}}}],\"partialFingerprints\":{\"sunset/v1\":");
         sb_put_json_str(b, f->fingerprint);
         sb_putc(b, '}');
-        if (r->gate) {
+        if (e->gate) {
             static const char *const state[] = {"new", "unchanged", "updated"};
-            unsigned st = r->gate->states ? r->gate->states[i] : SUNSET_STATE_NEW;
+            unsigned st = e->gate->states ? e->gate->states[i] : SUNSET_STATE_NEW;
             sb_printf(b, ",\"baselineState\":\"%s\"", state[st <= SUNSET_STATE_UPDATED ? st : 0]);
         }
         if (f->suppressed) {

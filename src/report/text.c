@@ -1,7 +1,8 @@
 /*
  * text.c — the human report: "path:line:col: severity: [rule-id] message" (col in terminal
  * columns: a CJK character counts two, as gcc's display columns), the source line and a caret
- * under the match, then a summary of files and findings per family. Colour only
+ * under the match, then a summary of files and findings per family (under `check`, the gate's
+ * verdict instead, report/gate.c). Colour only
  * when asked (main.c decides: a tty, or --color=always). Paths, messages and snippets go
  * through sb_put_printable: a control character in a file name or a source line is shown as
  * an escape, never written raw to a terminal or a CI log.
@@ -55,13 +56,14 @@ static void caret(sb *b, const sunset_finding *f, bool color) {
     sb_free(&shown);
 }
 
-static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b) {
-    if (r->remnants && !o->findings) sunset_remnants_text(r, o, b); /* one item per remnant */
+static int write_text(const sunset_result *r, const sunset_envelope *e, sb *b) {
+    const sunset_output_opts *o = &e->opts;
+    if (e->remnants && !o->findings) sunset_remnants_text(r, e, b); /* one item per remnant */
     else for (size_t i = 0; i < r->n_findings; i++) {
         const sunset_finding *f = &r->findings[i];
         if (f->suppressed) continue; /* counted in the summary; listed in JSON and SARIF */
         if (o->color) sb_puts(b, C_BOLD);
-        if (r->shown_prefix) sb_put_printable_str(b, r->shown_prefix);
+        if (e->shown_prefix) sb_put_printable_str(b, e->shown_prefix);
         sb_put_printable_str(b, f->path);
         sb_printf(b, ":%u:%zu: ", f->span.line, sunset_finding_column(f, f->span.col, false));
         if (o->color) sb_printf(b, "%s", sev_color(f->severity));
@@ -80,7 +82,9 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
             caret(b, f, o->color);
         }
     }
-    if (o->summary) {
+    if (o->summary && e->gate) {
+        sunset_gate_text(r, e->gate, b); /* check's summary: the verdict instead of the counts */
+    } else if (o->summary) {
         const sunset_stats *s = &r->stats;
         size_t skipped = s->skipped_binary + s->skipped_generated + s->skipped_too_large +
                          s->skipped_unreadable + s->skipped_parse_failed;
@@ -108,7 +112,7 @@ static int write_text(const sunset_result *r, const sunset_output_opts *o, sb *b
             if (n) sb_printf(b, "  %-20s %6zu in %zu files  (%s)\n", r->families[i].id, n, files,
                              r->families[i].title);
         }
-        if (r->remnants) sunset_remnants_summary_text(r, b);
+        if (e->remnants) sunset_remnants_summary_text(r, e, b);
         sb_printf(b, "time: %.0f ms with %d thread%s\n", s->elapsed_ms, s->jobs, s->jobs == 1 ? "" : "s");
     }
     return b->oom ? -1 : 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/tracking.h"
+#include "report/report.h"
 
 enum { MAX_DIRS = 20, MAX_RANGES_SHOWN = 6 };
 
@@ -338,12 +339,7 @@ static void file_table(sb *out, const tracking_report *r) {
         href(out, r->m, tf->path, 0, 0);
         esc(out, tf->path);
         sb_puts(out, "</a></td><td>");
-        bool first = true;
-        for (int t = 1; t < 32; t++)
-            if (tf->tasks & (1u << t)) {
-                sb_printf(out, first ? "%d" : ", %d", t);
-                first = false;
-            }
+        sunset_task_set(out, tf->tasks, ", ");
         sb_printf(out, "</td><td class=\"num\">%zu</td><td class=\"num\">%u</td><td>", tf->n, tf->lines);
         if (tf->handling == TRK_DIRECT) esc(out, tf->reason);
         for (size_t k = 0; k < tf->ranges.n; k++) {

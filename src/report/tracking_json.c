@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/tracking.h"
+#include "report/report.h"
 
 static void findings(sb *out, const tracking_report *r, const vec *idx, const vec *through) {
     sb_putc(out, '[');
@@ -174,12 +175,7 @@ static void file_json(sb *out, const trk_file *tf, bool first_file) {
     sb_puts(out, ",\"reason\":");
     sb_put_json_str_or_null(out, tf->reason);
     sb_puts(out, ",\"tasks\":[");
-    bool first = true;
-    for (int t = 1; t < 32; t++)
-        if (tf->tasks & (1u << t)) {
-            sb_printf(out, first ? "%d" : ",%d", t);
-            first = false;
-        }
+    sunset_task_set(out, tf->tasks, ",");
     sb_printf(out, "],\"findings\":%zu,\"lines\":%u,\"ranges\":[", tf->n, tf->lines);
     for (size_t k = 0; k < tf->ranges.n; k++) {
         const trk_range *g = &VEC_AT(&tf->ranges, trk_range, k);

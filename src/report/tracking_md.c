@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analysis/tracking.h"
+#include "report/report.h"
 
 enum { MAX_LINKS = 5, MAX_RANGES = 3 };
 
@@ -372,12 +373,7 @@ static void file_row(sb *out, const tracking_report *r, const trk_file *tf) {
     sb_printf(out, "| %s | ", trk_handling_zh(tf->handling));
     link(out, r->m, tf->path, 0, 0, NULL);
     sb_puts(out, " | ");
-    bool first = true;
-    for (int t = 1; t < 32; t++)
-        if (tf->tasks & (1u << t)) {
-            sb_printf(out, first ? "%d" : ", %d", t);
-            first = false;
-        }
+    sunset_task_set(out, tf->tasks, ", ");
     sb_printf(out, " | %zu | %u | ", tf->n, tf->lines);
     if (tf->handling == TRK_DIRECT) {
         cell(out, tf->reason);

@@ -339,11 +339,38 @@ static void report_opens_the_repository_once(void **state) {
     assert_int_equal(rc, EXIT_OK);
 }
 
+/* history and report --since-report replay the history through the command's checkout: the
+ * replay opens no repository of its own */
+static void history_replays_through_the_checkout(void **state) {
+    repo *r = *state;
+    fresh(r);
+    assert_int_equal(run(r, "$S report -q --no-cache -f json -o .prev.json && "
+                            "printf 'import os\\n' >python/paddle/legacy.py && git commit -qam 'drop the strategy (#7)'"), 0);
+    int rc = 0;
+    static const char *const hist[] = {"history", "-q", "--no-config", "base..HEAD"};
+    assert_int_equal(count_opens_of(r, cmd_history, hist, 4, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    char prev[PATH_MAX + 32];
+    snprintf(prev, sizeof prev, "%s/.prev.json", r->dir);
+    const char *const since[] = {"report", "-q", "--no-cache", "-f", "json", "--since-report", prev};
+    assert_int_equal(count_opens_of(r, cmd_report, since, 7, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    /* the week's change was replayed (not skipped for want of a repository) */
+    char out[PATH_MAX + 16], *doc = NULL;
+    size_t len = 0;
+    snprintf(out, sizeof out, "%s/.out", r->dir);
+    assert_int_equal(read_file(out, 0, &doc, &len), 0);
+    assert_non_null(strstr(doc, "\"history\":true,\"history_note\":null,\"commits\":1,"));
+    sunset_free(doc);
+    assert_int_equal(run(r, "rm -f .prev.json"), 0);
+}
+
 int main(void) {
     if (!getcwd(here, sizeof here)) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(check_diff_base_opens_the_repository_once),
         cmocka_unit_test(report_opens_the_repository_once),
+        cmocka_unit_test(history_replays_through_the_checkout),
         cmocka_unit_test(new_include_fails_wherever_check_runs),
         cmocka_unit_test(narrowed_check_with_configured_globs),
         cmocka_unit_test(update_baseline_in_a_scope_keeps_the_rest_byte_for_byte),

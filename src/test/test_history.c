@@ -180,16 +180,44 @@ static void svg_and_dates(void **state) {
     double y1 = label_y(b.s, "#1 −100"), y2 = label_y(b.s, "#2 −50");
     assert_true(y1 > 0 && y2 > 0);
     assert_true(y1 != y2); /* a minute apart: stacked, never on top of each other */
-    assert_int_equal(count(b.s, "class=\"panel\""), HISTORY_TASKS); /* the total and tasks 1-6 */
+    assert_int_equal(count(b.s, "class=\"panel\""), 7); /* the total and tasks 1-6 */
     assert_non_null(strstr(b.s, "A..B"));
     assert_non_null(strstr(b.s, "2024-04-12 – 2024-05-02"));
     sb_free(&b);
 
     history_sample v = {.subject = "s", .time = t0 + 3600, .tz_minutes = 480, .pr = -1};
     sunset_family_title fam = {"parallel_executor", "ParallelExecutor"};
-    history_write_csv(&v, 1, &fam, 1, &b);
+    history_write_csv(&v, 1, 6, &fam, 1, &b);
     assert_non_null(strstr(b.s, ",2024-04-12T01:00:00+00:00,")); /* not 09:00+08:00 */
     sb_free(&b);
+}
+
+/* The task range is the rule set's (settings.tasks): a pack that declares a seventh task and
+ * moves AsyncExecutor's rules to it gets a task7 column holding what task6 held with the
+ * shipped rules, and task6 empty; no rebuild. */
+static void seventh_task_from_a_pack(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/pack7 && mkdir %s/pack7 && cp rules/*.json %s/pack7/ && "
+                             "sed -i '/\"title\": \"AsyncExecutor\"/{n;s/}/}, {\"id\": 7, \"title\": \"Seventh\"}/}' "
+                             "%s/pack7/00-settings.json && sed -i 's/\"task\": 6,/\"task\": 7,/' %s/pack7/async-executor.json",
+                             dir, dir, dir, dir, dir), 0);
+    assert_int_equal(test_sh("%s history --no-config -q --repo %s/repo -f csv -o %s/t6.csv", test_bin(), dir, dir), 0);
+    assert_int_equal(test_sh("%s history --no-config -q --rules %s/pack7 --repo %s/repo -f csv -o %s/t7.csv", test_bin(),
+                             dir, dir, dir), 0);
+    assert_int_equal(test_sh("head -1 %s/t7.csv | grep -q ',task5,task6,task7,parallel_executor,'", dir), 0);
+    assert_int_equal(test_sh("head -1 %s/t6.csv | grep -q ',task6,parallel_executor,'", dir), 0);
+    /* counted from the end (a subject may hold a comma), past the nine family columns: task7
+     * of the pack's run is task6 of the shipped rules', nonzero; the pack's task6 is empty */
+    assert_int_equal(test_sh("test \"$(tail -n +2 %s/t7.csv | awk -F, '{print $(NF-9)}')\" = "
+                             "\"$(tail -n +2 %s/t6.csv | awk -F, '{print $(NF-9)}')\" && "
+                             "sed -n 2p %s/t7.csv | awk -F, '{print $(NF-9)}' | grep -qv '^0$' && "
+                             "test \"$(tail -n +2 %s/t7.csv | awk -F, '{print $(NF-10)}' | sort -u)\" = 0", dir, dir, dir, dir), 0);
+    /* the scan's JSON carries the task, the Markdown counts it */
+    assert_int_equal(test_sh("git -C %s/repo archive HEAD~3 | (rm -rf %s/co7 && mkdir %s/co7 && tar x -C %s/co7) && "
+                             "%s scan --no-config -q --rules %s/pack7 -f json -o %s/s7.json %s/co7 && "
+                             "grep -q '\"task\":7' %s/s7.json && "
+                             "%s scan --no-config -q --rules %s/pack7 -f markdown -o %s/s7.md %s/co7 && grep -qi 'task 7' %s/s7.md",
+                             dir, dir, dir, dir, test_bin(), dir, dir, dir, dir, test_bin(), dir, dir, dir, dir), 0);
 }
 
 /* --max-filesize holds for history's blobs as for scan's files: the same counts as a scan of
@@ -447,6 +475,7 @@ int main(void) {
         cmocka_unit_test(svg_and_dates),
         cmocka_unit_test(replay_equals_scans),
         cmocka_unit_test(sampling_and_errors),
+        cmocka_unit_test(seventh_task_from_a_pack),
         cmocka_unit_test(max_filesize_in_history),
         cmocka_unit_test(since_has_no_silent_cap),
         cmocka_unit_test(merge_attribution),

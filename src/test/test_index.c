@@ -216,6 +216,42 @@ static const char *CC =
     "    .RequirePassAttr(\"x\");\n"
     "USE_PASS(used_pass);\n";
 
+/* A flag's extent starts at the comment block directly above it, its doc: a block comment or
+ * a run of // lines on lines of their own, no blank line between. */
+static const char *FLAG_DOCS =
+    "#include \"paddle/common/flags.h\"\n"
+    "\n"
+    "/**\n"
+    " * Name: FLAGS_block_doc\n"
+    " */\n"
+    "PHI_DEFINE_EXPORTED_bool(block_doc,\n"
+    "                         false,\n"
+    "                         \"help\");\n"
+    "// Name: FLAGS_line_doc\n"
+    "// Value Range: int32\n"
+    "PHI_DEFINE_EXPORTED_int32(line_doc, 1, \"h\");\n"
+    "// a section title, not a doc\n"
+    "\n"
+    "PHI_DEFINE_EXPORTED_int32(spaced, 1, \"h\");\n"
+    "int x = 0; /* trailing */\n"
+    "PHI_DEFINE_EXPORTED_int32(after_code, 1, \"h\");\n";
+
+static void flag_doc_comments(void **state) {
+    (void)state;
+    sunset_index *ix = sunset_index_new();
+    const ix_file *f = add(ix, "paddle/common/flags.cc", SUNSET_LANG_CPP, FLAG_DOCS);
+    assert_int_equal(f->flag_defs.n, 4);
+    static const struct { const char *name; uint32_t line, end; } want[] = {
+        {"block_doc", 3, 8}, {"line_doc", 9, 11}, {"spaced", 14, 14}, {"after_code", 16, 16}};
+    for (size_t i = 0; i < 4; i++) {
+        const ix_word *w = &VEC_AT(&f->flag_defs, ix_word, i);
+        assert_string_equal(w->text, want[i].name);
+        assert_int_equal(w->line, want[i].line);
+        assert_int_equal(w->end, want[i].end);
+    }
+    sunset_index_free(ix);
+}
+
 static void cpp_facts(void **state) {
     sunset_index *ix = sunset_index_new();
     const ix_file *f = add(ix, "paddle/fluid/framework/details/fetch_op_handle.h", SUNSET_LANG_CPP, CC);
@@ -670,6 +706,7 @@ int main(void) {
         cmocka_unit_test(python_blank_and_tools),
         cmocka_unit_test(python_aliases),
         cmocka_unit_test(cpp_facts),
+        cmocka_unit_test(flag_doc_comments),
         cmocka_unit_test(cpp_wrappers_branches_and_decls),
         cmocka_unit_test(cmake_and_shell),
         cmocka_unit_test(cmake_nul_byte),

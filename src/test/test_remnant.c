@@ -19,6 +19,7 @@
 #include "analysis/remnant.h"
 #include "core/rules_int.h"
 #include "report/report.h"
+#include "cmd/documents.h"
 
 static const char *const PACK =
     "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}],"
@@ -194,10 +195,9 @@ static void remnants_from_evidence(void **state) {
     sunset_remnants_free(&bare);
 
     /* the text writer: one item per remnant by default, every finding with --findings */
-    r.remnants = &rm;
-    sunset_output_opts o = {false, true, false, false};
+    sunset_envelope e = {.opts = {false, true, false, false}, .remnants = &rm};
     sb out = {0};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "fw/parallel_executor.cc: error: delete file (task 5, parallel_executor; 4 findings"));
     assert_non_null(strstr(out.s, "fw/ir/graph_helper.cc:5:3: warning: migrate lines 5-6"));
     assert_non_null(strstr(out.s, "    consumer: graph-to-program conversion\n"));
@@ -205,12 +205,11 @@ static void remnants_from_evidence(void **state) {
     assert_non_null(strstr(out.s, "9 remnants:\n  task 5: 2 files to delete, 1 file to migrate, 4 lines to migrate, 2 docs\n"));
     assert_null(strstr(out.s, "[PE-CPP-IDENT]"));
     out.len = 0;
-    o.findings = true;
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    e.opts.findings = true;
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "fw/parallel_executor.cc:40:3: error: [ES-CPP-IDENT]"));
     assert_null(strstr(out.s, "delete file"));
     sb_free(&out);
-    r.remnants = NULL;
 
     sunset_remnants_free(&rm);
     sunset_remnants_free(NULL);

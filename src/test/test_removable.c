@@ -120,12 +120,14 @@ static const rm_item *item(const rm_plan *p, rm_kind k, const char *path, const 
     return NULL;
 }
 
-/* The item's evidence chain as the writers render it (valid until the next call). */
+/* The item's evidence chain as the writers render it (valid until the next call; main frees
+ * the last, so the leak check finds nothing live). */
+static sb chain_text;
+
 static const char *chain(const rm_item *it) {
-    static sb t;
-    sb_free(&t);
-    assert_int_equal(rm_chain_write(&t, it->steps, it->n_steps), 0);
-    return t.s ? t.s : "";
+    sb_free(&chain_text);
+    assert_int_equal(rm_chain_write(&chain_text, it->steps, it->n_steps), 0);
+    return chain_text.s ? chain_text.s : "";
 }
 
 static void build(rm_plan *p, bool reverse) {
@@ -1230,6 +1232,18 @@ static void cmake_blank_lines(void **state) {
 
 /* A class cut takes the imports only it used (7 were left unused on the 2024-04-11 tree); an
  * import a kept class uses, in its body or as its base, stays. */
+/* The plan of a one-file tree seeded by one legacy Python class named at LINE, column 7. */
+static void plan_one_class(const tfile *tree, char *path, uint32_t line, char *name, rm_plan *p) {
+    sunset_index *ix = index_of(tree, 1);
+    sunset_finding seed = {.rule_id = "R-PY", .ctx = SUNSET_CTX_CODE, .path = path,
+                           .span = {line, 7, line, 7 + (uint32_t)strlen(name)}, .matched = name};
+    sunset_result r = {0};
+    r.findings = &seed;
+    r.n_findings = 1;
+    assert_int_equal(rm_plan_build(ix, RS, &r, p), 0);
+    sunset_index_free(ix);
+}
+
 static void class_cut_imports(void **state) {
     const tfile tree[] = {
         {"t/test_mixed.py", SUNSET_LANG_PYTHON,
@@ -1240,15 +1254,8 @@ static void class_cut_imports(void **state) {
          "class TestLive(unittest.TestCase):\n    def test_b(self):\n        np.ones(init_data)\n\n\n"
          "if __name__ == '__main__':\n    os.exit(unittest.main())\n"},
     };
-    sunset_index *ix = index_of(tree, 1);
-    sunset_finding seed = {.rule_id = "R-PY", .ctx = SUNSET_CTX_CODE, .path = "t/test_mixed.py", .span = {8, 7, 8, 13},
-                           .matched = "TestPE"};
-    sunset_result r = {0};
-    r.findings = &seed;
-    r.n_findings = 1;
     rm_plan p;
-    assert_int_equal(rm_plan_build(ix, RS, &r, &p), 0);
-    sunset_index_free(ix);
+    plan_one_class(tree, "t/test_mixed.py", 8, "TestPE", &p);
     const rm_item *k = item(&p, RM_CLASS, "t/test_mixed.py", "TestPE");
     assert_true(k && k->patchable);
     const rm_item *imp = item(&p, RM_IMPORT, "t/test_mixed.py", "compiler");
@@ -1278,6 +1285,31 @@ static void class_cut_imports(void **state) {
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
     sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* A two-byte name is a name: `import os` used only by the class the patch cuts goes with it
+ * (742e3d0a1d's TestMNIST left test_fuse_elewise_add_act_pass.py's `import os` unused), while
+ * `import re` the kept code still reads stays. */
+static void class_cut_two_byte_import(void **state) {
+    const tfile tree[] = {
+        {"t/test_short.py", SUNSET_LANG_PYTHON,
+         "import os\nimport re\nimport unittest\n\n"
+         "class TestPE(unittest.TestCase):\n    def test_a(self):\n"
+         "        os.environ['CPU_NUM'] = str(4)\n\n\n"
+         "class TestLive(unittest.TestCase):\n    def test_b(self):\n        re.compile('x')\n\n\n"
+         "if __name__ == '__main__':\n    unittest.main()\n"},
+    };
+    rm_plan p;
+    plan_one_class(tree, "t/test_short.py", 5, "TestPE", &p);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_short.py", "TestPE");
+    assert_true(k && k->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/test_short.py", "os");
+    assert_non_null(imp);
+    assert_int_equal(imp->line, 1);
+    assert_true(imp->patchable);
+    assert_string_equal(chain(imp), "binds os, used only by class TestPE, which is cut");
+    assert_null(item(&p, RM_IMPORT, "t/test_short.py", "re"));
     rm_plan_free(&p);
 }
 
@@ -1493,9 +1525,12 @@ int main(void) {
         cmocka_unit_test(liveness_by_name),
         cmocka_unit_test(cmake_blank_lines),
         cmocka_unit_test(class_cut_imports),
+        cmocka_unit_test(class_cut_two_byte_import),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
     };
-    return cmocka_run_group_tests(tests, load_rules, free_rules);
+    int failed = cmocka_run_group_tests(tests, load_rules, free_rules);
+    sb_free(&chain_text);
+    return failed;
 }

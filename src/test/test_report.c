@@ -1,7 +1,7 @@
 /*
  * test_report.c — the report writers: the JSON document parses back with every field (control
  * characters and invalid UTF-8 in snippets escaped), the text writer's line format, caret and
- * summary, and the writer registry.
+ * summary, and the document table as the one list of writers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "cmd/documents.h"
 
 static const sunset_family_title fams[] = {{"parallel_executor", "PE"}, {"op_handle", "OH"}};
 
@@ -49,11 +50,11 @@ static void json_round_trip(void **state) {
     sunset_result r;
     sunset_finding f;
     make_result(&r, &f);
-    const sunset_writer *w = sunset_writer_find("json");
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "json")->write.findings;
     assert_non_null(w);
     sb out = {0};
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(w->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, true, true, false}};
+    assert_int_equal(w->write(&r, &e, &out), 0);
     cJSON *doc = cJSON_Parse(out.s);
     assert_non_null(doc);
     assert_int_equal(cJSON_GetObjectItem(doc, "version")->valueint, 1);
@@ -81,8 +82,8 @@ static void text_format(void **state) {
     sunset_finding f;
     make_result(&r, &f);
     sb out = {0};
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, true, true, false}};
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     const char *want =
         "paddle/fluid/framework/pe.cc:3:5: error: [PE-CPP-IDENT] ParallelExecutor \"used\"\n"
         "    \tnew ParallelExecutor(\\x01\\xff);\n"
@@ -93,9 +94,9 @@ static void text_format(void **state) {
     assert_null(strstr(out.s, "op_handle")); /* families without findings are not listed */
     sb_free(&out);
     /* colour adds escapes; no summary removes the summary */
-    o.color = true;
-    o.summary = false;
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    e.opts.color = true;
+    e.opts.summary = false;
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "\033[1;31merror:"));
     assert_null(strstr(out.s, "findings ("));
     sb_free(&out);
@@ -123,8 +124,8 @@ static void text_escapes_control_chars(void **state) {
     f.snippet = "\033[31mnew ParallelExecutor();";
     f.span = (sunset_span){3, 10, 3, 26}; /* ParallelExecutor, after the 5-byte escape */
     sb out = {0};
-    sunset_output_opts o = {false, false, true, false};
-    assert_int_equal(sunset_writer_find("text")->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, false, true, false}};
+    assert_int_equal(doc_format_find(CMD_SCAN, "text")->write.findings->write(&r, &e, &out), 0);
     const char *want = "x.py\\n::error file=ci.py::injected:3:10: error: [PE-CPP-IDENT] "
                        "ParallelExecutor \"used\"\n"
                        "    \\x1b[31mnew ParallelExecutor();\n"
@@ -135,10 +136,17 @@ static void text_escapes_control_chars(void **state) {
     sb_free(&out);
 }
 
+/* The document table is the one list of writers: each scan format names its own writer, and
+ * an unknown format none. */
 static void registry(void **state) {
     (void)state;
-    assert_null(sunset_writer_find("xml"));
-    assert_non_null(strstr(sunset_writer_names(), "json"));
+    assert_null(doc_format_find(CMD_SCAN, "xml"));
+    static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const doc_format *f = doc_format_find(CMD_SCAN, names[i]);
+        assert_non_null(f);
+        assert_string_equal(f->write.findings->name, names[i]);
+    }
 }
 
 int main(void) {

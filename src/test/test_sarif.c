@@ -22,12 +22,13 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "cmd/documents.h"
 
 #include "test/sarifcheck.h"
 
 static const sunset_family_title fams[] = {{"execution_strategy", "ES"}};
 
-static void two_findings(sunset_result *r, sunset_finding *f) {
+static void two_findings(sunset_result *r, sunset_finding *f, sunset_envelope *e) {
     memset(r, 0, sizeof *r);
     memset(f, 0, 2 * sizeof *f);
     for (int i = 0; i < 2; i++) {
@@ -50,14 +51,13 @@ static void two_findings(sunset_result *r, sunset_finding *f) {
     r->n_findings = 2;
     r->families = fams;
     r->n_families = 1;
-    r->uri_prefix = "sub/";
+    *e = (sunset_envelope){.opts = {false, true, true, false}, .uri_prefix = "sub/"};
 }
 
-static cJSON *write_doc(const char *fmt, const sunset_result *r, sb *out) {
-    const sunset_writer *w = sunset_writer_find(fmt);
+static cJSON *write_doc(const char *fmt, const sunset_result *r, const sunset_envelope *e, sb *out) {
+    const sunset_writer *w = doc_format_find(CMD_SCAN, fmt)->write.findings;
     assert_non_null(w);
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(w->write(r, &o, out), 0);
+    assert_int_equal(w->write(r, e, out), 0);
     return cJSON_Parse(out->s);
 }
 
@@ -66,11 +66,12 @@ static void sarif_validates(void **state) {
     cJSON *schema = load_schema();
     sunset_result r;
     sunset_finding f[2];
-    two_findings(&r, f);
+    sunset_envelope e;
+    two_findings(&r, f, &e);
     sunset_gate g = {.against = "baseline b.json", .threshold = SUNSET_SEV_WARNING, .n_new = 1, .n_failing = 1};
-    r.gate = &g;
+    e.gate = &g;
     sb out = {0};
-    cJSON *doc = write_doc("sarif", &r, &out);
+    cJSON *doc = write_doc("sarif", &r, &e, &out);
     assert_non_null(doc);
     assert_int_equal(validate(schema, schema, doc, "$", false), 0);
     assert_int_equal(github_checks(doc), 0);
@@ -102,9 +103,9 @@ static void sarif_validates(void **state) {
     sunset_rule_info infos[] = {{"A-RULE", "x", "m", "f", 1, SUNSET_SEV_WARNING},
                                 {"ES-PY-IDENT", "execution_strategy", "m", "f", 3, SUNSET_SEV_ERROR},
                                 {"ES-PY-KWARG", "execution_strategy", "m", "f", 3, SUNSET_SEV_ERROR}};
-    r.rules = infos;
-    r.n_rules = 3;
-    doc = write_doc("sarif", &r, &out);
+    e.rules = infos;
+    e.n_rules = 3;
+    doc = write_doc("sarif", &r, &e, &out);
     assert_int_equal(validate(schema, schema, doc, "$", false), 0);
     assert_int_equal(github_checks(doc), 0);
     results = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0), "results");
@@ -179,11 +180,11 @@ static void github_order_and_cap(void **state) {
     sunset_result r = {0};
     r.findings = f;
     r.n_findings = 17;
-    const sunset_writer *w = sunset_writer_find("github");
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "github")->write.findings;
     assert_non_null(w);
     sb out = {0};
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(w->write(&r, &o, &out), 0);
+    sunset_envelope e = {.opts = {false, true, true, false}};
+    assert_int_equal(w->write(&r, &e, &out), 0);
     int errors = 0, warnings = 0, notices = 0, line = 0, first_warning = -1, last_error = -1;
     for (char *p = out.s; p && *p; line++) {
         char *nl = strchr(p, '\n');
@@ -208,7 +209,8 @@ static void markdown_gate_summary(void **state) {
     (void)state;
     sunset_result r;
     sunset_finding f[2];
-    two_findings(&r, f);
+    sunset_envelope e;
+    two_findings(&r, f, &e);
     sunset_fixed fixed[] = {{"ES-CPP-IDENT", "a|b.cc", "ExecutionStrategy", 9, 3}};
     sunset_gate g = {.against = "HEAD~1", .threshold = SUNSET_SEV_WARNING, .n_new = 1, .n_failing = 1,
                      .n_suppressed = 1, .fixed = fixed, .n_fixed = 1, .open_known = true};
@@ -216,11 +218,10 @@ static void markdown_gate_summary(void **state) {
     g.suppressed_by_task[3] = 1;
     g.fixed_by_task[3] = 1;
     g.open_by_task[3] = 4;
-    r.gate = &g;
+    e.gate = &g;
     sb out = {0};
-    const sunset_writer *w = sunset_writer_find("markdown");
-    sunset_output_opts o = {false, true, true, false};
-    assert_int_equal(w->write(&r, &o, &out), 0);
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "markdown")->write.findings;
+    assert_int_equal(w->write(&r, &e, &out), 0);
     assert_non_null(strstr(out.s, "failed"));
     assert_non_null(strstr(out.s, "This change removes **1** use; Task 3 now 4 open."));
     assert_non_null(strstr(out.s, "| Task 3 | 1 | 1 | 1 | 4 |"));
@@ -228,6 +229,34 @@ static void markdown_gate_summary(void **state) {
     assert_non_null(strstr(out.s, "kept: the converter needs it"));
     assert_non_null(strstr(out.s, "| `sub/a\\|b.cc:9` | `ES-CPP-IDENT` | `ExecutionStrategy` |"));
     sb_free(&out);
+}
+
+/* The text writer's summary is the envelope's: the scan's counts, or under a gate its verdict
+ * (what `check` prints) in their place; the findings above it are the same. */
+static void text_summary_from_envelope(void **state) {
+    (void)state;
+    sunset_result r;
+    sunset_finding f[2];
+    sunset_envelope e;
+    two_findings(&r, f, &e);
+    sb scan = {0}, gate = {0};
+    const sunset_writer *w = doc_format_find(CMD_SCAN, "text")->write.findings;
+    assert_int_equal(w->write(&r, &e, &scan), 0);
+    assert_non_null(strstr(scan.s, "2 findings (1 error, 0 warning, 1 info), 1 of them suppressed"));
+    assert_null(strstr(scan.s, "gate:"));
+    sunset_gate g = {.against = "origin/develop", .threshold = SUNSET_SEV_WARNING, .n_new = 1, .n_failing = 1};
+    g.new_by_task[3] = 1;
+    e.gate = &g;
+    assert_int_equal(w->write(&r, &e, &gate), 0);
+    assert_null(strstr(gate.s, "findings ("));
+    assert_non_null(strstr(gate.s, "\nsunset check against origin/develop: 1 new finding (1 at or above warning)"));
+    assert_non_null(strstr(gate.s, "task 3: 1 new\ngate: FAILED\n"));
+    /* the findings part is the scan's */
+    const char *cut = strstr(scan.s, "\n\n");
+    assert_non_null(cut);
+    assert_memory_equal(gate.s, scan.s, (size_t)(cut - scan.s) + 1);
+    sb_free(&scan);
+    sb_free(&gate);
 }
 
 /* The binary's own SARIF for the sample tree, from `scan` and from `check` (every finding new,
@@ -354,6 +383,7 @@ int main(void) {
         cmocka_unit_test(github_escaping),
         cmocka_unit_test(github_order_and_cap),
         cmocka_unit_test(markdown_gate_summary),
+        cmocka_unit_test(text_summary_from_envelope),
         cmocka_unit_test(binary_sarif_validates),
         cmocka_unit_test(scan_and_check_share_one_shape),
     };

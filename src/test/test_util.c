@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/json.h"
+#include "base/pcre.h"
 #include "base/util.h"
 #include "shell.h"
 
@@ -200,8 +202,120 @@ static void report_out_dir_interrupted(void **st) {
     rm_dir(dir);
 }
 
+/* ---- cJSON and PCRE2 allocate through the hook ---- */
+
+/* A failure injected into every allocation cJSON makes in turn: each parse either succeeds or
+ * says out of memory (JSON_OOM, not a syntax error at some offset), and leaves nothing live. */
+static void json_parse_fails_cleanly_inside_cjson(void **state) {
+    (void)state;
+    static const char doc[] = "{\"version\": 2, \"findings\": [{\"rule\": \"PE-X\", \"line\": 3}]}";
+    long base = sunset_alloc_live();
+    cJSON *whole = json_parse(doc, sizeof doc - 1, NULL);
+    assert_non_null(whole);
+    assert_true(sunset_alloc_live() > base); /* the document is the hook's */
+    cJSON_Delete(whole);
+    assert_int_equal(sunset_alloc_live(), base);
+    int failures = 0;
+    for (long n = 1; n < 100; n++) {
+        size_t off = 0;
+        sunset_alloc_fail_after(n);
+        cJSON *d = json_parse(doc, sizeof doc - 1, &off);
+        sunset_alloc_fail_after(0);
+        if (d) {
+            cJSON_Delete(d);
+        } else {
+            failures++;
+            assert_true(off == JSON_OOM);
+        }
+        assert_int_equal(sunset_alloc_live(), base);
+    }
+    assert_true(failures >= 5); /* an object, an array, an object, keys and a string */
+    /* a syntax error is still one, at its offset */
+    size_t off = 0;
+    assert_null(json_parse("{\"a\": }", 7, &off));
+    assert_int_equal(off, 6);
+}
+
+/* The same inside PCRE2: a compile and a match data that run out of memory return NULL
+ * (PCRE2_ERROR_HEAP_FAILED for the compile) and leave nothing live; what succeeds is freed
+ * through the hook by PCRE2's own free functions. */
+static void pcre2_fails_cleanly_inside_pcre2(void **state) {
+    (void)state;
+    static const char pat[] = "(?:ParallelExecutor|ExecutionStrategy)\\s*\\(([a-z_]+)\\)";
+    long base = sunset_alloc_live();
+    int ec;
+    PCRE2_SIZE eo;
+    int failures = 0, heap = 0;
+    for (long n = 1; n < 20; n++) {
+        sunset_alloc_fail_after(n);
+        pcre2_code *re = sunset_re_compile(pat, PCRE2_ZERO_TERMINATED, 0, &ec, &eo);
+        sunset_alloc_fail_after(0);
+        if (!re) {
+            failures++;
+            heap += ec == PCRE2_ERROR_HEAP_FAILED;
+            assert_int_equal(ec, PCRE2_ERROR_HEAP_FAILED);
+        } else {
+            assert_true(sunset_alloc_live() > base); /* the compiled pattern is the hook's */
+            pcre2_match_data *md = sunset_re_match_data(4);
+            assert_non_null(md);
+            int rc = pcre2_match(re, (PCRE2_SPTR) "  ParallelExecutor (places)", PCRE2_ZERO_TERMINATED, 0, 0, md, NULL);
+            assert_int_equal(rc, 2);
+            pcre2_match_data_free(md);
+            pcre2_code_free(re);
+        }
+        assert_int_equal(sunset_alloc_live(), base);
+    }
+    assert_true(failures >= 2 && heap == failures); /* the context, the compile's own memory */
+    for (long n = 1; n < 4; n++) {
+        sunset_alloc_fail_after(n);
+        pcre2_match_data *md = sunset_re_match_data(4);
+        sunset_alloc_fail_after(0);
+        if (n == 1) assert_null(md); /* the first allocation is PCRE2's, and it failed */
+        pcre2_match_data_free(md);
+        assert_int_equal(sunset_alloc_live(), base);
+    }
+}
+
+/* The leak check linked into every test program (leakcheck.c) fails a program that exits with
+ * an allocation still live, whatever its tests said: a child that leaks one and exits 0 ends 1,
+ * saying so on stderr; one that frees it ends 0. */
+static int leaky_child(bool leak) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        void *p = sunset_malloc(16);
+        if (!leak) sunset_free(p);
+        exit(0); /* exit, not _exit: the leak check runs */
+    }
+    close(fds[1]);
+    char buf[256] = "";
+    ssize_t n = read(fds[0], buf, sizeof buf - 1);
+    close(fds[0]);
+    buf[n > 0 ? n : 0] = 0;
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    if (leak) assert_non_null(strstr(buf, "leakcheck: 1 allocation still live at exit"));
+    else assert_string_equal(buf, "");
+    return WEXITSTATUS(st);
+}
+
+static void leak_check_fails_a_leaking_program(void **state) {
+    (void)state;
+    assert_int_equal(sunset_alloc_live(), 0);
+    assert_int_equal(leaky_child(true), 1);
+    assert_int_equal(leaky_child(false), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(leak_check_fails_a_leaking_program),
+        cmocka_unit_test(json_parse_fails_cleanly_inside_cjson),
+        cmocka_unit_test(pcre2_fails_cleanly_inside_pcre2),
         cmocka_unit_test(umask_decides_new_mode),
         cmocka_unit_test(replace_keeps_mode),
         cmocka_unit_test(cleanup_unlinks_staged),

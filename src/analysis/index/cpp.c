@@ -82,6 +82,7 @@ typedef struct ctoks {
     vec wrappers; /* cwrapper: the file's own macros around REGISTER_PASS */
     int cond;     /* #if nesting depth */
     int skip;     /* the depth of the #if whose #elif/#else branch the walk is in; 0 = none */
+    const char *src; /* the file's first byte */
 } ctoks;
 
 /* `#define NAME(params) body`, on lines [first, last] (continuations included). */
@@ -457,9 +458,56 @@ static bool macro_call(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t
     return ix_word_push(a, &f->macros, buf, t->n + 1 + arg->n, t->line, macro_end(tv, n, k));
 }
 
+/* The bytes [a, b) of a line, trimmed of blanks (and a CR). */
+static void trim_line(const char **a, const char **b) {
+    while (*a < *b && (**a == ' ' || **a == '\t')) (*a)++;
+    while (*b > *a && ((*b)[-1] == ' ' || (*b)[-1] == '\t' || (*b)[-1] == '\r')) (*b)--;
+}
+
+/* The first line of the comment block directly above tv[k] (a flag's doc: deleting the flag
+ * takes it): one block comment or a run of // lines, each on lines of their own, with no
+ * blank line between; else tv[k]'s line. Reads only the bytes after the previous token (for
+ * the first, after line 1 of src). */
+static uint32_t doc_start(const char *src, const ctok *tv, size_t k) {
+    const char *lo = k ? tv[k - 1].s + tv[k - 1].n : src, *p = tv[k].s;
+    /* the file's first token: from the end of line 1 (a comment there is the file's header) */
+    if (!k)
+        while (lo < p && *lo != '\n') lo++;
+    while (p > lo && p[-1] != '\n')
+        if (*--p != ' ' && *p != '\t') return tv[k].line;
+    uint32_t line = tv[k].line;
+    while (p > lo) { /* p starts a line; the one above is [q, p - 1) */
+        const char *q = p - 1;
+        while (q > lo && q[-1] != '\n') q--;
+        if (q == lo) break; /* the previous token's line */
+        const char *a = q, *b = p - 1;
+        trim_line(&a, &b);
+        if (b - a >= 2 && a[0] == '/' && a[1] == '/') {
+            line--, p = q;
+            continue;
+        }
+        if (b - a >= 2 && b[-2] == '*' && b[-1] == '/' && line == tv[k].line) {
+            const char *o = b - 2;
+            while (o > lo && !(o[-1] == '/' && o[0] == '*')) o--;
+            if (o == lo) break;
+            const char *ls = --o;
+            while (ls > lo && ls[-1] != '\n')
+                if (*--ls != ' ' && *ls != '\t') return tv[k].line;
+            if (ls == lo) break;
+            uint32_t n = 0;
+            for (const char *c = ls; c < p; c++) n += *c == '\n';
+            return tv[k].line - n;
+        }
+        break;
+    }
+    return line;
+}
+
 /* DEFINE_*(name ...), REGISTER_PASS(name, ...) or an operator's registration at tv[k], an
  * identifier followed by '(' and an identifier. Returns false on OOM. */
-static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
+static bool macro_word(ix_file *f, ix_arena *a, const ctoks *toks, size_t k) {
+    const ctok *tv = toks->v;
+    size_t n = toks->n;
     const ctok *t = &tv[k];
     bool flag = is_flag_define(t->s, t->n), pass = CT_IS(t, "REGISTER_PASS");
     bool op = CT_IS(t, "REGISTER_OPERATOR") || CT_IS(t, "REGISTER_OP_WITHOUT_GRADIENT") ||
@@ -468,7 +516,8 @@ static bool macro_word(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t
     if (!(flag || pass || op || use)) return true;
     uint32_t end = macro_end(tv, n, k);
     vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
-    return ix_word_push(a, into, tv[k + 2].s, tv[k + 2].n, t->line, end);
+    /* a flag's extent starts at its doc comment: deleting the definition takes it */
+    return ix_word_push(a, into, tv[k + 2].s, tv[k + 2].n, flag ? doc_start(toks->src, tv, k) : t->line, end);
 }
 
 /* Is line within a #define? */
@@ -634,7 +683,7 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
          * the DEFINE_ search reads the whole token */
         if (k + 2 < n && tv[k + 1].s[0] == '(' && ct_id(&tv[k + 2]) && !macro_param(toks, &tv[k + 2]) &&
-            (!macro_word(f, a, tv, n, k) || !macro_call(f, a, tv, n, k, &braces)))
+            (!macro_word(f, a, toks, k) || !macro_call(f, a, tv, n, k, &braces)))
             oom = true;
     }
     vec_free(&braces);
@@ -710,6 +759,7 @@ static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
 
 int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
     ctoks toks = {0};
+    toks.src = d;
     toks.defines = VEC_INIT(cdefine);
     toks.wrappers = VEC_INIT(cwrapper);
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */

@@ -36,7 +36,7 @@ typedef struct pyctx {
 } pyctx;
 
 static inline void py_name(pyctx *c, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
+    if (n >= 2) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -144,98 +144,92 @@ static void py_import(pyctx *c, const tok *t, size_t n) {
     }
 }
 
-static void py_line(pyctx *c, tok *t, size_t n) {
-    if (!n) return;
-    uint32_t indent = t[0].col;
-    close_blocks(c, indent, c->last_line);
-    if (!c->blocks.n) py_end_class(c);
-    c->last_line = t[n - 1].end_line;
-    c->f->blank = false;
-    bool decorated = c->decorator;
-    c->decorator = t[0].kind == TK_PUNCT && t[0].s[0] == '@';
-    if (ix_tok_is(&t[0], "import") || (ix_tok_is(&t[0], "from") && n > 1)) {
-        py_import(c, t, n);
-        return;
-    }
-    size_t k = 0;
-    if (ix_tok_is(&t[0], "async") && n > 1) k = 1;
-    if (n > k + 1 && (ix_tok_is(&t[k], "class") || ix_tok_is(&t[k], "def")) && t[k + 1].kind == TK_ID) {
-        bool cls = ix_tok_is(&t[k], "class");
-        pyblock b = {SIZE_MAX, SIZE_MAX, indent};
-        bool top = c->blocks.n == 0;
-        if (cls) {
-            ix_class ic = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated, 0};
-            vec bases = VEC_INIT(char *);
-            if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') {
-                int depth = 0;
-                sb *cur = &c->tmp;
-                bool kw = false;
-                for (size_t i = k + 2; i < n; i++) {
-                    const tok *x = &t[i];
-                    if (x->kind == TK_PUNCT && (x->s[0] == '(' || x->s[0] == '[')) {
-                        if (depth++ == 0) continue;
-                    }
-                    if (x->kind == TK_PUNCT && (x->s[0] == ')' || x->s[0] == ']')) {
-                        if (--depth == 0) {
-                            if (cur->len && !kw) {
-                                char *s = ix_sb_take(c->a, cur);
-                                if (s) vec_push(&bases, &s);
-                            }
-                            cur->len = 0;
-                            break;
-                        }
-                    }
-                    if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == ',') {
-                        if (cur->len && !kw) {
-                            char *s = ix_sb_take(c->a, cur);
-                            if (s) vec_push(&bases, &s);
-                        }
-                        cur->len = 0;
-                        kw = false;
-                        continue;
-                    }
-                    if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == '=') kw = true;
-                    if (depth == 1 && (x->kind == TK_ID || (x->kind == TK_PUNCT && x->s[0] == '.')))
-                        sb_putn(cur, x->s, x->n);
-                }
-                cur->len = 0;
-            }
-            ic.bases = bases.v;
-            ic.n_bases = (uint32_t)bases.n;
-            if (!ic.name || !vec_push(&c->f->classes, &ic)) {
-                vec_free(&bases);
-                c->oom = true;
-            } else {
-                b.cls = c->f->classes.n - 1;
-                if (top) {
-                    c->cur_cls = (long)b.cls;
-                    c->names = &c->cls;
-                }
-            }
-        } else if (top) {
-            ix_func fn = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line};
-            if (!fn.name || !vec_push(&c->f->funcs, &fn)) {
-                c->oom = true;
-            } else {
-                b.func = c->f->funcs.n - 1;
-            }
+/* A class's bases: the dotted names between the brackets that open at t[0], keyword arguments
+ * (metaclass=...) left out. */
+static vec class_bases(pyctx *c, const tok *t, size_t n) {
+    vec bases = VEC_INIT(char *);
+    int depth = 0;
+    sb *cur = &c->tmp;
+    bool kw = false;
+    for (size_t i = 0; i < n; i++) {
+        const tok *x = &t[i];
+        if (x->kind == TK_PUNCT && (x->s[0] == '(' || x->s[0] == '[')) {
+            if (depth++ == 0) continue;
         }
-        if (!vec_push(&c->blocks, &b)) c->oom = true;
-        for (size_t i = k + 2; i < n; i++)
-            if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
+        bool closes = x->kind == TK_PUNCT && (x->s[0] == ')' || x->s[0] == ']') && --depth == 0;
+        if (closes || (depth == 1 && x->kind == TK_PUNCT && x->s[0] == ',')) {
+            if (cur->len && !kw) {
+                char *s = ix_sb_take(c->a, cur);
+                if (s) vec_push(&bases, &s);
+            }
+            cur->len = 0;
+            if (closes) break;
+            kw = false;
+            continue;
+        }
+        if (depth == 1 && x->kind == TK_PUNCT && x->s[0] == '=') kw = true;
+        if (depth == 1 && (x->kind == TK_ID || (x->kind == TK_PUNCT && x->s[0] == '.')))
+            sb_putn(cur, x->s, x->n);
+    }
+    cur->len = 0;
+    return bases;
+}
+
+/* A `class` (t[k] is the keyword, t[k + 1] the name) recorded with its bases; a top-level one
+ * becomes the class whose names are gathered apart. Notes its index in b. */
+static void py_class(pyctx *c, const tok *t, size_t n, size_t k, bool top, bool decorated, pyblock *b) {
+    ix_class ic = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line, NULL, 0, top, NULL, 0, decorated, 0};
+    vec bases = VEC_INIT(char *);
+    if (n > k + 2 && t[k + 2].kind == TK_PUNCT && t[k + 2].s[0] == '(') bases = class_bases(c, t + k + 2, n - k - 2);
+    ic.bases = bases.v;
+    ic.n_bases = (uint32_t)bases.n;
+    if (!ic.name || !vec_push(&c->f->classes, &ic)) {
+        vec_free(&bases);
+        c->oom = true;
         return;
     }
-    /* a module-level assignment: a re-export `X = mod.X` lets an importer take X from mod */
-    if (!c->blocks.n && n >= 3 && t[0].kind == TK_ID && t[1].kind == TK_PUNCT && t[1].n == 1 && t[1].s[0] == '=' &&
-        !(t[2].kind == TK_PUNCT && t[2].s[0] == '=')) {
-        bool dotted = t[0].col == 1 && t[2].kind == TK_ID;
-        for (size_t i = 3; i < n && dotted; i++)
-            dotted = (i % 2) ? t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.' : t[i].kind == TK_ID;
-        dotted = dotted && n % 2 == 1;
-        size_t used = 0;
-        ix_alias a = {ix_strndup(c->a, t[0].s, t[0].n), dotted ? join_dotted(c, t + 2, n - 2, &used) : NULL, t[0].line};
-        if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) c->oom = true;
+    b->cls = c->f->classes.n - 1;
+    if (top) {
+        c->cur_cls = (long)b->cls;
+        c->names = &c->cls;
     }
+}
+
+/* A `class` or `def` line (t[k] the keyword): the block it opens, a class or a top-level
+ * function recorded, the names of its head used. */
+static void py_block_head(pyctx *c, const tok *t, size_t n, size_t k, bool decorated) {
+    pyblock b = {SIZE_MAX, SIZE_MAX, t[0].col};
+    bool top = c->blocks.n == 0;
+    if (ix_tok_is(&t[k], "class")) {
+        py_class(c, t, n, k, top, decorated, &b);
+    } else if (top) {
+        ix_func fn = {ix_strndup(c->a, t[k + 1].s, t[k + 1].n), t[0].line, c->last_line};
+        if (!fn.name || !vec_push(&c->f->funcs, &fn)) c->oom = true;
+        else b.func = c->f->funcs.n - 1;
+    }
+    if (!vec_push(&c->blocks, &b)) c->oom = true;
+    for (size_t i = k + 2; i < n; i++)
+        if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
+}
+
+/* A module-level assignment `X = ...`: a re-export `X = mod.X` lets an importer take X from
+ * mod (the alias's value is the dotted name; anything else assigns no value). */
+static void py_module_alias(pyctx *c, const tok *t, size_t n) {
+    if (c->blocks.n || n < 3 || t[0].kind != TK_ID || !(t[1].kind == TK_PUNCT && t[1].n == 1 && t[1].s[0] == '=') ||
+        (t[2].kind == TK_PUNCT && t[2].s[0] == '='))
+        return;
+    bool dotted = t[0].col == 1 && t[2].kind == TK_ID;
+    for (size_t i = 3; i < n && dotted; i++)
+        dotted = (i % 2) ? t[i].kind == TK_PUNCT && t[i].n == 1 && t[i].s[0] == '.' : t[i].kind == TK_ID;
+    dotted = dotted && n % 2 == 1;
+    size_t used = 0;
+    ix_alias a = {ix_strndup(c->a, t[0].s, t[0].n), dotted ? join_dotted(c, t + 2, n - 2, &used) : NULL, t[0].line};
+    if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) c->oom = true;
+}
+
+/* The names a line uses: its identifiers and strings (a docstring's aside); in a tool list,
+ * the identifier-like strings are words of the list too. */
+static void py_line_names(pyctx *c, const tok *t, size_t n) {
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
@@ -246,6 +240,29 @@ static void py_line(pyctx *c, tok *t, size_t n) {
                 c->oom = true;
         }
     }
+}
+
+/* One logical line: the blocks its indentation closes, then an import, a block's head, or a
+ * statement (a module-level alias, the names it uses). */
+static void py_line(pyctx *c, tok *t, size_t n) {
+    if (!n) return;
+    close_blocks(c, t[0].col, c->last_line);
+    if (!c->blocks.n) py_end_class(c);
+    c->last_line = t[n - 1].end_line;
+    c->f->blank = false;
+    bool decorated = c->decorator;
+    c->decorator = t[0].kind == TK_PUNCT && t[0].s[0] == '@';
+    if (ix_tok_is(&t[0], "import") || (ix_tok_is(&t[0], "from") && n > 1)) {
+        py_import(c, t, n);
+        return;
+    }
+    size_t k = ix_tok_is(&t[0], "async") && n > 1 ? 1 : 0;
+    if (n > k + 1 && (ix_tok_is(&t[k], "class") || ix_tok_is(&t[k], "def")) && t[k + 1].kind == TK_ID) {
+        py_block_head(c, t, n, k, decorated);
+        return;
+    }
+    py_module_alias(c, t, n);
+    py_line_names(c, t, n);
 }
 
 /* Two sorted sets' union into out (room for na + nb); returns its size. */

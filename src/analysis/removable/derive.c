@@ -42,7 +42,7 @@ static int add_derived(const rm_item *it, const sunset_rule_info *r, bool test, 
 }
 
 int rm_plan_derived_findings(const rm_plan *p, const sunset_ruleset *rs, rm_chain_writer write, sunset_result *res) {
-    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    pcre2_match_data *md = sunset_re_match_data(1);
     if (!md) return -1;
     int rc = -1;
     for (size_t i = 0; i < p->n_items; i++) {

@@ -460,7 +460,7 @@ int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset
     c.conv = rs ? &rs->cross_file : &none;
     int rc = -1;
     memset(p, 0, sizeof *p);
-    if (!(c.md = pcre2_match_data_create(1, NULL))) return -1;
+    if (!(c.md = sunset_re_match_data(1))) return -1;
     p->n_files_indexed = ix->files.n;
     if (res->root && !(p->root = rm_dupz(res->root))) goto cleanup;
     if (rm_graph_build(&c)) goto cleanup;

@@ -38,7 +38,7 @@ bool rm_class_removable(const ctx *c, size_t k, const bool *dead) {
     const cls *x = &VEC_AT(&c->classes, cls, k);
     const ix_file *F = c->files[x->file];
     if (F->lang != SUNSET_LANG_PYTHON || !x->c->top || x->c->decorated || !c->cn[k].legacy || c->cn[k].live ||
-        strlen(x->c->name) < 3) /* the index keeps no hashes of names that short */
+        strlen(x->c->name) < 2) /* the index keeps no hashes of one-byte names */
         return false;
     if (ix_hashes_have(F->outside, F->n_outside, x->c->name)) return false;
     for (size_t q = 0; q < c->file_classes[x->file].n; q++) {
@@ -51,7 +51,7 @@ bool rm_class_removable(const ctx *c, size_t k, const bool *dead) {
 
 bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead) {
     const ix_file *F = c->files[f];
-    if (strlen(name) < 3) return true; /* the index keeps no hashes of names that short */
+    if (strlen(name) < 2) return true; /* the index keeps no hashes of one-byte names */
     if (ix_hashes_have(F->outside, F->n_outside, name)) return true;
     for (size_t q = 0; q < c->file_classes[f].n; q++) {
         size_t k = VEC_AT(&c->file_classes[f], size_t, q);

@@ -17,6 +17,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include "base/pcre.h"
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -538,7 +538,7 @@ int rm_patch_check(const sunset_index *ix, const sunset_ruleset *rs, const char 
     bool *dead = NULL, *dropped = NULL;
     int rc = -1;
     *n_dangling = 0;
-    if (!(c.md = pcre2_match_data_create(1, NULL))) return -1;
+    if (!(c.md = sunset_re_match_data(1))) return -1;
     if (rm_graph_build(&c)) goto cleanup;
     size_t nf = c.nf ? c.nf : 1;
     V.pf = sunset_calloc(nf, sizeof(pfile));

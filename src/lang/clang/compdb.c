@@ -239,9 +239,7 @@ bool clang_compdb_check(const char *file, sunset_error *err) {
     cJSON *doc = json_parse(text, len, &err_off);
     bool ok = false;
     if (!doc) {
-        unsigned line, col;
-        json_line_col(text, err_off, &line, &col);
-        snprintf(err->msg, sizeof err->msg, "%s:%u:%u: invalid JSON", file, line, col);
+        json_parse_error(text, err_off, file, "invalid JSON", err);
         goto cleanup;
     }
     if (!cJSON_IsArray(doc)) {

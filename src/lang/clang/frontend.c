@@ -278,151 +278,184 @@ static bool operator_chain(const char *d, size_t len, uint32_t *at) {
     return false;
 }
 
-static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
-    clang_worker *w = worker;
+/* A file's translation unit and how it was parsed. */
+typedef struct unit {
+    CXTranslationUnit tu;
+    const char *name; /* the file's name in tu */
+    bool precise;     /* parsed by its compile command */
+    bool fast;        /* tu is the worker's fast_tu, kept for the next file (never disposed here) */
+    precise_cmd pc;   /* the compile command, when there is one */
+    char *abs;        /* the file's absolute path, for the compile database */
+} unit;
+
+/* With a compile database that lists the file: parse it by its own compile command. A parse
+ * that fails leaves u->tu NULL with a warning (fast mode follows). false = out of memory. */
+static bool parse_precise(clang_worker *w, const sunset_source *src, sunset_sink *sink, unit *u) {
     clang_state *st = w->st;
-    cscan c = {0};
-    c.src = src;
-    c.sink = sink;
-    c.d = src->data;
-    c.lines = VEC_INIT(uint32_t);
-    c.recs = VEC_INIT(crec);
-    c.nodes = VEC_INIT(pnode);
-    c.conds = VEC_INIT(cond);
-    c.work = VEC_INIT(int32_t);
-    int rc = -1;
-    CXTranslationUnit tu = NULL;
-    CXToken *toks = NULL;
-    unsigned ntoks = 0;
-    precise_cmd pc = {0};
-    char *abs = NULL;
-    bool fast = false; /* tu is w->fast_tu, kept for the next file */
-    const char *name = src->fspath && *src->fspath ? src->fspath : src->path ? src->path : "";
+    bool oom = false;
+    u->abs = absolute_path(st, src);
+    if (u->abs && clang_db_lists(st, u->abs) && clang_precise_lookup(st, u->abs, &u->pc, &oom)) {
+        struct CXUnsavedFile uf = {u->pc.file, src->data, src->len};
+        enum CXErrorCode e = parse_deep(w->index, NULL, u->pc.file, (const char *const *)u->pc.argv, u->pc.argc,
+                                        &uf, precise_opts, &u->tu);
+        if (e == CXError_Success && u->tu) {
+            u->precise = true;
+            u->name = u->pc.file;
+        } else {
+            u->tu = NULL;
+            sunset_warn(sink, 0, 0,
+                        "libclang could not parse this file with its compile command "
+                        "(error %d); falling back to fast mode",
+                        (int)e);
+        }
+        return true;
+    }
+    if (oom) sunset_warn(sink, 0, 0, "out of memory");
+    return !oom;
+}
 
-    if (src->len > UINT32_MAX - 1) {
-        sunset_warn(sink, 0, 0, "file too large for the C++ frontend");
-        goto cleanup;
+/* Fast mode: the file alone, under FAST_NAME, reparsed in the worker's unit in place. false =
+ * libclang could not parse it (warned). */
+static bool parse_fast(clang_worker *w, const sunset_source *src, sunset_sink *sink, unit *u) {
+    struct CXUnsavedFile uf = {FAST_NAME, src->data, src->len};
+    CXTranslationUnit prev = w->fast_tu, tu = NULL;
+    w->fast_tu = NULL;
+    int nargs = (int)(sizeof fast_args / sizeof *fast_args) - (w->no_target ? 1 : 0);
+    enum CXErrorCode e = parse_deep(w->index, prev, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
+    if (prev && (e != CXError_Success || !tu)) {
+        /* a failed reparse leaves the unit unusable: start afresh once */
+        clang_disposeTranslationUnit(prev);
+        tu = NULL;
+        e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
     }
-    c.len = (uint32_t)src->len;
-    uint32_t chain_at = 0;
-    if (operator_chain(src->data, src->len, &chain_at)) {
-        sunset_warn(sink, line_at(src->data, chain_at), 0,
-                    "skipped: an expression of more than %u operators (libclang's parser "
-                    "would overflow its stack)", MAX_CHAIN);
-        goto cleanup;
-    }
-
-    /* libclang cannot be interrupted: the time limit is measured (sunset_clock_ms, so that a
-     * test's fake clock drives it) and warned about, and the file is analysed all the same */
-    double t0 = sunset_clock_ms();
-    if (st->db) {
-        bool oom = false;
-        abs = absolute_path(st, src);
-        if (abs && clang_db_lists(st, abs) && clang_precise_lookup(st, abs, &pc, &oom)) {
-            struct CXUnsavedFile uf = {pc.file, src->data, src->len};
-            enum CXErrorCode e = parse_deep(w->index, NULL, pc.file, (const char *const *)pc.argv,
-                                            pc.argc, &uf, precise_opts, &tu);
-            if (e == CXError_Success && tu) {
-                c.precise = true;
-                name = pc.file;
-            } else {
-                tu = NULL;
-                sunset_warn(sink, 0, 0,
-                            "libclang could not parse this file with its compile command "
-                            "(error %d); falling back to fast mode",
-                            (int)e);
-            }
-        } else if (oom) {
-            sunset_warn(sink, 0, 0, "out of memory");
-            goto cleanup;
-        }
-    }
-    if (!tu) {
-        /* the worker's unit is reparsed in place; it is never disposed below (fast) */
-        struct CXUnsavedFile uf = {FAST_NAME, src->data, src->len};
-        CXTranslationUnit prev = w->fast_tu;
-        w->fast_tu = NULL;
-        int nargs = (int)(sizeof fast_args / sizeof *fast_args) - (w->no_target ? 1 : 0);
-        enum CXErrorCode e = parse_deep(w->index, prev, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
-        if (prev && (e != CXError_Success || !tu)) {
-            /* a failed reparse leaves the unit unusable: start afresh once */
-            clang_disposeTranslationUnit(prev);
-            tu = NULL;
-            e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
-        }
-        if ((e != CXError_Success || !tu) && !w->target_checked) {
-            /* an empty file that does not parse either: a libclang built without the
-             * WebAssembly target, so the host's from now on (the file alone decides nothing,
-             * or the outcome would depend on which worker met which file first) */
-            w->target_checked = true;
-            CXTranslationUnit probe = NULL;
-            struct CXUnsavedFile empty = {FAST_NAME, "", 0};
-            if (parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &empty, fast_opts, &probe) != CXError_Success ||
-                !probe) {
-                if (tu) clang_disposeTranslationUnit(tu);
-                tu = NULL;
-                w->no_target = true;
-                e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs - 1, &uf, fast_opts, &tu);
-            }
-            if (probe) clang_disposeTranslationUnit(probe);
-        }
-        if (e != CXError_Success || !tu) {
+    if ((e != CXError_Success || !tu) && !w->target_checked) {
+        /* an empty file that does not parse either: a libclang built without the
+         * WebAssembly target, so the host's from now on (the file alone decides nothing,
+         * or the outcome would depend on which worker met which file first) */
+        w->target_checked = true;
+        CXTranslationUnit probe = NULL;
+        struct CXUnsavedFile empty = {FAST_NAME, "", 0};
+        if (parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &empty, fast_opts, &probe) != CXError_Success ||
+            !probe) {
             if (tu) clang_disposeTranslationUnit(tu);
             tu = NULL;
-            sunset_warn(sink, 0, 0, "libclang could not parse this file (error %d)", (int)e);
-            goto cleanup;
+            w->no_target = true;
+            e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs - 1, &uf, fast_opts, &tu);
         }
-        w->fast_tu = tu;
-        fast = true;
-        name = FAST_NAME;
+        if (probe) clang_disposeTranslationUnit(probe);
     }
+    if (e != CXError_Success || !tu) {
+        if (tu) clang_disposeTranslationUnit(tu);
+        sunset_warn(sink, 0, 0, "libclang could not parse this file (error %d)", (int)e);
+        return false;
+    }
+    w->fast_tu = u->tu = tu;
+    u->fast = true;
+    u->name = FAST_NAME;
+    return true;
+}
+
+/* Parse the file: by its compile command when the database has one, else in fast mode.
+ * libclang cannot be interrupted: the time limit is measured (sunset_clock_ms, so that a
+ * test's fake clock drives it) and warned about, and the file is analysed all the same. */
+static bool parse_unit(clang_worker *w, const sunset_source *src, sunset_sink *sink, unit *u) {
+    clang_state *st = w->st;
+    double t0 = sunset_clock_ms();
+    if (st->db && !parse_precise(w, src, sink, u)) return false;
+    if (!u->tu && !parse_fast(w, src, sink, u)) return false;
     double parse_ms = sunset_clock_ms() - t0;
     if (st->budget_ms && parse_ms > st->budget_ms)
         sunset_warn(sink, 0, 0,
                     "libclang's parse took %.0f ms, over the time limit (--parse-budget %u ms); "
                     "it cannot be stopped, the file is analysed all the same",
                     parse_ms, st->budget_ms);
+    return true;
+}
 
-    CXFile file = clang_getFile(tu, name);
+/* The parsed file's facts: its tokens and lines, then the cursor walk, the two passes over the
+ * tokens, and what they emit. false = failed (warned). */
+static bool analyse_unit(cscan *c, const unit *u, sunset_sink *sink) {
+    CXFile file = clang_getFile(u->tu, u->name);
     if (!file) {
         sunset_warn(sink, 0, 0, "libclang lost track of this file");
-        goto cleanup;
+        return false;
     }
-    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-                                         clang_getLocationForOffset(tu, file, c.len));
-    clang_tokenize(tu, whole, &toks, &ntoks);
-    if (!clang_load_tokens(&c, tu, toks, ntoks) || !clang_mark_lines(&c)) {
+    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(u->tu, file, 0),
+                                         clang_getLocationForOffset(u->tu, file, c->len));
+    CXToken *toks = NULL;
+    unsigned ntoks = 0;
+    clang_tokenize(u->tu, whole, &toks, &ntoks);
+    bool ok = clang_load_tokens(c, u->tu, toks, ntoks) && clang_mark_lines(c);
+    if (toks) clang_disposeTokens(u->tu, toks, ntoks);
+    if (!ok) {
         sunset_warn(sink, 0, 0, "out of memory");
-        goto cleanup;
+        return false;
     }
-    if (toks) clang_disposeTokens(tu, toks, ntoks);
-    toks = NULL;
+    clang_cursor_walk(c, u->tu);
+    clang_walk(c, 0);
+    clang_walk(c, 1);
+    clang_emit_tokens(c);
+    clang_emit_records(c);
+    if (c->oom || c->names.oom) {
+        sunset_warn(sink, 0, 0, "out of memory");
+        return false;
+    }
+    return true;
+}
 
-    clang_cursor_walk(&c, tu);
-    clang_walk(&c, 0);
-    clang_walk(&c, 1);
-    clang_emit_tokens(&c);
-    clang_emit_records(&c);
-    if (c.oom || c.names.oom) {
-        sunset_warn(sink, 0, 0, "out of memory");
-        goto cleanup;
+static void cscan_free(cscan *c) {
+    sunset_free(c->t);
+    sunset_free(c->cursors);
+    vec_free(&c->lines);
+    vec_free(&c->recs);
+    vec_free(&c->nodes);
+    vec_free(&c->conds);
+    vec_free(&c->work);
+    sb_free(&c->names);
+    sb_free(&c->tmp);
+    sb_free(&c->tmp2);
+}
+
+/* Can libclang be given the file at all? Not one of 4 GiB, nor an operator chain deep enough
+ * to overflow its parser's stack. false = refused (warned). */
+static bool clang_admits(const sunset_source *src, sunset_sink *sink) {
+    if (src->len > UINT32_MAX - 1) {
+        sunset_warn(sink, 0, 0, "file too large for the C++ frontend");
+        return false;
     }
-    rc = 0;
-cleanup:
-    if (toks) clang_disposeTokens(tu, toks, ntoks);
-    if (tu && !fast) clang_disposeTranslationUnit(tu);
-    clang_precise_cmd_free(&pc);
-    sunset_free(abs);
-    sunset_free(c.t);
-    sunset_free(c.cursors);
-    vec_free(&c.lines);
-    vec_free(&c.recs);
-    vec_free(&c.nodes);
-    vec_free(&c.conds);
-    vec_free(&c.work);
-    sb_free(&c.names);
-    sb_free(&c.tmp);
-    sb_free(&c.tmp2);
+    uint32_t chain_at = 0;
+    if (operator_chain(src->data, src->len, &chain_at)) {
+        sunset_warn(sink, line_at(src->data, chain_at), 0,
+                    "skipped: an expression of more than %u operators (libclang's parser "
+                    "would overflow its stack)", MAX_CHAIN);
+        return false;
+    }
+    return true;
+}
+
+static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
+    clang_worker *w = worker;
+    if (!clang_admits(src, sink)) return -1;
+    cscan c = {0};
+    c.src = src;
+    c.sink = sink;
+    c.d = src->data;
+    c.len = (uint32_t)src->len;
+    c.lines = VEC_INIT(uint32_t);
+    c.recs = VEC_INIT(crec);
+    c.nodes = VEC_INIT(pnode);
+    c.conds = VEC_INIT(cond);
+    c.work = VEC_INIT(int32_t);
+    unit u = {0};
+    int rc = -1;
+    if (parse_unit(w, src, sink, &u)) {
+        c.precise = u.precise;
+        if (analyse_unit(&c, &u, sink)) rc = 0;
+    }
+    if (u.tu && !u.fast) clang_disposeTranslationUnit(u.tu);
+    clang_precise_cmd_free(&u.pc);
+    sunset_free(u.abs);
+    cscan_free(&c);
     return rc;
 }
 

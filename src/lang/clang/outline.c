@@ -339,10 +339,13 @@ static int32_t define_macro(cscan *c, int32_t hash) {
 
 /* ---------------------------------------------------------------- outline (pass 1) */
 
-/* `class|struct|union [attrs] NAME [final] [: bases] {` at keyword k. */
-static void class_head(cscan *c, int32_t k) {
-    if (is_kw(c, pv(c, k, false), "enum")) return;
-    int32_t j = nx(c, k, false), cstart = -1, cend = -1, name = -1;
+/* The name in a class head after its keyword k: attributes, alignas and attribute-like or
+ * export macros skipped; the qualified name runs from *cstart to *cend (a template-id's
+ * arguments and qualifiers in it), *name its last component. Returns the token after it
+ * ("final" or "sealed" skipped), -1 = not a class head. */
+static int32_t class_head_name(cscan *c, int32_t k, int32_t *cstart, int32_t *cend, int32_t *name) {
+    int32_t j = nx(c, k, false);
+    *cstart = *cend = *name = -1;
     for (int steps = 0; j >= 0 && steps < 64; steps++) {
         if (is_p(c, j, P_LBRACK) && is_p(c, j + 1, P_LBRACK) && c->t[j].match > j) {
             j = nx(c, c->t[j].match, false);
@@ -357,81 +360,94 @@ static void class_head(cscan *c, int32_t k) {
         if (!is_ident(c, j)) break;
         int32_t n1 = nx(c, j, false);
         if (is_p(c, n1, P_LPAREN)) { /* attribute-like macro: PADDLE_ALIGN(8) */
-            if (c->t[n1].match <= n1) return;
+            if (c->t[n1].match <= n1) return -1;
             j = nx(c, c->t[n1].match, false);
-            cstart = name = -1;
+            *cstart = *name = -1;
             continue;
         }
-        if (cstart < 0) cstart = j;
-        name = cend = j;
+        if (*cstart < 0) *cstart = j;
+        *name = *cend = j;
         j = n1;
         if (is_p(c, j, P_LT)) {
             int32_t g = clang_angle_fwd(c, j, false);
-            if (g < 0) return;
-            cend = g;
+            if (g < 0) return -1;
+            *cend = g;
             j = nx(c, g, false);
         }
         if (is_p(c, j, P_SCOPE)) {
-            cend = j;
+            *cend = j;
             j = nx(c, j, false);
             continue;
         }
         if (is_ident(c, j) && !teq(c, j, "final") && !teq(c, j, "sealed")) {
-            cstart = name = -1; /* what we saw was an export macro */
+            *cstart = *name = -1; /* what we saw was an export macro */
             continue;
         }
         break;
     }
-    if (name < 0 || j < 0) return;
+    if (*name < 0 || j < 0) return -1;
     if (is_ident(c, j) && (teq(c, j, "final") || teq(c, j, "sealed"))) j = nx(c, j, false);
+    return j;
+}
 
-    enum { MAXB = 32 };
-    int32_t bs[MAXB], be[MAXB];
-    int nb = 0;
-    if (is_p(c, j, P_COLON)) {
-        j = nx(c, j, false);
-        for (int guard = 0; guard < MAXB; guard++) {
-            while (is_kw(c, j, "public") || is_kw(c, j, "protected") ||
-                   is_kw(c, j, "private") || is_kw(c, j, "virtual"))
-                j = nx(c, j, false);
-            int32_t first = j, last = -1;
-            int depth = 0;
-            for (int steps = 0;; steps++) {
-                if (j < 0 || steps > 256) return;
-                int p = c->t[j].punct;
-                if ((p == P_COMMA || p == P_LBRACE) && depth <= 0) break;
-                if (p == P_LT) depth++;
-                else if (p == P_GT) depth--;
-                else if (p == P_SHR) depth -= 2;
-                else if (p == P_LPAREN || p == P_LBRACK) {
-                    if (c->t[j].match <= j) return;
-                    j = c->t[j].match;
-                } else if (p == P_SEMI || p == P_RBRACE || p == P_RPAREN || p == P_RBRACK ||
-                           p == P_LBRACE || p == P_ASSIGN) {
-                    return;
-                }
-                last = j;
-                j = nx(c, j, false);
+enum { MAX_BASES = 32 };
+
+/* A class's base specifiers, each from its first token to its last (access and virtual
+ * skipped); the first MAX_BASES are kept. */
+typedef struct class_bases {
+    int32_t first[MAX_BASES], last[MAX_BASES];
+    int n;
+} class_bases;
+
+/* The base-clause after the ':' at j. Returns the token that ends it (the body's '{' when
+ * there is one), -1 = what follows cannot be a base-clause. */
+static int32_t base_clause(cscan *c, int32_t j, class_bases *b) {
+    j = nx(c, j, false);
+    for (int guard = 0; guard < MAX_BASES; guard++) {
+        while (is_kw(c, j, "public") || is_kw(c, j, "protected") ||
+               is_kw(c, j, "private") || is_kw(c, j, "virtual"))
+            j = nx(c, j, false);
+        int32_t first = j, last = -1;
+        int depth = 0;
+        for (int steps = 0;; steps++) {
+            if (j < 0 || steps > 256) return -1;
+            int p = c->t[j].punct;
+            if ((p == P_COMMA || p == P_LBRACE) && depth <= 0) break;
+            if (p == P_LT) depth++;
+            else if (p == P_GT) depth--;
+            else if (p == P_SHR) depth -= 2;
+            else if (p == P_LPAREN || p == P_LBRACK) {
+                if (c->t[j].match <= j) return -1;
+                j = c->t[j].match;
+            } else if (p == P_SEMI || p == P_RBRACE || p == P_RPAREN || p == P_RBRACK ||
+                       p == P_LBRACE || p == P_ASSIGN) {
+                return -1;
             }
-            if (last >= first && nb < MAXB) {
-                bs[nb] = first;
-                be[nb] = last;
-                nb++;
-            }
-            if (is_p(c, j, P_LBRACE)) break;
+            last = j;
             j = nx(c, j, false);
         }
+        if (last >= first && b->n < MAX_BASES) {
+            b->first[b->n] = first;
+            b->last[b->n] = last;
+            b->n++;
+        }
+        if (is_p(c, j, P_LBRACE)) break;
+        j = nx(c, j, false);
     }
-    if (!is_p(c, j, P_LBRACE)) return;
+    return j;
+}
 
-    for (int b = 0; b < nb; b++) {
+/* A class defined (its body opens at body): a fact per base, and its record (made here unless
+ * a declaration made it already) marked defined at its name, with the body attached. */
+static void class_definition(cscan *c, int32_t k, int32_t cstart, int32_t cend, int32_t name, const class_bases *b,
+                             int32_t body) {
+    for (int i = 0; i < b->n; i++) {
         c->tmp.len = 0;
-        clang_join_tokens(c, bs[b], be[b], false, false, &c->tmp);
+        clang_join_tokens(c, b->first[i], b->last[i], false, false, &c->tmp);
         if (c->tmp.oom) { c->oom = true; return; }
-        clang_emit_fact(c, SUNSET_FACT_BASE, c->t[bs[b]].start, c->t[be[b]].end, 0, c->tmp.s,
+        clang_emit_fact(c, SUNSET_FACT_BASE, c->t[b->first[i]].start, c->t[b->last[i]].end, 0, c->tmp.s,
                         c->tmp.len, ttext(c, name), tlen(c, name));
     }
-
     int kind = teq(c, k, "struct") ? R_STRUCT : teq(c, k, "union") ? R_UNION : R_CLASS;
     int32_t cls = enclosing_class_rec(c);
     int32_t r = c->t[name].rec;
@@ -447,7 +463,19 @@ static void class_head(cscan *c, int32_t k) {
     rc->def_start = c->t[name].start;
     rc->def_end = c->t[name].end;
     c->t[name].flags |= TF_DEFINITION;
-    rec_attach_body(c, r, j, B_CLASS);
+    rec_attach_body(c, r, body, B_CLASS);
+}
+
+/* `class|struct|union [attrs] NAME [final] [: bases] {` at keyword k. */
+static void class_head(cscan *c, int32_t k) {
+    if (is_kw(c, pv(c, k, false), "enum")) return;
+    int32_t cstart, cend, name;
+    int32_t j = class_head_name(c, k, &cstart, &cend, &name);
+    if (j < 0) return;
+    class_bases b = {.n = 0};
+    if (is_p(c, j, P_COLON)) j = base_clause(c, j, &b);
+    if (j < 0 || !is_p(c, j, P_LBRACE)) return;
+    class_definition(c, k, cstart, cend, name, &b, j);
 }
 
 /* `[inline] namespace [a[::b]] {` at keyword k: one record per component. */
