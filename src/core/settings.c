@@ -217,10 +217,43 @@ static int load_cmake(loader *L, const cJSON *x) {
     return 0;
 }
 
-/* settings.macros: {"flag_definers": REGEX, "pass_registrars": REGEX}: the C++ macros whose
- * argument names a gflag or a pass (gflag and pass rules, core/rules.c); checked here. */
+/* settings.macros.roles.flag: {"stem": "DEFINE_", "prefixes": [...], "types": [...]}. */
+static int load_flag_role(loader *L, const cJSON *x, sunset_macro_roles *m) {
+    static const char *const allowed[] = {"stem", "prefixes", "types", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "flag", "\"flag\" must be an object");
+    if (ld_check_fields(L, x, "\"roles.flag\"", allowed)) return -1;
+    const cJSON *stem = cJSON_GetObjectItemCaseSensitive(x, "stem");
+    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(x, "prefixes");
+    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(x, "types");
+    if (!cJSON_IsString(stem) || !*stem->valuestring || !ty)
+        return ld_fail_item(L, x, "\"flag\" needs \"stem\" (a non-empty string) and \"types\"");
+    if ((pre && ld_string_list(L, pre, "prefixes", &m->flag_prefixes)) || ld_string_list(L, ty, "types", &m->flag_types))
+        return -1;
+    if (!(m->flag_stem = sunset_strndup(stem->valuestring, strlen(stem->valuestring)))) return ld_oom(L);
+    return 0;
+}
+
+/* settings.macros.roles: {"op": [...], "pass": [...], "use": [...], "flag": {...}}: the
+ * registration and link macros the cross-file index reads (sunset_macro_roles). */
+static int load_roles(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"op", "pass", "use", "flag", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "roles", "\"roles\" must be an object");
+    if (ld_check_fields(L, x, "\"macros.roles\"", allowed)) return -1;
+    sunset_macro_roles *m = &L->rs->macro_roles;
+    vec *lists[] = {&m->op, &m->pass, &m->use};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, allowed[k]);
+        if (v && ld_string_list(L, v, allowed[k], lists[k])) return -1;
+    }
+    const cJSON *fl = cJSON_GetObjectItemCaseSensitive(x, "flag");
+    return fl ? load_flag_role(L, fl, m) : 0;
+}
+
+/* settings.macros: {"flag_definers": REGEX, "pass_registrars": REGEX, "roles": {...}}: the C++
+ * macros whose argument names a gflag or a pass (gflag and pass rules, core/rules.c; checked
+ * here), and the macros' roles for the index (load_roles). */
 static int load_macros(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"flag_definers", "pass_registrars", NULL};
+    static const char *const allowed[] = {"flag_definers", "pass_registrars", "roles", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "macros", "\"macros\" must be an object");
     if (ld_check_fields(L, x, "\"macros\"", allowed)) return -1;
     char **out[] = {&L->rs->flag_definers, &L->rs->pass_registrars};
@@ -233,7 +266,8 @@ static int load_macros(loader *L, const cJSON *x) {
         pcre2_code_free(re);
         if (!(*out[k] = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return ld_oom(L);
     }
-    return 0;
+    const cJSON *roles = cJSON_GetObjectItemCaseSensitive(x, "roles");
+    return roles ? load_roles(L, roles) : 0;
 }
 
 int ld_settings(loader *L, const cJSON *s) {
@@ -287,6 +321,8 @@ int ld_settings(loader *L, const cJSON *s) {
 void settings_init(sunset_ruleset *rs) {
     cross_file_init(&rs->cross_file);
     rs->tasks = rs->cmake_targets = rs->cmake_keywords = VEC_INIT(char *);
+    sunset_macro_roles *m = &rs->macro_roles;
+    m->op = m->pass = m->use = m->flag_prefixes = m->flag_types = VEC_INIT(char *);
 }
 
 int sunset_ruleset_task_max(const sunset_ruleset *rs) {
@@ -297,11 +333,14 @@ void settings_free(sunset_ruleset *rs) {
     cross_file_free(&rs->cross_file);
     remnant_settings_free(&rs->remnants);
     sunset_anchor_free(&rs->anchor);
-    vec *strs[] = {&rs->tasks, &rs->cmake_targets, &rs->cmake_keywords};
-    for (size_t k = 0; k < 3; k++) {
+    sunset_macro_roles *m = &rs->macro_roles;
+    vec *strs[] = {&rs->tasks, &rs->cmake_targets, &rs->cmake_keywords, &m->op, &m->pass, &m->use,
+                   &m->flag_prefixes, &m->flag_types};
+    for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
         for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);
     }
     sunset_free(rs->flag_definers);
     sunset_free(rs->pass_registrars);
+    sunset_free(m->flag_stem);
 }

@@ -100,6 +100,7 @@ static void seed_result(sunset_result *r) {
 
 static sunset_index *tree_index(bool reverse) {
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < N_TREE; i++) {
         const tfile *t = &TREE[reverse ? N_TREE - 1 - i : i];
@@ -640,6 +641,7 @@ static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 
 /* The index of tree[n]. */
 static sunset_index *index_of(const tfile *tree, size_t n) {
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
         sunset_source s = {tree[i].path, tree[i].path, tree[i].text, strlen(tree[i].text), tree[i].lang};
@@ -821,6 +823,7 @@ static void ops_by_type_name(void **state) {
         {"t/launch_test.cc", SUNSET_LANG_CPP, "#include \"gtest/gtest.h\"\nUSE_OP_ITSELF(legacy_launch);\n"},
     };
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < 2; i++) {
         sunset_source src = {linked[i].path, linked[i].path, linked[i].text, strlen(linked[i].text), linked[i].lang};
