@@ -103,6 +103,10 @@ typedef struct sunset_cross_file {
     vec test_trees;       /* pcre2_code *: a file of a test tree (its helpers may have functions) */
     vec import_roots;     /* char *: directories absolute Python imports are also resolved under */
     vec module_commands;  /* char *: CMake commands whose MODULES section lists Python sources */
+    /* char *: settings.cmake.sections, the wrappers' keywords opening a target's sources (SRCS),
+     * its Python modules (MODULES, of module_commands) and its dependencies (DEPS); a command
+     * with one after its first argument defines that target */
+    vec cmake_sources, cmake_modules, cmake_deps;
     vec links;            /* sunset_link: macros that define a symbol and macros that link it */
 } sunset_cross_file;
 

@@ -27,18 +27,30 @@ int ld_string_list(loader *L, const cJSON *arr, const char *field, vec *out) {
     return 0;
 }
 
+/* The string lists x holds under names[0 .. n) (each optional) into lists[0 .. n). */
+static int string_lists(loader *L, const cJSON *x, const char *const *names, vec *const *lists, int n) {
+    for (int k = 0; k < n; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, names[k]);
+        if (v && ld_string_list(L, v, names[k], lists[k])) return -1;
+    }
+    return 0;
+}
+
 static void cross_file_init(sunset_cross_file *x) {
     x->test_modules = x->test_trees = VEC_INIT(pcre2_code *);
-    x->import_roots = x->module_commands = VEC_INIT(char *);
+    x->import_roots = x->module_commands = x->cmake_sources = x->cmake_modules = x->cmake_deps = VEC_INIT(char *);
     x->links = VEC_INIT(sunset_link);
 }
 
 static void cross_file_free(sunset_cross_file *x) {
-    vec *res[] = {&x->test_modules, &x->test_trees}, *strs[] = {&x->import_roots, &x->module_commands};
+    vec *res[] = {&x->test_modules, &x->test_trees};
+    vec *strs[] = {&x->import_roots, &x->module_commands, &x->cmake_sources, &x->cmake_modules, &x->cmake_deps};
     for (size_t k = 0; k < 2; k++) {
         for (size_t i = 0; i < res[k]->n; i++) pcre2_code_free(VEC_AT(res[k], pcre2_code *, i));
-        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(res[k]);
+    }
+    for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
+        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);
     }
     for (size_t i = 0; i < x->links.n; i++) {
@@ -196,11 +208,23 @@ static int load_tasks(loader *L, const cJSON *arr) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* settings.cmake: {"target_commands": [...], "keywords": [...]}: the tree's CMake wrappers
- * (cc_library, py_test ...) whose first argument is the target they define, compared in lower
- * case as CMake does, and their keyword arguments that open a section (SRCS, DEPS ...). */
+/* settings.cmake.sections: {"sources": [...], "modules": [...], "deps": [...]}, the keywords
+ * that open a target's sections for the removal plan (sunset_cross_file). */
+static int load_sections(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"sources", "modules", "deps", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "sections", "\"sections\" must be an object");
+    if (ld_check_fields(L, x, "\"cmake.sections\"", allowed)) return -1;
+    sunset_cross_file *cf = &L->rs->cross_file;
+    vec *lists[] = {&cf->cmake_sources, &cf->cmake_modules, &cf->cmake_deps};
+    return string_lists(L, x, allowed, lists, 3);
+}
+
+/* settings.cmake: {"target_commands": [...], "keywords": [...], "sections": {...}}: the tree's
+ * CMake wrappers (cc_library, py_test ...) whose first argument is the target they define,
+ * compared in lower case as CMake does, their keyword arguments that open a section (SRCS,
+ * DEPS ...), and which of those list a target's sources and dependencies (load_sections). */
 static int load_cmake(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"target_commands", "keywords", NULL};
+    static const char *const allowed[] = {"target_commands", "keywords", "sections", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "cmake", "\"cmake\" must be an object");
     if (ld_check_fields(L, x, "\"cmake\"", allowed)) return -1;
     const cJSON *tc = cJSON_GetObjectItemCaseSensitive(x, "target_commands");
@@ -214,7 +238,8 @@ static int load_cmake(loader *L, const cJSON *x) {
     vec *kws = &L->rs->cmake_keywords;
     if (kw && ld_string_list(L, kw, "keywords", kws)) return -1;
     if (kws->n) qsort(kws->v, kws->n, sizeof(char *), cmp_str);
-    return 0;
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(x, "sections");
+    return sec ? load_sections(L, sec) : 0;
 }
 
 /* settings.macros.roles.flag: {"stem": "DEFINE_", "prefixes": [...], "types": [...]}. */
@@ -241,10 +266,7 @@ static int load_roles(loader *L, const cJSON *x) {
     if (ld_check_fields(L, x, "\"macros.roles\"", allowed)) return -1;
     sunset_macro_roles *m = &L->rs->macro_roles;
     vec *lists[] = {&m->op, &m->pass, &m->use};
-    for (int k = 0; k < 3; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, allowed[k]);
-        if (v && ld_string_list(L, v, allowed[k], lists[k])) return -1;
-    }
+    if (string_lists(L, x, allowed, lists, 3)) return -1;
     const cJSON *fl = cJSON_GetObjectItemCaseSensitive(x, "flag");
     return fl ? load_flag_role(L, fl, m) : 0;
 }
