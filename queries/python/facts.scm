@@ -32,9 +32,12 @@
 ;   @string.content    @string                    text (ctx STRING or DOCSTRING) at the piece
 ;   @comment                                      text (ctx COMMENT) after the '#'
 ;   @bind.target       @bind.value                BIND text=target aux=value text; span = the
-;                                                 value (plain and tuple assignments)
+;                                                 value (plain and tuple assignments: the
+;                                                 frontend binds each target of `a, b = x, y`
+;                                                 to its entry, else to element k: flag ELEM)
 ;   @bind.return                                  BIND flag RETURN text="" aux=value text; span =
-;                                                 the returned value
+;                                                 the returned value (`return a, b`: one per
+;                                                 entry, flag ELEM, section = its position)
 ;   @bind.param                                   BIND flag PARAM text=parameter name aux="";
 ;                                                 section = its position (the frontend counts)
 ;   @bind.arg          @bind.kw?                  BIND flag ARG text=callee of the enclosing

@@ -13,7 +13,11 @@
  * another branch of an `if`: `if p: x = PE() else: x = exe` leaves the PE possible); `self.x` is marked for the
  * whole class, whichever method binds it. A call of a function of the module binds its
  * parameters (ARG and PARAM binds: by position, a method's `self` taking none, or keyword; a
- * class's call binds its __init__'s), so an object passed in is followed into the body. Not
+ * class's call binds its __init__'s), so an object passed in is followed into the body. A tuple
+ * is followed by position: `return exe, prog` marks element 0 of the function's result
+ * (fn_marked is a mask of elements) and `exe, prog = build()` binds exe to element 0 of
+ * build's (an unpacked call result is marked by nothing else); the frontend splits `a, b =
+ * PE(), 1` into one binding per entry. Not
  * followed: aliasing through containers, globals rebound in functions, functions of other
  * modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
@@ -53,6 +57,7 @@ typedef struct fbind {
     bool arg;            /* a call's argument: target is the callee, not a name */
     bool param;          /* a parameter of function `scope`: value is "" */
     long pos;            /* arg/param: the 0-based position, -1 = by keyword only */
+    long elem;           /* element of a tuple (`a, b = f()`, `return a, b`), -1 = whole */
     char *kw;            /* owned; an argument's keyword, or NULL */
     uint32_t bstart, bend; /* the lines of the block holding it (0 = unknown: col decides) */
 } fbind;
@@ -363,6 +368,23 @@ static bool entry_of(fbind *b, const sunset_fact *f) {
     return true;
 }
 
+/* An ELEM bind's element: its section in decimal (capped, a position no tuple reaches). */
+static long elem_of(const sunset_fact *f) {
+    long e = 0;
+    for (size_t i = 0; f->section && i < f->section_len; i++) {
+        if (f->section[i] < '0' || f->section[i] > '9') return 100000;
+        if (e < 100000) e = e * 10 + (f->section[i] - '0');
+    }
+    return e;
+}
+
+/* The bit of a function's return mask for element e (-1: the whole value; 0 = none known). */
+static uint64_t elem_bit(long e) { return e < 0 ? 1u : e < 63 ? (uint64_t)1 << (e + 1) : 0; }
+
+/* `exe, prog = build()`: an element of a call's result, marked only by the function's own
+ * `return exe, prog` (never by a seed or a name in its value) */
+static bool unpacked(const fbind *b) { return b->elem >= 0 && !b->ret; }
+
 void flow_fact(flow_file *ff, const sunset_fact *f) {
     if (ff->prepared) unprepare(ff);
     if (f->kind == SUNSET_FACT_BIND) {
@@ -372,8 +394,9 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
                    sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
                    f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
-                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, NULL, f->block.line,
+                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, -1, NULL, f->block.line,
                    f->block.end_line};
+        if (f->flags & SUNSET_FACT_ELEM) b.elem = elem_of(f);
         if (b.value) b.callee = callee_of(b.value, &b.callee_len);
         if (!entry_of(&b, f) || !b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
@@ -647,7 +670,8 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
 
 typedef struct marks {
     bool *marked;        /* per bind */
-    bool *fn_marked;     /* per scope + 1: the function returns a legacy object */
+    uint64_t *fn_marked; /* per scope + 1: which of what the function returns is a legacy
+                            object (elem_bit: the whole value, or elements of a tuple) */
     size_t *queue, nq;   /* binds marked, their dependents still to visit */
 } marks;
 
@@ -660,7 +684,7 @@ static void mark(marks *m, size_t i) {
 /* Bind i, unmarked, looked at again: marked when a marked binding reaches its value. */
 static void revisit(flow_file *ff, marks *m, size_t i) {
     const fbind *b = bind_at(ff, i);
-    if (m->marked[i] || !spend(ff, 1)) return;
+    if (m->marked[i] || unpacked(b) || !spend(ff, 1)) return;
     long last;
     if (reaching(ff, m->marked, b->value, b->vscope, b->vspan.line, is_self(b->value), b->doc,
                  (long)i, &last) >= 0)
@@ -717,14 +741,17 @@ static void bind_params(flow_file *ff, marks *m, size_t j) {
 static void spread(flow_file *ff, marks *m, size_t j) {
     const fbind *b = bind_at(ff, j);
     size_t lo, hi;
-    if (b->ret && b->scope && !m->fn_marked[b->scope] &&
+    uint64_t bit = elem_bit(b->elem);
+    if (b->ret && b->scope && bit && !(m->fn_marked[b->scope] & bit) &&
         !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1))) {
-        m->fn_marked[b->scope] = true;
+        m->fn_marked[b->scope] |= bit;
         const char *fn = short_name(VEC_AT(&ff->scopes, fscope, b->scope - 1).name);
         bkey k = {BY_CALLEE, fn, strlen(fn), 0, false};
         if (k.n) run_of(ff, ff->by_callee, ff->n_callee, &k, &lo, &hi);
         else lo = hi = 0;
-        for (size_t p = lo; p < hi && spend(ff, 1); p++) mark(m, ff->by_callee[p]);
+        /* the calls take the element returned: `exe, prog = build()` marks exe only */
+        for (size_t p = lo; p < hi && spend(ff, 1); p++)
+            if (bind_at(ff, ff->by_callee[p])->elem == b->elem) mark(m, ff->by_callee[p]);
     }
     if (b->arg) bind_params(ff, m, j);
     if (b->ret || b->arg) return; /* a return or an argument binds no name */
@@ -746,6 +773,7 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
         const fbind *b = bind_at(ff, i);
         const char *head;
         size_t hn;
+        if (unpacked(b)) continue;
         value_head(b->value, &head, &hn);
         if (!hn) continue;
         /* the seeds inside the value: from the first starting at or after it, sorted */
@@ -778,7 +806,7 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
 
 static bool marks_new(marks *m, const flow_file *ff) {
     m->marked = sunset_calloc(ff->binds.n ? ff->binds.n : 1, sizeof(bool));
-    m->fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof(bool));
+    m->fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof *m->fn_marked);
     m->queue = sunset_malloc((ff->binds.n ? ff->binds.n : 1) * sizeof(size_t));
     m->nq = 0;
     return m->marked && m->fn_marked && m->queue;
@@ -786,7 +814,7 @@ static bool marks_new(marks *m, const flow_file *ff) {
 
 static void marks_clear(marks *m, const flow_file *ff) {
     memset(m->marked, 0, (ff->binds.n ? ff->binds.n : 1) * sizeof(bool));
-    memset(m->fn_marked, 0, (ff->scopes.n + 1) * sizeof(bool));
+    memset(m->fn_marked, 0, (ff->scopes.n + 1) * sizeof *m->fn_marked);
     m->nq = 0;
 }
 
@@ -884,14 +912,16 @@ static void run_rule(flow_file *ff, const sunset_rule *r, marks *m, long *reach,
         sb_free(&t);
     }
     /* `return prog`: the function hands the legacy object on (its callers are marked above) */
-    for (size_t i = 0; f->arguments && i < nb && spend(ff, 1); i++) {
+    for (size_t i = 0, ret_line = 0; f->arguments && i < nb && spend(ff, 1); i++) {
         const fbind *b = bind_at(ff, i);
-        if (!b->ret || is_self(b->value)) continue;
+        if (!b->ret || is_self(b->value) || (b->elem >= 0 && b->vspan.line == ret_line)) continue;
         long last;
         if (use_reach(ff, m->marked, reach, b->value, b->scope, b->vspan.line, false, b->doc,
-                      &last) >= 0)
-            report(ud, r, b->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, b->vspan, b->vspan,
-                   b->value, strlen(b->value));
+                      &last) < 0)
+            continue;
+        ret_line = b->vspan.line; /* `return pe, pe2`: one finding for the statement */
+        report(ud, r, b->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, b->vspan, b->vspan,
+               b->value, strlen(b->value));
     }
 }
 

@@ -339,17 +339,28 @@ static void test_bindings(void **unused) {
     assert_int_equal(r->block.line, 3); /* the block of setUp: lines 3-4 */
     assert_int_equal(r->block.end_line, 4);
     assert_int_equal(r->flags, 0);
-    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY)->aux, "make()");
-    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->aux, "make()");
+    /* `exe, prog = make()`: elements 0 and 1 of what make() returns */
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY);
+    assert_string_equal(r->aux, "make()");
+    assert_int_equal(r->flags, SUNSET_FACT_ELEM);
+    assert_string_equal(r->section, "0");
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY);
+    assert_string_equal(r->aux, "make()");
+    assert_string_equal(r->section, "1");
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "cp", ANY)->aux, "prog");
     assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "cp.x", ANY), 1);
     r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "", ANY);
     assert_int_equal(r->flags, SUNSET_FACT_RETURN);
     assert_string_equal(r->aux, "prog");
     check_span(r, 9, 16, 9, 20);
-    /* `return bs, es` binds nothing: which element is legacy is not tracked; the other four
-     * are the three `self` parameters and the argument `places` */
-    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 10);
+    /* `return bs, es`: element by element; the other four are the three `self` parameters
+     * and the argument `places` */
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "", "es");
+    assert_int_equal(r->flags, SUNSET_FACT_RETURN | SUNSET_FACT_ELEM);
+    assert_string_equal(r->section, "1");
+    check_span(r, 11, 20, 11, 22);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "", "bs"), 1);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 12);
     assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "self", ANY), 3);
     fx_close(&f);
 }

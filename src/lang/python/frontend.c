@@ -537,13 +537,92 @@ static sunset_span block_of(scan_ctx *sc, TSNode n) {
     return (sunset_span){0, 0, 0, 0};
 }
 
-static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
+/* elem >= 0: the bound target (or returned value) is that element of a tuple whose value is
+ * not split here (flag SUNSET_FACT_ELEM, section = elem); -1: the whole value. */
+static void emit_bind_at(scan_ctx *sc, TSNode value, unsigned flags, slice target, long elem) {
     slice v = node_text(sc, value);
     if (v.n > 240) v.n = 240;
     sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v),
                             (slice){NULL, 0});
     f.block = block_of(sc, value);
+    char num[24];
+    if (elem >= 0) {
+        f.flags |= SUNSET_FACT_ELEM;
+        f.section = num, f.section_len = (size_t)snprintf(num, sizeof num, "%ld", elem);
+    }
     sunset_emit(sc->sink, &f);
+}
+
+static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
+    emit_bind_at(sc, value, flags, target, -1);
+}
+
+static bool is_tuple_node(TSNode n) {
+    const char *t = ts_node_type(n);
+    return !strcmp(t, "expression_list") || !strcmp(t, "tuple") || !strcmp(t, "pattern_list") ||
+           !strcmp(t, "tuple_pattern");
+}
+
+/* The entries of tuple `list` (comments take none); *pos = the position of `n` among them
+ * (-1 if not there, or after a starred entry: then its position is unknown). */
+static uint32_t tuple_entries(TSNode list, TSNode n, long *pos, bool *starred) {
+    uint32_t k = 0;
+    *pos = -1, *starred = false;
+    for (uint32_t i = 0, m = ts_node_named_child_count(list); i < m; i++) {
+        TSNode c = ts_node_named_child(list, i);
+        const char *t = ts_node_type(c);
+        if (!strcmp(t, "comment")) continue;
+        if (!ts_node_is_null(n) && ts_node_eq(c, n) && !*starred) *pos = k;
+        if (!strcmp(t, "list_splat_pattern") || !strcmp(t, "list_splat")) *starred = true;
+        k++;
+    }
+    return k;
+}
+
+/* The `idx`-th entry of tuple `list` (tuple_entries' counting). */
+static TSNode tuple_entry(TSNode list, long idx) {
+    long k = 0;
+    for (uint32_t i = 0, m = ts_node_named_child_count(list); i < m; i++) {
+        TSNode c = ts_node_named_child(list, i);
+        if (strcmp(ts_node_type(c), "comment") && k++ == idx) return c;
+    }
+    return (TSNode){0};
+}
+
+/* `a, b = v`: target `node` is entry k of the pattern. A tuple value of as many entries
+ * (`a, b = PE(...), 1`) binds each target to its own entry; another value (`exe, prog =
+ * build()`) binds the target to element k of what it is, which only a function's `return
+ * exe, prog` can say (core/flow.c). A target after a starred one binds nothing known. */
+static void emit_bind_target(scan_ctx *sc, TSNode node, TSNode value, slice target) {
+    TSNode pat = ts_node_parent(node);
+    if (ts_node_is_null(pat) || !is_tuple_node(pat)) {
+        emit_bind(sc, value, 0, target);
+        return;
+    }
+    long k, vk;
+    bool star, vstar;
+    uint32_t n = tuple_entries(pat, node, &k, &star);
+    if (k < 0) return;
+    if (is_tuple_node(value) && tuple_entries(value, (TSNode){0}, &vk, &vstar) == n && !star &&
+        !vstar) {
+        emit_bind(sc, tuple_entry(value, k), 0, target);
+        return;
+    }
+    emit_bind_at(sc, value, 0, target, k);
+}
+
+/* `return exe, prog`: each entry is element k of what the function returns. */
+static void emit_return(scan_ctx *sc, TSNode node) {
+    if (!is_tuple_node(node)) {
+        emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
+        return;
+    }
+    long k;
+    bool star;
+    uint32_t n = tuple_entries(node, (TSNode){0}, &k, &star);
+    if (star) return;
+    for (uint32_t i = 0; i < n; i++)
+        emit_bind_at(sc, tuple_entry(node, i), SUNSET_FACT_RETURN, (slice){"", 0}, i);
 }
 
 static call_frame *top_call(scan_ctx *sc) {
@@ -703,14 +782,11 @@ static void emit_binding(scan_ctx *sc, const item *it, const fact_cap *pc, TSNod
         /* the binding's span is its value: a seed inside it marks the target (core/flow.c) */
         const fact_cap *v = companion(sc, it, ROLE_BIND_VALUE);
         if (v)
-            emit_bind(sc, v->node, 0, compact_dotted(sc, node_text(sc, node)));
+            emit_bind_target(sc, node, v->node, compact_dotted(sc, node_text(sc, node)));
         break;
     }
     case ROLE_BIND_RETURN:
-        /* `return bs, es`: which element is legacy is not tracked, so a tuple marks nothing
-         * (else the caller's `bs, es = f()` would mark both) */
-        if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
-            emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
+        emit_return(sc, node); /* `return bs, es`: each element by its position */
         break;
     case ROLE_BIND_PARAM:
         emit_param(sc, node);
