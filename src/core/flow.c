@@ -60,10 +60,15 @@ typedef struct fbind {
     long elem;           /* element of a tuple (`a, b = f()`, `return a, b`), -1 = whole */
     char *kw;            /* owned; an argument's keyword, or NULL */
     uint32_t bstart, bend; /* the lines of the block holding it (0 = unknown: col decides) */
+    bool item;           /* the value becomes an element of the target (`exes.append(pe)`),
+                            whose name is then `exes[]`: it adds to the elements, ends none */
+    bool iter;           /* the target is an element of the value (`for e in exes:`) */
 } fbind;
 
 typedef struct fuse {
-    char *obj;           /* owned; the receiver text (ATTR) or the identifier (argument) */
+    char *obj;           /* owned; the receiver text (ATTR) or the identifier (argument); an
+                            element `exes[i]` is `exes[]` (elements_key) */
+    char *shown;         /* owned; the receiver as written when obj differs, else NULL */
     char *name;          /* owned; the attribute name; NULL for an argument */
     size_t name_len;
     unsigned flags;
@@ -213,6 +218,7 @@ void flow_file_free(flow_file *ff) {
     }
     for (size_t i = 0; i < ff->uses.n; i++) {
         sunset_free(VEC_AT(&ff->uses, fuse, i).obj);
+        sunset_free(VEC_AT(&ff->uses, fuse, i).shown);
         sunset_free(VEC_AT(&ff->uses, fuse, i).name);
     }
     for (size_t i = 0; i < ff->scopes.n; i++) {
@@ -381,6 +387,35 @@ static long elem_of(const sunset_fact *f) {
 /* The bit of a function's return mask for element e (-1: the whole value; 0 = none known). */
 static uint64_t elem_bit(long e) { return e < 0 ? 1u : e < 63 ? (uint64_t)1 << (e + 1) : 0; }
 
+/* The length of the container a subscript `exes[i]` / `self.d["k"]` reads an element of (a
+ * dotted name then one bracket pair), or 0. */
+static size_t subscript_base(const char *s, size_t n) {
+    if (!n || s[n - 1] != ']') return 0;
+    const char *open = memchr(s, '[', n);
+    size_t p = open ? (size_t)(open - s) : 0;
+    if (!p || (s[0] >= '0' && s[0] <= '9')) return 0;
+    for (size_t i = 0; i < p; i++)
+        if (s[i] != '.' && !ident_byte((unsigned char)s[i])) return 0;
+    int depth = 0;
+    for (size_t i = p; i < n; i++) {
+        depth += s[i] == '[' ? 1 : s[i] == ']' ? -1 : 0;
+        if (!depth && i + 1 < n) return 0; /* `a[0][1]`, `a[0].b` */
+    }
+    return depth ? 0 : p;
+}
+
+/* A name as the flow keys it: `exes[]` for the elements of container `exes` (elems, or a
+ * subscript `exes[0]`), else the text itself. NULL on OOM. */
+static char *elements_key(const char *s, size_t n, bool elems) {
+    size_t base = elems ? n : subscript_base(s, n);
+    if (!base) return sunset_strndup(s, n);
+    char *k = sunset_malloc(base + 3);
+    if (!k) return NULL;
+    memcpy(k, s, base);
+    memcpy(k + base, "[]", 3);
+    return k;
+}
+
 /* `exe, prog = build()`: an element of a call's result, marked only by the function's own
  * `return exe, prog` (never by a seed or a name in its value) */
 static bool unpacked(const fbind *b) { return b->elem >= 0 && !b->ret; }
@@ -391,11 +426,12 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
         size_t vn = f->aux_len < VALUE_MAX ? f->aux_len : VALUE_MAX;
         bool ret = (f->flags & SUNSET_FACT_RETURN) != 0;
         const char *t = f->text ? f->text : "";
-        fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
-                   sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
+        bool item = (f->flags & SUNSET_FACT_ITEM) != 0, iter = (f->flags & SUNSET_FACT_ITER) != 0;
+        fbind b = {elements_key(t, f->text ? f->text_len : 0, item),
+                   elements_key(f->aux ? f->aux : "", f->aux ? vn : 0, iter), f->span,
                    f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
                    f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, -1, NULL, f->block.line,
-                   f->block.end_line};
+                   f->block.end_line, item, iter};
         if (f->flags & SUNSET_FACT_ELEM) b.elem = elem_of(f);
         if (b.value) b.callee = callee_of(b.value, &b.callee_len);
         if (!entry_of(&b, f) || !b.target || !b.value || !vec_push(&ff->binds, &b)) {
@@ -408,11 +444,14 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
     bool attr = f->kind == SUNSET_FACT_ATTR;
     if (!(attr && f->aux) && !(f->kind == SUNSET_FACT_IDENT && f->aux)) return;
     if (f->ctx != SUNSET_CTX_CODE && f->ctx != SUNSET_CTX_DOCSTRING) return;
-    fuse u = {attr ? sunset_strndup(f->aux, f->aux_len) : sunset_strndup(f->text, f->text_len),
+    bool sub = attr && subscript_base(f->aux, f->aux_len);
+    fuse u = {attr ? elements_key(f->aux, f->aux_len, false) : sunset_strndup(f->text, f->text_len),
+              sub ? sunset_strndup(f->aux, f->aux_len) : NULL,
               attr ? sunset_strndup(f->text, f->text_len) : NULL, attr ? f->text_len : 0,
               f->flags, f->ctx == SUNSET_CTX_DOCSTRING, f->span, f->stmt};
-    if (!u.obj || (attr && !u.name) || !vec_push(&ff->uses, &u)) {
+    if (!u.obj || (sub && !u.shown) || (attr && !u.name) || !vec_push(&ff->uses, &u)) {
         sunset_free(u.obj);
+        sunset_free(u.shown);
         sunset_free(u.name);
     }
 }
@@ -657,7 +696,7 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
             if (marked[i]) {
                 if (self) return (long)i;
                 if (reach < 0 || holds(b, bind_at(ff, (size_t)reach))) reach = (long)i;
-            } else if (!self && reach >= 0 && holds(b, bind_at(ff, (size_t)reach))) {
+            } else if (!self && !b->item && reach >= 0 && holds(b, bind_at(ff, (size_t)reach))) {
                 reach = -1;
             }
         }
@@ -839,7 +878,7 @@ static void prefix_reach(flow_file *ff, const bool *marked, long *reach) {
         *any = first || any[-1] < 0 ? (marked[i] ? (long)i : -1) : any[-1];
         if (marked[i]) {
             if (r < 0 || holds(b, bind_at(ff, (size_t)r))) r = (long)i;
-        } else if (r >= 0 && holds(b, bind_at(ff, (size_t)r))) {
+        } else if (!b->item && r >= 0 && holds(b, bind_at(ff, (size_t)r))) {
             r = -1;
         }
         reach[p] = r;
@@ -898,13 +937,15 @@ static void run_rule(flow_file *ff, const sunset_rule *r, marks *m, long *reach,
                                   u->span.line, self, u->doc, &last);
         if (at < 0) continue;
         /* a binding's own line: `x = x.with_data_parallel()` is reported by its seed */
-        if (!self && bind_at(ff, (size_t)last)->vspan.line == u->span.line) continue;
+        if (!self && !bind_at(ff, (size_t)last)->iter &&
+            bind_at(ff, (size_t)last)->vspan.line == u->span.line)
+            continue;
         /* one finding per statement: a migration rewrites the statement */
         uint32_t key = u->stmt.line ? u->stmt.line : u->span.line;
         if (key == last_stmt) continue;
         last_stmt = key;
         sb t = {0};
-        sb_puts(&t, u->obj);
+        sb_puts(&t, u->shown ? u->shown : u->obj);
         if (u->name) sb_printf(&t, ".%s", u->name);
         if (!t.oom)
             report(ud, r, u->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, u->span, u->stmt, t.s,
@@ -956,7 +997,8 @@ bool flow_escapes(flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) 
             if (!b->arg && b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1)))
                 continue;
             const char *name = short_name(b->target);
-            out = seen(ud, name, strlen(name));
+            size_t n = strlen(name);
+            out = seen(ud, name, b->item ? n - 2 : n); /* `exes[]`: the name exes */
         }
         for (size_t s = 1; s <= ff->scopes.n && !out; s++) {
             if (!m.fn_marked[s]) continue;

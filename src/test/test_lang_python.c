@@ -365,6 +365,56 @@ static void test_bindings(void **unused) {
     fx_close(&f);
 }
 
+/* Tuples and containers: `a, b = x, y` entry by entry; a literal's entries, a dict's values,
+ * a comprehension's body and `append`/`add` arguments are elements of the target (ITEM); a
+ * loop's variable is an element of its container (ITER), through enumerate() and d.items()
+ * for the second name only. */
+static void test_container_bindings(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "a, b = fluid.ParallelExecutor(p), 1\n"
+                                 "exes = [pe, None]\n"
+                                 "d = {'t': pe}\n"
+                                 "g = [make(p) for p in places]\n"
+                                 "exes.append(pe2)\n"
+                                 "for e in exes:\n"
+                                 "    pass\n"
+                                 "for i, e2 in enumerate(self.exes):\n"
+                                 "    pass\n"
+                                 "for k, v in d.items():\n"
+                                 "    pass\n"
+                                 "for w in d.values():\n"
+                                 "    pass\n"
+                                 "for x, y in pairs:\n"
+                                 "    pass\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "a", ANY);
+    assert_string_equal(r->aux, "fluid.ParallelExecutor(p)");
+    assert_int_equal(r->flags, 0);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "b", ANY)->aux, "1");
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exes", "pe")->flags, SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exes", "None")->flags,
+                     SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exes", "pe2")->flags,
+                     SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "d", "pe")->flags, SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "g", "make(p)")->flags,
+                     SUNSET_FACT_ITEM);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "e", ANY);
+    assert_string_equal(r->aux, "exes");
+    assert_int_equal(r->flags, SUNSET_FACT_ITER);
+    check_span(r, 6, 10, 6, 14);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "e2", ANY)->aux, "self.exes");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "v", ANY)->aux, "d");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "w", ANY)->aux, "d");
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "i", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "k", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "x", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "y", ANY), 0);
+    fx_close(&f);
+}
+
 /* Parameters and the call arguments that bind them: positions count positional entries
  * only, a keyword argument carries its keyword, and what follows `*` or `*args` is bound by
  * keyword only; literals are not arguments the flow follows. */
@@ -1486,6 +1536,7 @@ int main(void) {
         cmocka_unit_test(test_kwargs),
         cmocka_unit_test(test_statement_range),
         cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_container_bindings),
         cmocka_unit_test(test_param_arg_bindings),
         cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_docstring_code),
