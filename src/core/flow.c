@@ -17,8 +17,11 @@
  * is followed by position: `return exe, prog` marks element 0 of the function's result
  * (fn_marked is a mask of elements) and `exe, prog = build()` binds exe to element 0 of
  * build's (an unpacked call result is marked by nothing else); the frontend splits `a, b =
- * PE(), 1` into one binding per entry. Not
- * followed: aliasing through containers, globals rebound in functions, functions of other
+ * PE(), 1` into one binding per entry. A container's elements are the name `exes[]`: bound by
+ * a literal's entries and `exes.append(pe)` (ITEM binds, which add and end no mark), read by
+ * `for e in exes` (ITER binds) and `exes[i]`; a plain re-binding of exes re-binds exes[] to
+ * nothing (rebind_elements). Not
+ * followed: globals rebound in functions, functions of other
  * modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
@@ -416,6 +419,19 @@ static char *elements_key(const char *s, size_t n, bool elems) {
     return k;
 }
 
+/* `exes = ...` (a list literal too) starts a new container: a binding of `exes[]` to nothing,
+ * after which the elements appended before no longer reach (b: the binding just pushed). */
+static void rebind_elements(flow_file *ff, const fbind *b) {
+    fbind k = *b;
+    k.target = elements_key(b->target, strlen(b->target), true);
+    k.value = sunset_strndup("", 0);
+    k.callee = NULL, k.elem = -1, k.iter = false;
+    if (!k.target || !k.value || !vec_push(&ff->binds, &k)) {
+        sunset_free(k.target);
+        sunset_free(k.value);
+    }
+}
+
 /* `exe, prog = build()`: an element of a call's result, marked only by the function's own
  * `return exe, prog` (never by a seed or a name in its value) */
 static bool unpacked(const fbind *b) { return b->elem >= 0 && !b->ret; }
@@ -438,7 +454,9 @@ void flow_fact(flow_file *ff, const sunset_fact *f) {
             sunset_free(b.target);
             sunset_free(b.value);
             sunset_free(b.kw);
+            return;
         }
+        if (!b.ret && !b.arg && !b.param && !b.item) rebind_elements(ff, &b);
         return;
     }
     bool attr = f->kind == SUNSET_FACT_ATTR;
