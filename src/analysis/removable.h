@@ -114,6 +114,11 @@ typedef struct rm_item {
     bool token;         /* a registration: remove only the argument `name` from line `line` */
     char *replace;      /* RM_IMPORT: the statement becomes this one line (same indentation)
                            instead of going; owned; NULL when it goes */
+    char *migrate_to;   /* live: the target API, the `migrate_to` of its chain's seed rule; owned; NULL none */
+    char **unblocks;    /* a live file: the legacy items that turn dead once it is migrated away
+                           (a what-if run of the liveness), "file a.cc", "class Foo (a.h)"; owned */
+    size_t n_unblocks;
+    const char *mechanical; /* a migration the patch makes itself ("drop-argument"); static; NULL none */
 } rm_item;
 
 typedef struct rm_plan {

@@ -66,6 +66,15 @@ int rm_write_json(const rm_plan *p, sb *out) {
             if (k) sb_puts(out, ", ");
             sb_put_json_str_or_null(out, it->callers[k]);
         }
+        sb_puts(out, "], \"migrate_to\": ");
+        sb_put_json_str_or_null(out, it->migrate_to);
+        sb_puts(out, ", \"mechanical\": ");
+        sb_put_json_str_or_null(out, it->mechanical);
+        sb_puts(out, ", \"unblocks\": [");
+        for (size_t k = 0; k < it->n_unblocks; k++) {
+            if (k) sb_puts(out, ", ");
+            sb_put_json_str_or_null(out, it->unblocks[k]);
+        }
         sb_puts(out, "]}");
     }
     sb_puts(out, p->n_items ? "\n ]}\n" : "]}\n");
@@ -136,6 +145,48 @@ static int md_section(const rm_item *it) {
     }
 }
 
+/* The migrate table: each live legacy file, what to move its callers to (its seed rule's
+ * migrate_to) and what that unblocks (the what-if run of the liveness), most unblocking first. */
+static void md_migrate(const rm_plan *p, sb *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_items; i++) n += p->items[i].kind == RM_FILE && p->items[i].live;
+    if (!n) return;
+    const rm_item **rows = sunset_calloc(n, sizeof *rows);
+    if (!rows) {
+        out->oom = true;
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < p->n_items; i++)
+        if (p->items[i].kind == RM_FILE && p->items[i].live) rows[k++] = &p->items[i];
+    /* a stable insertion sort: most unblocks first, the plan's order among equals */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && rows[j]->n_unblocks > rows[j - 1]->n_unblocks; j--) {
+            const rm_item *t = rows[j];
+            rows[j] = rows[j - 1];
+            rows[j - 1] = t;
+        }
+    sb_printf(out, "\n## Migrate first: %zu live file%s\n\nMoving a file's live callers to the target API "
+                   "lets it go, and with it what only it keeps live (\"unblocks\", computed by re-running "
+                   "the liveness without it).\n\n| live file | migrate to | unblocks | first unblocked |\n"
+                   "|---|---|---|---|\n", n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++) {
+        const rm_item *it = rows[i];
+        sb_puts(out, "| ");
+        md_code(out, it->path);
+        sb_puts(out, " | ");
+        md_cell(out, it->migrate_to ? it->migrate_to : "(no migrate_to in its rule)");
+        sb_printf(out, " | %zu | ", it->n_unblocks);
+        for (size_t u = 0; u < it->n_unblocks && u < 3; u++) {
+            if (u) sb_puts(out, ", ");
+            md_cell(out, it->unblocks[u]);
+        }
+        if (it->n_unblocks > 3) sb_printf(out, " (+%zu more)", it->n_unblocks - 3);
+        sb_puts(out, " |\n");
+    }
+    sunset_free(rows);
+}
+
 /* The plan for a person: the summary and the per-step counts open, every table collapsed in a
  * <details> block, live items shortened to their seed rule and first caller. The full data,
  * every chain and caller, is the JSON plan. */
@@ -200,6 +251,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
         "Flags, passes and operators to retire",
         "Live legacy code (migrate first; never deleted by this plan)",
     };
+    md_migrate(p, out);
     size_t listed = 0;
     for (int sec = 0; sec < MD_N; sec++) listed += count[sec];
     if (listed) {

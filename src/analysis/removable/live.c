@@ -63,6 +63,10 @@ static bool edge_live(const ctx *c, size_t f, const edge *ed) {
 }
 
 static void make_live(ctx *c, node *n, char *who, bool *changed) {
+    if (rm_whatif_blocked(c, n)) {
+        sunset_free(who);
+        return;
+    }
     rm_add_caller(c, n, who);
     if (!n->live) {
         n->live = true;

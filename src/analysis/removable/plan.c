@@ -469,6 +469,7 @@ int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset
     rm_liveness(&c);
     if (c.oom) goto cleanup;
     rc = plan(&c, p);
+    if (!rc && rs) rc = rm_migrate_fill(&c, rs, p);
 cleanup:
     rm_graph_free(&c);
     pcre2_match_data_free(c.md);
@@ -488,6 +489,9 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(it->replace);
         for (size_t k = 0; k < it->n_callers; k++) sunset_free(it->callers[k]);
         sunset_free(it->callers);
+        sunset_free(it->migrate_to);
+        for (size_t k = 0; k < it->n_unblocks; k++) sunset_free(it->unblocks[k]);
+        sunset_free(it->unblocks);
     }
     sunset_free(p->items);
     sunset_free(p->root);
