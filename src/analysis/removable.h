@@ -121,6 +121,16 @@ typedef struct rm_item {
     const char *mechanical; /* a migration the patch makes itself ("drop-argument"); static; NULL none */
 } rm_item;
 
+/* Code that is not legacy but keeps legacy code live (it is a live caller of a live item): what
+ * to migrate it to and what that unblocks (the liveness re-run as if it named no legacy code). */
+typedef struct rm_consumer {
+    char *path;
+    char *migrate_to;   /* the distinct migrate_to of the items it keeps live, "; "-joined; owned; NULL none */
+    size_t n_keeps;     /* live items it is a caller of */
+    char **unblocks;    /* as rm_item.unblocks; owned */
+    size_t n_unblocks;
+} rm_consumer;
+
 typedef struct rm_plan {
     char *root;
     rm_item *items;     /* whole files first in step order, then partial items by path, line */
@@ -130,6 +140,8 @@ typedef struct rm_plan {
     size_t n_legacy_files, n_dead_files, n_live_files, n_derived_files;
     size_t n_kept_files; /* dead but kept: a reference to them cannot go by a safe edit */
     size_t n_steps;      /* independently landable steps (rm_item.step 1..n_steps) */
+    rm_consumer *consumers; /* by path */
+    size_t n_consumers;
 } rm_plan;
 
 /* Build the plan from a finished index and the scan result (the seeds), with the tree's

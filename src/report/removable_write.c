@@ -27,6 +27,15 @@ static void chain_json(sb *out, const rm_item *it) {
     sb_free(&t);
 }
 
+static void json_strs(sb *out, char *const *v, size_t n) {
+    sb_putc(out, '[');
+    for (size_t k = 0; k < n; k++) {
+        if (k) sb_puts(out, ", ");
+        sb_put_json_str_or_null(out, v[k]);
+    }
+    sb_putc(out, ']');
+}
+
 int rm_write_json(const rm_plan *p, sb *out) {
     size_t n_whole = 0, n_live = 0, n_partial = 0, n_patch = 0;
     for (size_t i = 0; i < p->n_items; i++) {
@@ -61,23 +70,28 @@ int rm_write_json(const rm_plan *p, sb *out) {
         sb_put_json_str_or_null(out, it->after);
         sb_puts(out, ", \"replace\": ");
         sb_put_json_str_or_null(out, it->replace);
-        sb_puts(out, ", \"live_callers\": [");
-        for (size_t k = 0; k < it->n_callers; k++) {
-            if (k) sb_puts(out, ", ");
-            sb_put_json_str_or_null(out, it->callers[k]);
-        }
-        sb_puts(out, "], \"migrate_to\": ");
+        sb_puts(out, ", \"live_callers\": ");
+        json_strs(out, it->callers, it->n_callers);
+        sb_puts(out, ", \"migrate_to\": ");
         sb_put_json_str_or_null(out, it->migrate_to);
         sb_puts(out, ", \"mechanical\": ");
         sb_put_json_str_or_null(out, it->mechanical);
-        sb_puts(out, ", \"unblocks\": [");
-        for (size_t k = 0; k < it->n_unblocks; k++) {
-            if (k) sb_puts(out, ", ");
-            sb_put_json_str_or_null(out, it->unblocks[k]);
-        }
-        sb_puts(out, "]}");
+        sb_puts(out, ", \"unblocks\": ");
+        json_strs(out, it->unblocks, it->n_unblocks);
+        sb_putc(out, '}');
     }
-    sb_puts(out, p->n_items ? "\n ]}\n" : "]}\n");
+    sb_puts(out, p->n_items ? "\n ],\n \"consumers\": [" : "],\n \"consumers\": [");
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        const rm_consumer *k = &p->consumers[i];
+        sb_puts(out, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
+        sb_put_json_str_or_null(out, k->path);
+        sb_puts(out, ", \"migrate_to\": ");
+        sb_put_json_str_or_null(out, k->migrate_to);
+        sb_printf(out, ", \"keeps_live\": %zu, \"unblocks\": ", k->n_keeps);
+        json_strs(out, k->unblocks, k->n_unblocks);
+        sb_putc(out, '}');
+    }
+    sb_puts(out, p->n_consumers ? "\n ]}\n" : "]}\n");
     return out->oom ? -1 : 0;
 }
 
@@ -145,6 +159,15 @@ static int md_section(const rm_item *it) {
     }
 }
 
+/* The first three of v, then how many more. */
+static void md_first(sb *out, char *const *v, size_t n) {
+    for (size_t u = 0; u < n && u < 3; u++) {
+        if (u) sb_puts(out, ", ");
+        md_cell(out, v[u]);
+    }
+    if (n > 3) sb_printf(out, " (+%zu more)", n - 3);
+}
+
 /* The migrate table: each live legacy file, what to move its callers to (its seed rule's
  * migrate_to) and what that unblocks (the what-if run of the liveness), most unblocking first. */
 static void md_migrate(const rm_plan *p, sb *out) {
@@ -177,14 +200,24 @@ static void md_migrate(const rm_plan *p, sb *out) {
         sb_puts(out, " | ");
         md_cell(out, it->migrate_to ? it->migrate_to : "(no migrate_to in its rule)");
         sb_printf(out, " | %zu | ", it->n_unblocks);
-        for (size_t u = 0; u < it->n_unblocks && u < 3; u++) {
-            if (u) sb_puts(out, ", ");
-            md_cell(out, it->unblocks[u]);
-        }
-        if (it->n_unblocks > 3) sb_printf(out, " (+%zu more)", it->n_unblocks - 3);
+        md_first(out, it->unblocks, it->n_unblocks);
         sb_puts(out, " |\n");
     }
     sunset_free(rows);
+    if (!p->n_consumers) return;
+    sb_printf(out, "\nCode that is not legacy but keeps the files above live (%zu file%s); migrating one "
+                   "unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | unblocks | "
+                   "first unblocked |\n|---|---|---|---|---|\n", p->n_consumers, p->n_consumers == 1 ? "" : "s");
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        const rm_consumer *c = &p->consumers[i];
+        sb_puts(out, "| ");
+        md_code(out, c->path);
+        sb_printf(out, " | %zu | ", c->n_keeps);
+        md_cell(out, c->migrate_to ? c->migrate_to : "(no migrate_to in the rules)");
+        sb_printf(out, " | %zu | ", c->n_unblocks);
+        md_first(out, c->unblocks, c->n_unblocks);
+        sb_puts(out, " |\n");
+    }
 }
 
 /* The plan for a person: the summary and the per-step counts open, every table collapsed in a

@@ -494,6 +494,14 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(it->unblocks);
     }
     sunset_free(p->items);
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        rm_consumer *k = &p->consumers[i];
+        sunset_free(k->path);
+        sunset_free(k->migrate_to);
+        for (size_t u = 0; u < k->n_unblocks; u++) sunset_free(k->unblocks[u]);
+        sunset_free(k->unblocks);
+    }
+    sunset_free(p->consumers);
     sunset_free(p->root);
     memset(p, 0, sizeof *p);
 }

@@ -136,6 +136,7 @@ typedef struct ctx {
     } *seed_dirs;
     size_t n_seed_dirs;
     size_t block_p1;        /* what-if (whatif.c): file + 1 that never turns live, 0 none */
+    size_t mute_p1;         /* what-if: file + 1 whose references keep nothing live, 0 none */
     bool oom;
 } ctx;
 
@@ -232,6 +233,8 @@ bool rm_whatif_blocked(const ctx *c, const node *n);
  * away (f and what it defines excepted), described ("file a.cc", "class Foo (a.h)") into out
  * (char *, owned). The real run's marks and callers are unchanged. Returns 0, -1 on OOM. */
 int rm_whatif(ctx *c, size_t f, vec *out);
+/* The same for a file that is not legacy, as if it named no legacy code (c->mute_p1). */
+int rm_whatif_consumer(ctx *c, size_t f, vec *out);
 /* Every live item's migrate_to (from rs), every live file's unblocks (rm_whatif). 0, -1 on OOM. */
 int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p);
 

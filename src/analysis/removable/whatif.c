@@ -92,16 +92,16 @@ static void swap_marks(const ctx *c, saved **keep, bool restore) {
 
 /* The what-if for legacy file f: what was live (keep) and is dead now, f's own items left out,
  * into out (char *, owned). */
-static void whatif_one(ctx *c, saved **keep, size_t f, vec *out) {
+static void whatif_one(ctx *c, saved **keep, size_t f, bool mute, vec *out) {
     swap_marks(c, keep, false);
-    c->block_p1 = f + 1;
+    *(mute ? &c->mute_p1 : &c->block_p1) = f + 1;
     rm_liveness(c);
-    c->block_p1 = 0;
+    c->block_p1 = c->mute_p1 = 0;
     group g[5];
     size_t ng = groups_of(c, g);
     for (size_t k = 0; k < ng && !c->oom; k++)
         for (size_t i = 0; i < g[k].count; i++) {
-            if (!g[k].n[i].legacy || !keep[k][i].live || g[k].n[i].live || definer(c, k, i) == f) continue;
+            if (!g[k].n[i].legacy || !keep[k][i].live || g[k].n[i].live || (!mute && definer(c, k, i) == f)) continue;
             char *d = describe(c, k, i);
             if (!d || !vec_push(out, &d)) {
                 sunset_free(d);
@@ -112,24 +112,98 @@ static void whatif_one(ctx *c, saved **keep, size_t f, vec *out) {
     swap_marks(c, keep, true);
 }
 
-int rm_whatif(ctx *c, size_t f, vec *out) {
+static int whatif_run(ctx *c, size_t f, bool mute, vec *out) {
     group g[5];
     size_t ng = groups_of(c, g);
     saved *keep[5] = {0};
     int rc = -1;
     for (size_t k = 0; k < ng; k++)
         if (!(keep[k] = sunset_calloc(g[k].count ? g[k].count : 1, sizeof(saved)))) goto cleanup;
-    whatif_one(c, keep, f, out);
+    whatif_one(c, keep, f, mute, out);
     rc = c->oom ? -1 : 0;
 cleanup:
     for (size_t k = 0; k < ng; k++) sunset_free(keep[k]);
     return rc;
 }
 
+int rm_whatif(ctx *c, size_t f, vec *out) { return whatif_run(c, f, false, out); }
+int rm_whatif_consumer(ctx *c, size_t f, vec *out) { return whatif_run(c, f, true, out); }
+
 static rm_item *live_file_item(rm_plan *p, const char *path) {
     for (size_t i = 0; i < p->n_items; i++)
         if (p->items[i].kind == RM_FILE && p->items[i].live && !strcmp(p->items[i].path, path)) return &p->items[i];
     return NULL;
+}
+
+/* The file a caller string starts with ("a.cc:12 ...", "a.cc uses X"), when it is one that is
+ * not legacy; else -1. */
+static long caller_file(const ctx *c, const char *who) {
+    char path[4096];
+    size_t n = strcspn(who, ": ");
+    if (!n || n >= sizeof path) return -1;
+    memcpy(path, who, n);
+    path[n] = 0;
+    long f = rm_lookup_rel(c, "", 0, path);
+    return f >= 0 && !c->fn[f].legacy ? f : -1;
+}
+
+/* Add s to consumer k's "; "-joined migrate_to unless it holds it already. */
+static int add_target_api(rm_consumer *k, const char *s) {
+    if (!s || (k->migrate_to && strstr(k->migrate_to, s))) return 0;
+    char *j = k->migrate_to ? rm_fmt("%s; %s", k->migrate_to, s) : rm_dupz(s);
+    if (!j) return -1;
+    sunset_free(k->migrate_to);
+    k->migrate_to = j;
+    return 0;
+}
+
+static rm_consumer *consumer_of(rm_plan *p, const char *path, bool *oom) {
+    for (size_t i = 0; i < p->n_consumers; i++)
+        if (!strcmp(p->consumers[i].path, path)) return &p->consumers[i];
+    rm_consumer *v = sunset_realloc(p->consumers, (p->n_consumers + 1) * sizeof *v);
+    char *d = rm_dupz(path);
+    if (v) p->consumers = v;
+    if (!v || !d) {
+        sunset_free(d);
+        *oom = true;
+        return NULL;
+    }
+    rm_consumer *k = &p->consumers[p->n_consumers++];
+    memset(k, 0, sizeof *k);
+    k->path = d;
+    return k;
+}
+
+static int cmp_consumer(const void *a, const void *b) {
+    return strcmp(((const rm_consumer *)a)->path, ((const rm_consumer *)b)->path);
+}
+
+/* Every live item's callers that are not legacy code: the plan's consumers, each with the
+ * target APIs of what it keeps live and what migrating it unblocks. */
+static int consumers_fill(ctx *c, rm_plan *p) {
+    bool oom = false;
+    for (size_t i = 0; i < p->n_items && !oom; i++) {
+        const rm_item *it = &p->items[i];
+        for (size_t j = 0; it->live && j < it->n_callers && !oom; j++) {
+            long f = caller_file(c, it->callers[j]);
+            if (f < 0) continue;
+            rm_consumer *k = consumer_of(p, c->files[f]->path, &oom);
+            if (!k) break;
+            k->n_keeps++;
+            if (add_target_api(k, it->migrate_to)) oom = true;
+        }
+    }
+    if (oom) return -1;
+    if (p->n_consumers) qsort(p->consumers, p->n_consumers, sizeof *p->consumers, cmp_consumer);
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        rm_consumer *k = &p->consumers[i];
+        vec out = VEC_INIT(char *);
+        int rc = rm_whatif_consumer(c, (size_t)rm_lookup_rel(c, "", 0, k->path), &out);
+        k->unblocks = (char **)out.v; /* the vec's buffer, now the consumer's */
+        k->n_unblocks = out.n;
+        if (rc) return -1;
+    }
+    return 0;
 }
 
 int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p) {
@@ -153,5 +227,5 @@ int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p) {
         it->unblocks = (char **)out.v; /* the vec's buffer, now the item's */
         it->n_unblocks = out.n;
     }
-    return 0;
+    return consumers_fill(c, p);
 }
