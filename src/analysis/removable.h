@@ -30,6 +30,7 @@ typedef enum rm_kind {
     RM_IMPORT,     /* an import / include line of a removed or legacy module */
     RM_REGISTRATION, /* a CMake command or argument, or a tool-list entry, naming a removed file */
     RM_OP,         /* an operator registration (REGISTER_OPERATOR ...): run by its type name */
+    RM_ARGUMENT,   /* a whole-line keyword parameter or argument nothing reads (rule "mechanical") */
     RM_KIND_COUNT
 } rm_kind;
 
@@ -118,7 +119,7 @@ typedef struct rm_item {
     char **unblocks;    /* a live file: the legacy items that turn dead once it is migrated away
                            (a what-if run of the liveness), "file a.cc", "class Foo (a.h)"; owned */
     size_t n_unblocks;
-    const char *mechanical; /* a migration the patch makes itself ("drop-argument"); static; NULL none */
+    char *mechanical;   /* a migration the patch makes itself ("drop-argument"); owned; NULL none */
 } rm_item;
 
 /* Code that is not legacy but keeps legacy code live (it is a live caller of a live item): what

@@ -849,6 +849,22 @@ static int patch_deleted_files(const rm_plan *p, const char *root, sb *out) {
     return err;
 }
 
+/* Line l (0-based) is `name=value,` alone and the line before it ends in ',' or '('. */
+static bool keyword_line(const lines *L, size_t l, const char *name) {
+    size_t n = L->len[l], i = 0, nn = strlen(name);
+    const char *s = L->at[l];
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i <= nn || memcmp(s + i, name, nn) != 0) return false;
+    for (i += nn; i < n && s[i] == ' '; i++) {}
+    if (i >= n || s[i] != '=') return false;
+    size_t e = n;
+    while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\r')) e--;
+    if (e <= i + 1 || s[e - 1] != ',' || memchr(s + i + 1, '(', e - i - 1) || memchr(s + i + 1, '#', e - i - 1)) return false;
+    size_t pe = L->len[l - 1];
+    while (pe > 0 && (L->at[l - 1][pe - 1] == ' ' || L->at[l - 1][pe - 1] == '\r')) pe--;
+    return pe > 0 && (L->at[l - 1][pe - 1] == ',' || L->at[l - 1][pe - 1] == '(');
+}
+
 /* The whole lines the path's dead items take (classes and the blank lines before them,
  * tool-list entries, whole CMake commands), marked in del; how many items. */
 static size_t mark_whole_lines(const rm_plan *p, const char *path, const lines *L, bool *del) {
@@ -857,6 +873,14 @@ static size_t mark_whole_lines(const rm_plan *p, const char *path, const lines *
         const rm_item *it = &p->items[i];
         if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
         if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
+        if (it->kind == RM_ARGUMENT) {
+            /* a mechanical drop: the line, when it still holds only the keyword and follows a
+             * ',' or '(' (what is left stays a valid parameter or argument list) */
+            if (it->line < 2 || it->line > L->n || !keyword_line(L, it->line - 1, it->name)) continue;
+            del[it->line - 1] = true;
+            any++;
+            continue;
+        }
         if (it->kind == RM_CLASS) {
             /* a dead Python class: its lines and the blank lines that set it off before */
             if (!it->line || it->end > L->n) continue;

@@ -78,6 +78,7 @@ typedef struct ctx {
     const sunset_index *ix;
     const sunset_result *res;
     const sunset_cross_file *conv; /* the tree's conventions (settings.cross_file); never NULL */
+    const sunset_ruleset *rs;      /* the rules (their "mechanical"); NULL when none */
     pcre2_match_data *md;          /* for conv's regexes */
     size_t nf;
     ix_file **files;
