@@ -191,8 +191,9 @@ static void md_migrate(const rm_plan *p, sb *out) {
         }
     sb_printf(out, "\n## Migrate first: %zu live file%s\n\nMoving a file's live callers to the target API "
                    "lets it go, and with it what only it keeps live (\"unblocks\", computed by re-running "
-                   "the liveness without it).\n\n| live file | migrate to | unblocks | first unblocked |\n"
-                   "|---|---|---|---|\n", n, n == 1 ? "" : "s");
+                   "the liveness without it).\n\n<details><summary>Live files: %zu</summary>\n\n"
+                   "| live file | migrate to | unblocks | first unblocked |\n|---|---|---|---|\n",
+              n, n == 1 ? "" : "s", n);
     for (size_t i = 0; i < n; i++) {
         const rm_item *it = rows[i];
         sb_puts(out, "| ");
@@ -204,10 +205,11 @@ static void md_migrate(const rm_plan *p, sb *out) {
         sb_puts(out, " |\n");
     }
     sunset_free(rows);
+    sb_puts(out, "\n</details>\n");
     if (!p->n_consumers) return;
-    sb_printf(out, "\nCode that is not legacy but keeps the files above live (%zu file%s); migrating one "
-                   "unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | unblocks | "
-                   "first unblocked |\n|---|---|---|---|---|\n", p->n_consumers, p->n_consumers == 1 ? "" : "s");
+    sb_printf(out, "\n<details><summary>Live consumers, code that is not legacy but keeps the files above live: "
+                   "%zu</summary>\n\nMigrating one unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | unblocks | "
+                   "first unblocked |\n|---|---|---|---|---|\n", p->n_consumers);
     for (size_t i = 0; i < p->n_consumers; i++) {
         const rm_consumer *c = &p->consumers[i];
         sb_puts(out, "| ");
@@ -218,6 +220,7 @@ static void md_migrate(const rm_plan *p, sb *out) {
         md_first(out, c->unblocks, c->n_unblocks);
         sb_puts(out, " |\n");
     }
+    sb_puts(out, "\n</details>\n");
 }
 
 /* The plan for a person: the summary and the per-step counts open, every table collapsed in a
