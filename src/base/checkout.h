@@ -9,6 +9,7 @@
 #define SUNSET_BASE_CHECKOUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include "base/util.h"
 
@@ -56,6 +57,17 @@ git_repository *sunset_checkout_repo_for(const sunset_checkout *co, const char *
 /* The index's paths below the root, root-relative and sorted, into out (char *, caller
  * frees each); gitlinks left out. Nothing outside a work tree. 0, or -1 on OOM. */
 int sunset_checkout_tracked(const sunset_checkout *co, vec *out);
+
+/* What the git index knows of files without reading them: for each root-relative path of
+ * files[0..n) (below the root, sorted or not), ids[i] = a 64-bit digest of the blob id of
+ * its index entry when git itself would take the work-tree file as unchanged without
+ * reading it: a regular stage-0 entry, not assumed-valid, skip-worktree or intent-to-add,
+ * whose stat data (mtime and ctime to the nanosecond, size, inode, device, owner, the
+ * executable bit) match the file's lstat, and that is not racily clean (its mtime is older
+ * than the index file's: a file written in the same instant as the index may have changed
+ * unseen). Else ids[i] = 0: the caller reads the file. Outside a work tree every id is 0.
+ * Returns how many ids are known. */
+size_t sunset_checkout_blob_ids(const sunset_checkout *co, char *const *files, size_t n, uint64_t *ids);
 
 /* rev's tree in the checkout's repository into *tree (caller frees with git_tree_free): 0, or
  * -1 with a message; a revision that does not resolve gets the fetch a shallow clone needs. */
