@@ -168,6 +168,22 @@ static void md_first(sb *out, char *const *v, size_t n) {
     if (n > 3) sb_printf(out, " (+%zu more)", n - 3);
 }
 
+/* Most unblocks first, then by path (a file's item and a consumer are each one per path). */
+static int cmp_unblocking(size_t na, const char *pa, size_t nb, const char *pb) {
+    if (na != nb) return na > nb ? -1 : 1;
+    return strcmp(pa, pb);
+}
+
+static int cmp_unblocking_item(const void *a, const void *b) {
+    const rm_item *x = *(const rm_item *const *)a, *y = *(const rm_item *const *)b;
+    return cmp_unblocking(x->n_unblocks, x->path, y->n_unblocks, y->path);
+}
+
+static int cmp_unblocking_consumer(const void *a, const void *b) {
+    const rm_consumer *x = *(const rm_consumer *const *)a, *y = *(const rm_consumer *const *)b;
+    return cmp_unblocking(x->n_unblocks, x->path, y->n_unblocks, y->path);
+}
+
 /* The migrate table: each live legacy file, what to move its callers to (its seed rule's
  * migrate_to) and what that unblocks (the what-if run of the liveness), most unblocking first. */
 static void md_migrate(const rm_plan *p, sb *out) {
@@ -182,13 +198,7 @@ static void md_migrate(const rm_plan *p, sb *out) {
     size_t k = 0;
     for (size_t i = 0; i < p->n_items; i++)
         if (p->items[i].kind == RM_FILE && p->items[i].live) rows[k++] = &p->items[i];
-    /* a stable insertion sort: most unblocks first, the plan's order among equals */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && rows[j]->n_unblocks > rows[j - 1]->n_unblocks; j--) {
-            const rm_item *t = rows[j];
-            rows[j] = rows[j - 1];
-            rows[j - 1] = t;
-        }
+    qsort(rows, n, sizeof *rows, cmp_unblocking_item);
     sb_printf(out, "\n## Migrate first: %zu live file%s\n\nMoving a file's live callers to the target API "
                    "lets it go, and with it what only it keeps live (\"unblocks\", computed by re-running "
                    "the liveness without it).\n\n<details><summary>Live files: %zu</summary>\n\n"
@@ -210,8 +220,15 @@ static void md_migrate(const rm_plan *p, sb *out) {
     sb_printf(out, "\n<details><summary>Live consumers, code that is not legacy but keeps the files above live: "
                    "%zu</summary>\n\nMigrating one unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | unblocks | "
                    "first unblocked |\n|---|---|---|---|---|\n", p->n_consumers);
+    const rm_consumer **cs = sunset_calloc(p->n_consumers, sizeof *cs);
+    if (!cs) {
+        out->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < p->n_consumers; i++) cs[i] = &p->consumers[i];
+    qsort(cs, p->n_consumers, sizeof *cs, cmp_unblocking_consumer);
     for (size_t i = 0; i < p->n_consumers; i++) {
-        const rm_consumer *c = &p->consumers[i];
+        const rm_consumer *c = cs[i];
         sb_puts(out, "| ");
         md_code(out, c->path);
         sb_printf(out, " | %zu | ", c->n_keeps);
@@ -220,6 +237,7 @@ static void md_migrate(const rm_plan *p, sb *out) {
         md_first(out, c->unblocks, c->n_unblocks);
         sb_puts(out, " |\n");
     }
+    sunset_free(cs);
     sb_puts(out, "\n</details>\n");
 }
 
