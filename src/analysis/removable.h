@@ -126,7 +126,8 @@ typedef struct rm_item {
  * to migrate it to and what that unblocks (the liveness re-run as if it named no legacy code). */
 typedef struct rm_consumer {
     char *path;
-    char *migrate_to;   /* the distinct migrate_to of the items it keeps live, "; "-joined; owned; NULL none */
+    char **migrate_to;  /* the distinct migrate_to of the items it keeps live, in order; owned */
+    size_t n_migrate_to;
     size_t n_keeps;     /* live items it is a caller of */
     char **unblocks;    /* as rm_item.unblocks; owned */
     size_t n_unblocks;

@@ -86,7 +86,7 @@ int rm_write_json(const rm_plan *p, sb *out) {
         sb_puts(out, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
         sb_put_json_str_or_null(out, k->path);
         sb_puts(out, ", \"migrate_to\": ");
-        sb_put_json_str_or_null(out, k->migrate_to);
+        json_strs(out, k->migrate_to, k->n_migrate_to);
         sb_printf(out, ", \"keeps_live\": %zu, \"unblocks\": ", k->n_keeps);
         json_strs(out, k->unblocks, k->n_unblocks);
         sb_putc(out, '}');
@@ -232,7 +232,11 @@ static void md_migrate(const rm_plan *p, sb *out) {
         sb_puts(out, "| ");
         md_code(out, c->path);
         sb_printf(out, " | %zu | ", c->n_keeps);
-        md_cell(out, c->migrate_to ? c->migrate_to : "(no migrate_to in the rules)");
+        for (size_t u = 0; u < c->n_migrate_to; u++) {
+            if (u) sb_puts(out, "; ");
+            md_cell(out, c->migrate_to[u]);
+        }
+        if (!c->n_migrate_to) md_cell(out, "(no migrate_to in the rules)");
         sb_printf(out, " | %zu | ", c->n_unblocks);
         md_first(out, c->unblocks, c->n_unblocks);
         sb_puts(out, " |\n");

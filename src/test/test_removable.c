@@ -1535,7 +1535,8 @@ static void migrate_table_unblocks(void **state) {
     assert_true(base->n_callers >= 1);
     assert_int_equal(p.n_consumers, 1);
     assert_string_equal(p.consumers[0].path, "exe/user.cc");
-    assert_string_equal(p.consumers[0].migrate_to, api);
+    assert_int_equal(p.consumers[0].n_migrate_to, 1);
+    assert_string_equal(p.consumers[0].migrate_to[0], api);
     assert_int_equal(p.consumers[0].n_unblocks, 4);
     sb j = {0}, m = {0};
     assert_int_equal(rm_write_json(&p, &j), 0);

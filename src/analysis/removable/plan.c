@@ -555,6 +555,7 @@ void rm_plan_free(rm_plan *p) {
     for (size_t i = 0; i < p->n_consumers; i++) {
         rm_consumer *k = &p->consumers[i];
         sunset_free(k->path);
+        for (size_t u = 0; u < k->n_migrate_to; u++) sunset_free(k->migrate_to[u]);
         sunset_free(k->migrate_to);
         for (size_t u = 0; u < k->n_unblocks; u++) sunset_free(k->unblocks[u]);
         sunset_free(k->unblocks);

@@ -147,13 +147,16 @@ static long caller_file(const ctx *c, const char *who) {
     return f >= 0 && !c->fn[f].legacy ? f : -1;
 }
 
-/* Add s to consumer k's "; "-joined migrate_to unless it holds it already. */
+/* Add s to consumer k's target APIs unless it holds it already. */
 static int add_target_api(rm_consumer *k, const char *s) {
-    if (!s || (k->migrate_to && strstr(k->migrate_to, s))) return 0;
-    char *j = k->migrate_to ? rm_fmt("%s; %s", k->migrate_to, s) : rm_dupz(s);
-    if (!j) return -1;
-    sunset_free(k->migrate_to);
-    k->migrate_to = j;
+    if (!s) return 0;
+    for (size_t i = 0; i < k->n_migrate_to; i++)
+        if (!strcmp(k->migrate_to[i], s)) return 0;
+    char **v = sunset_realloc(k->migrate_to, (k->n_migrate_to + 1) * sizeof *v);
+    if (!v) return -1;
+    k->migrate_to = v;
+    if (!(v[k->n_migrate_to] = rm_dupz(s))) return -1;
+    k->n_migrate_to++;
     return 0;
 }
 
