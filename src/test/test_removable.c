@@ -9,6 +9,7 @@
  * allocation failure, and end to end on a copy of testdata/paddle-mini: the patch applies with
  * `git apply`, and a re-scan finds no whole-file item left and no change outside the plan.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include "analysis/index.h"
 #include "report/removable.h"
 #include "core/rules_int.h"
+#include "test/shell.h"
 
 typedef struct tfile {
     const char *path;
@@ -100,6 +102,7 @@ static void seed_result(sunset_result *r) {
 
 static sunset_index *tree_index(bool reverse) {
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < N_TREE; i++) {
         const tfile *t = &TREE[reverse ? N_TREE - 1 - i : i];
@@ -301,8 +304,10 @@ static void flags_and_passes(void **state) {
     rm_plan_free(&p);
 }
 
-/* Paddle's conventions are data (settings.cross_file): without them, the empty test module is
- * no test module, so it is not legacy, and no tool-list entry names a removed test. */
+/* Paddle's conventions are data (settings.cross_file, settings.cmake.sections): without them,
+ * the empty test module is no test module, so it is not legacy, no tool-list entry names a
+ * removed test, and no CMake command defines a target (SRCS, DEPS are settings), so helper.cc
+ * is in no target that goes with legacy_lib and keeps helper.h; the legacy files still go. */
 static void conventions_from_settings(void **state) {
     sunset_index *ix = tree_index(false);
     sunset_result r;
@@ -311,7 +316,9 @@ static void conventions_from_settings(void **state) {
     assert_int_equal(rm_plan_build(ix, NULL, &r, &p), 0);
     assert_null(item(&p, RM_FILE, "t/test_empty_pe.py", NULL));
     assert_null(item(&p, RM_REGISTRATION, "tools/list.py", "test_leaf"));
-    assert_non_null(item(&p, RM_FILE, "c/helper.h", NULL));
+    assert_null(item(&p, RM_FILE, "c/helper.h", NULL));
+    assert_non_null(item(&p, RM_FILE, "c/legacy.h", NULL));
+    assert_null(item(&p, RM_TARGET, "c/CMakeLists.txt", "helper_lib"));
     rm_plan_free(&p);
     sunset_index_free(ix);
 }
@@ -371,6 +378,46 @@ static void write_files(const char *dir, const tfile *tree, size_t n) {
 }
 
 static void write_tree(const char *dir) { write_files(dir, TREE, N_TREE); }
+
+/* A rule pack's own CMake wrapper (settings.cmake: target_commands, keywords, sections) is read
+ * without a rebuild: its MY_DEPS section holds the dependency the frontend's section rule
+ * matches, and its MY_SRCS section compiles the legacy source, so the removal plan drops the
+ * target with it. The shipped rules know neither keyword. */
+static void cmake_wrapper_from_a_pack(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sunset-rmpack-XXXXXX", bin[PATH_MAX];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(realpath(test_bin(), bin));
+    static const tfile files[] = {
+        {"paddle/fluid/framework/parallel_executor.cc", SUNSET_LANG_CPP,
+         "#include \"paddle/fluid/framework/parallel_executor.h\"\nnamespace paddle {\nParallelExecutor::ParallelExecutor() {}\n}\n"},
+        {"paddle/fluid/framework/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "my_cc_library(pe_lib MY_SRCS parallel_executor.cc MY_DEPS ssa_graph_executor)\n"},
+    };
+    char tree[64];
+    snprintf(tree, sizeof tree, "%s/tree", dir);
+    assert_int_equal(mkdir(tree, 0755), 0);
+    write_files(tree, files, sizeof files / sizeof files[0]);
+    assert_int_equal(test_sh("mkdir %s/pack && cp rules/*.json %s/pack/ && sed -i "
+                             "-e 's/\"target_commands\": \\[/\"target_commands\": [\"my_cc_library\",/' "
+                             "-e 's/\"keywords\": \\[/\"keywords\": [\"MY_DEPS\", \"MY_SRCS\",/' "
+                             "-e 's/\"sources\": \\[\"SRCS\"/\"sources\": [\"SRCS\", \"MY_SRCS\"/' "
+                             "-e 's/\"deps\": \\[\"DEPS\"/\"deps\": [\"DEPS\", \"MY_DEPS\"/' %s/pack/00-settings.json",
+                             dir, dir, dir), 0);
+    const char *packs[] = {"--rules pack", ""};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(test_sh("cd %s && %s scan --no-config --no-cache -q %s -f json -o s.json tree; test $? -le 1",
+                                 dir, bin, packs[k]), 0);
+        assert_int_equal(test_sh("cd %s && %s removable --no-config --no-cache %s -f json -o r.json tree",
+                                 dir, bin, packs[k]), 0);
+        int sees = k == 0 ? 0 : 1; /* grep's exit code: 0 found */
+        assert_int_equal(test_sh("grep -q '\"rule\":\"PE-CMAKE-REF\",[^}]*\"path\":\"paddle/fluid/framework/CMakeLists.txt\"' %s/s.json", dir), sees);
+        assert_int_equal(test_sh("grep -q '\"kind\": \"target\", [^}]*\"name\": \"pe_lib\", [^}]*"
+                                 "\"chain\": \"every source is legacy: paddle/fluid/framework/parallel_executor.cc' %s/r.json",
+                                 dir), sees);
+    }
+    assert_int_equal(test_sh("rm -rf %s", dir), 0);
+}
 
 static void patch_contents(void **state) {
     char dir[] = "/tmp/sunset-rm-XXXXXX";
@@ -640,6 +687,7 @@ static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 
 /* The index of tree[n]. */
 static sunset_index *index_of(const tfile *tree, size_t n) {
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
         sunset_source s = {tree[i].path, tree[i].path, tree[i].text, strlen(tree[i].text), tree[i].lang};
@@ -821,6 +869,7 @@ static void ops_by_type_name(void **state) {
         {"t/launch_test.cc", SUNSET_LANG_CPP, "#include \"gtest/gtest.h\"\nUSE_OP_ITSELF(legacy_launch);\n"},
     };
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < 2; i++) {
         sunset_source src = {linked[i].path, linked[i].path, linked[i].text, strlen(linked[i].text), linked[i].lang};
@@ -1617,6 +1666,7 @@ int main(void) {
         cmocka_unit_test(live_legacy_has_callers),
         cmocka_unit_test(flags_and_passes),
         cmocka_unit_test(conventions_from_settings),
+        cmocka_unit_test(cmake_wrapper_from_a_pack),
         cmocka_unit_test(independent_of_order),
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),

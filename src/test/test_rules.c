@@ -81,6 +81,14 @@ static const bad_case bad[] = {
                        "{\"id\":7,\"title\":\"t\"},{\"id\":8,\"title\":\"t\"}]}}", "at most 7 tasks"},
     {"bad cmake setting", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
                           "\"cmake\":{\"targets\":[]}}}", "unknown field \"targets\" in \"cmake\""},
+    {"bad cmake section", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"cmake\":{\"sections\":{\"srcs\":[\"SRCS\"]}}}}", "unknown field \"srcs\" in \"cmake.sections\""},
+    {"cmake sources not a list", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"cmake\":{\"sections\":{\"sources\":\"SRCS\"}}}}", "\"sources\" must be an array of strings"},
+    {"unknown macro role", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"macros\":{\"roles\":{\"kernel\":[\"PD_REGISTER_KERNEL\"]}}}}", "unknown field \"kernel\" in \"macros.roles\""},
+    {"flag role without stem", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"macros\":{\"roles\":{\"flag\":{\"types\":[\"bool\"]}}}}}", "\"flag\" needs \"stem\""},
     {"unknown language", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"go\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
      "unknown language \"go\""},
     {"kind/language mismatch", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"keyword\",\"names\":[\"exec_strategy\"]}}"),

@@ -130,7 +130,7 @@ static void edit_items(planner *P, const vec *edits) {
             if (x->line <= e->line && x->end >= e->line) k = x;
         }
         long dt = k && k->n_args ? rm_target_pos(c, k->args[0]) : -1;
-        bool defines = k && e->how == RM_REF_COMMAND && rm_target_command(k) && dt >= 0 && P->dead_target[dt];
+        bool defines = k && e->how == RM_REF_COMMAND && rm_target_command(c->conv, k) && dt >= 0 && P->dead_target[dt];
         rm_kind kind = !cmake ? RM_IMPORT : defines ? RM_TARGET : RM_REGISTRATION;
         rm_item *it = plan_add(c, P->p, kind, F->path, e->token ? e->token : defines ? k->args[0] : named,
                                e->line, e->end);

@@ -174,8 +174,9 @@ long rm_resolve_base(const ctx *c, size_t cid, const char *base);
 /* The first class (lowest id) called `name`; cls_next gives the others. */
 long rm_class_named(const ctx *c, const char *name);
 long rm_target_pos(const ctx *c, const char *name);
-/* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
-bool rm_target_command(const ix_cmd *k);
+/* A CMake command defining a target: NAME then a section of settings.cmake.sections (SRCS,
+ * MODULES, DEPS ...). */
+bool rm_target_command(const sunset_cross_file *conv, const ix_cmd *k);
 
 /* ---- names a Python module only passes on (reexport.c) ---- */
 
