@@ -62,6 +62,8 @@ struct sunset_rule {
     vec literals;          /* char * */
     char *examples_json;   /* the rule's "examples" array, serialised; NULL if none */
     char *description;     /* the rule's "description", else its pack's; NULL if neither */
+    char *migrate_to;      /* "migrate_to": the API a live use moves to, else its pack's; NULL if neither */
+    char *mechanical;      /* "mechanical": the edit the patch makes for it ("drop-argument"); NULL none */
     struct flow_rule *flow; /* attribute rules with "receiver": {"bound_to": ...}; owned
                                (core/flow.h); NULL for every other rule */
     bool anchored;         /* counts only in a file tied to Paddle (settings.anchor); false when

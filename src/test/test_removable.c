@@ -1552,6 +1552,113 @@ static void cmake_relayout(void **state) {
     rm_plan_free(&p);
 }
 
+/* Issue 27 item 6: each live legacy file names its target API (its seed rule's migrate_to) and
+ * what migrating it unblocks, computed by re-running the liveness without it; the code that is
+ * not legacy but keeps it live is a consumer with its own what-if. */
+static void migrate_table_unblocks(void **state) {
+    const tfile tree[] = {
+        {"details/op_handle_base.h", SUNSET_LANG_CPP, "class OpHandleBase {\n};\n"},
+        {"details/fetch_op_handle.h", SUNSET_LANG_CPP,
+         "#include \"details/op_handle_base.h\"\nclass FetchOpHandle : public OpHandleBase {\n};\n"},
+        {"exe/user.cc", SUNSET_LANG_CPP, "#include \"details/fetch_op_handle.h\"\nint f() { FetchOpHandle h; return 0; }\n"},
+    };
+    sunset_finding seeds[2] = {
+        {.rule_id = "OH-PATH", .path = "details/op_handle_base.h", .span = {1, 1, 1, 1}, .matched = "details/op_handle_base.h"},
+        {.rule_id = "OH-PATH", .path = "details/fetch_op_handle.h", .span = {1, 1, 1, 1}, .matched = "details/fetch_op_handle.h"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, 3, seeds, 2, &p, &d);
+    const char *api = sunset_ruleset_find(RS, "OH-PATH")->migrate_to;
+    assert_non_null(api);
+    const rm_item *fetch = item(&p, RM_FILE, "details/fetch_op_handle.h", NULL);
+    const rm_item *base = item(&p, RM_FILE, "details/op_handle_base.h", NULL);
+    assert_true(fetch && fetch->live && base && base->live);
+    assert_string_equal(fetch->migrate_to, api);
+    /* only fetch_op_handle.h keeps op_handle_base.h (and its class) live */
+    assert_int_equal(fetch->n_unblocks, 2);
+    assert_string_equal(fetch->unblocks[0], "file details/op_handle_base.h");
+    assert_string_equal(fetch->unblocks[1], "class OpHandleBase (details/op_handle_base.h)");
+    assert_int_equal(base->n_unblocks, 0);
+    /* the real run's live marks and callers are untouched by the what-ifs */
+    assert_true(base->n_callers >= 1);
+    assert_int_equal(p.n_consumers, 1);
+    assert_string_equal(p.consumers[0].path, "exe/user.cc");
+    assert_int_equal(p.consumers[0].n_migrate_to, 1);
+    assert_string_equal(p.consumers[0].migrate_to[0], api);
+    assert_int_equal(p.consumers[0].n_unblocks, 4);
+    sb j = {0}, m = {0};
+    assert_int_equal(rm_write_json(&p, &j), 0);
+    assert_non_null(strstr(j.s, "\"unblocks\": [\"file details/op_handle_base.h\", \"class OpHandleBase"));
+    assert_non_null(strstr(j.s, "\"consumers\": [\n  {\"path\": \"exe/user.cc\""));
+    assert_int_equal(rm_write_markdown(&p, &m), 0);
+    assert_non_null(strstr(m.s, "## Migrate first: 2 live files"));
+    assert_non_null(strstr(m.s, "| `details/fetch_op_handle.h` | "));
+    assert_non_null(strstr(m.s, " | 2 | file details/op_handle_base.h, class OpHandleBase"));
+    sb_free(&j);
+    sb_free(&m);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+#define WD_PY "import unittest\n\n\nclass TestWD(unittest.TestCase):\n    def run_exe(\n        self,\n" \
+              "        place,\n        use_reduce=False,\n        use_fast_executor=False,\n        use_mem=False,\n" \
+              "    ):\n        return place, use_reduce, use_mem\n"
+
+/* A mechanical migration: a keyword parameter nothing reads, on a line of its own, is dropped by
+ * the patch (the rule says "mechanical": "drop-argument"); once the name is read anywhere, or
+ * the line holds more than the keyword, it is not. */
+static void mechanical_drop_argument(void **state) {
+    const tfile tree[] = {{"test/legacy_test/test_wd.py", SUNSET_LANG_PYTHON, WD_PY}};
+    sunset_finding fd = {.rule_id = "ES-PY-FAST-EXECUTOR", .ctx = SUNSET_CTX_CODE, .path = "test/legacy_test/test_wd.py",
+                         .span = {9, 9, 9, 26}, .matched = "use_fast_executor",
+                         .snippet = "        use_fast_executor=False,"};
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, 1, &fd, 1, &p, &d);
+    const rm_item *a = item(&p, RM_ARGUMENT, "test/legacy_test/test_wd.py", "use_fast_executor");
+    assert_non_null(a);
+    assert_true(a->patchable && !a->live);
+    assert_string_equal(a->mechanical, "drop-argument");
+    assert_int_equal(a->step, 1);
+    assert_non_null(strstr(d.s, "@@ -6,7 +6,6 @@\n         self,\n         place,\n         use_reduce=False,\n"
+                                "-        use_fast_executor=False,\n         use_mem=False,\n"));
+    /* the patch applies to the tree and the check finds nothing left dangling */
+    char dir[] = "/tmp/sunset-mech-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, 1);
+    sb why = {0};
+    assert_int_equal(rm_patch_applies(dir, d.s, d.len, &why), 0);
+    sb_free(&why);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cd %s && git init -q . && git apply --check - <<'EOF'\n%sEOF\n", dir, d.s);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    sb j = {0};
+    assert_int_equal(rm_write_json(&p, &j), 0);
+    assert_non_null(strstr(j.s, "\"kind\": \"argument\""));
+    assert_non_null(strstr(j.s, "\"mechanical\": \"drop-argument\""));
+    sb_free(&j);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* a second mention of the name (a body reading it) keeps the parameter */
+    sunset_finding two[2] = {fd, fd};
+    two[1].span.line = 12;
+    two[1].snippet = "        return use_fast_executor";
+    plan_of(tree, 1, two, 2, &p, &d);
+    assert_null(item(&p, RM_ARGUMENT, "test/legacy_test/test_wd.py", NULL));
+    assert_null(d.s ? strstr(d.s, "test_wd.py") : NULL);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* a line holding more than the keyword stays */
+    fd.snippet = "        use_fast_executor=False, use_mem=False,";
+    plan_of(tree, 1, &fd, 1, &p, &d);
+    assert_null(item(&p, RM_ARGUMENT, "test/legacy_test/test_wd.py", NULL));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
@@ -1579,6 +1686,8 @@ int main(void) {
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
+        cmocka_unit_test(migrate_table_unblocks),
+        cmocka_unit_test(mechanical_drop_argument),
     };
     int failed = cmocka_run_group_tests(tests, load_rules, free_rules);
     sb_free(&chain_text);
