@@ -174,7 +174,9 @@ static int wt_entry(git_odb_backend *mp, const char *abs, const git_index_entry 
 
 /* The work tree under prefix as an in-memory index (*out); its blobs in an in-memory backend of
  * repo's object database. 0, or -1 with a message. */
-static int workdir_index(git_repository *repo, const char *prefix, git_index **out, char *err, size_t errn) {
+static int workdir_index(const sunset_checkout *co, git_index **out, char *err, size_t errn) {
+    git_repository *repo = co->repo;
+    const char *prefix = co->prefix;
     git_index *real = NULL, *wi = NULL;
     git_odb *odb = NULL;
     git_odb_backend *mp = NULL;
@@ -203,12 +205,24 @@ static int workdir_index(git_repository *repo, const char *prefix, git_index **o
         if (r < 0 || (r == 0 && git_index_add(wi, &ne))) goto fail;
     }
     /* the untracked files: what the walker takes under the prefix that the index does not hold */
-    walk_opts wo = {true, NULL, 0, NULL, 0, false, NULL};
+    /* the walk runs from the top: the checkout's tracked paths, with the root's prefix */
+    vec tracked = VEC_INIT(char *);
+    int we = sunset_checkout_tracked(co, &tracked) ? ENOMEM : 0;
+    for (size_t i = 0; i < tracked.n && !we; i++) {
+        char **t = &VEC_AT(&tracked, char *, i), *full = sunset_malloc(strlen(prefix) + strlen(*t) + 1);
+        if (full) sprintf(full, "%s%s", prefix, *t);
+        else we = ENOMEM;
+        sunset_free(*t);
+        *t = full;
+    }
+    walk_opts wo = {true, NULL, 0, NULL, 0, false, &tracked, co->top};
     walk_stats ws = {0};
     sb start = {0};
     sb_putn(&start, prefix, *prefix ? strlen(prefix) - 1 : 0);
-    int we = start.oom ? ENOMEM : walk_tree(wd, start.s ? start.s : "", &wo, &files, &ws, NULL, NULL);
+    if (!we) we = start.oom ? ENOMEM : walk_tree(wd, start.s ? start.s : "", &wo, &files, &ws, NULL, NULL);
     sb_free(&start);
+    for (size_t i = 0; i < tracked.n; i++) sunset_free(VEC_AT(&tracked, char *, i));
+    vec_free(&tracked);
     if (we) goto fail;
     for (size_t i = 0; i < files.n; i++) {
         const char *p = VEC_AT(&files, char *, i);
@@ -362,7 +376,7 @@ static int collect(const sunset_checkout *co, const char *rev, bool staged, diff
                     : git_diff_tree_to_workdir_with_index(&diff, repo, tree, &opts);
     const git_error *ge = de ? git_error_last() : NULL;
     if (de && !staged && ge && ge->message && strstr(ge->message, "nesting too deep")) {
-        if (workdir_index(repo, prefix, &wi, err, errn)) goto cleanup;
+        if (workdir_index(co, &wi, err, errn)) goto cleanup;
         opts.flags = GIT_DIFF_FORCE_TEXT;
         de = git_diff_tree_to_index(&diff, repo, tree, wi, &opts);
         git_index_free(wi);

@@ -192,7 +192,7 @@ static bool path_walked(const replay *rp, const char *path) {
 static bool path_wanted(const replay *rp, const char *path) {
     const history_opts *o = rp->o;
     walk_opts wo = {false, o->include ? (const char *const *)o->include->v : NULL, o->include ? o->include->n : 0,
-                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0, false, NULL};
+                    o->exclude ? (const char *const *)o->exclude->v : NULL, o->exclude ? o->exclude->n : 0, false, NULL, NULL};
     return walk_selected(&wo, path) && path_walked(rp, path);
 }
 

@@ -96,7 +96,7 @@ static bool exists_under(const char *root, const char *path) {
 /* Would the walk have taken this (now deleted) path? The walk's own rule says. */
 static bool path_selected(const cli *c, const scan_ctx *s, const char *path) {
     walk_opts o = {!c->no_ignore, (const char *const *)s->include.v, s->include.n,
-                   (const char *const *)s->exclude.v, s->exclude.n, true, NULL};
+                   (const char *const *)s->exclude.v, s->exclude.n, true, NULL, NULL};
     return walk_selected(&o, path);
 }
 

@@ -408,17 +408,17 @@ int scan_prepare(const cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
     if ((rc = open_checkout(c, s)) || (rc = scan_add_config_globs(c, s))) return rc;
-    /* the index's paths, read once through the checkout for every PATH's walk */
+    /* the work tree and the index's paths, found once by the checkout for every PATH's walk
+     * (none outside a work tree: the walk then looks for no .git of its own) */
     vec tracked = VEC_INIT(char *);
-    bool have_tracked = !s->no_walk && s->co.repo && s->co.prefix;
-    if (have_tracked && sunset_checkout_tracked(&s->co, &tracked)) {
+    if (!s->no_walk && sunset_checkout_tracked(&s->co, &tracked)) {
         strs_free(&tracked);
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
     walk_opts wo = {!c->no_ignore, (const char *const *)s->include.v, s->include.n,
                     (const char *const *)s->exclude.v, s->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
-                    have_tracked ? &tracked : NULL};
+                    &tracked, s->co.top};
     bool quiet = c->quiet;
     for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
         int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &quiet);

@@ -262,10 +262,6 @@ static bool resolve_dir(const char *dir, const char *top, char *out, size_t n, b
     return ok;
 }
 
-bool sunset_cache_dir_refused(const char *dir, char *why, size_t n) {
-    return sunset_cache_dir_refused_in(dir, NULL, why, n);
-}
-
 bool sunset_cache_dir_refused_in(const char *dir, git_repository *given, char *why, size_t n) {
     char real[PATH_MAX], probe[PATH_MAX], top[PATH_MAX];
     bool link_in;

@@ -26,10 +26,9 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t namespace_hash,
 /* Must the cache directory dir be left alone? True, with the reason in why, when it lies in a
  * git work tree and git tracks it or a file below it, or a symbolic link inside the work tree
  * is on its path: a change could then plant entries that replay a clean result, or point
- * sunset's writes outside the tree. */
-bool sunset_cache_dir_refused(const char *dir, char *why, size_t n);
-/* The same with the repository already open (the checkout's) when dir lies in its work
- * tree; repo NULL: found from dir. */
+ * sunset's writes outside the tree.
+ * repo: the repository already open (the command's checkout's) when dir lies in its work
+ * tree; NULL only for a dir outside it (another repository, or none: opened from dir). */
 typedef struct git_repository git_repository;
 bool sunset_cache_dir_refused_in(const char *dir, git_repository *repo, char *why, size_t n);
 /* Write the cache back (atomically: temp file + rename, so concurrent runs never see a torn

@@ -329,7 +329,8 @@ static bool ignored(walker *w, const char *rel, bool is_dir) {
 static int cmp_names(const void *a, const void *b);
 
 /* Load the root-relative paths of the index's entries under the root (gitlinks left out:
- * a submodule is another repository). Silent when there is no readable repository. */
+ * a submodule is another repository). Silent when there is no readable repository. Only
+ * for a walk without a checkout (walk_find_git's fallback): a command hands o->tracked. */
 static void tracked_load(walker *w) {
     sunset_git_init();
     git_repository *repo = NULL;
@@ -661,18 +662,30 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
     vec_free(&stack);
 }
 
-/* Find the git work tree holding root; load the ignore files above root. */
+/* The fallback for a walk without a checkout (o->tracked NULL: library and test callers):
+ * is dir the top of a git work tree (it holds .git)? git_setup asks it for the root and
+ * each parent, nearest first; walk_tree then reads that work tree's index (tracked_load).
+ * The only place the walk finds a work tree itself: a command's walk is handed the top and
+ * the tracked paths by its checkout (base/checkout.h). */
+static bool walk_find_git(const char *dir) {
+    char probe[PATH_MAX + 8];
+    struct stat st;
+    snprintf(probe, sizeof probe, "%s/.git", dir);
+    return stat(probe, &st) == 0;
+}
+
+/* Where the work tree holding root is (the caller's top, or walk_find_git); load the ignore
+ * files above root. */
 static void git_setup(walker *w) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", w->root_real);
     vec chain = VEC_INIT(char *); /* ancestor dirs from root up to the top */
+    bool given = w->o->tracked != NULL;
     for (;;) {
+        if (given && !w->o->top) break; /* the caller knows: in no work tree */
         char *s = sunset_strndup(dir, strlen(dir));
         if (s && !vec_push(&chain, &s)) sunset_free(s);
-        char probe[PATH_MAX + 8];
-        struct stat st;
-        snprintf(probe, sizeof probe, "%s/.git", dir);
-        if (stat(probe, &st) == 0) {
+        if (given ? strcmp(dir, w->o->top) == 0 : walk_find_git(dir)) {
             w->in_git = true;
             break;
         }

@@ -17,7 +17,12 @@ typedef struct walk_opts {
     bool gate;                   /* check, baseline: a cache directory (CACHEDIR.TAG, .sunset-cache)
                                   * exempts no file git tracks: a change can commit either */
     const vec *tracked;          /* char *: the index's root-relative paths, sorted (the
-                                  * checkout's, base/checkout.h); NULL: the walk reads the index */
+                                  * checkout's, base/checkout.h): the caller resolved the work
+                                  * tree, `top` says where it is. NULL: the walk finds the work
+                                  * tree and reads the index itself (walk_find_git, for callers
+                                  * with no checkout: tests, fuzzers) */
+    const char *top;             /* with tracked: the resolved top of the git work tree holding
+                                  * the root (the checkout's), NULL outside any work tree */
 } walk_opts;
 
 typedef struct walk_stats {

@@ -325,6 +325,34 @@ static void check_diff_base_opens_the_repository_once(void **state) {
     assert_int_equal(run(r, "git checkout -q HEAD -- . && rm -rf paddle/fluid/framework/new/x.cc .sunset-cache"), 0);
 }
 
+/* scan, removable and baseline walk the tree, read the index, place the cache and anchor the
+ * tree through the checkout: one open each, with the cache in the work tree, from a
+ * sub-directory, and without .gitignore (--no-ignore) */
+static void scan_removable_baseline_open_the_repository_once(void **state) {
+    repo *r = *state;
+    fresh(r);
+    int rc = 0;
+    static const char *const scan[] = {"scan", "-q", "--no-cache", "-f", "json"};
+    assert_int_equal(count_opens_of(r, cmd_scan, scan, 5, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    static const char *const cached[] = {"scan", "-q", "-f", "json", "python"};
+    assert_int_equal(count_opens_of(r, cmd_scan, cached, 5, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    static const char *const noign[] = {"scan", "-q", "--no-cache", "--no-ignore", "-f", "json", "paddle"};
+    assert_int_equal(count_opens_of(r, cmd_scan, noign, 7, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    static const char *const rem[] = {"removable", "-q", "--no-cache", "-f", "json"};
+    assert_int_equal(count_opens_of(r, cmd_removable, rem, 5, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    static const char *const base[] = {"baseline", "-q", "--no-cache"};
+    assert_int_equal(count_opens_of(r, cmd_baseline, base, 3, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    static const char *const sub[] = {"baseline", "-q", "paddle/fluid"};
+    assert_int_equal(count_opens_of(r, cmd_baseline, sub, 3, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    assert_int_equal(run(r, "git checkout -q HEAD -- . && rm -rf .sunset-cache"), 0);
+}
+
 /* report reads the measured commit, its remotes and the PRs of its history through the
  * checkout's repository: one open, however much of the history it reads */
 static void report_opens_the_repository_once(void **state) {
@@ -370,6 +398,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(check_diff_base_opens_the_repository_once),
         cmocka_unit_test(report_opens_the_repository_once),
+        cmocka_unit_test(scan_removable_baseline_open_the_repository_once),
         cmocka_unit_test(history_replays_through_the_checkout),
         cmocka_unit_test(new_include_fails_wherever_check_runs),
         cmocka_unit_test(narrowed_check_with_configured_globs),

@@ -89,7 +89,7 @@ static void free_list(vec *v) {
 
 static void honours_gitignore(void **state) {
     (void)state;
-    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL};
+    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
@@ -124,7 +124,7 @@ static void include_exclude(void **state) {
     (void)state;
     const char *exc[] = {"third_party/", "*.log"};
     const char *inc[] = {"*.cc", "*.log"};
-    walk_opts o = {true, inc, 2, exc, 2, false, NULL};
+    walk_opts o = {true, inc, 2, exc, 2, false, NULL, NULL};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     assert_int_equal(walk_tree(root, "", &o, &out, &st, NULL, NULL), 0);
@@ -137,7 +137,7 @@ static void include_exclude(void **state) {
 
 static void start_below_root(void **state) {
     (void)state;
-    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL};
+    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     assert_int_equal(walk_tree(root, "sub", &o, &out, &st, NULL, NULL), 0);
@@ -263,7 +263,7 @@ static void ignore_files_never_block(void **state) {
     assert_true(pid >= 0);
     if (pid == 0) {
         alarm(20);
-        walk_opts o = {true, NULL, 0, NULL, 0, false, NULL};
+        walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
         vec out = VEC_INIT(char *);
         walk_stats st = {0};
         int ok = walk_tree(dir, "", &o, &out, &st, NULL, NULL) == 0 && has(&out, "sub/a.py") &&
@@ -326,7 +326,7 @@ static void too_deep_is_warned(void **state) {
     assert_non_null(f);
     fclose(f);
 
-    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL};
+    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     n_long_warnings = 0;
@@ -361,7 +361,7 @@ typedef struct deep_walk {
 
 static void *deep_walk_run(void *arg) {
     deep_walk *d = arg;
-    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL};
+    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
     d->rc = walk_tree(d->dir, "", &o, &d->out, &d->st, count_long, NULL);
     return NULL;
 }
@@ -431,7 +431,7 @@ static void tracked_files_beat_gitignore(void **state) {
              "git add -f details/build_strategy.cc build_dir/kept.cc",
              root);
     int rc = system(cmd);
-    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL};
+    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
     vec out = VEC_INIT(char *);
     walk_stats st = {0};
     int wrc = rc ? -1 : walk_tree(root, "", &o, &out, &st, NULL, NULL);
