@@ -461,6 +461,34 @@ static void tracked_files_beat_gitignore(void **state) {
     assert_int_equal(inits, 2);
 }
 
+/* A command's walk is told where the work tree is (the checkout's top and tracked paths) and
+ * finds none itself: the top's ignore files apply to a root below it, and a caller that
+ * found no work tree (top NULL) gets no ignore rules, whatever .git the walk could probe. */
+static void the_callers_work_tree_decides(void **state) {
+    (void)state;
+    put("sub/extra.log", "x");
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s/sub", root);
+    char real[PATH_MAX];
+    assert_non_null(realpath(root, real));
+    vec tracked = VEC_INIT(char *);
+    walk_opts o = {true, NULL, 0, NULL, 0, false, &tracked, real};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    assert_int_equal(walk_tree(sub, "", &o, &out, &st, NULL, NULL), 0);
+    assert_false(has(&out, "extra.log"));  /* the top's *.log */
+    assert_false(has(&out, "secret.txt")); /* sub's own .gitignore */
+    assert_true(has(&out, "top_only.py")); /* /top_only.py is anchored at the top */
+    free_list(&out);
+    o.top = NULL;
+    assert_int_equal(walk_tree(sub, "", &o, &out, &st, NULL, NULL), 0);
+    assert_true(has(&out, "extra.log"));
+    assert_true(has(&out, "secret.txt"));
+    free_list(&out);
+    snprintf(sub, sizeof sub, "%s/sub/extra.log", root);
+    assert_int_equal(unlink(sub), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(honours_gitignore),
@@ -473,6 +501,7 @@ int main(void) {
         cmocka_unit_test(too_deep_is_warned),
         cmocka_unit_test(thousands_of_levels),
         cmocka_unit_test(tracked_files_beat_gitignore),
+        cmocka_unit_test(the_callers_work_tree_decides),
     };
     return cmocka_run_group_tests_name("walk", tests, setup, teardown);
 }
