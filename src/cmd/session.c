@@ -473,6 +473,7 @@ int scan_prepare(const cli *c, scan_ctx *s) {
     }
     sunset_error err = {{0}};
     s->eo.tree_root = s->root;
+    s->eo.tree_top = s->co.top;
     s->eng = sunset_engine_new(s->rs, &s->eo, &err);
     if (!s->eng) {
         fprintf(stderr, "sunset: %s\n", err.msg);

@@ -4,6 +4,8 @@
  */
 #include "core/anchor.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,27 +58,32 @@ bool anchor_tree_by(const sunset_anchor *a, bool (*exists)(void *ud, const char 
     return yes;
 }
 
-bool anchor_tree(const sunset_anchor *a, const char *root) {
+/* The fallback for a caller with no checkout (tests, the library): the length of dir's part
+ * that is the top of its git work tree (the nearest ancestor holding .git; 0 = "/"), or len
+ * outside git. A command hands the checkout's top instead. */
+static size_t anchor_find_top(const char *dir, size_t len) {
+    for (size_t n = len;; n = parent_len(dir, n)) {
+        if (exists_in(dir, n, ".git")) return n;
+        if (n == 0) return len;
+    }
+}
+
+bool anchor_tree(const sunset_anchor *a, const char *root, const char *top) {
     if (!a->on || !root || !*root) return !a->on;
-    char *dir = realpath(root, NULL);
-    if (!dir) return false;
+    char dir[PATH_MAX];
+    size_t tl = top ? (strcmp(top, "/") ? strlen(top) : 0) : 0;
+    bool given = top && strncmp(root, top, tl) == 0 && (root[tl] == 0 || root[tl] == '/');
+    if (given) snprintf(dir, sizeof dir, "%s", root); /* the checkout resolved both */
+    else if (!realpath(root, dir)) return false;
     /* the root and its parents up to the top of its git work tree, so that a file or a
      * sub-directory of a Paddle checkout is scanned as part of it; outside git, the root */
-    size_t len = strlen(dir), top = len;
-    for (size_t n = len;; n = parent_len(dir, n)) {
-        if (exists_in(dir, n, ".git")) {
-            top = n;
-            break;
-        }
-        if (n == 0) break;
-    }
+    size_t len = strlen(dir), stop = given ? tl : anchor_find_top(dir, len);
     bool yes = false;
     for (size_t n = len; !yes; n = parent_len(dir, n)) {
         for (size_t i = 0; i < a->tree.n && !yes; i++)
             yes = exists_in(dir, n, VEC_AT(&a->tree, char *, i));
-        if (n <= top) break;
+        if (n <= stop) break;
     }
-    free(dir);
     return yes;
 }
 

@@ -12,9 +12,10 @@
 void sunset_anchor_init(sunset_anchor *a);
 void sunset_anchor_free(sunset_anchor *a);
 
-/* Is the tree under `root` Paddle's own (one of settings.anchor.tree exists there)? Then
- * every file scanned in it is tied. */
-bool anchor_tree(const sunset_anchor *a, const char *root);
+/* Is the tree under `root` Paddle's own (one of settings.anchor.tree exists in root or a
+ * parent up to its git work tree's top)? Then every file scanned in it is tied. top: that
+ * top, resolved (the checkout's; root then resolved too), or NULL: found from root. */
+bool anchor_tree(const sunset_anchor *a, const char *root, const char *top);
 /* The same for a tree not on disk (a commit's): `exists` answers for a root-relative path. */
 bool anchor_tree_by(const sunset_anchor *a, bool (*exists)(void *ud, const char *path), void *ud);
 /* Tied by the file alone: its root-relative path, or a line of its head (a licence header). */

@@ -64,7 +64,7 @@ static void set_tree_off(sunset_engine *e, const char *root, bool (*exists)(void
         if (!r->unless_tree_without.n) continue;
         sunset_anchor a = {.on = true, .tree = r->unless_tree_without};
         if (exists || (root && *root))
-            e->tree_off[i] = !(exists ? anchor_tree_by(&a, exists, ud) : anchor_tree(&a, root));
+            e->tree_off[i] = !(exists ? anchor_tree_by(&a, exists, ud) : anchor_tree(&a, root, e->o->tree_top));
         if (!e->tree_off[i]) e->tree_off_key = hash64(r->id, strlen(r->id), e->tree_off_key + 1);
     }
 }
@@ -894,7 +894,7 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
     }
     e->rs = rs;
     e->o = o;
-    e->tree_anchored = anchor_tree(&rs->anchor, o->tree_root);
+    e->tree_anchored = anchor_tree(&rs->anchor, o->tree_root, o->tree_top);
     e->n_rules = rs->rules.n;
     if (!(e->tree_off = sunset_calloc(e->n_rules ? e->n_rules : 1, 1))) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
@@ -1029,7 +1029,7 @@ static int cores(void) {
 int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
                        sunset_result *res) {
     double t0 = now_ms();
-    e->tree_anchored = anchor_tree(&e->rs->anchor, root);
+    e->tree_anchored = anchor_tree(&e->rs->anchor, root, e->o->tree_top);
     set_tree_off(e, root, NULL, NULL);
     int jobs = e->o->jobs > 0 ? e->o->jobs : cores();
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;

@@ -52,6 +52,8 @@ typedef struct sunset_engine_opts {
                                    rule examples, which model Paddle's code */
     const char *tree_root;      /* the tree in-memory scans (check, stdin) belong to, for
                                    settings.anchor.tree; NULL = none. A scan uses its root */
+    const char *tree_top;       /* the git work tree's top around the root, resolved (the
+                                   checkout's); NULL: outside one, or found from the root */
     bool progress;              /* progress line (sunset_note) */
     const disable_entry *disable; size_t n_disable;
     const sunset_indexer *indexer; /* NULL = none */

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <limits.h>
+
 #include "core/engine.h"
 #include "lang/registry.h"
 
@@ -230,6 +232,38 @@ static void paddle_tree_ties_every_file(void **state) {
     sunset_engine_free(e);
 }
 
+/* A command hands the engine its checkout's work-tree top: the root's parents up to it are
+ * looked at without any .git probe; without one (a library caller), only what the probe
+ * finds (here no .git: the root alone). */
+static void the_checkouts_top_bounds_the_tree(void **state) {
+    fixture *f = *state;
+    char tmp[] = "/tmp/sunset-anchor-XXXXXX", top[PATH_MAX], p[PATH_MAX + 64];
+    assert_non_null(mkdtemp(tmp));
+    assert_non_null(realpath(tmp, top));
+    const char *dirs[] = {"tools", "paddle", "paddle/fluid"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", top, dirs[i]);
+        assert_int_equal(mkdir(p, 0755), 0);
+    }
+    snprintf(p, sizeof p, "%s/tools/ut_rule.py", top);
+    FILE *fp = fopen(p, "w");
+    assert_non_null(fp);
+    fputs("exe = ParallelExecutor()\n", fp);
+    fclose(fp);
+    snprintf(p, sizeof p, "%s/tools", top);
+    assert_int_equal(scan_tree(f, p, "ut_rule.py"), 0); /* no top, no .git: tools/ alone */
+    sunset_engine_opts o = f->o;
+    o.tree_top = top;
+    sunset_error err = {{0}};
+    fixture g = {f->rs, sunset_engine_new(f->rs, &o, &err), o};
+    assert_non_null(g.e);
+    assert_int_equal(scan_tree(&g, p, "ut_rule.py"), 1); /* Paddle's own tools/ */
+    sunset_engine_free(g.e);
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void unless_reads_another_sense(void **state) {
     (void)state;
     fixture *g;
@@ -356,6 +390,7 @@ static void bad_anchors_are_load_errors(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(python_by_import),
+        cmocka_unit_test(the_checkouts_top_bounds_the_tree),
         cmocka_unit_test(python_import_outside_the_part),
         cmocka_unit_test(cpp_by_namespace_and_include),
         cmocka_unit_test(cmake_docs_and_unanchored_rules),
