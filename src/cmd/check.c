@@ -143,7 +143,11 @@ static int base_view_init(const cli *c, const sunset_checkout *co, const char *r
     memset(b, 0, sizeof *b);
     b->rev = rev;
     b->co = co;
-    if (!realpath(first, b->start) || stat(b->start, &st) != 0) {
+    /* the first PATH as the checkout resolved it: its root and first start path */
+    const char *rel = co->starts.n ? VEC_AT(&co->starts, char *, 0) : "";
+    bool at_slash = strcmp(co->root, "/") == 0;
+    snprintf(b->start, sizeof b->start, "%s%s%s", at_slash ? "" : co->root, *rel || at_slash ? "/" : "", rel);
+    if (stat(b->start, &st) != 0) {
         fprintf(stderr, "sunset: %s: %s\n", first, strerror(errno));
         return EXIT_USAGE;
     }
