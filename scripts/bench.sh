@@ -374,7 +374,7 @@ CLONE_SRC=$HIST_REPO
 [ "$(git -C "$TREE" rev-parse --show-toplevel 2>/dev/null || true)" != "$(cd "$TREE" && pwd -P)" ] || CLONE_SRC=$TREE
 git clone -q --shared "$CLONE_SRC" "$WORK/clean" || die "git clone --shared $CLONE_SRC failed"
 git clone -q --shared "$CLONE_SRC" "$WORK/edit" || die "git clone --shared $CLONE_SRC failed"
-EDIT_FILE=$(git -C "$WORK/edit" ls-files '*.py' | head -1)
+EDIT_FILE=$(git -C "$WORK/edit" ls-files '*.py' | sed -n 1p) # not head: pipefail
 [ -n "$EDIT_FILE" ] || die "$CLONE_SRC: no Python file to edit"
 INDEX_CMD=("$SUNSET" scan . --format json -j "$JOBS" "${Q[@]}" --cache "$WORK/cache-index")
 EDIT_CMD=("$SUNSET" scan . --format json -j "$JOBS" "${Q[@]}" --cache "$WORK/cache-edit")

@@ -7,10 +7,13 @@
 
 #include "core/suppress.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint64_t hash_str(const char *x, uint64_t h) {
@@ -102,6 +105,7 @@ bool replay_try(const cli *c, const char *cache_dir, uint64_t key, double elapse
     char *text = NULL;
     size_t len = 0;
     bool ok = !p.oom && read_file(p.s, 0, &text, &len) == 0;
+    if (ok) (void)utimensat(AT_FDCWD, p.s, NULL, 0); /* used now: the last to be evicted */
     sb_free(&p);
     if (!ok) return false;
     unsigned long long k;
@@ -142,6 +146,34 @@ static long sentinel_at(const sb *sdoc, int *dec) {
     return (long)(hit - s);
 }
 
+/* Keep the newest REPLAY_KEEP stored documents (each about the size of a scan's JSON: 2 MB on
+ * Paddle): every edit of a tree is a new key, and the old ones are rarely wanted again. */
+#define REPLAY_KEEP 8
+static void evict_old(const char *cache_dir) {
+    DIR *d = opendir(cache_dir);
+    if (!d) return;
+    for (;;) {
+        rewinddir(d);
+        struct dirent *e;
+        size_t n = 0;
+        struct timespec oldest = {0, 0};
+        char name[NAME_MAX + 1] = "";
+        while ((e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            struct stat st;
+            if (l != 23 || strcmp(e->d_name + 16, ".result") || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW)) continue;
+            n++;
+            if (!*name || st.st_mtim.tv_sec < oldest.tv_sec ||
+                (st.st_mtim.tv_sec == oldest.tv_sec && st.st_mtim.tv_nsec < oldest.tv_nsec)) {
+                oldest = st.st_mtim;
+                memcpy(name, e->d_name, l + 1);
+            }
+        }
+        if (n <= REPLAY_KEEP || unlinkat(dirfd(d), name, 0)) break;
+    }
+    closedir(d);
+}
+
 void replay_store(const char *cache_dir, uint64_t key, const sb *doc, const sb *sentinel_doc, double elapsed_ms,
                   int rc) {
     int dec;
@@ -162,7 +194,7 @@ void replay_store(const char *cache_dir, uint64_t key, const sb *doc, const sb *
                   body.len);
         sb_putn(&file, body.s ? body.s : "", body.len);
         result_path(&p, cache_dir, key);
-        if (!file.oom && !p.oom) (void)write_file_atomic(p.s, file.s, file.len);
+        if (!file.oom && !p.oom && write_file_atomic(p.s, file.s, file.len) == 0) evict_old(cache_dir);
     }
     sb_free(&body);
     sb_free(&check);

@@ -153,6 +153,25 @@ static void rules_and_options_invalidate(void **state) {
     assert_true(same("err1", "base"));
 }
 
+/* Every new state of the tree stores a document: the newest 8 are kept, the one just used
+ * among them. */
+static void old_documents_are_evicted(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c", dir), 0);
+    for (int i = 0; i < 11; i++) {
+        assert_int_equal(test_sh("echo 'x = %d' > %s/tree/python/paddle/round.py", i, dir), 0);
+        assert_int_equal(scan_to("-f json", "round"), 0);
+        if (i == 0) assert_int_equal(test_sh("cp %s/c/*.result %s/first.result", dir, dir), 0);
+        if (i == 5) { /* the first state again: replayed, so it counts as new */
+            assert_int_equal(test_sh("echo 'x = 0' > %s/tree/python/paddle/round.py", dir), 0);
+            assert_int_equal(scan_to("-f json", "round"), 0);
+        }
+    }
+    assert_int_equal(results(), 8);
+    assert_int_equal(test_sh("for f in %s/c/*.result; do cmp -s $f %s/first.result && exit 0; done; exit 1", dir, dir), 0);
+    assert_int_equal(test_sh("rm %s/tree/python/paddle/round.py", dir), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
@@ -160,6 +179,7 @@ int main(void) {
         cmocka_unit_test(edited_file_is_scanned),
         cmocka_unit_test(untracked_file_is_scanned),
         cmocka_unit_test(rules_and_options_invalidate),
+        cmocka_unit_test(old_documents_are_evicted),
         cmocka_unit_test(racy_entry_is_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
