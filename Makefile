@@ -70,7 +70,7 @@ GRAMMAR_OBJS := $(GRAMMAR_DIR)/parser.o $(GRAMMAR_DIR)/scanner.o
 lang_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/lang/$(1).c src/lang/$(1)/*.c))
 CLANG_OBJS = $(call lang_objs,clang)
 # A frontend's unit test links that frontend with the fact recorder instead of the engine.
-LANG_TEST_OBJS := $(BUILD)/obj/src/base/util.o $(BUILD)/obj/src/base/json.o $(BUILD)/obj/src/base/normalize.o $(BUILD)/obj/src/test/recorder.o \
+LANG_TEST_OBJS := $(BUILD)/obj/src/base/util.o $(BUILD)/obj/src/base/cmake.o $(BUILD)/obj/src/base/json.o $(BUILD)/obj/src/base/normalize.o $(BUILD)/obj/src/test/recorder.o \
 	$(GRAMMAR_OBJS)
 # Every test program links the leak check (src/test/leakcheck.c): a program that exits with an
 # allocation of the hook still live fails, whatever its tests said.
@@ -85,7 +85,7 @@ CORE_PKGS = libcjson libpcre2-8 libgit2
 CORE_CFLAGS = $(filter-out -I$(LIBCLANG_DIR)/include $(shell pkg-config --cflags tree-sitter 2>/dev/null),$(CFLAGS))
 CORE_LDLIBS = -pthread $(shell pkg-config --libs $(CORE_PKGS) 2>/dev/null) -lm -lcmocka
 CORE_OBJS := $(patsubst %.c,$(BUILD)/core/obj/%.o,$(sort $(wildcard src/core/*.c src/base/*.c)))
-CORE_TESTS := $(patsubst %,$(BUILD)/core/test_%,rules cache normalize util prefilter seam)
+CORE_TESTS := $(patsubst %,$(BUILD)/core/test_%,rules cache normalize util prefilter seam cmake)
 # libFuzzer harnesses: linked with the engine, except fuzz_compdb (the C/C++ frontend alone,
 # with the fact recorder). Built only by the fuzz targets, into build-fuzz/ (build-cov/ for
 # the coverage build).

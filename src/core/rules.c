@@ -624,6 +624,171 @@ static int ld_unless_tree(loader *L, sunset_rule *r, const cJSON *a) {
     return 0;
 }
 
+/* The rule's family: its own or its pack's, declared in the settings pack. */
+static int ld_rule_family(loader *L, sunset_rule *r, const cJSON *o, const char *pack_family) {
+    if (has_field(o, "family")) {
+        if (!(r->family = dup_string_field(L, o, "family", true))) return -1;
+    } else if (pack_family) {
+        r->family = sunset_strndup(pack_family, strlen(pack_family));
+        if (!r->family) return ld_oom(L);
+    } else {
+        ld_fail(L, NULL, "no \"family\" in the rule or its pack");
+        return -1;
+    }
+    if (!family_known(L->rs, r->family)) {
+        ld_fail(L, "family", "family \"%s\" is not declared in the settings pack", r->family);
+        return -1;
+    }
+    return 0;
+}
+
+/* "task" (1 to the settings' task bound), "languages" and "contexts". */
+static int ld_rule_task(loader *L, sunset_rule *r, const cJSON *o) {
+    const cJSON *task = cJSON_GetObjectItemCaseSensitive(o, "task");
+    long tv = 0;
+    json_int_rc trc = json_get_int(task, INT_MIN, INT_MAX, &tv); /* (int)1e300 is undefined */
+    if (trc == JSON_INT_RANGE) {
+        ld_fail_item(L, task, "\"task\": %s", json_int_error(trc));
+        return -1;
+    }
+    int task_max = sunset_ruleset_task_max(L->rs);
+    if (trc != JSON_INT_OK || tv < 1 || tv > task_max) {
+        ld_fail(L, "task", "\"task\" must be a whole number from 1 to %d", task_max);
+        return -1;
+    }
+    r->task = (int)tv;
+    if (lang_mask_of(L, cJSON_GetObjectItemCaseSensitive(o, "languages"), &r->lang_mask)) return -1;
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(o, "contexts");
+    if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) return -1;
+    return 0;
+}
+
+/* "severity", "comment_severity", "string_severity": the severity per context. */
+static int ld_rule_severity(loader *L, sunset_rule *r, const cJSON *o) {
+    sunset_severity sev = SUNSET_SEV_ERROR, csev = SUNSET_SEV_INFO, ssev;
+    if (!has_field(o, "severity")) { ld_fail(L, NULL, "missing \"severity\""); return -1; }
+    if (ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "severity"), "severity", &sev)) return -1;
+    ssev = sev;
+    if (has_field(o, "comment_severity") &&
+        ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "comment_severity"), "comment_severity", &csev))
+        return -1;
+    if (has_field(o, "string_severity") &&
+        ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "string_severity"), "string_severity", &ssev))
+        return -1;
+    r->sev[SUNSET_CTX_CODE] = sev;
+    r->sev[SUNSET_CTX_COMMENT] = r->sev[SUNSET_CTX_DOCSTRING] = csev;
+    r->sev[SUNSET_CTX_STRING] = ssev;
+    /* dead code is deleted, not reworded: above a comment, at most a warning */
+    r->sev[SUNSET_CTX_DEAD_CODE] = sev < SUNSET_SEV_WARNING ? sev : SUNSET_SEV_WARNING;
+    if (r->sev[SUNSET_CTX_DEAD_CODE] < csev) r->sev[SUNSET_CTX_DEAD_CODE] = csev;
+    return 0;
+}
+
+/* "message", "fix", "description" (or the pack's) and "anchored". */
+static int ld_rule_texts(loader *L, sunset_rule *r, const cJSON *o, const char *pack_desc) {
+    if (!(r->message = dup_string_field(L, o, "message", true))) return -1;
+    if (!(r->fix = dup_string_field(L, o, "fix", true))) return -1;
+    if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) return -1;
+    if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) return ld_oom(L);
+    const cJSON *anc = cJSON_GetObjectItemCaseSensitive(o, "anchored");
+    if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true or false"); return -1; }
+    r->anchored = anc ? cJSON_IsTrue(anc) : !L->pack_unanchored;
+    return 0;
+}
+
+/* "unless": line, file, file_without regexes and tree_without paths. */
+static int ld_rule_unless(loader *L, sunset_rule *r, const cJSON *o) {
+    const cJSON *unless = cJSON_GetObjectItemCaseSensitive(o, "unless"), *uv;
+    if (unless) {
+        static const char *const uf[] = {"line", "file", "file_without", "tree_without", NULL};
+        if (!cJSON_IsObject(unless)) { ld_fail(L, "unless", "\"unless\" must be an object"); return -1; }
+        if (ld_check_fields(L, unless, "\"unless\"", uf)) return -1;
+        if (ld_unless_tree(L, r, cJSON_GetObjectItemCaseSensitive(unless, "tree_without"))) return -1;
+        for (int k = 0; k < 3; k++) {
+            pcre2_code **re = k == 2 ? &r->unless_file_without : k ? &r->unless_file : &r->unless_line;
+            if (!(uv = cJSON_GetObjectItemCaseSensitive(unless, uf[k]))) continue;
+            if (!cJSON_IsString(uv)) { ld_fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); return -1; }
+            if (ld_compile_re(L, uf[k], uv->valuestring, re)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* "paths": include and exclude regex lists. */
+static int ld_rule_paths(loader *L, sunset_rule *r, const cJSON *o) {
+    const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
+    if (paths) {
+        static const char *const pf[] = {"include", "exclude", NULL};
+        if (!cJSON_IsObject(paths)) { ld_fail(L, "paths", "\"paths\" must be an object"); return -1; }
+        if (ld_check_fields(L, paths, "\"paths\"", pf)) return -1;
+        const cJSON *inc = cJSON_GetObjectItemCaseSensitive(paths, "include");
+        const cJSON *exc = cJSON_GetObjectItemCaseSensitive(paths, "exclude");
+        if (inc && ld_regex_list(L, inc, "include", &r->path_include)) return -1;
+        if (exc && ld_regex_list(L, exc, "exclude", &r->path_exclude)) return -1;
+    }
+    return 0;
+}
+
+/* "match", compiled, then "literals" for the prefilter (explicit or derived from names). */
+static int ld_rule_match(loader *L, sunset_rule *r, const cJSON *o) {
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
+    if (!cJSON_IsObject(m)) { ld_fail(L, "match", "missing \"match\" object"); return -1; }
+    if (compile_match(L, r, m)) return -1;
+
+    const cJSON *lits = cJSON_GetObjectItemCaseSensitive(o, "literals");
+    if (lits) {
+        /* explicit literals replace those derived from names: the author may know a rarer
+         * string every match must contain (the receiver, say) */
+        for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
+        r->literals.n = 0;
+        if (!cJSON_IsArray(lits) || cJSON_GetArraySize(lits) == 0) {
+            ld_fail(L, "literals", "\"literals\" must be a non-empty array of strings");
+            return -1;
+        }
+        const cJSON *it;
+        cJSON_ArrayForEach(it, lits) {
+            if (!cJSON_IsString(it) || strlen(it->valuestring) < 4) {
+                ld_fail(L, "literals", "each literal must be a string of at least 4 bytes");
+                return -1;
+            }
+            char *s = sunset_strndup(it->valuestring, strlen(it->valuestring));
+            if (!s || !vec_push(&r->literals, &s)) {
+                sunset_free(s);
+                return ld_oom(L);
+            }
+        }
+    }
+    /* a flow rule needs none: it reports nothing in a file where no bound rule matched */
+    if (r->kind != RK_PATH && !r->flow && r->literals.n == 0) {
+        ld_fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
+             "bytes, one of which every matching file contains)");
+        return -1;
+    }
+    for (size_t i = 0; i < r->literals.n; i++)
+        if (strlen(VEC_AT(&r->literals, char *, i)) < 4) {
+            ld_fail(L, "names", "name \"%s\" is shorter than 4 bytes: give \"literals\" of >= 4 bytes",
+                 VEC_AT(&r->literals, char *, i));
+            return -1;
+        }
+    return 0;
+}
+
+/* "examples", kept as compact JSON in our allocator. */
+static int ld_rule_examples(loader *L, sunset_rule *r, const cJSON *o) {
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "examples");
+    if (ex) {
+        if (!cJSON_IsArray(ex)) { ld_fail(L, "examples", "\"examples\" must be an array"); return -1; }
+        r->examples_json = cJSON_PrintUnformatted(ex);
+        if (!r->examples_json) return ld_oom(L);
+        /* cJSON allocates with malloc: move into our allocator so rule_free stays uniform. */
+        char *copy = sunset_strndup(r->examples_json, strlen(r->examples_json));
+        cJSON_free(r->examples_json);
+        r->examples_json = copy;
+        if (!copy) return ld_oom(L);
+    }
+    return 0;
+}
+
 static int load_rule(loader *L, const cJSON *o, const char *pack_family, const char *pack_desc) {
     static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
                                           "comment_severity", "string_severity", "contexts",
@@ -652,133 +817,10 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     if (!(r->id = sunset_strndup(idv->valuestring, strlen(idv->valuestring)))) { ld_oom(L); goto cleanup; }
     r->origin = sunset_strndup(L->origin, strlen(L->origin));
     if (!r->origin) { ld_oom(L); goto cleanup; }
-    if (has_field(o, "family")) {
-        if (!(r->family = dup_string_field(L, o, "family", true))) goto cleanup;
-    } else if (pack_family) {
-        r->family = sunset_strndup(pack_family, strlen(pack_family));
-        if (!r->family) { ld_oom(L); goto cleanup; }
-    } else {
-        ld_fail(L, NULL, "no \"family\" in the rule or its pack");
+    if (ld_rule_family(L, r, o, pack_family) || ld_rule_task(L, r, o) || ld_rule_severity(L, r, o) ||
+        ld_rule_texts(L, r, o, pack_desc) || ld_rule_unless(L, r, o) || ld_rule_paths(L, r, o) ||
+        ld_rule_match(L, r, o) || ld_rule_examples(L, r, o))
         goto cleanup;
-    }
-    if (!family_known(L->rs, r->family)) {
-        ld_fail(L, "family", "family \"%s\" is not declared in the settings pack", r->family);
-        goto cleanup;
-    }
-    const cJSON *task = cJSON_GetObjectItemCaseSensitive(o, "task");
-    long tv = 0;
-    json_int_rc trc = json_get_int(task, INT_MIN, INT_MAX, &tv); /* (int)1e300 is undefined */
-    if (trc == JSON_INT_RANGE) {
-        ld_fail_item(L, task, "\"task\": %s", json_int_error(trc));
-        goto cleanup;
-    }
-    int task_max = sunset_ruleset_task_max(L->rs);
-    if (trc != JSON_INT_OK || tv < 1 || tv > task_max) {
-        ld_fail(L, "task", "\"task\" must be a whole number from 1 to %d", task_max);
-        goto cleanup;
-    }
-    r->task = (int)tv;
-    if (lang_mask_of(L, cJSON_GetObjectItemCaseSensitive(o, "languages"), &r->lang_mask)) goto cleanup;
-    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(o, "contexts");
-    if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) goto cleanup;
-
-    sunset_severity sev = SUNSET_SEV_ERROR, csev = SUNSET_SEV_INFO, ssev;
-    if (!has_field(o, "severity")) { ld_fail(L, NULL, "missing \"severity\""); goto cleanup; }
-    if (ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "severity"), "severity", &sev)) goto cleanup;
-    ssev = sev;
-    if (has_field(o, "comment_severity") &&
-        ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "comment_severity"), "comment_severity", &csev))
-        goto cleanup;
-    if (has_field(o, "string_severity") &&
-        ld_severity_of(L, cJSON_GetObjectItemCaseSensitive(o, "string_severity"), "string_severity", &ssev))
-        goto cleanup;
-    r->sev[SUNSET_CTX_CODE] = sev;
-    r->sev[SUNSET_CTX_COMMENT] = r->sev[SUNSET_CTX_DOCSTRING] = csev;
-    r->sev[SUNSET_CTX_STRING] = ssev;
-    /* dead code is deleted, not reworded: above a comment, at most a warning */
-    r->sev[SUNSET_CTX_DEAD_CODE] = sev < SUNSET_SEV_WARNING ? sev : SUNSET_SEV_WARNING;
-    if (r->sev[SUNSET_CTX_DEAD_CODE] < csev) r->sev[SUNSET_CTX_DEAD_CODE] = csev;
-
-    if (!(r->message = dup_string_field(L, o, "message", true))) goto cleanup;
-    if (!(r->fix = dup_string_field(L, o, "fix", true))) goto cleanup;
-    if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) goto cleanup;
-    if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) { ld_oom(L); goto cleanup; }
-    const cJSON *anc = cJSON_GetObjectItemCaseSensitive(o, "anchored");
-    if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
-    r->anchored = anc ? cJSON_IsTrue(anc) : !L->pack_unanchored;
-    const cJSON *unless = cJSON_GetObjectItemCaseSensitive(o, "unless"), *uv;
-    if (unless) {
-        static const char *const uf[] = {"line", "file", "file_without", "tree_without", NULL};
-        if (!cJSON_IsObject(unless)) { ld_fail(L, "unless", "\"unless\" must be an object"); goto cleanup; }
-        if (ld_check_fields(L, unless, "\"unless\"", uf)) goto cleanup;
-        if (ld_unless_tree(L, r, cJSON_GetObjectItemCaseSensitive(unless, "tree_without"))) goto cleanup;
-        for (int k = 0; k < 3; k++) {
-            pcre2_code **re = k == 2 ? &r->unless_file_without : k ? &r->unless_file : &r->unless_line;
-            if (!(uv = cJSON_GetObjectItemCaseSensitive(unless, uf[k]))) continue;
-            if (!cJSON_IsString(uv)) { ld_fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); goto cleanup; }
-            if (ld_compile_re(L, uf[k], uv->valuestring, re)) goto cleanup;
-        }
-    }
-
-    const cJSON *paths = cJSON_GetObjectItemCaseSensitive(o, "paths");
-    if (paths) {
-        static const char *const pf[] = {"include", "exclude", NULL};
-        if (!cJSON_IsObject(paths)) { ld_fail(L, "paths", "\"paths\" must be an object"); goto cleanup; }
-        if (ld_check_fields(L, paths, "\"paths\"", pf)) goto cleanup;
-        const cJSON *inc = cJSON_GetObjectItemCaseSensitive(paths, "include");
-        const cJSON *exc = cJSON_GetObjectItemCaseSensitive(paths, "exclude");
-        if (inc && ld_regex_list(L, inc, "include", &r->path_include)) goto cleanup;
-        if (exc && ld_regex_list(L, exc, "exclude", &r->path_exclude)) goto cleanup;
-    }
-
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
-    if (!cJSON_IsObject(m)) { ld_fail(L, "match", "missing \"match\" object"); goto cleanup; }
-    if (compile_match(L, r, m)) goto cleanup;
-
-    const cJSON *lits = cJSON_GetObjectItemCaseSensitive(o, "literals");
-    if (lits) {
-        /* explicit literals replace those derived from names: the author may know a rarer
-         * string every match must contain (the receiver, say) */
-        for (size_t i = 0; i < r->literals.n; i++) sunset_free(VEC_AT(&r->literals, char *, i));
-        r->literals.n = 0;
-        if (!cJSON_IsArray(lits) || cJSON_GetArraySize(lits) == 0) {
-            ld_fail(L, "literals", "\"literals\" must be a non-empty array of strings");
-            goto cleanup;
-        }
-        const cJSON *it;
-        cJSON_ArrayForEach(it, lits) {
-            if (!cJSON_IsString(it) || strlen(it->valuestring) < 4) {
-                ld_fail(L, "literals", "each literal must be a string of at least 4 bytes");
-                goto cleanup;
-            }
-            char *s = sunset_strndup(it->valuestring, strlen(it->valuestring));
-            if (!s || !vec_push(&r->literals, &s)) { sunset_free(s); ld_oom(L); goto cleanup; }
-        }
-    }
-    /* a flow rule needs none: it reports nothing in a file where no bound rule matched */
-    if (r->kind != RK_PATH && !r->flow && r->literals.n == 0) {
-        ld_fail(L, "match", "a regex matcher needs \"literals\" for the prefilter (strings of >= 4 "
-             "bytes, one of which every matching file contains)");
-        goto cleanup;
-    }
-    for (size_t i = 0; i < r->literals.n; i++)
-        if (strlen(VEC_AT(&r->literals, char *, i)) < 4) {
-            ld_fail(L, "names", "name \"%s\" is shorter than 4 bytes: give \"literals\" of >= 4 bytes",
-                 VEC_AT(&r->literals, char *, i));
-            goto cleanup;
-        }
-
-    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "examples");
-    if (ex) {
-        if (!cJSON_IsArray(ex)) { ld_fail(L, "examples", "\"examples\" must be an array"); goto cleanup; }
-        r->examples_json = cJSON_PrintUnformatted(ex);
-        if (!r->examples_json) { ld_oom(L); goto cleanup; }
-        /* cJSON allocates with malloc: move into our allocator so rule_free stays uniform. */
-        char *copy = sunset_strndup(r->examples_json, strlen(r->examples_json));
-        cJSON_free(r->examples_json);
-        r->examples_json = copy;
-        if (!copy) { ld_oom(L); goto cleanup; }
-    }
     if (!vec_push(&L->rs->rules, &r)) { ld_oom(L); goto cleanup; }
     rc = 0;
 cleanup:

@@ -7,7 +7,7 @@
  * and every comment is also reported through sunset_emit_text so that word-level rules see
  * it. Proto and shell string literals are reported as STRING text.
  *
- * CMake files go through a real tokenizer of the cmake-language(7) grammar: command
+ * CMake files go through the one CMake tokenizer (base/cmake.c, shared with the index): command
  * invocations whose arguments span lines, nested parentheses, quoted arguments with escapes
  * and continuations, bracket arguments and bracket comments, legacy unquoted arguments.
  * Each argument of a command becomes a SUNSET_FACT_CMAKE fact (text, command, target, keyword
@@ -27,33 +27,8 @@
 #include <string.h>
 
 #include "sunset.h"
+#include "base/cmake.h"
 #include "base/util.h"
-
-/* After this many unterminated commands in one file the rest is not tokenized further:
- * each resumption rescans to the end of the file, so the cap keeps the cost linear. */
-#define CM_MAX_RESTARTS 8
-
-/* Per-line flags the CMake tokenizer collects (the LINE facts are emitted afterwards). */
-enum { LF_CODE = 1, LF_COMMENT = 2 };
-
-enum cm_arg_kind { CM_UNQUOTED, CM_QUOTED, CM_BRACKET, CM_LPAREN, CM_RPAREN };
-
-/* One argument of the command being tokenized. All pointers are into src->data. */
-typedef struct cm_arg {
-    const char *text; /* the value: unquoted contents for quoted and bracket arguments */
-    size_t len;
-    const char *raw; /* as written, quotes and brackets included (for if() conditions) */
-    size_t raw_len;
-    sunset_span span; /* covers text */
-    enum cm_arg_kind kind;
-} cm_arg;
-
-/* A comment found by the CMake tokenizer; reported once the file is done. */
-typedef struct cm_comment {
-    const char *text;
-    size_t len;
-    uint32_t line, col;
-} cm_comment;
 
 enum cm_block_kind { BLK_IF, BLK_FUNCTION, BLK_MACRO };
 
@@ -72,10 +47,10 @@ typedef struct text_state {
 /* Per-thread scratch, reused across files. Owned by the worker; freed by text_worker_free. */
 typedef struct text_worker {
     const sunset_ruleset *rules; /* borrowed from the state */
-    uint8_t *lflags; /* LF_* per line, index = 1-based line number */
+    uint8_t *lflags; /* CMAKE_LINE_* per line, index = 1-based line number */
     size_t lflags_cap;
-    vec args;     /* cm_arg of the current command */
-    vec comments; /* cm_comment of the current file */
+    vec args;     /* cmake_arg of the current command */
+    vec comments; /* cmake_comment of the current file */
     vec blocks;   /* cm_block stack */
     sb names;     /* NUL-terminated names of open blocks */
     sb tmp;       /* lower-cased command name */
@@ -334,8 +309,8 @@ static bool in_sorted(const char *s, size_t n, const char *const *tab, size_t co
     return false;
 }
 
-static bool is_keyword(const sunset_ruleset *rules, const cm_arg *a) {
-    if (a->kind != CM_UNQUOTED || a->len == 0 || a->len > 24) return false;
+static bool is_keyword(const sunset_ruleset *rules, const cmake_arg *a) {
+    if (a->kind != CMAKE_UNQUOTED || a->len == 0 || a->len > 24) return false;
     if (a->text[0] < 'A' || a->text[0] > 'Z') return false;
     for (size_t i = 1; i < a->len; i++) {
         char c = a->text[i];
@@ -359,205 +334,11 @@ static unsigned command_kind(const sunset_ruleset *rules, const char *lname) {
 
 /* ------------------------------------------------------------------ CMake tokenizer */
 
-typedef struct cm_lex {
-    const char *p, *end;
-    const char *line_start;
-    uint32_t line;
-    uint8_t *lf;
+/* What the tokenizer's callbacks need (base/cmake.h is the tokenizer). */
+typedef struct cm_ctx {
     text_worker *w;
     sunset_sink *sink;
-    bool junk_warned;
-    unsigned restarts;
-} cm_lex;
-
-static inline uint32_t lx_col(const cm_lex *x, const char *at) {
-    return (uint32_t)(at - x->line_start) + 1;
-}
-
-/* x->p is at '\n'. */
-static inline void lx_newline(cm_lex *x, uint8_t mark) {
-    x->p++;
-    x->line++;
-    x->line_start = x->p;
-    x->lf[x->line] |= mark;
-}
-
-/* If x->p starts "[", "="*, "[", returns the number of '=' (and leaves x->p alone). */
-static int bracket_open(const cm_lex *x) {
-    const char *q = x->p + 1;
-    while (q < x->end && *q == '=') q++;
-    if (q < x->end && *q == '[') return (int)(q - x->p - 1);
-    return -1;
-}
-
-/* Consumes a bracket construct whose opener is at x->p with `level` '='. Sets the contents
- * (CMake drops a newline right after the opener). Returns false at EOF (unterminated);
- * then x->p is at end and *len runs to the end. `mark` is applied to every line it covers. */
-static bool lx_bracket(cm_lex *x, int level, uint8_t mark, const char **text, size_t *len,
-                       uint32_t *line, uint32_t *col) {
-    x->p += (size_t)level + 2;
-    if (x->p < x->end && *x->p == '\r' && x->p + 1 < x->end && x->p[1] == '\n') x->p++;
-    if (x->p < x->end && *x->p == '\n') lx_newline(x, mark);
-    *text = x->p;
-    *line = x->line;
-    *col = lx_col(x, x->p);
-    while (x->p < x->end) {
-        char c = *x->p;
-        if (c == '\n') {
-            lx_newline(x, mark);
-            continue;
-        }
-        if (c == ']') {
-            const char *q = x->p + 1;
-            int k = 0;
-            while (k < level && q < x->end && *q == '=') q++, k++;
-            if (k == level && q < x->end && *q == ']') {
-                *len = (size_t)(x->p - *text);
-                x->p = q + 1;
-                return true;
-            }
-        }
-        x->p++;
-    }
-    *len = (size_t)(x->p - *text);
-    return false;
-}
-
-static void push_comment(cm_lex *x, const char *text, size_t len, uint32_t line, uint32_t col) {
-    cm_comment c = {text, len, line, col};
-    if (len && !vec_push(&x->w->comments, &c)) x->w->oom = true;
-}
-
-/* x->p at '#'. Returns false when a bracket comment runs to EOF. */
-static bool lx_comment(cm_lex *x) {
-    x->lf[x->line] |= LF_COMMENT;
-    x->p++;
-    int level = x->p < x->end && *x->p == '[' ? bracket_open(x) : -1;
-    if (level >= 0) {
-        const char *t;
-        size_t n;
-        uint32_t l, c;
-        bool ok = lx_bracket(x, level, LF_COMMENT, &t, &n, &l, &c);
-        push_comment(x, t, n, l, c);
-        return ok;
-    }
-    const char *nl = memchr(x->p, '\n', (size_t)(x->end - x->p));
-    const char *e = nl ? nl : x->end;
-    size_t n = (size_t)(e - x->p);
-    if (n && x->p[n - 1] == '\r') n--;
-    push_comment(x, x->p, n, x->line, lx_col(x, x->p));
-    x->p = e;
-    return true;
-}
-
-/* Byte classes inside an unquoted argument: most bytes are plain and need one lookup. */
-enum { UQ_PLAIN = 0, UQ_END, UQ_ESCAPE, UQ_QUOTE, UQ_DOLLAR };
-static const uint8_t uq_class[256] = {
-    [' '] = UQ_END,  ['\t'] = UQ_END, ['\r'] = UQ_END, ['\n'] = UQ_END, ['\f'] = UQ_END,
-    ['\v'] = UQ_END, ['('] = UQ_END,  [')'] = UQ_END,  ['#'] = UQ_END,  ['\\'] = UQ_ESCAPE,
-    ['"'] = UQ_QUOTE, ['$'] = UQ_DOLLAR,
-};
-
-/* Tokenizes the argument list of a command (x->p just past its '('). Returns false at EOF. */
-static bool lx_arguments(cm_lex *x) {
-    text_worker *w = x->w;
-    unsigned depth = 1;
-    w->args.n = 0;
-    while (x->p < x->end) {
-        unsigned char c = (unsigned char)*x->p;
-        if (c == '\n') {
-            lx_newline(x, 0);
-            continue;
-        }
-        if (is_hspace(c)) {
-            x->p++;
-            continue;
-        }
-        if (c == '#') {
-            if (!lx_comment(x)) return false;
-            continue;
-        }
-        x->lf[x->line] |= LF_CODE;
-        cm_arg a;
-        a.raw = x->p;
-        a.span.line = x->line;
-        a.span.col = lx_col(x, x->p);
-        if (c == '(' || c == ')') {
-            x->p++;
-            if (c == ')' && --depth == 0) return true;
-            if (c == '(') depth++;
-            a.kind = c == '(' ? CM_LPAREN : CM_RPAREN;
-            a.text = a.raw;
-            a.len = 1;
-        } else if (c == '"') {
-            a.kind = CM_QUOTED;
-            a.text = ++x->p;
-            a.span.col++;
-            for (;;) {
-                if (x->p >= x->end) return false;
-                char q = *x->p;
-                if (q == '"') break;
-                if (q == '\n') {
-                    lx_newline(x, LF_CODE);
-                } else if (q == '\\' && x->p + 1 < x->end) {
-                    if (x->p[1] == '\n') {
-                        x->p++;
-                        lx_newline(x, LF_CODE);
-                    } else {
-                        x->p += 2;
-                    }
-                } else {
-                    x->p++;
-                }
-            }
-            a.len = (size_t)(x->p - a.text);
-            x->p++;
-        } else if (c == '[' && bracket_open(x) >= 0) {
-            uint32_t l, col;
-            a.kind = CM_BRACKET;
-            if (!lx_bracket(x, bracket_open(x), LF_CODE, &a.text, &a.len, &l, &col)) return false;
-            a.span.line = l;
-            a.span.col = col;
-        } else {
-            a.kind = CM_UNQUOTED;
-            a.text = x->p;
-            while (x->p < x->end) {
-                uint8_t k = uq_class[(unsigned char)*x->p];
-                if (k == UQ_PLAIN) {
-                    x->p++;
-                } else if (k == UQ_END) {
-                    break;
-                } else if (k == UQ_ESCAPE) {
-                    x->p += x->p + 1 < x->end && x->p[1] != '\n' ? 2 : 1;
-                } else if (k == UQ_QUOTE) {
-                    /* legacy: a quoted part inside an unquoted argument, spaces included */
-                    x->p++;
-                    while (x->p < x->end && *x->p != '"') {
-                        if (*x->p == '\n') lx_newline(x, LF_CODE);
-                        else x->p += (*x->p == '\\' && x->p + 1 < x->end && x->p[1] != '\n') ? 2 : 1;
-                    }
-                    if (x->p >= x->end) return false;
-                    x->p++;
-                } else if (x->p + 1 < x->end && x->p[1] == '(') {
-                    /* legacy make-style $(VAR) */
-                    const char *q = x->p + 2;
-                    while (q < x->end && *q != ')' && *q != '\n') q++;
-                    x->p = q < x->end && *q == ')' ? q + 1 : q;
-                } else {
-                    x->p++;
-                }
-            }
-            a.len = (size_t)(x->p - a.text);
-        }
-        a.raw_len = (size_t)(x->p - a.raw);
-        /* The value ends on the line the lexer is on now: closing quotes and brackets
-         * cannot contain a newline. */
-        a.span.end_line = x->line;
-        a.span.end_col = lx_col(x, a.text + a.len);
-        if (!vec_push(&w->args, &a)) w->oom = true;
-    }
-    return false;
-}
+} cm_ctx;
 
 /* ------------------------------------------------------------------ CMake semantics */
 
@@ -583,9 +364,9 @@ static const char *condition_text(text_worker *w) {
     b->len = 0;
     sb_putn(b, "", 0);
     for (size_t i = 0; i < w->args.n; i++) {
-        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
-        if (i > 0 && a->kind != CM_RPAREN &&
-            VEC_AT(&w->args, cm_arg, i - 1).kind != CM_LPAREN)
+        const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
+        if (i > 0 && a->kind != CMAKE_RPAREN &&
+            VEC_AT(&w->args, cmake_arg, i - 1).kind != CMAKE_LPAREN)
             sb_putc(b, ' ');
         put_normalized(b, a->raw, a->raw_len);
     }
@@ -615,7 +396,7 @@ static void block_pop(text_worker *w) {
 }
 
 /* Closes the innermost open block of `kind` at end_line, and any left open inside it. */
-static void block_close(cm_lex *x, enum cm_block_kind kind, const char *cmd, uint32_t line,
+static void block_close(cm_ctx *x, enum cm_block_kind kind, const char *cmd, uint32_t line,
                         uint32_t col, uint32_t end_line) {
     text_worker *w = x->w;
     size_t i = w->blocks.n;
@@ -631,7 +412,7 @@ static void block_close(cm_lex *x, enum cm_block_kind kind, const char *cmd, uin
 }
 
 /* elseif()/else(): ends the current branch of the innermost if() and starts the next. */
-static void block_branch(cm_lex *x, const char *cmd, uint32_t line, uint32_t col,
+static void block_branch(cm_ctx *x, const char *cmd, uint32_t line, uint32_t col,
                          const char *name, size_t len) {
     text_worker *w = x->w;
     if (w->blocks.n == 0 || VEC_AT(&w->blocks, cm_block, w->blocks.n - 1).kind != BLK_IF) {
@@ -649,14 +430,14 @@ static void block_branch(cm_lex *x, const char *cmd, uint32_t line, uint32_t col
 static size_t target_index(const text_worker *w, unsigned kind) {
     size_t want = 0, seen = 0;
     for (size_t i = 0; i < w->args.n; i++) {
-        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
-        if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
+        const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
+        if (a->kind == CMAKE_LPAREN || a->kind == CMAKE_RPAREN) continue;
         if (seen == 0) {
             if ((kind & CMD_KIND_MASK) == CMD_SUBCOMMAND) want = 1;
-            else if ((kind & CMD_KIND_MASK) == CMD_ADD_TEST && a->kind == CM_UNQUOTED &&
+            else if ((kind & CMD_KIND_MASK) == CMD_ADD_TEST && a->kind == CMAKE_UNQUOTED &&
                      cmp_counted(a->text, a->len, "NAME") == 0)
                 want = 1;
-            else if ((kind & CMD_KIND_MASK) == CMD_SET_PROPERTY && a->kind == CM_UNQUOTED &&
+            else if ((kind & CMD_KIND_MASK) == CMD_SET_PROPERTY && a->kind == CMAKE_UNQUOTED &&
                      in_sorted(a->text, a->len, cm_property_scopes,
                                sizeof cm_property_scopes / sizeof cm_property_scopes[0]))
                 want = 1;
@@ -667,8 +448,8 @@ static size_t target_index(const text_worker *w, unsigned kind) {
 }
 
 /* A complete command: report its arguments and update the scopes. */
-static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32_t line,
-                            uint32_t col, uint32_t end_line) {
+static void cm_command_done(cm_ctx *x, const char *name, size_t name_len, uint32_t line,
+                            uint32_t col, uint32_t end_line, uint32_t end_col) {
     text_worker *w = x->w;
     sb *ln = &w->tmp;
     ln->len = 0;
@@ -684,7 +465,7 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     ln->len = name_len;
     unsigned kind = command_kind(w->rules, ln->s);
     size_t ti = target_index(w, kind);
-    const cm_arg *target = ti == SIZE_MAX ? NULL : &VEC_AT(&w->args, cm_arg, ti);
+    const cmake_arg *target = ti == SIZE_MAX ? NULL : &VEC_AT(&w->args, cmake_arg, ti);
 
     sunset_fact f = {0};
     f.kind = SUNSET_FACT_CMAKE;
@@ -700,16 +481,16 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
      * dangling `set(`; an entry on a line of its own is removed alone. A block's opener or
      * closer (if, function, endif ...) is no statement of its own. */
     unsigned k = kind & CMD_KIND_MASK;
-    sunset_span cmd = {line, col, end_line, lx_col(x, x->p)}, none = {0, 0, 0, 0};
+    sunset_span cmd = {line, col, end_line, end_col}, none = {0, 0, 0, 0};
     bool stmt = k < CMD_IF || k > CMD_ENDMACRO;
     for (size_t i = 0; i < w->args.n; i++) {
-        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
-        if (a->kind == CM_LPAREN || a->kind == CM_RPAREN) continue;
+        const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
+        if (a->kind == CMAKE_LPAREN || a->kind == CMAKE_RPAREN) continue;
         if (i != ti && is_keyword(w->rules, a)) {
             f.section = a->text;
             f.section_len = a->len;
         }
-        f.ctx = a->kind == CM_UNQUOTED ? SUNSET_CTX_CODE : SUNSET_CTX_STRING;
+        f.ctx = a->kind == CMAKE_UNQUOTED ? SUNSET_CTX_CODE : SUNSET_CTX_STRING;
         f.span = a->span;
         f.text = a->text;
         f.text_len = a->len;
@@ -730,8 +511,8 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     const char *first = NULL;
     size_t first_len = 0;
     for (size_t i = 0; i < w->args.n; i++) {
-        const cm_arg *a = &VEC_AT(&w->args, cm_arg, i);
-        if (a->kind != CM_LPAREN && a->kind != CM_RPAREN) {
+        const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
+        if (a->kind != CMAKE_LPAREN && a->kind != CMAKE_RPAREN) {
             first = a->text;
             first_len = a->len;
             break;
@@ -762,93 +543,29 @@ static void cm_command_done(cm_lex *x, const char *name, size_t name_len, uint32
     }
 }
 
-static void lx_junk(cm_lex *x, const char *what) {
-    x->lf[x->line] |= LF_CODE;
-    if (!x->junk_warned)
-        sunset_warn(x->sink, x->line, lx_col(x, x->p), "CMake syntax error: %s", what);
-    x->junk_warned = true;
-    const char *nl = memchr(x->p, '\n', (size_t)(x->end - x->p));
-    x->p = nl ? nl : x->end;
+static void cm_on_command(void *ctx, const cmake_command *c) {
+    cm_command_done(ctx, c->name, c->name_len, c->line, c->col, c->end_line, c->end_col);
 }
 
-static inline bool ident_start(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static inline bool ident_char(unsigned char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
-
-/* Top level of a CMake file: command invocations, comments, blank space. */
-static void cm_tokenize(cm_lex *x) {
-    text_worker *w = x->w;
-    if (x->end - x->p >= 3 && memcmp(x->p, "\xEF\xBB\xBF", 3) == 0) x->p += 3; /* BOM */
-    while (x->p < x->end) {
-        unsigned char c = (unsigned char)*x->p;
-        if (c == '\n') {
-            lx_newline(x, 0);
-            continue;
-        }
-        if (is_hspace(c)) {
-            x->p++;
-            continue;
-        }
-        if (c == '#') {
-            uint32_t line = x->line, col = lx_col(x, x->p);
-            if (!lx_comment(x)) sunset_warn(x->sink, line, col, "unterminated bracket comment");
-            continue;
-        }
-        if (!ident_start(c)) {
-            lx_junk(x, "expected a command name");
-            continue;
-        }
-        const char *name = x->p;
-        uint32_t line = x->line, col = lx_col(x, name);
-        while (x->p < x->end && ident_char((unsigned char)*x->p)) x->p++;
-        size_t name_len = (size_t)(x->p - name);
-        while (x->p < x->end && (*x->p == ' ' || *x->p == '\t')) x->p++;
-        if (x->p >= x->end || *x->p != '(') {
-            x->p = name;
-            lx_junk(x, "expected '(' after the command name");
-            continue;
-        }
-        x->p++;
-        x->lf[line] |= LF_CODE;
-        size_t ncomments = w->comments.n;
-        if (lx_arguments(x)) {
-            cm_command_done(x, name, name_len, line, col, x->line);
-            continue;
-        }
-        /* Unterminated: forget what it swallowed and resume on the next line. */
-        sunset_warn(x->sink, line, col, "unterminated command '%.*s(' (missing ')')",
-                    (int)(name_len > 64 ? 64 : name_len), name);
-        w->comments.n = ncomments;
-        memset(x->lf + line + 1, 0, x->line - line);
-        x->line = line;
-        const char *nl = memchr(name, '\n', (size_t)(x->end - name));
-        if (!nl || ++x->restarts > CM_MAX_RESTARTS) {
-            if (nl)
-                sunset_warn(x->sink, line + 1, 1,
-                            "too many unterminated commands; the rest is not tokenized");
-            x->p = x->end;
-            break;
-        }
-        x->p = nl;
-    }
+static void cm_error(void *ctx, uint32_t line, uint32_t col, const char *msg) {
+    sunset_warn(((cm_ctx *)ctx)->sink, line, col, "%s", msg);
 }
 
 static void scan_cmake(text_worker *w, const sunset_source *src, sunset_sink *sink) {
     const char *data = src->data, *end = data + src->len, *next;
-    cm_lex x = {0};
-    x.p = data;
-    x.end = end;
-    x.line_start = data;
-    x.line = 1;
-    x.lf = w->lflags;
-    x.w = w;
-    x.sink = sink;
-    w->args.n = 0;
+    cm_ctx ctx = {w, sink};
+    cmake_lexer x = {0};
+    x.args = &w->args;
+    x.comments = &w->comments;
+    x.lines = w->lflags;
+    x.command = cm_on_command;
+    x.error = cm_error;
+    x.ctx = &ctx;
     w->comments.n = 0;
     w->blocks.n = 0;
     w->names.len = 0;
-    cm_tokenize(&x);
+    cmake_lex(&x, data, src->len);
+    if (x.oom) w->oom = true;
     /* the last line is x.line, unless that is the empty remainder after a final newline */
     uint32_t last = x.line > 1 && src->len && data[src->len - 1] == '\n' ? x.line - 1 : x.line;
     while (w->blocks.n > 0) {
@@ -866,10 +583,10 @@ static void scan_cmake(text_worker *w, const sunset_source *src, sunset_sink *si
         line++;
         uint8_t f = w->lflags[line];
         emit_line(sink, line, p, n,
-                  (f & LF_COMMENT) && !(f & LF_CODE) ? SUNSET_CTX_COMMENT : SUNSET_CTX_CODE);
+                  (f & CMAKE_LINE_COMMENT) && !(f & CMAKE_LINE_CODE) ? SUNSET_CTX_COMMENT : SUNSET_CTX_CODE);
     }
     for (size_t i = 0; i < w->comments.n; i++) {
-        const cm_comment *c = &VEC_AT(&w->comments, cm_comment, i);
+        const cmake_comment *c = &VEC_AT(&w->comments, cmake_comment, i);
         emit_text_at(sink, SUNSET_CTX_COMMENT, c->line, c->col, c->text, c->len);
     }
 }
@@ -893,8 +610,8 @@ static void *text_worker_new(void *state) {
     text_worker *w = sunset_calloc(1, sizeof *w);
     if (!w) return NULL;
     w->rules = ((const text_state *)state)->rules;
-    w->args = VEC_INIT(cm_arg);
-    w->comments = VEC_INIT(cm_comment);
+    w->args = VEC_INIT(cmake_arg);
+    w->comments = VEC_INIT(cmake_comment);
     w->blocks = VEC_INIT(cm_block);
     return w;
 }

@@ -1,158 +1,90 @@
 /*
- * cmake.c — the index's CMake lexer (commands with their unquoted arguments and the line of
- * each, bracket comments skipped, ${VAR} kept whole) and the word lexer for shell scripts and
- * other text.
+ * cmake.c — the index's view of CMake (commands with their arguments and the line of each,
+ * read by the one CMake tokenizer, base/cmake.c, that the text frontend uses too) and the
+ * word lexer for shell scripts and other text.
  */
 #include "analysis/index/ix_int.h"
+#include "base/cmake.h"
 
-/* The bytes that end an unquoted argument (a NUL too: it separates like a blank). */
-static const bool arg_stop[256] = {
-    [' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true, ['('] = true, [')'] = true, ['#'] = true, ['"'] = true,
-    [0] = true,
-};
+/* What the tokenizer's command callback fills. */
+typedef struct ix_cm {
+    ix_file *f;
+    ix_arena *ar;
+    hset *names;
+    sb a; /* the argument being decoded; its buffer serves every argument */
+    bool oom;
+} ix_cm;
 
-/* A comment from i: where its line ends. */
-static size_t skip_line(const char *d, size_t i, size_t len) {
-    const char *nl = memchr(d + i, '\n', len - i);
-    return nl ? (size_t)(nl - d) : len;
+/* The words inside an argument are names (DEPS entries, FLAGS_x=1 in ENVS). */
+static void arg_names(hset *names, const char *arg) {
+    for (size_t k = 0; arg[k];) {
+        if (id_start((unsigned char)arg[k])) {
+            size_t e = k;
+            while (arg[e] && id_char((unsigned char)arg[e])) e++;
+            ix_hset_name(names, arg + k, e - k);
+            k = e;
+        } else {
+            k++;
+        }
+    }
+}
+
+/* The arguments of c (parentheses aside) into cmd: a quoted one with its escapes
+ * resolved, the others as written. False on OOM. */
+static bool cm_args(ix_cm *s, const cmake_command *c, vec *args, vec *lines) {
+    for (size_t i = 0; i < c->n_args; i++) {
+        const cmake_arg *x = &c->args[i];
+        if (x->kind == CMAKE_LPAREN || x->kind == CMAKE_RPAREN) continue;
+        s->a.len = 0;
+        if (x->kind == CMAKE_QUOTED) cmake_unescape(&s->a, x->text, x->len);
+        else sb_putn(&s->a, x->text, x->len);
+        if (s->a.oom) return false;
+        char *arg = ix_sb_take(s->ar, &s->a);
+        uint32_t at = x->span.line;
+        if (!arg || !vec_push(lines, &at) || !vec_push(args, &arg)) {
+            if (lines->n > args->n) lines->n = args->n;
+            return false;
+        }
+        arg_names(s->names, arg);
+    }
+    return true;
+}
+
+/* A complete command: its lower-cased name, line range and arguments into f->cmds. */
+static void cm_command(void *ctx, const cmake_command *c) {
+    ix_cm *s = ctx;
+    if (s->oom) return;
+    s->f->blank = false;
+    ix_cmd cmd = {ix_strndup(s->ar, c->name, c->name_len), c->line, c->end_line, NULL, NULL, 0};
+    if (!cmd.name) {
+        s->oom = true;
+        return;
+    }
+    for (char *p = cmd.name; *p; p++)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+    vec args = VEC_INIT(char *), lines = VEC_INIT(uint32_t);
+    if (!cm_args(s, c, &args, &lines)) s->oom = true;
+    cmd.args = args.v;
+    cmd.arg_lines = lines.v;
+    cmd.n_args = (uint32_t)args.n;
+    if (!vec_push(&s->f->cmds, &cmd)) {
+        vec_free(&args);
+        vec_free(&lines);
+        s->oom = true;
+    }
 }
 
 int ix_lex_cmake(ix_file *f, ix_arena *ar, const char *d, size_t len, hset *names) {
-    uint32_t line = 1;
-    size_t i = 0;
-    bool oom = false;
-    sb a = {0}; /* the argument being read; its buffer serves every argument */
-    while (i < len && !oom) {
-        unsigned char ch = (unsigned char)d[i];
-        if (ch == '\n') {
-            line++;
-            i++;
-            continue;
-        }
-        if (ch == '#') {
-            if (i + 2 < len && d[i + 1] == '[' && d[i + 2] == '[') {
-                const char *e = memmem(d + i, len - i, "]]", 2);
-                size_t stop = e ? (size_t)(e - d) + 2 : len;
-                for (size_t k = i; k < stop; k++)
-                    if (d[k] == '\n') line++;
-                i = stop;
-                continue;
-            }
-            i = skip_line(d, i, len);
-            continue;
-        }
-        if (!id_start(ch)) {
-            i++;
-            continue;
-        }
-        size_t s = i;
-        i = (size_t)(ix_id_end(d + i, d + len) - d);
-        size_t nl = i - s;
-        size_t p = i;
-        while (p < len && (d[p] == ' ' || d[p] == '\t')) p++;
-        if (p >= len || d[p] != '(') continue;
-        f->blank = false;
-        ix_cmd cmd = {ix_strndup(ar, d + s, nl), line, line, NULL, NULL, 0};
-        if (!cmd.name) {
-            oom = true;
-            break;
-        }
-        for (char *c = cmd.name; *c; c++)
-            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-        vec args = VEC_INIT(char *), lines = VEC_INIT(uint32_t);
-        i = p + 1;
-        int depth = 1;
-        while (i < len && depth > 0) {
-            ch = (unsigned char)d[i];
-            if (ch == '\n') {
-                line++;
-                i++;
-                continue;
-            }
-            /* a NUL byte separates like a blank: the unquoted-argument loop below stops at
-             * it (strchr finds the terminator) without consuming it, which never advanced */
-            if (ch == ' ' || ch == '\t' || ch == '\r' || ch == 0) {
-                i++;
-                continue;
-            }
-            if (ch == '#') {
-                i = skip_line(d, i, len);
-                continue;
-            }
-            if (ch == '(') {
-                depth++;
-                i++;
-                continue;
-            }
-            if (ch == ')') {
-                depth--;
-                i++;
-                continue;
-            }
-            uint32_t at = line;
-            a.len = 0;
-            if (ch == '"') {
-                i++;
-                while (i < len && d[i] != '"') {
-                    /* a run of plain bytes at once */
-                    size_t run = (size_t)(ix_find3(d + i, d + len, '"', '\\', '\n') - (d + i));
-                    if (run) {
-                        sb_putn(&a, d + i, run);
-                        i += run;
-                        continue;
-                    }
-                    if (d[i] == '\\' && i + 1 < len) {
-                        sb_putc(&a, d[i + 1]);
-                        i += 2;
-                        continue;
-                    }
-                    if (d[i] == '\n') line++;
-                    sb_putc(&a, d[i++]);
-                }
-                i++;
-            } else { /* the argument is the bytes up to a stop (${...} whole), copied at once */
-                size_t start = i;
-                while (i < len && !arg_stop[(unsigned char)d[i]]) {
-                    if (d[i] == '$' && i + 1 < len && d[i + 1] == '{') {
-                        while (i < len && d[i] != '}' && d[i] != '\n') i++;
-                        if (i < len && d[i] == '}') i++;
-                        continue;
-                    }
-                    i++;
-                }
-                sb_putn(&a, d + start, i - start);
-            }
-            if (a.oom) oom = true;
-            char *arg = ix_sb_take(ar, &a);
-            if (!arg || !vec_push(&lines, &at) || !vec_push(&args, &arg)) {
-                if (lines.n > args.n) lines.n = args.n;
-                arg = NULL;
-                oom = true;
-            }
-            /* words inside the argument are names (DEPS entries, FLAGS_x=1 in ENVS) */
-            for (size_t k = 0; arg && arg[k];) {
-                if (id_start((unsigned char)arg[k])) {
-                    size_t e = k;
-                    while (arg[e] && id_char((unsigned char)arg[e])) e++;
-                    ix_hset_name(names, arg + k, e - k);
-                    k = e;
-                } else {
-                    k++;
-                }
-            }
-        }
-        cmd.end = line;
-        cmd.args = args.v;
-        cmd.arg_lines = lines.v;
-        cmd.n_args = (uint32_t)args.n;
-        if (!vec_push(&f->cmds, &cmd)) {
-            vec_free(&args);
-            vec_free(&lines);
-            oom = true;
-        }
-    }
-    sb_free(&a);
-    return oom ? -1 : 0;
+    ix_cm s = {f, ar, names, {0}, false};
+    vec args = VEC_INIT(cmake_arg);
+    cmake_lexer x = {0};
+    x.args = &args;
+    x.command = cm_command;
+    x.ctx = &s;
+    cmake_lex(&x, d, len);
+    vec_free(&args);
+    sb_free(&s.a);
+    return s.oom || x.oom ? -1 : 0;
 }
 
 /* ---- shell and other text: words ---- */
