@@ -97,7 +97,7 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests core-test rules-test golden sanitize clean install uninstall \
-	lint-headers lint-clock lint-funcs lint-stderr rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
+	lint-headers lint-clock lint-funcs lint-paddle lint-stderr rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
 	dist deb deb-test image
 
 all: $(BUILD)/sunset
@@ -171,7 +171,7 @@ run: deps
 	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps
-	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs lint-stderr
+	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs lint-paddle lint-stderr
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
 	@$(MAKE) --no-print-directory core-test rules-test
 
@@ -274,6 +274,15 @@ lint-funcs:
 	@sh scripts/lint-funcs.sh --allow scripts/lint-funcs.allow 100 src
 	@if sh scripts/lint-funcs.sh 100 testdata/lint-funcs >/dev/null; then \
 		echo "lint-funcs: accepts testdata/lint-funcs/, whose long_dispatch is over the limit"; exit 1; fi
+
+# No Paddle macro, CMake wrapper or keyword, or task bound in src/ outside the settings loader
+# and tests (scripts/lint-paddle.sh): Paddle is data, rules/00-settings.json. The exceptions
+# scripts/lint-paddle.allow still names stay; the fixture testdata/lint-paddle/ shows the lint
+# still rejects each kind (4 lines), and not the comments. Run by `make test`.
+lint-paddle:
+	@sh scripts/lint-paddle.sh --allow scripts/lint-paddle.allow src
+	@n=$$(sh scripts/lint-paddle.sh --list testdata/lint-paddle | wc -l); if [ "$$n" -ne 4 ]; then \
+		echo "lint-paddle: finds $$n lines in testdata/lint-paddle/, not its 4"; exit 1; fi
 
 # No test reads the clock for its verdict (README "Tests and benchmarks"); the fixture
 # testdata/lint-clock/ shows the lint still rejects what it should. Run by `make test`.

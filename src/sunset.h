@@ -125,6 +125,12 @@ enum {
     SUNSET_FACT_RETURN = 1u << 3,     /* BIND: the value of a return statement */
     SUNSET_FACT_ARG = 1u << 4,        /* BIND: a call's argument binds a parameter */
     SUNSET_FACT_PARAM = 1u << 5,      /* BIND: a function's parameter */
+    SUNSET_FACT_ELEM = 1u << 6,       /* BIND: element `section` (decimal) of a tuple: the
+                                         target of `a, b = f()`, an entry of `return a, b` */
+    SUNSET_FACT_ITEM = 1u << 7,       /* BIND: the value becomes an element of the target
+                                         (`exes = [pe]`, `exes.append(pe)`) */
+    SUNSET_FACT_ITER = 1u << 8,       /* BIND: the target is an element of the value, a
+                                         container (`for e in exes:`) */
 };
 
 typedef struct sunset_fact {

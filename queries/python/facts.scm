@@ -32,11 +32,16 @@
 ;   @string.content    @string                    text (ctx STRING or DOCSTRING) at the piece
 ;   @comment                                      text (ctx COMMENT) after the '#'
 ;   @bind.target       @bind.value                BIND text=target aux=value text; span = the
-;                                                 value (plain and tuple assignments)
+;                                                 value (plain and tuple assignments: the
+;                                                 frontend binds each target of `a, b = x, y`
+;                                                 to its entry, else to element k: flag ELEM)
 ;   @bind.return                                  BIND flag RETURN text="" aux=value text; span =
-;                                                 the returned value
+;                                                 the returned value (`return a, b`: one per
+;                                                 entry, flag ELEM, section = its position)
 ;   @bind.param                                   BIND flag PARAM text=parameter name aux="";
 ;                                                 section = its position (the frontend counts)
+;   @bind.for          @bind.value                BIND flag ITER text=loop variable aux=the
+;                                                 container (`exes`, the `d` of d.values())
 ;   @bind.arg          @bind.kw?                  BIND flag ARG text=callee of the enclosing
 ;                                                 call aux=argument text section=keyword or
 ;                                                 position (names, attributes and calls only:
@@ -154,6 +159,9 @@
   left: (tuple_pattern [(identifier) (attribute)] @bind.target)
   right: (_) @bind.value)
 (return_statement (_) @bind.return)
+; `for e in exes:`, `for i, e in enumerate(exes)`, `[e.run() for e in exes]`: e is an element
+(for_statement left: (_) @bind.for right: (_) @bind.value)
+(for_in_clause left: (_) @bind.for right: (_) @bind.value)
 
 ; ---- parameters and the arguments that bind them: a legacy object passed to a function of
 ; the module (`train(train_exe)`, `train(exe=train_exe)`) is followed into its body

@@ -105,6 +105,8 @@ typedef struct ix_file {
     size_t n_outside;
 } ix_file;
 
+struct sunset_macro_roles;
+
 typedef struct sunset_index {
     pthread_mutex_t mu;
     vec files;              /* ix_file *, sorted by path after finish */
@@ -116,6 +118,7 @@ typedef struct sunset_index {
     bool finished;
     bool oom;               /* a file could not be indexed (out of memory) */
     size_t replayed;        /* files adopted from the content cache (sunset_index_adopt), not lexed */
+    const struct sunset_macro_roles *roles; /* settings.macros.roles (borrowed), NULL = none */
     /* the files' memory (index.c): each packed into a block carved from these chunks, each
      * chunk starting with the previous one's address; under mu */
     void *chunks;
@@ -125,6 +128,10 @@ typedef struct sunset_index {
 /* NULL on OOM. Free with sunset_index_free (accepts NULL). */
 sunset_index *sunset_index_new(void);
 void sunset_index_free(sunset_index *ix);
+/* The C/C++ macros the index reads registrations, links and flags from (settings.macros.roles
+ * of the rule set, borrowed: it outlives the index); without them it reads none. The content
+ * cache's namespace covers them (the rule packs' bytes). */
+void sunset_index_set_roles(sunset_index *ix, const struct sunset_macro_roles *roles);
 
 /* Index one file (thread-safe). src and its data are borrowed. Returns 0, -1 on OOM. */
 int sunset_index_add(sunset_index *ix, const sunset_source *src);

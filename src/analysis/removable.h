@@ -30,6 +30,7 @@ typedef enum rm_kind {
     RM_IMPORT,     /* an import / include line of a removed or legacy module */
     RM_REGISTRATION, /* a CMake command or argument, or a tool-list entry, naming a removed file */
     RM_OP,         /* an operator registration (REGISTER_OPERATOR ...): run by its type name */
+    RM_ARGUMENT,   /* a whole-line keyword parameter or argument nothing reads (rule "mechanical") */
     RM_KIND_COUNT
 } rm_kind;
 
@@ -114,7 +115,23 @@ typedef struct rm_item {
     bool token;         /* a registration: remove only the argument `name` from line `line` */
     char *replace;      /* RM_IMPORT: the statement becomes this one line (same indentation)
                            instead of going; owned; NULL when it goes */
+    char *migrate_to;   /* live: the target API, the `migrate_to` of its chain's seed rule; owned; NULL none */
+    char **unblocks;    /* a live file: the legacy items that turn dead once it is migrated away
+                           (a what-if run of the liveness), "file a.cc", "class Foo (a.h)"; owned */
+    size_t n_unblocks;
+    char *mechanical;   /* a migration the patch makes itself ("drop-argument"); owned; NULL none */
 } rm_item;
+
+/* Code that is not legacy but keeps legacy code live (it is a live caller of a live item): what
+ * to migrate it to and what that unblocks (the liveness re-run as if it named no legacy code). */
+typedef struct rm_consumer {
+    char *path;
+    char **migrate_to;  /* the distinct migrate_to of the items it keeps live, in order; owned */
+    size_t n_migrate_to;
+    size_t n_keeps;     /* live items it is a caller of */
+    char **unblocks;    /* as rm_item.unblocks; owned */
+    size_t n_unblocks;
+} rm_consumer;
 
 typedef struct rm_plan {
     char *root;
@@ -125,6 +142,8 @@ typedef struct rm_plan {
     size_t n_legacy_files, n_dead_files, n_live_files, n_derived_files;
     size_t n_kept_files; /* dead but kept: a reference to them cannot go by a safe edit */
     size_t n_steps;      /* independently landable steps (rm_item.step 1..n_steps) */
+    rm_consumer *consumers; /* by path */
+    size_t n_consumers;
 } rm_plan;
 
 /* Build the plan from a finished index and the scan result (the seeds), with the tree's

@@ -30,6 +30,8 @@
 #include "base/json.h"
 #include "core/walk.h"
 
+_Static_assert(SUNSET_TASKS <= 32, "trk_file.tasks holds a bit per task");
+
 const char *trk_handling_zh(trk_handling h) {
     return h == TRK_DIRECT ? "直接删除" : h == TRK_PARTIAL ? "部分删除" : "";
 }
@@ -1003,7 +1005,7 @@ int tracking_compute(tracking_manifest *m, const sunset_result *res, const track
         while (j < res->n_findings && strcmp(res->findings[j].path, res->findings[i].path) == 0) j++;
         trk_file tf = {res->findings[i].path, i, j - i, TRK_NONE, NULL, VEC_INIT(trk_range), 0, 0};
         for (size_t k = i; k < j; k++)
-            if (res->findings[k].task > 0 && res->findings[k].task < 32) tf.tasks |= 1u << res->findings[k].task;
+            if (res->findings[k].task > 0 && res->findings[k].task < SUNSET_TASKS) tf.tasks |= 1u << res->findings[k].task;
         if (classify(m, o, res, &tf) || !vec_push(&out->files, &tf)) {
             file_free(&tf);
             goto oom;

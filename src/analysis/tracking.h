@@ -174,7 +174,7 @@ typedef struct trk_file {
     trk_handling handling;
     char *reason;      /* 直接删除: why the whole file goes; owned */
     vec ranges;        /* trk_range, 部分删除 only */
-    unsigned tasks;    /* bit t set: a finding of task t */
+    unsigned tasks;    /* bit t set: a finding of task t (t < SUNSET_TASKS, which fits) */
     uint32_t lines;    /* 部分删除: lines in the ranges; 直接删除: the file's length (0 unknown) */
 } trk_file;
 
@@ -219,7 +219,7 @@ typedef struct tracking_report {
 
 /* ---- 本周变化: what changed since a previous report (src/analysis/tracking_since.c) ---- */
 
-enum { TRK_SINCE_TASKS = 8 }; /* per-task deltas of a commit: tasks 1..7 */
+enum { TRK_SINCE_TASKS = SUNSET_TASKS }; /* per-task deltas of a commit: tasks 1 .. SUNSET_TASKS - 1 */
 
 /* A task's state then and now. */
 typedef struct trk_since_task {

@@ -17,7 +17,7 @@ static int history_json(const history_doc *d, sb *out) {
 }
 
 static int history_svg_doc(const history_doc *d, sb *out) {
-    history_write_svg(d->samples, d->n, d->range, d->min_drop, d->named, d->n_named, out);
+    history_write_svg(d->samples, d->n, d->n_tasks, d->range, d->min_drop, d->named, d->n_named, out);
     return out->oom ? -1 : 0;
 }
 

@@ -84,7 +84,10 @@ static void show_text(const sunset_rule *r, sb *b) {
     if (!r->anchored) sb_puts(b, "  anchored   no: matches in any file, tied to Paddle or not\n");
     if (r->unless_line || r->unless_file) sb_puts(b, "  unless     its line or file reads the word in another sense\n");
     if (r->description) sb_printf(b, "\nwhy: %s\n", r->description);
-    sb_printf(b, "\nfix: %s\n\nexamples (checked by 'sunset rules test'):\n", r->fix);
+    sb_printf(b, "\nfix: %s\n", r->fix);
+    if (r->migrate_to) sb_printf(b, "\nmigrate to: %s\n", r->migrate_to);
+    if (r->mechanical) sb_printf(b, "mechanical: %s (the patch makes this edit)\n", r->mechanical);
+    sb_puts(b, "\nexamples (checked by 'sunset rules test'):\n");
     show_examples(r, SHOW_TEXT, b);
     sb_free(&langs);
     sb_free(&ctx);
@@ -103,6 +106,8 @@ static void show_md(const sunset_rule *r, sb *b) {
         sb_puts(b, "Not where its line or file reads the word in another sense (`\"unless\"`).\n\n");
     if (r->description) sb_printf(b, "**Why.** %s\n\n", r->description);
     sb_printf(b, "**Fix.** %s\n\n", r->fix);
+    if (r->migrate_to) sb_printf(b, "**Migrate to.** %s\n\n", r->migrate_to);
+    if (r->mechanical) sb_printf(b, "**Mechanical.** `%s`: the patch makes this edit.\n\n", r->mechanical);
     show_examples(r, SHOW_MD, b);
     sb_free(&langs);
     sb_free(&ctx);
@@ -131,6 +136,10 @@ static void show_json(const sunset_rule *r, bool first, sb *b) {
     sb_put_json_str_or_null(b, r->description);
     sb_puts(b, ",\"fix\":");
     sb_put_json_str(b, r->fix);
+    sb_puts(b, ",\"migrate_to\":");
+    sb_put_json_str_or_null(b, r->migrate_to);
+    sb_puts(b, ",\"mechanical\":");
+    sb_put_json_str_or_null(b, r->mechanical);
     sb_printf(b, ",\"examples\":%s}", r->examples_json ? r->examples_json : "[]");
     sb_free(&langs);
 }

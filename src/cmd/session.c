@@ -542,6 +542,7 @@ int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index 
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
+    sunset_index_set_roles(*ix, &s->rs->macro_roles);
     /* the cache's copies of the index's entries are adopted by the index, and the index's
      * entries are the cache's side entries until it is saved: the cache outlives the index */
     sunset_indexer hook = {*ix, sunset_index_hook, sunset_index_adopt_hook, sunset_index_export};

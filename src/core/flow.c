@@ -13,8 +13,15 @@
  * another branch of an `if`: `if p: x = PE() else: x = exe` leaves the PE possible); `self.x` is marked for the
  * whole class, whichever method binds it. A call of a function of the module binds its
  * parameters (ARG and PARAM binds: by position, a method's `self` taking none, or keyword; a
- * class's call binds its __init__'s), so an object passed in is followed into the body. Not
- * followed: aliasing through containers, globals rebound in functions, functions of other
+ * class's call binds its __init__'s), so an object passed in is followed into the body. A tuple
+ * is followed by position: `return exe, prog` marks element 0 of the function's result
+ * (fn_marked is a mask of elements) and `exe, prog = build()` binds exe to element 0 of
+ * build's (an unpacked call result is marked by nothing else); the frontend splits `a, b =
+ * PE(), 1` into one binding per entry. A container's elements are the name `exes[]`: bound by
+ * a literal's entries and `exes.append(pe)` (ITEM binds, which add and end no mark), read by
+ * `for e in exes` (ITER binds) and `exes[i]`; a plain re-binding of exes re-binds exes[] to
+ * nothing (rebind_elements). Not
+ * followed: globals rebound in functions, functions of other
  * modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
@@ -53,12 +60,18 @@ typedef struct fbind {
     bool arg;            /* a call's argument: target is the callee, not a name */
     bool param;          /* a parameter of function `scope`: value is "" */
     long pos;            /* arg/param: the 0-based position, -1 = by keyword only */
+    long elem;           /* element of a tuple (`a, b = f()`, `return a, b`), -1 = whole */
     char *kw;            /* owned; an argument's keyword, or NULL */
     uint32_t bstart, bend; /* the lines of the block holding it (0 = unknown: col decides) */
+    bool item;           /* the value becomes an element of the target (`exes.append(pe)`),
+                            whose name is then `exes[]`: it adds to the elements, ends none */
+    bool iter;           /* the target is an element of the value (`for e in exes:`) */
 } fbind;
 
 typedef struct fuse {
-    char *obj;           /* owned; the receiver text (ATTR) or the identifier (argument) */
+    char *obj;           /* owned; the receiver text (ATTR) or the identifier (argument); an
+                            element `exes[i]` is `exes[]` (elements_key) */
+    char *shown;         /* owned; the receiver as written when obj differs, else NULL */
     char *name;          /* owned; the attribute name; NULL for an argument */
     size_t name_len;
     unsigned flags;
@@ -208,6 +221,7 @@ void flow_file_free(flow_file *ff) {
     }
     for (size_t i = 0; i < ff->uses.n; i++) {
         sunset_free(VEC_AT(&ff->uses, fuse, i).obj);
+        sunset_free(VEC_AT(&ff->uses, fuse, i).shown);
         sunset_free(VEC_AT(&ff->uses, fuse, i).name);
     }
     for (size_t i = 0; i < ff->scopes.n; i++) {
@@ -363,33 +377,99 @@ static bool entry_of(fbind *b, const sunset_fact *f) {
     return true;
 }
 
+/* An ELEM bind's element: its section in decimal (capped, a position no tuple reaches). */
+static long elem_of(const sunset_fact *f) {
+    long e = 0;
+    for (size_t i = 0; f->section && i < f->section_len; i++) {
+        if (f->section[i] < '0' || f->section[i] > '9') return 100000;
+        if (e < 100000) e = e * 10 + (f->section[i] - '0');
+    }
+    return e;
+}
+
+/* The bit of a function's return mask for element e (-1: the whole value; 0 = none known). */
+static uint64_t elem_bit(long e) { return e < 0 ? 1u : e < 63 ? (uint64_t)1 << (e + 1) : 0; }
+
+/* The length of the container a subscript `exes[i]` / `self.d["k"]` reads an element of (a
+ * dotted name then one bracket pair), or 0. */
+static size_t subscript_base(const char *s, size_t n) {
+    if (!n || s[n - 1] != ']') return 0;
+    const char *open = memchr(s, '[', n);
+    size_t p = open ? (size_t)(open - s) : 0;
+    if (!p || (s[0] >= '0' && s[0] <= '9')) return 0;
+    for (size_t i = 0; i < p; i++)
+        if (s[i] != '.' && !ident_byte((unsigned char)s[i])) return 0;
+    int depth = 0;
+    for (size_t i = p; i < n; i++) {
+        depth += s[i] == '[' ? 1 : s[i] == ']' ? -1 : 0;
+        if (!depth && i + 1 < n) return 0; /* `a[0][1]`, `a[0].b` */
+    }
+    return depth ? 0 : p;
+}
+
+/* A name as the flow keys it: `exes[]` for the elements of container `exes` (elems, or a
+ * subscript `exes[0]`), else the text itself. NULL on OOM. */
+static char *elements_key(const char *s, size_t n, bool elems) {
+    size_t base = elems ? n : subscript_base(s, n);
+    if (!base) return sunset_strndup(s, n);
+    char *k = sunset_malloc(base + 3);
+    if (!k) return NULL;
+    memcpy(k, s, base);
+    memcpy(k + base, "[]", 3);
+    return k;
+}
+
+/* `exes = ...` (a list literal too) starts a new container: a binding of `exes[]` to nothing,
+ * after which the elements appended before no longer reach (b: the binding just pushed). */
+static void rebind_elements(flow_file *ff, const fbind *b) {
+    fbind k = *b;
+    k.target = elements_key(b->target, strlen(b->target), true);
+    k.value = sunset_strndup("", 0);
+    k.callee = NULL, k.elem = -1, k.iter = false;
+    if (!k.target || !k.value || !vec_push(&ff->binds, &k)) {
+        sunset_free(k.target);
+        sunset_free(k.value);
+    }
+}
+
+/* `exe, prog = build()`: an element of a call's result, marked only by the function's own
+ * `return exe, prog` (never by a seed or a name in its value) */
+static bool unpacked(const fbind *b) { return b->elem >= 0 && !b->ret; }
+
 void flow_fact(flow_file *ff, const sunset_fact *f) {
     if (ff->prepared) unprepare(ff);
     if (f->kind == SUNSET_FACT_BIND) {
         size_t vn = f->aux_len < VALUE_MAX ? f->aux_len : VALUE_MAX;
         bool ret = (f->flags & SUNSET_FACT_RETURN) != 0;
         const char *t = f->text ? f->text : "";
-        fbind b = {sunset_strndup(t, f->text ? f->text_len : 0),
-                   sunset_strndup(f->aux ? f->aux : "", f->aux ? vn : 0), f->span,
+        bool item = (f->flags & SUNSET_FACT_ITEM) != 0, iter = (f->flags & SUNSET_FACT_ITER) != 0;
+        fbind b = {elements_key(t, f->text ? f->text_len : 0, item),
+                   elements_key(f->aux ? f->aux : "", f->aux ? vn : 0, iter), f->span,
                    f->stmt.line ? f->stmt.col : f->span.col, 0, 0, NULL, 0, ret,
-                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, NULL, f->block.line,
-                   f->block.end_line};
+                   f->ctx == SUNSET_CTX_DOCSTRING, false, false, -1, -1, NULL, f->block.line,
+                   f->block.end_line, item, iter};
+        if (f->flags & SUNSET_FACT_ELEM) b.elem = elem_of(f);
         if (b.value) b.callee = callee_of(b.value, &b.callee_len);
         if (!entry_of(&b, f) || !b.target || !b.value || !vec_push(&ff->binds, &b)) {
             sunset_free(b.target);
             sunset_free(b.value);
             sunset_free(b.kw);
+            return;
         }
+        if (!b.ret && !b.arg && !b.param && !b.item) rebind_elements(ff, &b);
         return;
     }
     bool attr = f->kind == SUNSET_FACT_ATTR;
     if (!(attr && f->aux) && !(f->kind == SUNSET_FACT_IDENT && f->aux)) return;
     if (f->ctx != SUNSET_CTX_CODE && f->ctx != SUNSET_CTX_DOCSTRING) return;
-    fuse u = {attr ? sunset_strndup(f->aux, f->aux_len) : sunset_strndup(f->text, f->text_len),
+    bool sub = attr && subscript_base(f->aux, f->aux_len);
+    fuse u = {attr ? elements_key(f->aux, f->aux_len, false) : sunset_strndup(f->text, f->text_len),
+              sub ? sunset_strndup(f->aux, f->aux_len) : NULL,
               attr ? sunset_strndup(f->text, f->text_len) : NULL, attr ? f->text_len : 0,
               f->flags, f->ctx == SUNSET_CTX_DOCSTRING, f->span, f->stmt};
-    if (!u.obj || (attr && !u.name) || !vec_push(&ff->uses, &u)) {
+    if (!u.obj || (sub && !u.shown) || (attr && !u.name) || !vec_push(&ff->uses, &u)) {
         sunset_free(u.obj);
+        sunset_free(u.shown);
         sunset_free(u.name);
     }
 }
@@ -634,7 +714,7 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
             if (marked[i]) {
                 if (self) return (long)i;
                 if (reach < 0 || holds(b, bind_at(ff, (size_t)reach))) reach = (long)i;
-            } else if (!self && reach >= 0 && holds(b, bind_at(ff, (size_t)reach))) {
+            } else if (!self && !b->item && reach >= 0 && holds(b, bind_at(ff, (size_t)reach))) {
                 reach = -1;
             }
         }
@@ -647,7 +727,8 @@ static long reaching(flow_file *ff, const bool *marked, const char *name, size_t
 
 typedef struct marks {
     bool *marked;        /* per bind */
-    bool *fn_marked;     /* per scope + 1: the function returns a legacy object */
+    uint64_t *fn_marked; /* per scope + 1: which of what the function returns is a legacy
+                            object (elem_bit: the whole value, or elements of a tuple) */
     size_t *queue, nq;   /* binds marked, their dependents still to visit */
 } marks;
 
@@ -660,7 +741,7 @@ static void mark(marks *m, size_t i) {
 /* Bind i, unmarked, looked at again: marked when a marked binding reaches its value. */
 static void revisit(flow_file *ff, marks *m, size_t i) {
     const fbind *b = bind_at(ff, i);
-    if (m->marked[i] || !spend(ff, 1)) return;
+    if (m->marked[i] || unpacked(b) || !spend(ff, 1)) return;
     long last;
     if (reaching(ff, m->marked, b->value, b->vscope, b->vspan.line, is_self(b->value), b->doc,
                  (long)i, &last) >= 0)
@@ -717,14 +798,17 @@ static void bind_params(flow_file *ff, marks *m, size_t j) {
 static void spread(flow_file *ff, marks *m, size_t j) {
     const fbind *b = bind_at(ff, j);
     size_t lo, hi;
-    if (b->ret && b->scope && !m->fn_marked[b->scope] &&
+    uint64_t bit = elem_bit(b->elem);
+    if (b->ret && b->scope && bit && !(m->fn_marked[b->scope] & bit) &&
         !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1))) {
-        m->fn_marked[b->scope] = true;
+        m->fn_marked[b->scope] |= bit;
         const char *fn = short_name(VEC_AT(&ff->scopes, fscope, b->scope - 1).name);
         bkey k = {BY_CALLEE, fn, strlen(fn), 0, false};
         if (k.n) run_of(ff, ff->by_callee, ff->n_callee, &k, &lo, &hi);
         else lo = hi = 0;
-        for (size_t p = lo; p < hi && spend(ff, 1); p++) mark(m, ff->by_callee[p]);
+        /* the calls take the element returned: `exe, prog = build()` marks exe only */
+        for (size_t p = lo; p < hi && spend(ff, 1); p++)
+            if (bind_at(ff, ff->by_callee[p])->elem == b->elem) mark(m, ff->by_callee[p]);
     }
     if (b->arg) bind_params(ff, m, j);
     if (b->ret || b->arg) return; /* a return or an argument binds no name */
@@ -746,6 +830,7 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
         const fbind *b = bind_at(ff, i);
         const char *head;
         size_t hn;
+        if (unpacked(b)) continue;
         value_head(b->value, &head, &hn);
         if (!hn) continue;
         /* the seeds inside the value: from the first starting at or after it, sorted */
@@ -778,7 +863,7 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
 
 static bool marks_new(marks *m, const flow_file *ff) {
     m->marked = sunset_calloc(ff->binds.n ? ff->binds.n : 1, sizeof(bool));
-    m->fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof(bool));
+    m->fn_marked = sunset_calloc(ff->scopes.n + 1, sizeof *m->fn_marked);
     m->queue = sunset_malloc((ff->binds.n ? ff->binds.n : 1) * sizeof(size_t));
     m->nq = 0;
     return m->marked && m->fn_marked && m->queue;
@@ -786,7 +871,7 @@ static bool marks_new(marks *m, const flow_file *ff) {
 
 static void marks_clear(marks *m, const flow_file *ff) {
     memset(m->marked, 0, (ff->binds.n ? ff->binds.n : 1) * sizeof(bool));
-    memset(m->fn_marked, 0, (ff->scopes.n + 1) * sizeof(bool));
+    memset(m->fn_marked, 0, (ff->scopes.n + 1) * sizeof *m->fn_marked);
     m->nq = 0;
 }
 
@@ -811,7 +896,7 @@ static void prefix_reach(flow_file *ff, const bool *marked, long *reach) {
         *any = first || any[-1] < 0 ? (marked[i] ? (long)i : -1) : any[-1];
         if (marked[i]) {
             if (r < 0 || holds(b, bind_at(ff, (size_t)r))) r = (long)i;
-        } else if (r >= 0 && holds(b, bind_at(ff, (size_t)r))) {
+        } else if (!b->item && r >= 0 && holds(b, bind_at(ff, (size_t)r))) {
             r = -1;
         }
         reach[p] = r;
@@ -870,13 +955,15 @@ static void run_rule(flow_file *ff, const sunset_rule *r, marks *m, long *reach,
                                   u->span.line, self, u->doc, &last);
         if (at < 0) continue;
         /* a binding's own line: `x = x.with_data_parallel()` is reported by its seed */
-        if (!self && bind_at(ff, (size_t)last)->vspan.line == u->span.line) continue;
+        if (!self && !bind_at(ff, (size_t)last)->iter &&
+            bind_at(ff, (size_t)last)->vspan.line == u->span.line)
+            continue;
         /* one finding per statement: a migration rewrites the statement */
         uint32_t key = u->stmt.line ? u->stmt.line : u->span.line;
         if (key == last_stmt) continue;
         last_stmt = key;
         sb t = {0};
-        sb_puts(&t, u->obj);
+        sb_puts(&t, u->shown ? u->shown : u->obj);
         if (u->name) sb_printf(&t, ".%s", u->name);
         if (!t.oom)
             report(ud, r, u->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, u->span, u->stmt, t.s,
@@ -884,14 +971,16 @@ static void run_rule(flow_file *ff, const sunset_rule *r, marks *m, long *reach,
         sb_free(&t);
     }
     /* `return prog`: the function hands the legacy object on (its callers are marked above) */
-    for (size_t i = 0; f->arguments && i < nb && spend(ff, 1); i++) {
+    for (size_t i = 0, ret_line = 0; f->arguments && i < nb && spend(ff, 1); i++) {
         const fbind *b = bind_at(ff, i);
-        if (!b->ret || is_self(b->value)) continue;
+        if (!b->ret || is_self(b->value) || (b->elem >= 0 && b->vspan.line == ret_line)) continue;
         long last;
         if (use_reach(ff, m->marked, reach, b->value, b->scope, b->vspan.line, false, b->doc,
-                      &last) >= 0)
-            report(ud, r, b->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, b->vspan, b->vspan,
-                   b->value, strlen(b->value));
+                      &last) < 0)
+            continue;
+        ret_line = b->vspan.line; /* `return pe, pe2`: one finding for the statement */
+        report(ud, r, b->doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_CODE, b->vspan, b->vspan,
+               b->value, strlen(b->value));
     }
 }
 
@@ -926,7 +1015,8 @@ bool flow_escapes(flow_file *ff, const vec *rules, flow_name_fn seen, void *ud) 
             if (!b->arg && b->scope && !is_class(&VEC_AT(&ff->scopes, fscope, b->scope - 1)))
                 continue;
             const char *name = short_name(b->target);
-            out = seen(ud, name, strlen(name));
+            size_t n = strlen(name);
+            out = seen(ud, name, b->item ? n - 2 : n); /* `exes[]`: the name exes */
         }
         for (size_t s = 1; s <= ff->scopes.n && !out; s++) {
             if (!m.fn_marked[s]) continue;

@@ -19,6 +19,7 @@ typedef struct loader {
     pcre2_match_data *md;
     const cJSON *root; /* the pack parsed from text (borrowed), for exact positions */
     bool pack_unanchored; /* the pack says "anchored": false (its rules' default) */
+    const char *pack_migrate_to; /* the pack's "migrate_to" (its rules' default); borrowed */
 } loader;
 
 /* An error at "key" of the current rule (located by searching the text). */

@@ -550,6 +550,20 @@ static char *dup_string_field(loader *L, const cJSON *o, const char *field, bool
     return s;
 }
 
+/* "migrate_to" (else the pack's) and "mechanical": what a live use of the rule's match moves
+ * to, and the one edit the patch may make for it by itself. */
+static int ld_migrate(loader *L, const cJSON *o, sunset_rule *r) {
+    if (has_field(o, "migrate_to")) {
+        if (!(r->migrate_to = dup_string_field(L, o, "migrate_to", true))) return -1;
+    } else if (L->pack_migrate_to && !(r->migrate_to = sunset_strndup(L->pack_migrate_to, strlen(L->pack_migrate_to))))
+        return ld_oom(L);
+    if (!has_field(o, "mechanical")) return 0;
+    if (!(r->mechanical = dup_string_field(L, o, "mechanical", true))) return -1;
+    if (strcmp(r->mechanical, "drop-argument"))
+        return ld_fail(L, "mechanical", "\"mechanical\" must be \"drop-argument\"");
+    return 0;
+}
+
 static void rule_free(sunset_rule *r) {
     if (!r) return;
     sunset_free(r->id);
@@ -557,6 +571,8 @@ static void rule_free(sunset_rule *r) {
     sunset_free(r->message);
     sunset_free(r->description);
     sunset_free(r->fix);
+    sunset_free(r->migrate_to);
+    sunset_free(r->mechanical);
     sunset_free(r->origin);
     for (size_t i = 0; i < r->path_include.n; i++) pcre2_code_free(VEC_AT(&r->path_include, pcre2_code *, i));
     for (size_t i = 0; i < r->path_exclude.n; i++) pcre2_code_free(VEC_AT(&r->path_exclude, pcre2_code *, i));
@@ -688,6 +704,7 @@ static int ld_rule_severity(loader *L, sunset_rule *r, const cJSON *o) {
 static int ld_rule_texts(loader *L, sunset_rule *r, const cJSON *o, const char *pack_desc) {
     if (!(r->message = dup_string_field(L, o, "message", true))) return -1;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) return -1;
+    if (ld_migrate(L, o, r)) return -1;
     if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) return -1;
     if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) return ld_oom(L);
     const cJSON *anc = cJSON_GetObjectItemCaseSensitive(o, "anchored");
@@ -793,7 +810,8 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     static const char *const allowed[] = {"id", "family", "task", "languages", "severity",
                                           "comment_severity", "string_severity", "contexts",
                                           "message", "fix", "paths", "match", "literals",
-                                          "examples", "description", "anchored", "unless", NULL};
+                                          "examples", "description", "anchored", "unless",
+                                          "migrate_to", "mechanical", NULL};
     L->rule_id = NULL;
     if (!cJSON_IsObject(o)) return ld_fail(L, "rules", "each rule must be an object");
     const cJSON *idv = cJSON_GetObjectItemCaseSensitive(o, "id");
@@ -842,7 +860,7 @@ static int load_pack(loader *L, const char *text) {
     }
     int rc = -1;
     static const char *const allowed[] = {"schema", "pack", "family", "description", "rules",
-                                          "settings", "anchored", NULL};
+                                          "settings", "anchored", "migrate_to", NULL};
     if (!cJSON_IsObject(root)) { ld_fail(L, NULL, "a pack must be a JSON object"); goto cleanup; }
     if (ld_check_fields(L, root, "a pack", allowed)) goto cleanup;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -866,6 +884,9 @@ static int load_pack(loader *L, const char *text) {
         const cJSON *anc = cJSON_GetObjectItemCaseSensitive(root, "anchored");
         if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true or false"); goto cleanup; }
         L->pack_unanchored = anc && !cJSON_IsTrue(anc);
+        const cJSON *mig = cJSON_GetObjectItemCaseSensitive(root, "migrate_to");
+        if (mig && (!cJSON_IsString(mig) || !mig->valuestring[0])) { ld_fail(L, "migrate_to", "\"migrate_to\" must be a non-empty string"); goto cleanup; }
+        L->pack_migrate_to = mig ? mig->valuestring : NULL;
         const cJSON *it;
         cJSON_ArrayForEach(it, rules) {
             if (load_rule(L, it, fam ? fam->valuestring : NULL,
@@ -879,6 +900,7 @@ static int load_pack(loader *L, const char *text) {
 cleanup:
     L->rule_id = NULL;
     L->root = NULL;
+    L->pack_migrate_to = NULL;
     cJSON_Delete(root);
     return rc;
 }
@@ -937,7 +959,7 @@ sunset_ruleset *sunset_ruleset_load_string(const char *json, const char *origin,
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", origin);
         return NULL;
     }
-    loader L = {rs, origin, json, err, NULL, NULL, NULL, false};
+    loader L = {rs, origin, json, err, NULL, NULL, NULL, false, NULL};
     rs->hash = hash64(json, strlen(json), 0);
     if (load_pack(&L, json)) {
         sunset_ruleset_free(rs);
@@ -996,7 +1018,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
                 snprintf(err->msg, sizeof err->msg, "%s:1:1: not a text file (NUL byte)", path.s);
                 rc = -1;
             } else {
-                loader L = {rs, path.s, text, err, NULL, NULL, NULL, false};
+                loader L = {rs, path.s, text, err, NULL, NULL, NULL, false, NULL};
                 rs->hash = hash64(text, len, rs->hash);
                 rc = load_pack(&L, text);
             }
@@ -1010,7 +1032,7 @@ sunset_ruleset *sunset_ruleset_load(const char *const *dirs, size_t n_dirs, cons
             return NULL;
         }
     }
-    loader L = {rs, "rules", "", err, NULL, NULL, NULL, false};
+    loader L = {rs, "rules", "", err, NULL, NULL, NULL, false, NULL};
     return finish(&L, rs);
 }
 

@@ -62,6 +62,8 @@ struct sunset_rule {
     vec literals;          /* char * */
     char *examples_json;   /* the rule's "examples" array, serialised; NULL if none */
     char *description;     /* the rule's "description", else its pack's; NULL if neither */
+    char *migrate_to;      /* "migrate_to": the API a live use moves to, else its pack's; NULL if neither */
+    char *mechanical;      /* "mechanical": the edit the patch makes for it ("drop-argument"); NULL none */
     struct flow_rule *flow; /* attribute rules with "receiver": {"bound_to": ...}; owned
                                (core/flow.h); NULL for every other rule */
     bool anchored;         /* counts only in a file tied to Paddle (settings.anchor); false when
@@ -103,8 +105,23 @@ typedef struct sunset_cross_file {
     vec test_trees;       /* pcre2_code *: a file of a test tree (its helpers may have functions) */
     vec import_roots;     /* char *: directories absolute Python imports are also resolved under */
     vec module_commands;  /* char *: CMake commands whose MODULES section lists Python sources */
+    /* char *: settings.cmake.sections, the wrappers' keywords opening a target's sources (SRCS),
+     * its Python modules (MODULES, of module_commands) and its dependencies (DEPS); a command
+     * with one after its first argument defines that target */
+    vec cmake_sources, cmake_modules, cmake_deps;
     vec links;            /* sunset_link: macros that define a symbol and macros that link it */
 } sunset_cross_file;
+
+/* settings.macros.roles (rules/SCHEMA.md): the C/C++ macros the cross-file index reads
+ * (analysis/index/cpp.c): a call NAME(x ...) of one of `op` registers operator x, of `pass`
+ * registers pass x, of `use` links x; a flag definer is spelled [PREFIX ...]STEM..._TYPE, a
+ * prefix of flag_prefixes (or none) then STEM anywhere, the part after its last '_' one of
+ * flag_types. Empty = none. */
+typedef struct sunset_macro_roles {
+    vec op, pass, use;             /* char * */
+    char *flag_stem;               /* NULL = no flag definers */
+    vec flag_prefixes, flag_types; /* char * */
+} sunset_macro_roles;
 
 /* settings.remnants (rules/SCHEMA.md): how analysis/remnant.c groups findings into remnants
  * and which action each asks; all empty when the settings pack has none. */
@@ -154,6 +171,7 @@ struct sunset_ruleset {
                                   name is an argument of (DEFINE_bool ...); NULL = none */
     char *pass_registrars;     /* settings.macros.pass_registrars: the same for a pass's name
                                   (USE_PASS, REGISTER_PASS); NULL = none */
+    sunset_macro_roles macro_roles; /* settings.macros.roles */
     clause_index index[SUNSET_LANG_COUNT][MATCH_KIND_COUNT];
     vec path_rules;            /* sunset_rule * of kind RK_PATH */
     vec queries[SUNSET_LANG_COUNT]; /* sunset_rule * of kind RK_QUERY */

@@ -27,18 +27,30 @@ int ld_string_list(loader *L, const cJSON *arr, const char *field, vec *out) {
     return 0;
 }
 
+/* The string lists x holds under names[0 .. n) (each optional) into lists[0 .. n). */
+static int string_lists(loader *L, const cJSON *x, const char *const *names, vec *const *lists, int n) {
+    for (int k = 0; k < n; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, names[k]);
+        if (v && ld_string_list(L, v, names[k], lists[k])) return -1;
+    }
+    return 0;
+}
+
 static void cross_file_init(sunset_cross_file *x) {
     x->test_modules = x->test_trees = VEC_INIT(pcre2_code *);
-    x->import_roots = x->module_commands = VEC_INIT(char *);
+    x->import_roots = x->module_commands = x->cmake_sources = x->cmake_modules = x->cmake_deps = VEC_INIT(char *);
     x->links = VEC_INIT(sunset_link);
 }
 
 static void cross_file_free(sunset_cross_file *x) {
-    vec *res[] = {&x->test_modules, &x->test_trees}, *strs[] = {&x->import_roots, &x->module_commands};
+    vec *res[] = {&x->test_modules, &x->test_trees};
+    vec *strs[] = {&x->import_roots, &x->module_commands, &x->cmake_sources, &x->cmake_modules, &x->cmake_deps};
     for (size_t k = 0; k < 2; k++) {
         for (size_t i = 0; i < res[k]->n; i++) pcre2_code_free(VEC_AT(res[k], pcre2_code *, i));
-        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(res[k]);
+    }
+    for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
+        for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);
     }
     for (size_t i = 0; i < x->links.n; i++) {
@@ -196,11 +208,23 @@ static int load_tasks(loader *L, const cJSON *arr) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* settings.cmake: {"target_commands": [...], "keywords": [...]}: the tree's CMake wrappers
- * (cc_library, py_test ...) whose first argument is the target they define, compared in lower
- * case as CMake does, and their keyword arguments that open a section (SRCS, DEPS ...). */
+/* settings.cmake.sections: {"sources": [...], "modules": [...], "deps": [...]}, the keywords
+ * that open a target's sections for the removal plan (sunset_cross_file). */
+static int load_sections(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"sources", "modules", "deps", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "sections", "\"sections\" must be an object");
+    if (ld_check_fields(L, x, "\"cmake.sections\"", allowed)) return -1;
+    sunset_cross_file *cf = &L->rs->cross_file;
+    vec *lists[] = {&cf->cmake_sources, &cf->cmake_modules, &cf->cmake_deps};
+    return string_lists(L, x, allowed, lists, 3);
+}
+
+/* settings.cmake: {"target_commands": [...], "keywords": [...], "sections": {...}}: the tree's
+ * CMake wrappers (cc_library, py_test ...) whose first argument is the target they define,
+ * compared in lower case as CMake does, their keyword arguments that open a section (SRCS,
+ * DEPS ...), and which of those list a target's sources and dependencies (load_sections). */
 static int load_cmake(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"target_commands", "keywords", NULL};
+    static const char *const allowed[] = {"target_commands", "keywords", "sections", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "cmake", "\"cmake\" must be an object");
     if (ld_check_fields(L, x, "\"cmake\"", allowed)) return -1;
     const cJSON *tc = cJSON_GetObjectItemCaseSensitive(x, "target_commands");
@@ -214,13 +238,44 @@ static int load_cmake(loader *L, const cJSON *x) {
     vec *kws = &L->rs->cmake_keywords;
     if (kw && ld_string_list(L, kw, "keywords", kws)) return -1;
     if (kws->n) qsort(kws->v, kws->n, sizeof(char *), cmp_str);
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(x, "sections");
+    return sec ? load_sections(L, sec) : 0;
+}
+
+/* settings.macros.roles.flag: {"stem": "DEFINE_", "prefixes": [...], "types": [...]}. */
+static int load_flag_role(loader *L, const cJSON *x, sunset_macro_roles *m) {
+    static const char *const allowed[] = {"stem", "prefixes", "types", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "flag", "\"flag\" must be an object");
+    if (ld_check_fields(L, x, "\"roles.flag\"", allowed)) return -1;
+    const cJSON *stem = cJSON_GetObjectItemCaseSensitive(x, "stem");
+    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(x, "prefixes");
+    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(x, "types");
+    if (!cJSON_IsString(stem) || !*stem->valuestring || !ty)
+        return ld_fail_item(L, x, "\"flag\" needs \"stem\" (a non-empty string) and \"types\"");
+    if ((pre && ld_string_list(L, pre, "prefixes", &m->flag_prefixes)) || ld_string_list(L, ty, "types", &m->flag_types))
+        return -1;
+    if (!(m->flag_stem = sunset_strndup(stem->valuestring, strlen(stem->valuestring)))) return ld_oom(L);
     return 0;
 }
 
-/* settings.macros: {"flag_definers": REGEX, "pass_registrars": REGEX}: the C++ macros whose
- * argument names a gflag or a pass (gflag and pass rules, core/rules.c); checked here. */
+/* settings.macros.roles: {"op": [...], "pass": [...], "use": [...], "flag": {...}}: the
+ * registration and link macros the cross-file index reads (sunset_macro_roles). */
+static int load_roles(loader *L, const cJSON *x) {
+    static const char *const allowed[] = {"op", "pass", "use", "flag", NULL};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "roles", "\"roles\" must be an object");
+    if (ld_check_fields(L, x, "\"macros.roles\"", allowed)) return -1;
+    sunset_macro_roles *m = &L->rs->macro_roles;
+    vec *lists[] = {&m->op, &m->pass, &m->use};
+    if (string_lists(L, x, allowed, lists, 3)) return -1;
+    const cJSON *fl = cJSON_GetObjectItemCaseSensitive(x, "flag");
+    return fl ? load_flag_role(L, fl, m) : 0;
+}
+
+/* settings.macros: {"flag_definers": REGEX, "pass_registrars": REGEX, "roles": {...}}: the C++
+ * macros whose argument names a gflag or a pass (gflag and pass rules, core/rules.c; checked
+ * here), and the macros' roles for the index (load_roles). */
 static int load_macros(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"flag_definers", "pass_registrars", NULL};
+    static const char *const allowed[] = {"flag_definers", "pass_registrars", "roles", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "macros", "\"macros\" must be an object");
     if (ld_check_fields(L, x, "\"macros\"", allowed)) return -1;
     char **out[] = {&L->rs->flag_definers, &L->rs->pass_registrars};
@@ -233,7 +288,8 @@ static int load_macros(loader *L, const cJSON *x) {
         pcre2_code_free(re);
         if (!(*out[k] = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return ld_oom(L);
     }
-    return 0;
+    const cJSON *roles = cJSON_GetObjectItemCaseSensitive(x, "roles");
+    return roles ? load_roles(L, roles) : 0;
 }
 
 int ld_settings(loader *L, const cJSON *s) {
@@ -287,6 +343,8 @@ int ld_settings(loader *L, const cJSON *s) {
 void settings_init(sunset_ruleset *rs) {
     cross_file_init(&rs->cross_file);
     rs->tasks = rs->cmake_targets = rs->cmake_keywords = VEC_INIT(char *);
+    sunset_macro_roles *m = &rs->macro_roles;
+    m->op = m->pass = m->use = m->flag_prefixes = m->flag_types = VEC_INIT(char *);
 }
 
 int sunset_ruleset_task_max(const sunset_ruleset *rs) {
@@ -297,11 +355,14 @@ void settings_free(sunset_ruleset *rs) {
     cross_file_free(&rs->cross_file);
     remnant_settings_free(&rs->remnants);
     sunset_anchor_free(&rs->anchor);
-    vec *strs[] = {&rs->tasks, &rs->cmake_targets, &rs->cmake_keywords};
-    for (size_t k = 0; k < 3; k++) {
+    sunset_macro_roles *m = &rs->macro_roles;
+    vec *strs[] = {&rs->tasks, &rs->cmake_targets, &rs->cmake_keywords, &m->op, &m->pass, &m->use,
+                   &m->flag_prefixes, &m->flag_types};
+    for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
         for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);
     }
     sunset_free(rs->flag_definers);
     sunset_free(rs->pass_registrars);
+    sunset_free(m->flag_stem);
 }

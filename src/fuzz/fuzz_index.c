@@ -11,6 +11,20 @@
 #include "fuzz_engine.h"
 #include "analysis/index.h"
 #include "core/lang.h"
+#include "core/ruleset.h"
+
+/* The bundled settings' macros (settings.macros.roles), loaded once from rules/ of the working
+ * directory when it has them: the C++ lexer reads registrations only with them. */
+static const sunset_macro_roles *bundled_roles(void) {
+    static sunset_ruleset *rs;
+    static int tried;
+    if (!tried++) {
+        const char *dirs[] = {"rules"};
+        sunset_error err = {{0}};
+        rs = sunset_ruleset_load(dirs, 1, "queries", &err);
+    }
+    return rs ? &rs->macro_roles : NULL;
+}
 
 static const char *const paths[] = {
     "python/paddle/fluid/compiler.py", "paddle/fluid/framework/parallel_executor.cc",
@@ -31,9 +45,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     if (len == 0) return 0;
     const char *path = paths[data[0] % N_PATHS];
     char *text = fuzz_copy(data + 1, len - 1);
+    const sunset_macro_roles *roles = bundled_roles(); /* before the leak count: kept to the end */
     long live = sunset_alloc_live();
     sunset_index *ix = sunset_index_new();
     if (!ix) abort();
+    sunset_index_set_roles(ix, roles);
     sunset_source src = {.path = path, .fspath = path, .data = text, .len = len - 1,
                          .lang = sunset_lang_for_path(path)};
     const void *block = NULL;

@@ -309,13 +309,15 @@ static double unlabelled(sb *b, const history_point *pts, size_t n, const label_
     return lines * LANE;
 }
 
-/* The chart's panels: the total and tasks 1..6 (still a bound of its own: the chart is not yet
- * given the rule set's task count, see the CSV and JSON writers). */
-enum { SVG_TASKS = 7 };
+/* The panels' colours: the total's, then the tasks' in turn (a pack with more tasks than colours
+ * cycles them; each panel is titled with its task). */
+static const char *const panel_colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+#define N_PANEL_COLORS (sizeof panel_colors / sizeof *panel_colors)
 
-void history_svg(const history_point *pts, size_t n, const char *window, uint32_t min_drop, const long *named,
-                 size_t n_named, sb *b) {
-    static const char *colors[SVG_TASKS] = {"#000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+void history_svg(const history_point *pts, size_t n, int n_tasks, const char *window, uint32_t min_drop,
+                 const long *named, size_t n_named, sb *b) {
+    if (n_tasks >= SUNSET_TASKS) n_tasks = SUNSET_TASKS - 1; /* what a point holds (the loader refuses more) */
     enum { W = CHART_W, L = CHART_L, R = CHART_R, TOTAL_TICKS = 7, TASK_TICKS = 5 };
     vec drops = VEC_INIT(size_t);
     xaxis ax = {n ? pts[0].time : 0, n ? pts[n - 1].time : 0, L, W - R};
@@ -342,7 +344,7 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
     int nl = place_labels(lab, nlab);
     double legend_h = unlabelled(b, pts, n, lab, nlab, named, n_named, 0, false);
     double top_h = 200, task_h = 90, lanes_h = nl * LANE + 10, y_total = 76 + lanes_h;
-    int cols = 2, rows = (SVG_TASKS - 1 + cols - 1) / cols;
+    int cols = 2, rows = (n_tasks + cols - 1) / cols;
     double col_w = (double)(W - L - R - 40) / cols, y_tasks = y_total + top_h + 60 + legend_h;
     int H = (int)(y_tasks + rows * (task_h + 60) + 10);
     sb_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -366,7 +368,7 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
     sb_printf(b, ") · labelled: drops of more than %u findings and every drop of a tracked PR · "
                  "each task on its own scale · UTC</text>\n",
               min_drop);
-    panel(b, pts, n, 0, "all tasks", colors[0], &ax, y_total, top_h, &drops, TOTAL_TICKS);
+    panel(b, pts, n, 0, "all tasks", "#000", &ax, y_total, top_h, &drops, TOTAL_TICKS);
     date_ticks(b, &ax, y_total + top_h);
     uint32_t maxv = 1;
     for (size_t i = 0; i < n; i++)
@@ -389,13 +391,13 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
         sb_puts(b, "</text></g>\n");
     }
     if (legend_h > 0) unlabelled(b, pts, n, lab, nlab, named, n_named, y_total + top_h + 40, true);
-    for (int t = 1; t < SVG_TASKS; t++) {
+    for (int t = 1; t <= n_tasks; t++) {
         int c = (t - 1) % cols, r = (t - 1) / cols;
         xaxis tx = {ax.t0, ax.t1, L + c * (col_w + 40), L + c * (col_w + 40) + col_w};
         char title[32];
         snprintf(title, sizeof title, "task %d", t);
         double y0 = y_tasks + r * (task_h + 60);
-        panel(b, pts, n, t, title, colors[t], &tx, y0, task_h, &drops, TASK_TICKS);
+        panel(b, pts, n, t, title, panel_colors[(size_t)(t - 1) % N_PANEL_COLORS], &tx, y0, task_h, &drops, TASK_TICKS);
         date_ticks(b, &tx, y0 + task_h);
     }
     sb_puts(b, "</svg>\n");
@@ -403,8 +405,8 @@ void history_svg(const history_point *pts, size_t n, const char *window, uint32_
     vec_free(&drops);
 }
 
-void history_write_svg(const history_sample *v, size_t n, const char *window, uint32_t min_drop, const long *named,
-                       size_t n_named, sb *b) {
+void history_write_svg(const history_sample *v, size_t n, int n_tasks, const char *window, uint32_t min_drop,
+                       const long *named, size_t n_named, sb *b) {
     history_point *pts = sunset_calloc(n ? n : 1, sizeof *pts);
     char (*dates)[64] = sunset_calloc(n ? n : 1, sizeof *dates);
     if (!pts || !dates) {
@@ -427,7 +429,7 @@ void history_write_svg(const history_sample *v, size_t n, const char *window, ui
         pts[i].label = v[i].subject;
         pts[i].date = dates[i];
     }
-    history_svg(pts, n, window, min_drop, named, n_named, b);
+    history_svg(pts, n, n_tasks, window, min_drop, named, n_named, b);
     sunset_free(pts);
     sunset_free(dates);
 }

@@ -27,9 +27,9 @@ typedef struct history_point {
 /* Append a self-contained SVG burn-down of n points (oldest first) to *b: the total with a
  * label on every drop of more than min_drop findings and on every drop of a tracked PR
  * (lanes, so labels never overlap and no leader line crosses another label), the `named` PRs
- * (the manifest's) that got no label listed with the reason, then one small panel per task on
- * its own scale; x is time (UTC), the title names the window. */
-void history_svg(const history_point *pts, size_t n, const char *window, uint32_t min_drop, const long *named,
+ * (the manifest's) that got no label listed with the reason, then one small panel for each of the
+ * tasks 1..n_tasks (the rule set's) on its own scale; x is time (UTC), the title names the window. */
+void history_svg(const history_point *pts, size_t n, int n_tasks, const char *window, uint32_t min_drop, const long *named,
                  size_t n_named, sb *b);
 /* The width in pixels the chart gives a label's text (11px sans-serif): the layout's and the
  * tests' measure. */
@@ -41,7 +41,7 @@ void history_write_csv(const history_sample *v, size_t n, int n_tasks, const sun
                        sb *b);
 void history_write_json(const history_sample *v, size_t n, int n_tasks, const sunset_family_title *fam, size_t nf,
                         const char *range, sb *b);
-void history_write_svg(const history_sample *v, size_t n, const char *window, uint32_t min_drop, const long *named,
+void history_write_svg(const history_sample *v, size_t n, int n_tasks, const char *window, uint32_t min_drop, const long *named,
                        size_t n_named, sb *b);
 
 #endif

@@ -27,6 +27,15 @@ static void chain_json(sb *out, const rm_item *it) {
     sb_free(&t);
 }
 
+static void json_strs(sb *out, char *const *v, size_t n) {
+    sb_putc(out, '[');
+    for (size_t k = 0; k < n; k++) {
+        if (k) sb_puts(out, ", ");
+        sb_put_json_str_or_null(out, v[k]);
+    }
+    sb_putc(out, ']');
+}
+
 int rm_write_json(const rm_plan *p, sb *out) {
     size_t n_whole = 0, n_live = 0, n_partial = 0, n_patch = 0;
     for (size_t i = 0; i < p->n_items; i++) {
@@ -61,14 +70,28 @@ int rm_write_json(const rm_plan *p, sb *out) {
         sb_put_json_str_or_null(out, it->after);
         sb_puts(out, ", \"replace\": ");
         sb_put_json_str_or_null(out, it->replace);
-        sb_puts(out, ", \"live_callers\": [");
-        for (size_t k = 0; k < it->n_callers; k++) {
-            if (k) sb_puts(out, ", ");
-            sb_put_json_str_or_null(out, it->callers[k]);
-        }
-        sb_puts(out, "]}");
+        sb_puts(out, ", \"live_callers\": ");
+        json_strs(out, it->callers, it->n_callers);
+        sb_puts(out, ", \"migrate_to\": ");
+        sb_put_json_str_or_null(out, it->migrate_to);
+        sb_puts(out, ", \"mechanical\": ");
+        sb_put_json_str_or_null(out, it->mechanical);
+        sb_puts(out, ", \"unblocks\": ");
+        json_strs(out, it->unblocks, it->n_unblocks);
+        sb_putc(out, '}');
     }
-    sb_puts(out, p->n_items ? "\n ]}\n" : "]}\n");
+    sb_puts(out, p->n_items ? "\n ],\n \"consumers\": [" : "],\n \"consumers\": [");
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        const rm_consumer *k = &p->consumers[i];
+        sb_puts(out, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
+        sb_put_json_str_or_null(out, k->path);
+        sb_puts(out, ", \"migrate_to\": ");
+        json_strs(out, k->migrate_to, k->n_migrate_to);
+        sb_printf(out, ", \"keeps_live\": %zu, \"unblocks\": ", k->n_keeps);
+        json_strs(out, k->unblocks, k->n_unblocks);
+        sb_putc(out, '}');
+    }
+    sb_puts(out, p->n_consumers ? "\n ]}\n" : "]}\n");
     return out->oom ? -1 : 0;
 }
 
@@ -136,6 +159,92 @@ static int md_section(const rm_item *it) {
     }
 }
 
+/* The first three of v, then how many more. */
+static void md_first(sb *out, char *const *v, size_t n) {
+    for (size_t u = 0; u < n && u < 3; u++) {
+        if (u) sb_puts(out, ", ");
+        md_cell(out, v[u]);
+    }
+    if (n > 3) sb_printf(out, " (+%zu more)", n - 3);
+}
+
+/* Most unblocks first, then by path (a file's item and a consumer are each one per path). */
+static int cmp_unblocking(size_t na, const char *pa, size_t nb, const char *pb) {
+    if (na != nb) return na > nb ? -1 : 1;
+    return strcmp(pa, pb);
+}
+
+static int cmp_unblocking_item(const void *a, const void *b) {
+    const rm_item *x = *(const rm_item *const *)a, *y = *(const rm_item *const *)b;
+    return cmp_unblocking(x->n_unblocks, x->path, y->n_unblocks, y->path);
+}
+
+static int cmp_unblocking_consumer(const void *a, const void *b) {
+    const rm_consumer *x = *(const rm_consumer *const *)a, *y = *(const rm_consumer *const *)b;
+    return cmp_unblocking(x->n_unblocks, x->path, y->n_unblocks, y->path);
+}
+
+/* The migrate table: each live legacy file, what to move its callers to (its seed rule's
+ * migrate_to) and what that unblocks (the what-if run of the liveness), most unblocking first. */
+static void md_migrate(const rm_plan *p, sb *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_items; i++) n += p->items[i].kind == RM_FILE && p->items[i].live;
+    if (!n) return;
+    const rm_item **rows = sunset_calloc(n, sizeof *rows);
+    if (!rows) {
+        out->oom = true;
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < p->n_items; i++)
+        if (p->items[i].kind == RM_FILE && p->items[i].live) rows[k++] = &p->items[i];
+    qsort(rows, n, sizeof *rows, cmp_unblocking_item);
+    sb_printf(out, "\n## Migrate first: %zu live file%s\n\nMoving a file's live callers to the target API "
+                   "lets it go, and with it what only it keeps live (\"unblocks\", computed by re-running "
+                   "the liveness without it).\n\n<details><summary>Live files: %zu</summary>\n\n"
+                   "| live file | migrate to | unblocks | first unblocked |\n|---|---|---|---|\n",
+              n, n == 1 ? "" : "s", n);
+    for (size_t i = 0; i < n; i++) {
+        const rm_item *it = rows[i];
+        sb_puts(out, "| ");
+        md_code(out, it->path);
+        sb_puts(out, " | ");
+        md_cell(out, it->migrate_to ? it->migrate_to : "(no migrate_to in its rule)");
+        sb_printf(out, " | %zu | ", it->n_unblocks);
+        md_first(out, it->unblocks, it->n_unblocks);
+        sb_puts(out, " |\n");
+    }
+    sunset_free(rows);
+    sb_puts(out, "\n</details>\n");
+    if (!p->n_consumers) return;
+    sb_printf(out, "\n<details><summary>Live consumers, code that is not legacy but keeps the files above live: "
+                   "%zu</summary>\n\nMigrating one unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | unblocks | "
+                   "first unblocked |\n|---|---|---|---|---|\n", p->n_consumers);
+    const rm_consumer **cs = sunset_calloc(p->n_consumers, sizeof *cs);
+    if (!cs) {
+        out->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < p->n_consumers; i++) cs[i] = &p->consumers[i];
+    qsort(cs, p->n_consumers, sizeof *cs, cmp_unblocking_consumer);
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        const rm_consumer *c = cs[i];
+        sb_puts(out, "| ");
+        md_code(out, c->path);
+        sb_printf(out, " | %zu | ", c->n_keeps);
+        for (size_t u = 0; u < c->n_migrate_to; u++) {
+            if (u) sb_puts(out, "; ");
+            md_cell(out, c->migrate_to[u]);
+        }
+        if (!c->n_migrate_to) md_cell(out, "(no migrate_to in the rules)");
+        sb_printf(out, " | %zu | ", c->n_unblocks);
+        md_first(out, c->unblocks, c->n_unblocks);
+        sb_puts(out, " |\n");
+    }
+    sunset_free(cs);
+    sb_puts(out, "\n</details>\n");
+}
+
 /* The plan for a person: the summary and the per-step counts open, every table collapsed in a
  * <details> block, live items shortened to their seed rule and first caller. The full data,
  * every chain and caller, is the JSON plan. */
@@ -200,6 +309,7 @@ int rm_write_markdown(const rm_plan *p, sb *out) {
         "Flags, passes and operators to retire",
         "Live legacy code (migrate first; never deleted by this plan)",
     };
+    md_migrate(p, out);
     size_t listed = 0;
     for (int sec = 0; sec < MD_N; sec++) listed += count[sec];
     if (listed) {
@@ -764,6 +874,22 @@ static int patch_deleted_files(const rm_plan *p, const char *root, sb *out) {
     return err;
 }
 
+/* Line l (0-based) is `name=value,` alone and the line before it ends in ',' or '('. */
+static bool keyword_line(const lines *L, size_t l, const char *name) {
+    size_t n = L->len[l], i = 0, nn = strlen(name);
+    const char *s = L->at[l];
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i <= nn || memcmp(s + i, name, nn) != 0) return false;
+    for (i += nn; i < n && s[i] == ' '; i++) {}
+    if (i >= n || s[i] != '=') return false;
+    size_t e = n;
+    while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\r')) e--;
+    if (e <= i + 1 || s[e - 1] != ',' || memchr(s + i + 1, '(', e - i - 1) || memchr(s + i + 1, '#', e - i - 1)) return false;
+    size_t pe = L->len[l - 1];
+    while (pe > 0 && (L->at[l - 1][pe - 1] == ' ' || L->at[l - 1][pe - 1] == '\r')) pe--;
+    return pe > 0 && (L->at[l - 1][pe - 1] == ',' || L->at[l - 1][pe - 1] == '(');
+}
+
 /* The whole lines the path's dead items take (classes and the blank lines before them,
  * tool-list entries, whole CMake commands), marked in del; how many items. */
 static size_t mark_whole_lines(const rm_plan *p, const char *path, const lines *L, bool *del) {
@@ -772,6 +898,14 @@ static size_t mark_whole_lines(const rm_plan *p, const char *path, const lines *
         const rm_item *it = &p->items[i];
         if (it->kind == RM_FILE || it->live || !it->patchable || strcmp(it->path, path) != 0) continue;
         if (it->token || it->kind == RM_IMPORT) continue; /* after whole commands, below */
+        if (it->kind == RM_ARGUMENT) {
+            /* a mechanical drop: the line, when it still holds only the keyword and follows a
+             * ',' or '(' (what is left stays a valid parameter or argument list) */
+            if (it->line < 2 || it->line > L->n || !keyword_line(L, it->line - 1, it->name)) continue;
+            del[it->line - 1] = true;
+            any++;
+            continue;
+        }
         if (it->kind == RM_CLASS) {
             /* a dead Python class: its lines and the blank lines that set it off before */
             if (!it->line || it->end > L->n) continue;

@@ -100,6 +100,32 @@ static void warm_index_equals_cold(void **state) {
                              dir, dir, dir, dir, test_bin(), dir, dir, dir, test_bin(), dir, dir, dir, dir, dir, dir), 0);
 }
 
+/* The index's cached entries follow the settings' macros (settings.macros.roles): a pack that
+ * no longer names REGISTER_OPERATOR as an operator's registration, run on the cache the shipped
+ * rules filled, gives what it gives without a cache: the legacy file's operator is no longer
+ * one a live file uses, so the file goes. A cache keyed without the settings would replay the
+ * entry with the registration. */
+static void index_follows_macro_roles(void **state) {
+    (void)state;
+    char bin[PATH_MAX];
+    assert_non_null(realpath(test_bin(), bin));
+    assert_int_equal(test_sh("cd %s && rm -rf mr && mkdir -p mr/tree/paddle/fluid/framework && cd mr && "
+                             "printf 'namespace paddle {\nclass ParallelExecutor {};\n}\nREGISTER_OPERATOR(pe_run, PeRunOp);\n' "
+                             "> tree/paddle/fluid/framework/parallel_executor.cc && "
+                             "printf 'USE_OP_ITSELF(pe_run);\nint main() { return 0; }\n' > tree/paddle/fluid/framework/runner.cc",
+                             dir), 0);
+    assert_int_equal(test_sh("mkdir %s/mr/pack && cp rules/*.json %s/mr/pack/ && "
+                             "sed -i 's/\"op\": \\[\"REGISTER_OPERATOR\", /\"op\": [/' %s/mr/pack/00-settings.json && "
+                             "! grep -q '\"op\": \\[\"REGISTER_OPERATOR' %s/mr/pack/00-settings.json", dir, dir, dir, dir), 0);
+    const char *runs[][2] = {{"", "--cache mr/c"}, {"--rules mr/pack", "--cache mr/c"}, {"--rules mr/pack", "--no-cache"}};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(test_sh("cd %s && %s removable --no-config %s %s -f json mr/tree | sed 's/\"elapsed_ms\":[0-9.]*//' "
+                                 "> mr/r%d", dir, bin, runs[i][0], runs[i][1], i), 0);
+    assert_int_equal(test_sh("grep -q 'runner.cc uses op pe_run defined here' %s/mr/r0", dir), 0);
+    assert_int_equal(test_sh("cmp %s/mr/r1 %s/mr/r2 && ! grep -q 'uses op pe_run' %s/mr/r1 && "
+                             "grep -q '\"status\": \"dead\"' %s/mr/r1", dir, dir, dir, dir), 0);
+}
+
 static void corrupt_and_truncated_caches(void **state) {
     (void)state;
     char cmd[512];
@@ -418,6 +444,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
         cmocka_unit_test(warm_index_equals_cold),
+        cmocka_unit_test(index_follows_macro_roles),
         cmocka_unit_test(corrupt_and_truncated_caches),
         cmocka_unit_test(rules_change_the_namespace),
         cmocka_unit_test(concurrent_runs),

@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "core/lang.h"
 #include "test/factcase.h"
+#include "test/bundled.h"
 
 #define SUFFIX ".index"
 
@@ -36,7 +37,7 @@ static void facts_of(const char *fs, const char *path, sb *out, sunset_lang *lan
     assert_int_equal(read_file(fs, 0, &data, &len), 0);
     *lang = sunset_lang_for_file(path, data, len);
     assert_int_not_equal(*lang, SUNSET_LANG_NONE);
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     assert_non_null(ix);
     sunset_source src = {path, fs, data, len, *lang};
     assert_int_equal(sunset_index_add(ix, &src), 0);
@@ -84,5 +85,5 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(facts_match_their_inputs),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -3,7 +3,8 @@
  * (flow_file_work), stays near-linear on generated files where it used to be cubic; the
  * deterministic work limit and the time limit (through the fake clock, test/fakeclock.h)
  * cut a file short with a warning that says which; a result cut by the clock is not cached;
- * re-bindings end a mark only where they end every marked binding.
+ * re-bindings end a mark only where they end every marked binding; a container's elements
+ * only add until the container is re-bound; a tuple's elements go by position.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,6 +71,25 @@ static void use(flow_file *ff, const char *obj, const char *name, uint32_t line,
                      .text = name, .text_len = strlen(name), .aux = obj, .aux_len = strlen(obj),
                      .stmt = {line, col, line, at + 8}};
     flow_fact(ff, &f);
+}
+
+/* A BIND fact with flags (ELEM: element `elem` of a tuple). */
+static void bindf(flow_file *ff, const char *target, const char *value, uint32_t line,
+                  unsigned flags, int elem) {
+    char sec[8];
+    uint32_t vcol = 5 + (uint32_t)strlen(target) + 3;
+    sunset_fact f = {.kind = SUNSET_FACT_BIND, .ctx = SUNSET_CTX_CODE,
+                     .span = {line, vcol, line, vcol + (uint32_t)strlen(value)}, .flags = flags,
+                     .text = target, .text_len = strlen(target),
+                     .aux = value, .aux_len = strlen(value),
+                     .stmt = {line, 5, line, vcol + (uint32_t)strlen(value)}};
+    if (elem >= 0) f.section = sec, f.section_len = (size_t)snprintf(sec, sizeof sec, "%d", elem);
+    flow_fact(ff, &f);
+}
+
+static void pe_seed(flow_file *ff, const fixture *f, uint32_t line, uint32_t col) {
+    flow_seed(ff, sunset_ruleset_find(f->rs, "PE-IDENT"), SUNSET_CTX_CODE,
+              (sunset_span){line, col, line, col + 16}, "ParallelExecutor", 16);
 }
 
 static size_t n_reports;
@@ -414,6 +434,49 @@ static void time_limit_in_a_scan(void **state) {
     sb_free(&code);
 }
 
+/* `exes = []`, `exes.append(PE())`, `exes.append(None)`, `for e in exes: e.run()`: the
+ * element reaches the loop through the second append (elements only add); `exes = []` again
+ * ends it, for the loop and for `exes[0].run()` alike. */
+static void elements_add_until_rebound(void **state) {
+    fixture *f = *state;
+    flow_file *ff = flow_file_new();
+    assert_non_null(ff);
+    bindf(ff, "exes", "[]", 1, 0, -1);
+    bindf(ff, "exes", "fluid.ParallelExecutor()", 2, SUNSET_FACT_ITEM, -1);
+    pe_seed(ff, f, 2, 19);
+    bindf(ff, "exes", "None", 3, SUNSET_FACT_ITEM, -1);
+    bindf(ff, "e", "exes", 4, SUNSET_FACT_ITER, -1);
+    use(ff, "e", "run", 5, 5);
+    use(ff, "exes[0]", "run", 6, 5);
+    bindf(ff, "exes", "[]", 7, 0, -1);
+    bindf(ff, "e2", "exes", 8, SUNSET_FACT_ITER, -1);
+    use(ff, "e2", "run", 9, 5);
+    use(ff, "exes[0]", "run", 10, 5);
+    n_reports = 0;
+    assert_int_equal(flow_finish(ff, &f->flow_rules, NULL, NULL, count_report, NULL), FLOW_DONE);
+    assert_int_equal(n_reports, 2); /* lines 5 and 6 */
+    flow_file_free(ff);
+}
+
+/* `return PE(), prog` then `exe, prog = build()`: exe holds element 0, prog element 1. */
+static void tuple_elements_by_position(void **state) {
+    fixture *f = *state;
+    flow_file *ff = flow_file_new();
+    assert_non_null(ff);
+    flow_scope(ff, "function", "build", 1, 2);
+    bindf(ff, "", "fluid.ParallelExecutor()", 2, SUNSET_FACT_RETURN | SUNSET_FACT_ELEM, 0);
+    pe_seed(ff, f, 2, 14);
+    bindf(ff, "", "prog", 2, SUNSET_FACT_RETURN | SUNSET_FACT_ELEM, 1);
+    bindf(ff, "exe", "build()", 4, SUNSET_FACT_ELEM, 0);
+    bindf(ff, "prog", "build()", 4, SUNSET_FACT_ELEM, 1);
+    use(ff, "prog", "global_block", 5, 5);
+    use(ff, "exe", "run", 6, 5);
+    n_reports = 0;
+    assert_int_equal(flow_finish(ff, &f->flow_rules, NULL, NULL, count_report, NULL), FLOW_DONE);
+    assert_int_equal(n_reports, 1);
+    flow_file_free(ff);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(return_chain_is_near_linear),
@@ -424,6 +487,8 @@ int main(void) {
         cmocka_unit_test(pass_chain_is_near_linear),
         cmocka_unit_test(work_limit_warning),
         cmocka_unit_test(time_limit_in_a_scan),
+        cmocka_unit_test(elements_add_until_rebound),
+        cmocka_unit_test(tuple_elements_by_position),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -171,7 +171,7 @@ static void svg_and_dates(void **state) {
         {.findings = 115, .by_task = {0, 65, 50}, .pr = -1, .time = t0 + 20 * day, .label = "Merge branch x", .date = "2024-05-02"},
     };
     sb b = {0};
-    history_svg(p, 5, "A..B", 10, NULL, 0, &b);
+    history_svg(p, 5, 6, "A..B", 10, NULL, 0, &b);
     assert_false(b.oom);
     assert_int_equal(count(b.s, "class=\"drop\""), 3); /* -100, -50, -30; not the -5 */
     assert_non_null(strstr(b.s, ">#1 −100<"));
@@ -212,6 +212,11 @@ static void seventh_task_from_a_pack(void **state) {
                              "\"$(tail -n +2 %s/t6.csv | awk -F, '{print $(NF-9)}')\" && "
                              "sed -n 2p %s/t7.csv | awk -F, '{print $(NF-9)}' | grep -qv '^0$' && "
                              "test \"$(tail -n +2 %s/t7.csv | awk -F, '{print $(NF-10)}' | sort -u)\" = 0", dir, dir, dir, dir), 0);
+    /* the chart draws a panel per task of the pack: seven with it, six with the shipped rules */
+    assert_int_equal(test_sh("%s history --no-config -q --rules %s/pack7 --repo %s/repo -f svg -o %s/t7.svg && "
+                             "%s history --no-config -q --repo %s/repo -f svg -o %s/t6.svg && "
+                             "grep -q '>task 7<' %s/t7.svg && grep -q '>task 6<' %s/t6.svg && ! grep -q '>task 7<' %s/t6.svg",
+                             test_bin(), dir, dir, dir, test_bin(), dir, dir, dir, dir, dir), 0);
     /* the scan's JSON carries the task, the Markdown counts it */
     assert_int_equal(test_sh("git -C %s/repo archive HEAD~3 | (rm -rf %s/co7 && mkdir %s/co7 && tar x -C %s/co7) && "
                              "%s scan --no-config -q --rules %s/pack7 -f json -o %s/s7.json %s/co7 && "
@@ -382,7 +387,7 @@ static void labels_never_overlap(void **state) {
     p[30].findings = p[29].findings; /* a named PR that moved nothing: listed, not labelled */
     long named[] = {60002, 60030, 6782};
     sb b = {0};
-    history_svg(p, N, "A..B", 10, named, 3, &b);
+    history_svg(p, N, 6, "A..B", 10, named, 3, &b);
     assert_false(b.oom);
     box bx[N];
     size_t n = parse_boxes(b.s, bx, N);

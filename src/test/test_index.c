@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "analysis/index.h"
+#include "test/bundled.h"
 
 static const ix_file *add(sunset_index *ix, const char *path, sunset_lang lang, const char *text) {
     sunset_source src = {path, path, text, strlen(text), lang};
@@ -81,7 +82,7 @@ static const char *PY =
     "print(os.sep)\n";
 
 static void python_facts(void **state) {
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "test/legacy_test/test_a.py", SUNSET_LANG_PYTHON, PY);
     assert_false(f->blank);
     assert_int_equal(f->n_lines, 32);
@@ -144,7 +145,7 @@ static void python_facts(void **state) {
 /* Module-level assignments: a dotted value at column 1 is kept (a re-export), any other value
  * only as a binding; assignments in functions and classes, comparisons and chains are none. */
 static void python_aliases(void **state) {
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "t/a.py", SUNSET_LANG_PYTHON,
                            "from paddle.base import core\nDeviceType = core.DeviceType\nN = 4\n"
                            "if N:\n    M = core.M\nX = Y = core.Z\nN == core.N\nP = core.\n"
@@ -168,7 +169,7 @@ static void python_aliases(void **state) {
 }
 
 static void python_blank_and_tools(void **state) {
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *e = add(ix, "test/legacy_test/test_empty.py", SUNSET_LANG_PYTHON, "");
     assert_true(e->blank);
     e = add(ix, "test/legacy_test/test_comment.py", SUNSET_LANG_PYTHON, "# only a comment\n\n");
@@ -238,7 +239,7 @@ static const char *FLAG_DOCS =
 
 static void flag_doc_comments(void **state) {
     (void)state;
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "paddle/common/flags.cc", SUNSET_LANG_CPP, FLAG_DOCS);
     assert_int_equal(f->flag_defs.n, 4);
     static const struct { const char *name; uint32_t line, end; } want[] = {
@@ -253,7 +254,7 @@ static void flag_doc_comments(void **state) {
 }
 
 static void cpp_facts(void **state) {
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "paddle/fluid/framework/details/fetch_op_handle.h", SUNSET_LANG_CPP, CC);
     assert_int_equal(f->includes.n, 2);
     assert_string_equal(VEC_AT(&f->includes, ix_include, 0).path,
@@ -295,7 +296,7 @@ static void cpp_facts(void **state) {
     assert_false(ix_file_uses(f, "ReduceOpHandle"));
     sunset_index_free(ix);
     /* a file using the flag */
-    ix = sunset_index_new();
+    ix = new_index();
     f = add(ix, "a.cc", SUNSET_LANG_CPP, "int f() { return FLAGS_pe_flag ? 1 : 0; } /* FLAGS_x */\n");
     assert_true(ix_file_uses(f, "FLAGS_pe_flag"));
     assert_false(ix_file_uses(f, "FLAGS_x"));
@@ -322,9 +323,49 @@ static bool has_func(const ix_file *f, const char *name) {
  * #if / #else counts for braces, so a USE_PASS after a signature written once per branch is
  * still at namespace level; a header's namespace-level functions and constants are declared
  * names, a function's calls and a macro's parameters are not. */
+/* The macros the index reads are the rule set's (settings.macros.roles): a pack naming its own
+ * registration, link and flag macros has them read, and the bundled ones are then not. */
+static void macro_roles_from_settings(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+        "\"macros\":{\"roles\":{\"op\":[\"MY_OP_REGISTRY\"],\"pass\":[\"MY_PASS_REGISTRY\"],"
+        "\"use\":[\"MY_OP_LINK\"],\"flag\":{\"stem\":\"MY_FLAG_\",\"prefixes\":[\"XX_\"],"
+        "\"types\":[\"bool\"]}}}}}",
+        "p.json", NULL, &err);
+    assert_non_null(rs);
+    sunset_index *ix = sunset_index_new();
+    sunset_index_set_roles(ix, &rs->macro_roles);
+    const ix_file *f = add(ix, "fw/my_ops.cc", SUNSET_LANG_CPP,
+                           "#define MY_MD_PASS(name, cls) MY_PASS_REGISTRY(name, cls)\n"
+                           "MY_OP_REGISTRY(fused_legacy, FusedOp);\n"
+                           "MY_PASS_REGISTRY(legacy_pass, LegacyPass);\n"
+                           "MY_MD_PASS(wrapped_pass, WrappedPass);\n"
+                           "MY_OP_LINK(fused_legacy);\n"
+                           "XX_MY_FLAG_EXPORTED_bool(legacy_flag, false, \"h\");\n"
+                           "MY_FLAG_int32(untyped_flag, 1, \"h\");\n"
+                           "REGISTER_OPERATOR(bundled_op, BundledOp);\n"
+                           "USE_PASS(bundled_pass);\n"
+                           "PHI_DEFINE_EXPORTED_bool(bundled_flag, false, \"h\");\n");
+    assert_true(has_word(&f->op_regs, "fused_legacy"));
+    assert_int_equal(f->op_regs.n, 1);
+    assert_true(has_word(&f->pass_regs, "legacy_pass"));
+    assert_true(has_word(&f->pass_regs, "wrapped_pass"));
+    assert_int_equal(f->pass_regs.n, 2);
+    /* a wrapper's call reads as its registrar's, for the link pairs */
+    assert_true(has_word(&f->macros, "MY_PASS_REGISTRY wrapped_pass"));
+    assert_true(has_word(&f->reg_uses, "fused_legacy"));
+    assert_int_equal(f->reg_uses.n, 1);
+    assert_true(has_word(&f->flag_defs, "legacy_flag"));
+    assert_int_equal(f->flag_defs.n, 1);
+    sunset_index_free(ix);
+    sunset_ruleset_free(rs);
+}
+
 static void cpp_wrappers_branches_and_decls(void **state) {
     (void)state;
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "ir/md_pass.cc", SUNSET_LANG_CPP,
                            "#define REGISTER_MD_PASS(pass_name, pass_class) \\\n"
                            "  int _md_##pass_name = Register(#pass_name);   \\\n"
@@ -390,7 +431,7 @@ static void cpp_wrappers_branches_and_decls(void **state) {
 static void cmake_nul_byte(void **state) {
     static const char text[] = "cc_library(a\0b DEPS c)\nSc(\0";
     alarm(10);
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     sunset_source src = {"CMakeLists.txt", "CMakeLists.txt", text, sizeof text - 1, SUNSET_LANG_CMAKE};
     assert_int_equal(sunset_index_add(ix, &src), 0);
     sunset_index_finish(ix);
@@ -435,7 +476,7 @@ static void cmake_brackets_and_escapes(void **state) {
 }
 
 static void cmake_and_shell(void **state) {
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "d/CMakeLists.txt", SUNSET_LANG_CMAKE,
                            "# cc_library(commented SRCS x.cc)\n"
                            "set(srcs a.cc\n    b.cc)\n"
@@ -469,7 +510,7 @@ static void cmake_and_shell(void **state) {
 
 static void order_independent(void **state) {
     const char *paths[] = {"c.py", "a.py", "b/x.py", "b.py"};
-    sunset_index *one = sunset_index_new(), *two = sunset_index_new();
+    sunset_index *one = new_index(), *two = new_index();
     for (int i = 0; i < 4; i++) {
         sunset_source s1 = {paths[i], paths[i], "x = 1\n", 6, SUNSET_LANG_PYTHON};
         sunset_source s2 = {paths[3 - i], paths[3 - i], "x = 1\n", 6, SUNSET_LANG_PYTHON};
@@ -500,7 +541,7 @@ static void names_union_and_packing(void **state) {
             len += (size_t)snprintf(text + len, sizeof text - len, "class Klass%d:\n    attr_%d = shared_name + only_%d\n",
                                     k, k, k);
         snprintf(text + len, sizeof text - len, "outside_name = 1\n");
-        sunset_index *ix = sunset_index_new();
+        sunset_index *ix = new_index();
         const ix_file *f = add(ix, "m.py", SUNSET_LANG_PYTHON, text);
         assert_int_equal(f->n_names, 2 * classes + 2);
         for (size_t i = 1; i < f->n_names; i++) assert_true(f->names[i - 1] < f->names[i]);
@@ -524,7 +565,7 @@ static void names_union_and_packing(void **state) {
     size_t len = (size_t)snprintf(cm, sizeof cm, "set(v");
     for (int k = 0; k < 300; k++) len += (size_t)snprintf(cm + len, sizeof cm - len, " \"argument_number_%03d\"", k);
     snprintf(cm + len, sizeof cm - len, ")\n");
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "CMakeLists.txt", SUNSET_LANG_CMAKE, cm);
     assert_int_equal(f->cmds.n, 1);
     const ix_cmd *c = &VEC_AT(&f->cmds, ix_cmd, 0);
@@ -548,7 +589,7 @@ static void many_names_sorted(void **state) {
     size_t len = 0;
     for (int i = 0; i < 4000; i++)
         len += (size_t)snprintf(text + len, cap - len, "%.*s%d = 1\n", i % 17 + 3, "name_of_some_length", i);
-    sunset_index *ix = sunset_index_new();
+    sunset_index *ix = new_index();
     const ix_file *f = add(ix, "many.py", SUNSET_LANG_PYTHON, text);
     assert_int_equal(f->n_names, 4000);
     for (size_t i = 1; i < f->n_names; i++) assert_true(f->names[i - 1] < f->names[i]);
@@ -575,7 +616,7 @@ static void oom_never_leaks(void **state) {
         bool succeeded = false;
         for (long n = 1; n < 2000 && !succeeded; n++) {
             long before = sunset_alloc_live();
-            sunset_index *ix = sunset_index_new();
+            sunset_index *ix = new_index();
             sunset_alloc_fail_after(n);
             int rc = -1;
             if (ix) {
@@ -665,7 +706,7 @@ static void export_adopt_round_trip(void **state) {
         {"empty.py", SUNSET_LANG_PYTHON, ""},
     };
     enum { N = sizeof in / sizeof in[0] };
-    sunset_index *one = sunset_index_new(), *two = sunset_index_new();
+    sunset_index *one = new_index(), *two = new_index();
     uint64_t *bytes[N]; /* 8-aligned, as the cache keeps them */
     size_t n[N];
     for (int i = 0; i < N; i++) {
@@ -736,6 +777,7 @@ int main(void) {
         cmocka_unit_test(cpp_facts),
         cmocka_unit_test(flag_doc_comments),
         cmocka_unit_test(cpp_wrappers_branches_and_decls),
+        cmocka_unit_test(macro_roles_from_settings),
         cmocka_unit_test(cmake_and_shell),
         cmocka_unit_test(cmake_nul_byte),
         cmocka_unit_test(cmake_brackets_and_escapes),
@@ -745,5 +787,5 @@ int main(void) {
         cmocka_unit_test(oom_never_leaks),
         cmocka_unit_test(export_adopt_round_trip),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -339,18 +339,79 @@ static void test_bindings(void **unused) {
     assert_int_equal(r->block.line, 3); /* the block of setUp: lines 3-4 */
     assert_int_equal(r->block.end_line, 4);
     assert_int_equal(r->flags, 0);
-    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY)->aux, "make()");
-    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY)->aux, "make()");
+    /* `exe, prog = make()`: elements 0 and 1 of what make() returns */
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exe", ANY);
+    assert_string_equal(r->aux, "make()");
+    assert_int_equal(r->flags, SUNSET_FACT_ELEM);
+    assert_string_equal(r->section, "0");
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "prog", ANY);
+    assert_string_equal(r->aux, "make()");
+    assert_string_equal(r->section, "1");
     assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "cp", ANY)->aux, "prog");
     assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "cp.x", ANY), 1);
     r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "", ANY);
     assert_int_equal(r->flags, SUNSET_FACT_RETURN);
     assert_string_equal(r->aux, "prog");
     check_span(r, 9, 16, 9, 20);
-    /* `return bs, es` binds nothing: which element is legacy is not tracked; the other four
-     * are the three `self` parameters and the argument `places` */
-    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 10);
+    /* `return bs, es`: element by element; the other four are the three `self` parameters
+     * and the argument `places` */
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "", "es");
+    assert_int_equal(r->flags, SUNSET_FACT_RETURN | SUNSET_FACT_ELEM);
+    assert_string_equal(r->section, "1");
+    check_span(r, 11, 20, 11, 22);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "", "bs"), 1);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, NULL, ANY), 12);
     assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "self", ANY), 3);
+    fx_close(&f);
+}
+
+/* Tuples and containers: `a, b = x, y` entry by entry; a literal's entries, a dict's values,
+ * a comprehension's body and `append`/`add` arguments are elements of the target (ITEM); a
+ * loop's variable is an element of its container (ITER), through enumerate() and d.items()
+ * for the second name only. */
+static void test_container_bindings(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "a, b = fluid.ParallelExecutor(p), 1\n"
+                                 "exes = [pe, None]\n"
+                                 "d = {'t': pe}\n"
+                                 "g = [make(p) for p in places]\n"
+                                 "exes.append(pe2)\n"
+                                 "for e in exes:\n"
+                                 "    pass\n"
+                                 "for i, e2 in enumerate(self.exes):\n"
+                                 "    pass\n"
+                                 "for k, v in d.items():\n"
+                                 "    pass\n"
+                                 "for w in d.values():\n"
+                                 "    pass\n"
+                                 "for x, y in pairs:\n"
+                                 "    pass\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "a", ANY);
+    assert_string_equal(r->aux, "fluid.ParallelExecutor(p)");
+    assert_int_equal(r->flags, 0);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "b", ANY)->aux, "1");
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exes", "pe")->flags, SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exes", "None")->flags,
+                     SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "exes", "pe2")->flags,
+                     SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "d", "pe")->flags, SUNSET_FACT_ITEM);
+    assert_int_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "g", "make(p)")->flags,
+                     SUNSET_FACT_ITEM);
+    r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "e", ANY);
+    assert_string_equal(r->aux, "exes");
+    assert_int_equal(r->flags, SUNSET_FACT_ITER);
+    check_span(r, 6, 10, 6, 14);
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "e2", ANY)->aux, "self.exes");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "v", ANY)->aux, "d");
+    assert_string_equal(rec_get(s, REC_FACT, SUNSET_FACT_BIND, "w", ANY)->aux, "d");
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "i", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "k", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "x", ANY), 0);
+    assert_int_equal(rec_cnt(s, REC_FACT, SUNSET_FACT_BIND, "y", ANY), 0);
     fx_close(&f);
 }
 
@@ -1475,6 +1536,7 @@ int main(void) {
         cmocka_unit_test(test_kwargs),
         cmocka_unit_test(test_statement_range),
         cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_container_bindings),
         cmocka_unit_test(test_param_arg_bindings),
         cmocka_unit_test(test_string_statement),
         cmocka_unit_test(test_docstring_code),

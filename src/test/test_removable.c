@@ -9,6 +9,7 @@
  * allocation failure, and end to end on a copy of testdata/paddle-mini: the patch applies with
  * `git apply`, and a re-scan finds no whole-file item left and no change outside the plan.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include "analysis/index.h"
 #include "report/removable.h"
 #include "core/rules_int.h"
+#include "test/shell.h"
 
 typedef struct tfile {
     const char *path;
@@ -100,6 +102,7 @@ static void seed_result(sunset_result *r) {
 
 static sunset_index *tree_index(bool reverse) {
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < N_TREE; i++) {
         const tfile *t = &TREE[reverse ? N_TREE - 1 - i : i];
@@ -301,8 +304,10 @@ static void flags_and_passes(void **state) {
     rm_plan_free(&p);
 }
 
-/* Paddle's conventions are data (settings.cross_file): without them, the empty test module is
- * no test module, so it is not legacy, and no tool-list entry names a removed test. */
+/* Paddle's conventions are data (settings.cross_file, settings.cmake.sections): without them,
+ * the empty test module is no test module, so it is not legacy, no tool-list entry names a
+ * removed test, and no CMake command defines a target (SRCS, DEPS are settings), so helper.cc
+ * is in no target that goes with legacy_lib and keeps helper.h; the legacy files still go. */
 static void conventions_from_settings(void **state) {
     sunset_index *ix = tree_index(false);
     sunset_result r;
@@ -311,7 +316,9 @@ static void conventions_from_settings(void **state) {
     assert_int_equal(rm_plan_build(ix, NULL, &r, &p), 0);
     assert_null(item(&p, RM_FILE, "t/test_empty_pe.py", NULL));
     assert_null(item(&p, RM_REGISTRATION, "tools/list.py", "test_leaf"));
-    assert_non_null(item(&p, RM_FILE, "c/helper.h", NULL));
+    assert_null(item(&p, RM_FILE, "c/helper.h", NULL));
+    assert_non_null(item(&p, RM_FILE, "c/legacy.h", NULL));
+    assert_null(item(&p, RM_TARGET, "c/CMakeLists.txt", "helper_lib"));
     rm_plan_free(&p);
     sunset_index_free(ix);
 }
@@ -371,6 +378,46 @@ static void write_files(const char *dir, const tfile *tree, size_t n) {
 }
 
 static void write_tree(const char *dir) { write_files(dir, TREE, N_TREE); }
+
+/* A rule pack's own CMake wrapper (settings.cmake: target_commands, keywords, sections) is read
+ * without a rebuild: its MY_DEPS section holds the dependency the frontend's section rule
+ * matches, and its MY_SRCS section compiles the legacy source, so the removal plan drops the
+ * target with it. The shipped rules know neither keyword. */
+static void cmake_wrapper_from_a_pack(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sunset-rmpack-XXXXXX", bin[PATH_MAX];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(realpath(test_bin(), bin));
+    static const tfile files[] = {
+        {"paddle/fluid/framework/parallel_executor.cc", SUNSET_LANG_CPP,
+         "#include \"paddle/fluid/framework/parallel_executor.h\"\nnamespace paddle {\nParallelExecutor::ParallelExecutor() {}\n}\n"},
+        {"paddle/fluid/framework/CMakeLists.txt", SUNSET_LANG_CMAKE,
+         "my_cc_library(pe_lib MY_SRCS parallel_executor.cc MY_DEPS ssa_graph_executor)\n"},
+    };
+    char tree[64];
+    snprintf(tree, sizeof tree, "%s/tree", dir);
+    assert_int_equal(mkdir(tree, 0755), 0);
+    write_files(tree, files, sizeof files / sizeof files[0]);
+    assert_int_equal(test_sh("mkdir %s/pack && cp rules/*.json %s/pack/ && sed -i "
+                             "-e 's/\"target_commands\": \\[/\"target_commands\": [\"my_cc_library\",/' "
+                             "-e 's/\"keywords\": \\[/\"keywords\": [\"MY_DEPS\", \"MY_SRCS\",/' "
+                             "-e 's/\"sources\": \\[\"SRCS\"/\"sources\": [\"SRCS\", \"MY_SRCS\"/' "
+                             "-e 's/\"deps\": \\[\"DEPS\"/\"deps\": [\"DEPS\", \"MY_DEPS\"/' %s/pack/00-settings.json",
+                             dir, dir, dir), 0);
+    const char *packs[] = {"--rules pack", ""};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(test_sh("cd %s && %s scan --no-config --no-cache -q %s -f json -o s.json tree; test $? -le 1",
+                                 dir, bin, packs[k]), 0);
+        assert_int_equal(test_sh("cd %s && %s removable --no-config --no-cache %s -f json -o r.json tree",
+                                 dir, bin, packs[k]), 0);
+        int sees = k == 0 ? 0 : 1; /* grep's exit code: 0 found */
+        assert_int_equal(test_sh("grep -q '\"rule\":\"PE-CMAKE-REF\",[^}]*\"path\":\"paddle/fluid/framework/CMakeLists.txt\"' %s/s.json", dir), sees);
+        assert_int_equal(test_sh("grep -q '\"kind\": \"target\", [^}]*\"name\": \"pe_lib\", [^}]*"
+                                 "\"chain\": \"every source is legacy: paddle/fluid/framework/parallel_executor.cc' %s/r.json",
+                                 dir), sees);
+    }
+    assert_int_equal(test_sh("rm -rf %s", dir), 0);
+}
 
 static void patch_contents(void **state) {
     char dir[] = "/tmp/sunset-rm-XXXXXX";
@@ -640,6 +687,7 @@ static const char RE_PE_BASE_LOCAL[] = "import unittest\nclass _Dev:\n    CPU = 
 /* The index of tree[n]. */
 static sunset_index *index_of(const tfile *tree, size_t n) {
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < n; i++) {
         sunset_source s = {tree[i].path, tree[i].path, tree[i].text, strlen(tree[i].text), tree[i].lang};
@@ -821,6 +869,7 @@ static void ops_by_type_name(void **state) {
         {"t/launch_test.cc", SUNSET_LANG_CPP, "#include \"gtest/gtest.h\"\nUSE_OP_ITSELF(legacy_launch);\n"},
     };
     sunset_index *ix = sunset_index_new();
+    if (ix) sunset_index_set_roles(ix, &RS->macro_roles);
     assert_non_null(ix);
     for (size_t i = 0; i < 2; i++) {
         sunset_source src = {linked[i].path, linked[i].path, linked[i].text, strlen(linked[i].text), linked[i].lang};
@@ -1503,6 +1552,113 @@ static void cmake_relayout(void **state) {
     rm_plan_free(&p);
 }
 
+/* Issue 27 item 6: each live legacy file names its target API (its seed rule's migrate_to) and
+ * what migrating it unblocks, computed by re-running the liveness without it; the code that is
+ * not legacy but keeps it live is a consumer with its own what-if. */
+static void migrate_table_unblocks(void **state) {
+    const tfile tree[] = {
+        {"details/op_handle_base.h", SUNSET_LANG_CPP, "class OpHandleBase {\n};\n"},
+        {"details/fetch_op_handle.h", SUNSET_LANG_CPP,
+         "#include \"details/op_handle_base.h\"\nclass FetchOpHandle : public OpHandleBase {\n};\n"},
+        {"exe/user.cc", SUNSET_LANG_CPP, "#include \"details/fetch_op_handle.h\"\nint f() { FetchOpHandle h; return 0; }\n"},
+    };
+    sunset_finding seeds[2] = {
+        {.rule_id = "OH-PATH", .path = "details/op_handle_base.h", .span = {1, 1, 1, 1}, .matched = "details/op_handle_base.h"},
+        {.rule_id = "OH-PATH", .path = "details/fetch_op_handle.h", .span = {1, 1, 1, 1}, .matched = "details/fetch_op_handle.h"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, 3, seeds, 2, &p, &d);
+    const char *api = sunset_ruleset_find(RS, "OH-PATH")->migrate_to;
+    assert_non_null(api);
+    const rm_item *fetch = item(&p, RM_FILE, "details/fetch_op_handle.h", NULL);
+    const rm_item *base = item(&p, RM_FILE, "details/op_handle_base.h", NULL);
+    assert_true(fetch && fetch->live && base && base->live);
+    assert_string_equal(fetch->migrate_to, api);
+    /* only fetch_op_handle.h keeps op_handle_base.h (and its class) live */
+    assert_int_equal(fetch->n_unblocks, 2);
+    assert_string_equal(fetch->unblocks[0], "file details/op_handle_base.h");
+    assert_string_equal(fetch->unblocks[1], "class OpHandleBase (details/op_handle_base.h)");
+    assert_int_equal(base->n_unblocks, 0);
+    /* the real run's live marks and callers are untouched by the what-ifs */
+    assert_true(base->n_callers >= 1);
+    assert_int_equal(p.n_consumers, 1);
+    assert_string_equal(p.consumers[0].path, "exe/user.cc");
+    assert_int_equal(p.consumers[0].n_migrate_to, 1);
+    assert_string_equal(p.consumers[0].migrate_to[0], api);
+    assert_int_equal(p.consumers[0].n_unblocks, 4);
+    sb j = {0}, m = {0};
+    assert_int_equal(rm_write_json(&p, &j), 0);
+    assert_non_null(strstr(j.s, "\"unblocks\": [\"file details/op_handle_base.h\", \"class OpHandleBase"));
+    assert_non_null(strstr(j.s, "\"consumers\": [\n  {\"path\": \"exe/user.cc\""));
+    assert_int_equal(rm_write_markdown(&p, &m), 0);
+    assert_non_null(strstr(m.s, "## Migrate first: 2 live files"));
+    assert_non_null(strstr(m.s, "| `details/fetch_op_handle.h` | "));
+    assert_non_null(strstr(m.s, " | 2 | file details/op_handle_base.h, class OpHandleBase"));
+    sb_free(&j);
+    sb_free(&m);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+#define WD_PY "import unittest\n\n\nclass TestWD(unittest.TestCase):\n    def run_exe(\n        self,\n" \
+              "        place,\n        use_reduce=False,\n        use_fast_executor=False,\n        use_mem=False,\n" \
+              "    ):\n        return place, use_reduce, use_mem\n"
+
+/* A mechanical migration: a keyword parameter nothing reads, on a line of its own, is dropped by
+ * the patch (the rule says "mechanical": "drop-argument"); once the name is read anywhere, or
+ * the line holds more than the keyword, it is not. */
+static void mechanical_drop_argument(void **state) {
+    const tfile tree[] = {{"test/legacy_test/test_wd.py", SUNSET_LANG_PYTHON, WD_PY}};
+    sunset_finding fd = {.rule_id = "ES-PY-FAST-EXECUTOR", .ctx = SUNSET_CTX_CODE, .path = "test/legacy_test/test_wd.py",
+                         .span = {9, 9, 9, 26}, .matched = "use_fast_executor",
+                         .snippet = "        use_fast_executor=False,"};
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, 1, &fd, 1, &p, &d);
+    const rm_item *a = item(&p, RM_ARGUMENT, "test/legacy_test/test_wd.py", "use_fast_executor");
+    assert_non_null(a);
+    assert_true(a->patchable && !a->live);
+    assert_string_equal(a->mechanical, "drop-argument");
+    assert_int_equal(a->step, 1);
+    assert_non_null(strstr(d.s, "@@ -6,7 +6,6 @@\n         self,\n         place,\n         use_reduce=False,\n"
+                                "-        use_fast_executor=False,\n         use_mem=False,\n"));
+    /* the patch applies to the tree and the check finds nothing left dangling */
+    char dir[] = "/tmp/sunset-mech-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_files(dir, tree, 1);
+    sb why = {0};
+    assert_int_equal(rm_patch_applies(dir, d.s, d.len, &why), 0);
+    sb_free(&why);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cd %s && git init -q . && git apply --check - <<'EOF'\n%sEOF\n", dir, d.s);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    sb j = {0};
+    assert_int_equal(rm_write_json(&p, &j), 0);
+    assert_non_null(strstr(j.s, "\"kind\": \"argument\""));
+    assert_non_null(strstr(j.s, "\"mechanical\": \"drop-argument\""));
+    sb_free(&j);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* a second mention of the name (a body reading it) keeps the parameter */
+    sunset_finding two[2] = {fd, fd};
+    two[1].span.line = 12;
+    two[1].snippet = "        return use_fast_executor";
+    plan_of(tree, 1, two, 2, &p, &d);
+    assert_null(item(&p, RM_ARGUMENT, "test/legacy_test/test_wd.py", NULL));
+    assert_null(d.s ? strstr(d.s, "test_wd.py") : NULL);
+    sb_free(&d);
+    rm_plan_free(&p);
+    /* a line holding more than the keyword stays */
+    fd.snippet = "        use_fast_executor=False, use_mem=False,";
+    plan_of(tree, 1, &fd, 1, &p, &d);
+    assert_null(item(&p, RM_ARGUMENT, "test/legacy_test/test_wd.py", NULL));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
@@ -1510,6 +1666,7 @@ int main(void) {
         cmocka_unit_test(live_legacy_has_callers),
         cmocka_unit_test(flags_and_passes),
         cmocka_unit_test(conventions_from_settings),
+        cmocka_unit_test(cmake_wrapper_from_a_pack),
         cmocka_unit_test(independent_of_order),
         cmocka_unit_test(no_leak_on_oom),
         cmocka_unit_test(patch_contents),
@@ -1529,6 +1686,8 @@ int main(void) {
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
+        cmocka_unit_test(migrate_table_unblocks),
+        cmocka_unit_test(mechanical_drop_argument),
     };
     int failed = cmocka_run_group_tests(tests, load_rules, free_rules);
     sb_free(&chain_text);

@@ -81,6 +81,14 @@ static const bad_case bad[] = {
                        "{\"id\":7,\"title\":\"t\"},{\"id\":8,\"title\":\"t\"}]}}", "at most 7 tasks"},
     {"bad cmake setting", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
                           "\"cmake\":{\"targets\":[]}}}", "unknown field \"targets\" in \"cmake\""},
+    {"bad cmake section", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"cmake\":{\"sections\":{\"srcs\":[\"SRCS\"]}}}}", "unknown field \"srcs\" in \"cmake.sections\""},
+    {"cmake sources not a list", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"cmake\":{\"sections\":{\"sources\":\"SRCS\"}}}}", "\"sources\" must be an array of strings"},
+    {"unknown macro role", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"macros\":{\"roles\":{\"kernel\":[\"PD_REGISTER_KERNEL\"]}}}}", "unknown field \"kernel\" in \"macros.roles\""},
+    {"flag role without stem", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"macros\":{\"roles\":{\"flag\":{\"types\":[\"bool\"]}}}}}", "\"flag\" needs \"stem\""},
     {"unknown language", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"go\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
      "unknown language \"go\""},
     {"kind/language mismatch", RULE("{\"id\":\"PE-X\"," BASE ",\"match\":{\"kind\":\"keyword\",\"names\":[\"exec_strategy\"]}}"),
@@ -111,6 +119,10 @@ static const bad_case bad[] = {
      "unknown field \"bound\" in \"receiver\""},
     {"flow: empty bound_to", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"attribute\",\"receiver\":{\"bound_to\":[]}}}"),
      "must be a rule id or a non-empty array"},
+    {"bad mechanical", RULE("{\"id\":\"PE-X\"," BASE ",\"mechanical\":\"rewrite\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "\"mechanical\" must be \"drop-argument\""},
+    {"empty migrate_to", RULE("{\"id\":\"PE-X\"," BASE ",\"migrate_to\":\"\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
+     "\"migrate_to\" must be a non-empty string"},
     {"missing message", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"cpp\"],\"severity\":\"error\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),
      "missing \"message\""},
 };
@@ -294,8 +306,37 @@ static void json_reader(void **state) {
     assert_int_equal(col, 2);
 }
 
+/* "migrate_to" is the rule's, else its pack's; "mechanical" only where the rule says so. */
+static void migrate_to_from_rule_or_pack(void **state) {
+    (void)state;
+    static const char *pack =
+        "{\"schema\":1," SETTINGS ",\"family\":\"parallel_executor\",\"migrate_to\":\"paddle.static.Executor\",\"rules\":[\n"
+        " {\"id\":\"PE-A\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\n"
+        "  \"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}},\n"
+        " {\"id\":\"PE-B\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\n"
+        "  \"migrate_to\":\"drop the argument\",\"mechanical\":\"drop-argument\",\n"
+        "  \"match\":{\"kind\":\"identifier\",\"names\":[\"use_fast_executor\"]}}]}";
+    static const char *plain = "{\"schema\":1," SETTINGS ",\"family\":\"parallel_executor\",\"rules\":[\n"
+        " {\"id\":\"PE-A\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\n"
+        "  \"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}]}";
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "p.json", NULL, &err);
+    if (!rs) fail_msg("%s", err.msg);
+    const sunset_rule *a = sunset_ruleset_find(rs, "PE-A"), *b = sunset_ruleset_find(rs, "PE-B");
+    assert_string_equal(a->migrate_to, "paddle.static.Executor");
+    assert_null(a->mechanical);
+    assert_string_equal(b->migrate_to, "drop the argument");
+    assert_string_equal(b->mechanical, "drop-argument");
+    sunset_ruleset_free(rs);
+    rs = sunset_ruleset_load_string(plain, "p.json", NULL, &err);
+    if (!rs) fail_msg("%s", err.msg);
+    assert_null(sunset_ruleset_find(rs, "PE-A")->migrate_to);
+    sunset_ruleset_free(rs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(migrate_to_from_rule_or_pack),
         cmocka_unit_test(loads_valid_pack),
         cmocka_unit_test(rejects_bad_packs),
         cmocka_unit_test(tasks_come_from_settings),

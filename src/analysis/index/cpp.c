@@ -12,26 +12,40 @@
 
 #include <stdlib.h>
 
+#include "core/ruleset.h"
+
 typedef struct cbrace {
     int kind;       /* 0 other, 1 namespace, 2 class */
     size_t cls;     /* class index when kind 2 */
 } cbrace;
 
-static bool is_flag_define(const char *s, size_t n) {
-    static const char *const types[] = {"bool", "int32", "int64", "uint32", "uint64", "double", "string"};
-    const char *d = NULL;
-    for (size_t i = 0; i + 7 <= n; i++)
-        if (memcmp(s + i, "DEFINE_", 7) == 0) d = s + i;
-    if (!d) return false;
-    if (d != s && !(d - s >= 1 && (memcmp(s, "PHI_", 4) == 0 || memcmp(s, "PADDLE_", 7) == 0 ||
-                                   memcmp(s, "COMMON_", 7) == 0)))
-        return false;
-    const char *us = memrchr(s, '_', n);
-    if (!us) return false;
-    size_t tn = n - (size_t)(us + 1 - s);
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strlen(types[i]) == tn && memcmp(us + 1, types[i], tn) == 0) return true;
+/* Is s (n bytes) one of the names in v (char *)? */
+static bool in_names(const vec *v, const char *s, size_t n) {
+    for (size_t i = 0; i < v->n; i++) {
+        const char *w = VEC_AT(v, const char *, i);
+        if (strlen(w) == n && memcmp(w, s, n) == 0) return true;
+    }
     return false;
+}
+
+/* A gflag definer as settings.macros.roles.flag spells one (sunset_macro_roles): the last
+ * occurrence of the stem at the start or after one of the prefixes, a type after the last '_'. */
+static bool is_flag_define(const sunset_macro_roles *m, const char *s, size_t n) {
+    const char *stem = m->flag_stem, *d = NULL;
+    if (!stem) return false;
+    size_t sn = strlen(stem);
+    for (size_t i = 0; i + sn <= n; i++)
+        if (memcmp(s + i, stem, sn) == 0) d = s + i;
+    if (!d) return false;
+    bool pre = d == s;
+    for (size_t i = 0; i < m->flag_prefixes.n && !pre; i++) {
+        const char *p = VEC_AT(&m->flag_prefixes, const char *, i);
+        size_t pn = strlen(p);
+        pre = pn && pn <= n && memcmp(s, p, pn) == 0;
+    }
+    if (!pre) return false;
+    const char *us = memrchr(s, '_', n);
+    return us && in_names(&m->flag_types, us + 1, n - (size_t)(us + 1 - s));
 }
 
 /* ---- first walk: bytes to tokens ---- */
@@ -83,6 +97,7 @@ typedef struct ctoks {
     int cond;     /* #if nesting depth */
     int skip;     /* the depth of the #if whose #elif/#else branch the walk is in; 0 = none */
     const char *src; /* the file's first byte */
+    const sunset_macro_roles *roles; /* settings.macros.roles */
 } ctoks;
 
 /* `#define NAME(params) body`, on lines [first, last] (continuations included). */
@@ -94,12 +109,14 @@ typedef struct cdefine {
     size_t nn;
 } cdefine;
 
-/* A file-local `#define M(a, b) REGISTER_PASS(a, b) ...`: a call M(x, ...) registers pass x,
- * its argument `arg` (0-based) being the one the body hands REGISTER_PASS first. */
+/* A file-local `#define M(a, b) REGISTER_PASS(a, b) ...` (a pass registrar of
+ * settings.macros.roles): a call M(x, ...) registers pass x, its argument `arg` (0-based) being
+ * the one the body hands the registrar first. */
 typedef struct cwrapper {
     const char *name; /* borrowed */
     uint32_t n;
     unsigned arg;
+    const ctok *reg;  /* the registrar's call in the body */
 } cwrapper;
 
 static inline bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
@@ -503,16 +520,16 @@ static uint32_t doc_start(const char *src, const ctok *tv, size_t k) {
     return line;
 }
 
-/* DEFINE_*(name ...), REGISTER_PASS(name, ...) or an operator's registration at tv[k], an
- * identifier followed by '(' and an identifier. Returns false on OOM. */
+/* A flag definition, a pass's or an operator's registration or a link to one at tv[k] (the
+ * roles of settings.macros.roles), an identifier followed by '(' and an identifier. Returns
+ * false on OOM. */
 static bool macro_word(ix_file *f, ix_arena *a, const ctoks *toks, size_t k) {
     const ctok *tv = toks->v;
     size_t n = toks->n;
     const ctok *t = &tv[k];
-    bool flag = is_flag_define(t->s, t->n), pass = CT_IS(t, "REGISTER_PASS");
-    bool op = CT_IS(t, "REGISTER_OPERATOR") || CT_IS(t, "REGISTER_OP_WITHOUT_GRADIENT") ||
-              CT_IS(t, "PD_REGISTER_STRUCT_KERNEL");
-    bool use = CT_IS(t, "USE_OP") || CT_IS(t, "USE_OP_ITSELF") || CT_IS(t, "USE_NO_KERNEL_OP") || CT_IS(t, "USE_PASS");
+    const sunset_macro_roles *m = toks->roles;
+    bool flag = is_flag_define(m, t->s, t->n), pass = in_names(&m->pass, t->s, t->n);
+    bool op = in_names(&m->op, t->s, t->n), use = in_names(&m->use, t->s, t->n);
     if (!(flag || pass || op || use)) return true;
     uint32_t end = macro_end(tv, n, k);
     vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
@@ -555,28 +572,30 @@ static bool pass_wrapper(ix_file *f, ix_arena *a, ctoks *toks, size_t k) {
     const ctok *tv = toks->v, *t = &tv[k];
     const cdefine *d;
     unsigned pos;
-    if (CT_IS(t, "REGISTER_PASS")) {
+    if (in_names(&toks->roles->pass, t->s, t->n)) {
         if (!ct_id(&tv[k + 2]) || !macro_param_at(toks, &tv[k + 2], &d, &pos) || !d->nn) return true;
         for (size_t i = 0; i < toks->wrappers.n; i++) {
             const cwrapper *w = &VEC_AT(&toks->wrappers, cwrapper, i);
             if (w->n == d->nn && !memcmp(w->name, d->name, d->nn)) return true;
         }
-        cwrapper w = {d->name, (uint32_t)d->nn, pos};
+        cwrapper w = {d->name, (uint32_t)d->nn, pos, t};
         return vec_push(&toks->wrappers, &w) != NULL;
     }
     for (size_t i = 0; i < toks->wrappers.n; i++) {
         const cwrapper *w = &VEC_AT(&toks->wrappers, cwrapper, i);
         if (!ct_is(t, w->name, w->n) || in_define(toks, t->line)) continue;
         size_t j = call_arg(tv, toks->n, k, w->arg);
-        if (!j || tv[j].n > 200) return true;
+        if (!j || tv[j].n > 200 || w->reg->n > 200) return true;
         uint32_t end = macro_end(tv, toks->n, k);
         /* as expanded: a registration by name, and the "REGISTER_PASS x" call the link pairs
          * of settings.cross_file.links read (a USE_PASS(x) elsewhere links this file) */
-        char buf[216];
-        memcpy(buf, "REGISTER_PASS ", 14);
-        memcpy(buf + 14, tv[j].s, tv[j].n);
+        char buf[416];
+        size_t rn = w->reg->n;
+        memcpy(buf, w->reg->s, rn);
+        buf[rn] = ' ';
+        memcpy(buf + rn + 1, tv[j].s, tv[j].n);
         return ix_word_push(a, &f->pass_regs, tv[j].s, tv[j].n, t->line, end) &&
-               ix_word_push(a, &f->macros, buf, 14 + tv[j].n, t->line, end);
+               ix_word_push(a, &f->macros, buf, rn + 1 + tv[j].n, t->line, end);
     }
     return true;
 }
@@ -677,7 +696,7 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
             while (i + 1 < toks->n_at && toks->at[i + 1] < next) i++; /* the '{' is handled next */
             continue;
         }
-        if (k + 2 < n && tv[k + 1].s[0] == '(' && (toks->wrappers.n || CT_IS(t, "REGISTER_PASS")) &&
+        if (k + 2 < n && tv[k + 1].s[0] == '(' && (toks->wrappers.n || in_names(&toks->roles->pass, t->s, t->n)) &&
             !pass_wrapper(f, a, toks, k))
             oom = true;
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
@@ -757,9 +776,11 @@ static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
     return true;
 }
 
-int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
+int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, const sunset_macro_roles *roles) {
+    static const sunset_macro_roles none = {{0}, {0}, {0}, NULL, {0}, {0}};
     ctoks toks = {0};
     toks.src = d;
+    toks.roles = roles ? roles : &none;
     toks.defines = VEC_INIT(cdefine);
     toks.wrappers = VEC_INIT(cwrapper);
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */

@@ -345,6 +345,8 @@ sunset_index *sunset_index_new(void) {
     return ix;
 }
 
+void sunset_index_set_roles(sunset_index *ix, const struct sunset_macro_roles *roles) { ix->roles = roles; }
+
 void sunset_index_free(sunset_index *ix) {
     if (!ix) return;
     for (void *c = ix->chunks, *next; c; c = next) { /* the files, packed */
@@ -427,7 +429,7 @@ int sunset_index_add_keep(sunset_index *ix, const sunset_source *src, const void
     f->n_lines = nl + (src->len && src->data[src->len - 1] != '\n');
     int r = 0;
     switch (src->lang) {
-    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, &a, src->data, src->len, &names); break;
+    case SUNSET_LANG_CPP: r = ix_lex_cpp(f, &a, src->data, src->len, &names, ix->roles); break;
     case SUNSET_LANG_PYTHON: r = ix_lex_python(f, &a, src->data, src->len, &names); break;
     case SUNSET_LANG_CMAKE: r = ix_lex_cmake(f, &a, src->data, src->len, &names); break;
     case SUNSET_LANG_SHELL: r = ix_lex_words(f, &a, src->data, src->len, &names, true); break;

@@ -247,7 +247,7 @@ static inline bool ix_tok_is(const tok *t, const char *w) {
 /* The lexers: fill f from its bytes (its strings in a), names into *names, or straight into
  * f->names (sorted, unique) when the lexer has them so. Return 0, -1 on OOM. */
 int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
-int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
+int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, const struct sunset_macro_roles *roles);
 int ix_lex_cmake(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names);
 /* Shell and other text: words; `list`: test-like words are tool-list entries. */
 int ix_lex_words(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, bool list);

@@ -76,7 +76,7 @@ static const ix_cmd *find_set(const ix_file *F, const char *var) {
     return found;
 }
 
-bool rm_target_command(const ix_cmd *k) {
+bool rm_target_command(const sunset_cross_file *conv, const ix_cmd *k) {
     if (k->n_args < 2 || !strcmp(k->name, "set") || !strcmp(k->name, "list") ||
         !strcmp(k->name, "set_tests_properties") || !strcmp(k->name, "set_property") ||
         !strcmp(k->name, "foreach") || !strcmp(k->name, "if") || !strcmp(k->name, "file") ||
@@ -84,18 +84,19 @@ bool rm_target_command(const ix_cmd *k) {
         return false;
     if (strchr(k->args[0], '$')) return false;
     for (uint32_t i = 1; i < k->n_args; i++)
-        if (!strcmp(k->args[i], "SRCS") || !strcmp(k->args[i], "MODULES") || !strcmp(k->args[i], "DEPS"))
+        if (rm_has_string(&conv->cmake_sources, k->args[i]) || rm_has_string(&conv->cmake_modules, k->args[i]) ||
+            rm_has_string(&conv->cmake_deps, k->args[i]))
             return true;
     return false;
 }
 
 /* Collect a section's values (expanding ${VAR} from set() in the same file, two levels). */
-static void section_values(const ix_file *F, const ix_cmd *k, const char *sec, vec *out, int depth) {
+static void section_values(const ix_file *F, const ix_cmd *k, const vec *secs, vec *out, int depth) {
     bool in = false;
     for (uint32_t i = 1; i < k->n_args; i++) {
         const char *a = k->args[i];
         if (is_keyword(a)) {
-            in = !strcmp(a, sec);
+            in = rm_has_string(secs, a);
             continue;
         }
         if (!in) continue;
@@ -263,15 +264,15 @@ static int weigh_edges(ctx *c) {
     return 0;
 }
 
-/* The sources (SRCS, and MODULES of settings.cross_file.module_commands) and DEPS of target t as defined
- * by command r. */
+/* The sources (SRCS, and MODULES of settings.cross_file.module_commands) and DEPS (the keywords
+ * of settings.cmake.sections) of target t as defined by command r. */
 static void target_sections(ctx *c, const cmdref *r, size_t t) {
     tgt *T = &VEC_AT(&c->targets, tgt, t);
     const ix_file *F = c->files[r->file];
     vec vals = VEC_INIT(const char *);
-    section_values(F, r->cmd, "SRCS", &vals, 0);
+    section_values(F, r->cmd, &c->conv->cmake_sources, &vals, 0);
     bool py = rm_has_string(&c->conv->module_commands, r->cmd->name);
-    if (py) section_values(F, r->cmd, "MODULES", &vals, 0);
+    if (py) section_values(F, r->cmd, &c->conv->cmake_modules, &vals, 0);
     for (size_t k = 0; k < vals.n; k++) {
         const char *v = VEC_AT(&vals, const char *, k);
         char rel[1024];
@@ -288,7 +289,7 @@ static void target_sections(ctx *c, const cmdref *r, size_t t) {
         }
     }
     vals.n = 0;
-    section_values(F, r->cmd, "DEPS", &vals, 0);
+    section_values(F, r->cmd, &c->conv->cmake_deps, &vals, 0);
     for (size_t k = 0; k < vals.n; k++) {
         const char *v = VEC_AT(&vals, const char *, k);
         vec_push(&T->deps, &v);
@@ -320,7 +321,7 @@ static int add_targets(ctx *c) {
                 vec_push(&globd, &d);
             }
         }
-        if (!rm_target_command(r->cmd)) continue;
+        if (!rm_target_command(c->conv, r->cmd)) continue;
         const char *tname = r->cmd->args[0];
         size_t slot = hash64(tname, strlen(tname), 3) & (hcap - 1);
         while (th[slot] >= 0 && strcmp(VEC_AT(&c->targets, tgt, th[slot]).name, tname) != 0)

@@ -24,7 +24,11 @@ static bool reaches(const ctx *c, size_t from, size_t to, int depth) {
 /* n lists 20 callers: rm_add_caller would drop another, and the work finding it can be skipped. */
 static bool callers_full(const node *n) { return n->live && n->callers.n >= 20; }
 
-static bool file_live(const ctx *c, size_t f) { return !c->fn[f].legacy || c->fn[f].live; }
+/* A what-if's muted file (c->mute_p1) counts as migrated: nothing it names keeps code live. */
+static bool file_live(const ctx *c, size_t f) {
+    if (c->mute_p1 == f + 1) return false;
+    return !c->fn[f].legacy || c->fn[f].live;
+}
 
 /* Does live code in file f use `name`? In Python, a use inside the body of a dead legacy class
  * does not count (deleting the class deletes the use). */
@@ -63,6 +67,10 @@ static bool edge_live(const ctx *c, size_t f, const edge *ed) {
 }
 
 static void make_live(ctx *c, node *n, char *who, bool *changed) {
+    if (rm_whatif_blocked(c, n)) {
+        sunset_free(who);
+        return;
+    }
     rm_add_caller(c, n, who);
     if (!n->live) {
         n->live = true;
@@ -117,6 +125,7 @@ static void live_target_deps(ctx *c, bool *changed) {
         if (c->tn[t].legacy && !c->tn[t].live) continue;
         tgt *T = &VEC_AT(&c->targets, tgt, t);
         const cmdref *r = &VEC_AT(&c->cmds, cmdref, VEC_AT(&T->defs, size_t, 0));
+        if (c->mute_p1 == r->file + 1) continue;
         for (size_t k = 0; k < T->dep_ids.n; k++) {
             size_t d = VEC_AT(&T->dep_ids, size_t, k);
             if (!c->tn[d].legacy || callers_full(&c->tn[d])) continue;

@@ -11,7 +11,8 @@
 #include <string.h>
 
 const char *rm_kind_name(rm_kind k) {
-    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration", "op"};
+    static const char *const names[] = {"file", "class", "target", "flag", "pass", "import", "registration", "op",
+                                        "argument"};
     return (unsigned)k < RM_KIND_COUNT ? names[k] : "?";
 }
 
@@ -129,7 +130,7 @@ static void edit_items(planner *P, const vec *edits) {
             if (x->line <= e->line && x->end >= e->line) k = x;
         }
         long dt = k && k->n_args ? rm_target_pos(c, k->args[0]) : -1;
-        bool defines = k && e->how == RM_REF_COMMAND && rm_target_command(k) && dt >= 0 && P->dead_target[dt];
+        bool defines = k && e->how == RM_REF_COMMAND && rm_target_command(c->conv, k) && dt >= 0 && P->dead_target[dt];
         rm_kind kind = !cmake ? RM_IMPORT : defines ? RM_TARGET : RM_REGISTRATION;
         rm_item *it = plan_add(c, P->p, kind, F->path, e->token ? e->token : defines ? k->args[0] : named,
                                e->line, e->end);
@@ -412,6 +413,60 @@ static void word_items(planner *P) {
     }
 }
 
+/* A line that is only `name=value,` (value one plain token or literal): a keyword parameter or
+ * argument the line holds alone, so the line can go. */
+static bool lone_keyword(const char *line, const char *name) {
+    while (*line == ' ' || *line == '\t') line++;
+    size_t n = strlen(name);
+    if (!n || strncmp(line, name, n) != 0) return false;
+    const char *q = line + n;
+    while (*q == ' ') q++;
+    if (*q++ != '=' || *q == '=') return false;
+    while (*q == ' ') q++;
+    const char *v = q;
+    while (*q && !strchr(",()[]{}#=;\\", *q)) q++;
+    if (q == v || *q != ',') return false;
+    for (q++; *q == ' ' || *q == '\t' || *q == '\r'; q++) {}
+    return !*q;
+}
+
+/* How many findings of rule `id` matched `text`, in any context. */
+static size_t n_matching(const sunset_result *res, const char *id, const char *text) {
+    size_t n = 0;
+    for (size_t i = 0; i < res->n_findings; i++)
+        n += !strcmp(res->findings[i].rule_id, id) && res->findings[i].matched &&
+             !strcmp(res->findings[i].matched, text);
+    return n;
+}
+
+/* Mechanical migrations (a rule's "mechanical": "drop-argument"): a Python keyword the line
+ * holds alone, whose name nothing else in the tree mentions (no body reads it, no caller passes
+ * it), goes with its line, all of them in one step. */
+static void mechanical_items(planner *P) {
+    ctx *c = P->c;
+    int step = 0;
+    for (size_t i = 0; c->rs && i < c->res->n_findings; i++) {
+        const sunset_finding *fd = &c->res->findings[i];
+        const sunset_rule *r = sunset_ruleset_find(c->rs, fd->rule_id);
+        if (!r || !r->mechanical || fd->ctx != SUNSET_CTX_CODE || fd->suppressed || !fd->matched || !fd->snippet)
+            continue;
+        long f = rm_lookup_rel(c, "", 0, fd->path);
+        if (f < 0 || c->files[f]->lang != SUNSET_LANG_PYTHON || P->dead[f] || c->fn[f].legacy) continue;
+        if (!lone_keyword(fd->snippet, fd->matched) || n_matching(c->res, fd->rule_id, fd->matched) != 1) continue;
+        rm_item *it = plan_add(c, P->p, RM_ARGUMENT, fd->path, fd->matched, fd->span.line, fd->span.line);
+        if (!it) return;
+        rm_ev ev = {0};
+        ev.step = rm_step_of(RM_EV_RULE_AT, fd->path, fd->span.line, NULL);
+        ev.step.rule_id = fd->rule_id;
+        rm_ev_flatten(c, &ev, &it->steps, &it->n_steps);
+        if (fd->enc_kind && fd->enc_name) it->enclosing = rm_fmt("%s %s", fd->enc_kind, fd->enc_name);
+        it->mechanical = rm_dupz(r->mechanical);
+        if (r->migrate_to) it->migrate_to = rm_dupz(r->migrate_to);
+        it->patchable = true;
+        it->step = step ? step : (step = (int)++P->p->n_steps);
+    }
+}
+
 static int plan(ctx *c, rm_plan *p) {
     size_t nf = c->nf ? c->nf : 1;
     planner P = {c, p, sunset_calloc(nf, 1), sunset_calloc(nf, sizeof(int)),
@@ -439,6 +494,7 @@ static int plan(ctx *c, rm_plan *p) {
     for (size_t f = 0; f < c->nf; f++)
         for (size_t e = 0; !P.dead[f] && e < c->out[f].n; e++) import_item(&P, f, e);
     word_items(&P);
+    mechanical_items(&P);
     if (!c->oom && p->n_items) qsort(p->items, p->n_items, sizeof *p->items, cmp_item);
     rc = c->oom ? -1 : 0;
 cleanup:
@@ -458,6 +514,7 @@ int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset
     c.ix = ix;
     c.res = res;
     c.conv = rs ? &rs->cross_file : &none;
+    c.rs = rs;
     int rc = -1;
     memset(p, 0, sizeof *p);
     if (!(c.md = sunset_re_match_data(1))) return -1;
@@ -469,6 +526,7 @@ int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset
     rm_liveness(&c);
     if (c.oom) goto cleanup;
     rc = plan(&c, p);
+    if (!rc && rs) rc = rm_migrate_fill(&c, rs, p);
 cleanup:
     rm_graph_free(&c);
     pcre2_match_data_free(c.md);
@@ -488,8 +546,21 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(it->replace);
         for (size_t k = 0; k < it->n_callers; k++) sunset_free(it->callers[k]);
         sunset_free(it->callers);
+        sunset_free(it->migrate_to);
+        sunset_free(it->mechanical);
+        for (size_t k = 0; k < it->n_unblocks; k++) sunset_free(it->unblocks[k]);
+        sunset_free(it->unblocks);
     }
     sunset_free(p->items);
+    for (size_t i = 0; i < p->n_consumers; i++) {
+        rm_consumer *k = &p->consumers[i];
+        sunset_free(k->path);
+        for (size_t u = 0; u < k->n_migrate_to; u++) sunset_free(k->migrate_to[u]);
+        sunset_free(k->migrate_to);
+        for (size_t u = 0; u < k->n_unblocks; u++) sunset_free(k->unblocks[u]);
+        sunset_free(k->unblocks);
+    }
+    sunset_free(p->consumers);
     sunset_free(p->root);
     memset(p, 0, sizeof *p);
 }

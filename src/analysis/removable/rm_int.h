@@ -78,6 +78,7 @@ typedef struct ctx {
     const sunset_index *ix;
     const sunset_result *res;
     const sunset_cross_file *conv; /* the tree's conventions (settings.cross_file); never NULL */
+    const sunset_ruleset *rs;      /* the rules (their "mechanical"); NULL when none */
     pcre2_match_data *md;          /* for conv's regexes */
     size_t nf;
     ix_file **files;
@@ -135,6 +136,8 @@ typedef struct ctx {
         size_t file;
     } *seed_dirs;
     size_t n_seed_dirs;
+    size_t block_p1;        /* what-if (whatif.c): file + 1 that never turns live, 0 none */
+    size_t mute_p1;         /* what-if: file + 1 whose references keep nothing live, 0 none */
     bool oom;
 } ctx;
 
@@ -171,8 +174,9 @@ long rm_resolve_base(const ctx *c, size_t cid, const char *base);
 /* The first class (lowest id) called `name`; cls_next gives the others. */
 long rm_class_named(const ctx *c, const char *name);
 long rm_target_pos(const ctx *c, const char *name);
-/* A CMake command defining a target: NAME then SRCS / MODULES / DEPS sections. */
-bool rm_target_command(const ix_cmd *k);
+/* A CMake command defining a target: NAME then a section of settings.cmake.sections (SRCS,
+ * MODULES, DEPS ...). */
+bool rm_target_command(const sunset_cross_file *conv, const ix_cmd *k);
 
 /* ---- names a Python module only passes on (reexport.c) ---- */
 
@@ -222,6 +226,19 @@ void rm_seeds(ctx *c);
 void rm_propagate(ctx *c);
 /* The liveness fixed point, flags and passes included. */
 void rm_liveness(ctx *c);
+
+/* ---- what migrating a live legacy file unblocks (whatif.c) ---- */
+
+/* Is n file c->block_p1 - 1 or defined there (a what-if keeps it dead)? */
+bool rm_whatif_blocked(const ctx *c, const node *n);
+/* The legacy items the real liveness run keeps live that turn dead when file f is migrated
+ * away (f and what it defines excepted), described ("file a.cc", "class Foo (a.h)") into out
+ * (char *, owned). The real run's marks and callers are unchanged. Returns 0, -1 on OOM. */
+int rm_whatif(ctx *c, size_t f, vec *out);
+/* The same for a file that is not legacy, as if it named no legacy code (c->mute_p1). */
+int rm_whatif_consumer(ctx *c, size_t f, vec *out);
+/* Every live item's migrate_to (from rs), every live file's unblocks (rm_whatif). 0, -1 on OOM. */
+int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p);
 
 /* ---- references a removal could leave dangling (refs.c) ---- */
 

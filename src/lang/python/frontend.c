@@ -27,6 +27,7 @@
  * the scan_ctx pool and is copied by the engine.
  */
 #include "lang/python/python_int.h"
+#include "lang/python/scan_int.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -162,78 +163,7 @@ static void *py_worker_new(void *state) {
 
 /* ---- per-file scratch ------------------------------------------------------------------- */
 
-typedef struct pool_chunk {
-    struct pool_chunk *next;
-    size_t used, cap;
-    char data[];
-} pool_chunk;
-
-typedef struct slice {
-    const char *s;
-    size_t n;
-} slice;
-
-typedef struct fact_cap {
-    TSNode node;
-    uint32_t role;
-} fact_cap;
-
-typedef struct item {
-    uint32_t start, end, seq; /* the primary capture's byte range; creation order */
-    uint32_t cap;             /* index of the primary capture in scan_ctx.caps */
-    uint32_t first, n;        /* the match's captures in scan_ctx.caps */
-} item;
-
-typedef struct mark {
-    uint32_t role, start, end;
-} mark;
-
-typedef struct ctx_range {
-    uint32_t start, end;
-    sunset_context ctx;
-} ctx_range;
-
-typedef struct call_frame {
-    uint32_t end;
-    slice callee;
-    char *cstr; /* NUL-terminated callee, made on first need; in the pool */
-} call_frame;
-
-typedef struct scope_frame {
-    uint32_t end;
-    const char *qual; /* in the pool */
-    size_t qlen;
-} scope_frame;
-
-typedef struct rule_hit {
-    const sunset_rule *rule;
-    sunset_context ctx;
-    sunset_span span;
-} rule_hit;
-
-typedef struct scan_ctx {
-    py_worker *w;
-    const sunset_source *src;
-    sunset_sink *sink;
-    vec caps, items, marks, ranges, calls, scopes, found;
-    uint32_t stmt_end;   /* end byte of the simple statement being emitted, 0 = none */
-    sunset_span stmt;    /* its span: every code fact inside carries it */
-    bool stmt_message;   /* it is a raise or assert: its strings are its message */
-    pool_chunk *pool;
-    double deadline_ms;  /* sunset_clock_ms() after which the file is given up; 0 = none */
-    unsigned ticks;      /* matches since the last clock read */
-    bool oom;
-    bool doc;            /* a second pass over docstring examples, commented-out code or a
-                            document's / notebook's code (doccode.c): facts in context
-                            `code_ctx`; unless that is CODE (notebook cells), no definitions,
-                            strings or comments of their own */
-    sunset_context code_ctx;
-    const vec *accept;   /* second pass: the byte ranges (uint32_t[2], sorted) whose facts are
-                            emitted; NULL = all */
-    bool over_budget;    /* the time limit passed (a parse or a query was stopped): nothing of
-                            the file is kept */
-    const py_nb *nb;     /* a notebook's code pass: its positions are mapped to the file's */
-} scan_ctx;
+/* (the scratch types are in lang/python/scan_int.h) */
 
 /* Called once per query match: true (and sc->over_budget set) once the time is up. */
 static bool budget_spent(scan_ctx *sc) {
@@ -328,24 +258,24 @@ static void scan_ctx_free(scan_ctx *sc) {
     }
 }
 
-static slice node_text(const scan_ctx *sc, TSNode n) {
+slice py_node_text(const scan_ctx *sc, TSNode n) {
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
     return (slice){sc->src->data + a, b - a};
 }
 
-static sunset_span node_span(TSNode n) {
+sunset_span py_node_span(TSNode n) {
     TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
     return (sunset_span){a.row + 1, a.column + 1, b.row + 1, b.column + 1};
 }
 
 /* A span of the parsed text as the file's (they differ only for a notebook's decoded code). */
-static sunset_span file_span(const scan_ctx *sc, sunset_span s) {
+sunset_span py_file_span(const scan_ctx *sc, sunset_span s) {
     return sc->nb ? py_nb_span(sc->nb, s) : s;
 }
 
 /* A dotted module or name without the blanks, backslash-newlines and comments that may sit
  * between its parts ("a . b" -> "a.b"); the source text itself when it has none. */
-static slice compact_dotted(scan_ctx *sc, slice s) {
+slice py_compact_dotted(scan_ctx *sc, slice s) {
     size_t i;
     for (i = 0; i < s.n; i++)
         if (s.s[i] && strchr(" \t\r\n\f\\#", s.s[i])) break;
@@ -374,7 +304,7 @@ static bool pred_holds(scan_ctx *sc, const pyquery *pq, const pred *pd, const TS
     const TSQuery *q = pq->q;
     for (uint16_t i = 0; i < m->capture_count; i++) {
         if (m->captures[i].index != pd->capture) continue;
-        slice t = node_text(sc, m->captures[i].node);
+        slice t = py_node_text(sc, m->captures[i].node);
         bool ok = true;
         switch (pd->op) {
         case PRED_EQ:
@@ -384,7 +314,7 @@ static bool pred_holds(scan_ctx *sc, const pyquery *pq, const pred *pd, const TS
                 for (k = 0; k < m->capture_count; k++)
                     if (m->captures[k].index == (uint32_t)pd->other) break;
                 if (k == m->capture_count) break; /* the other capture is absent: vacuous */
-                slice o = node_text(sc, m->captures[k].node);
+                slice o = py_node_text(sc, m->captures[k].node);
                 ok = slice_eq(t, o.s, o.n);
             } else {
                 ok = slice_eq(t, pd->str, pd->str_len);
@@ -495,128 +425,45 @@ static bool has_mark(const scan_ctx *sc, role r, TSNode n) {
 }
 
 /* The first capture of `r` in the item's match, or NULL. */
-static const fact_cap *companion(const scan_ctx *sc, const item *it, role r) {
+const fact_cap *py_companion(const scan_ctx *sc, const item *it, role r) {
     for (uint32_t i = it->first; i < it->first + it->n; i++)
         if (VEC_AT(&sc->caps, fact_cap, i).role == r) return &VEC_AT(&sc->caps, fact_cap, i);
     return NULL;
 }
 
-static slice companion_text(const scan_ctx *sc, const item *it, role r) {
-    const fact_cap *c = companion(sc, it, r);
-    return c ? node_text(sc, c->node) : (slice){NULL, 0};
+slice py_companion_text(const scan_ctx *sc, const item *it, role r) {
+    const fact_cap *c = py_companion(sc, it, r);
+    return c ? py_node_text(sc, c->node) : (slice){NULL, 0};
 }
 
-static sunset_fact fact_at(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags,
+sunset_fact py_fact_at(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags,
                            slice text, slice aux, slice target) {
     return (sunset_fact){
         .kind = kind,
         .ctx = sc->doc ? sc->code_ctx : SUNSET_CTX_CODE,
-        .span = file_span(sc, node_span(at)),
+        .span = py_file_span(sc, py_node_span(at)),
         .flags = flags,
         .text = text.s, .text_len = text.n,
         .aux = aux.s, .aux_len = aux.n,
         .target = target.s, .target_len = target.n,
-        .stmt = sc->stmt_end ? file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0},
+        .stmt = sc->stmt_end ? py_file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0},
     };
 }
 
 static void emit_fact(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned flags, slice text,
                       slice aux, slice target) {
-    sunset_fact f = fact_at(sc, kind, at, flags, text, aux, target);
+    sunset_fact f = py_fact_at(sc, kind, at, flags, text, aux, target);
     sunset_emit(sc->sink, &f);
 }
 
 /* A BIND fact: its span and aux are the bound value (text only up to a line's worth: the
  * flow tests look at a name or a callee, never at a whole multi-line call). */
-/* The lines of the block (or module) holding node n: the region a re-binding holds. */
-static sunset_span block_of(scan_ctx *sc, TSNode n) {
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (!strcmp(t, "block") || !strcmp(t, "module")) return file_span(sc, node_span(p));
-    }
-    return (sunset_span){0, 0, 0, 0};
-}
-
-static void emit_bind(scan_ctx *sc, TSNode value, unsigned flags, slice target) {
-    slice v = node_text(sc, value);
-    if (v.n > 240) v.n = 240;
-    sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, value, flags, target, compact_dotted(sc, v),
-                            (slice){NULL, 0});
-    f.block = block_of(sc, value);
-    sunset_emit(sc->sink, &f);
-}
-
-static call_frame *top_call(scan_ctx *sc) {
+call_frame *py_top_call(scan_ctx *sc) {
     return sc->calls.n ? &VEC_AT(&sc->calls, call_frame, sc->calls.n - 1) : NULL;
 }
 
-/* The 0-based position of node `n` among the positional entries of `list` (a parameters or
- * argument_list node: comments and the `/` marker take none), or -1 when an entry before it
- * is variadic or keyword-only (`*args`, `*`, `**kw`, `k=v`): then only a keyword binds it. */
-static long entry_position(TSNode list, TSNode n) {
-    long pos = 0;
-    for (uint32_t i = 0, k = ts_node_named_child_count(list); i < k; i++) {
-        TSNode c = ts_node_named_child(list, i);
-        if (ts_node_eq(c, n)) return pos;
-        const char *t = ts_node_type(c);
-        if (!strcmp(t, "comment") || !strcmp(t, "positional_separator")) continue;
-        TSNode first = ts_node_named_child(c, 0);
-        if (!strcmp(t, "list_splat_pattern") || !strcmp(t, "dictionary_splat_pattern") ||
-            !strcmp(t, "keyword_separator") || !strcmp(t, "list_splat") ||
-            !strcmp(t, "dictionary_splat") || !strcmp(t, "keyword_argument") ||
-            (!strcmp(t, "typed_parameter") && !ts_node_is_null(first) &&
-             strcmp(ts_node_type(first), "identifier")))
-            return -1;
-        pos++;
-    }
-    return -1;
-}
-
-/* A BIND fact of a parameter or a call's argument (flags SUNSET_FACT_PARAM / _ARG): section
- * is the keyword or the decimal position; stmt, for a parameter, the function's body from
- * the parameter's line on (its column is the depth of the re-bindings that end the mark). */
-static void emit_binding_entry(scan_ctx *sc, TSNode at, unsigned flags, slice text, slice value,
-                               slice kw, long pos, TSNode body) {
-    char num[24];
-    if (!kw.s && pos >= 0) kw = (slice){num, (size_t)snprintf(num, sizeof num, "%ld", pos)};
-    sunset_fact f = fact_at(sc, SUNSET_FACT_BIND, at, flags, text, value, (slice){NULL, 0});
-    f.section = kw.s, f.section_len = kw.n;
-    if (!ts_node_is_null(body)) { /* from the parameter's line, so that it holds the fact */
-        f.stmt = f.block = file_span(sc, node_span(body));
-        f.stmt.line = f.span.line;
-    }
-    sunset_emit(sc->sink, &f);
-}
-
-/* @bind.param: the identifier, or the default/typed parameter holding it, is an entry of the
- * function's parameters. */
-static void emit_param(scan_ctx *sc, TSNode id) {
-    TSNode entry = ts_node_parent(id);
-    if (ts_node_is_null(entry)) return;
-    if (!strcmp(ts_node_type(entry), "parameters")) entry = id;
-    TSNode params = ts_node_parent(entry), fn = ts_node_parent(params);
-    if (ts_node_is_null(fn)) return;
-    TSNode body = ts_node_child_by_field_name(fn, "body", 4);
-    emit_binding_entry(sc, id, SUNSET_FACT_PARAM, node_text(sc, id), (slice){"", 0},
-                       (slice){NULL, 0}, entry_position(params, entry), body);
-}
-
-/* @bind.arg: a positional argument (its position) or a keyword argument's value (the
- * keyword) of the innermost call, whose callee the flow matches to a function here. */
-static void emit_arg(scan_ctx *sc, const item *it, TSNode value) {
-    const call_frame *f = top_call(sc);
-    if (!f || !f->callee.n) return; /* a class statement's bases */
-    slice kw = companion_text(sc, it, ROLE_BIND_KW);
-    long pos = kw.s ? -1 : entry_position(ts_node_parent(value), value);
-    if (!kw.s && pos < 0) return;
-    slice v = node_text(sc, value);
-    if (v.n > 240) v.n = 240;
-    emit_binding_entry(sc, value, SUNSET_FACT_ARG, f->callee, compact_dotted(sc, v), kw, pos,
-                       (TSNode){0});
-}
-
 static const char *call_cstr(scan_ctx *sc) {
-    call_frame *f = top_call(sc);
+    call_frame *f = py_top_call(sc);
     if (!f) return NULL;
     if (!f->cstr) {
         f->cstr = pool_alloc(sc, f->callee.n + 1);
@@ -628,9 +475,9 @@ static const char *call_cstr(scan_ctx *sc) {
 }
 
 static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
-    const fact_cap *name = companion(sc, it, ROLE_DEF_NAME);
+    const fact_cap *name = py_companion(sc, it, ROLE_DEF_NAME);
     if (!name) return;
-    slice nm = node_text(sc, name->node);
+    slice nm = py_node_text(sc, name->node);
     uint32_t r = VEC_AT(&sc->caps, fact_cap, it->cap).role;
     const char *kind = r == ROLE_DEF_CLASS ? "class"
                        : has_mark(sc, ROLE_DEF_METHOD, node) ? "method"
@@ -649,7 +496,7 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
     }
     if (nm.n) memcpy(q + qlen - nm.n, nm.s, nm.n); /* an empty slice may be NULL */
     q[qlen] = 0;
-    sunset_span sp = file_span(sc, node_span(node));
+    sunset_span sp = py_file_span(sc, py_node_span(node));
     sunset_scope(sc->sink, kind, q, sp.line, sp.end_line);
     scope_frame f = {it->end, q, qlen};
     if (!vec_push(&sc->scopes, &f)) sc->oom = true;
@@ -668,9 +515,9 @@ static bool sole_entry(TSNode n) {
 
 static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t skip,
                            const char *call) {
-    slice t = node_text(sc, n);
+    slice t = py_node_text(sc, n);
     if (skip > t.n) return;
-    sunset_span at = node_span(n);
+    sunset_span at = py_node_span(n);
     at.col += (uint32_t)skip;
     t.s += skip;
     t.n -= skip;
@@ -681,9 +528,9 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
      * is rewritten whole); not a
      * docstring or comment (removing a word there is an edit) nor one entry of a longer list
      * (removing one name from a tool list leaves the list) */
-    at = file_span(sc, at);
+    at = py_file_span(sc, at);
     if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sc->stmt_message || sole_entry(n)))
-        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, file_span(sc, sc->stmt));
+        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, py_file_span(sc, sc->stmt));
     else
         sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
 }
@@ -694,33 +541,6 @@ static bool accepted(const vec *acc, uint32_t at) {
         if (at >= r[0] && at < r[1]) return true;
     }
     return false;
-}
-
-/* The object flow's facts: bindings, returns, parameters and arguments (core/flow.c). */
-static void emit_binding(scan_ctx *sc, const item *it, const fact_cap *pc, TSNode node) {
-    switch ((role)pc->role) {
-    case ROLE_BIND_TARGET: {
-        /* the binding's span is its value: a seed inside it marks the target (core/flow.c) */
-        const fact_cap *v = companion(sc, it, ROLE_BIND_VALUE);
-        if (v)
-            emit_bind(sc, v->node, 0, compact_dotted(sc, node_text(sc, node)));
-        break;
-    }
-    case ROLE_BIND_RETURN:
-        /* `return bs, es`: which element is legacy is not tracked, so a tuple marks nothing
-         * (else the caller's `bs, es = f()` would mark both) */
-        if (strcmp(ts_node_type(node), "expression_list") && strcmp(ts_node_type(node), "tuple"))
-            emit_bind(sc, node, SUNSET_FACT_RETURN, (slice){"", 0});
-        break;
-    case ROLE_BIND_PARAM:
-        emit_param(sc, node);
-        break;
-    case ROLE_BIND_ARG:
-        emit_arg(sc, it, node);
-        break;
-    default:
-        break;
-    }
 }
 
 static void emit_item(scan_ctx *sc, const item *it) {
@@ -734,28 +554,28 @@ static void emit_item(scan_ctx *sc, const item *it) {
     if (sc->accept && !accepted(sc->accept, it->start)) return;
     switch ((role)pc->role) {
     case ROLE_IMPORT_MODULE:
-        emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, compact_dotted(sc, node_text(sc, node)), none,
-                  companion_text(sc, it, ROLE_IMPORT_ALIAS));
+        emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, py_compact_dotted(sc, py_node_text(sc, node)), none,
+                  py_companion_text(sc, it, ROLE_IMPORT_ALIAS));
         break;
     case ROLE_IMPORT_NAME:
     case ROLE_IMPORT_STAR: {
-        slice from = compact_dotted(sc, companion_text(sc, it, ROLE_IMPORT_FROM));
+        slice from = py_compact_dotted(sc, py_companion_text(sc, it, ROLE_IMPORT_FROM));
         slice name = pc->role == ROLE_IMPORT_STAR ? (slice){"*", 1}
-                                                  : compact_dotted(sc, node_text(sc, node));
+                                                  : py_compact_dotted(sc, py_node_text(sc, node));
         if (!from.s) from = (slice){"", 0};
         emit_fact(sc, SUNSET_FACT_IMPORT, node, 0, from, name,
-                  companion_text(sc, it, ROLE_IMPORT_ALIAS));
+                  py_companion_text(sc, it, ROLE_IMPORT_ALIAS));
         break;
     }
     case ROLE_BASE_NAME:
-        emit_fact(sc, SUNSET_FACT_BASE, node, 0, node_text(sc, node),
-                  companion_text(sc, it, ROLE_BASE_CLASS), none);
+        emit_fact(sc, SUNSET_FACT_BASE, node, 0, py_node_text(sc, node),
+                  py_companion_text(sc, it, ROLE_BASE_CLASS), none);
         break;
     case ROLE_CALL_CALLEE:
-        emit_fact(sc, SUNSET_FACT_CALL, node, 0, node_text(sc, node), none, none);
+        emit_fact(sc, SUNSET_FACT_CALL, node, 0, py_node_text(sc, node), none, none);
         break;
     case ROLE_CALL_ARGS: {
-        call_frame f = {it->end, companion_text(sc, it, ROLE_CALL_CALLEE), NULL};
+        call_frame f = {it->end, py_companion_text(sc, it, ROLE_CALL_CALLEE), NULL};
         if (!f.callee.s) break;
         if (!vec_push(&sc->calls, &f)) sc->oom = true;
         break;
@@ -763,16 +583,16 @@ static void emit_item(scan_ctx *sc, const item *it) {
     case ROLE_KWARG_NAME: {
         /* The innermost argument list around a keyword argument is the one holding it; with
          * none, it is a class statement's keyword (metaclass=): statements never sit in calls. */
-        const call_frame *f = top_call(sc);
+        const call_frame *f = py_top_call(sc);
         if (f)
-            emit_fact(sc, SUNSET_FACT_KWARG, node, 0, node_text(sc, node), f->callee, none);
+            emit_fact(sc, SUNSET_FACT_KWARG, node, 0, py_node_text(sc, node), f->callee, none);
         break;
     }
     case ROLE_ATTR_NAME: {
-        const fact_cap *attr = companion(sc, it, ROLE_ATTR);
+        const fact_cap *attr = py_companion(sc, it, ROLE_ATTR);
         emit_fact(sc, SUNSET_FACT_ATTR, node,
                   attr && has_mark(sc, ROLE_ATTR_STORE, attr->node) ? SUNSET_FACT_STORE : 0u,
-                  node_text(sc, node), companion_text(sc, it, ROLE_ATTR_OBJECT), none);
+                  py_node_text(sc, node), py_companion_text(sc, it, ROLE_ATTR_OBJECT), none);
         break;
     }
     case ROLE_DEF_CLASS:
@@ -780,14 +600,14 @@ static void emit_item(scan_ctx *sc, const item *it) {
         emit_def(sc, it, node);
         break;
     case ROLE_IDENT: {
-        const call_frame *f = top_call(sc);
+        const call_frame *f = py_top_call(sc);
         emit_fact(sc, SUNSET_FACT_IDENT, node,
                   has_mark(sc, ROLE_IDENT_DEFINITION, node) ? SUNSET_FACT_DEFINITION : 0u,
-                  node_text(sc, node), f ? f->callee : none, none);
+                  py_node_text(sc, node), f ? f->callee : none, none);
         break;
     }
     case ROLE_STRING_CONTENT: {
-        const fact_cap *owner = companion(sc, it, ROLE_STRING);
+        const fact_cap *owner = py_companion(sc, it, ROLE_STRING);
         bool doc = owner && has_mark(sc, ROLE_DOCSTRING, owner->node);
         emit_text_node(sc, doc ? SUNSET_CTX_DOCSTRING : SUNSET_CTX_STRING, node, 0, call_cstr(sc));
         break;
@@ -799,12 +619,13 @@ static void emit_item(scan_ctx *sc, const item *it) {
     case ROLE_BIND_RETURN:
     case ROLE_BIND_PARAM:
     case ROLE_BIND_ARG:
-        emit_binding(sc, it, pc, node);
+    case ROLE_BIND_FOR:
+        py_emit_binding(sc, it, pc, node);
         break;
     case ROLE_STMT:
         /* simple statements do not nest: the latest one holds what follows until its end */
         sc->stmt_end = it->end;
-        sc->stmt = node_span(node);
+        sc->stmt = py_node_span(node);
         sc->stmt_message = !strcmp(ts_node_type(node), "raise_statement") ||
                            !strcmp(ts_node_type(node), "assert_statement");
         break;
@@ -920,7 +741,7 @@ static bool run_query(scan_ctx *sc, const pyquery *pq, TSNode root) {
                         sunset_rule_id(pi->rule));
             continue;
         }
-        rule_hit f = {pi->rule, ctx_of(sc, n), node_span(n)};
+        rule_hit f = {pi->rule, ctx_of(sc, n), py_node_span(n)};
         if (!vec_push(&sc->found, &f)) {
             sc->oom = true;
             break;

@@ -63,7 +63,7 @@ typedef enum role {
     ROLE_COMMENT,
     ROLE_STMT,
     ROLE_BIND_TARGET, ROLE_BIND_VALUE, ROLE_BIND_RETURN,
-    ROLE_BIND_PARAM, ROLE_BIND_ARG, ROLE_BIND_KW,
+    ROLE_BIND_PARAM, ROLE_BIND_ARG, ROLE_BIND_KW, ROLE_BIND_FOR,
     ROLE_COUNT
 } role;
 
@@ -106,6 +106,7 @@ static const struct {
     [ROLE_BIND_PARAM] = {"bind.param", RC_PRIMARY},
     [ROLE_BIND_ARG] = {"bind.arg", RC_PRIMARY},
     [ROLE_BIND_KW] = {"bind.kw", RC_COMPANION},
+    [ROLE_BIND_FOR] = {"bind.for", RC_PRIMARY},
 };
 
 /* ---- compiled queries ------------------------------------------------------------------- */
