@@ -15,6 +15,7 @@
 #include "analysis/remnant.h"
 #include "report/removable.h"
 
+#include <dirent.h>
 #include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -477,8 +478,38 @@ int scan_prepare_files(const cli *c, scan_ctx *s) {
     return EXIT_OK;
 }
 
+/* The bytes of every file under dir (its sub-directories to depth levels, in name order): the
+ * query files a run reads, so an edited query is another namespace, as an edited rule is. */
+static uint64_t hash_tree_files(const char *dir, int depth, uint64_t h) {
+    DIR *d = opendir(dir);
+    if (!d) return hash64("-", 1, h);
+    vec names = VEC_INIT(char *);
+    for (struct dirent *e; (e = readdir(d));) {
+        char *n = e->d_name[0] == '.' ? NULL : sunset_strndup(e->d_name, strlen(e->d_name));
+        if (n && !vec_push(&names, &n)) sunset_free(n);
+    }
+    closedir(d);
+    if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_str);
+    for (size_t i = 0; i < names.n; i++) {
+        char *n = VEC_AT(&names, char *, i), *text = NULL;
+        sb p = {0};
+        sb_printf(&p, "%s/%s", dir, n);
+        struct stat st;
+        size_t len = 0;
+        h = hash64(n, strlen(n) + 1, h);
+        if (!p.oom && stat(p.s, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) h = hash_tree_files(p.s, depth - 1, h);
+        else if (!p.oom && S_ISREG(st.st_mode) && read_file(p.s, 16 << 20, &text, &len) == 0) h = hash64(text, len, h);
+        sunset_free(text);
+        sb_free(&p);
+        sunset_free(n);
+    }
+    vec_free(&names);
+    return h;
+}
+
 uint64_t scan_cache_namespace(const scan_ctx *s) {
     uint64_t ns = results_hash(s);
+    if (s->queries) ns = hash_tree_files(s->queries, 2, ns);
     /* the binary itself: a rebuilt sunset may compute other results under one version */
     struct stat self;
     if (stat("/proc/self/exe", &self) == 0) {

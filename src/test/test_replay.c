@@ -153,6 +153,23 @@ static void rules_and_options_invalidate(void **state) {
     assert_true(same("err1", "base"));
 }
 
+/* An edited query file is another run too (and another content-cache namespace): the query
+ * decides which facts the Python frontend sees, as a rule decides what matches. */
+static void edited_query_is_another_run(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c %s/q && cp -R queries %s/q", dir, dir, dir), 0);
+    char opts[PATH_MAX + 64];
+    snprintf(opts, sizeof opts, "-f json --queries %s/q", dir);
+    assert_int_equal(scan_to(opts, "q1"), 0);
+    assert_int_equal(results(), 1);
+    assert_int_equal(scan_to(opts, "q2"), 0);
+    assert_int_equal(results(), 1); /* replayed */
+    assert_int_equal(test_sh("echo '; an edit' >> %s/q/python/facts.scm", dir), 0);
+    assert_int_equal(scan_to(opts, "q3"), 0);
+    assert_int_equal(results(), 2);
+    assert_true(same("q1", "q3"));
+}
+
 /* Every new state of the tree stores a document: the newest 8 are kept, the one just used
  * among them. */
 static void old_documents_are_evicted(void **state) {
@@ -179,6 +196,7 @@ int main(void) {
         cmocka_unit_test(edited_file_is_scanned),
         cmocka_unit_test(untracked_file_is_scanned),
         cmocka_unit_test(rules_and_options_invalidate),
+        cmocka_unit_test(edited_query_is_another_run),
         cmocka_unit_test(old_documents_are_evicted),
         cmocka_unit_test(racy_entry_is_read),
     };
