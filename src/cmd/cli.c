@@ -342,6 +342,8 @@ int cli_parse(int argc, char **argv, cli *c, bool *done) {
     memset(c, 0, sizeof *c);
     c->paths = c->rules = c->include = c->exclude = c->select = c->ignore = VEC_INIT(const char *);
     c->budget = -1;
+    c->argc = argc;
+    c->argv = argv;
     *done = false;
     if (argc < 2) {
         usage_lines(stderr);

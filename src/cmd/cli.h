@@ -65,6 +65,9 @@ typedef struct cli {
     const char *since_report;    /* --since-report FILE: the previous report's JSON (本周变化) */
     long md_budget;              /* --md-budget N characters; 0 = the default */
     bool batches;
+    /* the command line as given (scan's warm path keys a run by it) */
+    int argc;
+    char *const *argv;
 } cli;
 
 /* Parse argv. Returns EXIT_OK, or an exit code after printing the error (or the help, with

@@ -5,6 +5,7 @@
 #include "cmd/session.h"
 
 #include "cmd/documents.h"
+#include "cmd/replay.h"
 
 #include "core/anchor.h"
 #include "core/cache.h"
@@ -14,6 +15,7 @@
 #include "analysis/remnant.h"
 #include "report/removable.h"
 
+#include <dirent.h>
 #include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -187,7 +189,13 @@ static int cli_rule_filters(const cli *c, scan_ctx *s) {
 
 /* The one way what runs below cmd/ reaches the user's terminal besides its errors: its notes
  * and progress lines (sunset_note), written as they come. */
-static void note_stderr(const char *text) { fputs(text, stderr); }
+static bool noted; /* a note was written: a replay would not write it again */
+static void note_stderr(const char *text) {
+    noted = true;
+    fputs(text, stderr);
+}
+
+bool scan_noted(void) { return noted; }
 
 int scan_load_rules(const cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
@@ -331,8 +339,15 @@ static char *cache_location(const cli *c, const scan_ctx *s) {
     return p.oom ? NULL : sb_take(&p);
 }
 
+typedef struct walk_warn_ctx {
+    bool quiet;
+    bool *warned;
+} walk_warn_ctx;
+
 static void walk_warn(void *ctx, const char *msg) {
-    if (!*(bool *)ctx) fprintf(stderr, "sunset: %s\n", msg);
+    walk_warn_ctx *w = ctx;
+    *w->warned = true;
+    if (!w->quiet) fprintf(stderr, "sunset: %s\n", msg);
 }
 
 static void strs_free(vec *v) {
@@ -404,7 +419,7 @@ void scan_inputs_id(const cli *c, const scan_ctx *s, const vec *paths, const cha
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-int scan_prepare(const cli *c, scan_ctx *s) {
+int scan_prepare_files(const cli *c, scan_ctx *s) {
     int rc = scan_load_rules(c, s);
     if (rc) return rc;
     if ((rc = open_checkout(c, s)) || (rc = scan_add_config_globs(c, s))) return rc;
@@ -419,7 +434,7 @@ int scan_prepare(const cli *c, scan_ctx *s) {
     walk_opts wo = {!c->no_ignore, (const char *const *)s->include.v, s->include.n,
                     (const char *const *)s->exclude.v, s->exclude.n, (c->cmd & (CMD_CHECK | CMD_BASELINE)) != 0,
                     &tracked, s->co.top};
-    bool quiet = c->quiet;
+    walk_warn_ctx quiet = {c->quiet, &s->warned};
     for (size_t i = 0; i < s->starts.n && !s->no_walk; i++) {
         int e = walk_tree(s->root, VEC_AT(&s->starts, char *, i), &wo, &s->files, &s->ws, walk_warn, &quiet);
         if (e) {
@@ -449,26 +464,67 @@ int scan_prepare(const cli *c, scan_ctx *s) {
         }
         s->files.n = u;
     }
-    /* the content cache, in a namespace of everything that changes a file's result */
+    /* where the content cache lives; opened by scan_prepare_engine, so a replay never loads it */
     if (!c->no_cache && c->cmd != CMD_RULES) {
-        uint64_t ns = results_hash(s);
-        /* the binary itself: a rebuilt sunset may compute other results under one version */
-        struct stat self;
-        if (stat("/proc/self/exe", &self) == 0) {
-            uint64_t id[3] = {(uint64_t)self.st_size, (uint64_t)self.st_mtim.tv_sec, (uint64_t)self.st_mtim.tv_nsec};
-            ns = hash64(id, sizeof id, ns);
-        }
-        ns = hash64(&s->eo.parse_budget_ms, sizeof s->eo.parse_budget_ms, ns);
-        const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
-        ns = hash64(compdb, strlen(compdb) + 1, ns);
         s->cache_dir = cache_location(c, s);
         char why[PATH_MAX + 128];
         if (s->cache_dir && sunset_cache_dir_refused_in(s->cache_dir, sunset_checkout_repo_for(&s->co, s->cache_dir), why, sizeof why)) {
+            s->warned = true;
             if (!c->quiet) fprintf(stderr, "sunset: warning: not using the cache in %s: %s\n", s->cache_dir, why);
             sunset_free(s->cache_dir);
             s->cache_dir = NULL;
         }
-        s->cache = s->cache_dir ? sunset_cache_open(s->cache_dir, ns, s->rs, 0) : NULL;
+    }
+    return EXIT_OK;
+}
+
+/* The bytes of every file under dir (its sub-directories to depth levels, in name order): the
+ * query files a run reads, so an edited query is another namespace, as an edited rule is. */
+static uint64_t hash_tree_files(const char *dir, int depth, uint64_t h) {
+    DIR *d = opendir(dir);
+    if (!d) return hash64("-", 1, h);
+    vec names = VEC_INIT(char *);
+    for (struct dirent *e; (e = readdir(d));) {
+        char *n = e->d_name[0] == '.' ? NULL : sunset_strndup(e->d_name, strlen(e->d_name));
+        if (n && !vec_push(&names, &n)) sunset_free(n);
+    }
+    closedir(d);
+    if (names.n) qsort(names.v, names.n, sizeof(char *), cmp_str);
+    for (size_t i = 0; i < names.n; i++) {
+        char *n = VEC_AT(&names, char *, i), *text = NULL;
+        sb p = {0};
+        sb_printf(&p, "%s/%s", dir, n);
+        struct stat st;
+        size_t len = 0;
+        h = hash64(n, strlen(n) + 1, h);
+        if (!p.oom && stat(p.s, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) h = hash_tree_files(p.s, depth - 1, h);
+        else if (!p.oom && S_ISREG(st.st_mode) && read_file(p.s, 16 << 20, &text, &len) == 0) h = hash64(text, len, h);
+        sunset_free(text);
+        sb_free(&p);
+        sunset_free(n);
+    }
+    vec_free(&names);
+    return h;
+}
+
+uint64_t scan_cache_namespace(const scan_ctx *s) {
+    uint64_t ns = results_hash(s);
+    if (s->queries) ns = hash_tree_files(s->queries, 2, ns);
+    /* the binary itself: a rebuilt sunset may compute other results under one version */
+    struct stat self;
+    if (stat("/proc/self/exe", &self) == 0) {
+        uint64_t id[3] = {(uint64_t)self.st_size, (uint64_t)self.st_mtim.tv_sec, (uint64_t)self.st_mtim.tv_nsec};
+        ns = hash64(id, sizeof id, ns);
+    }
+    ns = hash64(&s->eo.parse_budget_ms, sizeof s->eo.parse_budget_ms, ns);
+    const char *compdb = s->eo.compile_db_dir ? s->eo.compile_db_dir : "";
+    return hash64(compdb, strlen(compdb) + 1, ns);
+}
+
+int scan_prepare_engine(const cli *c, scan_ctx *s) {
+    /* the content cache, in a namespace of everything that changes a file's result */
+    if (s->cache_dir) {
+        s->cache = sunset_cache_open(s->cache_dir, scan_cache_namespace(s), s->rs, 0);
         s->eo.cache = s->cache;
     }
     sunset_error err = {{0}};
@@ -482,6 +538,11 @@ int scan_prepare(const cli *c, scan_ctx *s) {
     return EXIT_OK;
 }
 
+int scan_prepare(const cli *c, scan_ctx *s) {
+    int rc = scan_prepare_files(c, s);
+    return rc ? rc : scan_prepare_engine(c, s);
+}
+
 int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
     if (sunset_engine_scan(s->eng, s->root, (char *const *)s->files.v, s->files.n, res)) {
         fprintf(stderr, "sunset: out of memory during the scan\n");
@@ -491,6 +552,7 @@ int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
     s->co.display = NULL;
     if (s->cache) {
         int e = sunset_cache_save(s->cache);
+        s->warned |= e != 0;
         if (e && !c->quiet)
             fprintf(stderr, "sunset: warning: cannot write the cache in %s: %s (use --cache DIR or --no-cache)\n",
                     s->cache_dir, strerror(e));
@@ -607,6 +669,26 @@ cleanup:
     return rc;
 }
 
+/* The warm path's two ends (cmd/replay.h): before the engine starts, a stored run with this
+ * run's key is written again; after a run, one with nothing on stderr that a replay would
+ * miss (a warning, a note) is stored with its exit code. */
+static bool scan_replayed(const cli *c, scan_ctx *s, double t0, uint64_t *key, bool *keyed, int *rc) {
+    *keyed = replay_key(c, s, scan_cache_namespace(s), key);
+    return *keyed && replay_try(c, s->cache_dir, *key, sunset_clock_ms() - t0, rc);
+}
+
+static void scan_store(const scan_ctx *s, uint64_t key, const sunset_writer *writer, sunset_result *res,
+                       const sunset_envelope *env, const sb *doc, int rc) {
+    if (s->warned || scan_noted() || res->n_warnings || s->shard.n || (rc != EXIT_OK && rc != EXIT_FINDINGS)) return;
+    double real = res->stats.elapsed_ms;
+    sb sdoc = {0};
+    res->stats.elapsed_ms = REPLAY_SENTINEL_MS;
+    bool ok = writer->write(res, env, &sdoc) == 0 && !sdoc.oom;
+    res->stats.elapsed_ms = real;
+    if (ok) replay_store(s->cache_dir, key, doc, &sdoc, real, rc);
+    sb_free(&sdoc);
+}
+
 int cmd_scan(const cli *c) {
     scan_ctx s = {0};
     sunset_result res = {0};
@@ -615,6 +697,9 @@ int cmd_scan(const cli *c) {
     sb doc = {0};
     const sunset_writer *writer = doc_format_of(c)->write.findings; /* cli_parse checked -f */
     int rc = EXIT_USAGE;
+    double t0 = sunset_clock_ms();
+    uint64_t key = 0;
+    bool keyed = false;
     sunset_severity threshold = SUNSET_SEV_WARNING;
     /* the remnant layer: in JSON always, elsewhere unless --findings asks for every finding.
      * Its cross-file evidence needs every file: a shard (or stdin) groups without it. */
@@ -632,7 +717,8 @@ int cmd_scan(const cli *c) {
      * rules' severities */
     bool cross = !from_stdin && (c->derive || !c->shard);
     if (from_stdin ? (rc = scan_stdin(c, &s, &res)) != 0
-                   : (rc = scan_prepare(c, &s)) ||
+                   : (rc = scan_prepare_files(c, &s)) || scan_replayed(c, &s, t0, &key, &keyed, &rc) ||
+                         (rc = scan_prepare_engine(c, &s)) ||
                          (rc = cross ? scan_plan(c, &s, &res, c->derive, &plan) : scan_execute(c, &s, &res)))
         goto cleanup;
     sunset_envelope env = scan_envelope(c, &s);
@@ -656,6 +742,7 @@ int cmd_scan(const cli *c) {
     /* --error: a lint gate's exit status (an error writing the report wins) */
     for (size_t i = 0; !rc && c->error_exit && i < res.n_findings; i++)
         if (!res.findings[i].suppressed && res.findings[i].severity >= threshold) rc = EXIT_FINDINGS;
+    if (keyed) scan_store(&s, key, writer, &res, &env, &doc, rc);
 cleanup:
     sb_free(&doc);
     sunset_remnants_free(&rem);

@@ -41,6 +41,7 @@ typedef struct scan_ctx {
     vec include, exclude;    /* const char *, borrowed: the command line's globs, then the
                               * configuration's (scan_add_config_globs) */
     cli_shard_spec shard;    /* --shard, parsed (scan_prepare; history: cli_shard) */
+    bool warned;             /* a walk or cache warning was met (a replay would not repeat it) */
 } scan_ctx;
 
 /* Configuration and rules (every command that reads rules). */
@@ -50,6 +51,15 @@ int scan_load_rules(const cli *c, scan_ctx *s);
 int scan_add_config_globs(const cli *c, scan_ctx *s);
 /* Configuration, rules and engine, then the walk: s->files is ready. */
 int scan_prepare(const cli *c, scan_ctx *s);
+/* scan_prepare in two steps: configuration, rules, checkout, the walk and where the cache
+ * lives (nothing scanned read, the cache not opened); then the content cache and the engine. */
+int scan_prepare_files(const cli *c, scan_ctx *s);
+int scan_prepare_engine(const cli *c, scan_ctx *s);
+/* The content cache's namespace: the tool, the binary, the rules and what changes a file's
+ * result (after scan_load_rules). */
+uint64_t scan_cache_namespace(const scan_ctx *s);
+/* Did anything below cmd/ write a note (sunset_note) in this process? */
+bool scan_noted(void);
 /* Run the engine over s->files into *res (zero it first; free with sunset_result_free). */
 int scan_execute(const cli *c, scan_ctx *s, sunset_result *res);
 void scan_ctx_free(scan_ctx *s);

@@ -1,0 +1,203 @@
+/*
+ * replay.c — the warm path of `scan` (see replay.h). A stored document is one header line,
+ * "sunset-replay 1 <key> <exit code> <decimals> <offset> <length>\n", then the document
+ * with the elapsed time cut out at offset (decimals -1: the document shows none).
+ */
+#include "cmd/replay.h"
+
+#include "core/suppress.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t hash_str(const char *x, uint64_t h) {
+    return x ? hash64(x, strlen(x) + 1, h) : hash64("\1", 1, h ^ 0x5bd1e995u);
+}
+
+/* What of the process's environment reaches the document or the exit code. */
+static uint64_t env_hash(uint64_t h) {
+    static const char *const vars[] = {"NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "TERM",
+                                       "SUNSET_PARSE_BUDGET", "SUNSET_CACHE_DIR", "XDG_CACHE_HOME", "HOME"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) h = hash_str(getenv(vars[i]), h);
+    char cwd[PATH_MAX];
+    h = hash_str(getcwd(cwd, sizeof cwd), h);
+    long nums[] = {isatty(1), isatty(2), sysconf(_SC_NPROCESSORS_ONLN), sunset_suppress_today()};
+    return hash64(nums, sizeof nums, h);
+}
+
+/* The files: each path with its index blob id, else a digest of its bytes. */
+static bool files_hash(const scan_ctx *s, uint64_t *h) {
+    size_t n = s->files.n;
+    uint64_t *ids = sunset_calloc(n ? n : 1, sizeof *ids);
+    if (!ids) return false;
+    sunset_checkout_blob_ids(&s->co, (char *const *)s->files.v, n, ids);
+    sb path = {0}, buf = {0};
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *f = VEC_AT(&s->files, char *, i);
+        uint64_t rec[2] = {1, ids[i]};
+        if (!ids[i]) {
+            path.len = 0;
+            sb_printf(&path, "%s/%s", s->root, f);
+            /* unreadable or too big: the scan itself decides what it says, so no key */
+            ok = !path.oom && read_file_sb(path.s, 0, &buf) == 0;
+            rec[0] = 2;
+            rec[1] = ok ? hash64(buf.s ? buf.s : "", buf.len, 0x243f6a8885a308d3ull) : 0;
+        }
+        *h = hash64(rec, sizeof rec, hash_str(f, *h));
+    }
+    sb_free(&path);
+    sb_free(&buf);
+    sunset_free(ids);
+    return ok;
+}
+
+/* The configuration file's bytes and HEAD's commit: inputs that no walked file carries. */
+static bool side_inputs_hash(const scan_ctx *s, uint64_t *h) {
+    if (s->cfg.path) {
+        char *text = NULL;
+        size_t len = 0;
+        if (read_file(s->cfg.path, 0, &text, &len)) return false;
+        *h = hash64(text, len, hash_str(s->cfg.path, *h));
+        sunset_free(text);
+    }
+    git_oid head;
+    if (s->co.repo && git_reference_name_to_id(&head, s->co.repo, "HEAD") == 0) *h = hash64(head.id, sizeof head.id, *h);
+    return true;
+}
+
+/* Is argv[i] the -o FILE's value (-o FILE, -oFILE, --output=FILE)? Where the document goes is
+ * no part of it. */
+static bool names_output(const cli *c, int i) {
+    const char *a = c->argv[i], *o = c->output;
+    return o && o >= a && o < a + strlen(a) + 1;
+}
+
+bool replay_key(const cli *c, const scan_ctx *s, uint64_t ns, uint64_t *key) {
+    if (!s->cache_dir || s->shard.n || c->shard || c->compdb || s->eo.compile_db_dir || c->no_cache) return false;
+    uint64_t h = hash64("sunset-replay-1", 15, ns);
+    for (int i = 0; i < c->argc; i++)
+        if (!names_output(c, i) && !(i + 1 < c->argc && c->output == c->argv[i + 1])) h = hash_str(c->argv[i], h);
+    h = env_hash(h);
+    const char *strs[] = {s->root, s->shown, s->repo_prefix, s->co.display, s->queries};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) h = hash_str(strs[i], h);
+    h = hash64(&s->ws, sizeof s->ws, h);
+    long nums[] = {s->eo.jobs, (long)s->files.n};
+    h = hash64(nums, sizeof nums, h);
+    if (!side_inputs_hash(s, &h) || !files_hash(s, &h)) return false;
+    *key = h;
+    return true;
+}
+
+static void result_path(sb *p, const char *cache_dir, uint64_t key) {
+    sb_printf(p, "%s/%016llx.result", cache_dir, (unsigned long long)key);
+}
+
+bool replay_try(const cli *c, const char *cache_dir, uint64_t key, double elapsed_ms, int *rc) {
+    sb p = {0}, doc = {0};
+    result_path(&p, cache_dir, key);
+    char *text = NULL;
+    size_t len = 0;
+    bool ok = !p.oom && read_file(p.s, 0, &text, &len) == 0;
+    if (ok) (void)utimensat(AT_FDCWD, p.s, NULL, 0); /* used now: the last to be evicted */
+    sb_free(&p);
+    if (!ok) return false;
+    unsigned long long k;
+    int code, dec, used = 0;
+    size_t off, n;
+    char *nl = memchr(text, '\n', len);
+    ok = nl && sscanf(text, "sunset-replay 1 %llx %d %d %zu %zu%n", &k, &code, &dec, &off, &n, &used) == 5 &&
+         text + used == nl && k == key && dec >= -1 && dec <= 3 && (size_t)(text + len - nl - 1) == n && off <= n;
+    if (ok) {
+        const char *body = nl + 1;
+        sb_putn(&doc, body, off);
+        if (dec >= 0) sb_printf(&doc, "%.*f", dec, elapsed_ms);
+        sb_putn(&doc, body + off, n - off);
+        ok = !doc.oom;
+    }
+    if (ok) {
+        int w = output_write(c->output, &doc);
+        *rc = w ? w : code;
+    }
+    sb_free(&doc);
+    sunset_free(text);
+    return ok;
+}
+
+/* Where the sentinel stands in sdoc and how many decimals it shows: the offset, or -1 when
+ * it is not there once. */
+static long sentinel_at(const sb *sdoc, int *dec) {
+    static const char digits[] = "987654321";
+    const char *s = sdoc->s ? sdoc->s : "", *hit = strstr(s, digits);
+    *dec = -1;
+    if (!hit) return -2; /* not shown at all */
+    if (strstr(hit + 1, digits)) return -1;
+    const char *e = hit + strlen(digits);
+    *dec = 0;
+    if (e[0] == '.') {
+        while (e[1 + *dec] == '0') (*dec)++;
+    }
+    return (long)(hit - s);
+}
+
+/* Keep the newest REPLAY_KEEP stored documents (each about the size of a scan's JSON: 2 MB on
+ * Paddle): every edit of a tree is a new key, and the old ones are rarely wanted again. */
+#define REPLAY_KEEP 8
+static void evict_old(const char *cache_dir) {
+    DIR *d = opendir(cache_dir);
+    if (!d) return;
+    for (;;) {
+        rewinddir(d);
+        struct dirent *e;
+        size_t n = 0;
+        struct timespec oldest = {0, 0};
+        char name[NAME_MAX + 1] = "";
+        while ((e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            struct stat st;
+            if (l != 23 || strcmp(e->d_name + 16, ".result") || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW)) continue;
+            n++;
+            if (!*name || st.st_mtim.tv_sec < oldest.tv_sec ||
+                (st.st_mtim.tv_sec == oldest.tv_sec && st.st_mtim.tv_nsec < oldest.tv_nsec)) {
+                oldest = st.st_mtim;
+                memcpy(name, e->d_name, l + 1);
+            }
+        }
+        if (n <= REPLAY_KEEP || unlinkat(dirfd(d), name, 0)) break;
+    }
+    closedir(d);
+}
+
+void replay_store(const char *cache_dir, uint64_t key, const sb *doc, const sb *sentinel_doc, double elapsed_ms,
+                  int rc) {
+    int dec;
+    long at = sentinel_at(sentinel_doc, &dec);
+    if (at == -1 || !sentinel_doc->s) return;
+    size_t off = at < 0 ? 0 : (size_t)at;
+    size_t cut = at < 0 ? 0 : strlen("987654321") + (dec > 0 ? 1 + (size_t)dec : 0);
+    sb body = {0}, check = {0}, file = {0}, p = {0};
+    sb_putn(&body, sentinel_doc->s, off);
+    sb_putn(&body, sentinel_doc->s + off + cut, sentinel_doc->len - off - cut);
+    /* the document this run wrote, rebuilt from the stored form: the same bytes, or no store */
+    sb_putn(&check, body.s ? body.s : "", off);
+    if (at >= 0) sb_printf(&check, "%.*f", dec, elapsed_ms);
+    sb_putn(&check, body.s ? body.s + off : "", body.len - off);
+    bool same = !check.oom && !body.oom && check.len == doc->len && memcmp(check.s ? check.s : "", doc->s ? doc->s : "", doc->len) == 0;
+    if (same) {
+        sb_printf(&file, "sunset-replay 1 %016llx %d %d %zu %zu\n", (unsigned long long)key, rc, at < 0 ? -1 : dec, off,
+                  body.len);
+        sb_putn(&file, body.s ? body.s : "", body.len);
+        result_path(&p, cache_dir, key);
+        if (!file.oom && !p.oom && write_file_atomic(p.s, file.s, file.len) == 0) evict_old(cache_dir);
+    }
+    sb_free(&body);
+    sb_free(&check);
+    sb_free(&file);
+    sb_free(&p);
+}
