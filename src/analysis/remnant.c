@@ -5,7 +5,8 @@
  * one definition: a CMake target command, a class) become one line remnant. The action comes
  * from evidence, liveness first and then the rule's intent: a document or a line whose
  * findings are all in comments, docstrings or strings (other than those of
- * settings.remnants.code_rules, binding names and the like) is update-doc; a file the plan
+ * settings.remnants.code_rules, binding names and the like, and strings code uses by
+ * settings.remnants.code_strings: a registered name, a key, an operand) is update-doc; a file the plan
  * keeps live is migrate (its live callers named), one the plan proves dead delete; a plan
  * item covering the line decides by its classification (live: migrate, naming its live
  * callers; dead or an unused include: delete); a named consumer of settings.remnants.consumers
@@ -343,7 +344,7 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         const sunset_finding *f = &c->res->findings[i];
         test |= f->test;
         /* a binding name or an op type in a string is code: deleting it is an edit of code */
-        bool as_code = f->ctx == SUNSET_CTX_STRING && glob_any(&st->code_rules, f->rule_id);
+        bool as_code = f->ctx == SUNSET_CTX_STRING && (f->code_string || glob_any(&st->code_rules, f->rule_id));
         text |= f->ctx == SUNSET_CTX_STRING;
         if (f->ctx != SUNSET_CTX_CODE && !as_code) continue;
         code = true;

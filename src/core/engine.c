@@ -76,6 +76,7 @@ typedef struct cand {
     char *matched;
     sunset_span stmt; /* the statement holding the match; all 0 = none */
     bool embedded;    /* from a document's embedded code (scan_embedded) */
+    bool code_string; /* a string that code uses (sunset_string_is_code) */
 } cand;
 
 typedef struct scope {
@@ -102,6 +103,7 @@ struct sunset_sink {
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
     sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
+    bool code_string;   /* the string being matched is one code uses (sunset_emit_string) */
     bool embedded;      /* scanning a document's embedded code (scan_embedded) */
     bool anchored;      /* the file is tied to Paddle (core/anchor.c); sticky, since the facts
                            that tied it come again after a restart */
@@ -176,7 +178,7 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
-              s->embedded};
+              s->embedded, s->code_string && ctx == SUNSET_CTX_STRING};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
     else if (s->flow) flow_seed(s->flow, r, ctx, span, c.matched, strlen(c.matched));
 }
@@ -283,6 +285,13 @@ void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, c
     if (stmt.line && stmt.line <= at.line && stmt.end_line >= at.line) s->stmt = stmt;
     sunset_emit_text(s, ctx, at, text, len, call);
     s->stmt = (sunset_span){0, 0, 0, 0};
+}
+
+void sunset_emit_string(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
+                        sunset_str_use use, int arg, sunset_span stmt) {
+    s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, use, call, arg);
+    sunset_emit_text_stmt(s, SUNSET_CTX_STRING, at, text, len, call, stmt);
+    s->code_string = false;
 }
 
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
@@ -496,7 +505,7 @@ static bool finish_file(sunset_sink *s) {
                 .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
                 .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
                 .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
-                .stmt = c->stmt,
+                .stmt = c->stmt, .code_string = c->code_string,
             };
             f.matched = normalise(c->matched);
             f.snippet = line_text(s, c->span.line);
