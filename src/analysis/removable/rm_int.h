@@ -156,7 +156,7 @@ bool rm_is_header(const char *path);
 /* Files f and g are a.cc and a.h: the same path up to the last '.' (stem_n). */
 bool rm_same_stem_files(const ctx *c, size_t f, size_t g);
 bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h);
-/* A Python test module (settings.cross_file.test_modules) / a file of a test tree (test_trees). */
+/* A Python test module / a file of a test tree (settings.test_paths entries with the role "module" / "tree"). */
 bool rm_matches(const ctx *c, const vec *regexes, const char *path);
 bool rm_has_string(const vec *strings, const char *s);
 bool rm_is_test_module(const ctx *c, const char *path);
