@@ -565,7 +565,9 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
     if (ctx == SUNSET_CTX_STRING) {
         int arg;
         sunset_str_use use = string_use(n, &arg);
-        bool stmt = sc->stmt_end && (call || sc->stmt_message || sole_entry(n));
+        /* a key, a subscript or an operand is edited where it stands, not with its statement */
+        bool stmt = sc->stmt_end && (use == SUNSET_USE_NONE || use == SUNSET_USE_ARG) &&
+                    (call || sc->stmt_message || sole_entry(n));
         sunset_emit_string(sc->sink, at, t.s, t.n, call, use, arg,
                            stmt ? py_file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0});
     } else {
