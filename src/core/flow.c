@@ -20,9 +20,9 @@
  * PE(), 1` into one binding per entry. A container's elements are the name `exes[]`: bound by
  * a literal's entries and `exes.append(pe)` (ITEM binds, which add and end no mark), read by
  * `for e in exes` (ITER binds) and `exes[i]`; a plain re-binding of exes re-binds exes[] to
- * nothing (rebind_elements). Not
- * followed: globals rebound in functions, functions of other
- * modules. The frontend
+ * nothing (rebind_elements). Another module's legacy objects come in as premarks
+ * (flow_premark, core/xflow.c), and this module's go out as its exports (flow_exports). Not
+ * followed: globals rebound in functions, functions of other modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
  *
