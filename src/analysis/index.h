@@ -82,7 +82,8 @@ typedef struct ix_file {
     bool blank;             /* nothing but whitespace and comments */
     vec classes;            /* ix_class */
     vec funcs;              /* ix_func: top-level functions (Python); a C++ header's namespace-level
-                               functions and constants */
+                               functions and constants; a C++ source's namespace-level function
+                               definitions (not static, not in an anonymous namespace) */
     vec imports;            /* ix_import */
     vec aliases;            /* ix_alias (Python) */
     vec includes;           /* ix_include */

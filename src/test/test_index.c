@@ -424,7 +424,27 @@ static void cpp_wrappers_branches_and_decls(void **state) {
     assert_false(has_func(h, "DECLARE_bool"));
     assert_false(has_func(h, "defined")); /* a directive's */
     assert_false(has_func(h, "COMMON_DECLARE_bool"));
-    assert_false(has_func(g, "Apply")); /* not a header */
+    assert_true(has_func(g, "Apply")); /* a source's definition, its branches' parameters aside */
+    const ix_file *k = add(ix, "details/helper.cc", SUNSET_LANG_CPP,
+                           "namespace paddle {\n"
+                           "static int Local(int x) { return x; }\n"
+                           "static constexpr size_t kIdx = -1UL;\n"
+                           "namespace {\nint Hidden(int x) { return x; }\n}  // namespace\n"
+                           "int Declared(int x);\n"
+                           "void Foo::Bar() { Called(1); }\n"
+                           "std::vector<std::unique_ptr<Graph>> Split(\n    std::shared_ptr<Graph> g) {\n"
+                           "  return Local(1);\n}\n"
+                           "bool HasOp(const Graph &g) noexcept { return Local(0); }\n"
+                           "}  // namespace paddle\n");
+    assert_true(has_func(k, "Split"));
+    assert_true(has_func(k, "HasOp"));
+    assert_false(has_func(k, "Local"));    /* static: the file's own */
+    assert_false(has_func(k, "Hidden"));   /* in an anonymous namespace */
+    assert_false(has_func(k, "Declared")); /* no body */
+    assert_false(has_func(k, "Bar"));      /* an out-of-line member */
+    assert_false(has_func(k, "Called"));   /* a call */
+    assert_false(has_func(k, "kIdx"));
+    assert_int_equal(k->funcs.n, 2);
     sunset_index_free(ix);
 }
 

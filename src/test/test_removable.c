@@ -1468,6 +1468,70 @@ static void test_only_headers_and_legacy_registrations(void **state) {
     rm_plan_free(&p);
 }
 
+/* The whole plan: a C++ source whose functions only legacy code calls, through its own header,
+ * is legacy (multi_devices_helper.cc, called only by parallel_executor.cc), live while a live
+ * legacy file calls it and deleted with its callers once they are dead; its header, holding
+ * inline helpers live code uses, is not made legacy by it. A source a live file calls too, one
+ * with main(), and static or anonymous-namespace functions (the file's own) stay out. */
+static void functions_called_only_by_legacy(void **state) {
+    const tfile tree[] = {
+        {"pe/parallel_executor.h", SUNSET_LANG_CPP, "class ParallelExecutor {};\n"},
+        {"pe/parallel_executor.cc", SUNSET_LANG_CPP,
+         "#include \"pe/parallel_executor.h\"\n#include \"d/helper.h\"\n#include \"d/shared.h\"\n"
+         "#include \"d/tool.h\"\n#include \"d/hidden.h\"\n"
+         "void Run() { SplitGraphs(1); SharedFn(2); ToolFn(3); HiddenFn(4); }\n"},
+        {"live/user.cc", SUNSET_LANG_CPP, "#include \"pe/parallel_executor.h\"\nint u() { ParallelExecutor pe; return 0; }\n"},
+        {"d/helper.h", SUNSET_LANG_CPP,
+         "namespace d {\nbool SplitGraphs(int g);\ninline bool IsRole(int r) { return r > 0; }\n}  // namespace d\n"},
+        {"d/helper.cc", SUNSET_LANG_CPP,
+         "#include \"d/helper.h\"\nnamespace d {\nstatic int Local(int x) { return x; }\n"
+         "bool SplitGraphs(int g) {\n  return Local(g) > 0;\n}\n}  // namespace d\n"},
+        {"live/pass.cc", SUNSET_LANG_CPP, "#include \"d/helper.h\"\n#include \"d/shared.h\"\nint p() { return IsRole(1) + SharedFn(0); }\n"},
+        {"d/shared.h", SUNSET_LANG_CPP, "int SharedFn(int x);\n"},
+        {"d/shared.cc", SUNSET_LANG_CPP, "#include \"d/shared.h\"\nint SharedFn(int x) { return x; }\n"},
+        {"d/tool.h", SUNSET_LANG_CPP, "int ToolFn(int x);\n"},
+        {"d/tool.cc", SUNSET_LANG_CPP, "#include \"d/tool.h\"\nint ToolFn(int x) { return x; }\nint main() { return ToolFn(0); }\n"},
+        {"d/hidden.h", SUNSET_LANG_CPP, "class Hidden {};\n"},
+        {"d/hidden.cc", SUNSET_LANG_CPP,
+         "#include \"d/hidden.h\"\nnamespace {\nint HiddenFn(int x) { return x; }\n}  // namespace\n"
+         "static int Other(int x) { return x; }\n"},
+        {"t/legacy_test.cc", SUNSET_LANG_CPP, "#include \"d/only.h\"\nTEST(Only, all) { OnlyFn(1); }\n"},
+        {"d/only.h", SUNSET_LANG_CPP, "int OnlyFn(int x);\n"},
+        {"d/only.cc", SUNSET_LANG_CPP, "#include \"d/only.h\"\nint OnlyFn(int x) const noexcept { return x; }\n"},
+    };
+    sunset_finding seeds[] = {
+        {.rule_id = "R-PATH", .path = "pe/parallel_executor.cc", .span = {1, 1, 1, 1}, .matched = "pe/parallel_executor.cc"},
+        {.rule_id = "R-PATH", .path = "pe/parallel_executor.h", .span = {1, 1, 1, 1}, .matched = "pe/parallel_executor.h"},
+        {.rule_id = "R-TEST", .path = "t/legacy_test.cc", .span = {1, 1, 1, 1}, .matched = "t/legacy_test.cc"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, sizeof tree / sizeof tree[0], seeds, 3, &p, &d);
+    const rm_item *it = item(&p, RM_FILE, "pe/parallel_executor.cc", NULL);
+    assert_true(it && it->live);
+    it = item(&p, RM_FILE, "d/helper.cc", NULL);
+    assert_true(it && it->live);
+    assert_string_equal(chain(it), "its functions are called only by legacy code: SplitGraphs by "
+                                   "pe/parallel_executor.cc (rule R-PATH (path))");
+    bool named = false;
+    for (size_t i = 0; i < it->n_callers; i++) named |= !strcmp(it->callers[i], "pe/parallel_executor.cc calls SplitGraphs");
+    assert_true(named);
+    assert_null(item(&p, RM_FILE, "d/helper.h", NULL));
+    assert_null(item(&p, RM_FILE, "d/shared.cc", NULL));
+    assert_null(item(&p, RM_FILE, "d/tool.cc", NULL));
+    assert_null(item(&p, RM_FILE, "d/hidden.cc", NULL));
+    it = item(&p, RM_FILE, "d/only.cc", NULL);
+    assert_true(it && !it->live && it->patchable);
+    assert_string_equal(chain(it), "its functions are called only by legacy code: OnlyFn by t/legacy_test.cc "
+                                   "(rule R-TEST (path))");
+    it = item(&p, RM_FILE, "d/only.h", NULL);
+    assert_true(it && !it->live && it->patchable);
+    assert_non_null(strstr(d.s, "diff --git a/d/only.cc b/d/only.cc\ndeleted file mode"));
+    assert_null(strstr(d.s, "a/d/helper"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* When cmake-format is installed: t/CMakeLists.txt of tree passes its --check (line_width 80,
  * as Paddle's .cmake-format.py sets) before `patch` and after it. */
 static void cmake_format_clean(const tfile *tree, size_t n, const char *patch) {
@@ -1684,6 +1748,7 @@ int main(void) {
         cmocka_unit_test(class_cut_imports),
         cmocka_unit_test(class_cut_two_byte_import),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
+        cmocka_unit_test(functions_called_only_by_legacy),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
         cmocka_unit_test(migrate_table_unblocks),

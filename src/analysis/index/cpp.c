@@ -17,6 +17,7 @@
 typedef struct cbrace {
     int kind;       /* 0 other, 1 namespace, 2 class */
     size_t cls;     /* class index when kind 2 */
+    bool anon;      /* kind 1: an anonymous namespace (what it defines is the file's own) */
 } cbrace;
 
 /* Is s (n bytes) one of the names in v (char *)? */
@@ -607,9 +608,31 @@ static bool at_namespace_level(const vec *braces) {
     return true;
 }
 
+/* At namespace level, none of them anonymous. */
+static bool at_named_namespace_level(const vec *braces) {
+    for (size_t b = 0; b < braces->n; b++)
+        if (VEC_AT(braces, cbrace, b).kind != 1 || VEC_AT(braces, cbrace, b).anon) return false;
+    return true;
+}
+
 static bool decl_push(ix_file *f, ix_arena *a, const ctok *t) {
     ix_func fn = {ix_strndup(a, t->s, t->n), t->line, t->line};
     return fn.name && vec_push(&f->funcs, &fn);
+}
+
+/* The identifier at tv[k], before '(', names a declaration: it follows a type (an identifier
+ * that is neither a macro nor a keyword of a statement or directive, or '&', '*', '>'). */
+static bool named_after_type(const ctok *tv, size_t k) {
+    const ctok *t = &tv[k];
+    if (k == 0 || macro_name(t) || CT_IS(t, "operator") || CT_IS(t, "defined")) return false;
+    const ctok *pv = &tv[k - 1];
+    char pc = pv->s[0];
+    /* a directive's words are tokens too: `#if defined(X)`, `#endif` before a macro call */
+    static const char *const not_types[] = {"return", "new", "delete", "sizeof", "if", "elif", "else",
+                                            "endif", "ifdef", "ifndef", "define", "undef", "pragma", NULL};
+    bool after_type = ct_id(pv) && !macro_name(pv);
+    for (size_t i = 0; after_type && not_types[i]; i++) after_type = !ct_is(pv, not_types[i], (uint32_t)strlen(not_types[i]));
+    return after_type || (pv->n == 1 && (pc == '&' || pc == '*' || pc == '>'));
 }
 
 /* A header's namespace-level declarations other than classes, into f->funcs, so that an
@@ -629,16 +652,30 @@ static bool header_decl(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_
         }
         return true;
     }
-    if (k == 0 || macro_name(t) || CT_IS(t, "operator") || CT_IS(t, "defined")) return true;
-    const ctok *pv = &tv[k - 1];
-    char pc = pv->s[0];
-    /* a directive's words are tokens too: `#if defined(X)`, `#endif` before a macro call */
-    static const char *const not_types[] = {"return", "new", "delete", "sizeof", "if", "elif", "else",
-                                            "endif", "ifdef", "ifndef", "define", "undef", "pragma", NULL};
-    bool after_type = ct_id(pv) && !macro_name(pv);
-    for (size_t i = 0; after_type && not_types[i]; i++) after_type = !ct_is(pv, not_types[i], (uint32_t)strlen(not_types[i]));
-    after_type = after_type || (pv->n == 1 && (pc == '&' || pc == '*' || pc == '>'));
-    return !after_type || decl_push(f, a, t);
+    return !named_after_type(tv, k) || decl_push(f, a, t);
+}
+
+/* A source's namespace-level function definition at tv[k] (an identifier before '(' after a
+ * type, its ')' followed by '{' past at most four specifiers: const, noexcept, override ...),
+ * not static nor in an anonymous namespace: into f->funcs, for the rule that a source whose
+ * functions only legacy code calls is legacy (paddle/fluid/framework/details/multi_devices_helper.cc).
+ * Out-of-line members (`Foo::Run(`) are not functions of the file. Returns false on OOM. */
+static bool source_def(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
+    if (!named_after_type(tv, k)) return true;
+    for (size_t j = k, back = 0; j-- > 0 && back < 16; back++) {
+        char ch = tv[j].s[0];
+        if (tv[j].n == 1 && (ch == ';' || ch == '{' || ch == '}')) break;
+        if (CT_IS(&tv[j], "static")) return true;
+    }
+    int depth = 0;
+    size_t j = k + 1;
+    for (; j < n; j++) {
+        if (tv[j].s[0] == '(') depth++;
+        if (tv[j].s[0] == ')' && --depth == 0) break;
+    }
+    for (size_t spec = 0; ++j < n && spec < 4 && ct_id(&tv[j]); spec++) {}
+    if (j >= n || tv[j].n != 1 || tv[j].s[0] != '{') return true;
+    return decl_push(f, a, &tv[k]);
 }
 
 static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
@@ -651,12 +688,13 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
     bool oom = false;
     int pending = 0; /* kind of the next '{' */
     size_t pending_cls = 0;
+    bool pending_anon = false;
     for (size_t i = 0; i < toks->n_at && !oom; i++) {
         size_t k = toks->at[i];
         const ctok *t = &tv[k];
         char c = t->s[0];
         if (c == '{') {
-            cbrace b = {pending, pending_cls};
+            cbrace b = {pending, pending_cls, pending == 1 && pending_anon};
             if (!vec_push(&braces, &b)) oom = true;
             pending = 0;
             continue;
@@ -682,8 +720,12 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
         if (header && k + 1 < n && tv[k + 1].s[0] == '(' && at_namespace_level(&braces) &&
             !in_define(toks, t->line) && !header_decl(f, a, tv, n, k))
             oom = true;
+        if (!header && k + 1 < n && tv[k + 1].s[0] == '(' && at_named_namespace_level(&braces) &&
+            !in_define(toks, t->line) && !source_def(f, a, tv, n, k))
+            oom = true;
         if (CT_IS(t, "namespace")) {
             pending = 1;
+            pending_anon = k + 1 < n && tv[k + 1].s[0] == '{';
             continue;
         }
         if ((CT_IS(t, "class") || CT_IS(t, "struct")) && k + 1 < n) {

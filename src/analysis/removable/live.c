@@ -10,17 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool reaches(const ctx *c, size_t from, size_t to, int depth) {
-    if (from == to) return true;
-    if (depth == 0) return false;
-    /* the last hop by a look at the edges, not a call per edge */
-    for (size_t e = 0; e < c->out[from].n; e++)
-        if (VEC_AT(&c->out[from], edge, e).to == to) return true;
-    for (size_t e = 0; depth > 1 && e < c->out[from].n; e++)
-        if (reaches(c, VEC_AT(&c->out[from], edge, e).to, to, depth - 1)) return true;
-    return false;
-}
-
 /* n lists 20 callers: rm_add_caller would drop another, and the work finding it can be skipped. */
 static bool callers_full(const node *n) { return n->live && n->callers.n >= 20; }
 
@@ -112,7 +101,7 @@ static void live_class(ctx *c, size_t k, const vec *users, bool *changed) {
         if (f == x->file || !file_live(c, f)) continue;
         if (callers_full(&c->cn[k])) break;
         if (!uses_live(c, f, x->c->name)) continue;
-        if (!reaches(c, f, x->file, 3)) continue;
+        if (!rm_reaches(c, f, x->file, 3)) continue;
         make_live(c, &c->cn[k], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
         if (!c->fn[x->file].live && c->fn[x->file].legacy)
             make_live(c, &c->fn[x->file], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
@@ -138,6 +127,21 @@ static void live_target_deps(ctx *c, bool *changed) {
             if (!c->fn[sf].legacy || c->fn[sf].live) continue;
             make_live(c, &c->fn[sf], rm_fmt("%s:%u target %s compiles it", c->files[r->file]->path,
                                             r->cmd->line, T->name), changed);
+        }
+    }
+}
+
+/* A legacy source whose functions a live file calls (calls.c) stays, that file its caller. */
+static void live_called(ctx *c, bool *changed) {
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!c->fn[f].legacy || callers_full(&c->fn[f])) continue;
+        const vec *by = &c->func_callers[f];
+        for (size_t i = 0; i < by->n && !callers_full(&c->fn[f]); i++) {
+            size_t g = VEC_AT(by, size_t, i);
+            if (!file_live(c, g)) continue;
+            char *who = rm_fmt("%s calls %s", c->files[g]->path, rm_func_called(c, f, g));
+            if (c->fn[f].live) rm_add_caller(c, &c->fn[f], who);
+            else make_live(c, &c->fn[f], who, changed);
         }
     }
 }
@@ -181,6 +185,7 @@ static void files_classes_targets_live(ctx *c, const vec *leg, const vec *cu) {
         live_target_deps(c, &changed);
         live_sources(c, &changed);
         live_targets_of_files(c, &changed);
+        live_called(c, &changed);
     }
 }
 

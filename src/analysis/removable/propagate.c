@@ -402,11 +402,32 @@ static bool rule_file_declares_for_legacy(const ctx *c, size_t f, rm_ev *ev) {
     for (size_t i = 0; i < c->users[f].n; i++) {
         size_t g = VEC_AT(&c->users[f], size_t, i);
         if (c->header[g] || !rm_same_stem_files(c, f, g)) continue;
-        if (!c->fn[g].legacy) return false;
+        /* a source legacy because only legacy code calls its functions says nothing of the rest
+         * of its header (multi_devices_helper.h: inline helpers and constants live passes use) */
+        if (!c->fn[g].legacy || (c->fn[g].ev && c->fn[g].ev->step.kind == RM_EV_CALLED_ONLY)) return false;
         if (first < 0) first = (long)g;
     }
     if (first < 0) return false;
     return because(ev, RM_EV_DECLARES_FOR, c->files[first]->path, 0, NULL, &c->fn[first]);
+}
+
+/* A C++ source whose functions (ix_file.funcs) only legacy files call, through its own header
+ * (calls.c), and that defines nothing else live: no class that is not legacy, no registration,
+ * no flag, no main (paddle/fluid/framework/details/multi_devices_helper.cc, whose functions only
+ * parallel_executor.cc calls). */
+static bool rule_file_calls_only_legacy(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    const vec *by = &c->func_callers[f];
+    if (F->lang != SUNSET_LANG_CPP || c->header[f] || !by->n) return false;
+    if (c->pass_at[f] != c->pass_at[f + 1] || c->flag_at[f] != c->flag_at[f + 1]) return false;
+    for (size_t i = 0; i < F->funcs.n; i++)
+        if (!strcmp(VEC_AT(&F->funcs, ix_func, i).name, "main")) return false;
+    for (size_t q = 0; q < c->file_classes[f].n; q++)
+        if (!c->cn[VEC_AT(&c->file_classes[f], size_t, q)].legacy) return false;
+    for (size_t i = 0; i < by->n; i++)
+        if (!c->fn[VEC_AT(by, size_t, i)].legacy) return false;
+    size_t g = VEC_AT(by, size_t, 0);
+    return because(ev, RM_EV_CALLED_ONLY, c->files[g]->path, 0, rm_func_called(c, f, g), &c->fn[g]);
 }
 
 /* ---- targets ---- */
@@ -488,6 +509,9 @@ static const prop_rule RULES[] = {
      rule_file_test_only_header},
     {"file-tests-legacy", "a C++ test source (x_test.cc, test_x.cc) of a legacy header x.h", ON_FILE,
      rule_file_tests_legacy},
+    {"file-calls-only-legacy",
+     "a C++ source whose functions only legacy files call (through its header), defining nothing else live",
+     ON_FILE, rule_file_calls_only_legacy},
     {"target-all-sources", "a CMake target whose sources are all legacy", ON_TARGET, rule_target_all_sources},
     {"target-only-legacy-dependents", "a CMake target only legacy targets depend on (and none registers a pass other code uses)", ON_TARGET,
      rule_target_only_legacy_dependents},

@@ -136,6 +136,7 @@ typedef struct ctx {
         size_t file;
     } *seed_dirs;
     size_t n_seed_dirs;
+    vec *func_callers;      /* per file: size_t the C++ files calling its functions (calls.c) */
     size_t block_p1;        /* what-if (whatif.c): file + 1 that never turns live, 0 none */
     size_t mute_p1;         /* what-if: file + 1 whose references keep nothing live, 0 none */
     bool oom;
@@ -207,6 +208,16 @@ void rm_graph_free(ctx *c);
 /* For n names, the files whose code uses each (out[i]: size_t file ids). Returns 0, -1 on OOM. */
 int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out);
 void rm_add_caller(ctx *c, node *n, char *who); /* takes who (NULL = OOM) */
+
+/* ---- who calls a C++ source's functions (calls.c) ---- */
+
+/* Does file `from` reach file `to` through at most depth edges? */
+bool rm_reaches(const ctx *c, size_t from, size_t to, int depth);
+/* Fill c->func_callers: per source, the C++ files naming one of its functions (ix_file.funcs)
+ * and including its own header within three includes. Returns 0, -1 on OOM. */
+int rm_func_callers(ctx *c);
+/* The first function of file f that file g names ("" none); borrowed from the index. */
+const char *rm_func_called(const ctx *c, size_t f, size_t g);
 
 /* ---- evidence (evidence.c) ---- */
 
