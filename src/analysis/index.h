@@ -104,6 +104,9 @@ typedef struct ix_file {
     size_t n_names;
     uint64_t *outside;      /* Python: the names used outside top-level class bodies */
     size_t n_outside;
+    uint64_t *attr;         /* Python: sorted ix_attr_key of each name an import binds that a scope
+                               uses only as an attribute (`base.core`, `core` imported) */
+    size_t n_attr;
 } ix_file;
 
 struct sunset_macro_roles;
@@ -160,6 +163,9 @@ const ix_file *sunset_index_file(const sunset_index *ix, const char *path);
 long sunset_index_file_pos(const sunset_index *ix, const char *path);
 uint64_t sunset_index_name_hash(const char *s, size_t n);
 bool ix_file_uses(const ix_file *f, const char *name);
+/* Python: does the scope (cls: an index into f->classes, -1 outside top-level classes, -2 the
+ * whole file) use `name`, an import's bound name, only as an attribute (never bare)? */
+bool ix_attr_only(const ix_file *f, long cls, const char *name);
 /* Sorted-hash membership (names, outside, a class's names). */
 bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
 

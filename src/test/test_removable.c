@@ -1362,6 +1362,41 @@ static void class_cut_two_byte_import(void **state) {
     rm_plan_free(&p);
 }
 
+/* An attribute is not a use of the name an import binds: `from paddle.base import core` used
+ * bare only by the class the patch cuts goes with it though kept code reads `base.core`
+ * (742e3d0a1d's test_fuse_elewise_add_act_pass.py); a bare use in a decorator, an annotation,
+ * __all__ or a kept class keeps its import. */
+static void class_cut_attribute_uses(void **state) {
+    const tfile tree[] = {
+        {"t/test_attr.py", SUNSET_LANG_PYTHON,
+         "import unittest\n\nfrom paddle import base\nfrom paddle.base import core\n"
+         "from paddle.base import framework\nfrom paddle.base import dygraph\nfrom paddle.base import typing\n"
+         "from paddle.base import exported\nfrom paddle.base import kept\n\n"
+         "__all__ = ['exported']\n\n"
+         "class TestPE(unittest.TestCase):\n    def test_a(self):\n"
+         "        core.is_compiled_with_cuda(framework, dygraph, typing, exported, kept)\n\n\n"
+         "@dygraph.guard\ndef run(x: typing.Any):\n    return base.core.framework\n\n\n"
+         "class TestLive(unittest.TestCase):\n    def test_b(self):\n        kept.x(self.core)\n\n\n"
+         "if __name__ == '__main__':\n    unittest.main()\n"},
+    };
+    rm_plan p;
+    plan_one_class(tree, "t/test_attr.py", 13, "TestPE", &p);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_attr.py", "TestPE");
+    assert_true(k && k->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/test_attr.py", "core");
+    assert_non_null(imp);
+    assert_int_equal(imp->line, 4);
+    assert_string_equal(chain(imp), "binds core, used only by class TestPE, which is cut");
+    imp = item(&p, RM_IMPORT, "t/test_attr.py", "framework");
+    assert_true(imp && imp->line == 5);
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "dygraph"));  /* a decorator */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "typing"));   /* an annotation */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "exported")); /* __all__ */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "kept"));     /* a kept class */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "base"));
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -1747,6 +1782,7 @@ int main(void) {
         cmocka_unit_test(cmake_blank_lines),
         cmocka_unit_test(class_cut_imports),
         cmocka_unit_test(class_cut_two_byte_import),
+        cmocka_unit_test(class_cut_attribute_uses),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
         cmocka_unit_test(functions_called_only_by_legacy),
         cmocka_unit_test(cmake_empty_blocks),

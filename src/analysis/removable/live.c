@@ -34,6 +34,18 @@ static bool uses_live(const ctx *c, size_t f, const char *name) {
     return false;
 }
 
+/* Does live code in Python file f use `bound`, a name its imports bind, bare (a use as an
+ * attribute, `base.core`, is another module's name)? Uses in a dead legacy class do not count. */
+static bool bound_used_live(const ctx *c, size_t f, const char *bound) {
+    if (rm_py_bound_used(c, f, bound, -1)) return true;
+    for (size_t q = 0; q < c->file_classes[f].n; q++) {
+        size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+        if (c->cn[k].legacy && !c->cn[k].live) continue;
+        if (VEC_AT(&c->classes, cls, k).c->top && rm_py_bound_used(c, f, bound, (long)q)) return true;
+    }
+    return false;
+}
+
 /* An edge from a live file: does it still count? Python imports are re-checked against live uses. */
 static bool edge_live(const ctx *c, size_t f, const edge *ed) {
     if (!ed->counts) return false;
@@ -45,7 +57,7 @@ static bool edge_live(const ctx *c, size_t f, const edge *ed) {
         if (m->name && !strcmp(m->name, "*")) return true;
         char first[256];
         const char *bound = ix_import_bound(m, first, sizeof first);
-        if (strlen(bound) < 3 || uses_live(c, f, bound)) {
+        if (strlen(bound) < 3 || bound_used_live(c, f, bound)) {
             /* a re-exported name can be imported from where it is defined instead */
             char mod[600], attr[300];
             if (m->name && rm_reexport(c, f, ed->to, m->name, mod, sizeof mod, attr, sizeof attr) >= 0) continue;

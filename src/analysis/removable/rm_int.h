@@ -197,6 +197,9 @@ char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end, co
 
 /* Class k can go by a line edit (dead[]: the files the patch deletes). */
 bool rm_class_removable(const ctx *c, size_t k, const bool *dead);
+/* Does Python file f use `name`, a name one of its imports binds, bare (not only as an
+ * attribute, `base.core`) outside top-level classes (q -1) or in its q-th class? */
+bool rm_py_bound_used(const ctx *c, size_t f, const char *name, long q);
 /* Does Python file f still need `name` once its removable classes are gone? */
 bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead);
 
