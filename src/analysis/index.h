@@ -26,7 +26,8 @@ typedef struct ix_class {
     char **bases;           /* as written, e.g. "details::OpHandleBase", "unittest.TestCase" */
     uint32_t n_bases;
     bool top;               /* at module / namespace level (not nested in a class or function) */
-    uint64_t *names;        /* Python top-level classes: sorted hashes of the names the body uses */
+    uint64_t *names;        /* top-level classes: sorted hashes of the names the body uses (Python),
+                               of the name-like strings it holds (C++ sources) */
     size_t n_names;
     bool decorated;         /* Python: a decorator line precedes the header */
     uint32_t used_at;       /* C++: the first line of its file naming it outside its body (not a
@@ -102,7 +103,8 @@ typedef struct ix_file {
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */
     size_t n_names;
-    uint64_t *outside;      /* Python: the names used outside top-level class bodies */
+    uint64_t *outside;      /* the names used outside top-level class bodies: Python; C++ sources
+                               with such classes (link-time declarations' arguments aside) */
     size_t n_outside;
     uint64_t *attr;         /* Python: sorted ix_attr_key of each name an import binds that a scope
                                uses only as an attribute (`base.core`, `core` imported) */

@@ -445,6 +445,18 @@ static void cpp_wrappers_branches_and_decls(void **state) {
     assert_false(has_func(k, "Called"));   /* a call */
     assert_false(has_func(k, "kIdx"));
     assert_int_equal(k->funcs.n, 2);
+    /* a source with classes: the names outside their bodies, and each body's strings */
+    const ix_file *b = add(ix, "details/builder.cc", SUNSET_LANG_CPP,
+                           "class Builder {\n  void A() { AppendPass(\"in_pass\"); Helper(); }\n};\n"
+                           "void Run() { Apply(\"out_pass\"); }\nUSE_PASS(in_pass);\n");
+    assert_true(ix_hashes_have(b->outside, b->n_outside, "out_pass"));
+    assert_true(ix_hashes_have(b->outside, b->n_outside, "Apply"));
+    assert_false(ix_hashes_have(b->outside, b->n_outside, "in_pass")); /* a USE_PASS argument */
+    assert_false(ix_hashes_have(b->outside, b->n_outside, "Helper"));  /* in the class */
+    const ix_class *bc = &VEC_AT(&b->classes, ix_class, 0);
+    assert_true(ix_hashes_have(bc->names, bc->n_names, "in_pass"));
+    assert_false(ix_hashes_have(bc->names, bc->n_names, "out_pass"));
+    assert_true(ix_file_uses(b, "in_pass"));
     sunset_index_free(ix);
 }
 

@@ -1567,6 +1567,49 @@ static void functions_called_only_by_legacy(void **state) {
     rm_plan_free(&p);
 }
 
+/* The whole plan: a pass that code not legacy names only in a string inside a legacy class's
+ * body (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder, whose
+ * USE_PASS at file level goes with the registration) is legacy, and so is the source
+ * registering it, live while the class is. A pass the same file applies outside the class, or
+ * a class that is not legacy applies, stays out. */
+static void pass_named_only_in_legacy_class(void **state) {
+    const tfile tree[] = {
+        {"d/build_strategy.cc", SUNSET_LANG_CPP,
+         "namespace d {\nclass PEPassBuilder : public PassBuilder {\n public:\n"
+         "  void AppendReader() { AppendPass(\"reader_dep_pass\"); AppendPass(\"both_pass\"); }\n};\n"
+         "class LiveBuilder {\n  void Add() { AppendPass(\"live_class_pass\"); }\n};\n"
+         "void Build() {\n  new PEPassBuilder();\n  Apply(\"outside_pass\");\n  Apply(\"both_pass\");\n}\n"
+         "}  // namespace d\nUSE_PASS(reader_dep_pass);\nUSE_PASS(outside_pass);\n"},
+        {"ir/reader_dep_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(reader_dep_pass, ReaderDepPass);\n"},
+        {"ir/outside_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(outside_pass, OutsidePass);\n"},
+        {"ir/both_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(both_pass, BothPass);\n"},
+        {"ir/live_class_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(live_class_pass, LiveClassPass);\n"},
+    };
+    sunset_finding seeds[] = {
+        {.rule_id = "R-BUILDER", .ctx = SUNSET_CTX_CODE, .path = "d/build_strategy.cc", .span = {2, 7, 2, 19},
+         .matched = "PEPassBuilder"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, sizeof tree / sizeof tree[0], seeds, 1, &p, &d);
+    const rm_item *it = item(&p, RM_PASS, "ir/reader_dep_pass.cc", "reader_dep_pass");
+    assert_true(it && it->live);
+    assert_string_equal(chain(it), "named only inside legacy class PEPassBuilder (d/build_strategy.cc:2): "
+                                   "rule R-BUILDER at d/build_strategy.cc:2");
+    it = item(&p, RM_FILE, "ir/reader_dep_pass.cc", NULL);
+    assert_true(it && it->live);
+    assert_non_null(strstr(chain(it), "registers only legacy operators or passes: reader_dep_pass"));
+    bool named = false;
+    for (size_t i = 0; i < it->n_callers; i++) named |= strstr(it->callers[i], "d/build_strategy.cc uses") != NULL;
+    assert_true(named);
+    assert_null(item(&p, RM_FILE, "ir/outside_pass.cc", NULL));
+    assert_null(item(&p, RM_FILE, "ir/both_pass.cc", NULL));
+    assert_null(item(&p, RM_FILE, "ir/live_class_pass.cc", NULL));
+    assert_null(item(&p, RM_PASS, "ir/outside_pass.cc", "outside_pass"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* When cmake-format is installed: t/CMakeLists.txt of tree passes its --check (line_width 80,
  * as Paddle's .cmake-format.py sets) before `patch` and after it. */
 static void cmake_format_clean(const tfile *tree, size_t n, const char *patch) {
@@ -1785,6 +1828,7 @@ int main(void) {
         cmocka_unit_test(class_cut_attribute_uses),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
         cmocka_unit_test(functions_called_only_by_legacy),
+        cmocka_unit_test(pass_named_only_in_legacy_class),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
         cmocka_unit_test(migrate_table_unblocks),

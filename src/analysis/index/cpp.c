@@ -99,7 +99,14 @@ typedef struct ctoks {
     int skip;     /* the depth of the #if whose #elif/#else branch the walk is in; 0 = none */
     const char *src; /* the file's first byte */
     const sunset_macro_roles *roles; /* settings.macros.roles */
+    vec strs;     /* cstr: the name-like string literals, for the scopes (cpp_scopes) */
 } ctoks;
+
+/* A name-like string literal ("add_reader_dependency_pass") and its line. */
+typedef struct cstr {
+    uint64_t h;
+    uint32_t line;
+} cstr;
 
 /* `#define NAME(params) body`, on lines [first, last] (continuations included). */
 typedef struct cdefine {
@@ -322,7 +329,12 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
                 if (*e == '\\' && e + 1 < end) e++;
                 e++;
             }
-            if (ch == '"') ix_hset_string(names, p + 1, (size_t)(e - p - 1));
+            if (ch == '"') {
+                size_t sn = (size_t)(e - p - 1);
+                ix_hset_string(names, p + 1, sn);
+                cstr cs = {ix_name_hash(p + 1, sn), line};
+                if (sn >= 3 && sn <= 100 && ix_looks_like_name(p + 1, sn) && !vec_push(&out->strs, &cs)) return false;
+            }
             p = e < end ? e + 1 : e;
             continue;
         }
@@ -797,6 +809,62 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
     return true;
 }
 
+/* Is token t the argument of a link-time declaration (ix_file.reg_uses: USE_PASS(x) ...)? */
+static bool reg_use_arg(const ix_file *f, const ctok *t) {
+    for (size_t i = 0; i < f->reg_uses.n; i++) {
+        const ix_word *w = &VEC_AT(&f->reg_uses, ix_word, i);
+        if (w->line <= t->line && t->line <= w->end && strlen(w->text) == t->n && !memcmp(w->text, t->s, t->n))
+            return true;
+    }
+    return false;
+}
+
+/* A source with top-level classes: f->outside, the names its code uses outside their bodies
+ * (the arguments of link-time declarations aside: they go with what they link), and each top
+ * class's names, the name-like strings its body holds, so that a pass a source names only in a
+ * legacy class's body (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder)
+ * is told from one its other code applies. False on OOM. */
+static bool cpp_scopes(ix_file *f, const ctoks *toks, const char *end) {
+    bool any = false;
+    for (size_t i = 0; i < f->classes.n && !any; i++) {
+        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        any = c->top && c->end > c->line;
+    }
+    size_t pl = strlen(f->path);
+    if (!any || (pl > 2 && f->path[pl - 2] == '.' && f->path[pl - 1] == 'h')) return true;
+    /* per line, 1 + the top class whose body holds it (0 none) */
+    uint32_t last = toks->n ? toks->v[toks->n - 1].line : 1;
+    for (size_t i = 0; i < toks->strs.n; i++)
+        if (VEC_AT(&toks->strs, cstr, i).line > last) last = VEC_AT(&toks->strs, cstr, i).line;
+    uint32_t *at = sunset_calloc((size_t)last + 1, sizeof *at);
+    hset out = {0}, *per = sunset_calloc(f->classes.n, sizeof *per);
+    bool ok = at && per;
+    for (size_t i = 0; ok && i < f->classes.n; i++) {
+        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        if (!c->top || c->end <= c->line) continue;
+        for (uint32_t l = c->line; l <= c->end && l <= last; l++) at[l] = (uint32_t)i + 1;
+    }
+    for (size_t k = 0; ok && k < toks->n; k++) {
+        const ctok *t = &toks->v[k];
+        if (!ct_id(t) || t->n < 3 || at[t->line] || reg_use_arg(f, t)) continue;
+        ix_hset_add(&out, ix_name_hash_in(t->s, t->n, end));
+    }
+    for (size_t i = 0; ok && i < toks->strs.n; i++) {
+        const cstr *cs = &VEC_AT(&toks->strs, cstr, i);
+        ix_hset_add(at[cs->line] ? &per[at[cs->line] - 1] : &out, cs->h ? cs->h : 1);
+    }
+    ok = ok && !out.oom && ix_hset_sorted(&out, &f->outside, &f->n_outside);
+    for (size_t i = 0; per && i < f->classes.n; i++) {
+        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        if (ok && per[i].n && !(!per[i].oom && ix_hset_sorted(&per[i], &c->names, &c->n_names))) ok = false;
+        sunset_free(per[i].slots);
+    }
+    sunset_free(per);
+    sunset_free(at);
+    sunset_free(out.slots);
+    return ok;
+}
+
 /* The operators the file registers that it also names as a string literal, "x" (a grad maker's
  * SetType("x"), a type test): f->op_runs. Only files registering operators are searched. */
 static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
@@ -825,12 +893,14 @@ int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, 
     toks.roles = roles ? roles : &none;
     toks.defines = VEC_INIT(cdefine);
     toks.wrappers = VEC_INIT(cwrapper);
+    toks.strs = VEC_INIT(cstr);
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
     bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) && class_uses(f, &toks) &&
-              op_runs(f, a, d, len);
+              op_runs(f, a, d, len) && cpp_scopes(f, &toks, d + len);
     sunset_free(toks.v);
     sunset_free(toks.at);
     vec_free(&toks.defines);
     vec_free(&toks.wrappers);
+    vec_free(&toks.strs);
     return ok ? 0 : -1;
 }

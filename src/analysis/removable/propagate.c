@@ -485,6 +485,37 @@ static bool rule_pass_used_only_by_legacy(const ctx *c, size_t i, rm_ev *ev) {
     return word_only_legacy_users(c, &c->pass_users[i], RM_EV_USED_ONLY, ev);
 }
 
+/* A pass whose users that are not legacy name it only inside the body of a legacy class, in
+ * a string (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder, in
+ * build_strategy.cc): the class is what applies it. A use outside the class bodies (but for a
+ * link-time USE_PASS, which goes with the registration), in a class that is not legacy, in a
+ * header or in Python keeps the pass out. Monotone: legacy marks only grow. */
+static bool rule_pass_named_in_legacy_class(const ctx *c, size_t i, rm_ev *ev) {
+    const vec *us = &c->pass_users[i];
+    const char *name = VEC_AT(&c->passes, wordref, i).w->text;
+    long first = -1;
+    for (size_t j = 0; j < us->n; j++) {
+        size_t g = VEC_AT(us, size_t, j);
+        if (c->fn[g].legacy) continue;
+        const ix_file *G = c->files[g];
+        if (G->lang != SUNSET_LANG_CPP || c->header[g] || !G->n_outside || ix_hashes_have(G->outside, G->n_outside, name))
+            return false;
+        long in = -1;
+        for (size_t q = 0; q < c->file_classes[g].n; q++) {
+            size_t k = VEC_AT(&c->file_classes[g], size_t, q);
+            const ix_class *x = VEC_AT(&c->classes, cls, k).c;
+            if (!x->top || !ix_hashes_have(x->names, x->n_names, name)) continue;
+            if (!c->cn[k].legacy) return false;
+            if (in < 0) in = (long)k;
+        }
+        if (in < 0) return false; /* named in a class body, but not as a string: not told apart */
+        if (first < 0) first = in;
+    }
+    if (first < 0) return false;
+    const cls *x = &VEC_AT(&c->classes, cls, (size_t)first);
+    return because(ev, RM_EV_NAMED_IN_CLASS, c->files[x->file]->path, x->c->line, x->c->name, &c->cn[first]);
+}
+
 /* In the order they are tried for an item of each kind. */
 static const prop_rule RULES[] = {
     {"class-in-legacy-file", "a class defined in a legacy file", ON_CLASS, rule_class_in_legacy_file},
@@ -519,6 +550,8 @@ static const prop_rule RULES[] = {
     {"flag-read-only-by-legacy", "a gflag only legacy code reads", ON_FLAG, rule_flag_read_only_by_legacy},
     {"pass-defined-in-legacy", "a pass registered in a legacy file", ON_PASS, rule_pass_defined_in_legacy},
     {"pass-used-only-by-legacy", "a pass only legacy code uses", ON_PASS, rule_pass_used_only_by_legacy},
+    {"pass-named-in-legacy-class", "a pass code that is not legacy names only inside legacy classes' bodies",
+     ON_PASS, rule_pass_named_in_legacy_class},
 };
 
 static node *nodes_of(ctx *c, rule_on on, size_t *n) {
