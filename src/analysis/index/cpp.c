@@ -273,6 +273,14 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
  * memchr/memmem: a licence header on every file is most of the bytes skipped), #include
  * recorded, a string's contents counted as a name when they look like one, every
  * identifier's hash into the names. False on OOM. */
+/* A string literal's contents s (n bytes): a name when they look like one, kept with its line
+ * for the scopes (cpp_scopes). False on OOM. */
+static bool string_name(hset *names, ctoks *out, const char *s, size_t n, uint32_t line) {
+    ix_hset_string(names, s, n);
+    cstr cs = {ix_name_hash(s, n), line};
+    return !(n >= 3 && n <= 100 && ix_looks_like_name(s, n)) || vec_push(&out->strs, &cs);
+}
+
 static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, ctoks *out) {
     const char *p = d, *end = d + len;
     uint32_t line = 1;
@@ -329,12 +337,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
                 if (*e == '\\' && e + 1 < end) e++;
                 e++;
             }
-            if (ch == '"') {
-                size_t sn = (size_t)(e - p - 1);
-                ix_hset_string(names, p + 1, sn);
-                cstr cs = {ix_name_hash(p + 1, sn), line};
-                if (sn >= 3 && sn <= 100 && ix_looks_like_name(p + 1, sn) && !vec_push(&out->strs, &cs)) return false;
-            }
+            if (ch == '"' && !string_name(names, out, p + 1, (size_t)(e - p - 1), line)) return false;
             p = e < end ? e + 1 : e;
             continue;
         }

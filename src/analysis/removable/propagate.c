@@ -403,7 +403,8 @@ static bool rule_file_declares_for_legacy(const ctx *c, size_t f, rm_ev *ev) {
         size_t g = VEC_AT(&c->users[f], size_t, i);
         if (c->header[g] || !rm_same_stem_files(c, f, g)) continue;
         /* a source legacy because only legacy code calls its functions says nothing of the rest
-         * of its header (multi_devices_helper.h: inline helpers and constants live passes use) */
+         * of its header (paddle/fluid/framework/details/multi_devices_helper.h: inline helpers
+         * and constants live passes use) */
         if (!c->fn[g].legacy || (c->fn[g].ev && c->fn[g].ev->step.kind == RM_EV_CALLED_ONLY)) return false;
         if (first < 0) first = (long)g;
     }
