@@ -22,8 +22,7 @@ bool rm_reaches(const ctx *c, size_t from, size_t to, int depth) {
     return false;
 }
 
-/* The header source f implements (it includes it, same stem), or -1. */
-static long own_header(const ctx *c, size_t f) {
+long rm_own_header(const ctx *c, size_t f) {
     for (size_t e = 0; e < c->out[f].n; e++) {
         size_t g = VEC_AT(&c->out[f], edge, e).to;
         if (c->header[g] && rm_same_stem_files(c, f, g)) return (long)g;
@@ -35,7 +34,7 @@ static long own_header(const ctx *c, size_t f) {
 static int collect_names(ctx *c, vec *names, vec *owner) {
     for (size_t f = 0; f < c->nf; f++) {
         const ix_file *F = c->files[f];
-        if (F->lang != SUNSET_LANG_CPP || c->header[f] || !F->funcs.n || own_header(c, f) < 0) continue;
+        if (F->lang != SUNSET_LANG_CPP || c->header[f] || !F->funcs.n || rm_own_header(c, f) < 0) continue;
         for (size_t i = 0; i < F->funcs.n; i++) {
             const char *name = VEC_AT(&F->funcs, ix_func, i).name;
             if (strlen(name) < 3) continue; /* the index hashes no shorter names */
@@ -55,7 +54,7 @@ int rm_func_callers(ctx *c) {
     if (!rc && names.n) rc = rm_users_of(c, (const char *const *)names.v, names.n, users);
     for (size_t i = 0; !rc && i < names.n; i++) {
         size_t f = VEC_AT(&owner, size_t, i);
-        long h = own_header(c, f);
+        long h = rm_own_header(c, f);
         vec *out = &c->func_callers[f];
         for (size_t j = 0; j < users[i].n && !rc; j++) {
             size_t g = VEC_AT(&users[i], size_t, j);

@@ -148,6 +148,8 @@ static void live_called(ctx *c, bool *changed) {
     for (size_t f = 0; f < c->nf; f++) {
         if (!c->fn[f].legacy || callers_full(&c->fn[f])) continue;
         const vec *by = &c->func_callers[f];
+        /* the calls go through its header: a what-if migrating the header away takes them */
+        if (by->n && c->block_p1 && (long)c->block_p1 - 1 == rm_own_header(c, f)) continue;
         for (size_t i = 0; i < by->n && !callers_full(&c->fn[f]); i++) {
             size_t g = VEC_AT(by, size_t, i);
             if (!file_live(c, g)) continue;

@@ -219,6 +219,8 @@ bool rm_reaches(const ctx *c, size_t from, size_t to, int depth);
 /* Fill c->func_callers: per source, the C++ files naming one of its functions (ix_file.funcs)
  * and including its own header within three includes. Returns 0, -1 on OOM. */
 int rm_func_callers(ctx *c);
+/* The header source f implements (it includes it, same stem), or -1. */
+long rm_own_header(const ctx *c, size_t f);
 /* The first function of file f that file g names ("" none); borrowed from the index. */
 const char *rm_func_called(const ctx *c, size_t f, size_t g);
 
