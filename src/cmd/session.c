@@ -601,7 +601,7 @@ int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_pla
     sunset_index *ix = NULL;
     int rc = scan_with_index(c, s, res, &ix);
     if (rc) goto cleanup;
-    if (rm_plan_build(ix, s->rs, res, plan) ||
+    if (rm_plan_build_lean(ix, s->rs, res, plan) ||
         (derive && rm_plan_derived_findings(plan, s->rs, rm_chain_write, res))) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         rc = EXIT_USAGE;
