@@ -153,6 +153,11 @@ bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, void *bytes,
 /* Sort by path; call once after every add. */
 void sunset_index_finish(sunset_index *ix);
 
+/* Every fact of a finished index but its files' sizes and line counts, as one number from
+ * seed (src/analysis/index/digest.c): the removal plan's cache key. false when the index is
+ * not finished or is incomplete (out of memory), and then no key. */
+bool sunset_index_facts_digest(const sunset_index *ix, uint64_t seed, uint64_t *out);
+
 /* Lookups (after finish). */
 const ix_file *sunset_index_file(const sunset_index *ix, const char *path);
 /* Index of the file in ix->files, or -1. */
