@@ -171,8 +171,8 @@ static void concurrent_runs(void **state) {
     assert_int_equal(scan("p3.json"), 0);
     assert_same_scan("cold.json", "p3.json");
     /* one cache file, the two marks, no temp file left (besides the stored documents of the
-     * warm path, cmd/replay.h) */
-    assert_int_equal(test_sh("test $(ls -A %s/cache | grep -vc '[.]result$') -eq 3 && test $(ls %s/cache/*.cache | wc -l) -eq 1 && "
+     * warm path and the kept plan, cmd/replay.h) */
+    assert_int_equal(test_sh("test $(ls -A %s/cache | grep -vc '[.]\\(result\\|plan\\)$') -eq 3 && test $(ls %s/cache/*.cache | wc -l) -eq 1 && "
                              "grep -qx '[*]' %s/cache/.gitignore && "
                              "head -1 %s/cache/CACHEDIR.TAG | grep -qx 'Signature: 8a477f597d28d172789f06886806bc55'",
                              dir, dir, dir, dir), 0);
@@ -418,7 +418,7 @@ static void committed_cache_is_not_replayed(void **state) {
                              dir, LEGACY), 0);
     /* the forged entry is what the work tree's cache holds: the clone must not replay it */
     assert_int_equal(findings_of("forge2"), 1);
-    assert_int_equal(test_sh("cd %s/forge2 && sha1sum -c --quiet ../forge2.sum && test $(ls -A .sunset-cache | grep -vc '[.]result$') -eq 3", dir), 0);
+    assert_int_equal(test_sh("cd %s/forge2 && sha1sum -c --quiet ../forge2.sum && test $(ls -A .sunset-cache | grep -vc '[.]\\(result\\|plan\\)$') -eq 3", dir), 0);
     assert_int_equal(test_sh("grep -q '^sunset: warning: not using the cache in .*/forge2/.sunset-cache: git tracks it' %s/forge2.err", dir), 0);
     /* the same without git's help: untracked, it is the user's own cache again (and reads) */
     assert_int_equal(test_sh("cd %s/forge2 && git rm -rq --cached .sunset-cache", dir), 0);
