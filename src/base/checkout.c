@@ -388,8 +388,18 @@ static bool entry_clean(const git_index_entry *e, const struct stat *st, const s
            ((int64_t)e->mtime.seconds == (int64_t)im->tv_sec && e->mtime.nanoseconds < (uint32_t)im->tv_nsec);
 }
 
-size_t sunset_checkout_blob_ids(const sunset_checkout *co, char *const *files, size_t n, uint64_t *ids) {
+uint64_t sunset_stat_stamp(const struct stat *st) {
+    uint64_t v[10] = {(uint64_t)st->st_mode, (uint64_t)st->st_size, (uint64_t)st->st_ino, (uint64_t)st->st_dev,
+                      (uint64_t)st->st_uid, (uint64_t)st->st_gid, (uint64_t)st->st_mtim.tv_sec,
+                      (uint64_t)st->st_mtim.tv_nsec, (uint64_t)st->st_ctim.tv_sec, (uint64_t)st->st_ctim.tv_nsec};
+    uint64_t h = hash64(v, sizeof v, 0x6a09e667f3bcc908ull);
+    return h ? h : 1;
+}
+
+size_t sunset_checkout_blob_ids(const sunset_checkout *co, char *const *files, size_t n, uint64_t *ids,
+                                uint64_t *stamps) {
     memset(ids, 0, n * sizeof *ids);
+    if (stamps) memset(stamps, 0, n * sizeof *stamps);
     git_index *idx = NULL;
     if (!co || !co->repo || !co->prefix || !co->root || git_repository_index(&idx, co->repo)) return 0;
     struct stat ist;
@@ -408,6 +418,7 @@ size_t sunset_checkout_blob_ids(const sunset_checkout *co, char *const *files, s
             uint64_t id;
             memcpy(&id, e->id.id, sizeof id);
             ids[i] = id ? id : 1;
+            if (stamps) stamps[i] = sunset_stat_stamp(&st);
             known++;
         }
     }

@@ -34,9 +34,10 @@ static uint64_t env_hash(uint64_t h) {
 /* The files: each path with its index blob id, else a digest of its bytes. */
 static bool files_hash(const scan_ctx *s, uint64_t *h) {
     size_t n = s->files.n;
-    uint64_t *ids = sunset_calloc(n ? n : 1, sizeof *ids);
+    bool own = !s->blob_ids || s->n_blob != n; /* scan_vouch's, when it ran */
+    uint64_t *ids = own ? sunset_calloc(n ? n : 1, sizeof *ids) : s->blob_ids;
     if (!ids) return false;
-    sunset_checkout_blob_ids(&s->co, (char *const *)s->files.v, n, ids);
+    if (own) sunset_checkout_blob_ids(&s->co, (char *const *)s->files.v, n, ids, NULL);
     sb path = {0}, buf = {0};
     bool ok = true;
     for (size_t i = 0; ok && i < n; i++) {
@@ -54,7 +55,7 @@ static bool files_hash(const scan_ctx *s, uint64_t *h) {
     }
     sb_free(&path);
     sb_free(&buf);
-    sunset_free(ids);
+    if (own) sunset_free(ids);
     return ok;
 }
 

@@ -638,3 +638,29 @@ void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t l
     c->changed = true;
     pthread_mutex_unlock(&c->mu);
 }
+
+bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n) {
+    uint64_t k = blob_key(tag, key);
+    pthread_mutex_lock(&c->mu);
+    centry *e = c->cap ? find_slot(c, k) : NULL;
+    bool ok = e && e->key && e->kind == tag && e->len == n && e->digest == check && e->ns == c->ns && e->payload &&
+              e->size == n && !e->export_fn;
+    if (ok) {
+        memcpy(out, e->payload, n);
+        e->used = true;
+        note_use(c, e);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return ok;
+}
+
+void sunset_cache_put_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, const void *data, size_t n) {
+    unsigned char *copy = n <= UINT32_MAX ? sunset_malloc(n ? n : 1) : NULL;
+    if (!copy) return;
+    memcpy(copy, data, n);
+    pthread_mutex_lock(&c->mu);
+    centry h = {.key = blob_key(tag, key), .len = n, .digest = check, .ns = c->ns, .last_used = c->now, .kind = tag};
+    put_entry(c, &h, true, copy, (uint32_t)n, false);
+    c->changed = true;
+    pthread_mutex_unlock(&c->mu);
+}

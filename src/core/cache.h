@@ -71,6 +71,14 @@ bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t 
 void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
                            const void *live, size_t n, sunset_blob_export export_fn);
 
+/* Small side records the cache owns (a copy is stored and handed back), under (tag, key)
+ * with a check value that must agree, e.g. SUNSET_CACHE_TAG_VOUCH: what a file known by its
+ * git blob id was read as (core/engine.c). get copies exactly n bytes into out, true when a
+ * record of that size agrees. Thread-safe. */
+#define SUNSET_CACHE_TAG_VOUCH 0x48435556u
+bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n);
+void sunset_cache_put_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, const void *data, size_t n);
+
 /* The first line of a CACHEDIR.TAG (bford.info/cachedir): the cache directory writes one,
  * and the walk never enters a directory holding one. */
 #define SUNSET_CACHEDIR_SIGNATURE "Signature: 8a477f597d28d172789f06886806bc55"

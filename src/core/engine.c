@@ -15,9 +15,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/checkout.h"
 #include "base/normalize.h"
 #include "core/anchor.h"
 #include "core/cache.h"
@@ -90,6 +92,12 @@ typedef struct worker {
     signed char *rule_ok; /* per rule: -1 unknown, 0/1 = path filters for the current file */
     sb readbuf;           /* the file being scanned; reused for every file of this worker */
     sunset_result res;
+    /* the current file as the git index vouches for it (sunset_engine_opts.blob_ids): its
+     * blob id and stamp (0: not vouched), the bytes read, and whether its index entry was
+     * taken already (scan_vouched) */
+    uint64_t blob, stamp;
+    size_t raw_len;
+    bool indexed;
 } worker;
 
 struct sunset_sink {
@@ -714,20 +722,36 @@ static bool read_input(worker *w, const char *path, const sb *fspath, const char
 /* Is the file one to scan, and in which language? false = skipped, recorded: binary, generated
  * (sunset's own reports whatever --include-generated says) or in a source encoding sunset does
  * not read. */
-static bool admit_file(worker *w, const char *path, const char *data, size_t len, sunset_lang *lang) {
-    sunset_engine *e = w->e;
+enum { ADMITTED, SKIP_BINARY, SKIP_GENERATED, SKIP_OTHER };
+
+/* Record a skip of kind SKIP_BINARY or SKIP_GENERATED (line: the generator's marker, or 0). */
+static void skip_as(worker *w, const char *path, uint32_t kind, uint32_t line) {
     sunset_stats *st = &w->res.stats;
-    if (memchr(data, 0, len < 8000 ? len : 8000)) {
+    if (kind == SKIP_BINARY) {
         st->skipped_binary++;
         skipped(w, path, 0, "binary (a NUL byte in the first 8000 bytes)");
+    } else {
+        st->skipped_generated++;
+        skipped(w, path, line, line ? "generated (a generator's marker; --include-generated scans it)"
+                                    : "generated (its name; --include-generated scans it)");
+    }
+}
+
+/* *kind: ADMITTED, or why not (SKIP_*), *line the generator's marker's. */
+static bool admit_file(worker *w, const char *path, const char *data, size_t len, sunset_lang *lang, uint32_t *kind,
+                       uint32_t *line) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
+    *kind = SKIP_OTHER;
+    *line = 0;
+    if (memchr(data, 0, len < 8000 ? len : 8000)) {
+        skip_as(w, path, *kind = SKIP_BINARY, 0);
         return false;
     }
     uint32_t gen_line = 0;
     if ((!e->o->judge_own_output && sunset_own_output(data, len)) ||
         (!e->o->include_generated && sunset_ruleset_is_generated(e->rs, path, data, len, w->md, &gen_line))) {
-        st->skipped_generated++;
-        skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
-                                            : "generated (its name; --include-generated scans it)");
+        skip_as(w, path, *kind = SKIP_GENERATED, *line = gen_line);
         return false;
     }
     *lang = sunset_lang_for_file(path, data, len);
@@ -739,6 +763,7 @@ static bool admit_file(worker *w, const char *path, const char *data, size_t len
         warnf(w, "%s:1:1: warning: skipped: source encoding '%s' (only UTF-8 and ASCII are read)", path, enc);
         return false;
     }
+    *kind = ADMITTED;
     return true;
 }
 
@@ -770,10 +795,74 @@ static void read_as_toolchain(file_text *t, sunset_lang lang) {
  * may be stored, and what the worker's result held before it (a store takes what came after). */
 typedef struct file_cache {
     uint64_t key, digest;
+    uint64_t content_key; /* key before findings_key: the content's (the index entry's too) */
     bool store;
     size_t first_finding, first_warning;
     sunset_stats before;
 } file_cache;
+
+/* The findings' key of a content key: one path and content, tied to Paddle in its tree and
+ * not in another tree, with the rules kept on there. */
+static uint64_t findings_key(const sunset_engine *e, uint64_t key) {
+    if (e->tree_anchored) key = hash64("tree", 4, key);
+    if (e->tree_off_key) key = hash64(&e->tree_off_key, sizeof e->tree_off_key, key);
+    return key;
+}
+
+/* What a file the git index vouches for was read as: its text's key, digest and length (after
+ * read_as_toolchain), its language and the bytes read; a record of the cache under the path,
+ * the blob id and the options that decide whether a file is admitted (vouch_key). */
+typedef struct vouch_rec {
+    uint64_t key, digest, len, raw_len;
+    uint32_t lang;
+    uint32_t kind, line; /* ADMITTED, or a skip (SKIP_BINARY, SKIP_GENERATED at line) */
+    uint32_t zero;
+} vouch_rec;
+
+static uint64_t vouch_key(const sunset_engine *e, const char *path, uint64_t blob) {
+    uint64_t v[4] = {blob, e->o->include_generated, e->o->judge_own_output, e->o->max_file_size};
+    return hash64(v, sizeof v, hash64(path, strlen(path), 0x3c6ef372fe94f82bull));
+}
+
+/* A vouched file replayed without a read: its index entry, then its findings, from the cache.
+ * false = read it (w->indexed says whether its index entry was taken already). */
+static bool scan_vouched(worker *w, const char *path) {
+    sunset_engine *e = w->e;
+    vouch_rec r;
+    if (!sunset_cache_get_rec(e->o->cache, SUNSET_CACHE_TAG_VOUCH, vouch_key(e, path, w->blob), w->blob, &r,
+                              sizeof r) ||
+        r.lang >= SUNSET_LANG_COUNT || r.zero || r.kind > SKIP_GENERATED)
+        return false;
+    if (r.kind != ADMITTED) { /* skipped as it was, unread */
+        skip_as(w, path, r.kind, r.line);
+        w->res.stats.bytes_read += r.raw_len;
+        return true;
+    }
+    const sunset_indexer *ix = e->o->indexer;
+    sunset_source src = {path, NULL, NULL, (size_t)r.len, (sunset_lang)r.lang};
+    if (ix && src.lang != SUNSET_LANG_NONE) {
+        index_take u = {ix, &src};
+        if (!ix->adopt || !ix->export_fn ||
+            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r.key, src.len, r.digest, take_index, &u,
+                                    ix->export_fn))
+            return false;
+        w->indexed = true;
+    }
+    if (!sunset_cache_replay(e->o->cache, findings_key(e, r.key), src.len, r.digest, path, &w->res)) return false;
+    w->res.stats.bytes_read += r.raw_len;
+    return true;
+}
+
+/* After a vouched file's result was stored: the record, when the file is still as the index
+ * vouched for it (the same stamp after the read: no write in between). */
+static void note_vouched(worker *w, const char *path, const char *fspath, const vouch_rec *rec) {
+    struct stat st;
+    if (!w->blob || lstat(fspath, &st) != 0 || sunset_stat_stamp(&st) != w->stamp) return;
+    vouch_rec r = *rec;
+    r.raw_len = w->raw_len;
+    sunset_cache_put_rec(w->e->o->cache, SUNSET_CACHE_TAG_VOUCH, vouch_key(w->e, path, w->blob), w->blob,
+                         &r, sizeof r);
+}
 
 /* Look the file up: the index's entry first (the path's and bytes' alone, cached whatever the
  * findings are), then its findings. Files with sunset-ignore comments are not cached: an until=
@@ -785,14 +874,12 @@ static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     *c = (file_cache){.first_finding = w->res.n_findings, .first_warning = w->res.n_warnings,
                       .before = w->res.stats, .store = e->o->cache && !sink->has_marker};
     if (e->o->cache) {
-        c->key = sunset_cache_key(src->path, src->data, src->len);
+        c->key = c->content_key = sunset_cache_key(src->path, src->data, src->len);
         c->digest = sunset_cache_digest(src->data, src->len);
     }
-    if (e->o->indexer && src->lang != SUNSET_LANG_NONE) index_file(e, src, c->key, c->digest);
+    if (e->o->indexer && src->lang != SUNSET_LANG_NONE && !w->indexed) index_file(e, src, c->key, c->digest);
     if (!c->store) return false;
-    /* one path and content, tied to Paddle in its tree and not in another tree */
-    if (e->tree_anchored) c->key = hash64("tree", 4, c->key);
-    if (e->tree_off_key) c->key = hash64(&e->tree_off_key, sizeof e->tree_off_key, c->key); /* rules kept on */
+    c->key = findings_key(e, c->key);
     return sunset_cache_replay(e->o->cache, c->key, src->len, c->digest, src->path, &w->res);
 }
 
@@ -863,20 +950,35 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
     match_path_rules(w, &sink);
     if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
     if (!finish_file(&sink)) c.store = false;
-    if (c.store)
+    if (c.store) {
         sunset_cache_store(e->o->cache, c.key, t->len, c.digest, &w->res, c.first_finding, c.first_warning,
                            &c.before);
+        vouch_rec r = {c.content_key, c.digest, t->len, 0, (uint32_t)lang, ADMITTED, 0, 0};
+        note_vouched(w, path, fspath, &r);
+    }
 }
 
-/* Scan one file; mem NULL = read it from root/path. */
-static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+/* Scan one file; mem NULL = read it from root/path, unless the index vouches for it (blob,
+ * stamp: sunset_engine_opts.blob_ids) and the cache knows it. */
+static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen, uint64_t blob,
+                     uint64_t stamp) {
+    w->blob = mem || !w->e->o->cache ? 0 : blob;
+    w->stamp = stamp;
+    w->indexed = false;
+    if (w->blob && scan_vouched(w, path)) return;
     sb fspath = {0};
     sb_printf(&fspath, "%s/%s", root, path);
     file_text t = {.data = mem, .len = memlen};
     sunset_lang lang;
-    if (read_input(w, path, &fspath, &t.data, &t.len) && admit_file(w, path, t.data, t.len, &lang)) {
+    bool ok = read_input(w, path, &fspath, &t.data, &t.len);
+    w->raw_len = t.len;
+    uint32_t kind, line;
+    if (ok && admit_file(w, path, t.data, t.len, &lang, &kind, &line)) {
         read_as_toolchain(&t, lang);
         scan_text(w, path, fspath.s, &t, lang);
+    } else if (ok && (kind == SKIP_BINARY || kind == SKIP_GENERATED) && w->blob && !fspath.oom) {
+        vouch_rec r = {0, 0, 0, 0, 0, kind, line, 0};
+        note_vouched(w, path, fspath.s, &r);
     }
     sb_free(&fspath);
     sb_free(&t.folded);
@@ -1009,7 +1111,9 @@ static void *pool_run(void *arg) {
     for (;;) {
         size_t i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n) break;
-        scan_one(w, p->root, p->paths[i], NULL, 0);
+        const sunset_engine_opts *o = p->e->o;
+        scan_one(w, p->root, p->paths[i], NULL, 0, o->blob_ids ? o->blob_ids[i] : 0,
+                 o->blob_stamps ? o->blob_stamps[i] : 0);
         atomic_fetch_add(&p->done, 1);
     }
     return NULL;
@@ -1112,7 +1216,7 @@ int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *da
                               sunset_result *res) {
     worker *w = worker_new(e);
     if (!w) return -1;
-    scan_one(w, ".", path, data, len);
+    scan_one(w, ".", path, data, len, 0, 0);
     int rc = sunset_result_absorb(res, &w->res);
     res->stats.files_seen++;
     res->families = e->families;
@@ -1145,7 +1249,7 @@ void sunset_worker_free(sunset_worker *sw) {
 int sunset_worker_scan(sunset_worker *sw, const char *path, const char *data, size_t len,
                        sunset_result *res) {
     worker *w = sw->w;
-    scan_one(w, ".", path, data, len);
+    scan_one(w, ".", path, data, len, 0, 0);
     int rc = sunset_result_absorb(res, &w->res);
     /* merge moved the findings; reset the worker's own counters for the next file */
     sunset_result_free(&w->res);

@@ -194,6 +194,44 @@ static void old_documents_are_evicted(void **state) {
     assert_int_equal(test_sh("rm %s/tree/python/paddle/round.py", dir), 0);
 }
 
+/* After a one-file edit the run opens, of the tracked files, only the edited one (the others
+ * the index vouches for, and the cache knows what they were read as), and its document is a
+ * cold run's. */
+static void edit_reads_only_the_edited_file(void **state) {
+    (void)state;
+    if (test_sh("strace -V >/dev/null 2>&1")) skip();
+    const char *f = "python/paddle/base/compiler.py";
+    assert_int_equal(test_sh("rm -rf %s/c && cd %s/tree && test -f %s", dir, dir, f), 0);
+    assert_int_equal(scan_to("-f json", "e0"), 0);
+    assert_int_equal(test_sh("cd %s/tree && echo '# an edit' >> %s && git ls-files | grep -vx '%s' > ../tracked-rest",
+                             dir, f, f), 0);
+    assert_int_equal(test_sh("cd %s/tree && " TRACED " -o ../trace-edit %s scan --no-config -q -f json "
+                             "--cache ../c . | sed 's/\"elapsed_ms\":[0-9.]*//' > ../e1", dir, bin), 0);
+    assert_int_equal(cold_to("-f json", "e1-cold"), 0);
+    assert_true(same("e1", "e1-cold"));
+    assert_int_equal(test_sh("cd %s && grep -q -F '/tree/%s\"' trace-edit && sed 's|^|/tree/|; s|$|\"|' tracked-rest > "
+                             "needles-rest && ! grep -F -f needles-rest trace-edit", dir, f), 0);
+    assert_int_equal(test_sh("cd %s/tree && git checkout -q -- .", dir), 0);
+}
+
+/* What a file was read as is kept with the options that decide whether it is scanned: a
+ * generated file skipped unread in one run is scanned with --include-generated, and a file
+ * read under a smaller --max-filesize is skipped as too large. */
+static void admission_options_are_in_the_key(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c", dir), 0);
+    assert_int_equal(scan_to("-f json", "adm0"), 0);
+    assert_int_equal(test_sh("cd %s/tree && echo '# an edit' >> python/paddle/base/compiler.py", dir), 0);
+    const char *opts[] = {"-f json --include-generated", "-f json --max-filesize 2000"};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(scan_to(opts[i], "adm-warm"), 0);
+        assert_int_equal(cold_to(opts[i], "adm-cold"), 0);
+        assert_true(same("adm-warm", "adm-cold"));
+        assert_false(same("adm-warm", "adm0"));
+    }
+    assert_int_equal(test_sh("cd %s/tree && git checkout -q -- .", dir), 0);
+}
+
 /* ---- the removal plan's cache (<cache>/<namespace>.plan) ---- */
 
 /* The run after the shell command change is a cold run's document; the stored plan was kept
@@ -264,6 +302,8 @@ int main(void) {
         cmocka_unit_test(edited_query_is_another_run),
         cmocka_unit_test(old_documents_are_evicted),
         cmocka_unit_test(racy_entry_is_read),
+        cmocka_unit_test(edit_reads_only_the_edited_file),
+        cmocka_unit_test(admission_options_are_in_the_key),
         cmocka_unit_test(comment_keeps_the_plan),
         cmocka_unit_test(facts_and_findings_plan_again),
         cmocka_unit_test(damaged_plan_is_rebuilt),
