@@ -16,12 +16,15 @@
  * A payload is one file's result: counter deltas, findings (rule id, span, context, test
  * flag, matched text, snippet, enclosing scope) and warnings. Severity is not stored: it is
  * recomputed from the rule and context at replay, so it follows severity overrides. An entry
- * whose checksum or structure is wrong is skipped and counted as corrupt; a truncated file
- * keeps the entries before the cut. The whole file is rewritten on save (temp + rename).
+ * whose structure is wrong is skipped at load, one whose checksum is wrong when it is first
+ * used (entry_verified), and counted as corrupt; a truncated file keeps the entries before the
+ * cut, and of two entries with one key the later wins. A save appends this run's entries when
+ * that is all that changed (save_append), else rewrites the file whole (temp + rename).
  */
 #include "core/cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <limits.h>
 #include <pthread.h>
@@ -51,6 +54,9 @@ typedef struct centry {
     uint32_t kind;      /* 0 findings, else a side entry's tag */
     sunset_blob_export export_fn; /* a live side entry (payload rebased by its user): writes it
                                      back as bytes; NULL = payload is the bytes */
+    bool fresh;         /* stored during this run: not in the file yet */
+    bool verified;      /* the payload agrees with sum (checked when first used, not at load) */
+    uint32_t sum;       /* a loaded entry's checksum, as the file holds it */
     uint32_t size;
     unsigned char *payload;
 } centry;
@@ -66,7 +72,10 @@ struct sunset_cache {
     sunset_cache_stats st;
     uint64_t now;
     char *file_text;    /* the cache file as loaded: the loaded entries' payloads, uncopied */
+    size_t file_len;    /* its length */
     bool changed;       /* an entry stored, dropped or found corrupt: save writes the file */
+    bool rewrite;       /* save rewrites the file whole (else it may append the fresh entries):
+                           an entry dropped or found corrupt, last-use times to write */
 };
 
 static void drop_payload(centry *e) {
@@ -153,6 +162,7 @@ static void put_entry(sunset_cache *c, const centry *head, bool used, unsigned c
     else c->n++;
     *e = *head;
     e->used = used;
+    e->fresh = e->verified = used; /* stored now, or loaded (checked when first used) */
     e->borrowed = borrowed;
     e->size = size;
     e->payload = payload;
@@ -219,6 +229,20 @@ static uint32_t fnv32(const unsigned char *p, size_t n) {
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
     return h;
+}
+
+/* Is a loaded entry's payload what its checksum says? Checked once, when the entry is first
+ * used: a warm run uses a fraction of a tree's entries, and checking all at load was most of
+ * opening the cache. A bad one is dropped, and the file rewritten. Under c->mu. */
+static bool entry_verified(sunset_cache *c, centry *e) {
+    if (e->verified) return true;
+    if (e->payload && fnv32(e->payload, e->size) == e->sum) return e->verified = true;
+    c->st.corrupt++;
+    drop_payload(e);
+    e->size = 0;
+    e->len = (uint64_t)-1; /* never matches; overwritten by the next store */
+    c->changed = c->rewrite = true;
+    return false;
 }
 
 /* ---- where a cache may live ---- */
@@ -344,20 +368,22 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
                     c->st.corrupt++;
                     break;
                 }
-                if (!h.key || h.ns != ns || fnv32(r.p, size) != sum) {
+                if (!h.key || h.ns != ns) {
                     c->st.corrupt++;
                     r.p += padded;
                     continue;
                 }
                 /* the payload stays where it was read: no copy of a cache that holds the
                  * index's entries of every file (tens of MB) */
+                h.sum = sum; /* checked when first used (entry_verified) */
                 put_entry(c, &h, false, (unsigned char *)r.p, size, true);
                 c->st.loaded++;
                 r.p += padded;
             }
     }
     c->file_text = text;
-    c->changed = c->st.corrupt > 0;
+    c->file_len = len;
+    c->changed = c->rewrite = c->st.corrupt > 0;
     return c;
 }
 
@@ -369,12 +395,59 @@ static int cmp_recent(const void *x, const void *y) {
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
+/* One entry in the file's form appended to out: the header's room, then the payload (a live
+ * side entry is written back as bytes in place), and the checksum of what the file holds. A
+ * loaded entry never used is checked on the way (its bytes against the checksum it came
+ * with): a damaged one is left out rather than written with a new, agreeing checksum. */
+static bool write_entry(sunset_cache *c, sb *out, const centry *e) {
+    static const char zeros[ENTRY_HEAD];
+    size_t start = out->len, at = out->len + ENTRY_HEAD;
+    sb_putn(out, zeros, ENTRY_HEAD);
+    sb_putn(out, (const char *)e->payload, e->size);
+    sb_putn(out, zeros, (8 - e->size % 8) % 8);
+    if (out->oom) return false;
+    if (e->export_fn) e->export_fn(out->s + at, e->payload, e->size);
+    uint32_t sum = fnv32((const unsigned char *)out->s + at, e->size);
+    if (!e->verified && !e->export_fn && sum != e->sum) {
+        c->st.corrupt++;
+        out->len = start;
+        return true;
+    }
+    uint64_t h64[5] = {e->key, e->len, e->digest, e->ns, e->used ? c->now : e->last_used};
+    uint32_t h32[4] = {e->size, sum, e->kind, 0};
+    memcpy(out->s + at - ENTRY_HEAD, h64, sizeof h64);
+    memcpy(out->s + at - sizeof h32, h32, sizeof h32);
+    return true;
+}
+
+/* The fresh entries appended to the file as loaded, in one write: a run after a one-file
+ * edit stores a few entries, and rewriting tens of MB for them was a tenth of its CPU. Only
+ * when nothing else changed, the file is still the length it was loaded at (no other run
+ * wrote it since) and it stays within max_bytes; else false, and the file is rewritten. */
+static bool save_append(sunset_cache *c) {
+    if (c->rewrite || !c->file_text) return false;
+    sb out = {0};
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i].key && c->slots[i].fresh && !write_entry(c, &out, &c->slots[i])) break;
+    bool ok = false;
+    int fd = out.oom || c->file_len + out.len > c->max_bytes ? -1 : open(c->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == c->file_len) {
+        ok = out.len == 0 || write(fd, out.s, out.len) == (ssize_t)out.len;
+        /* a short write leaves a truncated last entry, which a load skips (and rewrites) */
+    }
+    if (fd >= 0) close(fd);
+    sb_free(&out);
+    return ok;
+}
+
 int sunset_cache_save(sunset_cache *c) {
     if (!c) return 0;
     /* a run that replayed every file leaves the file as it was (but for the entries' last-use
      * times, which only order the eviction): rewriting tens of MB would cost more than the
      * replay */
     if (!c->changed) return 0;
+    if (save_append(c)) return 0;
     centry **order = sunset_calloc(c->n ? c->n : 1, sizeof *order);
     if (!order) return ENOMEM;
     size_t k = 0;
@@ -391,19 +464,7 @@ int sunset_cache_save(sunset_cache *c) {
             c->st.evicted += k - i;
             break;
         }
-        /* the header's room, then the payload: a live side entry is written back as bytes
-         * in place, and the checksum is of what the file holds */
-        static const char zeros[ENTRY_HEAD];
-        size_t at = out.len + ENTRY_HEAD;
-        sb_putn(&out, zeros, ENTRY_HEAD);
-        sb_putn(&out, (const char *)e->payload, e->size);
-        sb_putn(&out, zeros, (8 - e->size % 8) % 8);
-        if (out.oom) break;
-        if (e->export_fn) e->export_fn(out.s + at, e->payload, e->size);
-        uint64_t h64[5] = {e->key, e->len, e->digest, e->ns, e->used ? c->now : e->last_used};
-        uint32_t h32[4] = {e->size, fnv32((const unsigned char *)out.s + at, e->size), e->kind, 0};
-        memcpy(out.s + at - ENTRY_HEAD, h64, sizeof h64);
-        memcpy(out.s + at - sizeof h32, h32, sizeof h32);
+        if (!write_entry(c, &out, e)) break;
         kept++;
     }
     sunset_free(order);
@@ -470,14 +531,14 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
  * wait; once one is a day old the run saves, so the eviction order stays within a day of
  * the truth. Under c->mu. */
 static void note_use(sunset_cache *c, const centry *e) {
-    if (c->now > e->last_used + 86400) c->changed = true;
+    if (c->now > e->last_used + 86400) c->changed = c->rewrite = true;
 }
 
 bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
                          sunset_result *res) {
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, key) : NULL;
-    if (!e || !e->key || e->len != len || e->digest != digest || e->ns != c->ns) {
+    if (!e || !e->key || e->len != len || e->digest != digest || e->ns != c->ns || !entry_verified(c, e)) {
         c->st.misses++;
         pthread_mutex_unlock(&c->mu);
         return false;
@@ -546,7 +607,7 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t dig
         c->st.misses++;
         drop_payload(e);
         e->size = 0;
-        c->changed = true;
+        c->changed = c->rewrite = true;
         e->len = (uint64_t)-1; /* never matches; overwritten by the next store */
         pthread_mutex_unlock(&c->mu);
         return false;
@@ -617,7 +678,7 @@ bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t 
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, k) : NULL;
     bool ok = e && e->key && e->len == len && e->digest == digest && e->ns == c->ns && e->payload &&
-              e->kind == tag && !e->export_fn;
+              e->kind == tag && !e->export_fn && entry_verified(c, e);
     if (ok) {
         e->used = true;
         note_use(c, e);
@@ -644,7 +705,7 @@ bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t 
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, k) : NULL;
     bool ok = e && e->key && e->kind == tag && e->len == n && e->digest == check && e->ns == c->ns && e->payload &&
-              e->size == n && !e->export_fn;
+              e->size == n && !e->export_fn && entry_verified(c, e);
     if (ok) {
         memcpy(out, e->payload, n);
         e->used = true;

@@ -31,9 +31,12 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t namespace_hash,
  * tree; NULL only for a dir outside it (another repository, or none: opened from dir). */
 typedef struct git_repository git_repository;
 bool sunset_cache_dir_refused_in(const char *dir, git_repository *repo, char *why, size_t n);
-/* Write the cache back (atomically: temp file + rename, so concurrent runs never see a torn
- * file; the last writer wins), keeping this run's entries and then the most recently used
- * ones up to max_bytes. Returns 0 or an errno value. */
+/* Write the cache back: when this run only stored entries, they are appended to the file in
+ * one write (if no other run wrote it since it was loaded and it stays within max_bytes; a
+ * reader that meets a torn last entry keeps the ones before it); else rewritten whole
+ * (atomically: temp file + rename, so concurrent runs never see a torn file; the last writer
+ * wins), keeping this run's entries and then the most recently used ones up to max_bytes.
+ * Returns 0 or an errno value. */
 int sunset_cache_save(sunset_cache *c);
 void sunset_cache_free(sunset_cache *c); /* accepts NULL */
 sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c);
