@@ -3,7 +3,7 @@
  *
  *   "SUNSETC4" | u64 namespace | then entries until EOF:
  *   u64 key | u64 content length | u64 content digest | u64 namespace | u64 last used (unix
- *   time) | u32 payload length | u32 FNV-1a of the payload | u32 kind | u32 0 | payload,
+ *   time) | u32 payload length | u32 checksum of the payload (sum32) | u32 kind | u32 0 | payload,
  *   zero-padded to a multiple of 8 bytes
  *
  * Kind 0 is a file's findings, any other a side entry (sunset_cache_get_blob): findings are
@@ -38,7 +38,8 @@
 #include "base/git.h"
 #include "core/rules_int.h"
 
-#define MAGIC "SUNSETC4" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads */
+#define MAGIC "SUNSETC5" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads;
+                            C5: the checksum eight bytes a step */
 #define ENTRY_HEAD 56
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
  * Adding one changes the binary, and the namespace covers the binary (cmd/session.c), so an older
@@ -225,10 +226,21 @@ static size_t *counter(sunset_stats *s, int i) {
     return NULL; /* not reached: i < N_COUNTERS */
 }
 
-static uint32_t fnv32(const unsigned char *p, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
+/* A payload's checksum: eight bytes a step (FNV-1a's byte a step over a tree's 35 MB of
+ * entries was a seventh of a warm run's CPU), folded to 32 bits. */
+static uint32_t sum32(const unsigned char *p, size_t n) {
+    uint64_t h = 0x84222325cbf29ce4ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, p + i, 8);
+        h = (h ^ v) * 0x100000001b3ULL;
+        h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    if (n > i) memcpy(&tail, p + i, n - i);
+    h = mix(h ^ tail);
+    return (uint32_t)(h ^ (h >> 32));
 }
 
 /* Is a loaded entry's payload what its checksum says? Checked once, when the entry is first
@@ -236,7 +248,7 @@ static uint32_t fnv32(const unsigned char *p, size_t n) {
  * opening the cache. A bad one is dropped, and the file rewritten. Under c->mu. */
 static bool entry_verified(sunset_cache *c, centry *e) {
     if (e->verified) return true;
-    if (e->payload && fnv32(e->payload, e->size) == e->sum) return e->verified = true;
+    if (e->payload && sum32(e->payload, e->size) == e->sum) return e->verified = true;
     c->st.corrupt++;
     drop_payload(e);
     e->size = 0;
@@ -407,7 +419,7 @@ static bool write_entry(sunset_cache *c, sb *out, const centry *e) {
     sb_putn(out, zeros, (8 - e->size % 8) % 8);
     if (out->oom) return false;
     if (e->export_fn) e->export_fn(out->s + at, e->payload, e->size);
-    uint32_t sum = fnv32((const unsigned char *)out->s + at, e->size);
+    uint32_t sum = sum32((const unsigned char *)out->s + at, e->size);
     if (!e->verified && !e->export_fn && sum != e->sum) {
         c->st.corrupt++;
         out->len = start;
