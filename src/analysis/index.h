@@ -103,6 +103,8 @@ typedef struct ix_file {
     size_t n_names;
     uint64_t *outside;      /* Python: the names used outside top-level class bodies */
     size_t n_outside;
+    uint64_t facts;         /* a digest of every field above but size and n_lines, never 0,
+                               taken when the file is lexed (index/digest.c: ix_file_facts) */
 } ix_file;
 
 struct sunset_macro_roles;

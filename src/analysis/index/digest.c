@@ -2,9 +2,10 @@
  * digest.c — one number for every fact a finished index holds but its files' sizes and line
  * counts (sunset_index_facts_digest, index.h): the removal plan's cache key covers the index
  * with it, so an edit that changes no fact (a comment, a line appended) keeps the plan. Every
- * field of every ix_* structure is written in a fixed form (values, never pointers or padding)
- * and hashed file by file; a field added to index.h must be added here, or a plan kept across
- * an edit of that fact would be stale.
+ * field of every ix_* structure of a file is written in a fixed form (values, never pointers
+ * or padding) and hashed when the file is lexed (ix_file_facts, kept in the entry, so a file
+ * adopted from the content cache brings its digest along); a field added to index.h must be
+ * added here, or a plan kept across an edit of that fact would be stale.
  */
 #include "analysis/index/ix_int.h"
 
@@ -127,17 +128,22 @@ static uint64_t words_hash(const char *p, size_t n, uint64_t h) {
     return h ^ (h >> 31);
 }
 
+uint64_t ix_file_facts(const ix_file *f) {
+    sb b = {0};
+    dfile(&b, f);
+    uint64_t h = b.oom ? 0 : words_hash(b.s, b.len, 0x5851f42d4c957f2dULL);
+    sb_free(&b);
+    return b.oom ? 0 : h ? h : 1;
+}
+
 bool sunset_index_facts_digest(const sunset_index *ix, uint64_t seed, uint64_t *out) {
     uint64_t h = hash64("sunset-facts-1", 14, seed ^ ix->files.n);
-    sb b = {0};
-    for (size_t i = 0; i < ix->files.n; i++) {
-        b.len = 0;
-        dfile(&b, VEC_AT(&ix->files, const ix_file *, i));
-        if (b.oom) break;
-        h = words_hash(b.s, b.len, h);
+    bool ok = ix->finished && !ix->oom;
+    for (size_t i = 0; ok && i < ix->files.n; i++) {
+        uint64_t x = VEC_AT(&ix->files, const ix_file *, i)->facts;
+        ok = x != 0; /* 0: not taken (out of memory) */
+        h = words_hash((const char *)&x, sizeof x, h);
     }
-    bool ok = !b.oom && ix->finished && !ix->oom;
-    sb_free(&b);
     *out = h;
     return ok;
 }
