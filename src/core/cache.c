@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ struct sunset_cache {
     sunset_cache_stats st;
     uint64_t now;
     char *file_text;    /* the cache file as loaded: the loaded entries' payloads, uncopied */
+    bool mapped;        /* file_text is a private mapping of the file (load_file), not a copy */
     size_t file_len;    /* its length */
     bool changed;       /* an entry stored, dropped or found corrupt: save writes the file */
     bool rewrite;       /* save rewrites the file whole (else it may append the fresh entries):
@@ -136,9 +138,11 @@ static centry *find_slot(sunset_cache *c, uint64_t key) {
     return &c->slots[h];
 }
 
-static bool grow(sunset_cache *c) {
-    if ((c->n + 1) * 2 <= c->cap) return true;
+/* Room for `want` more entries (at most half full): at least doubled. */
+static bool reserve(sunset_cache *c, size_t want) {
+    if ((c->n + want) * 2 <= c->cap) return true;
     size_t cap = c->cap ? c->cap * 2 : 4096;
+    while ((c->n + want) * 2 > cap) cap *= 2;
     centry *s = sunset_calloc(cap, sizeof *s);
     if (!s) return false;
     centry *old = c->slots;
@@ -149,6 +153,23 @@ static bool grow(sunset_cache *c) {
         if (old[i].key) *find_slot(c, old[i].key) = old[i];
     sunset_free(old);
     return true;
+}
+
+static bool grow(sunset_cache *c) { return reserve(c, 1); }
+
+/* How many entries the bytes after the file's header hold, by their lengths alone: the table
+ * is made that big once (rehashing it on the way up was a tenth of opening a tree's cache). */
+static size_t count_entries(const unsigned char *p, const unsigned char *end) {
+    size_t n = 0;
+    while ((size_t)(end - p) >= ENTRY_HEAD) {
+        uint32_t size;
+        memcpy(&size, p + 40, 4);
+        size_t padded = ((size_t)size + 7) & ~(size_t)7;
+        if ((size_t)(end - p - ENTRY_HEAD) < padded) break;
+        p += ENTRY_HEAD + padded;
+        n++;
+    }
+    return n;
 }
 
 /* Takes ownership of payload, unless borrowed (a part of c->file_text). */
@@ -347,6 +368,26 @@ done:
 
 /* ---- load / save ---- */
 
+/* The cache file's bytes: a private, writable mapping (the index rebases its entries where
+ * they lie, and only the pages it writes are copied; a copy of 35 MB and the zeroed pages to
+ * hold it were most of opening a Paddle tree's cache), else a copy read. The file is never
+ * truncated in place (a save appends, or replaces it by a rename), so the mapping stays whole. */
+static bool load_file(sunset_cache *c, char **text, size_t *len) {
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16 && st.st_size <= (1 << 30)) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (m != MAP_FAILED) {
+            close(fd);
+            *text = m;
+            *len = (size_t)st.st_size;
+            return c->mapped = true;
+        }
+    }
+    if (fd >= 0) close(fd);
+    return read_file(c->path, 1u << 30, text, len) == 0;
+}
+
 sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_ruleset *rs, size_t max_bytes) {
     sunset_cache *c = sunset_calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -364,14 +405,14 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
     pthread_mutex_init(&c->mu, NULL);
     char *text = NULL;
     size_t len = 0;
-    if (read_file(c->path, 1u << 30, &text, &len) != 0) return c; /* no cache yet */
+    if (!load_file(c, &text, &len)) return c; /* no cache yet */
     rd r = {(const unsigned char *)text, (const unsigned char *)text + len, false};
     if (len < 16 || memcmp(text, MAGIC, 8) != 0) {
         c->st.corrupt++;
     } else {
         r.p += 8;
         if (get64(&r) != ns) c->st.corrupt++;
-        else
+        else if (reserve(c, count_entries(r.p, r.end) + 1))
             while (r.p < r.end) {
                 centry h = {0};
                 h.key = get64(&r);
@@ -402,6 +443,11 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
     }
     c->file_text = text;
     c->file_len = len;
+    if (c->mapped && c->st.loaded == 0) { /* nothing in it is used: give the mapping back now */
+        munmap(text, len);
+        c->file_text = NULL;
+        c->mapped = false;
+    }
     c->changed = c->rewrite = c->st.corrupt > 0;
     return c;
 }
@@ -531,7 +577,8 @@ int sunset_cache_save(sunset_cache *c) {
 void sunset_cache_free(sunset_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->cap; i++) drop_payload(&c->slots[i]);
-    sunset_free(c->file_text);
+    if (c->mapped) munmap(c->file_text, c->file_len);
+    else sunset_free(c->file_text);
     sunset_free(c->slots);
     sunset_free(c->path);
     pthread_mutex_destroy(&c->mu);
