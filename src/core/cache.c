@@ -371,12 +371,13 @@ done:
 /* The cache file's bytes: a private, writable mapping (the index rebases its entries where
  * they lie, and only the pages it writes are copied; a copy of 35 MB and the zeroed pages to
  * hold it were most of opening a Paddle tree's cache), else a copy read. The file is never
- * truncated in place (a save appends, or replaces it by a rename), so the mapping stays whole. */
+ * truncated in place (a save appends, or replaces it by a rename), so the mapping stays whole.
+ * Not MAP_POPULATE: on a private writable mapping it breaks copy-on-write for every page. */
 static bool load_file(sunset_cache *c, char **text, size_t *len) {
     int fd = open(c->path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16 && st.st_size <= (1 << 30)) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
         if (m != MAP_FAILED) {
             close(fd);
             *text = m;
