@@ -149,6 +149,11 @@ typedef struct rm_plan {
 /* Build the plan from a finished index and the scan result (the seeds), with the tree's
  * conventions from rs's settings.cross_file (NULL: none). Returns 0, -1 on OOM. */
 int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *plan);
+/* rm_plan_build without the migrate table: no item's migrate_to or unblocks, no consumers
+ * (those cost a what-if run of the liveness per live legacy file and per consumer, most of a
+ * cold scan's plan). Everything else is rm_plan_build's: the items, their live marks, callers
+ * and chains, which is all the scan reads (derived findings, remnants). */
+int rm_plan_build_lean(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *plan);
 void rm_plan_free(rm_plan *plan);
 
 /* The plan as bytes (src/analysis/removable/store.c), for the content cache: encode appends to

@@ -235,7 +235,7 @@ static uint64_t findings_hash(const sunset_result *res, uint64_t h) {
 bool replay_plan_key(const cli *c, const scan_ctx *s, uint64_t ns, const sunset_index *ix, const sunset_result *res,
                      uint64_t *key) {
     if (!s->cache || !s->cache_dir || c->no_cache || s->shard.n || c->shard) return false;
-    uint64_t h = hash64("sunset-plan-1", 13, ns);
+    uint64_t h = hash64("sunset-plan-lean-1", 18, ns); /* scan_plan keeps only the lean plan */
     for (int i = 0; i < c->argc; i++)
         if (!names_output(c, i) && !(i + 1 < c->argc && c->output == c->argv[i + 1])) h = hash_str(c->argv[i], h);
     const char *strs[] = {s->root, s->shown, s->repo_prefix, s->co.display, s->queries};

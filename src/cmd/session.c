@@ -624,11 +624,12 @@ int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_pla
     sunset_index *ix = NULL;
     int rc = scan_with_index(c, s, res, &ix);
     if (rc) goto cleanup;
-    /* a plan kept from a run with the same facts and findings (cmd/replay.c), else built */
+    /* a plan kept from a run with the same facts and findings (cmd/replay.c), else built;
+     * only this lean plan (no migrate table) is ever kept */
     uint64_t ns = scan_cache_namespace(s), key = 0;
     bool keyed = replay_plan_key(c, s, ns, ix, res, &key);
     bool kept = keyed && replay_plan_load(s->cache_dir, ns, key, s->rs, ix, plan);
-    if (!kept && rm_plan_build(ix, s->rs, res, plan)) {
+    if (!kept && rm_plan_build_lean(ix, s->rs, res, plan)) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         rc = EXIT_USAGE;
         goto cleanup;

@@ -84,8 +84,9 @@ int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, struct sunset
 /* `scan --derive`: scan_execute, then one derived finding (marked derived, with its evidence
  * chain) per item that is legacy only by propagation, and the result re-sorted. */
 int scan_derive(const cli *c, scan_ctx *s, sunset_result *res);
-/* The scan with the index, then the removal plan into *plan (zeroed; caller frees with
- * rm_plan_free), with the derived findings added when `derive` (scan_derive). */
+/* The scan with the index, then the removal plan without its migrate table (rm_plan_build_lean:
+ * the scan never reads it) into *plan (zeroed; caller frees with rm_plan_free), with the derived
+ * findings added when `derive` (scan_derive). */
 struct rm_plan;
 int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, struct rm_plan *plan);
 

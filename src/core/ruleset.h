@@ -101,8 +101,9 @@ typedef struct sunset_link {
 /* settings.cross_file: the tree's conventions the cross-file analysis needs (removable.h);
  * all empty when the settings pack has none. */
 typedef struct sunset_cross_file {
-    vec test_modules;     /* pcre2_code *: a Python test module (registered by its file stem) */
-    vec test_trees;       /* pcre2_code *: a file of a test tree (its helpers may have functions) */
+    /* from settings.test_paths, by role: */
+    vec test_modules;     /* pcre2_code *: "module", a Python test module (registered by its file stem) */
+    vec test_trees;       /* pcre2_code *: "tree", a file of a test tree (its helpers may have functions) */
     vec import_roots;     /* char *: directories absolute Python imports are also resolved under */
     vec module_commands;  /* char *: CMake commands whose MODULES section lists Python sources */
     /* char *: settings.cmake.sections, the wrappers' keywords opening a target's sources (SRCS),
@@ -155,7 +156,7 @@ typedef struct sunset_anchor {
 struct sunset_ruleset {
     vec rules;                 /* sunset_rule * */
     vec families;              /* family_info */
-    vec test_paths;            /* pcre2_code * */
+    vec test_paths;            /* pcre2_code *: settings.test_paths with the role "test" */
     vec generated_markers;     /* pcre2_code *, matched per line of the file's head */
     vec generated_paths;       /* pcre2_code * */
     size_t suppress_min_reason; /* a sunset-ignore reason's minimum length (bytes); .sunset.json

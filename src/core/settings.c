@@ -92,18 +92,66 @@ static int load_links(loader *L, const cJSON *arr, vec *out) {
     return 0;
 }
 
+static int add_test_path(loader *L, const char *pat, vec *list) {
+    pcre2_code *re;
+    if (ld_compile_re(L, "test_paths", pat, &re)) return -1;
+    if (!vec_push(list, &re)) {
+        pcre2_code_free(re);
+        return ld_oom(L);
+    }
+    return 0;
+}
+
+/* One test_paths pattern into the list of each role it names. */
+static int test_path_roles(loader *L, const cJSON *it) {
+    static const char *const fields[] = {"pattern", "roles", NULL};
+    static const char *const roles[] = {"test", "module", "tree"};
+    vec *lists[] = {&L->rs->test_paths, &L->rs->cross_file.test_modules, &L->rs->cross_file.test_trees};
+    const cJSON *pat = cJSON_GetObjectItemCaseSensitive(it, "pattern");
+    const cJSON *rl = cJSON_GetObjectItemCaseSensitive(it, "roles");
+    if (ld_check_fields(L, it, "a \"test_paths\" entry", fields)) return -1;
+    if (!cJSON_IsString(pat) || !cJSON_IsArray(rl) || !cJSON_GetArraySize(rl))
+        return ld_fail_item(L, it, "a \"test_paths\" entry needs \"pattern\" (a regex) and \"roles\" (a non-empty array)");
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rl) {
+        size_t k = 0;
+        while (k < 3 && !(cJSON_IsString(r) && !strcmp(r->valuestring, roles[k]))) k++;
+        if (k == 3) return ld_fail_item(L, r, "a \"test_paths\" role must be \"test\", \"module\" or \"tree\"");
+        if (add_test_path(L, pat->valuestring, lists[k])) return -1;
+    }
+    return 0;
+}
+
+/* settings.test_paths (rules/SCHEMA.md): the one list of test-path patterns, each with its roles;
+ * a bare string is a pattern with the role "test" alone. */
+static int load_test_paths(loader *L, const cJSON *arr) {
+    if (!cJSON_IsArray(arr)) return ld_fail(L, "test_paths", "\"test_paths\" must be an array");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (cJSON_IsString(it)) {
+            if (add_test_path(L, it->valuestring, &L->rs->test_paths)) return -1;
+        } else if (!cJSON_IsObject(it)) {
+            return ld_fail_item(L, it, "\"test_paths\" must hold regexes or {\"pattern\", \"roles\"} objects");
+        } else if (test_path_roles(L, it)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* settings.cross_file (rules/SCHEMA.md): the conventions of the tree for removable.h. */
 static int load_cross_file(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"test_modules", "test_trees", "import_roots", "module_commands", "links",
-                                          NULL};
+    static const char *const allowed[] = {"import_roots", "module_commands", "links", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "cross_file", "\"cross_file\" must be an object");
+    static const char *const moved[] = {"test_modules", "test_trees"};
+    for (int k = 0; k < 2; k++)
+        if (cJSON_GetObjectItemCaseSensitive(x, moved[k]))
+            return ld_fail_item(L, cJSON_GetObjectItemCaseSensitive(x, moved[k]),
+                                "\"cross_file.%s\" moved: give its patterns the role \"%s\" in \"test_paths\"", moved[k],
+                                k ? "tree" : "module");
     if (ld_check_fields(L, x, "\"cross_file\"", allowed)) return -1;
     sunset_cross_file *cf = &L->rs->cross_file;
     const cJSON *v;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "test_modules")) && ld_regex_list(L, v, "test_modules", &cf->test_modules))
-        return -1;
-    if ((v = cJSON_GetObjectItemCaseSensitive(x, "test_trees")) && ld_regex_list(L, v, "test_trees", &cf->test_trees))
-        return -1;
     if ((v = cJSON_GetObjectItemCaseSensitive(x, "import_roots")) && ld_string_list(L, v, "import_roots", &cf->import_roots))
         return -1;
     if ((v = cJSON_GetObjectItemCaseSensitive(x, "module_commands")) &&
@@ -317,7 +365,7 @@ int ld_settings(loader *L, const cJSON *s) {
         }
     }
     const cJSON *tp = cJSON_GetObjectItemCaseSensitive(s, "test_paths");
-    if (tp && ld_regex_list(L, tp, "test_paths", &L->rs->test_paths)) return -1;
+    if (tp && load_test_paths(L, tp)) return -1;
     const cJSON *gp = cJSON_GetObjectItemCaseSensitive(s, "generated_paths");
     if (gp && ld_regex_list(L, gp, "generated_paths", &L->rs->generated_paths)) return -1;
     const cJSON *cf = cJSON_GetObjectItemCaseSensitive(s, "cross_file");

@@ -232,7 +232,15 @@ typedef struct ign_rule {
     char *pat;     /* relative to base; anchored when it had a '/' */
     char *base;    /* directory of the .gitignore, root-relative ("" = root) */
     bool neg, dir_only, anchored;
+    /* taken on the rule's first use (the walk's setup may still rebase pat): every path of
+     * the walk meets every rule, and a strlen of base and a strcspn of pat per pair were
+     * most of the walk's matching */
+    bool shaped;
+    int shape;     /* IGN_LITERAL, IGN_STAR_SUFFIX (glob_quick's shapes) or IGN_GLOB */
+    size_t bl, pl; /* strlen(base); strlen(pat), or of the suffix after '*' */
 } ign_rule;
+
+enum { IGN_GLOB, IGN_LITERAL, IGN_STAR_SUFFIX };
 
 typedef struct walker {
     const char *root;
@@ -307,18 +315,51 @@ static void ign_pop_to(walker *w, size_t n) {
     }
 }
 
-/* Is root-relative `rel` ignored? Rules are consulted last to first: the last match decides. */
+static void ign_shape(ign_rule *r) {
+    static const char meta[] = "*?[\\";
+    const char *p = r->pat;
+    size_t lit = strcspn(p, meta);
+    r->bl = strlen(r->base);
+    r->shape = IGN_GLOB;
+    if (!p[lit]) {
+        r->shape = IGN_LITERAL;
+        r->pl = lit;
+    } else if (lit == 0 && p[0] == '*' && p[1] != '*' && !p[1 + strcspn(p + 1, meta)]) {
+        r->shape = IGN_STAR_SUFFIX;
+        r->pl = strlen(p + 1);
+    }
+    r->shaped = true;
+}
+
+/* Rule r's pattern against t (tl bytes), as glob_rec would answer. */
+static bool ign_match(const ign_rule *r, const char *t, size_t tl) {
+    switch (r->shape) {
+    case IGN_LITERAL: return tl == r->pl && memcmp(t, r->pat, tl) == 0;
+    case IGN_STAR_SUFFIX: /* the star never crosses a '/' */
+        return tl >= r->pl && memcmp(t + tl - r->pl, r->pat + 1, r->pl) == 0 && !memchr(t, '/', tl - r->pl);
+    default: return glob_rec(r->pat, t);
+    }
+}
+
+/* Is root-relative `rel` ignored? Rules are consulted last to first: the last match decides.
+ * A pattern without a '/' meets the path's last component (sunset_glob_match), the same one
+ * below any rule's base. */
 static bool ignored(walker *w, const char *rel, bool is_dir) {
+    size_t rl = strlen(rel);
+    const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
+    size_t nl = rl - (size_t)(name - rel);
     for (size_t i = w->ign.n; i-- > 0;) {
         ign_rule *r = &VEC_AT(&w->ign, ign_rule, i);
         if (r->dir_only && !is_dir) continue;
-        size_t bl = strlen(r->base);
+        if (!r->shaped) ign_shape(r);
         const char *sub = rel;
-        if (bl) {
-            if (strncmp(rel, r->base, bl) != 0 || rel[bl] != '/') continue;
-            sub = rel + bl + 1;
+        size_t sl = rl;
+        if (r->bl) {
+            if (rl <= r->bl || rel[r->bl] != '/' || memcmp(rel, r->base, r->bl) != 0) continue;
+            sub = rel + r->bl + 1;
+            sl = rl - r->bl - 1;
         }
-        bool m = r->anchored ? glob_rec(r->pat, sub) : sunset_glob_match(r->pat, sub);
+        bool m = r->anchored ? ign_match(r, sub, sl) : ign_match(r, name, nl);
         if (m) return !r->neg;
     }
     return false;

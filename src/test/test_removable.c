@@ -1552,23 +1552,26 @@ static void cmake_relayout(void **state) {
     rm_plan_free(&p);
 }
 
+/* Two legacy headers, one including the other, and live code using the outer one's class:
+ * both stay live, and exe/user.cc is their consumer (the migrate table's what-ifs). */
+static const tfile OH_TREE[] = {
+    {"details/op_handle_base.h", SUNSET_LANG_CPP, "class OpHandleBase {\n};\n"},
+    {"details/fetch_op_handle.h", SUNSET_LANG_CPP,
+     "#include \"details/op_handle_base.h\"\nclass FetchOpHandle : public OpHandleBase {\n};\n"},
+    {"exe/user.cc", SUNSET_LANG_CPP, "#include \"details/fetch_op_handle.h\"\nint f() { FetchOpHandle h; return 0; }\n"},
+};
+static sunset_finding OH_SEEDS[2] = {
+    {.rule_id = "OH-PATH", .path = "details/op_handle_base.h", .span = {1, 1, 1, 1}, .matched = "details/op_handle_base.h"},
+    {.rule_id = "OH-PATH", .path = "details/fetch_op_handle.h", .span = {1, 1, 1, 1}, .matched = "details/fetch_op_handle.h"},
+};
+
 /* Issue 27 item 6: each live legacy file names its target API (its seed rule's migrate_to) and
  * what migrating it unblocks, computed by re-running the liveness without it; the code that is
  * not legacy but keeps it live is a consumer with its own what-if. */
 static void migrate_table_unblocks(void **state) {
-    const tfile tree[] = {
-        {"details/op_handle_base.h", SUNSET_LANG_CPP, "class OpHandleBase {\n};\n"},
-        {"details/fetch_op_handle.h", SUNSET_LANG_CPP,
-         "#include \"details/op_handle_base.h\"\nclass FetchOpHandle : public OpHandleBase {\n};\n"},
-        {"exe/user.cc", SUNSET_LANG_CPP, "#include \"details/fetch_op_handle.h\"\nint f() { FetchOpHandle h; return 0; }\n"},
-    };
-    sunset_finding seeds[2] = {
-        {.rule_id = "OH-PATH", .path = "details/op_handle_base.h", .span = {1, 1, 1, 1}, .matched = "details/op_handle_base.h"},
-        {.rule_id = "OH-PATH", .path = "details/fetch_op_handle.h", .span = {1, 1, 1, 1}, .matched = "details/fetch_op_handle.h"},
-    };
     rm_plan p;
     sb d = {0};
-    plan_of(tree, 3, seeds, 2, &p, &d);
+    plan_of(OH_TREE, 3, OH_SEEDS, 2, &p, &d);
     const char *api = sunset_ruleset_find(RS, "OH-PATH")->migrate_to;
     assert_non_null(api);
     const rm_item *fetch = item(&p, RM_FILE, "details/fetch_op_handle.h", NULL);
@@ -1599,6 +1602,44 @@ static void migrate_table_unblocks(void **state) {
     sb_free(&m);
     sb_free(&d);
     rm_plan_free(&p);
+}
+
+/* Issue 28: the scan's plan (rm_plan_build_lean) is the full plan without its migrate table:
+ * the same items, live marks, callers and chains, but no migrate_to, unblocks or consumers
+ * (the what-if runs of the liveness that cost most of a cold scan's plan are not run). */
+static void lean_plan_is_full_plan_without_migrate_table(void **state) {
+    sunset_index *ix = index_of(OH_TREE, 3);
+    sunset_result r = {0};
+    r.findings = OH_SEEDS;
+    r.n_findings = 2;
+    rm_plan full, lean;
+    assert_int_equal(rm_plan_build(ix, RS, &r, &full), 0);
+    assert_int_equal(rm_plan_build_lean(ix, RS, &r, &lean), 0);
+    sunset_index_free(ix);
+    assert_int_equal(full.n_consumers, 1);
+    assert_int_equal(lean.n_consumers, 0);
+    assert_int_equal(lean.n_items, full.n_items);
+    size_t unblocking = 0;
+    for (size_t i = 0; i < full.n_items; i++) {
+        const rm_item *a = &full.items[i], *b = &lean.items[i];
+        assert_int_equal(a->kind, b->kind);
+        assert_string_equal(a->path, b->path);
+        assert_true(a->name ? b->name && !strcmp(a->name, b->name) : !b->name);
+        assert_int_equal(a->live, b->live);
+        assert_int_equal(a->derived, b->derived);
+        assert_int_equal(a->line, b->line);
+        assert_int_equal(a->n_callers, b->n_callers);
+        for (size_t k = 0; k < a->n_callers; k++) assert_string_equal(a->callers[k], b->callers[k]);
+        char *ca = sunset_strndup(chain(a), strlen(chain(a)));
+        assert_string_equal(ca, chain(b));
+        sunset_free(ca);
+        assert_null(b->migrate_to);
+        assert_int_equal(b->n_unblocks, 0);
+        unblocking += a->n_unblocks;
+    }
+    assert_true(unblocking > 0); /* the full plan did run its what-ifs */
+    rm_plan_free(&full);
+    rm_plan_free(&lean);
 }
 
 #define WD_PY "import unittest\n\n\nclass TestWD(unittest.TestCase):\n    def run_exe(\n        self,\n" \
@@ -1687,6 +1728,7 @@ int main(void) {
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
         cmocka_unit_test(migrate_table_unblocks),
+        cmocka_unit_test(lean_plan_is_full_plan_without_migrate_table),
         cmocka_unit_test(mechanical_drop_argument),
     };
     int failed = cmocka_run_group_tests(tests, load_rules, free_rules);

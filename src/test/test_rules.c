@@ -79,6 +79,14 @@ static const bad_case bad[] = {
                        "{\"id\":1,\"title\":\"t\"},{\"id\":2,\"title\":\"t\"},{\"id\":3,\"title\":\"t\"},"
                        "{\"id\":4,\"title\":\"t\"},{\"id\":5,\"title\":\"t\"},{\"id\":6,\"title\":\"t\"},"
                        "{\"id\":7,\"title\":\"t\"},{\"id\":8,\"title\":\"t\"}]}}", "at most 7 tasks"},
+    {"bad test path role", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                           "\"test_paths\":[{\"pattern\":\"^t/\",\"roles\":[\"tests\"]}]}}",
+     "bad.json:1:103: a \"test_paths\" role must be \"test\", \"module\" or \"tree\""},
+    {"test path without roles", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                                "\"test_paths\":[{\"pattern\":\"^t/\"}]}}", "needs \"pattern\" (a regex) and \"roles\""},
+    {"test modules moved", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                           "\"cross_file\":{\"test_trees\":[\"^t/\"]}}}",
+     "\"cross_file.test_trees\" moved: give its patterns the role \"tree\" in \"test_paths\""},
     {"bad cmake setting", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
                           "\"cmake\":{\"targets\":[]}}}", "unknown field \"targets\" in \"cmake\""},
     {"bad cmake section", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
@@ -183,6 +191,31 @@ static void cmake_target_commands_from_settings(void **state) {
     assert_true(sunset_ruleset_target_command(rs, "zz_test"));
     assert_false(sunset_ruleset_target_command(rs, "cc_library")); /* not declared here */
     assert_false(sunset_ruleset_target_command(NULL, "my_wrapper"));
+    sunset_ruleset_free(rs);
+}
+
+/* settings.test_paths is the one list of test-path patterns: each entry's roles say whether it
+ * marks a finding as a test's, a Python test module, a file of a test tree, or several; a bare
+ * string is the role "test" alone. */
+static void test_paths_have_roles(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],\"test_paths\":["
+        "\"_test\\\\.cc$\",{\"pattern\":\"(^|/)test_[^/]*$\",\"roles\":[\"module\",\"tree\",\"test\"]},"
+        "{\"pattern\":\"^qa/\",\"roles\":[\"tree\"]}]}}", "p.json", NULL, &err);
+    assert_non_null(rs);
+    assert_int_equal(rs->test_paths.n, 2);
+    assert_int_equal(rs->cross_file.test_modules.n, 1);
+    assert_int_equal(rs->cross_file.test_trees.n, 2);
+    pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+    assert_true(sunset_ruleset_is_test_path(rs, "a/b_test.cc", md));
+    assert_true(sunset_ruleset_is_test_path(rs, "a/test_x.py", md));
+    assert_false(sunset_ruleset_is_test_path(rs, "qa/helper.py", md)); /* a test tree's file, not a test */
+    assert_true(re_list_search(&rs->cross_file.test_trees, "qa/helper.py", md));
+    assert_false(re_list_search(&rs->cross_file.test_modules, "qa/helper.py", md));
+    assert_true(re_list_search(&rs->cross_file.test_modules, "a/test_x.py", md));
+    pcre2_match_data_free(md);
     sunset_ruleset_free(rs);
 }
 
@@ -341,6 +374,7 @@ int main(void) {
         cmocka_unit_test(rejects_bad_packs),
         cmocka_unit_test(tasks_come_from_settings),
         cmocka_unit_test(cmake_target_commands_from_settings),
+        cmocka_unit_test(test_paths_have_roles),
         cmocka_unit_test(flag_definers_from_settings),
         cmocka_unit_test(error_position_points_at_field),
         cmocka_unit_test(survives_every_allocation_failure),

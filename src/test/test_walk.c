@@ -46,14 +46,18 @@ static int setup(void **state) {
     char p[512];
     snprintf(p, sizeof p, "%s/.git", root);
     mkdir(p, 0755); /* makes it a work tree for the walker */
-    put(".gitignore", "build/\n*.log\n/top_only.py\n!keep.log\n");
+    put(".gitignore", "build/\n*.log\n/top_only.py\n!keep.log\n/*.tmp\n");
     put("a.py", "x");
     put("top_only.py", "x");
     put("sub/top_only.py", "x");
     put("debug.log", "x");
     put("keep.log", "x");
     put("build/gen.cc", "x");
-    put("sub/.gitignore", "secret.txt\n");
+    put("sub/.gitignore", "secret.txt\n*.bak\n");
+    put("top.tmp", "x");
+    put("sub/low.tmp", "x");
+    put("sub/deeper/x.bak", "x");
+    put("other/y.bak", "x");
     put("sub/secret.txt", "x");
     put("other/secret.txt", "x");
     put("third_party/lib.cc", "x");
@@ -101,6 +105,11 @@ static void honours_gitignore(void **state) {
     assert_false(has(&out, "build/gen.cc"));   /* dir-only */
     assert_false(has(&out, "sub/secret.txt")); /* nested .gitignore */
     assert_true(has(&out, "other/secret.txt"));
+    /* the quick shapes (a literal, `*` + literal) answer as the glob does */
+    assert_false(has(&out, "top.tmp"));        /* anchored `/*.tmp` */
+    assert_true(has(&out, "sub/low.tmp"));     /* ... whose star never crosses a '/' */
+    assert_false(has(&out, "sub/deeper/x.bak")); /* a nested rule meets the last component */
+    assert_true(has(&out, "other/y.bak"));     /* ... only below its own directory */
     assert_true(has(&out, "deep/x/y/z.cc"));
     assert_true(has(&out, "inside.py"));
     assert_false(has(&out, "outside.py"));

@@ -98,7 +98,13 @@ typedef struct ctoks {
     int skip;     /* the depth of the #if whose #elif/#else branch the walk is in; 0 = none */
     const char *src; /* the file's first byte */
     const sunset_macro_roles *roles; /* settings.macros.roles */
+    uint64_t role_lens; /* a bit per length (mod 64) of the roles' op, pass and use names */
+    size_t stem_n;      /* the flag stem's length; SIZE_MAX when there is none */
 } ctoks;
+
+/* Could an identifier of n bytes be one of the roles' op, pass or use names? Most macro calls
+ * are none, and the length alone tells most of them (no strlen and compare per name). */
+static inline bool role_len(const ctoks *t, size_t n) { return t->role_lens >> (n & 63) & 1; }
 
 /* `#define NAME(params) body`, on lines [first, last] (continuations included). */
 typedef struct cdefine {
@@ -528,8 +534,9 @@ static bool macro_word(ix_file *f, ix_arena *a, const ctoks *toks, size_t k) {
     size_t n = toks->n;
     const ctok *t = &tv[k];
     const sunset_macro_roles *m = toks->roles;
-    bool flag = is_flag_define(m, t->s, t->n), pass = in_names(&m->pass, t->s, t->n);
-    bool op = in_names(&m->op, t->s, t->n), use = in_names(&m->use, t->s, t->n);
+    bool named = role_len(toks, t->n);
+    bool flag = t->n >= toks->stem_n && is_flag_define(m, t->s, t->n), pass = named && in_names(&m->pass, t->s, t->n);
+    bool op = named && in_names(&m->op, t->s, t->n), use = named && in_names(&m->use, t->s, t->n);
     if (!(flag || pass || op || use)) return true;
     uint32_t end = macro_end(tv, n, k);
     vec *into = flag ? &f->flag_defs : op ? &f->op_regs : use ? &f->reg_uses : &f->pass_regs;
@@ -572,7 +579,7 @@ static bool pass_wrapper(ix_file *f, ix_arena *a, ctoks *toks, size_t k) {
     const ctok *tv = toks->v, *t = &tv[k];
     const cdefine *d;
     unsigned pos;
-    if (in_names(&toks->roles->pass, t->s, t->n)) {
+    if (role_len(toks, t->n) && in_names(&toks->roles->pass, t->s, t->n)) {
         if (!ct_id(&tv[k + 2]) || !macro_param_at(toks, &tv[k + 2], &d, &pos) || !d->nn) return true;
         for (size_t i = 0; i < toks->wrappers.n; i++) {
             const cwrapper *w = &VEC_AT(&toks->wrappers, cwrapper, i);
@@ -696,8 +703,8 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
             while (i + 1 < toks->n_at && toks->at[i + 1] < next) i++; /* the '{' is handled next */
             continue;
         }
-        if (k + 2 < n && tv[k + 1].s[0] == '(' && (toks->wrappers.n || in_names(&toks->roles->pass, t->s, t->n)) &&
-            !pass_wrapper(f, a, toks, k))
+        bool registrar = role_len(toks, t->n) && in_names(&toks->roles->pass, t->s, t->n);
+        if (k + 2 < n && tv[k + 1].s[0] == '(' && (toks->wrappers.n || registrar) && !pass_wrapper(f, a, toks, k))
             oom = true;
         /* the call's shape first: most identifiers are not followed by '(' and a name, and
          * the DEFINE_ search reads the whole token */
@@ -715,8 +722,15 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
  * a brace stack telling namespace braces from others. */
 static bool class_uses(ix_file *f, const ctoks *toks) {
     if (!f->classes.n) return true;
-    uint64_t lens = 0; /* a bit per class name length (mod 64): most identifiers skip the compare */
-    for (size_t i = 0; i < f->classes.n; i++) lens |= (uint64_t)1 << (strlen(VEC_AT(&f->classes, ix_class, i).name) & 63);
+    /* each name's length, once (not a strlen per class per identifier of that length), and a
+     * bit per length (mod 64): most identifiers skip the compare */
+    size_t *len = sunset_malloc(f->classes.n * sizeof *len);
+    if (!len) return false;
+    uint64_t lens = 0;
+    for (size_t i = 0; i < f->classes.n; i++) {
+        len[i] = strlen(VEC_AT(&f->classes, ix_class, i).name);
+        lens |= (uint64_t)1 << (len[i] & 63);
+    }
     vec ns = VEC_INIT(bool);
     size_t other = 0; /* open braces that are not a namespace's */
     const ctok *tv = toks->v;
@@ -727,6 +741,7 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
                          (k >= 1 && CT_IS(&tv[k - 1], "extern"));
             if (!vec_push(&ns, &is_ns)) {
                 vec_free(&ns);
+                sunset_free(len);
                 return false;
             }
             other += !is_ns;
@@ -739,7 +754,7 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
         if (!ct_id(t) || !(lens >> (t->n & 63) & 1)) continue;
         for (size_t i = 0; i < f->classes.n; i++) {
             ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-            if (c->used_at || !c->top || strlen(c->name) != t->n || memcmp(c->name, t->s, t->n) != 0) continue;
+            if (c->used_at || !c->top || len[i] != t->n || memcmp(c->name, t->s, t->n) != 0) continue;
             if (t->line >= c->line && t->line <= c->end) continue;
             if (k > 0 && (CT_IS(&tv[k - 1], "class") || CT_IS(&tv[k - 1], "struct") || CT_IS(&tv[k - 1], "friend") ||
                           CT_IS(&tv[k - 1], "enum")))
@@ -752,6 +767,7 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
         }
     }
     vec_free(&ns);
+    sunset_free(len);
     return true;
 }
 
@@ -783,6 +799,11 @@ int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, 
     toks.roles = roles ? roles : &none;
     toks.defines = VEC_INIT(cdefine);
     toks.wrappers = VEC_INIT(cwrapper);
+    const vec *role_names[] = {&toks.roles->op, &toks.roles->pass, &toks.roles->use};
+    for (size_t r = 0; r < 3; r++)
+        for (size_t i = 0; i < role_names[r]->n; i++)
+            toks.role_lens |= (uint64_t)1 << (strlen(VEC_AT(role_names[r], const char *, i)) & 63);
+    toks.stem_n = toks.roles->flag_stem ? strlen(toks.roles->flag_stem) : SIZE_MAX;
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
     bool ok = cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) && class_uses(f, &toks) &&
               op_runs(f, a, d, len);

@@ -511,6 +511,7 @@ int rm_graph_build(ctx *c) {
 }
 
 void rm_graph_free(ctx *c) {
+    rm_live_users_free(c);
     for (size_t f = 0; c->fn && f < c->nf; f++) node_free(&c->fn[f]);
     for (size_t f = 0; c->out && f < c->nf; f++) vec_free(&c->out[f]);
     for (size_t f = 0; c->in && f < c->nf; f++) vec_free(&c->in[f]);

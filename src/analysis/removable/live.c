@@ -230,22 +230,43 @@ static bool flags_passes_live(ctx *c) {
     return changed;
 }
 
-void rm_liveness(ctx *c) {
-    /* the users of every legacy class's name, computed once: liveness marks nothing legacy */
-    vec leg = VEC_INIT(size_t);
+/* The legacy classes into leg (class ids); false on OOM. */
+static bool legacy_classes(const ctx *c, vec *leg) {
     for (size_t k = 0; k < c->classes.n; k++)
-        if (c->cn[k].legacy && !vec_push(&leg, &k)) c->oom = true;
+        if (c->cn[k].legacy && !vec_push(leg, &k)) return false;
+    return true;
+}
+
+void rm_live_users_free(ctx *c) {
+    for (size_t i = 0; c->live_cu && i < c->live_leg.n; i++) vec_free(&c->live_cu[i]);
+    sunset_free(c->live_cu);
+    c->live_cu = NULL;
+    vec_free(&c->live_leg);
+}
+
+/* The users of every legacy class's name (c->live_cu), computed once for the legacy classes
+ * there are now: liveness marks nothing legacy, so the what-ifs ask for the same ones. */
+static void legacy_class_users(ctx *c) {
+    vec leg = VEC_INIT(size_t);
+    if (!legacy_classes(c, &leg)) c->oom = true;
+    if (c->live_cu && leg.n == c->live_leg.n && (!leg.n || !memcmp(leg.v, c->live_leg.v, leg.n * sizeof(size_t)))) {
+        vec_free(&leg);
+        return;
+    }
+    rm_live_users_free(c);
+    c->live_leg = leg;
     const char **names = sunset_calloc(leg.n ? leg.n : 1, sizeof(char *));
-    vec *cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
-    if (!names || !cu) c->oom = true;
+    c->live_cu = sunset_calloc(leg.n ? leg.n : 1, sizeof(vec));
+    if (!names || !c->live_cu) c->oom = true;
     for (size_t i = 0; names && i < leg.n; i++) names[i] = VEC_AT(&c->classes, cls, VEC_AT(&leg, size_t, i)).c->name;
-    if (!c->oom && rm_users_of(c, names, leg.n, cu)) c->oom = true;
+    if (!c->oom && rm_users_of(c, names, leg.n, c->live_cu)) c->oom = true;
+    sunset_free(names);
+}
+
+void rm_liveness(ctx *c) {
+    legacy_class_users(c);
     /* live files keep the passes and flags they use, which can keep more files live */
     do {
-        files_classes_targets_live(c, &leg, cu);
+        files_classes_targets_live(c, &c->live_leg, c->live_cu);
     } while (!c->oom && flags_passes_live(c));
-    for (size_t i = 0; cu && i < leg.n; i++) vec_free(&cu[i]);
-    sunset_free(cu);
-    sunset_free(names);
-    vec_free(&leg);
 }

@@ -508,7 +508,9 @@ cleanup:
     return rc;
 }
 
-int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *p) {
+/* The plan, and when `migrate` the migrate table too (rm_migrate_fill). */
+static int plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, bool migrate,
+                      rm_plan *p) {
     static const sunset_cross_file none; /* no settings: no conventions */
     ctx c = {0};
     c.ix = ix;
@@ -526,12 +528,20 @@ int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset
     rm_liveness(&c);
     if (c.oom) goto cleanup;
     rc = plan(&c, p);
-    if (!rc && rs) rc = rm_migrate_fill(&c, rs, p);
+    if (!rc && rs && migrate) rc = rm_migrate_fill(&c, rs, p);
 cleanup:
     rm_graph_free(&c);
     pcre2_match_data_free(c.md);
     if (rc) rm_plan_free(p);
     return rc;
+}
+
+int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *p) {
+    return plan_build(ix, rs, res, true, p);
+}
+
+int rm_plan_build_lean(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *p) {
+    return plan_build(ix, rs, res, false, p);
 }
 
 void rm_plan_free(rm_plan *p) {

@@ -136,6 +136,11 @@ typedef struct ctx {
         size_t file;
     } *seed_dirs;
     size_t n_seed_dirs;
+    /* rm_liveness: the legacy classes (class ids) and the files using each one's name, kept
+     * for the what-ifs' runs (whatif.c), which mark nothing legacy: asked again only when the
+     * legacy classes are not these */
+    vec live_leg;           /* size_t */
+    vec *live_cu;           /* per live_leg entry: size_t file ids */
     size_t block_p1;        /* what-if (whatif.c): file + 1 that never turns live, 0 none */
     size_t mute_p1;         /* what-if: file + 1 whose references keep nothing live, 0 none */
     bool oom;
@@ -156,7 +161,7 @@ bool rm_is_header(const char *path);
 /* Files f and g are a.cc and a.h: the same path up to the last '.' (stem_n). */
 bool rm_same_stem_files(const ctx *c, size_t f, size_t g);
 bool rm_u64_has(const uint64_t *v, size_t n, uint64_t h);
-/* A Python test module (settings.cross_file.test_modules) / a file of a test tree (test_trees). */
+/* A Python test module / a file of a test tree (settings.test_paths entries with the role "module" / "tree"). */
 bool rm_matches(const ctx *c, const vec *regexes, const char *path);
 bool rm_has_string(const vec *strings, const char *s);
 bool rm_is_test_module(const ctx *c, const char *path);
@@ -226,6 +231,8 @@ void rm_seeds(ctx *c);
 void rm_propagate(ctx *c);
 /* The liveness fixed point, flags and passes included. */
 void rm_liveness(ctx *c);
+/* Frees what rm_liveness keeps for the what-ifs (rm_graph_free calls it). */
+void rm_live_users_free(ctx *c);
 
 /* ---- what migrating a live legacy file unblocks (whatif.c) ---- */
 
