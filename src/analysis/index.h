@@ -109,6 +109,8 @@ typedef struct ix_file {
     uint64_t *attr;         /* Python: sorted ix_attr_key of each name an import binds that a scope
                                uses only as an attribute (`base.core`, `core` imported) */
     size_t n_attr;
+    uint64_t facts;         /* a digest of every field above but size and n_lines, never 0,
+                               taken when the file is lexed (index/digest.c: ix_file_facts) */
 } ix_file;
 
 struct sunset_macro_roles;
@@ -158,6 +160,11 @@ bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, void *bytes,
 
 /* Sort by path; call once after every add. */
 void sunset_index_finish(sunset_index *ix);
+
+/* Every fact of a finished index but its files' sizes and line counts, as one number from
+ * seed (src/analysis/index/digest.c): the removal plan's cache key. false when the index is
+ * not finished or is incomplete (out of memory), and then no key. */
+bool sunset_index_facts_digest(const sunset_index *ix, uint64_t seed, uint64_t *out);
 
 /* Lookups (after finish). */
 const ix_file *sunset_index_file(const sunset_index *ix, const char *path);

@@ -160,6 +160,15 @@ int rm_plan_build(const sunset_index *ix, const sunset_ruleset *rs, const sunset
 int rm_plan_build_lean(const sunset_index *ix, const sunset_ruleset *rs, const sunset_result *res, rm_plan *plan);
 void rm_plan_free(rm_plan *plan);
 
+/* The plan as bytes (src/analysis/removable/store.c), for the content cache: encode appends to
+ * out (0, -1 on OOM); decode fills p from n bytes encode wrote under the same rule set (0; 1
+ * when they do not decode or name a rule rs lacks, p then empty; -1 on OOM). A decoded plan
+ * takes its whole files' last lines from ix (rm_plan_refresh_lines): the one fact of the index
+ * its key leaves out. */
+int rm_plan_encode(const rm_plan *p, sb *out);
+int rm_plan_decode(const char *bytes, size_t n, const sunset_ruleset *rs, rm_plan *p);
+void rm_plan_refresh_lines(rm_plan *p, const sunset_index *ix);
+
 /* Derived findings for `scan --derive`: one finding per derived legacy file, class, target,
  * flag or pass (rule "DERIVED", the family and task of its chain's seed rule as rs defines
  * it, `test` from the item's own path by rs's settings.test_paths, the chain rendered by

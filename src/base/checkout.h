@@ -66,8 +66,15 @@ int sunset_checkout_tracked(const sunset_checkout *co, vec *out);
  * executable bit) match the file's lstat, and that is not racily clean (its mtime is older
  * than the index file's: a file written in the same instant as the index may have changed
  * unseen). Else ids[i] = 0: the caller reads the file. Outside a work tree every id is 0.
- * Returns how many ids are known. */
-size_t sunset_checkout_blob_ids(const sunset_checkout *co, char *const *files, size_t n, uint64_t *ids);
+ * Returns how many ids are known. stamps (NULL: not wanted): see sunset_stat_stamp. */
+size_t sunset_checkout_blob_ids(const sunset_checkout *co, char *const *files, size_t n, uint64_t *ids,
+                                uint64_t *stamps);
+/* The stat data git compares (mode, size, inode, device, owner, mtime and ctime to the
+ * nanosecond) as one number, never 0: stamps[i] above is that of the lstat that vouched for
+ * ids[i], so a reader that finds the same stamp after reading the file has read that blob's
+ * bytes (a write in between moves mtime past it). */
+struct stat;
+uint64_t sunset_stat_stamp(const struct stat *st);
 
 /* rev's tree in the checkout's repository into *tree (caller frees with git_tree_free): 0, or
  * -1 with a message; a revision that does not resolve gets the fetch a shallow clone needs. */

@@ -34,9 +34,10 @@ static uint64_t env_hash(uint64_t h) {
 /* The files: each path with its index blob id, else a digest of its bytes. */
 static bool files_hash(const scan_ctx *s, uint64_t *h) {
     size_t n = s->files.n;
-    uint64_t *ids = sunset_calloc(n ? n : 1, sizeof *ids);
+    bool own = !s->blob_ids || s->n_blob != n; /* scan_vouch's, when it ran */
+    uint64_t *ids = own ? sunset_calloc(n ? n : 1, sizeof *ids) : s->blob_ids;
     if (!ids) return false;
-    sunset_checkout_blob_ids(&s->co, (char *const *)s->files.v, n, ids);
+    if (own) sunset_checkout_blob_ids(&s->co, (char *const *)s->files.v, n, ids, NULL);
     sb path = {0}, buf = {0};
     bool ok = true;
     for (size_t i = 0; ok && i < n; i++) {
@@ -54,7 +55,7 @@ static bool files_hash(const scan_ctx *s, uint64_t *h) {
     }
     sb_free(&path);
     sb_free(&buf);
-    sunset_free(ids);
+    if (own) sunset_free(ids);
     return ok;
 }
 
@@ -198,6 +199,98 @@ void replay_store(const char *cache_dir, uint64_t key, const sb *doc, const sb *
     }
     sb_free(&body);
     sb_free(&check);
+    sb_free(&file);
+    sb_free(&p);
+}
+
+/* ---- the removal plan's cache: <cache>/<namespace>.plan ----
+ *
+ * The plan is a function of the index's facts, the scan's findings and the rule set: its key
+ * is the content cache's namespace (rules, settings, version, binary), the options, the
+ * configuration file's bytes, the displayed root, every fact of the index but the files' sizes
+ * and line counts (sunset_index_facts_digest) and every field of every finding. An edit that
+ * changes neither a fact nor a finding (a comment, a line appended) keeps the plan; the
+ * whole files' last lines are then read from this run's index. One plan per namespace is
+ * kept: "sunset-plan 1 <key> <length> <checksum>\n" and rm_plan_encode's bytes. */
+
+static uint64_t span_hash(const sunset_span *s, uint64_t h) {
+    uint32_t v[4] = {s->line, s->col, s->end_line, s->end_col};
+    return hash64(v, sizeof v, h);
+}
+
+static uint64_t findings_hash(const sunset_result *res, uint64_t h) {
+    h = hash_str(res->root, hash64(&res->n_findings, sizeof res->n_findings, h));
+    for (size_t i = 0; i < res->n_findings; i++) {
+        const sunset_finding *f = &res->findings[i];
+        const char *strs[] = {f->rule_id, f->family, f->message, f->fix, f->path, f->matched, f->snippet,
+                              f->enc_kind, f->enc_name, f->justification, f->chain};
+        for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) h = hash_str(strs[k], h);
+        long nums[] = {f->task, f->severity, f->ctx, f->test, f->suppressed, f->derived, f->enc_start, f->enc_end};
+        h = span_hash(&f->stmt, span_hash(&f->span, hash64(nums, sizeof nums, h)));
+        h = hash64(f->fingerprint, sizeof f->fingerprint, h);
+    }
+    return h;
+}
+
+bool replay_plan_key(const cli *c, const scan_ctx *s, uint64_t ns, const sunset_index *ix, const sunset_result *res,
+                     uint64_t *key) {
+    if (!s->cache || !s->cache_dir || c->no_cache || s->shard.n || c->shard) return false;
+    uint64_t h = hash64("sunset-plan-lean-1", 18, ns); /* scan_plan keeps only the lean plan */
+    for (int i = 0; i < c->argc; i++)
+        if (!names_output(c, i) && !(i + 1 < c->argc && c->output == c->argv[i + 1])) h = hash_str(c->argv[i], h);
+    const char *strs[] = {s->root, s->shown, s->repo_prefix, s->co.display, s->queries};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) h = hash_str(strs[i], h);
+    if (s->cfg.path) {
+        char *text = NULL;
+        size_t len = 0;
+        if (read_file(s->cfg.path, 0, &text, &len)) return false;
+        h = hash64(text, len, hash_str(s->cfg.path, h));
+        sunset_free(text);
+    }
+    if (!sunset_index_facts_digest(ix, h, &h)) return false;
+    *key = findings_hash(res, h);
+    return true;
+}
+
+static void plan_path(sb *p, const char *cache_dir, uint64_t ns) {
+    sb_printf(p, "%s/%016llx.plan", cache_dir, (unsigned long long)ns);
+}
+
+bool replay_plan_load(const char *cache_dir, uint64_t ns, uint64_t key, const sunset_ruleset *rs,
+                      const sunset_index *ix, rm_plan *plan) {
+    sb p = {0};
+    plan_path(&p, cache_dir, ns);
+    char *text = NULL;
+    size_t len = 0;
+    bool ok = !p.oom && read_file(p.s, 0, &text, &len) == 0;
+    sb_free(&p);
+    if (!ok) return false;
+    unsigned long long k, sum;
+    size_t n;
+    int used = 0;
+    char *nl = memchr(text, '\n', len);
+    ok = nl && sscanf(text, "sunset-plan 1 %llx %zu %llx%n", &k, &n, &sum, &used) == 3 && text + used == nl &&
+         k == key && (size_t)(text + len - nl - 1) == n && hash64(nl + 1, n, key) == sum &&
+         rm_plan_decode(nl + 1, n, rs, plan) == 0;
+    if (ok) rm_plan_refresh_lines(plan, ix);
+    sunset_free(text);
+    return ok;
+}
+
+void replay_plan_store(const char *cache_dir, uint64_t ns, uint64_t key, const rm_plan *plan) {
+    sb file = {0}, p = {0};
+    sb_printf(&file, "sunset-plan 1 %016llx ", (unsigned long long)key);
+    size_t head = file.len;
+    sb_printf(&file, "%020zu %016llx\n", (size_t)0, 0ull); /* the length and checksum, filled in below */
+    size_t body = file.len;
+    if (rm_plan_encode(plan, &file) == 0 && !file.oom) {
+        char num[40];
+        snprintf(num, sizeof num, "%020zu %016llx", file.len - body,
+                 (unsigned long long)hash64(file.s + body, file.len - body, key));
+        memcpy(file.s + head, num, 37);
+        plan_path(&p, cache_dir, ns);
+        if (!p.oom) (void)write_file_atomic(p.s, file.s, file.len);
+    }
     sb_free(&file);
     sb_free(&p);
 }

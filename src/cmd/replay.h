@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "analysis/removable.h"
 #include "cmd/session.h"
 
 /* The run key of a prepared scan (s walked, not started), from ns (the content cache's
@@ -29,5 +30,15 @@ bool replay_try(const cli *c, const char *cache_dir, uint64_t key, double elapse
 #define REPLAY_SENTINEL_MS 987654321.0
 void replay_store(const char *cache_dir, uint64_t key, const sb *doc, const sb *sentinel_doc, double elapsed_ms,
                   int rc);
+
+/* The removal plan's cache (cmd/replay.c), one plan per namespace ns: the key of a plan built
+ * from ix (finished) and res under s's rules and options, false when there is none (no
+ * cache, a shard, OOM); a stored plan for key into plan (true; its whole files' last lines
+ * from ix), else false and plan empty; store one (errors silent). */
+bool replay_plan_key(const cli *c, const scan_ctx *s, uint64_t ns, const sunset_index *ix, const sunset_result *res,
+                     uint64_t *key);
+bool replay_plan_load(const char *cache_dir, uint64_t ns, uint64_t key, const sunset_ruleset *rs,
+                      const sunset_index *ix, rm_plan *plan);
+void replay_plan_store(const char *cache_dir, uint64_t ns, uint64_t key, const rm_plan *plan);
 
 #endif

@@ -131,6 +131,8 @@ void scan_ctx_free(scan_ctx *s) {
     sunset_free(s->bundled_queries);
     sunset_checkout_close(&s->co); /* root, shown, repo_prefix and starts are its */
     sunset_free(s->cache_dir);
+    sunset_free(s->blob_ids);
+    sunset_free(s->blob_stamps);
     memset(s, 0, sizeof *s);
 }
 
@@ -543,8 +545,29 @@ int scan_prepare(const cli *c, scan_ctx *s) {
     return rc ? rc : scan_prepare_engine(c, s);
 }
 
+void scan_vouch(const cli *c, scan_ctx *s) {
+    if (s->blob_ids || !s->cache_dir || c->no_cache || !s->co.repo) return;
+    size_t n = s->files.n ? s->files.n : 1;
+    s->blob_ids = sunset_calloc(n, sizeof *s->blob_ids);
+    s->blob_stamps = sunset_calloc(n, sizeof *s->blob_stamps);
+    if (!s->blob_ids || !s->blob_stamps) {
+        sunset_free(s->blob_ids);
+        sunset_free(s->blob_stamps);
+        s->blob_ids = s->blob_stamps = NULL;
+        return;
+    }
+    s->n_blob = s->files.n;
+    sunset_checkout_blob_ids(&s->co, (char *const *)s->files.v, s->files.n, s->blob_ids, s->blob_stamps);
+}
+
 int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
-    if (sunset_engine_scan(s->eng, s->root, (char *const *)s->files.v, s->files.n, res)) {
+    /* unchanged files by their blob ids: the engine finds what they were read as in the cache */
+    bool vouched = s->cache && s->blob_ids && s->n_blob == s->files.n;
+    s->eo.blob_ids = vouched ? s->blob_ids : NULL;
+    s->eo.blob_stamps = vouched ? s->blob_stamps : NULL;
+    int err = sunset_engine_scan(s->eng, s->root, (char *const *)s->files.v, s->files.n, res);
+    s->eo.blob_ids = s->eo.blob_stamps = NULL;
+    if (err) {
         fprintf(stderr, "sunset: out of memory during the scan\n");
         return EXIT_USAGE;
     }
@@ -601,8 +624,18 @@ int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_pla
     sunset_index *ix = NULL;
     int rc = scan_with_index(c, s, res, &ix);
     if (rc) goto cleanup;
-    if (rm_plan_build_lean(ix, s->rs, res, plan) ||
-        (derive && rm_plan_derived_findings(plan, s->rs, rm_chain_write, res))) {
+    /* a plan kept from a run with the same facts and findings (cmd/replay.c), else built;
+     * only this lean plan (no migrate table) is ever kept */
+    uint64_t ns = scan_cache_namespace(s), key = 0;
+    bool keyed = replay_plan_key(c, s, ns, ix, res, &key);
+    bool kept = keyed && replay_plan_load(s->cache_dir, ns, key, s->rs, ix, plan);
+    if (!kept && rm_plan_build_lean(ix, s->rs, res, plan)) {
+        fprintf(stderr, "sunset: out of memory building the removal plan\n");
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    if (keyed && !kept) replay_plan_store(s->cache_dir, ns, key, plan);
+    if (derive && rm_plan_derived_findings(plan, s->rs, rm_chain_write, res)) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         rc = EXIT_USAGE;
         goto cleanup;
@@ -673,6 +706,7 @@ cleanup:
  * run's key is written again; after a run, one with nothing on stderr that a replay would
  * miss (a warning, a note) is stored with its exit code. */
 static bool scan_replayed(const cli *c, scan_ctx *s, double t0, uint64_t *key, bool *keyed, int *rc) {
+    scan_vouch(c, s);
     *keyed = replay_key(c, s, scan_cache_namespace(s), key);
     return *keyed && replay_try(c, s->cache_dir, *key, sunset_clock_ms() - t0, rc);
 }

@@ -34,6 +34,10 @@ typedef struct scan_ctx {
     walk_stats ws;
     struct sunset_cache *cache; /* NULL with --no-cache */
     char *cache_dir;   /* where the cache lives (see cache_location); owned */
+    uint64_t *blob_ids, *blob_stamps; /* per file of `files` (n_blob of them): the index's blob id
+                        * and the vouching lstat's stamp, 0 when the checkout cannot vouch
+                        * (base/checkout.h); NULL until scan_vouch; owned */
+    size_t n_blob;
     /* The scan options derived from the command line (which stays const) and the
      * configuration, built once: */
     const char *config_from; /* set before scan_load_rules: where the configuration search
@@ -71,6 +75,10 @@ void scan_inputs_id(const cli *c, const scan_ctx *s, const vec *paths, const cha
 /* The scan with the cross-file index attached (the analysis in src/analysis/ runs on it):
  * scan_execute with an index; on success *ix (caller frees with sunset_index_free) is
  * finished and res filled. Returns an exit code, having printed any error. */
+/* What the git index knows of s->files without reading them (s->blob_ids), once, when the
+ * cache is on: the warm path's key and the engine's lookups of unchanged files use it. */
+void scan_vouch(const cli *c, scan_ctx *s);
+
 struct sunset_index;
 int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, struct sunset_index **ix);
 /* `scan --derive`: scan_execute, then one derived finding (marked derived, with its evidence

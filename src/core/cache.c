@@ -3,7 +3,7 @@
  *
  *   "SUNSETC4" | u64 namespace | then entries until EOF:
  *   u64 key | u64 content length | u64 content digest | u64 namespace | u64 last used (unix
- *   time) | u32 payload length | u32 FNV-1a of the payload | u32 kind | u32 0 | payload,
+ *   time) | u32 payload length | u32 checksum of the payload (sum32) | u32 kind | u32 0 | payload,
  *   zero-padded to a multiple of 8 bytes
  *
  * Kind 0 is a file's findings, any other a side entry (sunset_cache_get_blob): findings are
@@ -16,18 +16,22 @@
  * A payload is one file's result: counter deltas, findings (rule id, span, context, test
  * flag, matched text, snippet, enclosing scope) and warnings. Severity is not stored: it is
  * recomputed from the rule and context at replay, so it follows severity overrides. An entry
- * whose checksum or structure is wrong is skipped and counted as corrupt; a truncated file
- * keeps the entries before the cut. The whole file is rewritten on save (temp + rename).
+ * whose structure is wrong is skipped at load, one whose checksum is wrong when it is first
+ * used (entry_verified), and counted as corrupt; a truncated file keeps the entries before the
+ * cut, and of two entries with one key the later wins. A save appends this run's entries when
+ * that is all that changed (save_append), else rewrites the file whole (temp + rename).
  */
 #include "core/cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,7 +39,8 @@
 #include "base/git.h"
 #include "core/rules_int.h"
 
-#define MAGIC "SUNSETC4" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads */
+#define MAGIC "SUNSETC5" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads;
+                            C5: the checksum eight bytes a step */
 #define ENTRY_HEAD 56
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
  * Adding one changes the binary, and the namespace covers the binary (cmd/session.c), so an older
@@ -51,6 +56,9 @@ typedef struct centry {
     uint32_t kind;      /* 0 findings, else a side entry's tag */
     sunset_blob_export export_fn; /* a live side entry (payload rebased by its user): writes it
                                      back as bytes; NULL = payload is the bytes */
+    bool fresh;         /* stored during this run: not in the file yet */
+    bool verified;      /* the payload agrees with sum (checked when first used, not at load) */
+    uint32_t sum;       /* a loaded entry's checksum, as the file holds it */
     uint32_t size;
     unsigned char *payload;
 } centry;
@@ -66,7 +74,11 @@ struct sunset_cache {
     sunset_cache_stats st;
     uint64_t now;
     char *file_text;    /* the cache file as loaded: the loaded entries' payloads, uncopied */
+    bool mapped;        /* file_text is a private mapping of the file (load_file), not a copy */
+    size_t file_len;    /* its length */
     bool changed;       /* an entry stored, dropped or found corrupt: save writes the file */
+    bool rewrite;       /* save rewrites the file whole (else it may append the fresh entries):
+                           an entry dropped or found corrupt, last-use times to write */
 };
 
 static void drop_payload(centry *e) {
@@ -126,9 +138,11 @@ static centry *find_slot(sunset_cache *c, uint64_t key) {
     return &c->slots[h];
 }
 
-static bool grow(sunset_cache *c) {
-    if ((c->n + 1) * 2 <= c->cap) return true;
+/* Room for `want` more entries (at most half full): at least doubled. */
+static bool reserve(sunset_cache *c, size_t want) {
+    if ((c->n + want) * 2 <= c->cap) return true;
     size_t cap = c->cap ? c->cap * 2 : 4096;
+    while ((c->n + want) * 2 > cap) cap *= 2;
     centry *s = sunset_calloc(cap, sizeof *s);
     if (!s) return false;
     centry *old = c->slots;
@@ -139,6 +153,23 @@ static bool grow(sunset_cache *c) {
         if (old[i].key) *find_slot(c, old[i].key) = old[i];
     sunset_free(old);
     return true;
+}
+
+static bool grow(sunset_cache *c) { return reserve(c, 1); }
+
+/* How many entries the bytes after the file's header hold, by their lengths alone: the table
+ * is made that big once (rehashing it on the way up was a tenth of opening a tree's cache). */
+static size_t count_entries(const unsigned char *p, const unsigned char *end) {
+    size_t n = 0;
+    while ((size_t)(end - p) >= ENTRY_HEAD) {
+        uint32_t size;
+        memcpy(&size, p + 40, 4);
+        size_t padded = ((size_t)size + 7) & ~(size_t)7;
+        if ((size_t)(end - p - ENTRY_HEAD) < padded) break;
+        p += ENTRY_HEAD + padded;
+        n++;
+    }
+    return n;
 }
 
 /* Takes ownership of payload, unless borrowed (a part of c->file_text). */
@@ -153,6 +184,7 @@ static void put_entry(sunset_cache *c, const centry *head, bool used, unsigned c
     else c->n++;
     *e = *head;
     e->used = used;
+    e->fresh = e->verified = used; /* stored now, or loaded (checked when first used) */
     e->borrowed = borrowed;
     e->size = size;
     e->payload = payload;
@@ -215,10 +247,42 @@ static size_t *counter(sunset_stats *s, int i) {
     return NULL; /* not reached: i < N_COUNTERS */
 }
 
-static uint32_t fnv32(const unsigned char *p, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
+/* A payload's checksum: eight bytes a step (FNV-1a's byte a step over a tree's 35 MB of
+ * entries was a seventh of a warm run's CPU), folded to 32 bits. */
+static uint32_t sum32(const unsigned char *p, size_t n) {
+    uint64_t h[4] = {0x84222325cbf29ce4ULL ^ n, 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) /* four lanes: the multiplies overlap */
+        for (int k = 0; k < 4; k++) {
+            uint64_t v;
+            memcpy(&v, p + i + 8 * k, 8);
+            h[k] = (h[k] ^ v) * 0x100000001b3ULL;
+            h[k] ^= h[k] >> 32;
+        }
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, p + i, 8);
+        h[0] = (h[0] ^ v) * 0x100000001b3ULL;
+        h[0] ^= h[0] >> 32;
+    }
+    uint64_t tail = 0;
+    if (n > i) memcpy(&tail, p + i, n - i);
+    uint64_t x = mix(h[0] ^ tail) ^ mix(h[1] + 1) ^ mix(h[2] + 2) ^ mix(h[3] + 3);
+    return (uint32_t)(x ^ (x >> 32));
+}
+
+/* Is a loaded entry's payload what its checksum says? Checked once, when the entry is first
+ * used: a warm run uses a fraction of a tree's entries, and checking all at load was most of
+ * opening the cache. A bad one is dropped, and the file rewritten. Under c->mu. */
+static bool entry_verified(sunset_cache *c, centry *e) {
+    if (e->verified) return true;
+    if (e->payload && sum32(e->payload, e->size) == e->sum) return e->verified = true;
+    c->st.corrupt++;
+    drop_payload(e);
+    e->size = 0;
+    e->len = (uint64_t)-1; /* never matches; overwritten by the next store */
+    c->changed = c->rewrite = true;
+    return false;
 }
 
 /* ---- where a cache may live ---- */
@@ -304,6 +368,27 @@ done:
 
 /* ---- load / save ---- */
 
+/* The cache file's bytes: a private, writable mapping (the index rebases its entries where
+ * they lie, and only the pages it writes are copied; a copy of 35 MB and the zeroed pages to
+ * hold it were most of opening a Paddle tree's cache), else a copy read. The file is never
+ * truncated in place (a save appends, or replaces it by a rename), so the mapping stays whole.
+ * Not MAP_POPULATE: on a private writable mapping it breaks copy-on-write for every page. */
+static bool load_file(sunset_cache *c, char **text, size_t *len) {
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16 && st.st_size <= (1 << 30)) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            close(fd);
+            *text = m;
+            *len = (size_t)st.st_size;
+            return c->mapped = true;
+        }
+    }
+    if (fd >= 0) close(fd);
+    return read_file(c->path, 1u << 30, text, len) == 0;
+}
+
 sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_ruleset *rs, size_t max_bytes) {
     sunset_cache *c = sunset_calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -321,14 +406,14 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
     pthread_mutex_init(&c->mu, NULL);
     char *text = NULL;
     size_t len = 0;
-    if (read_file(c->path, 1u << 30, &text, &len) != 0) return c; /* no cache yet */
+    if (!load_file(c, &text, &len)) return c; /* no cache yet */
     rd r = {(const unsigned char *)text, (const unsigned char *)text + len, false};
     if (len < 16 || memcmp(text, MAGIC, 8) != 0) {
         c->st.corrupt++;
     } else {
         r.p += 8;
         if (get64(&r) != ns) c->st.corrupt++;
-        else
+        else if (reserve(c, count_entries(r.p, r.end) + 1))
             while (r.p < r.end) {
                 centry h = {0};
                 h.key = get64(&r);
@@ -344,20 +429,27 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
                     c->st.corrupt++;
                     break;
                 }
-                if (!h.key || h.ns != ns || fnv32(r.p, size) != sum) {
+                if (!h.key || h.ns != ns) {
                     c->st.corrupt++;
                     r.p += padded;
                     continue;
                 }
                 /* the payload stays where it was read: no copy of a cache that holds the
                  * index's entries of every file (tens of MB) */
+                h.sum = sum; /* checked when first used (entry_verified) */
                 put_entry(c, &h, false, (unsigned char *)r.p, size, true);
                 c->st.loaded++;
                 r.p += padded;
             }
     }
     c->file_text = text;
-    c->changed = c->st.corrupt > 0;
+    c->file_len = len;
+    if (c->mapped && c->st.loaded == 0) { /* nothing in it is used: give the mapping back now */
+        munmap(text, len);
+        c->file_text = NULL;
+        c->mapped = false;
+    }
+    c->changed = c->rewrite = c->st.corrupt > 0;
     return c;
 }
 
@@ -369,12 +461,59 @@ static int cmp_recent(const void *x, const void *y) {
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
+/* One entry in the file's form appended to out: the header's room, then the payload (a live
+ * side entry is written back as bytes in place), and the checksum of what the file holds. A
+ * loaded entry never used is checked on the way (its bytes against the checksum it came
+ * with): a damaged one is left out rather than written with a new, agreeing checksum. */
+static bool write_entry(sunset_cache *c, sb *out, const centry *e) {
+    static const char zeros[ENTRY_HEAD];
+    size_t start = out->len, at = out->len + ENTRY_HEAD;
+    sb_putn(out, zeros, ENTRY_HEAD);
+    sb_putn(out, (const char *)e->payload, e->size);
+    sb_putn(out, zeros, (8 - e->size % 8) % 8);
+    if (out->oom) return false;
+    if (e->export_fn) e->export_fn(out->s + at, e->payload, e->size);
+    uint32_t sum = sum32((const unsigned char *)out->s + at, e->size);
+    if (!e->verified && !e->export_fn && sum != e->sum) {
+        c->st.corrupt++;
+        out->len = start;
+        return true;
+    }
+    uint64_t h64[5] = {e->key, e->len, e->digest, e->ns, e->used ? c->now : e->last_used};
+    uint32_t h32[4] = {e->size, sum, e->kind, 0};
+    memcpy(out->s + at - ENTRY_HEAD, h64, sizeof h64);
+    memcpy(out->s + at - sizeof h32, h32, sizeof h32);
+    return true;
+}
+
+/* The fresh entries appended to the file as loaded, in one write: a run after a one-file
+ * edit stores a few entries, and rewriting tens of MB for them was a tenth of its CPU. Only
+ * when nothing else changed, the file is still the length it was loaded at (no other run
+ * wrote it since) and it stays within max_bytes; else false, and the file is rewritten. */
+static bool save_append(sunset_cache *c) {
+    if (c->rewrite || !c->file_text) return false;
+    sb out = {0};
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i].key && c->slots[i].fresh && !write_entry(c, &out, &c->slots[i])) break;
+    bool ok = false;
+    int fd = out.oom || c->file_len + out.len > c->max_bytes ? -1 : open(c->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == c->file_len) {
+        ok = out.len == 0 || write(fd, out.s, out.len) == (ssize_t)out.len;
+        /* a short write leaves a truncated last entry, which a load skips (and rewrites) */
+    }
+    if (fd >= 0) close(fd);
+    sb_free(&out);
+    return ok;
+}
+
 int sunset_cache_save(sunset_cache *c) {
     if (!c) return 0;
     /* a run that replayed every file leaves the file as it was (but for the entries' last-use
      * times, which only order the eviction): rewriting tens of MB would cost more than the
      * replay */
     if (!c->changed) return 0;
+    if (save_append(c)) return 0;
     centry **order = sunset_calloc(c->n ? c->n : 1, sizeof *order);
     if (!order) return ENOMEM;
     size_t k = 0;
@@ -391,19 +530,7 @@ int sunset_cache_save(sunset_cache *c) {
             c->st.evicted += k - i;
             break;
         }
-        /* the header's room, then the payload: a live side entry is written back as bytes
-         * in place, and the checksum is of what the file holds */
-        static const char zeros[ENTRY_HEAD];
-        size_t at = out.len + ENTRY_HEAD;
-        sb_putn(&out, zeros, ENTRY_HEAD);
-        sb_putn(&out, (const char *)e->payload, e->size);
-        sb_putn(&out, zeros, (8 - e->size % 8) % 8);
-        if (out.oom) break;
-        if (e->export_fn) e->export_fn(out.s + at, e->payload, e->size);
-        uint64_t h64[5] = {e->key, e->len, e->digest, e->ns, e->used ? c->now : e->last_used};
-        uint32_t h32[4] = {e->size, fnv32((const unsigned char *)out.s + at, e->size), e->kind, 0};
-        memcpy(out.s + at - ENTRY_HEAD, h64, sizeof h64);
-        memcpy(out.s + at - sizeof h32, h32, sizeof h32);
+        if (!write_entry(c, &out, e)) break;
         kept++;
     }
     sunset_free(order);
@@ -451,7 +578,8 @@ int sunset_cache_save(sunset_cache *c) {
 void sunset_cache_free(sunset_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->cap; i++) drop_payload(&c->slots[i]);
-    sunset_free(c->file_text);
+    if (c->mapped) munmap(c->file_text, c->file_len);
+    else sunset_free(c->file_text);
     sunset_free(c->slots);
     sunset_free(c->path);
     pthread_mutex_destroy(&c->mu);
@@ -470,14 +598,14 @@ sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c) {
  * wait; once one is a day old the run saves, so the eviction order stays within a day of
  * the truth. Under c->mu. */
 static void note_use(sunset_cache *c, const centry *e) {
-    if (c->now > e->last_used + 86400) c->changed = true;
+    if (c->now > e->last_used + 86400) c->changed = c->rewrite = true;
 }
 
 bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
                          sunset_result *res) {
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, key) : NULL;
-    if (!e || !e->key || e->len != len || e->digest != digest || e->ns != c->ns) {
+    if (!e || !e->key || e->len != len || e->digest != digest || e->ns != c->ns || !entry_verified(c, e)) {
         c->st.misses++;
         pthread_mutex_unlock(&c->mu);
         return false;
@@ -547,7 +675,7 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t dig
         c->st.misses++;
         drop_payload(e);
         e->size = 0;
-        c->changed = true;
+        c->changed = c->rewrite = true;
         e->len = (uint64_t)-1; /* never matches; overwritten by the next store */
         pthread_mutex_unlock(&c->mu);
         return false;
@@ -618,7 +746,7 @@ bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t 
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, k) : NULL;
     bool ok = e && e->key && e->len == len && e->digest == digest && e->ns == c->ns && e->payload &&
-              e->kind == tag && !e->export_fn;
+              e->kind == tag && !e->export_fn && entry_verified(c, e);
     if (ok) {
         e->used = true;
         note_use(c, e);
@@ -636,6 +764,32 @@ void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t l
     centry h = {.key = blob_key(tag, key), .len = len, .digest = digest, .ns = c->ns, .last_used = c->now,
                 .kind = tag, .export_fn = export_fn};
     put_entry(c, &h, true, (unsigned char *)(uintptr_t)live, (uint32_t)n, true);
+    c->changed = true;
+    pthread_mutex_unlock(&c->mu);
+}
+
+bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n) {
+    uint64_t k = blob_key(tag, key);
+    pthread_mutex_lock(&c->mu);
+    centry *e = c->cap ? find_slot(c, k) : NULL;
+    bool ok = e && e->key && e->kind == tag && e->len == n && e->digest == check && e->ns == c->ns && e->payload &&
+              e->size == n && !e->export_fn && entry_verified(c, e);
+    if (ok) {
+        memcpy(out, e->payload, n);
+        e->used = true;
+        note_use(c, e);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return ok;
+}
+
+void sunset_cache_put_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, const void *data, size_t n) {
+    unsigned char *copy = n <= UINT32_MAX ? sunset_malloc(n ? n : 1) : NULL;
+    if (!copy) return;
+    memcpy(copy, data, n);
+    pthread_mutex_lock(&c->mu);
+    centry h = {.key = blob_key(tag, key), .len = n, .digest = check, .ns = c->ns, .last_used = c->now, .kind = tag};
+    put_entry(c, &h, true, copy, (uint32_t)n, false);
     c->changed = true;
     pthread_mutex_unlock(&c->mu);
 }

@@ -31,9 +31,12 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t namespace_hash,
  * tree; NULL only for a dir outside it (another repository, or none: opened from dir). */
 typedef struct git_repository git_repository;
 bool sunset_cache_dir_refused_in(const char *dir, git_repository *repo, char *why, size_t n);
-/* Write the cache back (atomically: temp file + rename, so concurrent runs never see a torn
- * file; the last writer wins), keeping this run's entries and then the most recently used
- * ones up to max_bytes. Returns 0 or an errno value. */
+/* Write the cache back: when this run only stored entries, they are appended to the file in
+ * one write (if no other run wrote it since it was loaded and it stays within max_bytes; a
+ * reader that meets a torn last entry keeps the ones before it); else rewritten whole
+ * (atomically: temp file + rename, so concurrent runs never see a torn file; the last writer
+ * wins), keeping this run's entries and then the most recently used ones up to max_bytes.
+ * Returns 0 or an errno value. */
 int sunset_cache_save(sunset_cache *c);
 void sunset_cache_free(sunset_cache *c); /* accepts NULL */
 sunset_cache_stats sunset_cache_get_stats(const sunset_cache *c);
@@ -70,6 +73,14 @@ bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t 
                             bool (*take)(void *ud, void *bytes, size_t n), void *ud, sunset_blob_export export_fn);
 void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
                            const void *live, size_t n, sunset_blob_export export_fn);
+
+/* Small side records the cache owns (a copy is stored and handed back), under (tag, key)
+ * with a check value that must agree, e.g. SUNSET_CACHE_TAG_VOUCH: what a file known by its
+ * git blob id was read as (core/engine.c). get copies exactly n bytes into out, true when a
+ * record of that size agrees. Thread-safe. */
+#define SUNSET_CACHE_TAG_VOUCH 0x48435556u
+bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n);
+void sunset_cache_put_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, const void *data, size_t n);
 
 /* The first line of a CACHEDIR.TAG (bford.info/cachedir): the cache directory writes one,
  * and the walk never enters a directory holding one. */

@@ -16,9 +16,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/checkout.h"
 #include "base/normalize.h"
 #include "core/anchor.h"
 #include "core/cache.h"
@@ -30,65 +32,10 @@
 #include "core/suppress.h"
 
 
-#define DEFAULT_MAX_FILE SUNSET_DEFAULT_MAX_FILE
-
-
-typedef struct cand {
-    const sunset_rule *rule;
-    sunset_span span;
-    sunset_context ctx;
-    char *matched;
-    sunset_span stmt; /* the statement holding the match; all 0 = none */
-    bool embedded;    /* from a document's embedded code (scan_embedded) */
-    bool code_string; /* a string that code uses (sunset_string_is_code) */
-} cand;
-
-typedef struct scope {
-    char *kind, *name;
-    uint32_t start, end;
-} scope;
-
-typedef struct worker {
-    sunset_engine *e;
-    void *fe_worker[N_FRONTENDS];
-    pcre2_match_data *md;
-    signed char *rule_ok; /* per rule: -1 unknown, 0/1 = path filters for the current file */
-    sb readbuf;           /* the file being scanned; reused for every file of this worker */
-    sunset_result res;
-    const char *premarks; /* the names another module binds (xflow_importers): a second scan */
-} worker;
-
-struct sunset_sink {
-    worker *w;
-    const sunset_source *src;
-    vec cands;  /* cand */
-    vec scopes; /* scope */
-    bool capped;        /* MAX_FILE_CANDS reached: later matches dropped */
-    bool has_marker;    /* the file holds SUNSET_SUPPRESS_MARKER (searched once, in scan_one) */
-    uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
-    const char *at;
-    sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
-    bool code_string;   /* the string being matched is one code uses (sunset_emit_string) */
-    sb *exports;        /* the file's exports for core/xflow.c, when it notes them */
-    bool embedded;      /* scanning a document's embedded code (scan_embedded) */
-    bool anchored;      /* the file is tied to Paddle (core/anchor.c); sticky, since the facts
-                           that tied it come again after a restart */
-    flow_file *flow;    /* legacy-object flow (core/flow.c) when the language has flow rules;
-                           owned, freed by finish_file */
-    sunset_lang flow_lang; /* whose flow rules: the file's, or its embedded code's */
-    /* what the file had before its frontend ran (sunset_sink_restart goes back to it) */
-    size_t fe_cands, fe_warnings;
-    bool fe_capped;
-};
-
-/* Per-file bound on matches. A pathological file (16 MB of "ParallelExecutor") would
- * otherwise hold a worker's memory without limit and make finishing the file quadratic;
- * beyond this the rest of the file is not reported, with a warning naming it. */
-#define MAX_FILE_CANDS 10000
 
 /* Start of `line` (1-based), or NULL past the end. Matches arrive, and findings are built,
  * mostly in line order: the cursor keeps that linear instead of rescanning from the top. */
-static const char *seek_line(sunset_sink *s, uint32_t line) {
+const char *engine_seek_line(sunset_sink *s, uint32_t line) {
     const char *end = s->src->data + s->src->len;
     if (!s->at || line < s->at_line) {
         s->at = s->src->data;
@@ -105,8 +52,7 @@ static const char *seek_line(sunset_sink *s, uint32_t line) {
 
 /* ---- small helpers ---- */
 
-static void warnf(worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warnf(worker *w, const char *fmt, ...) {
+void engine_warnf(worker *w, const char *fmt, ...) {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -136,7 +82,7 @@ static bool rule_applies(worker *w, const sunset_rule *r, const char *path) {
     return yes;
 }
 
-static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sunset_context ctx,
+void engine_add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sunset_context ctx,
                      const char *text, size_t len) {
     if (s->cands.n >= MAX_FILE_CANDS) {
         s->capped = true;
@@ -166,7 +112,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         if (slot) {
             for (size_t i = 0; i < slot->clauses.n; i++) {
                 const clause *c = VEC_AT(&slot->clauses, clause *, i);
-                if (clause_match_rest(c, f, md)) add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
+                if (clause_match_rest(c, f, md)) engine_add_cand(s, c->rule, f->span, f->ctx, shown, shown_len);
             }
         }
     }
@@ -181,7 +127,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         const clause *c = VEC_AT(&ix->all, clause *, i);
         if (!clause_match_rest(c, f, md)) continue;
         if (!c->main.re) {
-            add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
+            engine_add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
             continue;
         }
         int rc = re_match_rc(c->main.re, text, len, 0, md);
@@ -198,9 +144,9 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
         size_t so = ov[0], eo = ov[1];
         if (narrow && eo > so) {
             sunset_span sp = span_in_text(f->span, text, so, eo);
-            add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);
+            engine_add_cand(s, c->rule, sp, f->ctx, text + so, eo - so);
         } else {
-            add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
+            engine_add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
         }
     }
 }
@@ -271,14 +217,14 @@ void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context c
     const char *p = NULL;
     size_t n = 0;
     if (span.line == span.end_line) {
-        const char *d = seek_line(s, span.line), *end = s->src->data + s->src->len;
+        const char *d = engine_seek_line(s, span.line), *end = s->src->data + s->src->len;
         if (d && span.col >= 1 && span.end_col >= span.col &&
             (size_t)(end - d) >= (size_t)span.end_col - 1) {
             p = d + span.col - 1;
             n = span.end_col - span.col;
         }
     }
-    add_cand(s, rule, span, ctx, p, n);
+    engine_add_cand(s, rule, span, ctx, p, n);
 }
 
 void sunset_scope(sunset_sink *s, const char *kind, const char *name, uint32_t start,
@@ -299,222 +245,13 @@ void sunset_warn(sunset_sink *s, uint32_t line, uint32_t col, const char *fmt, .
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    warnf(s->w, "%s:%u:%u: warning: %s", s->src->path, line, col, msg);
-}
-
-/* ---- per-file finalisation ---- */
-
-/* Winner between two overlapping candidates: more specific kind, higher severity, smaller id. */
-static bool beats(const cand *a, const cand *b) {
-    /* on one span a document's own rule stands over its embedded code's */
-    if (a->embedded != b->embedded) return !a->embedded;
-    if (a->rule->specificity != b->rule->specificity)
-        return a->rule->specificity > b->rule->specificity;
-    sunset_severity sa = rule_severity(a->rule, a->ctx), sb_ = rule_severity(b->rule, b->ctx);
-    if (sa != sb_) return sa > sb_;
-    /* one rule, one span, twice (a docstring word and the example's code fact): keep the one
-     * that knows its statement */
-    if ((a->stmt.line != 0) != (b->stmt.line != 0)) return a->stmt.line != 0;
-    return strcmp(a->rule->id, b->rule->id) < 0;
-}
-
-static bool overlaps(const sunset_span *a, const sunset_span *b) {
-    /* (line, col) pairs compared lexicographically; spans are half-open */
-    uint64_t as = (uint64_t)a->line << 32 | a->col, ae = (uint64_t)a->end_line << 32 | a->end_col;
-    uint64_t bs = (uint64_t)b->line << 32 | b->col, be = (uint64_t)b->end_line << 32 | b->end_col;
-    if (as == ae || bs == be) return as == bs; /* empty spans meet only at one point */
-    return as < be && bs < ae;
-}
-
-static int cmp_cand(const void *x, const void *y) {
-    const cand *a = x, *b = y;
-    if (a->span.line != b->span.line) return a->span.line < b->span.line ? -1 : 1;
-    if (a->span.col != b->span.col) return a->span.col < b->span.col ? -1 : 1;
-    return strcmp(a->rule->id, b->rule->id);
-}
-
-static char *line_text(sunset_sink *s, uint32_t line) {
-    const char *d = seek_line(s, line), *end = s->src->data + s->src->len;
-    if (!d) return sunset_strndup("", 0);
-    const char *nl = memchr(d, '\n', (size_t)(end - d));
-    size_t n = nl ? (size_t)(nl - d) : (size_t)(end - d);
-    if (n && d[n - 1] == '\r') n--;
-    if (n > 400) n = 400; /* a minified line is not worth printing whole */
-    return sunset_strndup(d, n);
-}
-
-static char *normalise(const char *s) {
-    sb b = {0};
-    bool space = false;
-    for (; *s; s++) {
-        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
-            space = b.len > 0;
-            continue;
-        }
-        if (space) sb_putc(&b, ' ');
-        space = false;
-        sb_putc(&b, *s);
-    }
-    return b.oom ? NULL : sb_take(&b);
-}
-
-static void flow_report(void *ud, const sunset_rule *r, sunset_context ctx, sunset_span span,
-                        sunset_span stmt, const char *text, size_t len) {
-    sunset_sink *s = ud;
-    s->stmt = stmt;
-    add_cand(s, r, span, ctx, text, len);
-    s->stmt = (sunset_span){0, 0, 0, 0};
-}
-
-/* Does the file say its rule's matches are another meaning: "unless.file" finds something in
- * it, or "unless.file_without" finds nothing (the construction the rule presumes is gone)? */
-static bool file_unless(sunset_sink *s, const sunset_rule *r) {
-    size_t so, eo;
-    if (r->unless_file && re_search(r->unless_file, s->src->data, s->src->len, 0, s->w->md, &so, &eo))
-        return true;
-    return r->unless_file_without &&
-           !re_search(r->unless_file_without, s->src->data, s->src->len, 0, s->w->md, &so, &eo);
-}
-
-/* Is the match another meaning of the word: on a line, or in a file, its rule's "unless"
- * names? file_hit caches the file's answer per rule (-1 unknown). */
-static bool unless_hit(sunset_sink *s, const cand *c, signed char *file_hit) {
-    const sunset_rule *r = c->rule;
-    size_t so, eo;
-    if (r->unless_line) {
-        const char *d = seek_line(s, c->span.line), *end = s->src->data + s->src->len;
-        const char *nl = d ? memchr(d, '\n', (size_t)(end - d)) : NULL;
-        if (d && re_search(r->unless_line, d, (size_t)((nl ? nl : end) - d), 0, s->w->md, &so, &eo))
-            return true;
-    }
-    if (!r->unless_file && !r->unless_file_without) return false;
-    if (!file_hit) return file_unless(s, r);
-    if (file_hit[r->index] < 0) file_hit[r->index] = file_unless(s, r);
-    return file_hit[r->index];
-}
-
-/* Drop the matches that do not count: an anchored rule's in a file not tied to Paddle, a
- * rule's the tree turns off, and those its rule's "unless" reads as another meaning. */
-static void drop_cands(sunset_sink *s) {
-    vec *cv = &s->cands;
-    size_t nr = s->w->e->n_rules ? s->w->e->n_rules : 1, k = 0;
-    signed char *file_hit = NULL; /* allocated for the first "unless" (NULL on OOM: no cache) */
-    for (size_t i = 0; i < cv->n; i++) {
-        cand *c = &VEC_AT(cv, cand, i);
-        const sunset_rule *r = c->rule;
-        bool drop = (!s->anchored && r->anchored) || s->w->e->tree_off[r->index];
-        bool by_file = r->unless_file || r->unless_file_without;
-        if (!drop && by_file && !file_hit && (file_hit = sunset_malloc(nr))) memset(file_hit, -1, nr);
-        if (!drop && (r->unless_line || by_file)) drop = unless_hit(s, c, file_hit);
-        if (drop) sunset_free(c->matched);
-        else VEC_AT(cv, cand, k++) = *c;
-    }
-    cv->n = k;
-    sunset_free(file_hit);
-}
-
-static void export_line(void *ud, const sunset_rule *r, const char *name) { sb_printf(ud, "%s\t%s\n", r->id, name); }
-
-/* Returns false when the result depends on the machine's speed (the flow was stopped by the
- * time limit): it is not to be cached. */
-static bool finish_file(sunset_sink *s) {
-    worker *w = s->w;
-    vec *cv = &s->cands;
-    bool timeless = true;
-    if (s->flow) {
-        flow_file *ff = s->flow;
-        s->flow = NULL; /* its reports are not seeds */
-        s->embedded = s->flow_lang != s->src->lang; /* the flow of a document's embedded code */
-        if (s->exports) flow_exports(ff, &w->e->rs->flow_rules[s->flow_lang], export_line, s->exports);
-        flow_limits lim = {0, w->e->o->parse_budget_ms};
-        flow_status fs = flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, &lim,
-                                     flow_report, s);
-        s->embedded = false;
-        if (fs == FLOW_WORK_LIMIT)
-            warnf(w, "%s: warning: legacy-object flow stopped at its work limit (%llu steps); "
-                  "uses of legacy objects may be missing", s->src->path,
-                  (unsigned long long)flow_file_work(ff));
-        else if (fs == FLOW_TIME_LIMIT)
-            warnf(w, "%s: warning: legacy-object flow stopped by the time limit (--parse-budget "
-                  "%u ms); uses of legacy objects may be missing", s->src->path, lim.budget_ms);
-        else if (fs == FLOW_OOM)
-            warnf(w, "%s: warning: out of memory in legacy-object flow; uses of legacy objects "
-                  "may be missing", s->src->path);
-        timeless = fs != FLOW_TIME_LIMIT;
-        flow_file_free(ff);
-    }
-    drop_cands(s);
-    if (s->capped)
-        warnf(w, "%s: warning: more than %d matches; the rest of this file is not reported",
-              s->src->path, MAX_FILE_CANDS);
-    size_t first = w->res.n_findings; /* this file's findings start here */
-    if (cv->n) {
-        qsort(cv->v, cv->n, sizeof(cand), cmp_cand);
-        /* drop losers of overlapping pairs; path findings (at 1:1, empty) stand alone */
-        bool *dead = sunset_calloc(cv->n, sizeof(bool));
-        for (size_t i = 0; dead && i < cv->n; i++) {
-            cand *a = &VEC_AT(cv, cand, i);
-            if (dead[i] || a->rule->kind == RK_PATH) continue;
-            for (size_t j = i + 1; j < cv->n; j++) {
-                cand *b = &VEC_AT(cv, cand, j);
-                if (b->span.line > a->span.end_line) break;
-                if (dead[j] || b->rule->kind == RK_PATH || !overlaps(&a->span, &b->span)) continue;
-                if (beats(b, a)) {
-                    dead[i] = true;
-                    break;
-                }
-                dead[j] = true;
-            }
-        }
-        bool test = sunset_ruleset_is_test_path(w->e->rs, s->src->path, w->md);
-        for (size_t i = 0; i < cv->n; i++) {
-            cand *c = &VEC_AT(cv, cand, i);
-            if (dead && dead[i]) continue;
-            sunset_finding f = {
-                .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
-                .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
-                .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
-                .stmt = c->stmt, .code_string = c->code_string,
-            };
-            f.matched = normalise(c->matched);
-            f.snippet = line_text(s, c->span.line);
-            const scope *best = NULL;
-            for (size_t k = 0; k < s->scopes.n; k++) {
-                const scope *sc = &VEC_AT(&s->scopes, scope, k);
-                if (sc->start > c->span.line || sc->end < c->span.line) continue;
-                if (!best || sc->end - sc->start < best->end - best->start ||
-                    (sc->end - sc->start == best->end - best->start && sc->start > best->start))
-                    best = sc;
-            }
-            if (best) {
-                f.enc_kind = best->kind;
-                f.enc_name = best->name;
-                f.enc_start = best->start;
-                f.enc_end = best->end;
-            }
-            if (f.matched && f.snippet) sunset_result_add(&w->res, &f); /* OOM: the finding is lost */
-            sunset_free(f.matched);
-            sunset_free(f.snippet);
-        }
-        sunset_free(dead);
-    }
-    for (size_t i = 0; i < cv->n; i++) sunset_free(VEC_AT(cv, cand, i).matched);
-    vec_free(cv);
-    for (size_t i = 0; i < s->scopes.n; i++) {
-        sunset_free(VEC_AT(&s->scopes, scope, i).kind);
-        sunset_free(VEC_AT(&s->scopes, scope, i).name);
-    }
-    vec_free(&s->scopes);
-    /* in-source sunset-ignore comments (src/core/suppress.c) */
-    if (s->has_marker && sunset_suppress_file(&w->res, first, s->src, w->e->rs, sunset_suppress_today()))
-        warnf(w, "%s: warning: out of memory applying suppressions", s->src->path);
-    return timeless;
+    engine_warnf(s->w, "%s:%u:%u: warning: %s", s->src->path, line, col, msg);
 }
 
 /* A file read but not analysed: recorded with its reason for the gate (which fails closed on
  * a changed one); an OOM here only loses the record, the counter stays right. */
 static void skipped(worker *w, const char *path, uint32_t line, const char *why) {
-    if (sunset_result_add_skip(&w->res, path, line, why)) warnf(w, "%s: warning: out of memory", path);
+    if (sunset_result_add_skip(&w->res, path, line, why)) engine_warnf(w, "%s: warning: out of memory", path);
 }
 
 /* The prefilter for rules limited to some paths: their literals count only where they apply. */
@@ -687,14 +424,14 @@ static bool read_input(worker *w, const char *path, const sb *fspath, const char
     if (err == EFBIG) {
         st->skipped_too_large++;
         skipped(w, path, 0, "too large (--max-filesize)");
-        warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
+        engine_warnf(w, "%s: warning: skipped: larger than the %zu-byte limit (--max-filesize)", path, cap);
         return false;
     }
     if (in_memory) return true;
     if (err) {
         st->skipped_unreadable++;
         skipped(w, path, 0, "unreadable");
-        warnf(w, "%s: warning: skipped: %s", path, strerror(err));
+        engine_warnf(w, "%s: warning: skipped: %s", path, strerror(err));
         return false;
     }
     *data = w->readbuf.s;
@@ -706,20 +443,36 @@ static bool read_input(worker *w, const char *path, const sb *fspath, const char
 /* Is the file one to scan, and in which language? false = skipped, recorded: binary, generated
  * (sunset's own reports whatever --include-generated says) or in a source encoding sunset does
  * not read. */
-static bool admit_file(worker *w, const char *path, const char *data, size_t len, sunset_lang *lang) {
-    sunset_engine *e = w->e;
+enum { ADMITTED, SKIP_BINARY, SKIP_GENERATED, SKIP_OTHER };
+
+/* Record a skip of kind SKIP_BINARY or SKIP_GENERATED (line: the generator's marker, or 0). */
+static void skip_as(worker *w, const char *path, uint32_t kind, uint32_t line) {
     sunset_stats *st = &w->res.stats;
-    if (memchr(data, 0, len < 8000 ? len : 8000)) {
+    if (kind == SKIP_BINARY) {
         st->skipped_binary++;
         skipped(w, path, 0, "binary (a NUL byte in the first 8000 bytes)");
+    } else {
+        st->skipped_generated++;
+        skipped(w, path, line, line ? "generated (a generator's marker; --include-generated scans it)"
+                                    : "generated (its name; --include-generated scans it)");
+    }
+}
+
+/* *kind: ADMITTED, or why not (SKIP_*), *line the generator's marker's. */
+static bool admit_file(worker *w, const char *path, const char *data, size_t len, sunset_lang *lang, uint32_t *kind,
+                       uint32_t *line) {
+    sunset_engine *e = w->e;
+    sunset_stats *st = &w->res.stats;
+    *kind = SKIP_OTHER;
+    *line = 0;
+    if (memchr(data, 0, len < 8000 ? len : 8000)) {
+        skip_as(w, path, *kind = SKIP_BINARY, 0);
         return false;
     }
     uint32_t gen_line = 0;
     if ((!e->o->judge_own_output && sunset_own_output(data, len)) ||
         (!e->o->include_generated && sunset_ruleset_is_generated(e->rs, path, data, len, w->md, &gen_line))) {
-        st->skipped_generated++;
-        skipped(w, path, gen_line, gen_line ? "generated (a generator's marker; --include-generated scans it)"
-                                            : "generated (its name; --include-generated scans it)");
+        skip_as(w, path, *kind = SKIP_GENERATED, *line = gen_line);
         return false;
     }
     *lang = sunset_lang_for_file(path, data, len);
@@ -728,9 +481,10 @@ static bool admit_file(worker *w, const char *path, const char *data, size_t len
         /* read as bytes, such a file could spell any name unseen (a UTF-7 "+AAo-" is a newline) */
         st->skipped_parse_failed++;
         skipped(w, path, 1, "unparsable: a source encoding sunset does not read");
-        warnf(w, "%s:1:1: warning: skipped: source encoding '%s' (only UTF-8 and ASCII are read)", path, enc);
+        engine_warnf(w, "%s:1:1: warning: skipped: source encoding '%s' (only UTF-8 and ASCII are read)", path, enc);
         return false;
     }
+    *kind = ADMITTED;
     return true;
 }
 
@@ -762,10 +516,74 @@ static void read_as_toolchain(file_text *t, sunset_lang lang) {
  * may be stored, and what the worker's result held before it (a store takes what came after). */
 typedef struct file_cache {
     uint64_t key, digest;
+    uint64_t content_key; /* key before findings_key: the content's (the index entry's too) */
     bool store;
     size_t first_finding, first_warning;
     sunset_stats before;
 } file_cache;
+
+/* The findings' key of a content key: one path and content, tied to Paddle in its tree and
+ * not in another tree, with the rules kept on there. */
+static uint64_t findings_key(const sunset_engine *e, uint64_t key) {
+    if (e->tree_anchored) key = hash64("tree", 4, key);
+    if (e->tree_off_key) key = hash64(&e->tree_off_key, sizeof e->tree_off_key, key);
+    return key;
+}
+
+/* What a file the git index vouches for was read as: its text's key, digest and length (after
+ * read_as_toolchain), its language and the bytes read; a record of the cache under the path,
+ * the blob id and the options that decide whether a file is admitted (vouch_key). */
+typedef struct vouch_rec {
+    uint64_t key, digest, len, raw_len;
+    uint32_t lang;
+    uint32_t kind, line; /* ADMITTED, or a skip (SKIP_BINARY, SKIP_GENERATED at line) */
+    uint32_t zero;
+} vouch_rec;
+
+static uint64_t vouch_key(const sunset_engine *e, const char *path, uint64_t blob) {
+    uint64_t v[4] = {blob, e->o->include_generated, e->o->judge_own_output, e->o->max_file_size};
+    return hash64(v, sizeof v, hash64(path, strlen(path), 0x3c6ef372fe94f82bull));
+}
+
+/* A vouched file replayed without a read: its index entry, then its findings, from the cache.
+ * false = read it (w->indexed says whether its index entry was taken already). */
+static bool scan_vouched(worker *w, const char *path) {
+    sunset_engine *e = w->e;
+    vouch_rec r;
+    if (!sunset_cache_get_rec(e->o->cache, SUNSET_CACHE_TAG_VOUCH, vouch_key(e, path, w->blob), w->blob, &r,
+                              sizeof r) ||
+        r.lang >= SUNSET_LANG_COUNT || r.zero || r.kind > SKIP_GENERATED)
+        return false;
+    if (r.kind != ADMITTED) { /* skipped as it was, unread */
+        skip_as(w, path, r.kind, r.line);
+        w->res.stats.bytes_read += r.raw_len;
+        return true;
+    }
+    const sunset_indexer *ix = e->o->indexer;
+    sunset_source src = {path, NULL, NULL, (size_t)r.len, (sunset_lang)r.lang};
+    if (ix && src.lang != SUNSET_LANG_NONE) {
+        index_take u = {ix, &src};
+        if (!ix->adopt || !ix->export_fn ||
+            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r.key, src.len, r.digest, take_index, &u,
+                                    ix->export_fn))
+            return false;
+        w->indexed = true;
+    }
+    if (!sunset_cache_replay(e->o->cache, findings_key(e, r.key), src.len, r.digest, path, &w->res)) return false;
+    w->res.stats.bytes_read += r.raw_len;
+    return true;
+}
+
+/* After a vouched file's result was stored: the record, when the file is still as the index
+ * vouched for it (the same stamp after the read: no write in between). */
+static void note_vouched(worker *w, const char *path, const char *fspath, const vouch_rec *rec) {
+    struct stat st;
+    if (!w->blob || lstat(fspath, &st) != 0 || sunset_stat_stamp(&st) != w->stamp) return;
+    vouch_rec r = *rec;
+    r.raw_len = w->raw_len;
+    sunset_cache_put_rec(w->e->o->cache, SUNSET_CACHE_TAG_VOUCH, vouch_key(w->e, path, w->blob), w->blob,
+                         &r, sizeof r);
+}
 
 /* Look the file up: the index's entry first (the path's and bytes' alone, cached whatever the
  * findings are), then its findings. Files with sunset-ignore comments are not cached: an until=
@@ -791,14 +609,13 @@ static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     *c = (file_cache){.first_finding = w->res.n_findings, .first_warning = w->res.n_warnings,
                       .before = w->res.stats, .store = e->o->cache && !sink->has_marker};
     if (e->o->cache) {
-        c->key = sunset_cache_key(src->path, src->data, src->len);
+        c->key = c->content_key = sunset_cache_key(src->path, src->data, src->len);
         c->digest = sunset_cache_digest(src->data, src->len);
     }
-    if (e->o->indexer && src->lang != SUNSET_LANG_NONE && !w->premarks) index_file(e, src, c->key, c->digest);
+    if (e->o->indexer && src->lang != SUNSET_LANG_NONE && !w->premarks && !w->indexed)
+        index_file(e, src, c->key, c->digest);
     if (!c->store) return false;
-    /* one path and content, tied to Paddle in its tree and not in another tree */
-    if (e->tree_anchored) c->key = hash64("tree", 4, c->key);
-    if (e->tree_off_key) c->key = hash64(&e->tree_off_key, sizeof e->tree_off_key, c->key); /* rules kept on */
+    c->key = findings_key(e, c->key);
     if (w->premarks) { /* scanned under another module's exports: they are part of the key */
         uint64_t km = xflow_key_material(w->premarks);
         c->key = hash64(&km, sizeof km, c->key);
@@ -821,7 +638,7 @@ static void match_path_rules(worker *w, sunset_sink *sink) {
         const sunset_rule *r = VEC_AT(pr, sunset_rule *, i);
         if (!(r->lang_mask & (1u << lang))) continue;
         if (strtest_match(&r->path, path, strlen(path), w->md))
-            add_cand(sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
+            engine_add_cand(sink, r, (sunset_span){1, 1, 1, 1}, SUNSET_CTX_CODE, path, strlen(path));
     }
 }
 
@@ -845,7 +662,7 @@ static bool match_by_frontend(worker *w, sunset_sink *sink, const char *pf_data,
         const sunset_frontend *fe = e->o->frontends[fi];
         if (!w->fe_worker[fi]) w->fe_worker[fi] = fe->worker_new(e->fe_state[fi]);
         if (!w->fe_worker[fi]) {
-            warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", src->path, fe->name);
+            engine_warnf(w, "%s: warning: skipped: out of memory starting the %s frontend", src->path, fe->name);
             st->skipped_parse_failed++;
         } else if (frontend_scan(w, fe, fi, src, sink) != 0) {
             st->skipped_parse_failed++;
@@ -886,7 +703,7 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
     premark(&sink);
     match_path_rules(w, &sink);
     if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
-    if (!finish_file(&sink)) c.store = false;
+    if (!engine_finish_file(&sink)) c.store = false;
     const char *kept = sink.exports && !exports.oom ? xflow_note_exports(e->xf, path, exports.s, exports.len) : NULL;
     sb_free(&exports);
     if (sink.exports && !kept) c.store = false;
@@ -894,18 +711,32 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
         sunset_cache_store(e->o->cache, c.key, t->len, c.digest, &w->res, c.first_finding, c.first_warning,
                            &c.before);
         if (kept) sunset_cache_put_blob(e->o->cache, CACHE_TAG_XFLOW, c.key, t->len, c.digest, kept, strlen(kept), NULL);
+        vouch_rec r = {c.content_key, c.digest, t->len, 0, (uint32_t)lang, ADMITTED, 0, 0};
+        note_vouched(w, path, fspath, &r);
     }
 }
 
-/* Scan one file; mem NULL = read it from root/path. */
-static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen) {
+/* Scan one file; mem NULL = read it from root/path, unless the index vouches for it (blob,
+ * stamp: sunset_engine_opts.blob_ids) and the cache knows it. */
+static void scan_one(worker *w, const char *root, const char *path, const char *mem, size_t memlen, uint64_t blob,
+                     uint64_t stamp) {
+    w->blob = mem || !w->e->o->cache ? 0 : blob;
+    w->stamp = stamp;
+    w->indexed = false;
+    if (w->blob && scan_vouched(w, path)) return;
     sb fspath = {0};
     sb_printf(&fspath, "%s/%s", root, path);
     file_text t = {.data = mem, .len = memlen};
     sunset_lang lang;
-    if (read_input(w, path, &fspath, &t.data, &t.len) && admit_file(w, path, t.data, t.len, &lang)) {
+    bool ok = read_input(w, path, &fspath, &t.data, &t.len);
+    w->raw_len = t.len;
+    uint32_t kind, line;
+    if (ok && admit_file(w, path, t.data, t.len, &lang, &kind, &line)) {
         read_as_toolchain(&t, lang);
         scan_text(w, path, fspath.s, &t, lang);
+    } else if (ok && (kind == SKIP_BINARY || kind == SKIP_GENERATED) && w->blob && !fspath.oom) {
+        vouch_rec r = {0, 0, 0, 0, 0, kind, line, 0};
+        note_vouched(w, path, fspath.s, &r);
     }
     sb_free(&fspath);
     sb_free(&t.folded);
@@ -954,7 +785,9 @@ static void *pool_run(void *arg) {
     for (;;) {
         size_t i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n) break;
-        scan_one(w, p->root, p->paths[i], NULL, 0);
+        const sunset_engine_opts *o = p->e->o;
+        scan_one(w, p->root, p->paths[i], NULL, 0, o->blob_ids ? o->blob_ids[i] : 0,
+                 o->blob_stamps ? o->blob_stamps[i] : 0);
         atomic_fetch_add(&p->done, 1);
     }
     return NULL;
@@ -986,7 +819,7 @@ static void rescan_importer(void *ud, const char *path, const char *premarks) {
     sunset_result_free(&w->res);
     memset(&w->res, 0, sizeof w->res);
     w->premarks = premarks;
-    scan_one(w, r->root, path, NULL, 0);
+    scan_one(w, r->root, path, NULL, 0, 0, 0); /* read: a vouched replay would be the first scan's */
     w->premarks = NULL;
     bool *keep = sunset_malloc(r->res->n_findings ? r->res->n_findings : 1);
     if (!keep) {
@@ -1098,7 +931,7 @@ int sunset_engine_scan_buffer(sunset_engine *e, const char *path, const char *da
                               sunset_result *res) {
     worker *w = worker_new(e);
     if (!w) return -1;
-    scan_one(w, ".", path, data, len);
+    scan_one(w, ".", path, data, len, 0, 0);
     int rc = sunset_result_absorb(res, &w->res);
     res->stats.files_seen++;
     res->families = e->families;
@@ -1131,7 +964,7 @@ void sunset_worker_free(sunset_worker *sw) {
 int sunset_worker_scan(sunset_worker *sw, const char *path, const char *data, size_t len,
                        sunset_result *res) {
     worker *w = sw->w;
-    scan_one(w, ".", path, data, len);
+    scan_one(w, ".", path, data, len, 0, 0);
     int rc = sunset_result_absorb(res, &w->res);
     /* merge moved the findings; reset the worker's own counters for the next file */
     sunset_result_free(&w->res);

@@ -58,6 +58,11 @@ typedef struct sunset_engine_opts {
     const disable_entry *disable; size_t n_disable;
     const sunset_indexer *indexer; /* NULL = none */
     struct sunset_cache *cache;    /* the content cache (src/core/cache.h), NULL = none */
+    /* per path of sunset_engine_scan, when the git index vouches for the file (base/checkout.h:
+     * sunset_checkout_blob_ids): its blob id and stat stamp, else 0; NULL = none. With the
+     * cache, such a file once read is replayed without a read (what it was read as is a
+     * record of the cache under its path and blob id). */
+    const uint64_t *blob_ids, *blob_stamps;
 } sunset_engine_opts;
 
 typedef struct sunset_engine sunset_engine;

@@ -87,16 +87,16 @@ static void warm_index_equals_cold(void **state) {
         assert_int_equal(test_sh("cmp %s/%s-none %s/%s-0 && cmp %s/%s-none %s/%s-1", dir, c, dir, c, dir, c, dir, c), 0);
     }
     /* untouched by a run that stored nothing */
-    assert_int_equal(test_sh("ls -i %s/ic/*.cache > %s/inode1 && %s scan --no-config -q -f json --cache %s/ic "
-                             "testdata/paddle-mini >/dev/null && ls -i %s/ic/*.cache | cmp -s - %s/inode1",
+    assert_int_equal(test_sh("stat -c '%%i %%s' %s/ic/*.cache > %s/inode1 && %s scan --no-config -q -f json --cache %s/ic "
+                             "testdata/paddle-mini >/dev/null && stat -c '%%i %%s' %s/ic/*.cache | cmp -s - %s/inode1",
                              dir, dir, test_bin(), dir, dir, dir), 0);
-    /* a changed file: stored, the file rewritten, and the warm result is the cold one */
+    /* a changed file: stored (appended to the file), and the warm result is the cold one */
     assert_int_equal(test_sh("rm -rf %s/tree && cp -r testdata/paddle-mini %s/tree && "
                              "f=$(cd %s/tree && grep -rl ParallelExecutor --include=*.py . | head -1) && "
                              "echo 'import paddle.fluid as fluid; fluid.ParallelExecutor()' >> %s/tree/$f && "
                              "%s removable --no-config -q -f json --cache %s/ic %s/tree | sed 's/\"elapsed_ms\":[0-9.]*//' > %s/e1 && "
                              "%s removable --no-config -q -f json --no-cache %s/tree | sed 's/\"elapsed_ms\":[0-9.]*//' > %s/e0 && "
-                             "cmp %s/e0 %s/e1 && ! ls -i %s/ic/*.cache | cmp -s - %s/inode1",
+                             "cmp %s/e0 %s/e1 && ! stat -c '%%i %%s' %s/ic/*.cache | cmp -s - %s/inode1",
                              dir, dir, dir, dir, test_bin(), dir, dir, dir, test_bin(), dir, dir, dir, dir, dir, dir), 0);
 }
 
@@ -171,8 +171,8 @@ static void concurrent_runs(void **state) {
     assert_int_equal(scan("p3.json"), 0);
     assert_same_scan("cold.json", "p3.json");
     /* one cache file, the two marks, no temp file left (besides the stored documents of the
-     * warm path, cmd/replay.h) */
-    assert_int_equal(test_sh("test $(ls -A %s/cache | grep -vc '[.]result$') -eq 3 && test $(ls %s/cache/*.cache | wc -l) -eq 1 && "
+     * warm path and the kept plan, cmd/replay.h) */
+    assert_int_equal(test_sh("test $(ls -A %s/cache | grep -vc '[.]\\(result\\|plan\\)$') -eq 3 && test $(ls %s/cache/*.cache | wc -l) -eq 1 && "
                              "grep -qx '[*]' %s/cache/.gitignore && "
                              "head -1 %s/cache/CACHEDIR.TAG | grep -qx 'Signature: 8a477f597d28d172789f06886806bc55'",
                              dir, dir, dir, dir), 0);
@@ -242,6 +242,95 @@ static void bound_and_severity(void **state) {
     /* another namespace sees nothing */
     c = sunset_cache_open(cdir, 43, rs, 4096);
     assert_int_equal(sunset_cache_get_stats(c).loaded, 0);
+    sunset_cache_free(c);
+    sunset_ruleset_free(rs);
+}
+
+/* One stored entry of key k whose finding sits at line k. */
+static void store_one(sunset_cache *c, const sunset_ruleset *rs, uint64_t k) {
+    sunset_result r = {0};
+    sunset_finding f = {0};
+    f.rule_id = sunset_ruleset_find(rs, "PE-IDENT")->id;
+    f.path = "a.py";
+    f.matched = "ParallelExecutor";
+    f.snippet = "x = ParallelExecutor()";
+    f.span = (sunset_span){(uint32_t)k, 5, (uint32_t)k, 21};
+    r.findings = &f;
+    r.n_findings = 1;
+    sunset_stats before = {0};
+    sunset_cache_store(c, k, 10, 5, &r, 0, 0, &before);
+}
+
+/* Does the cache replay key k (its finding at line k)? */
+static bool replays(sunset_cache *c, uint64_t k) {
+    sunset_result r = {0};
+    bool ok = sunset_cache_replay(c, k, 10, 5, "a.py", &r) && r.n_findings == 1 && r.findings[0].span.line == k;
+    sunset_result_free(&r);
+    return ok;
+}
+
+static void file_id(const char *path, struct stat *st) { assert_int_equal(stat(path, st), 0); }
+
+/* A run that only stores appends its entries to the file (same inode, longer); the next load
+ * has both; a damaged payload is found when the entry is first used, and that run rewrites
+ * the file without it (a rewrite never gives damaged bytes a new, agreeing checksum). */
+static void appended_and_checked_when_used(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "p.json", NULL, &err);
+    assert_non_null(rs);
+    char cdir[128], path[160];
+    snprintf(cdir, sizeof cdir, "%s/append", dir);
+    snprintf(path, sizeof path, "%s/%016llx.cache", cdir, 45ull);
+    sunset_cache *c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    for (uint64_t k = 1; k <= 3; k++) store_one(c, rs, k);
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    struct stat a, b;
+    file_id(path, &a);
+    c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    assert_true(replays(c, 2));
+    store_one(c, rs, 4);
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    file_id(path, &b);
+    assert_int_equal(a.st_ino, b.st_ino);
+    assert_true(b.st_size > a.st_size);
+    c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    for (uint64_t k = 1; k <= 4; k++) assert_true(replays(c, k));
+    sunset_cache_free(c);
+    /* damage entry 1's matched text ("ParallelExecutor" is in every payload: the first one) */
+    assert_int_equal(test_sh("f=%s && off=$(grep -abo ParallelExecutor $f | head -1 | cut -d: -f1) && "
+                             "printf Q | dd of=$f bs=1 seek=$off conv=notrunc status=none", path), 0);
+    c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    assert_int_equal(sunset_cache_get_stats(c).corrupt, 0); /* not checked at load */
+    store_one(c, rs, 5);
+    assert_true(replays(c, 3));
+    assert_false(replays(c, 1));
+    assert_int_equal(sunset_cache_get_stats(c).corrupt, 1);
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    file_id(path, &a);
+    assert_true(a.st_ino != b.st_ino); /* rewritten */
+    c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    assert_false(replays(c, 1));
+    for (uint64_t k = 2; k <= 5; k++) assert_true(replays(c, k));
+    assert_int_equal(sunset_cache_get_stats(c).corrupt, 0);
+    sunset_cache_free(c);
+    /* damaged again and never used: a rewrite (another run wrote the file since) leaves it out */
+    assert_int_equal(test_sh("f=%s && off=$(grep -abo ParallelExecutor $f | head -1 | cut -d: -f1) && "
+                             "printf Q | dd of=$f bs=1 seek=$off conv=notrunc status=none", path), 0);
+    c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    store_one(c, rs, 6);
+    assert_int_equal(test_sh("printf x >> %s", path), 0); /* another run's write: no append */
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    c = sunset_cache_open(cdir, 45, rs, 1 << 20);
+    int live = 0;
+    for (uint64_t k = 2; k <= 6; k++) live += replays(c, k);
+    assert_int_equal(live, 4); /* the damaged one is gone, the rest and 6 are there */
+    assert_true(replays(c, 6));
+    assert_int_equal(sunset_cache_get_stats(c).corrupt, 0);
     sunset_cache_free(c);
     sunset_ruleset_free(rs);
 }
@@ -418,7 +507,7 @@ static void committed_cache_is_not_replayed(void **state) {
                              dir, LEGACY), 0);
     /* the forged entry is what the work tree's cache holds: the clone must not replay it */
     assert_int_equal(findings_of("forge2"), 1);
-    assert_int_equal(test_sh("cd %s/forge2 && sha1sum -c --quiet ../forge2.sum && test $(ls -A .sunset-cache | grep -vc '[.]result$') -eq 3", dir), 0);
+    assert_int_equal(test_sh("cd %s/forge2 && sha1sum -c --quiet ../forge2.sum && test $(ls -A .sunset-cache | grep -vc '[.]\\(result\\|plan\\)$') -eq 3", dir), 0);
     assert_int_equal(test_sh("grep -q '^sunset: warning: not using the cache in .*/forge2/.sunset-cache: git tracks it' %s/forge2.err", dir), 0);
     /* the same without git's help: untracked, it is the user's own cache again (and reads: no
      * warning); the forged findings entry alone still does not replay, since a Python module's
@@ -453,6 +542,7 @@ int main(void) {
         cmocka_unit_test(concurrent_runs),
         cmocka_unit_test(bound_and_severity),
         cmocka_unit_test(dropped_entry_saves),
+        cmocka_unit_test(appended_and_checked_when_used),
         cmocka_unit_test(unwritable_dir_reason),
         cmocka_unit_test(allocation_failures),
         cmocka_unit_test(committed_cache_is_not_replayed),

@@ -194,6 +194,104 @@ static void old_documents_are_evicted(void **state) {
     assert_int_equal(test_sh("rm %s/tree/python/paddle/round.py", dir), 0);
 }
 
+/* After a one-file edit the run opens, of the tracked files, only the edited one (the others
+ * the index vouches for, and the cache knows what they were read as), and its document is a
+ * cold run's. */
+static void edit_reads_only_the_edited_file(void **state) {
+    (void)state;
+    if (test_sh("strace -V >/dev/null 2>&1")) skip();
+    const char *f = "python/paddle/base/compiler.py";
+    assert_int_equal(test_sh("rm -rf %s/c && cd %s/tree && test -f %s", dir, dir, f), 0);
+    assert_int_equal(scan_to("-f json", "e0"), 0);
+    assert_int_equal(test_sh("cd %s/tree && echo '# an edit' >> %s && git ls-files | grep -vx '%s' > ../tracked-rest",
+                             dir, f, f), 0);
+    assert_int_equal(test_sh("cd %s/tree && " TRACED " -o ../trace-edit %s scan --no-config -q -f json "
+                             "--cache ../c . | sed 's/\"elapsed_ms\":[0-9.]*//' > ../e1", dir, bin), 0);
+    assert_int_equal(cold_to("-f json", "e1-cold"), 0);
+    assert_true(same("e1", "e1-cold"));
+    assert_int_equal(test_sh("cd %s && grep -q -F '/tree/%s\"' trace-edit && sed 's|^|/tree/|; s|$|\"|' tracked-rest > "
+                             "needles-rest && ! grep -F -f needles-rest trace-edit", dir, f), 0);
+    assert_int_equal(test_sh("cd %s/tree && git checkout -q -- .", dir), 0);
+}
+
+/* What a file was read as is kept with the options that decide whether it is scanned: a
+ * generated file skipped unread in one run is scanned with --include-generated, and a file
+ * read under a smaller --max-filesize is skipped as too large. */
+static void admission_options_are_in_the_key(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c", dir), 0);
+    assert_int_equal(scan_to("-f json", "adm0"), 0);
+    assert_int_equal(test_sh("cd %s/tree && echo '# an edit' >> python/paddle/base/compiler.py", dir), 0);
+    const char *opts[] = {"-f json --include-generated", "-f json --max-filesize 2000"};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(scan_to(opts[i], "adm-warm"), 0);
+        assert_int_equal(cold_to(opts[i], "adm-cold"), 0);
+        assert_true(same("adm-warm", "adm-cold"));
+        assert_false(same("adm-warm", "adm0"));
+    }
+    assert_int_equal(test_sh("cd %s/tree && git checkout -q -- .", dir), 0);
+}
+
+/* ---- the removal plan's cache (<cache>/<namespace>.plan) ---- */
+
+/* The run after the shell command change is a cold run's document; the stored plan was kept
+ * (kept: the same bytes as before) or built again and stored anew. */
+static void plan_after(const char *change, bool kept, const char *undo) {
+    assert_int_equal(test_sh("rm -rf %s/c", dir), 0);
+    assert_int_equal(scan_to("-f json", "plan-before"), 0);
+    assert_int_equal(test_sh("test $(ls %s/c/*.plan | wc -l) = 1 && cp %s/c/*.plan %s/plan0", dir, dir, dir), 0);
+    assert_int_equal(test_sh("cd %s/tree && %s", dir, change), 0);
+    assert_int_equal(cold_to("-f json", "plan-cold"), 0);
+    assert_int_equal(scan_to("-f json", "plan-warm"), 0);
+    assert_true(same("plan-cold", "plan-warm"));
+    assert_int_equal(test_sh("cmp -s %s/c/*.plan %s/plan0", dir, dir) == 0, kept);
+    assert_int_equal(test_sh("cd %s/tree && %s", dir, undo), 0);
+}
+
+/* A comment appended to a whole legacy file changes no fact and no finding: the plan is kept. */
+static void comment_keeps_the_plan(void **state) {
+    (void)state;
+    plan_after("echo '// a comment' >> paddle/fluid/framework/async_executor.cc", true, "git checkout -q -- .");
+}
+
+/* A new include, a renamed file, a changed finding and another option each plan again. */
+static void facts_and_findings_plan_again(void **state) {
+    (void)state;
+    plan_after("echo '#include \"paddle/fluid/framework/async_executor.h\"' >> paddle/fluid/framework/executor.cc",
+               false, "git checkout -q -- .");
+    plan_after("git mv paddle/fluid/framework/async_executor.h paddle/fluid/framework/async_executor2.h", false,
+               "git reset -q --hard");
+    plan_after("f=$(git ls-files python | grep compiler.py | head -1) && "
+               "echo 'exe = paddle.static.ParallelExecutor()  # edited' >> $f",
+               false, "git checkout -q -- .");
+    assert_int_equal(test_sh("rm -rf %s/c", dir), 0);
+    assert_int_equal(scan_to("-f json", "opt-before"), 0);
+    assert_int_equal(test_sh("cp %s/c/*.plan %s/plan0", dir, dir), 0);
+    assert_int_equal(scan_to("-f json --ignore 'OH-*'", "opt-warm"), 0);
+    assert_int_equal(cold_to("-f json --ignore 'OH-*'", "opt-cold"), 0);
+    assert_true(same("opt-warm", "opt-cold"));
+    /* the option is in the key: the newest plan is another one */
+    assert_false(test_sh("cmp -s $(ls -t %s/c/*.plan | head -1) %s/plan0", dir, dir) == 0);
+}
+
+/* A damaged plan file is not used: the run builds the plan and stores it again. */
+static void damaged_plan_is_rebuilt(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c", dir), 0);
+    assert_int_equal(scan_to("-f json", "dmg-before"), 0);
+    assert_int_equal(test_sh("cd %s/c && p=$(ls *.plan) && cp $p ../plan0 && "
+                             "printf 'XXXX' | dd of=$p bs=1 seek=200 conv=notrunc 2>/dev/null && "
+                             "echo '// edit' >> ../tree/paddle/fluid/framework/async_executor.cc", dir), 0);
+    assert_int_equal(cold_to("-f json", "dmg-cold"), 0);
+    assert_int_equal(scan_to("-f json", "dmg-warm"), 0);
+    assert_true(same("dmg-cold", "dmg-warm"));
+    /* stored again: what a run with an empty cache stores (its header names its own key) */
+    assert_int_equal(test_sh("cd %s/tree && %s scan --no-config -q -f json --cache ../c2 . > /dev/null && cd .. && "
+                             "tail -n +2 c/*.plan > b1 && tail -n +2 c2/*.plan > b2 && cmp -s b1 b2 && rm -rf c2",
+                             dir, bin), 0);
+    assert_int_equal(test_sh("cd %s/tree && git checkout -q -- .", dir), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
@@ -204,6 +302,11 @@ int main(void) {
         cmocka_unit_test(edited_query_is_another_run),
         cmocka_unit_test(old_documents_are_evicted),
         cmocka_unit_test(racy_entry_is_read),
+        cmocka_unit_test(edit_reads_only_the_edited_file),
+        cmocka_unit_test(admission_options_are_in_the_key),
+        cmocka_unit_test(comment_keeps_the_plan),
+        cmocka_unit_test(facts_and_findings_plan_again),
+        cmocka_unit_test(damaged_plan_is_rebuilt),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -454,6 +454,7 @@ int sunset_index_add_keep(sunset_index *ix, const sunset_source *src, const void
     if (r || names.oom) goto cleanup;
     if (!f->names && !ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup; /* unless the lexer made them */
     mark_used_imports(f);
+    f->facts = ix_file_facts(f);
     size_t used = 0;
     char *block = pack_add(ix, f, &used); /* every file's entry lives to the end of the run: exact sizes */
     if (!block) goto cleanup;

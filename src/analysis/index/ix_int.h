@@ -258,4 +258,7 @@ int ix_lex_cmake(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names
 /* Shell and other text: words; `list`: test-like words are tool-list entries. */
 int ix_lex_words(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, bool list);
 
+/* The digest of f's facts (ix_file.facts; digest.c), never 0; 0 on OOM. */
+uint64_t ix_file_facts(const ix_file *f);
+
 #endif
