@@ -225,7 +225,8 @@ static uint64_t findings_hash(const sunset_result *res, uint64_t h) {
         const char *strs[] = {f->rule_id, f->family, f->message, f->fix, f->path, f->matched, f->snippet,
                               f->enc_kind, f->enc_name, f->justification, f->chain};
         for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) h = hash_str(strs[k], h);
-        long nums[] = {f->task, f->severity, f->ctx, f->test, f->suppressed, f->derived, f->enc_start, f->enc_end};
+        long nums[] = {f->task,       f->severity, f->ctx,       f->test, f->code_string,
+                       f->suppressed, f->derived,  f->enc_start, f->enc_end};
         h = span_hash(&f->stmt, span_hash(&f->span, hash64(nums, sizeof nums, h)));
         h = hash64(f->fingerprint, sizeof f->fingerprint, h);
     }

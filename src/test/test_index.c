@@ -728,6 +728,27 @@ static char *dump(const ix_file *f) {
  * language's file; the bytes hold no pointer (a copy moved elsewhere adopts alike). Bytes
  * that do not fit the file (another path, size or language) or do not decode (an offset past
  * the end, a misaligned array, a count past the end) are refused and leave nothing behind. */
+/* The facts digest (the removal plan's cache key, index/digest.c) covers the attribute-only
+ * uses of imported names: two files alike in every other fact, `core` used only as an
+ * attribute inside class K in one and also bare in the other, digest differently (a plan kept
+ * across that edit would read the old one's ix_attr_only). */
+static void digest_covers_attribute_uses(void **state) {
+    (void)state;
+    const char *texts[] = {"import core\ncore.x\n\n\nclass K:\n    def f(self):\n        return base.core\n",
+                           "import core\ncore.x\n\n\nclass K:\n    def f(self):\n        return base.core, core\n"};
+    uint64_t d[2];
+    size_t n_attr[2];
+    for (int i = 0; i < 2; i++) {
+        sunset_index *ix = new_index();
+        const ix_file *f = add(ix, "m.py", SUNSET_LANG_PYTHON, texts[i]);
+        n_attr[i] = f->n_attr;
+        assert_true(sunset_index_facts_digest(ix, 7, &d[i]));
+        sunset_index_free(ix);
+    }
+    assert_int_equal(n_attr[0], n_attr[1] + 1); /* the class scope's attribute-only `core` */
+    assert_true(d[0] != d[1]);
+}
+
 static void export_adopt_round_trip(void **state) {
     (void)state;
     struct { const char *path; sunset_lang lang; const char *text; } in[] = {
@@ -818,6 +839,7 @@ int main(void) {
         cmocka_unit_test(names_union_and_packing),
         cmocka_unit_test(oom_never_leaks),
         cmocka_unit_test(export_adopt_round_trip),
+        cmocka_unit_test(digest_covers_attribute_uses),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -110,6 +110,7 @@ static void dfile(sb *b, const ix_file *f) {
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) dwords(b, words[w]);
     dhashes(b, f->names, f->n_names);
     dhashes(b, f->outside, f->n_outside);
+    dhashes(b, f->attr, f->n_attr);
 }
 
 /* Eight bytes a step (FNV-1a's byte a step was most of the digest's time on a tree's tens of
