@@ -530,6 +530,46 @@ static uint64_t findings_key(const sunset_engine *e, uint64_t key) {
     return key;
 }
 
+/* The findings' key of this scan of the file: scanned under another module's exports (an
+ * importer's second scan), they are part of it. */
+static uint64_t scan_key(const worker *w, uint64_t key) {
+    key = findings_key(w->e, key);
+    if (w->premarks) {
+        uint64_t km = xflow_key_material(w->premarks);
+        key = hash64(&km, sizeof km, key);
+    }
+    return key;
+}
+
+/* ---- the cross-module flow's side entries (core/xflow.h) ---- */
+
+#define CACHE_TAG_XFLOW 0x574f4c46u    /* a Python module's exports, under its findings' key */
+#define CACHE_TAG_XIMPORTS 0x504d4958u /* its import statements, under its content's key */
+
+typedef struct export_take {
+    xflow *xf;
+    const char *path;
+    bool found;
+} export_take;
+
+static bool take_exports(void *ud, void *bytes, size_t n) {
+    export_take *t = ud;
+    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((char *)bytes)[0] != '\n' ? n : 0) != NULL;
+    return false; /* copied: the entry stays the cache's */
+}
+
+static bool take_copy(void *ud, void *bytes, size_t n) {
+    sb_putn(ud, bytes, n);
+    return false; /* copied: the entry stays the cache's */
+}
+
+/* Is the file a module of this scan's cross-module flow, whose imports and exports its
+ * importers need (a first scan, not one under another module's exports)? */
+static bool in_xflow(const worker *w, const char *path, sunset_lang lang) {
+    const sunset_engine *e = w->e;
+    return e->xf && !w->premarks && e->rs->flow_rules[lang].n && xflow_has(e->xf, path);
+}
+
 /* What a file the git index vouches for was read as: its text's key, digest and length (after
  * read_as_toolchain), its language and the bytes read; a record of the cache under the path,
  * the blob id and the options that decide whether a file is admitted (vouch_key). */
@@ -545,8 +585,28 @@ static uint64_t vouch_key(const sunset_engine *e, const char *path, uint64_t blo
     return hash64(v, sizeof v, hash64(path, strlen(path), 0x3c6ef372fe94f82bull));
 }
 
-/* A vouched file replayed without a read: its index entry, then its findings, from the cache.
- * false = read it (w->indexed says whether its index entry was taken already). */
+/* An admitted vouched file's index entry, then its findings, from the cache. false = read it
+ * (w->indexed says whether its index entry was taken already). */
+static bool replay_vouched(worker *w, const char *path, const vouch_rec *r) {
+    sunset_engine *e = w->e;
+    const sunset_indexer *ix = e->o->indexer;
+    sunset_source src = {path, NULL, NULL, (size_t)r->len, (sunset_lang)r->lang};
+    if (ix && src.lang != SUNSET_LANG_NONE && !w->premarks) { /* a second scan: indexed by the first */
+        index_take u = {ix, &src};
+        if (!ix->adopt || !ix->export_fn ||
+            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r->key, src.len, r->digest, take_index, &u,
+                                    ix->export_fn))
+            return false;
+        w->indexed = true;
+    }
+    if (!sunset_cache_replay(e->o->cache, scan_key(w, r->key), src.len, r->digest, path, &w->res)) return false;
+    w->res.stats.bytes_read += r->raw_len;
+    return true;
+}
+
+/* A vouched file replayed without a read. A module of the cross-module flow notes what its
+ * text would have (scan_text): its import statements and its exports, kept beside its entry;
+ * without both it is read. false = read it. */
 static bool scan_vouched(worker *w, const char *path) {
     sunset_engine *e = w->e;
     vouch_rec r;
@@ -559,19 +619,21 @@ static bool scan_vouched(worker *w, const char *path) {
         w->res.stats.bytes_read += r.raw_len;
         return true;
     }
-    const sunset_indexer *ix = e->o->indexer;
-    sunset_source src = {path, NULL, NULL, (size_t)r.len, (sunset_lang)r.lang};
-    if (ix && src.lang != SUNSET_LANG_NONE) {
-        index_take u = {ix, &src};
-        if (!ix->adopt || !ix->export_fn ||
-            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r.key, src.len, r.digest, take_index, &u,
-                                    ix->export_fn))
-            return false;
-        w->indexed = true;
+    sb imports = {0}, exports = {0};
+    bool flow = in_xflow(w, path, (sunset_lang)r.lang);
+    if (flow) {
+        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XIMPORTS, r.key, r.len, r.digest, take_copy, &imports, NULL);
+        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, findings_key(e, r.key), r.len, r.digest, take_copy,
+                               &exports, NULL);
     }
-    if (!sunset_cache_replay(e->o->cache, findings_key(e, r.key), src.len, r.digest, path, &w->res)) return false;
-    w->res.stats.bytes_read += r.raw_len;
-    return true;
+    bool ok = (!flow || (imports.len && exports.len && !imports.oom && !exports.oom)) && replay_vouched(w, path, &r);
+    if (ok && flow) {
+        xflow_note_imports(e->xf, path, imports.s, imports.len, false);
+        xflow_note_exports(e->xf, path, exports.s, exports.s[0] != '\n' ? exports.len : 0);
+    }
+    sb_free(&imports);
+    sb_free(&exports);
+    return ok;
 }
 
 /* After a vouched file's result was stored: the record, when the file is still as the index
@@ -589,20 +651,6 @@ static void note_vouched(worker *w, const char *path, const char *fspath, const 
  * findings are), then its findings. Files with sunset-ignore comments are not cached: an until=
  * date makes their result depend on the day. true = the file's findings and counters were
  * replayed, nothing left to do. */
-#define CACHE_TAG_XFLOW 0x574f4c46u /* a Python module's exports (core/xflow.c) */
-
-typedef struct export_take {
-    xflow *xf;
-    const char *path;
-    bool found;
-} export_take;
-
-static bool take_exports(void *ud, void *bytes, size_t n) {
-    export_take *t = ud;
-    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((char *)bytes)[0] != '\n' ? n : 0) != NULL;
-    return false; /* copied: the entry stays the cache's */
-}
-
 static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     sunset_engine *e = w->e;
     const sunset_source *src = sink->src;
@@ -615,11 +663,7 @@ static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     if (e->o->indexer && src->lang != SUNSET_LANG_NONE && !w->premarks && !w->indexed)
         index_file(e, src, c->key, c->digest);
     if (!c->store) return false;
-    c->key = findings_key(e, c->key);
-    if (w->premarks) { /* scanned under another module's exports: they are part of the key */
-        uint64_t km = xflow_key_material(w->premarks);
-        c->key = hash64(&km, sizeof km, c->key);
-    }
+    c->key = scan_key(w, c->key);
     /* a module whose exports the cache lost is scanned again: its importers need them */
     export_take t = {e->xf, src->path, false};
     if (sink->exports && (sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, c->key, src->len, c->digest,
@@ -691,8 +735,9 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
     /* a module of the scan: its imports and exports for the modules importing it (xflow.h);
      * one scanned under their exports is anchored by them */
     sb exports = {0};
-    if (e->xf && !w->premarks && e->rs->flow_rules[lang].n && xflow_has(e->xf, path)) {
-        xflow_note_imports(e->xf, path, t->data, t->len);
+    const char *imports = NULL; /* kept for the cache when a replay could need them (scan_vouched) */
+    if (in_xflow(w, path, lang)) {
+        imports = xflow_note_imports(e->xf, path, t->data, t->len, w->blob != 0);
         sink.exports = &exports;
     }
     sink.anchored |= w->premarks != NULL;
@@ -711,8 +756,11 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
         sunset_cache_store(e->o->cache, c.key, t->len, c.digest, &w->res, c.first_finding, c.first_warning,
                            &c.before);
         if (kept) sunset_cache_put_blob(e->o->cache, CACHE_TAG_XFLOW, c.key, t->len, c.digest, kept, strlen(kept), NULL);
+        if (imports)
+            sunset_cache_put_blob(e->o->cache, CACHE_TAG_XIMPORTS, c.content_key, t->len, c.digest, imports,
+                                  strlen(imports), NULL);
         vouch_rec r = {c.content_key, c.digest, t->len, 0, (uint32_t)lang, ADMITTED, 0, 0};
-        note_vouched(w, path, fspath, &r);
+        if (!w->premarks) note_vouched(w, path, fspath, &r); /* a second scan's would be the first's */
     }
 }
 
@@ -813,13 +861,14 @@ typedef struct rescan {
     int rc;
 } rescan;
 
-static void rescan_importer(void *ud, const char *path, const char *premarks) {
+static void rescan_importer(void *ud, const char *path, size_t at, const char *premarks) {
     rescan *r = ud;
     worker *w = r->w;
+    const sunset_engine_opts *o = w->e->o;
     sunset_result_free(&w->res);
     memset(&w->res, 0, sizeof w->res);
     w->premarks = premarks;
-    scan_one(w, r->root, path, NULL, 0, 0, 0); /* read: a vouched replay would be the first scan's */
+    scan_one(w, r->root, path, NULL, 0, o->blob_ids ? o->blob_ids[at] : 0, o->blob_stamps ? o->blob_stamps[at] : 0);
     w->premarks = NULL;
     bool *keep = sunset_malloc(r->res->n_findings ? r->res->n_findings : 1);
     if (!keep) {

@@ -24,11 +24,17 @@ typedef struct ximport {
     char *name;    /* the imported name; NULL: the module itself; "*": every export */
 } ximport;
 
+typedef struct xpy {
+    const char *path; /* first: cmp_str and find_py read it as the element */
+    size_t at;        /* its index among xflow_new's paths */
+} xpy;
+
 struct xflow {
     const sunset_ruleset *rs;
-    const char **py; /* sorted */
+    xpy *py; /* sorted by path */
     size_t n_py;
     char **exports;  /* per module: "RULE\tname\n" lines, owned; NULL none */
+    char **kept;     /* per module: its import statements as noted, one a line, when kept; owned */
     vec *imports;    /* per module: ximport */
 };
 
@@ -39,11 +45,12 @@ xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     if (!x || !(x->py = sunset_calloc(n ? n : 1, sizeof *x->py))) return sunset_free(x), NULL;
     x->rs = rs;
     for (size_t i = 0; i < n; i++)
-        if (sunset_lang_for_path(paths[i]) == SUNSET_LANG_PYTHON) x->py[x->n_py++] = paths[i];
+        if (sunset_lang_for_path(paths[i]) == SUNSET_LANG_PYTHON) x->py[x->n_py++] = (xpy){paths[i], i};
     if (x->n_py) qsort(x->py, x->n_py, sizeof *x->py, cmp_str);
     x->exports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->exports);
     x->imports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->imports);
-    if (!x->exports || !x->imports) return xflow_free(x), NULL;
+    x->kept = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->kept);
+    if (!x->exports || !x->imports || !x->kept) return xflow_free(x), NULL;
     for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
     return x;
 }
@@ -52,6 +59,7 @@ void xflow_free(xflow *x) {
     if (!x) return;
     for (size_t i = 0; i < x->n_py; i++) {
         if (x->exports) sunset_free(x->exports[i]);
+        if (x->kept) sunset_free(x->kept[i]);
         for (size_t k = 0; x->imports && k < x->imports[i].n; k++) {
             sunset_free(VEC_AT(&x->imports[i], ximport, k).local);
             sunset_free(VEC_AT(&x->imports[i], ximport, k).name);
@@ -59,6 +67,7 @@ void xflow_free(xflow *x) {
         if (x->imports) vec_free(&x->imports[i]);
     }
     sunset_free(x->exports);
+    sunset_free(x->kept);
     sunset_free(x->imports);
     sunset_free(x->py);
     sunset_free(x);
@@ -66,7 +75,7 @@ void xflow_free(xflow *x) {
 
 static long find_py(const xflow *x, const char *path) {
     if (!x) return -1;
-    const char **hit = bsearch(&path, x->py, x->n_py, sizeof *x->py, cmp_str);
+    const xpy *hit = bsearch(&path, x->py, x->n_py, sizeof *x->py, cmp_str);
     return hit ? (long)(hit - x->py) : -1;
 }
 
@@ -194,22 +203,30 @@ static const char *statement_at(const char *p, const char *end, sb *out) {
     return p;
 }
 
-void xflow_note_imports(xflow *x, const char *path, const char *data, size_t len) {
+const char *xflow_note_imports(xflow *x, const char *path, const char *data, size_t len, bool keep) {
     long me = find_py(x, path);
-    if (me < 0) return;
+    if (me < 0) return NULL;
     const char *end = data + len;
+    sb kept = {0};
     for (const char *p = data; p < end;) {
         while (p < end && (*p == ' ' || *p == '\t')) p++;
         bool head = (end - p > 5 && !memcmp(p, "from ", 5)) || (end - p > 7 && !memcmp(p, "import ", 7));
         if (head) {
             sb st = {0};
             p = statement_at(p, end, &st);
+            /* kept as read: no bracket, comma or newline is left in it, and the space before
+             * the newline keeps a last backslash from continuing it */
+            if (keep && !st.oom && st.s) sb_printf(&kept, "%s \n", st.s);
             if (!st.oom && st.s) note_statement(x, me, path, st.s);
+            kept.oom |= st.oom;
             sb_free(&st);
         }
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         p = nl ? nl + 1 : end;
     }
+    if (keep && !kept.oom && !x->kept[me]) x->kept[me] = kept.len ? sb_take(&kept) : sunset_strndup("\n", 1);
+    sb_free(&kept);
+    return keep ? x->kept[me] : NULL;
 }
 
 const char *xflow_note_exports(xflow *x, const char *path, const char *text, size_t len) {
@@ -247,7 +264,7 @@ void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud) {
         if (!x->imports[i].n) continue;
         sb pm = {0};
         premarks_of(x, i, &pm);
-        if (!pm.oom && pm.len) out(ud, x->py[i], pm.s);
+        if (!pm.oom && pm.len) out(ud, x->py[i].path, x->py[i].at, pm.s);
         sb_free(&pm);
     }
 }

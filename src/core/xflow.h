@@ -25,16 +25,21 @@ void xflow_free(xflow *x); /* accepts NULL */
 /* Is path one of the scan's Python files? */
 bool xflow_has(const xflow *x, const char *path);
 /* The imports of path (its bytes) that name a module of the scan. Each file is noted by one
- * thread, once; distinct files may be noted concurrently. */
-void xflow_note_imports(xflow *x, const char *path, const char *data, size_t len);
+ * thread, once; distinct files may be noted concurrently. With keep, returns the import
+ * statements read, one a line ("\n" for none; NULL when path is not one of the scan's, or
+ * out of memory), valid until xflow_free: what the content cache keeps as a side entry of the
+ * file, since noted in place of its bytes they note the same imports (a file the git index
+ * vouches for is replayed unread). Without keep, NULL. */
+const char *xflow_note_imports(xflow *x, const char *path, const char *data, size_t len, bool keep);
 /* path's exports, "FLOW-RULE-ID\tname\n" lines ("" none); copied, once. Returns the text kept
  * ("\n" for none; NULL when path is not one of the scan's), valid until xflow_free: what the
  * content cache keeps as the file's side entry. */
 const char *xflow_note_exports(xflow *x, const char *path, const char *text, size_t len);
 
-/* After every file: the importers with premarks, in path order. For each, out(ud, path,
- * premarks) with premarks "FLOW-RULE-ID\tname\n" lines (`train_exe`, `trainer.train_exe`). */
-typedef void (*xflow_importer_fn)(void *ud, const char *path, const char *premarks);
+/* After every file: the importers with premarks, in path order. For each, out(ud, path, at,
+ * premarks): at its index among xflow_new's paths, premarks "FLOW-RULE-ID\tname\n" lines
+ * (`train_exe`, `trainer.train_exe`). */
+typedef void (*xflow_importer_fn)(void *ud, const char *path, size_t at, const char *premarks);
 void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud);
 
 /* The extra key material of a file scanned under premarks: its content-cache entry is keyed

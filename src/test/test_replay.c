@@ -292,6 +292,33 @@ static void damaged_plan_is_rebuilt(void **state) {
     assert_int_equal(test_sh("cd %s/tree && git checkout -q -- .", dir), 0);
 }
 
+/* The cross-module flow on the warm path (core/xflow.h): in a commit with an exporter of a
+ * legacy object and its importer, a warm run after an unrelated edit (the two vouched for by
+ * the git index, replayed unread) and one after the exporter's edit are cold runs' documents. */
+static void flow_across_vouched_modules(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c && cd %s/tree && mkdir -p python/xf && "
+                             "printf 'import paddle.fluid as fluid\\n\\ntrain_exe = fluid.ParallelExecutor(True)\\n' "
+                             "> python/xf/trainer.py && printf 'from trainer import train_exe\\n\\n\\ndef step(feed):\\n"
+                             "    train_exe.run(feed=feed)\\n' > python/xf/main.py && "
+                             "touch -d @$(( $(date +%%s) - 10 )) python/xf/*.py && git add -A && "
+                             "git -c user.name=t -c user.email=t@t commit -qm xf", dir, dir), 0);
+    assert_int_equal(scan_to("-f json", "xf0"), 0);
+    assert_int_equal(cold_to("-f json", "xf0-cold"), 0);
+    assert_true(same("xf0", "xf0-cold"));
+    assert_int_equal(test_sh("grep -q 'python/xf/main.py' %s/xf0", dir), 0);
+    const char *edits[] = {"echo '# an edit' >> python/paddle/base/compiler.py",
+                           "printf 'import paddle\\ntrain_exe = paddle.static.Executor()\\n' > python/xf/trainer.py"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(test_sh("cd %s/tree && %s", dir, edits[i]), 0);
+        assert_int_equal(scan_to("-f json", "xf-warm"), 0);
+        assert_int_equal(cold_to("-f json", "xf-cold"), 0);
+        assert_true(same("xf-warm", "xf-cold"));
+        assert_int_equal(test_sh("grep -q 'python/xf/main.py' %s/xf-warm", dir), i);
+    }
+    assert_int_equal(test_sh("cd %s/tree && git reset -q --hard HEAD~1", dir), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warm_equals_cold),
@@ -307,6 +334,7 @@ int main(void) {
         cmocka_unit_test(comment_keeps_the_plan),
         cmocka_unit_test(facts_and_findings_plan_again),
         cmocka_unit_test(damaged_plan_is_rebuilt),
+        cmocka_unit_test(flow_across_vouched_modules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
