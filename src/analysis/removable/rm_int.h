@@ -254,13 +254,13 @@ void rm_live_users_free(ctx *c);
 
 /* Is n file c->block_p1 - 1 or defined there (a what-if keeps it dead)? */
 bool rm_whatif_blocked(const ctx *c, const node *n);
-/* The legacy items the real liveness run keeps live that turn dead when file f is migrated
- * away (f and what it defines excepted), described ("file a.cc", "class Foo (a.h)") into out
- * (char *, owned). The real run's marks and callers are unchanged. Returns 0, -1 on OOM. */
-int rm_whatif(ctx *c, size_t f, vec *out);
-/* The same for a file that is not legacy, as if it named no legacy code (c->mute_p1). */
-int rm_whatif_consumer(ctx *c, size_t f, vec *out);
-/* Every live item's migrate_to (from rs), every live file's unblocks (rm_whatif). 0, -1 on OOM. */
+void rm_wstep_free(rm_wstep *w);
+/* Every live item's migrate_to (from rs), and the migrate table: a what-if per live legacy file
+ * (its callers moved, it and what it defines kept from turning live) and per consumer (as if
+ * it named no legacy code, c->mute_p1), each giving the legacy items the real liveness run keeps
+ * live that turn dead ("file a.cc", "class Foo (a.h)") and the steps that then become possible
+ * (the closure run on the what-if's dead set, numbered into p->unblocked). The real run's marks
+ * and callers are unchanged. 0, -1 on OOM. */
 int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p);
 
 /* ---- references a removal could leave dangling (refs.c) ---- */
@@ -285,6 +285,10 @@ typedef struct rm_ref {
 } rm_ref;
 
 typedef void (*rm_ref_fn)(ctx *c, const rm_ref *r, void *ud);
+/* A what-if's reference that its migration removes (whatif.c): one naming the migrated-away
+ * file c->block_p1 - 1 (or a target compiling it), or lying in the migrated consumer
+ * c->mute_p1 - 1. The closure counts no such reference as keeping a file. */
+bool rm_whatif_migrated(const ctx *c, const rm_ref *r);
 /* Every reference from a file not dead[] to a dead[] file or a dropped[] target. */
 void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud);
 /* dropped[t]: every source target t resolves to is dead. */
