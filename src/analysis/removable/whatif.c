@@ -142,15 +142,20 @@ static int whatif_steps(ctx *c, const int *ps, vec *out) {
     if (!fresh) return 0;
     size_t nf = c->nf;
     bool *dead = sunset_calloc(nf, 1), *dropped = sunset_calloc(c->targets.n ? c->targets.n : 1, 1);
+    bool *from = sunset_calloc(nf, 1);
     int *step = sunset_calloc(nf, sizeof(int));
     char **why = sunset_calloc(nf, sizeof(char *));
     vec edits = VEC_INIT(rm_edit);
     rm_wstep *g = NULL;
     int n = -1, ng = 0;
-    if (!dead || !dropped || !step || !why) goto cleanup;
+    if (!dead || !dropped || !from || !step || !why) goto cleanup;
     for (size_t f = 0; f < nf; f++)
         if (c->fn[f].legacy && !c->fn[f].live) dead[f] = true, step[f] = (int)f + 1; /* any order numbers the groups */
+    /* only the files that may name a dead one are read: the same references, far fewer files */
+    if (rm_refs_from(c, dead, from)) goto cleanup;
+    c->refs_from = from;
     n = rm_closure(c, dead, dropped, why, step, &edits);
+    c->refs_from = NULL;
     if (n < 0 || !(g = sunset_calloc((size_t)n + 1, sizeof *g))) {
         n = -1;
         goto cleanup;
@@ -172,6 +177,7 @@ cleanup:
     sunset_free(why);
     vec_free(&edits);
     sunset_free(dead);
+    sunset_free(from);
     sunset_free(dropped);
     sunset_free(step);
     return n < 0 ? -1 : 0;
