@@ -246,6 +246,17 @@ static void links_build(ctx *c) {
     c->n_link_defs = all.n;
 }
 
+/* The first of c->link_defs with this key (n_link_defs when none). */
+static size_t link_first(const ctx *c, uint64_t key) {
+    size_t lo = 0, hi = c->n_link_defs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->link_defs[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* The declaring call at [line, end] of file F is a statement of its own: no other macro call,
  * include, class or function of F starts on its lines, so the lines can go. */
 static bool decl_alone(const ix_file *F, const ix_word *w) {
@@ -279,12 +290,7 @@ static void link_refs(ctx *c, size_t f, const bool *dead, rm_ref_fn fn, void *ud
         long g = link_role(c, w->text, &def, &arg);
         if (g < 0 || def) continue;
         uint64_t key = link_key((size_t)g, arg);
-        size_t lo = 0, hi = c->n_link_defs;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (c->link_defs[mid].key < key) lo = mid + 1;
-            else hi = mid;
-        }
+        size_t lo = link_first(c, key);
         size_t end = lo, gone = 0;
         for (; end < c->n_link_defs && c->link_defs[end].key == key; end++) gone += dead[c->link_defs[end].file];
         if (end == lo || gone < end - lo) continue;
@@ -385,12 +391,7 @@ static void may_links(ctx *c, size_t f) {
         long g = link_role(c, VEC_AT(&F->macros, ix_word, u).text, &def, &arg);
         if (g < 0 || def) continue;
         uint64_t key = link_key((size_t)g, arg);
-        size_t lo = 0, hi = c->n_link_defs;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (c->link_defs[mid].key < key) lo = mid + 1;
-            else hi = mid;
-        }
+        size_t lo = link_first(c, key);
         for (; lo < c->n_link_defs && c->link_defs[lo].key == key; lo++) may_add(c, c->link_defs[lo].file, f);
     }
 }
