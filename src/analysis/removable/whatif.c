@@ -4,7 +4,9 @@
  * `migrate_to`): the file, and what it defines, never turns live and so keeps nothing live.
  * The legacy items live before and dead then are what migrating it unblocks. A computation
  * over the same graph, not a list: the real run's live marks and callers are put aside and
- * restored after each what-if.
+ * restored after each what-if. The steps it unblocks are the plan's closure (closure.c) run on
+ * the what-if's dead files, the references the migration removes aside: each group deleting a
+ * file the plan does not is a step, numbered after the plan's own, once for whoever unblocks it.
  */
 #include "analysis/removable/rm_int.h"
 
