@@ -741,14 +741,17 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
     size_t *len = sunset_malloc(f->classes.n * sizeof *len);
     if (!len) return false;
     uint64_t lens = 0;
+    size_t left = 0; /* the classes still looked for: the walk ends when none is */
     for (size_t i = 0; i < f->classes.n; i++) {
-        len[i] = strlen(VEC_AT(&f->classes, ix_class, i).name);
+        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        len[i] = strlen(c->name);
         lens |= (uint64_t)1 << (len[i] & 63);
+        left += c->top && !c->used_at;
     }
     vec ns = VEC_INIT(bool);
     size_t other = 0; /* open braces that are not a namespace's */
     const ctok *tv = toks->v;
-    for (size_t k = 0; k < toks->n; k++) {
+    for (size_t k = 0; k < toks->n && left; k++) {
         const ctok *t = &tv[k];
         if (t->s[0] == '{') {
             bool is_ns = (k >= 1 && CT_IS(&tv[k - 1], "namespace")) || (k >= 2 && CT_IS(&tv[k - 2], "namespace")) ||
@@ -778,6 +781,7 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
             if (k > 0 && tv[k - 1].n == 1 && tv[k - 1].s[0] == '~') continue;
             if (k > 1 && tv[k - 1].n == 2 && tv[k - 1].s[0] == ':' && ct_is(&tv[k - 2], c->name, t->n)) continue;
             c->used_at = t->line;
+            left--;
         }
     }
     vec_free(&ns);
