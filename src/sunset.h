@@ -183,6 +183,25 @@ void sunset_emit_text(sunset_sink *sink, sunset_context ctx, sunset_span at,
 void sunset_emit_text_stmt(sunset_sink *sink, sunset_context ctx, sunset_span at,
                            const char *text, size_t len, const char *call, sunset_span stmt);
 
+/* Where code puts a string literal, as its frontend reads the literal's place: an argument
+ * of a call (`call`, at position `arg`: 0-based, -1 a keyword argument), a subscript's key
+ * (`env["FLAGS_x"]`), a dict literal's key, a comparison's operand (`name == "X"`, `"X" in
+ * s`). Whether such a string is code (a name the program registers, looks up or compares)
+ * or text (a message) is the settings pack's (settings.remnants.code_strings), never the
+ * frontend's. */
+typedef enum sunset_str_use {
+    SUNSET_USE_NONE = 0,
+    SUNSET_USE_ARG,
+    SUNSET_USE_SUBSCRIPT,
+    SUNSET_USE_KEY,
+    SUNSET_USE_COMPARE,
+    SUNSET_USE_COUNT
+} sunset_str_use;
+
+/* sunset_emit_text_stmt for a string literal of code, with its use (stmt may be all 0). */
+void sunset_emit_string(sunset_sink *sink, sunset_span at, const char *text, size_t len,
+                        const char *call, sunset_str_use use, int arg, sunset_span stmt);
+
 /* A query rule matched (frontends that evaluate query rules themselves). */
 void sunset_emit_match(sunset_sink *sink, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span);

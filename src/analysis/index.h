@@ -26,7 +26,8 @@ typedef struct ix_class {
     char **bases;           /* as written, e.g. "details::OpHandleBase", "unittest.TestCase" */
     uint32_t n_bases;
     bool top;               /* at module / namespace level (not nested in a class or function) */
-    uint64_t *names;        /* Python top-level classes: sorted hashes of the names the body uses */
+    uint64_t *names;        /* top-level classes: sorted hashes of the names the body uses (Python),
+                               of the name-like strings it holds (C++ sources) */
     size_t n_names;
     bool decorated;         /* Python: a decorator line precedes the header */
     uint32_t used_at;       /* C++: the first line of its file naming it outside its body (not a
@@ -82,7 +83,8 @@ typedef struct ix_file {
     bool blank;             /* nothing but whitespace and comments */
     vec classes;            /* ix_class */
     vec funcs;              /* ix_func: top-level functions (Python); a C++ header's namespace-level
-                               functions and constants */
+                               functions and constants; a C++ source's namespace-level function
+                               definitions (not static, not in an anonymous namespace) */
     vec imports;            /* ix_import */
     vec aliases;            /* ix_alias (Python) */
     vec includes;           /* ix_include */
@@ -101,8 +103,12 @@ typedef struct ix_file {
     uint64_t *names;        /* sorted unique hashes of the names used in code (not in comments,
                                not on import lines); strings that look like names count */
     size_t n_names;
-    uint64_t *outside;      /* Python: the names used outside top-level class bodies */
+    uint64_t *outside;      /* the names used outside top-level class bodies: Python; C++ sources
+                               with such classes (link-time declarations' arguments aside) */
     size_t n_outside;
+    uint64_t *attr;         /* Python: sorted ix_attr_key of each name an import binds that a scope
+                               uses only as an attribute (`base.core`, `core` imported) */
+    size_t n_attr;
 } ix_file;
 
 struct sunset_macro_roles;
@@ -159,6 +165,9 @@ const ix_file *sunset_index_file(const sunset_index *ix, const char *path);
 long sunset_index_file_pos(const sunset_index *ix, const char *path);
 uint64_t sunset_index_name_hash(const char *s, size_t n);
 bool ix_file_uses(const ix_file *f, const char *name);
+/* Python: does the scope (cls: an index into f->classes, -1 outside top-level classes, -2 the
+ * whole file) use `name`, an import's bound name, only as an attribute (never bare)? */
+bool ix_attr_only(const ix_file *f, long cls, const char *name);
 /* Sorted-hash membership (names, outside, a class's names). */
 bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
 

@@ -5,7 +5,8 @@
  * one definition: a CMake target command, a class) become one line remnant. The action comes
  * from evidence, liveness first and then the rule's intent: a document or a line whose
  * findings are all in comments, docstrings or strings (other than those of
- * settings.remnants.code_rules, binding names and the like) is update-doc; a file the plan
+ * settings.remnants.code_rules, binding names and the like, and strings code uses by
+ * settings.remnants.code_strings: a registered name, a key, an operand) is update-doc; a file the plan
  * keeps live is migrate (its live callers named), one the plan proves dead delete; a plan
  * item covering the line decides by its classification (live: migrate, naming its live
  * callers; dead or an unused include: delete); a named consumer of settings.remnants.consumers
@@ -319,6 +320,59 @@ static const rm_item *dead_parts(build_ctx *c, const sunset_remnant *m, size_t a
     return first;
 }
 
+/* Does the line p (a finding's snippet) name another entry of the list the argument (a plan
+ * item's token, it->name) is in: a word of the line before its first keyword (an upper-case
+ * word: PROPERTIES), neither the name nor the command, when the command is one whose leading
+ * arguments are names (set_tests_properties, set_target_properties; not set(), whose first
+ * argument is the variable)? Then the edit takes the name, not the line
+ * (`set_tests_properties(a b PROPERTIES ...)`); a command left with no entry goes whole. */
+static bool token_among_others(const char *p, const rm_item *it) {
+    if (!it->token || !it->name || it->line != it->end) return false;
+    const char *name = it->name;
+    size_t n = strlen(name);
+    while (p && *p) {
+        while (*p == ' ' || *p == '\t' || *p == '(' || *p == ')') p++;
+        const char *w = p;
+        bool upper = true;
+        while (*p && *p != ' ' && *p != '\t' && *p != '(' && *p != ')') upper &= !(*p >= 'a' && *p <= 'z'), p++;
+        if (p == w) break;
+        if (*p == '(') { /* the command: CMake's own whose leading arguments are a list of names */
+            size_t cn = (size_t)(p - w);
+            if (!(cn == 20 && !memcmp(w, "set_tests_properties", cn)) && !(cn == 21 && !memcmp(w, "set_target_properties", cn)))
+                return false;
+            continue;
+        }
+        if (upper) break;        /* the list ends at its first keyword */
+        if ((size_t)(p - w) != n || memcmp(w, name, n)) return true;
+    }
+    return false;
+}
+
+/* The fix of dead_parts' lines: "delete lines 3-4", or, when a line's item is one name among
+ * others on it, the edit of each line ("remove a_test from line 3; delete line 4"). */
+static void dead_parts_fix(build_ctx *c, const sunset_remnant *m, size_t a, size_t b, sb *fix) {
+    bool token = false;
+    for (size_t i = a; i < b && !token; i++) {
+        const sunset_finding *f = &c->res->findings[i];
+        const rm_item *it = f->ctx == SUNSET_CTX_CODE ? plan_line(c->plan, m->path, f->span.line, f->span.line) : NULL;
+        token = it && token_among_others(f->snippet, it);
+    }
+    if (!token) {
+        sb_puts(fix, "delete ");
+        line_range(fix, m->line, m->end_line);
+        return;
+    }
+    uint32_t last = 0;
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &c->res->findings[i];
+        const rm_item *it = f->ctx == SUNSET_CTX_CODE ? plan_line(c->plan, m->path, f->span.line, f->span.line) : NULL;
+        if (!it || f->span.line == last) continue;
+        last = f->span.line;
+        if (token_among_others(f->snippet, it)) sb_printf(fix, "%sremove %s from line %u", fix->len ? "; " : "", it->name, last);
+        else sb_printf(fix, "%sdelete line %u", fix->len ? "; " : "", last);
+    }
+}
+
 /* The evidence of every dead item of dead_parts' lines. */
 static bool dead_parts_evidence(build_ctx *c, sunset_remnant *m, size_t a, size_t b) {
     const rm_item *prev = NULL;
@@ -343,7 +397,7 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         const sunset_finding *f = &c->res->findings[i];
         test |= f->test;
         /* a binding name or an op type in a string is code: deleting it is an edit of code */
-        bool as_code = f->ctx == SUNSET_CTX_STRING && glob_any(&st->code_rules, f->rule_id);
+        bool as_code = f->ctx == SUNSET_CTX_STRING && (f->code_string || glob_any(&st->code_rules, f->rule_id));
         text |= f->ctx == SUNSET_CTX_STRING;
         if (f->ctx != SUNSET_CTX_CODE && !as_code) continue;
         code = true;
@@ -356,21 +410,27 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     char *consumer = NULL;
     sb fix = {0};
     int rc = -1;
-    /* a string the plan reads as a registration or an import is code to it: the plan decides */
-    if (doc_file || (!code && !(text && it))) {
+    /* a string the plan reads as a registration or an import is code to it: the plan decides;
+     * a comment inside a dead definition (a flag's doc comment) goes with the definition */
+    bool in_dead = it && !it->live && it->kind != RM_IMPORT && it->kind != RM_REGISTRATION;
+    if (doc_file || (!code && !(text && it) && !in_dead)) {
         m->action = SUNSET_ACT_DOC;
         if (!evidence(m, doc_file ? "a document" : "only in comments, docstrings or strings")) goto cleanup;
         sb_puts(&fix, "reword or drop the text that names the retired mechanism");
     } else if (parts) {
         m->action = SUNSET_ACT_DELETE;
         if (!dead_parts_evidence(c, m, a, b)) goto cleanup;
-        sb_puts(&fix, "delete ");
-        line_range(&fix, m->line, m->end_line);
+        dead_parts_fix(c, m, a, b, &fix);
     } else if (it && (!it->live || unused_import(it))) {
         m->action = SUNSET_ACT_DELETE;
         if (!evidence_chain(m, it, c->write)) goto cleanup;
-        sb_puts(&fix, it->kind == RM_IMPORT ? "delete the unused " : "delete ");
-        line_range(&fix, it->line, it->end);
+        if (token_among_others(c->res->findings[a].snippet, it))
+            /* one name of several on the line (`set_tests_properties(a b PROPERTIES ...)`) */
+            sb_printf(&fix, "remove %s from line %u (the command's other arguments stay)", it->name, it->line);
+        else {
+            sb_puts(&fix, it->kind == RM_IMPORT ? "delete the unused " : "delete ");
+            line_range(&fix, it->line, it->end);
+        }
     } else if (it) {
         m->action = SUNSET_ACT_MIGRATE;
         if (!evidence_chain(m, it, c->write)) goto cleanup;
@@ -455,10 +515,15 @@ static bool absorb(sunset_remnant *a, sunset_remnant *b) {
     if (b->end_line > a->end_line) a->end_line = b->end_line;
     if (b->severity > a->severity) a->severity = b->severity; /* both capped by one action */
     if (a->action == SUNSET_ACT_DELETE && strcmp(a->fix, b->fix)) {
-        /* two deletions with their own hints: the hint is now the whole range */
+        /* two deletions with their own hints: the hint is now the whole range, unless one
+         * takes a name out of a line that stays (then each line's edit) */
         sb fix = {0};
-        sb_puts(&fix, "delete ");
-        line_range(&fix, a->line, a->end_line);
+        if (!strncmp(a->fix, "remove ", 7) || !strncmp(b->fix, "remove ", 7) || strstr(a->fix, "; remove ")) {
+            sb_printf(&fix, "%s; %s", a->fix, b->fix);
+        } else {
+            sb_puts(&fix, "delete ");
+            line_range(&fix, a->line, a->end_line);
+        }
         if (fix.oom) return sb_free(&fix), false;
         sunset_free(a->fix);
         a->fix = sb_take(&fix);

@@ -74,6 +74,10 @@ typedef enum rm_step_kind {
     RM_EV_DECLARES_FOR,    /* a header whose implementing sources are legacy (`path`: the first) */
     RM_EV_TEST_ONLY,       /* a header only tests include, in legacy directory `path`'s (cause: a seed there) */
     RM_EV_TESTS,           /* the test of legacy header `path` */
+    RM_EV_NAMED_IN_CLASS,  /* a pass only legacy class `detail` (path:line) names in code that is not
+                              legacy (cause: the class) */
+    RM_EV_CALLED_ONLY,     /* its functions are called only by legacy files: `detail` by `path`, the
+                              first (cause: its chain) */
     RM_EV_KIND_COUNT
 } rm_step_kind;
 

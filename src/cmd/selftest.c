@@ -54,11 +54,15 @@ int sunset_rules_test(const sunset_ruleset *rs, const sunset_engine_opts *o, boo
             const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
             const cJSON *expect = cJSON_GetObjectItemCaseSensitive(it, "expect");
             const cJSON *anchor = cJSON_GetObjectItemCaseSensitive(it, "anchor");
+            /* "string": "code" | "text": how each of the rule's string findings reads
+             * (settings.remnants.code_strings: a name code registers, looks up or compares, or prose) */
+            const cJSON *as = cJSON_GetObjectItemCaseSensitive(it, "string");
             sunset_lang l = cJSON_IsString(lang) ? sunset_lang_from_name(lang->valuestring) : SUNSET_LANG_NONE;
             if (l == SUNSET_LANG_NONE || !cJSON_IsString(code) || !cJSON_IsNumber(expect) ||
-                (path && !cJSON_IsString(path)) || (anchor && !cJSON_IsBool(anchor))) {
+                (path && !cJSON_IsString(path)) || (anchor && !cJSON_IsBool(anchor)) ||
+                (as && !(cJSON_IsString(as) && (!strcmp(as->valuestring, "code") || !strcmp(as->valuestring, "text"))))) {
                 fprintf(out, "FAIL %s example %zu (%s): needs \"lang\" (a known language), \"code\" and \"expect\""
-                        " (\"anchor\": a boolean)\n",
+                        " (\"anchor\": a boolean; \"string\": \"code\" or \"text\")\n",
                         r->id, k, r->origin);
                 failed++;
                 continue;
@@ -73,13 +77,23 @@ int sunset_rules_test(const sunset_ruleset *rs, const sunset_engine_opts *o, boo
                 sunset_result_free(&res);
                 continue;
             }
-            for (size_t f = 0; f < res.n_findings; f++) got += strcmp(res.findings[f].rule_id, r->id) == 0;
+            size_t misread = 0;
+            for (size_t f = 0; f < res.n_findings; f++) {
+                const sunset_finding *x = &res.findings[f];
+                if (strcmp(x->rule_id, r->id)) continue;
+                got++;
+                misread += as && x->ctx == SUNSET_CTX_STRING && x->code_string != !strcmp(as->valuestring, "code");
+            }
             long wantl = 0;
             json_get_int(expect, INT_MIN, INT_MAX, &wantl); /* a count; 1e300 counts as 0 */
             int want = (int)wantl;
             if (want > 0) pos++;
             else neg++;
-            if ((int)got == want) {
+            if (misread) {
+                failed++;
+                fprintf(out, "FAIL %s example %zu (%s, as %s): %zu string finding%s of this rule not read as %s\n", r->id,
+                        k, r->origin, p, misread, misread == 1 ? "" : "s", as->valuestring);
+            } else if ((int)got == want) {
                 passed++;
                 if (verbose) fprintf(out, "ok   %s example %zu: %zu finding%s\n", r->id, k, got, got == 1 ? "" : "s");
             } else {

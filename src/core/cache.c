@@ -510,6 +510,7 @@ bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t dig
         f.enc_end = get32(&r);
         f.ctx = (sunset_context)(flags & 0xff);
         f.test = (flags >> 8) & 1;
+        f.code_string = (flags >> 9) & 1;
         if (ek && *ek) {
             f.enc_kind = ek;
             f.enc_name = en;
@@ -577,7 +578,7 @@ void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, uint64_t dige
         put32(&b, f->stmt.col);
         put32(&b, f->stmt.end_line);
         put32(&b, f->stmt.end_col);
-        put32(&b, (uint32_t)f->ctx | (f->test ? 1u << 8 : 0));
+        put32(&b, (uint32_t)f->ctx | (f->test ? 1u << 8 : 0) | (f->code_string ? 1u << 9 : 0));
         putstr(&b, f->matched);
         putstr(&b, f->snippet);
         putstr(&b, f->enc_kind);

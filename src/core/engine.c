@@ -8,6 +8,7 @@
  * counter; results are merged and sorted, so output does not depend on the thread count.
  */
 #include "core/engine.h"
+#include "core/engine_int.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,6 +22,7 @@
 #include "base/normalize.h"
 #include "core/anchor.h"
 #include "core/cache.h"
+#include "core/xflow.h"
 #include "core/flow.h"
 #include "core/lang.h"
 #include "core/prefilter.h"
@@ -30,44 +32,6 @@
 
 #define DEFAULT_MAX_FILE SUNSET_DEFAULT_MAX_FILE
 
-/* One slot per frontend the session handed over (sunset_engine_opts.frontends), in its order. */
-#define N_FRONTENDS SUNSET_MAX_FRONTENDS
-
-struct sunset_engine {
-    const sunset_ruleset *rs;
-    const sunset_engine_opts *o;
-    void *fe_state[N_FRONTENDS];
-    int fe_of_lang[SUNSET_LANG_COUNT]; /* index into frontends, -1 = none */
-    prefilter *pf[SUNSET_LANG_COUNT];
-    prefilter *marker;                 /* SUNSET_SUPPRESS_MARKER alone (see scan_one) */
-    size_t n_rules;
-    sunset_family_title *families;
-    bool tree_anchored; /* the scanned tree is Paddle's own (settings.anchor.tree) */
-    unsigned char *tree_off; /* per rule: 1 = its "unless.tree_without" holds in the scanned tree */
-    uint64_t tree_off_key;   /* for the content cache: a hash of the rules with "unless.tree_without"
-                                the tree keeps on (one of their paths exists); 0 = none. A tree
-                                with none of the paths, like one that never heard of them, keeps
-                                the plain key */
-};
-
-/* Which rules does the tree turn off ("unless.tree_without": none of its paths exists)? The
- * paths are looked up as settings.anchor.tree's are: by exists, or under root and its parents
- * up to the top of its git work tree. No tree (NULL root, an in-memory scan of none) turns
- * nothing off: absence is evidence only where a tree was looked at. */
-static void set_tree_off(sunset_engine *e, const char *root, bool (*exists)(void *, const char *),
-                         void *ud) {
-    e->tree_off_key = 0;
-    if (!e->tree_off) return;
-    for (size_t i = 0; i < e->n_rules; i++) {
-        const sunset_rule *r = VEC_AT(&e->rs->rules, sunset_rule *, i);
-        e->tree_off[i] = 0;
-        if (!r->unless_tree_without.n) continue;
-        sunset_anchor a = {.on = true, .tree = r->unless_tree_without};
-        if (exists || (root && *root))
-            e->tree_off[i] = !(exists ? anchor_tree_by(&a, exists, ud) : anchor_tree(&a, root, e->o->tree_top));
-        if (!e->tree_off[i]) e->tree_off_key = hash64(r->id, strlen(r->id), e->tree_off_key + 1);
-    }
-}
 
 typedef struct cand {
     const sunset_rule *rule;
@@ -76,6 +40,7 @@ typedef struct cand {
     char *matched;
     sunset_span stmt; /* the statement holding the match; all 0 = none */
     bool embedded;    /* from a document's embedded code (scan_embedded) */
+    bool code_string; /* a string that code uses (sunset_string_is_code) */
 } cand;
 
 typedef struct scope {
@@ -90,6 +55,7 @@ typedef struct worker {
     signed char *rule_ok; /* per rule: -1 unknown, 0/1 = path filters for the current file */
     sb readbuf;           /* the file being scanned; reused for every file of this worker */
     sunset_result res;
+    const char *premarks; /* the names another module binds (xflow_importers): a second scan */
 } worker;
 
 struct sunset_sink {
@@ -102,6 +68,8 @@ struct sunset_sink {
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
     sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
+    bool code_string;   /* the string being matched is one code uses (sunset_emit_string) */
+    sb *exports;        /* the file's exports for core/xflow.c, when it notes them */
     bool embedded;      /* scanning a document's embedded code (scan_embedded) */
     bool anchored;      /* the file is tied to Paddle (core/anchor.c); sticky, since the facts
                            that tied it come again after a restart */
@@ -176,7 +144,7 @@ static void add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
-              s->embedded};
+              s->embedded, s->code_string && ctx == SUNSET_CTX_STRING};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
     else if (s->flow) flow_seed(s->flow, r, ctx, span, c.matched, strlen(c.matched));
 }
@@ -283,6 +251,13 @@ void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, c
     if (stmt.line && stmt.line <= at.line && stmt.end_line >= at.line) s->stmt = stmt;
     sunset_emit_text(s, ctx, at, text, len, call);
     s->stmt = (sunset_span){0, 0, 0, 0};
+}
+
+void sunset_emit_string(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
+                        sunset_str_use use, int arg, sunset_span stmt) {
+    s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, use, call, arg);
+    sunset_emit_text_stmt(s, SUNSET_CTX_STRING, at, text, len, call, stmt);
+    s->code_string = false;
 }
 
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
@@ -438,6 +413,8 @@ static void drop_cands(sunset_sink *s) {
     sunset_free(file_hit);
 }
 
+static void export_line(void *ud, const sunset_rule *r, const char *name) { sb_printf(ud, "%s\t%s\n", r->id, name); }
+
 /* Returns false when the result depends on the machine's speed (the flow was stopped by the
  * time limit): it is not to be cached. */
 static bool finish_file(sunset_sink *s) {
@@ -448,6 +425,7 @@ static bool finish_file(sunset_sink *s) {
         flow_file *ff = s->flow;
         s->flow = NULL; /* its reports are not seeds */
         s->embedded = s->flow_lang != s->src->lang; /* the flow of a document's embedded code */
+        if (s->exports) flow_exports(ff, &w->e->rs->flow_rules[s->flow_lang], export_line, s->exports);
         flow_limits lim = {0, w->e->o->parse_budget_ms};
         flow_status fs = flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, &lim,
                                      flow_report, s);
@@ -496,7 +474,7 @@ static bool finish_file(sunset_sink *s) {
                 .rule_id = c->rule->id, .family = c->rule->family, .message = c->rule->message,
                 .fix = c->rule->fix, .task = c->rule->task, .severity = rule_severity(c->rule, c->ctx),
                 .ctx = c->ctx, .span = c->span, .test = test, .path = (char *)s->src->path,
-                .stmt = c->stmt,
+                .stmt = c->stmt, .code_string = c->code_string,
             };
             f.matched = normalise(c->matched);
             f.snippet = line_text(s, c->span.line);
@@ -600,6 +578,19 @@ bool sunset_sink_part_suffices(sunset_sink *s, const uint32_t (*skipped)[2], siz
     return !flow_escapes(s->flow, rules, in_skipped, &k);
 }
 
+/* The worker's premarks ("FLOW-RULE\tname\n" lines) as bindings of the file's flow. */
+static void premark(sunset_sink *s) {
+    for (const char *p = s->w->premarks; s->flow && p && *p;) {
+        const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
+        if (!tab || !nl || tab > nl) break;
+        char id[128];
+        snprintf(id, sizeof id, "%.*s", (int)(tab - p), p);
+        const sunset_rule *r = sunset_ruleset_find(s->w->e->rs, id);
+        if (r && r->flow && r->flow->n_bound) flow_premark(s->flow, r->flow->bound[0], tab + 1, (size_t)(nl - tab - 1));
+        p = nl + 1;
+    }
+}
+
 void sunset_sink_restart(sunset_sink *s) {
     for (size_t i = s->fe_cands; i < s->cands.n; i++) sunset_free(VEC_AT(&s->cands, cand, i).matched);
     s->cands.n = s->fe_cands;
@@ -616,6 +607,7 @@ void sunset_sink_restart(sunset_sink *s) {
     if (s->flow) {
         flow_file_free(s->flow);
         s->flow = flow_file_new(); /* NULL (OOM): no flow, as when it cannot start */
+        premark(s);
     }
 }
 
@@ -779,6 +771,20 @@ typedef struct file_cache {
  * findings are), then its findings. Files with sunset-ignore comments are not cached: an until=
  * date makes their result depend on the day. true = the file's findings and counters were
  * replayed, nothing left to do. */
+#define CACHE_TAG_XFLOW 0x574f4c46u /* a Python module's exports (core/xflow.c) */
+
+typedef struct export_take {
+    xflow *xf;
+    const char *path;
+    bool found;
+} export_take;
+
+static bool take_exports(void *ud, void *bytes, size_t n) {
+    export_take *t = ud;
+    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((char *)bytes)[0] != '\n' ? n : 0) != NULL;
+    return false; /* copied: the entry stays the cache's */
+}
+
 static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     sunset_engine *e = w->e;
     const sunset_source *src = sink->src;
@@ -788,11 +794,20 @@ static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
         c->key = sunset_cache_key(src->path, src->data, src->len);
         c->digest = sunset_cache_digest(src->data, src->len);
     }
-    if (e->o->indexer && src->lang != SUNSET_LANG_NONE) index_file(e, src, c->key, c->digest);
+    if (e->o->indexer && src->lang != SUNSET_LANG_NONE && !w->premarks) index_file(e, src, c->key, c->digest);
     if (!c->store) return false;
     /* one path and content, tied to Paddle in its tree and not in another tree */
     if (e->tree_anchored) c->key = hash64("tree", 4, c->key);
     if (e->tree_off_key) c->key = hash64(&e->tree_off_key, sizeof e->tree_off_key, c->key); /* rules kept on */
+    if (w->premarks) { /* scanned under another module's exports: they are part of the key */
+        uint64_t km = xflow_key_material(w->premarks);
+        c->key = hash64(&km, sizeof km, c->key);
+    }
+    /* a module whose exports the cache lost is scanned again: its importers need them */
+    export_take t = {e->xf, src->path, false};
+    if (sink->exports && (sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, c->key, src->len, c->digest,
+                                                 take_exports, &t, NULL), !t.found))
+        return false;
     return sunset_cache_replay(e->o->cache, c->key, src->len, c->digest, src->path, &w->res);
 }
 
@@ -823,7 +838,7 @@ static bool match_by_frontend(worker *w, sunset_sink *sink, const char *pf_data,
     }
     bool ok = true;
     st->files_scanned++;
-    if (!may_match(w, src->lang, src->path, pf_data, pf_len)) {
+    if (!w->premarks && !may_match(w, src->lang, src->path, pf_data, pf_len)) {
         st->files_prefiltered++;
     } else {
         int fi = e->fe_of_lang[src->lang];
@@ -856,16 +871,30 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
     /* every file is searched for the marker; the strided prefilter does it at a tenth of the
      * probes memmem makes (memmem was 2.5% of a cold scan's CPU, perf) */
     sink.has_marker = prefilter_match(e->marker, t->data, t->len);
+    /* a module of the scan: its imports and exports for the modules importing it (xflow.h);
+     * one scanned under their exports is anchored by them */
+    sb exports = {0};
+    if (e->xf && !w->premarks && e->rs->flow_rules[lang].n && xflow_has(e->xf, path)) {
+        xflow_note_imports(e->xf, path, t->data, t->len);
+        sink.exports = &exports;
+    }
+    sink.anchored |= w->premarks != NULL;
     file_cache c;
     if (cache_lookup(w, &sink, &c)) return;
     sink.flow_lang = lang;
     if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
+    premark(&sink);
     match_path_rules(w, &sink);
     if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
     if (!finish_file(&sink)) c.store = false;
-    if (c.store)
+    const char *kept = sink.exports && !exports.oom ? xflow_note_exports(e->xf, path, exports.s, exports.len) : NULL;
+    sb_free(&exports);
+    if (sink.exports && !kept) c.store = false;
+    if (c.store) {
         sunset_cache_store(e->o->cache, c.key, t->len, c.digest, &w->res, c.first_finding, c.first_warning,
                            &c.before);
+        if (kept) sunset_cache_put_blob(e->o->cache, CACHE_TAG_XFLOW, c.key, t->len, c.digest, kept, strlen(kept), NULL);
+    }
 }
 
 /* Scan one file; mem NULL = read it from root/path. */
@@ -881,90 +910,6 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     sb_free(&fspath);
     sb_free(&t.folded);
     sb_free(&t.joined);
-}
-
-/* ---- engine lifetime ---- */
-
-sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_opts *o,
-                                 sunset_error *err) {
-    sunset_engine *e = sunset_calloc(1, sizeof *e);
-    if (!e) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        return NULL;
-    }
-    e->rs = rs;
-    e->o = o;
-    e->tree_anchored = anchor_tree(&rs->anchor, o->tree_root, o->tree_top);
-    e->n_rules = rs->rules.n;
-    if (!(e->tree_off = sunset_calloc(e->n_rules ? e->n_rules : 1, 1))) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        sunset_free(e);
-        return NULL;
-    }
-    set_tree_off(e, o->tree_root, NULL, NULL);
-    for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
-    sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
-    if (o->n_frontends > N_FRONTENDS) {
-        snprintf(err->msg, sizeof err->msg, "%zu frontends, the engine holds at most %d", o->n_frontends,
-                 N_FRONTENDS);
-        sunset_engine_free(e);
-        return NULL;
-    }
-    for (size_t i = 0; i < o->n_frontends; i++) {
-        const sunset_frontend *fe = o->frontends[i];
-        if (fe->abi != SUNSET_FRONTEND_ABI) {
-            snprintf(err->msg, sizeof err->msg, "frontend %s: ABI %u, engine wants %u", fe->name,
-                     fe->abi, SUNSET_FRONTEND_ABI);
-            sunset_engine_free(e);
-            return NULL;
-        }
-        bool needed = false;
-        for (const sunset_lang *l = fe->langs; *l; l++)
-            if (rs->lang_has_rules[*l]) needed = true;
-        if (!needed) continue;
-        if (fe->init(&cfg, &e->fe_state[i], err) != 0) {
-            sunset_engine_free(e);
-            return NULL;
-        }
-        for (const sunset_lang *l = fe->langs; *l; l++) e->fe_of_lang[*l] = (int)i;
-    }
-    const char *marker = SUNSET_SUPPRESS_MARKER;
-    if (!(e->marker = prefilter_new(&marker, 1))) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        sunset_engine_free(e);
-        return NULL;
-    }
-    for (int l = 1; l < SUNSET_LANG_COUNT; l++) {
-        const vec *lits = &rs->literals[l];
-        e->pf[l] = prefilter_new((const char *const *)lits->v, lits->n);
-        if (!e->pf[l]) {
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-            sunset_engine_free(e);
-            return NULL;
-        }
-    }
-    e->families = sunset_calloc(rs->families.n ? rs->families.n : 1, sizeof *e->families);
-    if (!e->families) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        sunset_engine_free(e);
-        return NULL;
-    }
-    for (size_t i = 0; i < rs->families.n; i++) {
-        e->families[i].id = VEC_AT(&rs->families, family_info, i).id;
-        e->families[i].title = VEC_AT(&rs->families, family_info, i).title;
-    }
-    return e;
-}
-
-void sunset_engine_free(sunset_engine *e) {
-    if (!e) return;
-    for (size_t i = 0; i < N_FRONTENDS; i++)
-        if (e->fe_state[i]) e->o->frontends[i]->fini(e->fe_state[i]);
-    for (int l = 0; l < SUNSET_LANG_COUNT; l++) prefilter_free(e->pf[l]);
-    prefilter_free(e->marker);
-    sunset_free(e->families);
-    sunset_free(e->tree_off);
-    sunset_free(e);
 }
 
 static worker *worker_new(sunset_engine *e) {
@@ -1026,11 +971,47 @@ static int cores(void) {
     return n > 0 ? (int)n : 1;
 }
 
+/* The second pass of the cross-module flow: an importer scanned again under its premarks,
+ * whose findings replace its first ones (its counters and warnings are the first scan's). */
+typedef struct rescan {
+    worker *w;
+    const char *root;
+    sunset_result *res;
+    int rc;
+} rescan;
+
+static void rescan_importer(void *ud, const char *path, const char *premarks) {
+    rescan *r = ud;
+    worker *w = r->w;
+    sunset_result_free(&w->res);
+    memset(&w->res, 0, sizeof w->res);
+    w->premarks = premarks;
+    scan_one(w, r->root, path, NULL, 0);
+    w->premarks = NULL;
+    bool *keep = sunset_malloc(r->res->n_findings ? r->res->n_findings : 1);
+    if (!keep) {
+        r->rc = -1;
+        return;
+    }
+    for (size_t i = 0; i < r->res->n_findings; i++) keep[i] = strcmp(r->res->findings[i].path, path) != 0;
+    sunset_result_keep(r->res, keep);
+    sunset_free(keep);
+    for (size_t i = 0; i < w->res.n_findings; i++)
+        if (!sunset_result_add(r->res, &w->res.findings[i])) r->rc = -1;
+    sunset_result_free(&w->res);
+    memset(&w->res, 0, sizeof w->res);
+}
+
 int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, size_t n,
                        sunset_result *res) {
     double t0 = now_ms();
+    e->xf = NULL;
+    if (e->rs->flow_rules[SUNSET_LANG_PYTHON].n && (e->xf = xflow_new(e->rs, paths, n)) && !vec_push(&e->xflows, &e->xf)) {
+        xflow_free(e->xf);
+        e->xf = NULL;
+    }
     e->tree_anchored = anchor_tree(&e->rs->anchor, root, e->o->tree_top);
-    set_tree_off(e, root, NULL, NULL);
+    engine_set_tree_off(e, root, NULL, NULL);
     int jobs = e->o->jobs > 0 ? e->o->jobs : cores();
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
     pool p = {e, root, paths, n, 0, 0, NULL};
@@ -1087,6 +1068,11 @@ int sunset_engine_scan(sunset_engine *e, const char *root, char *const *paths, s
     }
     for (int i = 0; i < jobs; i++)
         if (sunset_result_absorb(res, &ws[i]->res)) rc = -1;
+    if (e->xf) {
+        rescan rs = {ws[0], root, res, 0};
+        xflow_importers(e->xf, rescan_importer, &rs);
+        if (rs.rc) rc = -1;
+    }
     res->stats.files_seen += n;
     res->stats.jobs = jobs;
     res->stats.elapsed_ms += now_ms() - t0;
@@ -1104,7 +1090,7 @@ cleanup:
 
 bool sunset_engine_set_tree(sunset_engine *e, bool (*exists)(void *ud, const char *path), void *ud) {
     e->tree_anchored = anchor_tree_by(&e->rs->anchor, exists, ud);
-    set_tree_off(e, NULL, exists, ud);
+    engine_set_tree_off(e, NULL, exists, ud);
     return e->tree_anchored;
 }
 

@@ -20,9 +20,9 @@
  * PE(), 1` into one binding per entry. A container's elements are the name `exes[]`: bound by
  * a literal's entries and `exes.append(pe)` (ITEM binds, which add and end no mark), read by
  * `for e in exes` (ITER binds) and `exes[i]`; a plain re-binding of exes re-binds exes[] to
- * nothing (rebind_elements). Not
- * followed: globals rebound in functions, functions of other
- * modules. The frontend
+ * nothing (rebind_elements). Another module's legacy objects come in as premarks
+ * (flow_premark, core/xflow.c), and this module's go out as its exports (flow_exports). Not
+ * followed: globals rebound in functions, functions of other modules. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
  *
@@ -1054,4 +1054,56 @@ flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
     marks_free(&m);
     sunset_free(reach);
     return ff->stop;
+}
+
+/* ---- across modules (core/xflow.c) ---- */
+
+void flow_premark(flow_file *ff, const sunset_rule *bound, const char *name, size_t n) {
+    if (ff->prepared) unprepare(ff);
+    const char *dot = memrchr(name, '.', n);
+    const char *last = dot ? dot + 1 : name;
+    size_t ln = n - (size_t)(last - name);
+    /* a module-level binding before the file's first line, of a value the seed says it is */
+    fbind b = {sunset_strndup(name, n), sunset_strndup(last, ln), {0, 0, 0, 0}, 1, 0, 0, NULL, 0, false,
+               false, false, false, -1, -1, NULL, 0, 0, false, false};
+    fseed sd = {bound, {0, 0, 0, 0}, sunset_strndup(last, ln)};
+    if (!b.target || !b.value || !sd.name || !vec_push(&ff->binds, &b)) {
+        sunset_free(b.target);
+        sunset_free(b.value);
+        sunset_free(sd.name);
+        return;
+    }
+    if (!vec_push(&ff->seeds, &sd)) sunset_free(sd.name);
+}
+
+void flow_exports(flow_file *ff, const vec *rules, flow_export_fn out, void *ud) {
+    if (!ff || !ff->binds.n || !ff->seeds.n) return;
+    start(ff, NULL);
+    marks m = {0};
+    if (!flow_prepare(ff) || !marks_new(&m, ff)) {
+        marks_free(&m);
+        return;
+    }
+    for (size_t i = 0; i < rules->n; i++) {
+        const sunset_rule *r = VEC_AT(rules, sunset_rule *, i);
+        if (!r->flow) continue;
+        marks_clear(&m, ff);
+        if (!mark_binds(ff, r->flow, &m)) continue;
+        for (size_t k = 0; k < ff->binds.n; k++) {
+            const fbind *b = bind_at(ff, k);
+            if (!m.marked[k] || b->ret || b->arg || b->param || b->item || b->doc || b->scope || !b->vspan.line ||
+                strchr(b->target, '.') || strchr(b->target, '['))
+                continue;
+            /* the module's last word on the name: no later module-level binding of it to
+             * something else */
+            bool last = true;
+            for (size_t j = k + 1; j < ff->binds.n && last; j++) {
+                const fbind *o = bind_at(ff, j);
+                last = o->scope || o->ret || o->arg || o->param || o->item || o->doc || strcmp(o->target, b->target) ||
+                       m.marked[j];
+            }
+            if (last) out(ud, r, b->target);
+        }
+    }
+    marks_free(&m);
 }

@@ -85,4 +85,13 @@ typedef void (*flow_report_fn)(void *ud, const sunset_rule *r, sunset_context ct
 flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
                         const flow_limits *lim, flow_report_fn report, void *ud);
 
+/* Across modules (core/xflow.c). A name the module importing this file's code binds to a
+ * legacy object another module exports: a module-level binding of `name` (`train_exe`, or
+ * `trainer.train_exe` for `import trainer`) before the first line, marked as if `bound` had
+ * matched its value. */
+void flow_premark(flow_file *ff, const sunset_rule *bound, const char *name, size_t n);
+/* The module-level names this file leaves bound to a legacy object, per flow rule. */
+typedef void (*flow_export_fn)(void *ud, const sunset_rule *flow_rule, const char *name);
+void flow_exports(flow_file *ff, const vec *rules, flow_export_fn out, void *ud);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "core/rules_int.h"
 #include "core/suppress.h"
+#include "core/walk.h"
 
 /* The interpreter's limits for the retry: the default match limit (it bounds catastrophic
  * backtracking), a larger heap for its backtracking frames. Read-only once made, so one
@@ -280,4 +281,18 @@ int rules_index_build(sunset_ruleset *rs) {
         }
     }
     return 0;
+}
+
+/* ---- strings that code uses (settings.remnants.code_strings) ---- */
+
+bool sunset_string_is_code(const sunset_remnant_settings *st, sunset_str_use use, const char *call,
+                           int arg) {
+    if (use <= SUNSET_USE_NONE || use >= SUNSET_USE_COUNT) return false;
+    if (use != SUNSET_USE_ARG) return (st->code_uses >> use) & 1u;
+    if (!call || !*call) return false;
+    for (size_t i = 0; i < st->code_callees.n; i++) {
+        int want = VEC_AT(&st->code_args, int, i);
+        if ((want < 0 || want == arg) && sunset_glob_match(VEC_AT(&st->code_callees, char *, i), call)) return true;
+    }
+    return false;
 }

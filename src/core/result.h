@@ -22,6 +22,8 @@ typedef struct sunset_finding {
     sunset_span stmt;          /* the whole statement holding a code finding (a multi-line
                                   call's argument lines); all 0 = not known */
     bool test;                 /* the file is a test (settings.test_paths) */
+    bool code_string;          /* a string literal that code uses: a registered name, a key, an
+                                  operand (settings.remnants.code_strings); not prose */
     char *matched;             /* the matched text, whitespace-normalised; owned */
     char *snippet;             /* the source line holding span.line; owned */
     char *enc_kind, *enc_name; /* innermost enclosing scope, NULL when none; owned */

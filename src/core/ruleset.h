@@ -131,11 +131,20 @@ typedef struct sunset_remnant_settings {
     vec file_rules;       /* char *: rule-id globs; one finding makes its whole file legacy */
     vec delete_rules;     /* char *: rule-id globs; in live code the line goes, nothing to migrate */
     vec code_rules;       /* char *: rule-id globs whose string matches are code (binding names) */
+    unsigned code_uses;   /* code_strings.uses: bit (1u << sunset_str_use) per use whose strings
+                             are code (a subscript's key, a dict key, a comparison operand) */
+    vec code_callees;     /* char *: code_strings.calls' callee globs: a string argument of ... */
+    vec code_args;        /* int: ... at this position (-1: any) is code (a registered name) */
     vec doc_paths;        /* pcre2_code *: documentation files; their remnants are update-doc */
     vec consumer_paths;   /* pcre2_code *: live files whose legacy lines serve ... */
     vec consumers;        /* char *: ... this named consumer (parallel to consumer_paths) */
     sunset_severity severity[SUNSET_REMNANT_ACTIONS]; /* per action */
 } sunset_remnant_settings;
+
+/* Is a string literal that code puts there (sunset_emit_string's use, callee and position)
+ * code by settings.remnants.code_strings? */
+bool sunset_string_is_code(const sunset_remnant_settings *st, sunset_str_use use, const char *call,
+                           int arg);
 
 /* settings.anchor (rules/SCHEMA.md): what ties a file to Paddle, so that an anchored rule's
  * match in it counts (core/anchor.c). Each vec holds pcre2_code *, but module_literals. */

@@ -7,6 +7,8 @@
  */
 #include "core/loader_int.h"
 
+#include "base/json.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,18 +164,55 @@ static int load_cross_file(loader *L, const cJSON *x) {
 }
 
 static void remnant_settings_free(sunset_remnant_settings *x) {
-    vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers, &x->code_rules};
-    for (size_t k = 0; k < 6; k++) {
+    vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers, &x->code_rules,
+                  &x->code_callees};
+    vec_free(&x->code_args);
+    for (size_t k = 0; k < 7; k++) {
         for (size_t i = 0; i < all[k]->n; i++)
             k < 2 ? pcre2_code_free(VEC_AT(all[k], pcre2_code *, i)) : sunset_free(VEC_AT(all[k], char *, i));
         vec_free(all[k]);
     }
 }
 
+/* settings.remnants.code_strings (rules/SCHEMA.md): which strings code puts where are code:
+ * {"uses": ["subscript", "key", "compare"], "calls": [{"callee": GLOB, "arg": N}, ...]}. */
+static int load_code_strings(loader *L, const cJSON *x, sunset_remnant_settings *rm) {
+    static const char *const allowed[] = {"uses", "calls", NULL};
+    static const char *const uses[SUNSET_USE_COUNT] = {[SUNSET_USE_SUBSCRIPT] = "subscript", [SUNSET_USE_KEY] = "key",
+                                                       [SUNSET_USE_COMPARE] = "compare"};
+    if (!cJSON_IsObject(x)) return ld_fail(L, "code_strings", "\"code_strings\" must be an object");
+    if (ld_check_fields(L, x, "\"code_strings\"", allowed)) return -1;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "uses"), *it;
+    if (v && !cJSON_IsArray(v)) return ld_fail(L, "uses", "\"uses\" must be an array of use names");
+    cJSON_ArrayForEach(it, v) {
+        int u = SUNSET_USE_COUNT;
+        while (--u > 0 && !(uses[u] && cJSON_IsString(it) && strcmp(uses[u], it->valuestring) == 0)) {}
+        if (u <= 0) return ld_fail_item(L, it, "a use is one of \"subscript\", \"key\", \"compare\"");
+        rm->code_uses |= 1u << u;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(x, "calls")) && !cJSON_IsArray(v))
+        return ld_fail(L, "calls", "\"calls\" must be an array of objects");
+    cJSON_ArrayForEach(it, v) {
+        static const char *const fields[] = {"callee", "arg", NULL};
+        const cJSON *callee = cJSON_GetObjectItemCaseSensitive(it, "callee");
+        const cJSON *arg = cJSON_GetObjectItemCaseSensitive(it, "arg");
+        long at = -1;
+        if (!cJSON_IsObject(it) || !cJSON_IsString(callee) || !*callee->valuestring ||
+            (arg && (!cJSON_IsNumber(arg) || json_get_int(arg, 0, 64, &at))))
+            return ld_fail_item(L, it, "each call needs \"callee\" (a glob) and may say \"arg\" (a position, 0-64)");
+        if (ld_check_fields(L, it, "a code_strings call", fields)) return -1;
+        char *g = sunset_strndup(callee->valuestring, strlen(callee->valuestring));
+        int a = (int)at;
+        if (!g || !vec_push(&rm->code_callees, &g)) return sunset_free(g), ld_oom(L);
+        if (!vec_push(&rm->code_args, &a)) return ld_oom(L);
+    }
+    return 0;
+}
+
 /* settings.remnants (rules/SCHEMA.md): grouping and actions for analysis/remnant.c. */
 static int load_remnants(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"file_rules", "delete_rules", "code_rules", "doc_paths", "consumers",
-                                          "severity", NULL};
+    static const char *const allowed[] = {"file_rules", "delete_rules", "code_rules", "code_strings", "doc_paths",
+                                          "consumers", "severity", NULL};
     static const char *const actions[SUNSET_REMNANT_ACTIONS + 1] = {"delete", "migrate", "update-doc", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "remnants", "\"remnants\" must be an object");
     if (ld_check_fields(L, x, "\"remnants\"", allowed)) return -1;
@@ -182,7 +221,8 @@ static int load_remnants(loader *L, const cJSON *x) {
     if (((v = cJSON_GetObjectItemCaseSensitive(x, "file_rules")) && ld_string_list(L, v, "file_rules", &rm->file_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "delete_rules")) && ld_string_list(L, v, "delete_rules", &rm->delete_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "code_rules")) && ld_string_list(L, v, "code_rules", &rm->code_rules)) ||
-        ((v = cJSON_GetObjectItemCaseSensitive(x, "doc_paths")) && ld_regex_list(L, v, "doc_paths", &rm->doc_paths)))
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "doc_paths")) && ld_regex_list(L, v, "doc_paths", &rm->doc_paths)) ||
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "code_strings")) && load_code_strings(L, v, rm)))
         return -1;
     if ((v = cJSON_GetObjectItemCaseSensitive(x, "consumers"))) {
         if (!cJSON_IsArray(v)) return ld_fail(L, "consumers", "\"consumers\" must be an array of objects");

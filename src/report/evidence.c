@@ -82,6 +82,12 @@ static void chain(sb *o, const rm_step *s, size_t n, size_t *i) {
         sb_printf(o, "only tests include it (%s), in the directory of legacy %s (", d, p);
         goto paren;
     case RM_EV_TESTS: sb_printf(o, "the test of %s, which is legacy: ", p); break;
+    case RM_EV_NAMED_IN_CLASS:
+        sb_printf(o, "named only inside legacy class %s (%s:%u): ", d, p, st->line);
+        break;
+    case RM_EV_CALLED_ONLY:
+        sb_printf(o, "its functions are called only by legacy code: %s by %s (", d, p);
+        goto paren;
     case RM_EV_KIND_COUNT: return;
     }
     cause(o, s, n, i);

@@ -53,6 +53,13 @@ void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, c
     s->recs[s->n - 1].stmt = stmt;
 }
 
+void sunset_emit_string(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
+                        sunset_str_use use, int arg, sunset_span stmt) {
+    sunset_emit_text_stmt(s, SUNSET_CTX_STRING, at, text, len, call, stmt);
+    s->recs[s->n - 1].use = use;
+    s->recs[s->n - 1].arg = arg;
+}
+
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span) {
     rec *r = rec_new(s);

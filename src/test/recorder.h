@@ -20,6 +20,8 @@ typedef struct rec {
     unsigned flags;
     char *text, *aux, *target, *section, *qual; /* owned copies; NULL when absent */
     const sunset_rule *rule; /* REC_MATCH */
+    sunset_str_use use;      /* REC_TEXT of a code string (sunset_emit_string) */
+    int arg;                 /* its argument position when use is SUNSET_USE_ARG */
 } rec;
 
 struct sunset_sink {

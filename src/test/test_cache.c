@@ -420,9 +420,12 @@ static void committed_cache_is_not_replayed(void **state) {
     assert_int_equal(findings_of("forge2"), 1);
     assert_int_equal(test_sh("cd %s/forge2 && sha1sum -c --quiet ../forge2.sum && test $(ls -A .sunset-cache | grep -vc '[.]result$') -eq 3", dir), 0);
     assert_int_equal(test_sh("grep -q '^sunset: warning: not using the cache in .*/forge2/.sunset-cache: git tracks it' %s/forge2.err", dir), 0);
-    /* the same without git's help: untracked, it is the user's own cache again (and reads) */
+    /* the same without git's help: untracked, it is the user's own cache again (and reads: no
+     * warning); the forged findings entry alone still does not replay, since a Python module's
+     * entry goes with the side entry of its exports (core/xflow.c), which the forgery lacks */
     assert_int_equal(test_sh("cd %s/forge2 && git rm -rq --cached .sunset-cache", dir), 0);
-    assert_int_equal(findings_of("forge2"), 0);
+    assert_int_equal(findings_of("forge2"), 1);
+    assert_int_equal(test_sh("! grep -q 'not using the cache' %s/forge2.err", dir), 0);
 }
 
 /* A committed .sunset-cache symlink pointed sunset's writes outside the work tree. */

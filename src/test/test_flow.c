@@ -4,7 +4,9 @@
  * deterministic work limit and the time limit (through the fake clock, test/fakeclock.h)
  * cut a file short with a warning that says which; a result cut by the clock is not cached;
  * re-bindings end a mark only where they end every marked binding; a container's elements
- * only add until the container is re-bound; a tuple's elements go by position.
+ * only add until the container is re-bound; a tuple's elements go by position; a legacy
+ * object a module binds is followed into the modules importing it (core/xflow.c), and a warm
+ * run follows an edit of the exporter into its importers' findings.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/cache.h"
@@ -477,6 +480,88 @@ static void tuple_elements_by_position(void **state) {
     flow_file_free(ff);
 }
 
+/* ---- across modules (core/xflow.c) ---- */
+
+static void put_file(const char *dir, const char *rel, const char *text) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    FILE *fp = fopen(p, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static size_t uses_in(const sunset_result *r, const char *path) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_findings; i++)
+        n += !strcmp(r->findings[i].rule_id, "PE-USE") && !strcmp(r->findings[i].path, path);
+    return n;
+}
+
+/* One scan of the tree with the cache of dir/c (opened and saved around it). */
+static void scan_tree(fixture *f, const char *dir, sunset_result *r, sunset_cache_stats *st) {
+    char cd[512];
+    snprintf(cd, sizeof cd, "%s/c", dir);
+    sunset_cache *c = sunset_cache_open(cd, 11, f->rs, 1 << 20);
+    assert_non_null(c);
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 2, .queries_dir = "queries", .cache = c};
+    sunset_engine *e = engine(f, &o);
+    char *paths[] = {"main.py", "pkg/__init__.py", "pkg/eval.py", "trainer.py"};
+    memset(r, 0, sizeof *r);
+    assert_int_equal(sunset_engine_scan(e, dir, paths, 4, r), 0);
+    *st = sunset_cache_get_stats(c);
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    sunset_engine_free(e);
+}
+
+static const char *const legacy_trainer = "import paddle.fluid as fluid\n\ntrain_exe = fluid.ParallelExecutor(True)\n";
+
+static void across_modules(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[600];
+    snprintf(sub, sizeof sub, "%s/pkg", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(sub, sizeof sub, "%s/c", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    put_file(dir, "trainer.py", legacy_trainer);
+    put_file(dir, "main.py", "from trainer import train_exe\nimport trainer\n\n\ndef step(feed):\n"
+                             "    train_exe.run(feed=feed)\n    return trainer.train_exe.run()\n");
+    put_file(dir, "pkg/__init__.py", "");
+    put_file(dir, "pkg/eval.py", "from ..trainer import train_exe as exe\n\n\ndef evaluate():\n    exe.run()\n");
+    sunset_result r;
+    sunset_cache_stats st;
+    scan_tree(f, dir, &r, &st); /* cold */
+    assert_int_equal(uses_in(&r, "main.py"), 2);
+    assert_int_equal(uses_in(&r, "pkg/eval.py"), 1);
+    assert_int_equal(st.hits, 0);
+    sunset_result_free(&r);
+    scan_tree(f, dir, &r, &st); /* warm: every result replayed, the importers' under the exports */
+    assert_int_equal(uses_in(&r, "main.py"), 2);
+    assert_int_equal(uses_in(&r, "pkg/eval.py"), 1);
+    assert_int_equal(st.misses, 0);
+    assert_int_equal(st.hits, 6); /* four files, and the two importers again under the exports */
+    sunset_result_free(&r);
+    /* the exporter edited: its importers' entries stand, but not under the old exports */
+    put_file(dir, "trainer.py", "import paddle\n\ntrain_exe = paddle.static.Executor()\n");
+    scan_tree(f, dir, &r, &st);
+    assert_int_equal(uses_in(&r, "main.py"), 0);
+    assert_int_equal(uses_in(&r, "pkg/eval.py"), 0);
+    assert_int_equal(st.hits, 3); /* all but the exporter, whose importers now import nothing legacy */
+    sunset_result_free(&r);
+    put_file(dir, "trainer.py", legacy_trainer);
+    scan_tree(f, dir, &r, &st);
+    assert_int_equal(uses_in(&r, "main.py"), 2);
+    assert_int_equal(st.misses, 0);
+    assert_int_equal(st.hits, 6);
+    sunset_result_free(&r);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(return_chain_is_near_linear),
@@ -489,6 +574,7 @@ int main(void) {
         cmocka_unit_test(time_limit_in_a_scan),
         cmocka_unit_test(elements_add_until_rebound),
         cmocka_unit_test(tuple_elements_by_position),
+        cmocka_unit_test(across_modules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -424,7 +424,39 @@ static void cpp_wrappers_branches_and_decls(void **state) {
     assert_false(has_func(h, "DECLARE_bool"));
     assert_false(has_func(h, "defined")); /* a directive's */
     assert_false(has_func(h, "COMMON_DECLARE_bool"));
-    assert_false(has_func(g, "Apply")); /* not a header */
+    assert_true(has_func(g, "Apply")); /* a source's definition, its branches' parameters aside */
+    const ix_file *k = add(ix, "details/helper.cc", SUNSET_LANG_CPP,
+                           "namespace paddle {\n"
+                           "static int Local(int x) { return x; }\n"
+                           "static constexpr size_t kIdx = -1UL;\n"
+                           "namespace {\nint Hidden(int x) { return x; }\n}  // namespace\n"
+                           "int Declared(int x);\n"
+                           "void Foo::Bar() { Called(1); }\n"
+                           "std::vector<std::unique_ptr<Graph>> Split(\n    std::shared_ptr<Graph> g) {\n"
+                           "  return Local(1);\n}\n"
+                           "bool HasOp(const Graph &g) noexcept { return Local(0); }\n"
+                           "}  // namespace paddle\n");
+    assert_true(has_func(k, "Split"));
+    assert_true(has_func(k, "HasOp"));
+    assert_false(has_func(k, "Local"));    /* static: the file's own */
+    assert_false(has_func(k, "Hidden"));   /* in an anonymous namespace */
+    assert_false(has_func(k, "Declared")); /* no body */
+    assert_false(has_func(k, "Bar"));      /* an out-of-line member */
+    assert_false(has_func(k, "Called"));   /* a call */
+    assert_false(has_func(k, "kIdx"));
+    assert_int_equal(k->funcs.n, 2);
+    /* a source with classes: the names outside their bodies, and each body's strings */
+    const ix_file *b = add(ix, "details/builder.cc", SUNSET_LANG_CPP,
+                           "class Builder {\n  void A() { AppendPass(\"in_pass\"); Helper(); }\n};\n"
+                           "void Run() { Apply(\"out_pass\"); }\nUSE_PASS(in_pass);\n");
+    assert_true(ix_hashes_have(b->outside, b->n_outside, "out_pass"));
+    assert_true(ix_hashes_have(b->outside, b->n_outside, "Apply"));
+    assert_false(ix_hashes_have(b->outside, b->n_outside, "in_pass")); /* a USE_PASS argument */
+    assert_false(ix_hashes_have(b->outside, b->n_outside, "Helper"));  /* in the class */
+    const ix_class *bc = &VEC_AT(&b->classes, ix_class, 0);
+    assert_true(ix_hashes_have(bc->names, bc->n_names, "in_pass"));
+    assert_false(ix_hashes_have(bc->names, bc->n_names, "out_pass"));
+    assert_true(ix_file_uses(b, "in_pass"));
     sunset_index_free(ix);
 }
 

@@ -81,6 +81,11 @@ static void dump(const sunset_sink *s, sb *b) {
         str(b, "target=", r->target);
         str(b, "section=", r->section);
         str(b, "qual=", r->qual);
+        static const char *const uses[SUNSET_USE_COUNT] = {NULL, "arg", "subscript", "key", "compare"};
+        if (r->type == REC_TEXT && r->use > SUNSET_USE_NONE && r->use < SUNSET_USE_COUNT) {
+            sb_printf(b, " use=%s", uses[r->use]);
+            if (r->use == SUNSET_USE_ARG) sb_printf(b, r->arg < 0 ? ":kw" : ":%d", r->arg);
+        }
         sb_putc(b, '\n');
     }
 }

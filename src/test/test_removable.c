@@ -1362,6 +1362,41 @@ static void class_cut_two_byte_import(void **state) {
     rm_plan_free(&p);
 }
 
+/* An attribute is not a use of the name an import binds: `from paddle.base import core` used
+ * bare only by the class the patch cuts goes with it though kept code reads `base.core`
+ * (742e3d0a1d's test_fuse_elewise_add_act_pass.py); a bare use in a decorator, an annotation,
+ * __all__ or a kept class keeps its import. */
+static void class_cut_attribute_uses(void **state) {
+    const tfile tree[] = {
+        {"t/test_attr.py", SUNSET_LANG_PYTHON,
+         "import unittest\n\nfrom paddle import base\nfrom paddle.base import core\n"
+         "from paddle.base import framework\nfrom paddle.base import dygraph\nfrom paddle.base import typing\n"
+         "from paddle.base import exported\nfrom paddle.base import kept\n\n"
+         "__all__ = ['exported']\n\n"
+         "class TestPE(unittest.TestCase):\n    def test_a(self):\n"
+         "        core.is_compiled_with_cuda(framework, dygraph, typing, exported, kept)\n\n\n"
+         "@dygraph.guard\ndef run(x: typing.Any):\n    return base.core.framework\n\n\n"
+         "class TestLive(unittest.TestCase):\n    def test_b(self):\n        kept.x(self.core)\n\n\n"
+         "if __name__ == '__main__':\n    unittest.main()\n"},
+    };
+    rm_plan p;
+    plan_one_class(tree, "t/test_attr.py", 13, "TestPE", &p);
+    const rm_item *k = item(&p, RM_CLASS, "t/test_attr.py", "TestPE");
+    assert_true(k && k->patchable);
+    const rm_item *imp = item(&p, RM_IMPORT, "t/test_attr.py", "core");
+    assert_non_null(imp);
+    assert_int_equal(imp->line, 4);
+    assert_string_equal(chain(imp), "binds core, used only by class TestPE, which is cut");
+    imp = item(&p, RM_IMPORT, "t/test_attr.py", "framework");
+    assert_true(imp && imp->line == 5);
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "dygraph"));  /* a decorator */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "typing"));   /* an annotation */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "exported")); /* __all__ */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "kept"));     /* a kept class */
+    assert_null(item(&p, RM_IMPORT, "t/test_attr.py", "base"));
+    rm_plan_free(&p);
+}
+
 /* A derived finding's test flag is its own path's (settings.test_paths), and its family and
  * task are its own seed rule's: a legacy header under a test directory elsewhere in the tree
  * (whose findings are tests) must not turn the derived findings under paddle/ into tests. */
@@ -1464,6 +1499,113 @@ static void test_only_headers_and_legacy_registrations(void **state) {
     for (size_t i = 0; i < it->n_callers; i++) named |= strstr(it->callers[i], "op/custom.cc") != NULL;
     assert_true(named);
     assert_null(strstr(d.s, "a/op/run_op"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* The whole plan: a C++ source whose functions only legacy code calls, through its own header,
+ * is legacy (multi_devices_helper.cc, called only by parallel_executor.cc), live while a live
+ * legacy file calls it and deleted with its callers once they are dead; its header, holding
+ * inline helpers live code uses, is not made legacy by it. A source a live file calls too, one
+ * with main(), and static or anonymous-namespace functions (the file's own) stay out. */
+static void functions_called_only_by_legacy(void **state) {
+    const tfile tree[] = {
+        {"pe/parallel_executor.h", SUNSET_LANG_CPP, "class ParallelExecutor {};\n"},
+        {"pe/parallel_executor.cc", SUNSET_LANG_CPP,
+         "#include \"pe/parallel_executor.h\"\n#include \"d/helper.h\"\n#include \"d/shared.h\"\n"
+         "#include \"d/tool.h\"\n#include \"d/hidden.h\"\n"
+         "void Run() { SplitGraphs(1); SharedFn(2); ToolFn(3); HiddenFn(4); }\n"},
+        {"live/user.cc", SUNSET_LANG_CPP, "#include \"pe/parallel_executor.h\"\nint u() { ParallelExecutor pe; return 0; }\n"},
+        {"d/helper.h", SUNSET_LANG_CPP,
+         "namespace d {\nbool SplitGraphs(int g);\ninline bool IsRole(int r) { return r > 0; }\n}  // namespace d\n"},
+        {"d/helper.cc", SUNSET_LANG_CPP,
+         "#include \"d/helper.h\"\nnamespace d {\nstatic int Local(int x) { return x; }\n"
+         "bool SplitGraphs(int g) {\n  return Local(g) > 0;\n}\n}  // namespace d\n"},
+        {"live/pass.cc", SUNSET_LANG_CPP, "#include \"d/helper.h\"\n#include \"d/shared.h\"\nint p() { return IsRole(1) + SharedFn(0); }\n"},
+        {"d/shared.h", SUNSET_LANG_CPP, "int SharedFn(int x);\n"},
+        {"d/shared.cc", SUNSET_LANG_CPP, "#include \"d/shared.h\"\nint SharedFn(int x) { return x; }\n"},
+        {"d/tool.h", SUNSET_LANG_CPP, "int ToolFn(int x);\n"},
+        {"d/tool.cc", SUNSET_LANG_CPP, "#include \"d/tool.h\"\nint ToolFn(int x) { return x; }\nint main() { return ToolFn(0); }\n"},
+        {"d/hidden.h", SUNSET_LANG_CPP, "class Hidden {};\n"},
+        {"d/hidden.cc", SUNSET_LANG_CPP,
+         "#include \"d/hidden.h\"\nnamespace {\nint HiddenFn(int x) { return x; }\n}  // namespace\n"
+         "static int Other(int x) { return x; }\n"},
+        {"t/legacy_test.cc", SUNSET_LANG_CPP, "#include \"d/only.h\"\nTEST(Only, all) { OnlyFn(1); }\n"},
+        {"d/only.h", SUNSET_LANG_CPP, "int OnlyFn(int x);\n"},
+        {"d/only.cc", SUNSET_LANG_CPP, "#include \"d/only.h\"\nint OnlyFn(int x) const noexcept { return x; }\n"},
+    };
+    sunset_finding seeds[] = {
+        {.rule_id = "R-PATH", .path = "pe/parallel_executor.cc", .span = {1, 1, 1, 1}, .matched = "pe/parallel_executor.cc"},
+        {.rule_id = "R-PATH", .path = "pe/parallel_executor.h", .span = {1, 1, 1, 1}, .matched = "pe/parallel_executor.h"},
+        {.rule_id = "R-TEST", .path = "t/legacy_test.cc", .span = {1, 1, 1, 1}, .matched = "t/legacy_test.cc"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, sizeof tree / sizeof tree[0], seeds, 3, &p, &d);
+    const rm_item *it = item(&p, RM_FILE, "pe/parallel_executor.cc", NULL);
+    assert_true(it && it->live);
+    it = item(&p, RM_FILE, "d/helper.cc", NULL);
+    assert_true(it && it->live);
+    assert_string_equal(chain(it), "its functions are called only by legacy code: SplitGraphs by "
+                                   "pe/parallel_executor.cc (rule R-PATH (path))");
+    bool named = false;
+    for (size_t i = 0; i < it->n_callers; i++) named |= !strcmp(it->callers[i], "pe/parallel_executor.cc calls SplitGraphs");
+    assert_true(named);
+    assert_null(item(&p, RM_FILE, "d/helper.h", NULL));
+    assert_null(item(&p, RM_FILE, "d/shared.cc", NULL));
+    assert_null(item(&p, RM_FILE, "d/tool.cc", NULL));
+    assert_null(item(&p, RM_FILE, "d/hidden.cc", NULL));
+    it = item(&p, RM_FILE, "d/only.cc", NULL);
+    assert_true(it && !it->live && it->patchable);
+    assert_string_equal(chain(it), "its functions are called only by legacy code: OnlyFn by t/legacy_test.cc "
+                                   "(rule R-TEST (path))");
+    it = item(&p, RM_FILE, "d/only.h", NULL);
+    assert_true(it && !it->live && it->patchable);
+    assert_non_null(strstr(d.s, "diff --git a/d/only.cc b/d/only.cc\ndeleted file mode"));
+    assert_null(strstr(d.s, "a/d/helper"));
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
+/* The whole plan: a pass that code not legacy names only in a string inside a legacy class's
+ * body (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder, whose
+ * USE_PASS at file level goes with the registration) is legacy, and so is the source
+ * registering it, live while the class is. A pass the same file applies outside the class, or
+ * a class that is not legacy applies, stays out. */
+static void pass_named_only_in_legacy_class(void **state) {
+    const tfile tree[] = {
+        {"d/build_strategy.cc", SUNSET_LANG_CPP,
+         "namespace d {\nclass PEPassBuilder : public PassBuilder {\n public:\n"
+         "  void AppendReader() { AppendPass(\"reader_dep_pass\"); AppendPass(\"both_pass\"); }\n};\n"
+         "class LiveBuilder {\n  void Add() { AppendPass(\"live_class_pass\"); }\n};\n"
+         "void Build() {\n  new PEPassBuilder();\n  Apply(\"outside_pass\");\n  Apply(\"both_pass\");\n}\n"
+         "}  // namespace d\nUSE_PASS(reader_dep_pass);\nUSE_PASS(outside_pass);\n"},
+        {"ir/reader_dep_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(reader_dep_pass, ReaderDepPass);\n"},
+        {"ir/outside_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(outside_pass, OutsidePass);\n"},
+        {"ir/both_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(both_pass, BothPass);\n"},
+        {"ir/live_class_pass.cc", SUNSET_LANG_CPP, "REGISTER_PASS(live_class_pass, LiveClassPass);\n"},
+    };
+    sunset_finding seeds[] = {
+        {.rule_id = "R-BUILDER", .ctx = SUNSET_CTX_CODE, .path = "d/build_strategy.cc", .span = {2, 7, 2, 19},
+         .matched = "PEPassBuilder"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, sizeof tree / sizeof tree[0], seeds, 1, &p, &d);
+    const rm_item *it = item(&p, RM_PASS, "ir/reader_dep_pass.cc", "reader_dep_pass");
+    assert_true(it && it->live);
+    assert_string_equal(chain(it), "named only inside legacy class PEPassBuilder (d/build_strategy.cc:2): "
+                                   "rule R-BUILDER at d/build_strategy.cc:2");
+    it = item(&p, RM_FILE, "ir/reader_dep_pass.cc", NULL);
+    assert_true(it && it->live);
+    assert_non_null(strstr(chain(it), "registers only legacy operators or passes: reader_dep_pass"));
+    bool named = false;
+    for (size_t i = 0; i < it->n_callers; i++) named |= strstr(it->callers[i], "d/build_strategy.cc uses") != NULL;
+    assert_true(named);
+    assert_null(item(&p, RM_FILE, "ir/outside_pass.cc", NULL));
+    assert_null(item(&p, RM_FILE, "ir/both_pass.cc", NULL));
+    assert_null(item(&p, RM_FILE, "ir/live_class_pass.cc", NULL));
+    assert_null(item(&p, RM_PASS, "ir/outside_pass.cc", "outside_pass"));
     sb_free(&d);
     rm_plan_free(&p);
 }
@@ -1724,7 +1866,10 @@ int main(void) {
         cmocka_unit_test(cmake_blank_lines),
         cmocka_unit_test(class_cut_imports),
         cmocka_unit_test(class_cut_two_byte_import),
+        cmocka_unit_test(class_cut_attribute_uses),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
+        cmocka_unit_test(functions_called_only_by_legacy),
+        cmocka_unit_test(pass_named_only_in_legacy_class),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
         cmocka_unit_test(migrate_table_unblocks),

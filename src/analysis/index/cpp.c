@@ -17,6 +17,7 @@
 typedef struct cbrace {
     int kind;       /* 0 other, 1 namespace, 2 class */
     size_t cls;     /* class index when kind 2 */
+    bool anon;      /* kind 1: an anonymous namespace (what it defines is the file's own) */
 } cbrace;
 
 /* Is s (n bytes) one of the names in v (char *)? */
@@ -100,11 +101,18 @@ typedef struct ctoks {
     const sunset_macro_roles *roles; /* settings.macros.roles */
     uint64_t role_lens; /* a bit per length (mod 64) of the roles' op, pass and use names */
     size_t stem_n;      /* the flag stem's length; SIZE_MAX when there is none */
+    vec strs;           /* cstr: the name-like string literals, for the scopes (cpp_scopes) */
 } ctoks;
 
 /* Could an identifier of n bytes be one of the roles' op, pass or use names? Most macro calls
  * are none, and the length alone tells most of them (no strlen and compare per name). */
 static inline bool role_len(const ctoks *t, size_t n) { return t->role_lens >> (n & 63) & 1; }
+
+/* A name-like string literal ("add_reader_dependency_pass") and its line. */
+typedef struct cstr {
+    uint64_t h;
+    uint32_t line;
+} cstr;
 
 /* `#define NAME(params) body`, on lines [first, last] (continuations included). */
 typedef struct cdefine {
@@ -285,6 +293,14 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
  * memchr/memmem: a licence header on every file is most of the bytes skipped), #include
  * recorded, a string's contents counted as a name when they look like one, every
  * identifier's hash into the names. False on OOM. */
+/* A string literal's contents s (n bytes): a name when they look like one, kept with its line
+ * for the scopes (cpp_scopes). False on OOM. */
+static bool string_name(hset *names, ctoks *out, const char *s, size_t n, uint32_t line) {
+    ix_hset_string(names, s, n);
+    cstr cs = {ix_name_hash(s, n), line};
+    return !(n >= 3 && n <= 100 && ix_looks_like_name(s, n)) || vec_push(&out->strs, &cs);
+}
+
 static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, ctoks *out) {
     const char *p = d, *end = d + len;
     uint32_t line = 1;
@@ -341,7 +357,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
                 if (*e == '\\' && e + 1 < end) e++;
                 e++;
             }
-            if (ch == '"') ix_hset_string(names, p + 1, (size_t)(e - p - 1));
+            if (ch == '"' && !string_name(names, out, p + 1, (size_t)(e - p - 1), line)) return false;
             p = e < end ? e + 1 : e;
             continue;
         }
@@ -628,9 +644,31 @@ static bool at_namespace_level(const vec *braces) {
     return true;
 }
 
+/* At namespace level, none of them anonymous. */
+static bool at_named_namespace_level(const vec *braces) {
+    for (size_t b = 0; b < braces->n; b++)
+        if (VEC_AT(braces, cbrace, b).kind != 1 || VEC_AT(braces, cbrace, b).anon) return false;
+    return true;
+}
+
 static bool decl_push(ix_file *f, ix_arena *a, const ctok *t) {
     ix_func fn = {ix_strndup(a, t->s, t->n), t->line, t->line};
     return fn.name && vec_push(&f->funcs, &fn);
+}
+
+/* The identifier at tv[k], before '(', names a declaration: it follows a type (an identifier
+ * that is neither a macro nor a keyword of a statement or directive, or '&', '*', '>'). */
+static bool named_after_type(const ctok *tv, size_t k) {
+    const ctok *t = &tv[k];
+    if (k == 0 || macro_name(t) || CT_IS(t, "operator") || CT_IS(t, "defined")) return false;
+    const ctok *pv = &tv[k - 1];
+    char pc = pv->s[0];
+    /* a directive's words are tokens too: `#if defined(X)`, `#endif` before a macro call */
+    static const char *const not_types[] = {"return", "new", "delete", "sizeof", "if", "elif", "else",
+                                            "endif", "ifdef", "ifndef", "define", "undef", "pragma", NULL};
+    bool after_type = ct_id(pv) && !macro_name(pv);
+    for (size_t i = 0; after_type && not_types[i]; i++) after_type = !ct_is(pv, not_types[i], (uint32_t)strlen(not_types[i]));
+    return after_type || (pv->n == 1 && (pc == '&' || pc == '*' || pc == '>'));
 }
 
 /* A header's namespace-level declarations other than classes, into f->funcs, so that an
@@ -650,16 +688,30 @@ static bool header_decl(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_
         }
         return true;
     }
-    if (k == 0 || macro_name(t) || CT_IS(t, "operator") || CT_IS(t, "defined")) return true;
-    const ctok *pv = &tv[k - 1];
-    char pc = pv->s[0];
-    /* a directive's words are tokens too: `#if defined(X)`, `#endif` before a macro call */
-    static const char *const not_types[] = {"return", "new", "delete", "sizeof", "if", "elif", "else",
-                                            "endif", "ifdef", "ifndef", "define", "undef", "pragma", NULL};
-    bool after_type = ct_id(pv) && !macro_name(pv);
-    for (size_t i = 0; after_type && not_types[i]; i++) after_type = !ct_is(pv, not_types[i], (uint32_t)strlen(not_types[i]));
-    after_type = after_type || (pv->n == 1 && (pc == '&' || pc == '*' || pc == '>'));
-    return !after_type || decl_push(f, a, t);
+    return !named_after_type(tv, k) || decl_push(f, a, t);
+}
+
+/* A source's namespace-level function definition at tv[k] (an identifier before '(' after a
+ * type, its ')' followed by '{' past at most four specifiers: const, noexcept, override ...),
+ * not static nor in an anonymous namespace: into f->funcs, for the rule that a source whose
+ * functions only legacy code calls is legacy (paddle/fluid/framework/details/multi_devices_helper.cc).
+ * Out-of-line members (`Foo::Run(`) are not functions of the file. Returns false on OOM. */
+static bool source_def(ix_file *f, ix_arena *a, const ctok *tv, size_t n, size_t k) {
+    if (!named_after_type(tv, k)) return true;
+    for (size_t j = k, back = 0; j-- > 0 && back < 16; back++) {
+        char ch = tv[j].s[0];
+        if (tv[j].n == 1 && (ch == ';' || ch == '{' || ch == '}')) break;
+        if (CT_IS(&tv[j], "static")) return true;
+    }
+    int depth = 0;
+    size_t j = k + 1;
+    for (; j < n; j++) {
+        if (tv[j].s[0] == '(') depth++;
+        if (tv[j].s[0] == ')' && --depth == 0) break;
+    }
+    for (size_t spec = 0; ++j < n && spec < 4 && ct_id(&tv[j]); spec++) {}
+    if (j >= n || tv[j].n != 1 || tv[j].s[0] != '{') return true;
+    return decl_push(f, a, &tv[k]);
 }
 
 static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
@@ -672,12 +724,13 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
     bool oom = false;
     int pending = 0; /* kind of the next '{' */
     size_t pending_cls = 0;
+    bool pending_anon = false;
     for (size_t i = 0; i < toks->n_at && !oom; i++) {
         size_t k = toks->at[i];
         const ctok *t = &tv[k];
         char c = t->s[0];
         if (c == '{') {
-            cbrace b = {pending, pending_cls};
+            cbrace b = {pending, pending_cls, pending == 1 && pending_anon};
             if (!vec_push(&braces, &b)) oom = true;
             pending = 0;
             continue;
@@ -703,8 +756,12 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
         if (header && k + 1 < n && tv[k + 1].s[0] == '(' && at_namespace_level(&braces) &&
             !in_define(toks, t->line) && !header_decl(f, a, tv, n, k))
             oom = true;
+        if (!header && k + 1 < n && tv[k + 1].s[0] == '(' && at_named_namespace_level(&braces) &&
+            !in_define(toks, t->line) && !source_def(f, a, tv, n, k))
+            oom = true;
         if (CT_IS(t, "namespace")) {
             pending = 1;
+            pending_anon = k + 1 < n && tv[k + 1].s[0] == '{';
             continue;
         }
         if ((CT_IS(t, "class") || CT_IS(t, "struct")) && k + 1 < n) {
@@ -789,6 +846,62 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
     return true;
 }
 
+/* Is token t the argument of a link-time declaration (ix_file.reg_uses: USE_PASS(x) ...)? */
+static bool reg_use_arg(const ix_file *f, const ctok *t) {
+    for (size_t i = 0; i < f->reg_uses.n; i++) {
+        const ix_word *w = &VEC_AT(&f->reg_uses, ix_word, i);
+        if (w->line <= t->line && t->line <= w->end && strlen(w->text) == t->n && !memcmp(w->text, t->s, t->n))
+            return true;
+    }
+    return false;
+}
+
+/* A source with top-level classes: f->outside, the names its code uses outside their bodies
+ * (the arguments of link-time declarations aside: they go with what they link), and each top
+ * class's names, the name-like strings its body holds, so that a pass a source names only in a
+ * legacy class's body (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder)
+ * is told from one its other code applies. False on OOM. */
+static bool cpp_scopes(ix_file *f, const ctoks *toks, const char *end) {
+    bool any = false;
+    for (size_t i = 0; i < f->classes.n && !any; i++) {
+        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        any = c->top && c->end > c->line;
+    }
+    size_t pl = strlen(f->path);
+    if (!any || (pl > 2 && f->path[pl - 2] == '.' && f->path[pl - 1] == 'h')) return true;
+    /* per line, 1 + the top class whose body holds it (0 none) */
+    uint32_t last = toks->n ? toks->v[toks->n - 1].line : 1;
+    for (size_t i = 0; i < toks->strs.n; i++)
+        if (VEC_AT(&toks->strs, cstr, i).line > last) last = VEC_AT(&toks->strs, cstr, i).line;
+    uint32_t *at = sunset_calloc((size_t)last + 1, sizeof *at);
+    hset out = {0}, *per = sunset_calloc(f->classes.n, sizeof *per);
+    bool ok = at && per;
+    for (size_t i = 0; ok && i < f->classes.n; i++) {
+        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        if (!c->top || c->end <= c->line) continue;
+        for (uint32_t l = c->line; l <= c->end && l <= last; l++) at[l] = (uint32_t)i + 1;
+    }
+    for (size_t k = 0; ok && k < toks->n; k++) {
+        const ctok *t = &toks->v[k];
+        if (!ct_id(t) || t->n < 3 || at[t->line] || reg_use_arg(f, t)) continue;
+        ix_hset_add(&out, ix_name_hash_in(t->s, t->n, end));
+    }
+    for (size_t i = 0; ok && i < toks->strs.n; i++) {
+        const cstr *cs = &VEC_AT(&toks->strs, cstr, i);
+        ix_hset_add(at[cs->line] ? &per[at[cs->line] - 1] : &out, cs->h ? cs->h : 1);
+    }
+    ok = ok && !out.oom && ix_hset_sorted(&out, &f->outside, &f->n_outside);
+    for (size_t i = 0; per && i < f->classes.n; i++) {
+        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        if (ok && per[i].n && !(!per[i].oom && ix_hset_sorted(&per[i], &c->names, &c->n_names))) ok = false;
+        sunset_free(per[i].slots);
+    }
+    sunset_free(per);
+    sunset_free(at);
+    sunset_free(out.slots);
+    return ok;
+}
+
 /* The operators the file registers that it also names as a string literal, "x" (a grad maker's
  * SetType("x"), a type test): f->op_runs. Only files registering operators are searched. */
 static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
@@ -817,17 +930,19 @@ int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, 
     toks.roles = roles ? roles : &none;
     toks.defines = VEC_INIT(cdefine);
     toks.wrappers = VEC_INIT(cwrapper);
+    toks.strs = VEC_INIT(cstr);
     const vec *role_names[] = {&toks.roles->op, &toks.roles->pass, &toks.roles->use};
     for (size_t r = 0; r < 3; r++)
         for (size_t i = 0; i < role_names[r]->n; i++)
             toks.role_lens |= (uint64_t)1 << (strlen(VEC_AT(role_names[r], const char *, i)) & 63);
     toks.stem_n = toks.roles->flag_stem ? strlen(toks.roles->flag_stem) : SIZE_MAX;
     if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
-    bool ok = ct_reserve(&toks, len) && cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) && class_uses(f, &toks) &&
-              op_runs(f, a, d, len);
+    bool ok = ct_reserve(&toks, len) && cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) &&
+              class_uses(f, &toks) && op_runs(f, a, d, len) && cpp_scopes(f, &toks, d + len);
     sunset_free(toks.v);
     sunset_free(toks.at);
     vec_free(&toks.defines);
     vec_free(&toks.wrappers);
+    vec_free(&toks.strs);
     return ok ? 0 : -1;
 }

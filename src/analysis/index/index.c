@@ -35,6 +35,7 @@ static void file_free(ix_file *f) {
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) vec_free(vs[i]);
     sunset_free(f->names);
     sunset_free(f->outside);
+    sunset_free(f->attr);
     sunset_free(f);
 }
 
@@ -153,6 +154,7 @@ static void pack_file(packer *k, const ix_file *f, ix_file *g) {
     }
     g->names = pk_array(k, f->names, f->n_names * sizeof *f->names);
     g->outside = pk_array(k, f->outside, f->n_outside * sizeof *f->outside);
+    g->attr = pk_array(k, f->attr, f->n_attr * sizeof *f->attr);
 }
 
 /* The index's chunks: 1 MB (a file's block rarely comes near), a larger block its own. The
@@ -309,6 +311,7 @@ static void relocate(reloc *r) {
     }
     RL(r, f->names, f->n_names, sizeof(uint64_t), l);
     RL(r, f->outside, f->n_outside, sizeof(uint64_t), l);
+    RL(r, f->attr, f->n_attr, sizeof(uint64_t), l);
     (void)l;
 }
 
@@ -374,6 +377,19 @@ bool ix_hashes_have(const uint64_t *v, size_t n, const char *name) {
 
 bool ix_file_uses(const ix_file *f, const char *name) { return ix_hashes_have(f->names, f->n_names, name); }
 
+bool ix_attr_only(const ix_file *f, long cls, const char *name) {
+    if (!f->n_attr) return false;
+    uint64_t h = ix_name_hash(name, strlen(name));
+    uint64_t key = ix_attr_key(h ? h : 1, cls);
+    size_t lo = 0, hi = f->n_attr;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->attr[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < f->n_attr && f->attr[lo] == key;
+}
+
 /* An import is used when the name it binds occurs in the module's code. */
 const char *ix_import_bound(const ix_import *m, char *buf, size_t n) {
     if (m->alias || m->name) return m->alias ? m->alias : m->name;
@@ -392,7 +408,7 @@ static void mark_used_imports(ix_file *f) {
         if (m->name && strcmp(m->name, "*") == 0) continue;
         char first[256];
         const char *bound = ix_import_bound(m, first, sizeof first);
-        m->used = strlen(bound) < 3 ? true : ix_file_uses(f, bound);
+        m->used = strlen(bound) < 3 ? true : ix_file_uses(f, bound) && !ix_attr_only(f, -2, bound);
     }
 }
 

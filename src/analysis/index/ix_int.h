@@ -178,6 +178,12 @@ static inline void ix_hset_add(hset *h, uint64_t v) {
     h->n++;
 }
 
+/* The key of (name hash h, scope) in ix_file.attr: scope -1 outside top-level classes, -2 the
+ * whole file, else a class's index. */
+static inline uint64_t ix_attr_key(uint64_t h, long scope) {
+    return h ^ ((uint64_t)(scope + 3) * 0x9E3779B97F4A7C15ull);
+}
+
 /* names of 3 bytes or more */
 static inline void ix_hset_name(hset *h, const char *s, size_t n) {
     if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));

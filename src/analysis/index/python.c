@@ -28,6 +28,9 @@ typedef struct pyctx {
     long cur_cls;    /* index of that class in f->classes, -1 = none */
     hset *names;     /* where names go now: outside or cls; the file's names are their union,
                         made at the end (one add per member, not a second per occurrence) */
+    hset bare_out, bare_cls; /* the same, less the names only used as attributes (`base.core`) */
+    hset *bare;      /* where bare names go now */
+    vec cls_bare;    /* pybare: each closed top-level class's bare names */
     vec blocks; /* pyblock */
     uint32_t last_line;
     bool tools; /* a tool list: record identifier-like strings */
@@ -35,8 +38,22 @@ typedef struct pyctx {
     bool oom;
 } pyctx;
 
+typedef struct pybare {
+    size_t cls;      /* its index in f->classes */
+    uint64_t *v;     /* sorted, owned */
+    size_t n;
+} pybare;
+
 static inline void py_name(pyctx *c, const char *s, size_t n) {
     if (n >= 2) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
+}
+
+/* Identifier t[i] of a line: a name, and a bare one unless it follows '.' (an attribute). */
+static inline void py_id(pyctx *c, const tok *t, size_t i) {
+    if (t[i].n < 2) return;
+    uint64_t h = ix_name_hash_in(t[i].s, t[i].n, c->end);
+    ix_hset_add(c->names, h);
+    if (!(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.')) ix_hset_add(c->bare, h);
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -44,10 +61,18 @@ static void py_end_class(pyctx *c) {
     if (c->cur_cls < 0) return;
     ix_class *k = &VEC_AT(&c->f->classes, ix_class, c->cur_cls);
     if (!ix_hset_sorted(&c->cls, &k->names, &k->n_names)) c->oom = true;
+    pybare b = {(size_t)c->cur_cls, NULL, 0};
+    if (!ix_hset_sorted(&c->bare_cls, &b.v, &b.n) || !vec_push(&c->cls_bare, &b)) {
+        sunset_free(b.v);
+        c->oom = true;
+    }
     sunset_free(c->cls.slots);
     memset(&c->cls, 0, sizeof c->cls);
+    sunset_free(c->bare_cls.slots);
+    memset(&c->bare_cls, 0, sizeof c->bare_cls);
     c->cur_cls = -1;
     c->names = &c->outside;
+    c->bare = &c->bare_out;
 }
 
 static char *join_dotted(pyctx *c, const tok *t, size_t n, size_t *used) {
@@ -192,6 +217,7 @@ static void py_class(pyctx *c, const tok *t, size_t n, size_t k, bool top, bool 
     if (top) {
         c->cur_cls = (long)b->cls;
         c->names = &c->cls;
+        c->bare = &c->bare_cls;
     }
 }
 
@@ -209,7 +235,7 @@ static void py_block_head(pyctx *c, const tok *t, size_t n, size_t k, bool decor
     }
     if (!vec_push(&c->blocks, &b)) c->oom = true;
     for (size_t i = k + 2; i < n; i++)
-        if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
+        if (t[i].kind == TK_ID) py_id(c, t, i);
 }
 
 /* A module-level assignment `X = ...`: a re-export `X = mod.X` lets an importer take X from
@@ -232,9 +258,10 @@ static void py_module_alias(pyctx *c, const tok *t, size_t n) {
 static void py_line_names(pyctx *c, const tok *t, size_t n) {
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
-        if (t[i].kind == TK_ID) py_name(c, t[i].s, t[i].n);
+        if (t[i].kind == TK_ID) py_id(c, t, i);
         else if (t[i].kind == TK_STR && !docstring) {
             ix_hset_string(c->names, t[i].s, t[i].n);
+            ix_hset_string(c->bare, t[i].s, t[i].n); /* __all__ = ["core"] */
             if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
                 !ix_word_push(c->a, &c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
                 c->oom = true;
@@ -368,9 +395,65 @@ static bool py_string_tok(vec *toks, const char *q, const char *end, const char 
     return ok;
 }
 
+static bool hset_has(const hset *h, uint64_t v) {
+    if (!h->cap) return false;
+    if (!v) v = 1;
+    for (size_t k = ix_hset_slot(v, h->cap); h->slots[k]; k = (k + 1) & (h->cap - 1))
+        if (h->slots[k] == v) return true;
+    return false;
+}
+
+static bool sorted_has(const uint64_t *v, size_t n, uint64_t h) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && v[lo] == h;
+}
+
+/* f->attr: each name an import binds that a scope (outside top-level classes, one such class,
+ * the whole file) uses only as an attribute (`base.core` when `core` is imported), keyed by
+ * ix_attr_key. The names a scope uses are then those of its set less these. */
+static bool attr_only(pyctx *c) {
+    ix_file *f = c->f;
+    hset out = {0};
+    for (size_t i = 0; i < f->imports.n && !out.oom; i++) {
+        const ix_import *m = &VEC_AT(&f->imports, ix_import, i);
+        if (m->name && !strcmp(m->name, "*")) continue;
+        char first[256];
+        const char *b = ix_import_bound(m, first, sizeof first);
+        size_t bn = strlen(b);
+        if (bn < 2) continue;
+        uint64_t h = ix_name_hash(b, bn);
+        h = h ? h : 1;
+        bool any = false, bare = false;
+        if (sorted_has(f->outside, f->n_outside, h)) {
+            any = true;
+            if (hset_has(&c->bare_out, h)) bare = true;
+            else ix_hset_add(&out, ix_attr_key(h, -1));
+        }
+        for (size_t q = 0; q < c->cls_bare.n; q++) {
+            const pybare *pb = &VEC_AT(&c->cls_bare, pybare, q);
+            const ix_class *k = &VEC_AT(&f->classes, ix_class, pb->cls);
+            if (!sorted_has(k->names, k->n_names, h)) continue;
+            any = true;
+            if (sorted_has(pb->v, pb->n, h)) bare = true;
+            else ix_hset_add(&out, ix_attr_key(h, (long)pb->cls));
+        }
+        if (any && !bare) ix_hset_add(&out, ix_attr_key(h, -2));
+    }
+    bool ok = ix_hset_sorted(&out, &f->attr, &f->n_attr);
+    sunset_free(out.slots);
+    return ok;
+}
+
 int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names) {
-    pyctx c = {f, a, {0}, d + len, {0}, {0}, -1, NULL, VEC_INIT(pyblock), 0, false, false, false};
+    pyctx c = {.f = f, .a = a, .end = d + len, .cur_cls = -1, .blocks = VEC_INIT(pyblock)};
     c.names = &c.outside;
+    c.bare = &c.bare_out;
+    c.cls_bare = VEC_INIT(pybare);
     if (!ix_hset_reserve(&c.outside, len / 48)) return -1; /* about the real Paddle tree's */
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
     vec toks = VEC_INIT(tok);
@@ -450,8 +533,13 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
     py_end_class(&c);
     if (!c.oom && !ix_hset_sorted(&c.outside, &f->outside, &f->n_outside)) c.oom = true;
     if (!c.oom && !file_names(f, names)) c.oom = true;
+    if (!c.oom && !attr_only(&c)) c.oom = true;
     sunset_free(c.outside.slots);
     sunset_free(c.cls.slots);
+    sunset_free(c.bare_out.slots);
+    sunset_free(c.bare_cls.slots);
+    for (size_t q = 0; q < c.cls_bare.n; q++) sunset_free(VEC_AT(&c.cls_bare, pybare, q).v);
+    vec_free(&c.cls_bare);
     sb_free(&c.tmp);
     vec_free(&toks);
     vec_free(&c.blocks);

@@ -248,7 +248,7 @@ static int weigh_edges(ctx *c) {
                 bool used = false;
                 for (size_t k = 0; k < G->classes.n && !used; k++)
                     used = ix_file_uses(c->files[f], VEC_AT(&G->classes, ix_class, k).name);
-                for (size_t k = 0; k < G->funcs.n && !used; k++)
+                for (size_t k = 0; c->header[ed->to] && k < G->funcs.n && !used; k++)
                     used = ix_file_uses(c->files[f], VEC_AT(&G->funcs, ix_func, k).name);
                 /* a source always depends on its own header */
                 if (!used && !c->header[f]) used = rm_same_stem_files(c, f, ed->to);
@@ -507,7 +507,7 @@ int rm_graph_build(ctx *c) {
     c->flags = VEC_INIT(wordref);
     c->passes = VEC_INIT(wordref);
     if (collect(c) || add_edges(c) || weigh_edges(c) || add_targets(c) || link_targets(c)) return -1;
-    return flag_pass_users(c);
+    return flag_pass_users(c) || rm_func_callers(c) ? -1 : 0;
 }
 
 void rm_graph_free(ctx *c) {
@@ -541,6 +541,8 @@ void rm_graph_free(ctx *c) {
     for (size_t i = 0; c->pass_users && i < c->passes.n; i++) vec_free(&c->pass_users[i]);
     sunset_free(c->flag_users);
     sunset_free(c->pass_users);
+    for (size_t f = 0; c->func_callers && f < c->nf; f++) vec_free(&c->func_callers[f]);
+    sunset_free(c->func_callers);
     for (size_t i = 0; c->gn && i < c->flags.n; i++) node_free(&c->gn[i]);
     for (size_t i = 0; c->pn && i < c->passes.n; i++) node_free(&c->pn[i]);
     sunset_free(c->fn);

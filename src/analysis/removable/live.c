@@ -10,17 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool reaches(const ctx *c, size_t from, size_t to, int depth) {
-    if (from == to) return true;
-    if (depth == 0) return false;
-    /* the last hop by a look at the edges, not a call per edge */
-    for (size_t e = 0; e < c->out[from].n; e++)
-        if (VEC_AT(&c->out[from], edge, e).to == to) return true;
-    for (size_t e = 0; depth > 1 && e < c->out[from].n; e++)
-        if (reaches(c, VEC_AT(&c->out[from], edge, e).to, to, depth - 1)) return true;
-    return false;
-}
-
 /* n lists 20 callers: rm_add_caller would drop another, and the work finding it can be skipped. */
 static bool callers_full(const node *n) { return n->live && n->callers.n >= 20; }
 
@@ -45,6 +34,18 @@ static bool uses_live(const ctx *c, size_t f, const char *name) {
     return false;
 }
 
+/* Does live code in Python file f use `bound`, a name its imports bind, bare (a use as an
+ * attribute, `base.core`, is another module's name)? Uses in a dead legacy class do not count. */
+static bool bound_used_live(const ctx *c, size_t f, const char *bound) {
+    if (rm_py_bound_used(c, f, bound, -1)) return true;
+    for (size_t q = 0; q < c->file_classes[f].n; q++) {
+        size_t k = VEC_AT(&c->file_classes[f], size_t, q);
+        if (c->cn[k].legacy && !c->cn[k].live) continue;
+        if (VEC_AT(&c->classes, cls, k).c->top && rm_py_bound_used(c, f, bound, (long)q)) return true;
+    }
+    return false;
+}
+
 /* An edge from a live file: does it still count? Python imports are re-checked against live uses. */
 static bool edge_live(const ctx *c, size_t f, const edge *ed) {
     if (!ed->counts) return false;
@@ -56,7 +57,7 @@ static bool edge_live(const ctx *c, size_t f, const edge *ed) {
         if (m->name && !strcmp(m->name, "*")) return true;
         char first[256];
         const char *bound = ix_import_bound(m, first, sizeof first);
-        if (strlen(bound) < 3 || uses_live(c, f, bound)) {
+        if (strlen(bound) < 3 || bound_used_live(c, f, bound)) {
             /* a re-exported name can be imported from where it is defined instead */
             char mod[600], attr[300];
             if (m->name && rm_reexport(c, f, ed->to, m->name, mod, sizeof mod, attr, sizeof attr) >= 0) continue;
@@ -112,7 +113,7 @@ static void live_class(ctx *c, size_t k, const vec *users, bool *changed) {
         if (f == x->file || !file_live(c, f)) continue;
         if (callers_full(&c->cn[k])) break;
         if (!uses_live(c, f, x->c->name)) continue;
-        if (!reaches(c, f, x->file, 3)) continue;
+        if (!rm_reaches(c, f, x->file, 3)) continue;
         make_live(c, &c->cn[k], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
         if (!c->fn[x->file].live && c->fn[x->file].legacy)
             make_live(c, &c->fn[x->file], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
@@ -138,6 +139,23 @@ static void live_target_deps(ctx *c, bool *changed) {
             if (!c->fn[sf].legacy || c->fn[sf].live) continue;
             make_live(c, &c->fn[sf], rm_fmt("%s:%u target %s compiles it", c->files[r->file]->path,
                                             r->cmd->line, T->name), changed);
+        }
+    }
+}
+
+/* A legacy source whose functions a live file calls (calls.c) stays, that file its caller. */
+static void live_called(ctx *c, bool *changed) {
+    for (size_t f = 0; f < c->nf; f++) {
+        if (!c->fn[f].legacy || callers_full(&c->fn[f])) continue;
+        const vec *by = &c->func_callers[f];
+        /* the calls go through its header: a what-if migrating the header away takes them */
+        if (by->n && c->block_p1 && (long)c->block_p1 - 1 == rm_own_header(c, f)) continue;
+        for (size_t i = 0; i < by->n && !callers_full(&c->fn[f]); i++) {
+            size_t g = VEC_AT(by, size_t, i);
+            if (!file_live(c, g)) continue;
+            char *who = rm_fmt("%s calls %s", c->files[g]->path, rm_func_called(c, f, g));
+            if (c->fn[f].live) rm_add_caller(c, &c->fn[f], who);
+            else make_live(c, &c->fn[f], who, changed);
         }
     }
 }
@@ -181,6 +199,7 @@ static void files_classes_targets_live(ctx *c, const vec *leg, const vec *cu) {
         live_target_deps(c, &changed);
         live_sources(c, &changed);
         live_targets_of_files(c, &changed);
+        live_called(c, &changed);
     }
 }
 

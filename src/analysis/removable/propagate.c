@@ -402,11 +402,33 @@ static bool rule_file_declares_for_legacy(const ctx *c, size_t f, rm_ev *ev) {
     for (size_t i = 0; i < c->users[f].n; i++) {
         size_t g = VEC_AT(&c->users[f], size_t, i);
         if (c->header[g] || !rm_same_stem_files(c, f, g)) continue;
-        if (!c->fn[g].legacy) return false;
+        /* a source legacy because only legacy code calls its functions says nothing of the rest
+         * of its header (paddle/fluid/framework/details/multi_devices_helper.h: inline helpers
+         * and constants live passes use) */
+        if (!c->fn[g].legacy || (c->fn[g].ev && c->fn[g].ev->step.kind == RM_EV_CALLED_ONLY)) return false;
         if (first < 0) first = (long)g;
     }
     if (first < 0) return false;
     return because(ev, RM_EV_DECLARES_FOR, c->files[first]->path, 0, NULL, &c->fn[first]);
+}
+
+/* A C++ source whose functions (ix_file.funcs) only legacy files call, through its own header
+ * (calls.c), and that defines nothing else live: no class that is not legacy, no registration,
+ * no flag, no main (paddle/fluid/framework/details/multi_devices_helper.cc, whose functions only
+ * parallel_executor.cc calls). */
+static bool rule_file_calls_only_legacy(const ctx *c, size_t f, rm_ev *ev) {
+    const ix_file *F = c->files[f];
+    const vec *by = &c->func_callers[f];
+    if (F->lang != SUNSET_LANG_CPP || c->header[f] || !by->n) return false;
+    if (c->pass_at[f] != c->pass_at[f + 1] || c->flag_at[f] != c->flag_at[f + 1]) return false;
+    for (size_t i = 0; i < F->funcs.n; i++)
+        if (!strcmp(VEC_AT(&F->funcs, ix_func, i).name, "main")) return false;
+    for (size_t q = 0; q < c->file_classes[f].n; q++)
+        if (!c->cn[VEC_AT(&c->file_classes[f], size_t, q)].legacy) return false;
+    for (size_t i = 0; i < by->n; i++)
+        if (!c->fn[VEC_AT(by, size_t, i)].legacy) return false;
+    size_t g = VEC_AT(by, size_t, 0);
+    return because(ev, RM_EV_CALLED_ONLY, c->files[g]->path, 0, rm_func_called(c, f, g), &c->fn[g]);
 }
 
 /* ---- targets ---- */
@@ -464,6 +486,37 @@ static bool rule_pass_used_only_by_legacy(const ctx *c, size_t i, rm_ev *ev) {
     return word_only_legacy_users(c, &c->pass_users[i], RM_EV_USED_ONLY, ev);
 }
 
+/* A pass whose users that are not legacy name it only inside the body of a legacy class, in
+ * a string (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder, in
+ * build_strategy.cc): the class is what applies it. A use outside the class bodies (but for a
+ * link-time USE_PASS, which goes with the registration), in a class that is not legacy, in a
+ * header or in Python keeps the pass out. Monotone: legacy marks only grow. */
+static bool rule_pass_named_in_legacy_class(const ctx *c, size_t i, rm_ev *ev) {
+    const vec *us = &c->pass_users[i];
+    const char *name = VEC_AT(&c->passes, wordref, i).w->text;
+    long first = -1;
+    for (size_t j = 0; j < us->n; j++) {
+        size_t g = VEC_AT(us, size_t, j);
+        if (c->fn[g].legacy) continue;
+        const ix_file *G = c->files[g];
+        if (G->lang != SUNSET_LANG_CPP || c->header[g] || !G->n_outside || ix_hashes_have(G->outside, G->n_outside, name))
+            return false;
+        long in = -1;
+        for (size_t q = 0; q < c->file_classes[g].n; q++) {
+            size_t k = VEC_AT(&c->file_classes[g], size_t, q);
+            const ix_class *x = VEC_AT(&c->classes, cls, k).c;
+            if (!x->top || !ix_hashes_have(x->names, x->n_names, name)) continue;
+            if (!c->cn[k].legacy) return false;
+            if (in < 0) in = (long)k;
+        }
+        if (in < 0) return false; /* named in a class body, but not as a string: not told apart */
+        if (first < 0) first = in;
+    }
+    if (first < 0) return false;
+    const cls *x = &VEC_AT(&c->classes, cls, (size_t)first);
+    return because(ev, RM_EV_NAMED_IN_CLASS, c->files[x->file]->path, x->c->line, x->c->name, &c->cn[first]);
+}
+
 /* In the order they are tried for an item of each kind. */
 static const prop_rule RULES[] = {
     {"class-in-legacy-file", "a class defined in a legacy file", ON_CLASS, rule_class_in_legacy_file},
@@ -488,6 +541,9 @@ static const prop_rule RULES[] = {
      rule_file_test_only_header},
     {"file-tests-legacy", "a C++ test source (x_test.cc, test_x.cc) of a legacy header x.h", ON_FILE,
      rule_file_tests_legacy},
+    {"file-calls-only-legacy",
+     "a C++ source whose functions only legacy files call (through its header), defining nothing else live",
+     ON_FILE, rule_file_calls_only_legacy},
     {"target-all-sources", "a CMake target whose sources are all legacy", ON_TARGET, rule_target_all_sources},
     {"target-only-legacy-dependents", "a CMake target only legacy targets depend on (and none registers a pass other code uses)", ON_TARGET,
      rule_target_only_legacy_dependents},
@@ -495,6 +551,8 @@ static const prop_rule RULES[] = {
     {"flag-read-only-by-legacy", "a gflag only legacy code reads", ON_FLAG, rule_flag_read_only_by_legacy},
     {"pass-defined-in-legacy", "a pass registered in a legacy file", ON_PASS, rule_pass_defined_in_legacy},
     {"pass-used-only-by-legacy", "a pass only legacy code uses", ON_PASS, rule_pass_used_only_by_legacy},
+    {"pass-named-in-legacy-class", "a pass code that is not legacy names only inside legacy classes' bodies",
+     ON_PASS, rule_pass_named_in_legacy_class},
 };
 
 static node *nodes_of(ctx *c, rule_on on, size_t *n) {

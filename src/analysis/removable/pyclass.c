@@ -49,14 +49,22 @@ bool rm_class_removable(const ctx *c, size_t k, const bool *dead) {
     return !reimported(c, x->file, x->c->name, dead);
 }
 
-bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead) {
+bool rm_py_bound_used(const ctx *c, size_t f, const char *name, long q) {
     const ix_file *F = c->files[f];
+    if (q < 0) return ix_hashes_have(F->outside, F->n_outside, name) && !ix_attr_only(F, -1, name);
+    const ix_class *y = VEC_AT(&c->classes, cls, VEC_AT(&c->file_classes[f], size_t, (size_t)q)).c;
+    long at = (long)(y - (const ix_class *)F->classes.v);
+    return ix_hashes_have(y->names, y->n_names, name) && !ix_attr_only(F, at, name);
+}
+
+bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead) {
     if (strlen(name) < 2) return true; /* the index keeps no hashes of one-byte names */
-    if (ix_hashes_have(F->outside, F->n_outside, name)) return true;
+    /* a use as an attribute (`base.core`) is not a use of the name an import binds */
+    if (rm_py_bound_used(c, f, name, -1)) return true;
     for (size_t q = 0; q < c->file_classes[f].n; q++) {
         size_t k = VEC_AT(&c->file_classes[f], size_t, q);
         const ix_class *y = VEC_AT(&c->classes, cls, k).c;
-        if (y->top && ix_hashes_have(y->names, y->n_names, name) && !rm_class_removable(c, k, dead)) return true;
+        if (y->top && rm_py_bound_used(c, f, name, (long)q) && !rm_class_removable(c, k, dead)) return true;
     }
     return reimported(c, f, name, dead);
 }

@@ -136,6 +136,7 @@ typedef struct ctx {
         size_t file;
     } *seed_dirs;
     size_t n_seed_dirs;
+    vec *func_callers;      /* per file: size_t the C++ files calling its functions (calls.c) */
     /* rm_liveness: the legacy classes (class ids) and the files using each one's name, kept
      * for the what-ifs' runs (whatif.c), which mark nothing legacy: asked again only when the
      * legacy classes are not these */
@@ -201,6 +202,9 @@ char *rm_import_rewrite(const ctx *c, size_t f, uint32_t line, uint32_t *end, co
 
 /* Class k can go by a line edit (dead[]: the files the patch deletes). */
 bool rm_class_removable(const ctx *c, size_t k, const bool *dead);
+/* Does Python file f use `name`, a name one of its imports binds, bare (not only as an
+ * attribute, `base.core`) outside top-level classes (q -1) or in its q-th class? */
+bool rm_py_bound_used(const ctx *c, size_t f, const char *name, long q);
 /* Does Python file f still need `name` once its removable classes are gone? */
 bool rm_py_needed(const ctx *c, size_t f, const char *name, const bool *dead);
 
@@ -212,6 +216,18 @@ void rm_graph_free(ctx *c);
 /* For n names, the files whose code uses each (out[i]: size_t file ids). Returns 0, -1 on OOM. */
 int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out);
 void rm_add_caller(ctx *c, node *n, char *who); /* takes who (NULL = OOM) */
+
+/* ---- who calls a C++ source's functions (calls.c) ---- */
+
+/* Does file `from` reach file `to` through at most depth edges? */
+bool rm_reaches(const ctx *c, size_t from, size_t to, int depth);
+/* Fill c->func_callers: per source, the C++ files naming one of its functions (ix_file.funcs)
+ * and including its own header within three includes. Returns 0, -1 on OOM. */
+int rm_func_callers(ctx *c);
+/* The header source f implements (it includes it, same stem), or -1. */
+long rm_own_header(const ctx *c, size_t f);
+/* The first function of file f that file g names ("" none); borrowed from the index. */
+const char *rm_func_called(const ctx *c, size_t f, size_t g);
 
 /* ---- evidence (evidence.c) ---- */
 

@@ -109,6 +109,40 @@ static bool string_contents(const cscan *c, int32_t i, uint32_t *cs, uint32_t *c
     return true;
 }
 
+static bool is_string_tok(const cscan *c, int32_t i) {
+    uint32_t cs, ce;
+    return i >= 0 && c->t[i].kind == TK_LITERAL && string_contents(c, i, &cs, &ce);
+}
+
+/* Where code puts the string literal i (sunset_str_use), adjacent literals being one string:
+ * between [ and ] a subscript's key, beside == or != a comparison's operand, a whole argument
+ * of the call t->aux names (*arg its position: the commas before it at its bracket depth). */
+static sunset_str_use string_use(const cscan *c, int32_t i, bool in_dir, int *arg) {
+    int32_t lo = i, hi = i, p, q;
+    *arg = -1;
+    while (is_string_tok(c, p = pv(c, lo, in_dir))) lo = p;
+    while (is_string_tok(c, q = nx(c, hi, in_dir))) hi = q;
+    if (is_p(c, p, P_LBRACK) && is_p(c, q, P_RBRACK)) return SUNSET_USE_SUBSCRIPT;
+    if (teq(c, p, "==") || teq(c, p, "!=") || teq(c, q, "==") || teq(c, q, "!=")) return SUNSET_USE_COMPARE;
+    if (c->t[i].aux < 0 || !(is_p(c, p, P_LPAREN) || is_p(c, p, P_COMMA)) ||
+        !(is_p(c, q, P_RPAREN) || is_p(c, q, P_COMMA)))
+        return SUNSET_USE_NONE;
+    int n = 0;
+    for (int32_t k = p, steps = 0; k >= 0 && steps < 4096; k = pv(c, k, in_dir), steps++) {
+        if (is_p(c, k, P_LPAREN)) {
+            *arg = n;
+            return SUNSET_USE_ARG;
+        }
+        if (is_p(c, k, P_COMMA)) n++;
+        else if ((is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK) || is_p(c, k, P_RBRACE)) && c->t[k].match >= 0 &&
+                 c->t[k].match < k)
+            k = c->t[k].match;
+        else if (is_p(c, k, P_LBRACK) || is_p(c, k, P_LBRACE) || is_p(c, k, P_SEMI))
+            break;
+    }
+    return SUNSET_USE_NONE;
+}
+
 static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
                          const char *call) {
     sunset_span at = clang_span_of(c, s, s);
@@ -141,7 +175,10 @@ void clang_emit_tokens(cscan *c) {
                 call[al] = 0;
                 cl = call;
             }
-            emit_text_at(c, SUNSET_CTX_STRING, cs, ce, cl);
+            int arg;
+            sunset_str_use use = string_use(c, i, in_dir, &arg);
+            sunset_emit_string(c->sink, clang_span_of(c, cs, cs), c->d + cs, ce - cs, cl, use, arg,
+                               (sunset_span){0, 0, 0, 0});
             continue;
         }
         if (t->kind != TK_IDENT) continue;

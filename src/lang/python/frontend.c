@@ -513,6 +513,39 @@ static bool sole_entry(TSNode n) {
            ts_node_named_child_count(lit) == 1;
 }
 
+/* Where code puts the string whose content n is (sunset_str_use): the string itself, or the
+ * concatenation or parentheses holding it, as a call's argument (*arg its position, -1 a
+ * keyword's value), a subscript's key, a dict literal's key or a comparison's operand. */
+static sunset_str_use string_use(TSNode n, int *arg) {
+    TSNode s = ts_node_parent(n), p;
+    *arg = -1;
+    if (ts_node_is_null(s) || strcmp(ts_node_type(s), "string")) return SUNSET_USE_NONE;
+    for (p = ts_node_parent(s); !ts_node_is_null(p); s = p, p = ts_node_parent(p))
+        if (strcmp(ts_node_type(p), "concatenated_string") && strcmp(ts_node_type(p), "parenthesized_expression"))
+            break;
+    if (ts_node_is_null(p)) return SUNSET_USE_NONE;
+    const char *t = ts_node_type(p);
+    if (!strcmp(t, "comparison_operator")) return SUNSET_USE_COMPARE;
+    if (!strcmp(t, "subscript"))
+        return ts_node_eq(ts_node_child_by_field_name(p, "value", 5), s) ? SUNSET_USE_NONE : SUNSET_USE_SUBSCRIPT;
+    if (!strcmp(t, "pair"))
+        return ts_node_eq(ts_node_child_by_field_name(p, "key", 3), s) ? SUNSET_USE_KEY : SUNSET_USE_NONE;
+    if (!strcmp(t, "keyword_argument")) {
+        TSNode up = ts_node_parent(p);
+        bool in_call = !ts_node_is_null(up) && !strcmp(ts_node_type(up), "argument_list");
+        return in_call && ts_node_eq(ts_node_child_by_field_name(p, "value", 5), s) ? SUNSET_USE_ARG : SUNSET_USE_NONE;
+    }
+    if (strcmp(t, "argument_list")) return SUNSET_USE_NONE;
+    int k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
+        TSNode c = ts_node_named_child(p, i);
+        if (ts_node_eq(c, s)) break;
+        if (strcmp(ts_node_type(c), "comment")) k++;
+    }
+    *arg = k;
+    return SUNSET_USE_ARG;
+}
+
 static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t skip,
                            const char *call) {
     slice t = py_node_text(sc, n);
@@ -529,10 +562,17 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
      * docstring or comment (removing a word there is an edit) nor one entry of a longer list
      * (removing one name from a tool list leaves the list) */
     at = py_file_span(sc, at);
-    if (ctx == SUNSET_CTX_STRING && sc->stmt_end && (call || sc->stmt_message || sole_entry(n)))
-        sunset_emit_text_stmt(sc->sink, ctx, at, t.s, t.n, call, py_file_span(sc, sc->stmt));
-    else
+    if (ctx == SUNSET_CTX_STRING) {
+        int arg;
+        sunset_str_use use = string_use(n, &arg);
+        /* a key, a subscript or an operand is edited where it stands, not with its statement */
+        bool stmt = sc->stmt_end && (use == SUNSET_USE_NONE || use == SUNSET_USE_ARG) &&
+                    (call || sc->stmt_message || sole_entry(n));
+        sunset_emit_string(sc->sink, at, t.s, t.n, call, use, arg,
+                           stmt ? py_file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0});
+    } else {
         sunset_emit_text(sc->sink, ctx, at, t.s, t.n, call);
+    }
 }
 
 static bool accepted(const vec *acc, uint32_t at) {

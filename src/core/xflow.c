@@ -1,0 +1,257 @@
+/*
+ * xflow.c — legacy-object flow across Python modules (xflow.h). A module's exports come from
+ * its flow (core/flow.c flow_exports: module-level names whose last binding is a legacy
+ * object), its imports from a scan of its import statements' text (every `import` and `from
+ * ... import` statement, wherever it stands; parentheses and backslashes join lines), each
+ * resolved to a walked file: `from .trainer import x` beside the importer (a dot per package
+ * level), `from trainer import x` beside it, at the root or under an import root; `from pkg
+ * import trainer` and `import trainer` bind the module itself, whose exports are then
+ * `trainer.x`. An importer's premarks are the imported names some module exports: `from
+ * trainer import train_exe as exe` gives `exe`, `import trainer` gives `trainer.train_exe`,
+ * `from trainer import *` every export. Not followed: a module that re-exports what it
+ * imported (one step only), functions of another module returning a legacy object.
+ */
+#include "core/xflow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/lang.h"
+
+typedef struct ximport {
+    char *local;   /* the name the importer binds: "exe", "trainer", "" for a star import */
+    size_t target; /* the module's index in x->py */
+    char *name;    /* the imported name; NULL: the module itself; "*": every export */
+} ximport;
+
+struct xflow {
+    const sunset_ruleset *rs;
+    const char **py; /* sorted */
+    size_t n_py;
+    char **exports;  /* per module: "RULE\tname\n" lines, owned; NULL none */
+    vec *imports;    /* per module: ximport */
+};
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
+    xflow *x = sunset_calloc(1, sizeof *x);
+    if (!x || !(x->py = sunset_calloc(n ? n : 1, sizeof *x->py))) return sunset_free(x), NULL;
+    x->rs = rs;
+    for (size_t i = 0; i < n; i++)
+        if (sunset_lang_for_path(paths[i]) == SUNSET_LANG_PYTHON) x->py[x->n_py++] = paths[i];
+    if (x->n_py) qsort(x->py, x->n_py, sizeof *x->py, cmp_str);
+    x->exports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->exports);
+    x->imports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->imports);
+    if (!x->exports || !x->imports) return xflow_free(x), NULL;
+    for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
+    return x;
+}
+
+void xflow_free(xflow *x) {
+    if (!x) return;
+    for (size_t i = 0; i < x->n_py; i++) {
+        if (x->exports) sunset_free(x->exports[i]);
+        for (size_t k = 0; x->imports && k < x->imports[i].n; k++) {
+            sunset_free(VEC_AT(&x->imports[i], ximport, k).local);
+            sunset_free(VEC_AT(&x->imports[i], ximport, k).name);
+        }
+        if (x->imports) vec_free(&x->imports[i]);
+    }
+    sunset_free(x->exports);
+    sunset_free(x->imports);
+    sunset_free(x->py);
+    sunset_free(x);
+}
+
+static long find_py(const xflow *x, const char *path) {
+    if (!x) return -1;
+    const char **hit = bsearch(&path, x->py, x->n_py, sizeof *x->py, cmp_str);
+    return hit ? (long)(hit - x->py) : -1;
+}
+
+bool xflow_has(const xflow *x, const char *path) { return find_py(x, path) >= 0; }
+
+/* ---- resolving a module ---- */
+
+/* dir (a path's directory, "" = the root) + rest ("a/b") as a module file, or -1. */
+static long module_at(const xflow *x, const char *dir, size_t dn, const char *rest, size_t rn) {
+    static const char *const tails[] = {".py", "/__init__.py"};
+    char p[1024];
+    for (int t = 0; t < 2; t++) {
+        int k = snprintf(p, sizeof p, "%.*s%s%.*s%s", (int)dn, dir, dn ? "/" : "", (int)rn, rest,
+                         rn ? tails[t] : "__init__.py");
+        long i = k > 0 && (size_t)k < sizeof p ? find_py(x, p) : -1;
+        if (i >= 0) return i;
+        if (!rn) break;
+    }
+    return -1;
+}
+
+/* The module `mod` ("a.b", ".a", "..") names in the file at path, or -1. */
+static long resolve(const xflow *x, const char *path, const char *mod) {
+    const char *slash = strrchr(path, '/');
+    size_t dn = slash ? (size_t)(slash - path) : 0;
+    size_t dots = strspn(mod, ".");
+    sb rest = {0};
+    sb_puts(&rest, mod + dots);
+    for (size_t i = 0; i < rest.len; i++)
+        if (rest.s[i] == '.') rest.s[i] = '/';
+    long hit = -1;
+    if (rest.oom) return -1;
+    if (dots) {
+        for (size_t up = 1; up < dots && dn; up++) { /* `..`: the package above */
+            const char *s = memrchr(path, '/', dn);
+            dn = s ? (size_t)(s - path) : 0;
+        }
+        hit = module_at(x, path, dn, rest.s ? rest.s : "", rest.len);
+    } else if (rest.len) {
+        hit = module_at(x, path, dn, rest.s, rest.len); /* a script's sibling */
+        if (hit < 0) hit = module_at(x, "", 0, rest.s, rest.len);
+        const vec *roots = &x->rs->cross_file.import_roots;
+        for (size_t r = 0; hit < 0 && r < roots->n; r++) {
+            const char *root = VEC_AT(roots, char *, r);
+            size_t rl = strlen(root);
+            while (rl && root[rl - 1] == '/') rl--;
+            hit = module_at(x, root, rl, rest.s, rest.len);
+        }
+    }
+    sb_free(&rest);
+    return hit;
+}
+
+/* ---- reading import statements ---- */
+
+static bool add_import(xflow *x, long importer, long target, const char *local, size_t ln, const char *name,
+                       size_t nn) {
+    ximport im = {sunset_strndup(local, ln), (size_t)target, name ? sunset_strndup(name, nn) : NULL};
+    if (!im.local || (name && !im.name) || !vec_push(&x->imports[importer], &im)) {
+        sunset_free(im.local);
+        sunset_free(im.name);
+        return false;
+    }
+    return true;
+}
+
+/* The words of one statement (its text with brackets, commas and continuations blanked). */
+#define MAX_WORDS 64
+static size_t words_of(char *s, char **w) {
+    size_t n = 0;
+    for (char *p = s; *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        w[n++] = p;
+        while (*p && *p != ' ') p++;
+        if (*p) *p++ = 0;
+        if (n == MAX_WORDS) break;
+    }
+    return n;
+}
+
+static void note_statement(xflow *x, long me, const char *path, char *stmt) {
+    char *w[MAX_WORDS];
+    size_t n = words_of(stmt, w);
+    if (n >= 2 && !strcmp(w[0], "import")) {
+        for (size_t i = 1; i < n; i++) { /* import a.b [as c], d */
+            bool as = i + 2 < n && !strcmp(w[i + 1], "as");
+            long t = resolve(x, path, w[i]);
+            const char *local = as ? w[i + 2] : w[i];
+            if (t >= 0) add_import(x, me, t, local, strlen(local), NULL, 0);
+            i += as ? 2 : 0;
+        }
+    } else if (n >= 4 && !strcmp(w[0], "from") && !strcmp(w[2], "import")) {
+        long t = resolve(x, path, w[1]);
+        for (size_t i = 3; i < n; i++) { /* from m import a [as b], c */
+            bool as = i + 2 < n && !strcmp(w[i + 1], "as");
+            const char *local = as ? w[i + 2] : w[i];
+            sb sub = {0};
+            sb_printf(&sub, "%s%s%s", w[1], w[1][strlen(w[1]) - 1] == '.' ? "" : ".", w[i]);
+            long m = strcmp(w[i], "*") && !sub.oom ? resolve(x, path, sub.s) : -1; /* from pkg import module */
+            sb_free(&sub);
+            if (m >= 0) add_import(x, me, m, local, strlen(local), NULL, 0);
+            else if (t >= 0) add_import(x, me, t, strcmp(w[i], "*") ? local : "", strcmp(w[i], "*") ? strlen(local) : 0,
+                                        w[i], strlen(w[i]));
+            i += as ? 2 : 0;
+        }
+    }
+}
+
+/* One statement from p: its text up to a newline outside brackets (a backslash continues
+ * it), a ';' or a '#', with brackets and commas as spaces. Returns where it ended. */
+static const char *statement_at(const char *p, const char *end, sb *out) {
+    int depth = 0;
+    for (; p < end; p++) {
+        char c = *p;
+        if (c == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
+            p++;
+            continue;
+        }
+        if ((c == '\n' && !depth) || c == ';' || c == '#') break;
+        if (c == '(') depth++;
+        else if (c == ')') depth -= depth > 0;
+        sb_putc(out, c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
+    }
+    return p;
+}
+
+void xflow_note_imports(xflow *x, const char *path, const char *data, size_t len) {
+    long me = find_py(x, path);
+    if (me < 0) return;
+    const char *end = data + len;
+    for (const char *p = data; p < end;) {
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        bool head = (end - p > 5 && !memcmp(p, "from ", 5)) || (end - p > 7 && !memcmp(p, "import ", 7));
+        if (head) {
+            sb st = {0};
+            p = statement_at(p, end, &st);
+            if (!st.oom && st.s) note_statement(x, me, path, st.s);
+            sb_free(&st);
+        }
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+}
+
+const char *xflow_note_exports(xflow *x, const char *path, const char *text, size_t len) {
+    long me = find_py(x, path);
+    if (me < 0) return NULL;
+    if (len && !x->exports[me]) x->exports[me] = sunset_strndup(text, len);
+    return x->exports[me] ? x->exports[me] : "\n";
+}
+
+/* ---- premarks ---- */
+
+static void premarks_of(const xflow *x, size_t i, sb *out) {
+    for (size_t k = 0; k < x->imports[i].n; k++) {
+        const ximport *im = &VEC_AT(&x->imports[i], ximport, k);
+        const char *ex = x->exports[im->target];
+        if (!ex || im->target == i) continue;
+        for (const char *line = ex; *line;) {
+            const char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+            if (!tab || !nl || tab > nl) break;
+            const char *name = tab + 1;
+            size_t nn = (size_t)(nl - name);
+            if (!im->name)
+                sb_printf(out, "%.*s\t%s.%.*s\n", (int)(tab - line), line, im->local, (int)nn, name);
+            else if (!strcmp(im->name, "*"))
+                sb_printf(out, "%.*s\t%.*s\n", (int)(tab - line), line, (int)nn, name);
+            else if (strlen(im->name) == nn && !memcmp(im->name, name, nn))
+                sb_printf(out, "%.*s\t%s\n", (int)(tab - line), line, im->local);
+            line = nl + 1;
+        }
+    }
+}
+
+void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud) {
+    for (size_t i = 0; x && i < x->n_py; i++) {
+        if (!x->imports[i].n) continue;
+        sb pm = {0};
+        premarks_of(x, i, &pm);
+        if (!pm.oom && pm.len) out(ud, x->py[i], pm.s);
+        sb_free(&pm);
+    }
+}
+
+uint64_t xflow_key_material(const char *premarks) {
+    return hash64(premarks, strlen(premarks), 0x78666c6f77ull); /* "xflow" */
+}
