@@ -1938,6 +1938,33 @@ static void mechanical_drop_argument(void **state) {
     rm_plan_free(&p);
 }
 
+/* The plan's stored form (removable/store.c) keeps the steps migrations unblock: an item's
+ * and a consumer's unblocks_steps and the plan's unblocked steps come back as they were. */
+static void stored_plan_keeps_unblocked_steps(void **state) {
+    (void)state;
+    int item_steps[] = {3, 4}, cons_steps[] = {4}, joins[] = {1};
+    char *deletes[] = {"a.cc"};
+    rm_item it = {.kind = RM_FILE, .path = "live.cc", .unblocks_steps = item_steps, .n_unblocks_steps = 2};
+    rm_consumer k = {.path = "user.py", .unblocks_steps = cons_steps, .n_unblocks_steps = 1};
+    rm_wstep w = {.step = 4, .deletes = deletes, .n_deletes = 1, .joins = joins, .n_joins = 1};
+    rm_plan p = {.items = &it, .n_items = 1, .consumers = &k, .n_consumers = 1, .unblocked = &w, .n_unblocked = 1,
+                 .n_steps = 3};
+    sb b = {0};
+    assert_int_equal(rm_plan_encode(&p, &b), 0);
+    rm_plan q;
+    assert_int_equal(rm_plan_decode(b.s, b.len, NULL, &q), 0);
+    assert_int_equal(q.items[0].n_unblocks_steps, 2);
+    assert_int_equal(q.items[0].unblocks_steps[1], 4);
+    assert_int_equal(q.consumers[0].n_unblocks_steps, 1);
+    assert_int_equal(q.consumers[0].unblocks_steps[0], 4);
+    assert_int_equal(q.n_unblocked, 1);
+    assert_int_equal(q.unblocked[0].step, 4);
+    assert_string_equal(q.unblocked[0].deletes[0], "a.cc");
+    assert_int_equal(q.unblocked[0].joins[0], 1);
+    rm_plan_free(&q);
+    sb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_across_files),
@@ -1972,6 +1999,7 @@ int main(void) {
         cmocka_unit_test(migrate_entries_name_their_steps),
         cmocka_unit_test(lean_plan_is_full_plan_without_migrate_table),
         cmocka_unit_test(mechanical_drop_argument),
+        cmocka_unit_test(stored_plan_keeps_unblocked_steps),
     };
     int failed = cmocka_run_group_tests(tests, load_rules, free_rules);
     sb_free(&chain_text);

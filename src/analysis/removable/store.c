@@ -1,7 +1,7 @@
 /*
  * store.c — a removal plan as bytes and back (rm_plan_encode, rm_plan_decode, removable.h):
  * the content cache's form of the plan a warm run takes instead of building it. Every field
- * of rm_plan, rm_item, rm_step and rm_consumer is written in a fixed order; a step's rule id,
+ * of rm_plan, rm_item, rm_step, rm_consumer and rm_wstep is written in a fixed order; a step's rule id,
  * borrowed from the rule set, is written as text and looked up again. The decoder checks
  * every length against what is left, so damaged bytes are refused (then the plan is built).
  */
@@ -12,7 +12,7 @@
 
 #include "core/ruleset.h"
 
-#define PLAN_MAGIC 0x314e414c50u /* "PLAN1" */
+#define PLAN_MAGIC 0x324e414c50u /* "PLAN2" (1 had no unblocked steps) */
 
 static void e32(sb *b, uint32_t v) { sb_putn(b, (const char *)&v, 4); }
 static void e64(sb *b, uint64_t v) { sb_putn(b, (const char *)&v, 8); }
@@ -25,6 +25,11 @@ static void estr(sb *b, const char *s) {
 static void estrs(sb *b, char *const *v, size_t n) {
     e64(b, n);
     for (size_t i = 0; i < n; i++) estr(b, v[i]);
+}
+
+static void eints(sb *b, const int *v, size_t n) {
+    e64(b, n);
+    for (size_t i = 0; i < n; i++) e32(b, (uint32_t)v[i]);
 }
 
 static void estep(sb *b, const rm_step *s) {
@@ -57,6 +62,7 @@ static void eitem(sb *b, const rm_item *it) {
     estr(b, it->migrate_to);
     estrs(b, it->unblocks, it->n_unblocks);
     estr(b, it->mechanical);
+    eints(b, it->unblocks_steps, it->n_unblocks_steps);
 }
 
 int rm_plan_encode(const rm_plan *p, sb *out) {
@@ -72,6 +78,14 @@ int rm_plan_encode(const rm_plan *p, sb *out) {
         estrs(out, k->migrate_to, k->n_migrate_to);
         e64(out, k->n_keeps);
         estrs(out, k->unblocks, k->n_unblocks);
+        eints(out, k->unblocks_steps, k->n_unblocks_steps);
+    }
+    e64(out, p->n_unblocked);
+    for (size_t i = 0; i < p->n_unblocked; i++) {
+        const rm_wstep *w = &p->unblocked[i];
+        e32(out, (uint32_t)w->step);
+        estrs(out, w->deletes, w->n_deletes);
+        eints(out, w->joins, w->n_joins);
     }
     return out->oom ? -1 : 0;
 }
@@ -135,6 +149,14 @@ static char **gstrs(dec *d, size_t *n) {
     return v;
 }
 
+static int *gints(dec *d, size_t *n) {
+    *n = gcount(d, 4);
+    int *v = gcalloc(d, *n, sizeof *v);
+    if (!v) *n = 0;
+    for (size_t i = 0; i < *n && !d->bad; i++) v[i] = (int)g32(d);
+    return v;
+}
+
 static void gstep(dec *d, const sunset_ruleset *rs, rm_step *s) {
     uint32_t kind = g32(d);
     s->kind = (rm_step_kind)kind;
@@ -179,6 +201,7 @@ static void gitem(dec *d, const sunset_ruleset *rs, rm_item *it) {
     it->migrate_to = gstr(d);
     it->unblocks = gstrs(d, &it->n_unblocks);
     it->mechanical = gstr(d);
+    it->unblocks_steps = gints(d, &it->n_unblocks_steps);
     if (!it->path) d->bad = true;
 }
 
@@ -200,7 +223,16 @@ int rm_plan_decode(const char *bytes, size_t n, const sunset_ruleset *rs, rm_pla
         k->migrate_to = gstrs(&d, &k->n_migrate_to);
         k->n_keeps = (size_t)g64(&d);
         k->unblocks = gstrs(&d, &k->n_unblocks);
+        k->unblocks_steps = gints(&d, &k->n_unblocks_steps);
         if (!k->path) d.bad = true;
+    }
+    size_t n_un = gcount(&d, 20);
+    if ((p->unblocked = gcalloc(&d, n_un, sizeof *p->unblocked))) p->n_unblocked = n_un;
+    for (size_t i = 0; i < p->n_unblocked && !d.bad; i++) {
+        rm_wstep *w = &p->unblocked[i];
+        w->step = (int)g32(&d);
+        w->deletes = gstrs(&d, &w->n_deletes);
+        w->joins = gints(&d, &w->n_joins);
     }
     if (d.p != d.end) d.bad = true;
     if (!d.bad) return 0;
