@@ -124,7 +124,22 @@ typedef struct rm_item {
                            (a what-if run of the liveness), "file a.cc", "class Foo (a.h)"; owned */
     size_t n_unblocks;
     char *mechanical;   /* a migration the patch makes itself ("drop-argument"); owned; NULL none */
+    int *unblocks_steps; /* a live file: the steps (rm_plan.unblocked) its migration makes possible,
+                            ascending; owned */
+    size_t n_unblocks_steps;
 } rm_item;
+
+/* A step that migrating live code makes possible: the plan's closure (what the patch would
+ * delete, grouped into independently landable steps) run again on the dead set of a migrate
+ * entry's what-if, one of its groups that deletes a file the plan does not. Numbered after the
+ * plan's own steps; the same group unblocked by several migrations is one step. */
+typedef struct rm_wstep {
+    int step;
+    char **deletes;     /* the files it deletes that the plan does not, by path; owned */
+    size_t n_deletes;
+    int *joins;         /* the plan's steps whose files it deletes too (the group took them in), ascending */
+    size_t n_joins;
+} rm_wstep;
 
 /* Code that is not legacy but keeps legacy code live (it is a live caller of a live item): what
  * to migrate it to and what that unblocks (the liveness re-run as if it named no legacy code). */
@@ -135,6 +150,8 @@ typedef struct rm_consumer {
     size_t n_keeps;     /* live items it is a caller of */
     char **unblocks;    /* as rm_item.unblocks; owned */
     size_t n_unblocks;
+    int *unblocks_steps; /* as rm_item.unblocks_steps; owned */
+    size_t n_unblocks_steps;
 } rm_consumer;
 
 typedef struct rm_plan {
@@ -148,6 +165,8 @@ typedef struct rm_plan {
     size_t n_steps;      /* independently landable steps (rm_item.step 1..n_steps) */
     rm_consumer *consumers; /* by path */
     size_t n_consumers;
+    rm_wstep *unblocked; /* the steps migrations unblock, numbered n_steps + 1 ... in order */
+    size_t n_unblocked;
 } rm_plan;
 
 /* Build the plan from a finished index and the scan result (the seeds), with the tree's

@@ -36,6 +36,27 @@ static void json_strs(sb *out, char *const *v, size_t n) {
     sb_putc(out, ']');
 }
 
+static const rm_wstep *unblocked_step(const rm_plan *p, int step) {
+    for (size_t i = 0; i < p->n_unblocked; i++)
+        if (p->unblocked[i].step == step) return &p->unblocked[i];
+    return NULL;
+}
+
+/* The steps a migration unblocks: [{"step": 7, "deletes": [...], "joins": [2]}, ...]. */
+static void json_wsteps(sb *out, const rm_plan *p, const int *steps, size_t n) {
+    sb_putc(out, '[');
+    for (size_t k = 0; k < n; k++) {
+        const rm_wstep *w = unblocked_step(p, steps[k]);
+        if (!w) continue;
+        sb_printf(out, "%s{\"step\": %d, \"deletes\": ", k ? ", " : "", w->step);
+        json_strs(out, w->deletes, w->n_deletes);
+        sb_puts(out, ", \"joins\": [");
+        for (size_t j = 0; j < w->n_joins; j++) sb_printf(out, "%s%d", j ? ", " : "", w->joins[j]);
+        sb_puts(out, "]}");
+    }
+    sb_putc(out, ']');
+}
+
 int rm_write_json(const rm_plan *p, sb *out) {
     size_t n_whole = 0, n_live = 0, n_partial = 0, n_patch = 0;
     for (size_t i = 0; i < p->n_items; i++) {
@@ -78,6 +99,8 @@ int rm_write_json(const rm_plan *p, sb *out) {
         sb_put_json_str_or_null(out, it->mechanical);
         sb_puts(out, ", \"unblocks\": ");
         json_strs(out, it->unblocks, it->n_unblocks);
+        sb_puts(out, ", \"unblocks_steps\": ");
+        json_wsteps(out, p, it->unblocks_steps, it->n_unblocks_steps);
         sb_putc(out, '}');
     }
     sb_puts(out, p->n_items ? "\n ],\n \"consumers\": [" : "],\n \"consumers\": [");
@@ -89,6 +112,8 @@ int rm_write_json(const rm_plan *p, sb *out) {
         json_strs(out, k->migrate_to, k->n_migrate_to);
         sb_printf(out, ", \"keeps_live\": %zu, \"unblocks\": ", k->n_keeps);
         json_strs(out, k->unblocks, k->n_unblocks);
+        sb_puts(out, ", \"unblocks_steps\": ");
+        json_wsteps(out, p, k->unblocks_steps, k->n_unblocks_steps);
         sb_putc(out, '}');
     }
     sb_puts(out, p->n_consumers ? "\n ]}\n" : "]}\n");
@@ -168,21 +193,108 @@ static void md_first(sb *out, char *const *v, size_t n) {
     if (n > 3) sb_printf(out, " (+%zu more)", n - 3);
 }
 
-/* Most unblocks first, then by path (a file's item and a consumer are each one per path). */
-static int cmp_unblocking(size_t na, const char *pa, size_t nb, const char *pb) {
+/* Files the steps a migration unblocks delete anew. */
+static size_t wsteps_deletes(const rm_plan *p, const int *steps, size_t n) {
+    size_t d = 0;
+    for (size_t k = 0; k < n; k++) {
+        const rm_wstep *w = unblocked_step(p, steps[k]);
+        d += w ? w->n_deletes : 0;
+    }
+    return d;
+}
+
+/* "step 9 (delete `a.cc`, `b.h`; with step 3); step 10 (...)", the first three of each; the
+ * migrated file itself (self, NULL for a consumer) is "it". */
+static void md_wsteps(sb *out, const rm_plan *p, const int *steps, size_t n, const char *self) {
+    for (size_t k = 0; k < n && k < 3; k++) {
+        const rm_wstep *w = unblocked_step(p, steps[k]);
+        if (!w) continue;
+        sb_printf(out, "%sstep %d (delete ", k ? "; " : "", w->step);
+        for (size_t i = 0; i < w->n_deletes && i < 3; i++) {
+            if (i) sb_puts(out, ", ");
+            if (self && !strcmp(self, w->deletes[i])) sb_puts(out, "it");
+            else md_code(out, w->deletes[i]);
+        }
+        if (w->n_deletes > 3) sb_printf(out, " (+%zu more)", w->n_deletes - 3);
+        for (size_t j = 0; j < w->n_joins; j++) sb_printf(out, "%s%d", j ? ", " : "; with step ", w->joins[j]);
+        sb_putc(out, ')');
+    }
+    if (n > 3) sb_printf(out, " (+%zu more steps)", n - 3);
+}
+
+/* Most files deleted by the steps it unblocks first, then most items unblocked, then by path
+ * (a file's item and a consumer are each one per path). */
+static int cmp_unblocking(size_t da, size_t na, const char *pa, size_t db, size_t nb, const char *pb) {
+    if (da != db) return da > db ? -1 : 1;
     if (na != nb) return na > nb ? -1 : 1;
     return strcmp(pa, pb);
 }
 
+static const rm_plan *SORT_PLAN; /* the plan the rows sorted below are of, for qsort's comparators */
+
 static int cmp_unblocking_item(const void *a, const void *b) {
     const rm_item *x = *(const rm_item *const *)a, *y = *(const rm_item *const *)b;
-    return cmp_unblocking(x->n_unblocks, x->path, y->n_unblocks, y->path);
+    return cmp_unblocking(wsteps_deletes(SORT_PLAN, x->unblocks_steps, x->n_unblocks_steps), x->n_unblocks, x->path,
+                          wsteps_deletes(SORT_PLAN, y->unblocks_steps, y->n_unblocks_steps), y->n_unblocks, y->path);
 }
 
 static int cmp_unblocking_consumer(const void *a, const void *b) {
     const rm_consumer *x = *(const rm_consumer *const *)a, *y = *(const rm_consumer *const *)b;
-    return cmp_unblocking(x->n_unblocks, x->path, y->n_unblocks, y->path);
+    return cmp_unblocking(wsteps_deletes(SORT_PLAN, x->unblocks_steps, x->n_unblocks_steps), x->n_unblocks, x->path,
+                          wsteps_deletes(SORT_PLAN, y->unblocks_steps, y->n_unblocks_steps), y->n_unblocks, y->path);
 }
+
+static bool has_step(const int *v, size_t n, int step) {
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == step) return true;
+    return false;
+}
+
+/* The migrate entries (live files, then consumers) unblocking step `step`, the first three. */
+static void md_unblockers(const rm_plan *p, sb *out, int step) {
+    size_t shown = 0, more = 0;
+    for (size_t k = 0; k < p->n_items + p->n_consumers; k++) {
+        bool item = k < p->n_items;
+        const rm_item *it = item ? &p->items[k] : NULL;
+        const rm_consumer *c = item ? NULL : &p->consumers[k - p->n_items];
+        if (!has_step(item ? it->unblocks_steps : c->unblocks_steps, item ? it->n_unblocks_steps : c->n_unblocks_steps,
+                      step))
+            continue;
+        if (shown == 3) {
+            more++;
+            continue;
+        }
+        if (shown++) sb_puts(out, ", ");
+        md_code(out, item ? it->path : c->path);
+    }
+    if (more) sb_printf(out, " (+%zu more)", more);
+}
+
+/* The steps migrations unblock, each with the migrate entries unblocking it. */
+static void md_unblocked(const rm_plan *p, sb *out) {
+    if (!p->n_unblocked) return;
+    sb_printf(out, "\n<details><summary>Steps migrations unblock: %zu</summary>\n\nNot in the patch: each is an "
+                   "independently landable step (numbered after the patch's) once one of the migrations beside it is "
+                   "done (the patch's closure run on that migration's what-if).\n\n"
+                   "| step | deletes | with the patch's steps | unblocked by migrating |\n|---|---|---|---|\n",
+              p->n_unblocked);
+    for (size_t i = 0; i < p->n_unblocked; i++) {
+        const rm_wstep *w = &p->unblocked[i];
+        sb_printf(out, "| %d | ", w->step);
+        for (size_t k = 0; k < w->n_deletes; k++) {
+            if (k) sb_puts(out, ", ");
+            md_code(out, w->deletes[k]);
+        }
+        sb_puts(out, " | ");
+        for (size_t j = 0; j < w->n_joins; j++) sb_printf(out, "%s%d", j ? ", " : "", w->joins[j]);
+        sb_puts(out, " | ");
+        md_unblockers(p, out, w->step);
+        sb_puts(out, " |\n");
+    }
+    sb_puts(out, "\n</details>\n");
+}
+
+static void md_consumers(const rm_plan *p, sb *out);
 
 /* The migrate table: each live legacy file, what to move its callers to (its seed rule's
  * migrate_to) and what that unblocks (the what-if run of the liveness), most unblocking first. */
@@ -198,11 +310,14 @@ static void md_migrate(const rm_plan *p, sb *out) {
     size_t k = 0;
     for (size_t i = 0; i < p->n_items; i++)
         if (p->items[i].kind == RM_FILE && p->items[i].live) rows[k++] = &p->items[i];
+    SORT_PLAN = p;
     qsort(rows, n, sizeof *rows, cmp_unblocking_item);
     sb_printf(out, "\n## Migrate first: %zu live file%s\n\nMoving a file's live callers to the target API "
                    "lets it go, and with it what only it keeps live (\"unblocks\", computed by re-running "
-                   "the liveness without it).\n\n<details><summary>Live files: %zu</summary>\n\n"
-                   "| live file | migrate to | unblocks | first unblocked |\n|---|---|---|---|\n",
+                   "the liveness without it), and makes the steps beside it possible (the patch's closure run "
+                   "on what is then dead). Most files deleted by those steps first.\n\n"
+                   "<details><summary>Live files: %zu</summary>\n\n"
+                   "| live file | migrate to | unblocks steps | unblocks | first unblocked |\n|---|---|---|---|---|\n",
               n, n == 1 ? "" : "s", n);
     for (size_t i = 0; i < n; i++) {
         const rm_item *it = rows[i];
@@ -210,22 +325,31 @@ static void md_migrate(const rm_plan *p, sb *out) {
         md_code(out, it->path);
         sb_puts(out, " | ");
         md_cell(out, it->migrate_to ? it->migrate_to : "(no migrate_to in its rule)");
+        sb_puts(out, " | ");
+        md_wsteps(out, p, it->unblocks_steps, it->n_unblocks_steps, it->path);
         sb_printf(out, " | %zu | ", it->n_unblocks);
         md_first(out, it->unblocks, it->n_unblocks);
         sb_puts(out, " |\n");
     }
     sunset_free(rows);
     sb_puts(out, "\n</details>\n");
+    md_consumers(p, out);
+    md_unblocked(p, out);
+}
+
+/* The consumers' table, most files deleted by the steps they unblock first. */
+static void md_consumers(const rm_plan *p, sb *out) {
     if (!p->n_consumers) return;
     sb_printf(out, "\n<details><summary>Live consumers, code that is not legacy but keeps the files above live: "
-                   "%zu</summary>\n\nMigrating one unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | unblocks | "
-                   "first unblocked |\n|---|---|---|---|---|\n", p->n_consumers);
+                   "%zu</summary>\n\nMigrating one unblocks what it alone keeps live.\n\n| live consumer | keeps live | migrate to | "
+                   "unblocks steps | unblocks | first unblocked |\n|---|---|---|---|---|---|\n", p->n_consumers);
     const rm_consumer **cs = sunset_calloc(p->n_consumers, sizeof *cs);
     if (!cs) {
         out->oom = true;
         return;
     }
     for (size_t i = 0; i < p->n_consumers; i++) cs[i] = &p->consumers[i];
+    SORT_PLAN = p;
     qsort(cs, p->n_consumers, sizeof *cs, cmp_unblocking_consumer);
     for (size_t i = 0; i < p->n_consumers; i++) {
         const rm_consumer *c = cs[i];
@@ -237,6 +361,8 @@ static void md_migrate(const rm_plan *p, sb *out) {
             md_cell(out, c->migrate_to[u]);
         }
         if (!c->n_migrate_to) md_cell(out, "(no migrate_to in the rules)");
+        sb_puts(out, " | ");
+        md_wsteps(out, p, c->unblocks_steps, c->n_unblocks_steps, NULL);
         sb_printf(out, " | %zu | ", c->n_unblocks);
         md_first(out, c->unblocks, c->n_unblocks);
         sb_puts(out, " |\n");

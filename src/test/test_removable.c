@@ -1746,6 +1746,102 @@ static void migrate_table_unblocks(void **state) {
     rm_plan_free(&p);
 }
 
+/* The migrate table's steps: fetch_op_handle.h keeps op_handle_base.h live and is included by
+ * old_handle.h, dead (the patch's step 1); exe/user.cc is the consumer keeping fetch live.
+ * kept_handle.h only exe/other.cc keeps live, and details/CMakeLists.txt names it in string(),
+ * a reference no edit removes. */
+static const tfile STEP_TREE[] = {
+    {"details/op_handle_base.h", SUNSET_LANG_CPP, "class OpHandleBase {\n};\n"},
+    {"details/fetch_op_handle.h", SUNSET_LANG_CPP,
+     "#include \"details/op_handle_base.h\"\nclass FetchOpHandle : public OpHandleBase {\n};\n"},
+    {"details/old_handle.h", SUNSET_LANG_CPP,
+     "#include \"details/fetch_op_handle.h\"\nclass OldHandle : public FetchOpHandle {\n};\n"},
+    {"details/kept_handle.h", SUNSET_LANG_CPP, "class KeptHandle {\n};\n"},
+    {"details/CMakeLists.txt", SUNSET_LANG_CMAKE, "string(APPEND HANDLE_HEADERS kept_handle.h)\n"},
+    {"exe/user.cc", SUNSET_LANG_CPP, "#include \"details/fetch_op_handle.h\"\nint f() { FetchOpHandle h; return 0; }\n"},
+    {"exe/other.cc", SUNSET_LANG_CPP, "#include \"details/kept_handle.h\"\nint g() { KeptHandle h; return 0; }\n"},
+};
+static sunset_finding STEP_SEEDS[4] = {
+    {.rule_id = "OH-PATH", .path = "details/op_handle_base.h", .span = {1, 1, 1, 1}, .matched = "details/op_handle_base.h"},
+    {.rule_id = "OH-PATH", .path = "details/fetch_op_handle.h", .span = {1, 1, 1, 1}, .matched = "details/fetch_op_handle.h"},
+    {.rule_id = "OH-PATH", .path = "details/old_handle.h", .span = {1, 1, 1, 1}, .matched = "details/old_handle.h"},
+    {.rule_id = "OH-PATH", .path = "details/kept_handle.h", .span = {1, 1, 1, 1}, .matched = "details/kept_handle.h"},
+};
+
+static const rm_wstep *wstep(const rm_plan *p, int step) {
+    for (size_t i = 0; i < p->n_unblocked; i++)
+        if (p->unblocked[i].step == step) return &p->unblocked[i];
+    return NULL;
+}
+
+static const rm_consumer *consumer(const rm_plan *p, const char *path) {
+    for (size_t i = 0; i < p->n_consumers; i++)
+        if (!strcmp(p->consumers[i].path, path)) return &p->consumers[i];
+    return NULL;
+}
+
+/* Issue 27 item 6: a migrate entry says which steps it unblocks, the patch's closure run on its
+ * what-if's dead set: the files then deleted that the patch does not, grouped as the patch
+ * groups its steps (joining the patch's step when a reference ties them), numbered after the
+ * patch's steps, one number for the same step whoever unblocks it; a file the what-if leaves
+ * dead but a reference keeps is in no step. */
+static void migrate_entries_name_their_steps(void **state) {
+    rm_plan p;
+    sb d = {0};
+    plan_of(STEP_TREE, sizeof STEP_TREE / sizeof STEP_TREE[0], STEP_SEEDS, 4, &p, &d);
+    const rm_item *old = item(&p, RM_FILE, "details/old_handle.h", NULL);
+    assert_true(old && !old->live && old->patchable && old->step == 1);
+    assert_int_equal(p.n_steps, 1);
+    /* migrating fetch_op_handle.h: it and op_handle_base.h go, in one step with old_handle.h's */
+    const rm_item *fetch = item(&p, RM_FILE, "details/fetch_op_handle.h", NULL);
+    assert_true(fetch && fetch->live);
+    assert_int_equal(fetch->n_unblocks_steps, 1);
+    const rm_wstep *w = wstep(&p, fetch->unblocks_steps[0]);
+    assert_non_null(w);
+    assert_int_equal(w->step, 2);
+    assert_int_equal(w->n_deletes, 2);
+    assert_string_equal(w->deletes[0], "details/fetch_op_handle.h");
+    assert_string_equal(w->deletes[1], "details/op_handle_base.h");
+    assert_int_equal(w->n_joins, 1);
+    assert_int_equal(w->joins[0], 1);
+    /* migrating op_handle_base.h (its callers, fetch's include among them, moved): it alone */
+    const rm_item *base = item(&p, RM_FILE, "details/op_handle_base.h", NULL);
+    assert_true(base && base->live);
+    assert_int_equal(base->n_unblocks_steps, 1);
+    const rm_wstep *wb = wstep(&p, base->unblocks_steps[0]);
+    assert_true(wb && wb->step != w->step && wb->n_deletes == 1 && wb->n_joins == 0);
+    assert_string_equal(wb->deletes[0], "details/op_handle_base.h");
+    /* the consumer unblocks the same step as fetch: the same number */
+    const rm_consumer *user = consumer(&p, "exe/user.cc");
+    assert_non_null(user);
+    assert_int_equal(user->n_unblocks_steps, 1);
+    assert_int_equal(user->unblocks_steps[0], w->step);
+    /* exe/other.cc's what-if leaves kept_handle.h dead, but string() still names it: no step */
+    const rm_consumer *other = consumer(&p, "exe/other.cc");
+    assert_non_null(other);
+    assert_int_equal(other->n_unblocks, 2); /* the file and its class */
+    assert_int_equal(other->n_unblocks_steps, 0);
+    /* migrating kept_handle.h itself takes every reference naming it, string()'s too */
+    const rm_item *kept = item(&p, RM_FILE, "details/kept_handle.h", NULL);
+    assert_true(kept && kept->live && kept->n_unblocks_steps == 1);
+    assert_string_equal(wstep(&p, kept->unblocks_steps[0])->deletes[0], "details/kept_handle.h");
+    assert_int_equal(p.n_unblocked, 3);
+    sb j = {0}, m = {0};
+    assert_int_equal(rm_write_json(&p, &j), 0);
+    assert_non_null(strstr(j.s, "\"unblocks_steps\": [{\"step\": 2, \"deletes\": [\"details/fetch_op_handle.h\", "
+                                "\"details/op_handle_base.h\"], \"joins\": [1]}]}"));
+    assert_int_equal(rm_write_markdown(&p, &m), 0);
+    assert_non_null(strstr(m.s, "| step 2 (delete it, `details/op_handle_base.h`; with step 1) | 2 | "));
+    assert_non_null(strstr(m.s, "| `exe/other.cc` | 2 | "));
+    assert_non_null(strstr(m.s, " |  | 2 | file details/kept_handle.h, class KeptHandle"));
+    assert_non_null(strstr(m.s, "| 2 | `details/fetch_op_handle.h`, `details/op_handle_base.h` | 1 | "
+                                "`details/fetch_op_handle.h`, `exe/user.cc` |\n"));
+    sb_free(&j);
+    sb_free(&m);
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* Issue 28: the scan's plan (rm_plan_build_lean) is the full plan without its migrate table:
  * the same items, live marks, callers and chains, but no migrate_to, unblocks or consumers
  * (the what-if runs of the liveness that cost most of a cold scan's plan are not run). */
@@ -1873,6 +1969,7 @@ int main(void) {
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),
         cmocka_unit_test(migrate_table_unblocks),
+        cmocka_unit_test(migrate_entries_name_their_steps),
         cmocka_unit_test(lean_plan_is_full_plan_without_migrate_table),
         cmocka_unit_test(mechanical_drop_argument),
     };

@@ -33,6 +33,7 @@ static void keep(ctx *c, closure *L, size_t f, const rm_ref *r) {
 
 static void on_ref(ctx *c, const rm_ref *r, void *ud) {
     closure *L = ud;
+    if (r->how == RM_REF_KEEP && rm_whatif_migrated(c, r)) return; /* the migration takes it */
     if (r->how == RM_REF_KEEP) {
         if (r->to >= 0) keep(c, L, (size_t)r->to, r);
         if (r->target >= 0) {

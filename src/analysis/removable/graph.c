@@ -526,6 +526,8 @@ void rm_graph_free(ctx *c) {
     sunset_free(c->base_at);
     sunset_free(c->base_of);
     sunset_free(c->link_defs);
+    for (size_t f = 0; c->may_ref && f < c->nf; f++) vec_free(&c->may_ref[f]);
+    sunset_free(c->may_ref);
     sunset_free(c->seed_dirs);
     for (size_t k = 0; c->cn && k < c->classes.n; k++) node_free(&c->cn[k]);
     for (size_t t = 0; t < c->targets.n; t++) {

@@ -560,6 +560,7 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(it->mechanical);
         for (size_t k = 0; k < it->n_unblocks; k++) sunset_free(it->unblocks[k]);
         sunset_free(it->unblocks);
+        sunset_free(it->unblocks_steps);
     }
     sunset_free(p->items);
     for (size_t i = 0; i < p->n_consumers; i++) {
@@ -569,8 +570,11 @@ void rm_plan_free(rm_plan *p) {
         sunset_free(k->migrate_to);
         for (size_t u = 0; u < k->n_unblocks; u++) sunset_free(k->unblocks[u]);
         sunset_free(k->unblocks);
+        sunset_free(k->unblocks_steps);
     }
     sunset_free(p->consumers);
+    for (size_t i = 0; i < p->n_unblocked; i++) rm_wstep_free(&p->unblocked[i]);
+    sunset_free(p->unblocked);
     sunset_free(p->root);
     memset(p, 0, sizeof *p);
 }

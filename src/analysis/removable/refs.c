@@ -246,6 +246,17 @@ static void links_build(ctx *c) {
     c->n_link_defs = all.n;
 }
 
+/* The first of c->link_defs with this key (n_link_defs when none). */
+static size_t link_first(const ctx *c, uint64_t key) {
+    size_t lo = 0, hi = c->n_link_defs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->link_defs[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* The declaring call at [line, end] of file F is a statement of its own: no other macro call,
  * include, class or function of F starts on its lines, so the lines can go. */
 static bool decl_alone(const ix_file *F, const ix_word *w) {
@@ -279,12 +290,7 @@ static void link_refs(ctx *c, size_t f, const bool *dead, rm_ref_fn fn, void *ud
         long g = link_role(c, w->text, &def, &arg);
         if (g < 0 || def) continue;
         uint64_t key = link_key((size_t)g, arg);
-        size_t lo = 0, hi = c->n_link_defs;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (c->link_defs[mid].key < key) lo = mid + 1;
-            else hi = mid;
-        }
+        size_t lo = link_first(c, key);
         size_t end = lo, gone = 0;
         for (; end < c->n_link_defs && c->link_defs[end].key == key; end++) gone += dead[c->link_defs[end].file];
         if (end == lo || gone < end - lo) continue;
@@ -302,7 +308,7 @@ void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, v
     removal R;
     removal_init(&R, c, dead, dropped);
     for (size_t f = 0; f < c->nf; f++) {
-        if (dead[f]) continue;
+        if (dead[f] || (c->refs_from && !c->refs_from[f])) continue;
         const ix_file *F = c->files[f];
         if (F->lang == SUNSET_LANG_CMAKE) {
             cmake_refs(c, f, &R, fn, ud);
@@ -349,4 +355,73 @@ void rm_dropped_targets(const ctx *c, const bool *dead, bool *dropped) {
         for (size_t s = 0; s < T->srcs.n && all; s++) all = dead[VEC_AT(&T->srcs, size_t, s)];
         dropped[t] = all;
     }
+}
+
+/* ---- who may reference a file (the what-ifs' closures) ---- */
+
+static void may_add(ctx *c, size_t to, size_t from) {
+    vec *v = &c->may_ref[to];
+    if (v->n && VEC_AT(v, size_t, v->n - 1) == from) return; /* files are added in order: once each */
+    if (!vec_push(v, &from)) c->oom = true;
+}
+
+/* What CMake argument a of command k in file f may name, as cmake_arg_removed looks it up: the
+ * file its path resolves to, a test module by its stem, the sources of a target of its name. */
+static void may_cmake_arg(ctx *c, size_t f, const ix_cmd *k, uint32_t a) {
+    const char *arg = k->args[a], *path = c->files[f]->path;
+    if (!arg[0] || strchr(arg, '$')) return;
+    size_t dn = rm_dir_len(path);
+    long p = rm_lookup_rel(c, path, dn, arg);
+    if (p >= 0) may_add(c, (size_t)p, f);
+    char py[512];
+    if (p < 0 && !strchr(arg, '.') && !strchr(arg, '/') && snprintf(py, sizeof py, "%s.py", arg) < (int)sizeof py &&
+        (p = rm_lookup_rel(c, path, dn, py)) >= 0)
+        may_add(c, (size_t)p, f);
+    long t = rm_target_pos(c, arg);
+    const vec *srcs = t >= 0 ? &VEC_AT(&c->targets, tgt, t).srcs : NULL;
+    for (size_t s = 0; srcs && s < srcs->n; s++) may_add(c, VEC_AT(srcs, size_t, s), f);
+}
+
+/* The definers of every symbol file f declares (link_refs' lookup). */
+static void may_links(ctx *c, size_t f) {
+    const ix_file *F = c->files[f];
+    for (size_t u = 0; u < F->macros.n && c->n_link_defs; u++) {
+        bool def;
+        const char *arg;
+        long g = link_role(c, VEC_AT(&F->macros, ix_word, u).text, &def, &arg);
+        if (g < 0 || def) continue;
+        uint64_t key = link_key((size_t)g, arg);
+        size_t lo = link_first(c, key);
+        for (; lo < c->n_link_defs && c->link_defs[lo].key == key; lo++) may_add(c, c->link_defs[lo].file, f);
+    }
+}
+
+static void may_ref_build(ctx *c) {
+    if (!(c->may_ref = sunset_calloc(c->nf ? c->nf : 1, sizeof(vec)))) {
+        c->oom = true;
+        return;
+    }
+    for (size_t f = 0; f < c->nf; f++) c->may_ref[f] = VEC_INIT(size_t);
+    if (!c->links_built) links_build(c);
+    for (size_t f = 0; f < c->nf && !c->oom; f++) {
+        const ix_file *F = c->files[f];
+        if (F->lang == SUNSET_LANG_CMAKE) {
+            for (size_t i = 0; i < F->cmds.n; i++) {
+                const ix_cmd *k = &VEC_AT(&F->cmds, ix_cmd, i);
+                for (uint32_t a = 0; a < k->n_args; a++) may_cmake_arg(c, f, k, a);
+            }
+            continue;
+        }
+        if (F->lang == SUNSET_LANG_CPP) may_links(c, f);
+        for (size_t e = 0; e < c->out[f].n; e++) may_add(c, VEC_AT(&c->out[f], edge, e).to, f);
+    }
+}
+
+int rm_refs_from(ctx *c, const bool *dead, bool *from) {
+    if (!c->may_ref) may_ref_build(c);
+    if (c->oom) return -1;
+    memset(from, 0, c->nf);
+    for (size_t g = 0; g < c->nf; g++)
+        for (size_t i = 0; dead[g] && i < c->may_ref[g].n; i++) from[VEC_AT(&c->may_ref[g], size_t, i)] = true;
+    return 0;
 }

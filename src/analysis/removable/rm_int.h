@@ -142,6 +142,12 @@ typedef struct ctx {
      * legacy classes are not these */
     vec live_leg;           /* size_t */
     vec *live_cu;           /* per live_leg entry: size_t file ids */
+    /* the what-ifs' closures (refs.c): per file, the files whose references may name it (an
+     * include or import of it, a CMake argument resolving to it or to a target compiling it, a
+     * link declaration of a symbol it defines), built on first use; and while a what-if's
+     * closure runs, the files rm_refs_each reads (NULL: every file) */
+    vec *may_ref;           /* size_t */
+    const bool *refs_from;
     size_t block_p1;        /* what-if (whatif.c): file + 1 that never turns live, 0 none */
     size_t mute_p1;         /* what-if: file + 1 whose references keep nothing live, 0 none */
     bool oom;
@@ -254,13 +260,13 @@ void rm_live_users_free(ctx *c);
 
 /* Is n file c->block_p1 - 1 or defined there (a what-if keeps it dead)? */
 bool rm_whatif_blocked(const ctx *c, const node *n);
-/* The legacy items the real liveness run keeps live that turn dead when file f is migrated
- * away (f and what it defines excepted), described ("file a.cc", "class Foo (a.h)") into out
- * (char *, owned). The real run's marks and callers are unchanged. Returns 0, -1 on OOM. */
-int rm_whatif(ctx *c, size_t f, vec *out);
-/* The same for a file that is not legacy, as if it named no legacy code (c->mute_p1). */
-int rm_whatif_consumer(ctx *c, size_t f, vec *out);
-/* Every live item's migrate_to (from rs), every live file's unblocks (rm_whatif). 0, -1 on OOM. */
+void rm_wstep_free(rm_wstep *w);
+/* Every live item's migrate_to (from rs), and the migrate table: a what-if per live legacy file
+ * (its callers moved, it and what it defines kept from turning live) and per consumer (as if
+ * it named no legacy code, c->mute_p1), each giving the legacy items the real liveness run keeps
+ * live that turn dead ("file a.cc", "class Foo (a.h)") and the steps that then become possible
+ * (the closure run on the what-if's dead set, numbered into p->unblocked). The real run's marks
+ * and callers are unchanged. 0, -1 on OOM. */
 int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p);
 
 /* ---- references a removal could leave dangling (refs.c) ---- */
@@ -285,8 +291,17 @@ typedef struct rm_ref {
 } rm_ref;
 
 typedef void (*rm_ref_fn)(ctx *c, const rm_ref *r, void *ud);
-/* Every reference from a file not dead[] to a dead[] file or a dropped[] target. */
+/* A what-if's reference that its migration removes (whatif.c): one naming the migrated-away
+ * file c->block_p1 - 1 (or a target compiling it), or lying in the migrated consumer
+ * c->mute_p1 - 1. The closure counts no such reference as keeping a file. */
+bool rm_whatif_migrated(const ctx *c, const rm_ref *r);
+/* Every reference from a file not dead[] to a dead[] file or a dropped[] target (of the files
+ * c->refs_from holds, when set). */
 void rm_refs_each(ctx *c, const bool *dead, const bool *dropped, rm_ref_fn fn, void *ud);
+/* from[f]: file f may hold a reference to a dead[] file or a target compiling one (c->may_ref);
+ * a file it leaves false holds none, so rm_refs_each reading only the others enumerates the
+ * same references in the same order. Returns 0, -1 on OOM. */
+int rm_refs_from(ctx *c, const bool *dead, bool *from);
 /* dropped[t]: every source target t resolves to is dead. */
 void rm_dropped_targets(const ctx *c, const bool *dead, bool *dropped);
 

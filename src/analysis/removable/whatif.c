@@ -4,7 +4,9 @@
  * `migrate_to`): the file, and what it defines, never turns live and so keeps nothing live.
  * The legacy items live before and dead then are what migrating it unblocks. A computation
  * over the same graph, not a list: the real run's live marks and callers are put aside and
- * restored after each what-if.
+ * restored after each what-if. The steps it unblocks are the plan's closure (closure.c) run on
+ * the what-if's dead files, the references the migration removes aside: each group deleting a
+ * file the plan does not is a step, numbered after the plan's own, once for whoever unblocks it.
  */
 #include "analysis/removable/rm_int.h"
 
@@ -90,12 +92,106 @@ static void swap_marks(const ctx *c, saved **keep, bool restore) {
         }
 }
 
+bool rm_whatif_migrated(const ctx *c, const rm_ref *r) {
+    if (c->mute_p1) return r->from == c->mute_p1 - 1;
+    if (!c->block_p1) return false;
+    if (r->to >= 0) return (size_t)r->to == c->block_p1 - 1;
+    if (r->target < 0) return false;
+    const vec *srcs = &VEC_AT(&c->targets, tgt, r->target).srcs;
+    for (size_t s = 0; s < srcs->n; s++)
+        if (VEC_AT(srcs, size_t, s) == c->block_p1 - 1) return true;
+    return false;
+}
+
+void rm_wstep_free(rm_wstep *w) {
+    for (size_t i = 0; i < w->n_deletes; i++) sunset_free(w->deletes[i]);
+    sunset_free(w->deletes);
+    sunset_free(w->joins);
+    memset(w, 0, sizeof *w);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* Add file f, dead in the what-if, to its group's step: a file the plan deletes in step ps[f]
+ * joins that step, any other is one the group deletes anew. */
+static int wstep_add(const ctx *c, rm_wstep *w, size_t f, const int *ps) {
+    if (!ps[f]) {
+        char **v = sunset_realloc(w->deletes, (w->n_deletes + 1) * sizeof *v);
+        if (!v) return -1;
+        w->deletes = v;
+        if (!(v[w->n_deletes] = rm_dupz(c->files[f]->path))) return -1;
+        w->n_deletes++;
+        return 0;
+    }
+    for (size_t i = 0; i < w->n_joins; i++)
+        if (w->joins[i] == ps[f]) return 0;
+    int *v = sunset_realloc(w->joins, (w->n_joins + 1) * sizeof *v);
+    if (!v) return -1;
+    w->joins = v;
+    v[w->n_joins++] = ps[f];
+    return 0;
+}
+
+/* The what-if's steps: the closure run on its dead files as the plan's runs on its own (the
+ * references the migration removes aside, rm_whatif_migrated), each group deleting a file the
+ * plan does not (ps[f]: the plan's step deleting f, 0 none) into out (rm_wstep, owned). When
+ * every dead file is the plan's already there is no such group (the closure only keeps files),
+ * and no closure to run. */
+static int whatif_steps(ctx *c, const int *ps, vec *out) {
+    bool fresh = false;
+    for (size_t f = 0; f < c->nf && !fresh; f++) fresh = c->fn[f].legacy && !c->fn[f].live && !ps[f];
+    if (!fresh) return 0;
+    size_t nf = c->nf;
+    bool *dead = sunset_calloc(nf, 1), *dropped = sunset_calloc(c->targets.n ? c->targets.n : 1, 1);
+    bool *from = sunset_calloc(nf, 1);
+    int *step = sunset_calloc(nf, sizeof(int));
+    char **why = sunset_calloc(nf, sizeof(char *));
+    vec edits = VEC_INIT(rm_edit);
+    rm_wstep *g = NULL;
+    int n = -1, ng = 0;
+    if (!dead || !dropped || !from || !step || !why) goto cleanup;
+    for (size_t f = 0; f < nf; f++)
+        if (c->fn[f].legacy && !c->fn[f].live) dead[f] = true, step[f] = (int)f + 1; /* any order numbers the groups */
+    /* only the files that may name a dead one are read: the same references, far fewer files */
+    if (rm_refs_from(c, dead, from)) goto cleanup;
+    c->refs_from = from;
+    n = rm_closure(c, dead, dropped, why, step, &edits);
+    c->refs_from = NULL;
+    if (n < 0 || !(g = sunset_calloc((size_t)n + 1, sizeof *g))) {
+        n = -1;
+        goto cleanup;
+    }
+    ng = n;
+    for (size_t f = 0; f < nf && n >= 0; f++)
+        if (dead[f] && wstep_add(c, &g[step[f]], f, ps)) n = -1;
+    for (int k = 1; k <= n; k++) {
+        if (!g[k].n_deletes) continue;
+        qsort(g[k].deletes, g[k].n_deletes, sizeof(char *), cmp_str);
+        if (g[k].n_joins) qsort(g[k].joins, g[k].n_joins, sizeof(int), cmp_int);
+        if (!vec_push(out, &g[k])) n = -1;
+        else g[k] = (rm_wstep){0};
+    }
+cleanup:
+    for (int k = 0; g && k <= ng; k++) rm_wstep_free(&g[k]);
+    sunset_free(g);
+    for (size_t f = 0; why && f < nf; f++) sunset_free(why[f]);
+    sunset_free(why);
+    vec_free(&edits);
+    sunset_free(dead);
+    sunset_free(from);
+    sunset_free(dropped);
+    sunset_free(step);
+    return n < 0 ? -1 : 0;
+}
+
 /* The what-if for legacy file f: what was live (keep) and is dead now, f's own items left out,
- * into out (char *, owned). */
-static void whatif_one(ctx *c, saved **keep, size_t f, bool mute, vec *out) {
+ * into out (char *, owned), and the steps that makes possible into steps (rm_wstep, owned). */
+static void whatif_one(ctx *c, saved **keep, size_t f, bool mute, const int *ps, vec *out, vec *steps) {
     swap_marks(c, keep, false);
     *(mute ? &c->mute_p1 : &c->block_p1) = f + 1;
     rm_liveness(c);
+    if (!c->oom && whatif_steps(c, ps, steps)) c->oom = true;
     c->block_p1 = c->mute_p1 = 0;
     group g[5];
     size_t ng = groups_of(c, g);
@@ -112,22 +208,19 @@ static void whatif_one(ctx *c, saved **keep, size_t f, bool mute, vec *out) {
     swap_marks(c, keep, true);
 }
 
-static int whatif_run(ctx *c, size_t f, bool mute, vec *out) {
+static int whatif_run(ctx *c, size_t f, bool mute, const int *ps, vec *out, vec *steps) {
     group g[5];
     size_t ng = groups_of(c, g);
     saved *keep[5] = {0};
     int rc = -1;
     for (size_t k = 0; k < ng; k++)
         if (!(keep[k] = sunset_calloc(g[k].count ? g[k].count : 1, sizeof(saved)))) goto cleanup;
-    whatif_one(c, keep, f, mute, out);
+    whatif_one(c, keep, f, mute, ps, out, steps);
     rc = c->oom ? -1 : 0;
 cleanup:
     for (size_t k = 0; k < ng; k++) sunset_free(keep[k]);
     return rc;
 }
-
-int rm_whatif(ctx *c, size_t f, vec *out) { return whatif_run(c, f, false, out); }
-int rm_whatif_consumer(ctx *c, size_t f, vec *out) { return whatif_run(c, f, true, out); }
 
 static rm_item *live_file_item(rm_plan *p, const char *path) {
     for (size_t i = 0; i < p->n_items; i++)
@@ -181,9 +274,60 @@ static int cmp_consumer(const void *a, const void *b) {
     return strcmp(((const rm_consumer *)a)->path, ((const rm_consumer *)b)->path);
 }
 
+static bool wstep_same(const rm_wstep *a, const rm_wstep *b) {
+    if (a->n_deletes != b->n_deletes || a->n_joins != b->n_joins) return false;
+    for (size_t i = 0; i < a->n_deletes; i++)
+        if (strcmp(a->deletes[i], b->deletes[i]) != 0) return false;
+    return !a->n_joins || !memcmp(a->joins, b->joins, a->n_joins * sizeof(int));
+}
+
+/* Step w's number in p->unblocked, w appended there (taken, numbered after the plan's steps and
+ * those before it) when it is not one of them yet, else freed. -1 on OOM (w freed). */
+static int number_step(rm_plan *p, rm_wstep *w) {
+    for (size_t j = 0; j < p->n_unblocked; j++)
+        if (wstep_same(&p->unblocked[j], w)) {
+            rm_wstep_free(w);
+            return p->unblocked[j].step;
+        }
+    rm_wstep *u = sunset_realloc(p->unblocked, (p->n_unblocked + 1) * sizeof *u);
+    if (!u) {
+        rm_wstep_free(w);
+        return -1;
+    }
+    p->unblocked = u;
+    w->step = (int)(p->n_steps + p->n_unblocked + 1);
+    u[p->n_unblocked++] = *w;
+    *w = (rm_wstep){0};
+    return u[p->n_unblocked - 1].step;
+}
+
+/* The what-if of file f (a live legacy file, or with mute a consumer): its unblocked items
+ * into *unb (owned), the numbers of the steps it unblocks, ascending, into *nums (owned). */
+static int entry_whatif(ctx *c, rm_plan *p, size_t f, bool mute, const int *ps, char ***unb, size_t *n_unb,
+                        int **nums, size_t *n_nums) {
+    vec out = VEC_INIT(char *), steps = VEC_INIT(rm_wstep);
+    int rc = whatif_run(c, f, mute, ps, &out, &steps);
+    *unb = (char **)out.v; /* the vec's buffer, now the entry's */
+    *n_unb = out.n;
+    int *v = steps.n ? sunset_calloc(steps.n, sizeof(int)) : NULL;
+    if (steps.n && !v) rc = -1;
+    for (size_t i = 0; i < steps.n; i++) {
+        rm_wstep *w = &VEC_AT(&steps, rm_wstep, i);
+        int k = rc ? -1 : number_step(p, w);
+        if (k < 0) {
+            rm_wstep_free(w);
+            rc = -1;
+        } else v[(*n_nums)++] = k;
+    }
+    if (*n_nums > 1) qsort(v, *n_nums, sizeof(int), cmp_int);
+    *nums = v;
+    vec_free(&steps);
+    return rc;
+}
+
 /* Every live item's callers that are not legacy code: the plan's consumers, each with the
  * target APIs of what it keeps live and what migrating it unblocks. */
-static int consumers_fill(ctx *c, rm_plan *p) {
+static int consumers_fill(ctx *c, rm_plan *p, const int *ps) {
     bool oom = false;
     for (size_t i = 0; i < p->n_items && !oom; i++) {
         const rm_item *it = &p->items[i];
@@ -200,13 +344,23 @@ static int consumers_fill(ctx *c, rm_plan *p) {
     if (p->n_consumers) qsort(p->consumers, p->n_consumers, sizeof *p->consumers, cmp_consumer);
     for (size_t i = 0; i < p->n_consumers; i++) {
         rm_consumer *k = &p->consumers[i];
-        vec out = VEC_INIT(char *);
-        int rc = rm_whatif_consumer(c, (size_t)rm_lookup_rel(c, "", 0, k->path), &out);
-        k->unblocks = (char **)out.v; /* the vec's buffer, now the consumer's */
-        k->n_unblocks = out.n;
-        if (rc) return -1;
+        if (entry_whatif(c, p, (size_t)rm_lookup_rel(c, "", 0, k->path), true, ps, &k->unblocks, &k->n_unblocks,
+                         &k->unblocks_steps, &k->n_unblocks_steps))
+            return -1;
     }
     return 0;
+}
+
+/* Per file: the plan's step deleting it, 0 when the plan does not; NULL on OOM. */
+static int *plan_steps(const ctx *c, const rm_plan *p) {
+    int *ps = sunset_calloc(c->nf ? c->nf : 1, sizeof(int));
+    for (size_t i = 0; ps && i < p->n_items; i++) {
+        const rm_item *it = &p->items[i];
+        if (it->kind != RM_FILE || it->live || !it->patchable || it->step <= 0) continue;
+        long f = rm_lookup_rel(c, "", 0, it->path);
+        if (f >= 0) ps[f] = it->step;
+    }
+    return ps;
 }
 
 int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p) {
@@ -217,18 +371,16 @@ int rm_migrate_fill(ctx *c, const sunset_ruleset *rs, rm_plan *p) {
         const sunset_rule *r = seed ? sunset_ruleset_find(rs, seed) : NULL;
         if (r && r->migrate_to && !(it->migrate_to = rm_dupz(r->migrate_to))) return -1;
     }
-    for (size_t f = 0; f < c->nf; f++) {
+    int *ps = plan_steps(c, p);
+    int rc = ps ? 0 : -1;
+    for (size_t f = 0; f < c->nf && !rc; f++) {
         if (!c->fn[f].legacy || !c->fn[f].live) continue;
         rm_item *it = live_file_item(p, c->files[f]->path);
-        if (!it) continue;
-        vec out = VEC_INIT(char *);
-        if (rm_whatif(c, f, &out)) {
-            for (size_t k = 0; k < out.n; k++) sunset_free(VEC_AT(&out, char *, k));
-            vec_free(&out);
-            return -1;
-        }
-        it->unblocks = (char **)out.v; /* the vec's buffer, now the item's */
-        it->n_unblocks = out.n;
+        if (it && entry_whatif(c, p, f, false, ps, &it->unblocks, &it->n_unblocks, &it->unblocks_steps,
+                               &it->n_unblocks_steps))
+            rc = -1;
     }
-    return consumers_fill(c, p);
+    if (!rc) rc = consumers_fill(c, p, ps);
+    sunset_free(ps);
+    return rc;
 }
