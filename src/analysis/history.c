@@ -894,16 +894,11 @@ int history_replay(sunset_engine *e, const sunset_checkout *co, const char *rang
     history_counts none = {0};
     if (!vec_push(&rp.counts, &none)) return -1;
     sunset_git_init();
-    /* libgit2 keeps up to 256 MB of parsed objects and maps pack windows freely; a replay
-     * reads each blob once, so small bounds cost nothing and keep the peak memory low
-     * (Paddle's 345-commit window: 8 MB cache and 32 MB of windows peaked at 143 MB RSS,
-     * 2 MB and 8 MB at 135 MB, same CPU; smaller windows only added system time). Since
-     * the diffs open only the trees that changed, the object cache serves nearly nothing:
-     * 64 KB instead of 2 MB took the 1,800-commit replay 742e3d0a1d..1eb6d50e49 from 107 to
-     * 103 MB at the same CPU. */
-    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)(64 << 10));
-    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)(1 << 20));
-    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)(8 << 20));
+    /* the object cache and the pack windows are bounded for the process (base/git.c): a
+     * replay reads each blob once, and since the diffs open only the trees that changed, the
+     * cache serves nearly nothing (Paddle's 345-commit window: 8 MB cache and 32 MB of
+     * windows peaked at 143 MB RSS, 2 MB and 8 MB at 135 MB, same CPU; a 64 KB cache took
+     * the 1,800-commit replay 742e3d0a1d..1eb6d50e49 from 107 to 103 MB) */
     /* libgit2 re-hashes every object it inflates (a fifth of a Paddle replay's CPU); git
      * itself trusts its object store on read, and so does the replay */
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

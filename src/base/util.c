@@ -647,8 +647,13 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *ud) {
     return 0;
 }
 
+static atomic_size_t code_releases;
+
 size_t sunset_release_code_pages(const char *const *names) {
     release_ctx r = {names, 0};
+    atomic_fetch_add(&code_releases, 1);
     dl_iterate_phdr(release_object, &r);
     return r.released;
 }
+
+size_t sunset_release_code_count(void) { return atomic_load(&code_releases); }

@@ -105,6 +105,9 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed);
  * that resident memory would otherwise count in every process's peak. Returns the bytes
  * released (0 where madvise is refused). */
 size_t sunset_release_code_pages(const char *const *names);
+/* How many times sunset_release_code_pages ran in this process (the tests see that a phase
+ * gives its code back). */
+size_t sunset_release_code_count(void);
 
 /* Allocation-hook controls, for tests: fail the nth allocation from now (1 = the next one),
  * 0 disables. sunset_alloc_count() counts live allocations made through the hook. */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <git2.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,6 +368,23 @@ static void report_opens_the_repository_once(void **state) {
     assert_int_equal(rc, EXIT_OK);
 }
 
+/* libgit2's object cache is bounded for the process: report reads every commit of the history
+ * for its PR numbers, and what it read is not kept past a few MB (issue 28: 256 MB by default,
+ * ~55 MB of a walk of the 2024-05-09 tree's 48,000 commits) */
+static void report_keeps_little_of_the_history_it_read(void **state) {
+    repo *r = *state;
+    fresh(r);
+    assert_int_equal(run(r, "for i in 1 2 3 4 5 6 7 8; do git commit -q --allow-empty -m \"step $i (#$i)\"; done"), 0);
+    int rc = 0;
+    static const char *const rep[] = {"report", "-q", "--no-cache", "-f", "json"};
+    assert_int_equal(count_opens_of(r, cmd_report, rep, 5, &rc), 1);
+    assert_int_equal(rc, EXIT_OK);
+    ssize_t cached = -1, allowed = -1;
+    assert_int_equal(git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &cached, &allowed), 0);
+    assert_true(allowed > 0 && allowed <= (ssize_t)4 << 20);
+    assert_true(cached >= 0 && cached <= allowed);
+}
+
 /* history and report --since-report replay the history through the command's checkout: the
  * replay opens no repository of its own */
 static void history_replays_through_the_checkout(void **state) {
@@ -399,6 +417,7 @@ int main(void) {
         cmocka_unit_test(check_diff_base_opens_the_repository_once),
         cmocka_unit_test(report_opens_the_repository_once),
         cmocka_unit_test(scan_removable_baseline_open_the_repository_once),
+        cmocka_unit_test(report_keeps_little_of_the_history_it_read), /* before history's run */
         cmocka_unit_test(history_replays_through_the_checkout),
         cmocka_unit_test(new_include_fails_wherever_check_runs),
         cmocka_unit_test(narrowed_check_with_configured_globs),

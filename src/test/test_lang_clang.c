@@ -728,6 +728,24 @@ static void test_out_of_memory(void **ts) {
     sunset_free(data);
 }
 
+/* libclang's code is given back every few parses, whichever worker ran them: a scan's
+ * resident libLLVM is what its last parses ran, not all that the whole scan ever ran. */
+static void test_code_given_back(void **ts) {
+    fixture *f = *ts;
+    void *w2 = sunset_frontend_clang.worker_new(f->state);
+    assert_non_null(w2);
+    size_t before = sunset_release_code_count();
+    for (int i = 0; i < 16; i++) {
+        sunset_source src = {"snippet.cc", NULL, "int f(int x) { return x + 1; }\n", 31, SUNSET_LANG_CPP};
+        rec_reset(&f->sink);
+        assert_int_equal(sunset_frontend_clang.scan(i % 2 ? w2 : f->worker, &src, &f->sink), 0);
+    }
+    size_t released = sunset_release_code_count() - before;
+    assert_true(released >= 3); /* 16 parses: every 4th gives the code back */
+    assert_true(released <= 5);
+    sunset_frontend_clang.worker_free(w2);
+}
+
 static void test_lifecycle_leaks(void **ts) {
     (void)ts;
     long start = sunset_alloc_live();
@@ -992,6 +1010,7 @@ int main(void) {
         cmocka_unit_test(test_parse_budget),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
         cmocka_unit_test(test_lifecycle_leaks),
+        cmocka_unit_test_setup_teardown(test_code_given_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_workers, setup, teardown),
         cmocka_unit_test(test_bad_compile_db),
         cmocka_unit_test_setup_teardown(test_precise_mode, setup_precise, teardown_precise),

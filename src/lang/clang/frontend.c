@@ -45,6 +45,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,22 @@ static bool clang_admits(const sunset_source *src, sunset_sink *sink) {
     return true;
 }
 
+/* libclang's code stays resident once run, and a scan runs more of it than any one parse
+ * does: over the ~170 parses of a scan of the 2024-05-09 tree, ~39 MB of libLLVM's and
+ * libclang's code pages, most of them there at the end of the scan, when its memory peaks.
+ * Every RELEASE_EVERY parses (the workers' together) they are given back (base/util.h
+ * sunset_release_code_pages; registry.c gives the same back at start and after the scan), and
+ * the next parse reads back the few MB it runs from the page cache: 109 -> ~89 MB peak RSS
+ * of `scan --no-cache` of that tree, no measurable time. */
+#define RELEASE_EVERY 4u
+
+static atomic_uint parses_done;
+
+static void release_code_now_and_then(void) {
+    static const char *const heavy[] = {"libLLVM", "libclang", NULL};
+    if ((atomic_fetch_add(&parses_done, 1) + 1) % RELEASE_EVERY == 0) sunset_release_code_pages(heavy);
+}
+
 static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
     clang_worker *w = worker;
     if (!clang_admits(src, sink)) return -1;
@@ -453,6 +470,7 @@ static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink)
         if (analyse_unit(&c, &u, sink)) rc = 0;
     }
     if (u.tu && !u.fast) clang_disposeTranslationUnit(u.tu);
+    release_code_now_and_then();
     clang_precise_cmd_free(&u.pc);
     sunset_free(u.abs);
     cscan_free(&c);
