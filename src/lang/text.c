@@ -447,6 +447,17 @@ static size_t target_index(const text_worker *w, unsigned kind) {
     return SIZE_MAX;
 }
 
+/* Does the command hold exactly one value: one argument that is not its target, a keyword or a
+ * parenthesis (`list(REMOVE_ITEM TEST_OPS\n     test_x)`)? */
+static bool one_value(const text_worker *w, size_t ti) {
+    size_t n = 0;
+    for (size_t i = 0; i < w->args.n && n < 2; i++) {
+        const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
+        n += a->kind != CMAKE_LPAREN && a->kind != CMAKE_RPAREN && i != ti && !is_keyword(w->rules, a);
+    }
+    return n == 1;
+}
+
 /* A complete command: report its arguments and update the scopes. */
 static void cm_command_done(cm_ctx *x, const char *name, size_t name_len, uint32_t line,
                             uint32_t col, uint32_t end_line, uint32_t end_col) {
@@ -478,11 +489,14 @@ static void cm_command_done(cm_ctx *x, const char *name, size_t name_len, uint32
     /* the command is the statement of its target (the variable of set(), the list of list(),
      * the target of add_dependencies()) and of what shares the command's first line: removing
      * those takes the command whole, from its name's line to its `)`, never leaving a
-     * dangling `set(`; an entry on a line of its own is removed alone. A block's opener or
-     * closer (if, function, endif ...) is no statement of its own. */
+     * dangling `set(`; an entry on a line of its own is removed alone, unless it is the
+     * command's one value (removing it would leave `list(REMOVE_ITEM TEST_OPS\n)`; set()'s
+     * lone value aside: `set(X)` unsets X, a meaning of its own). A block's opener or closer
+     * (if, function, endif ...) is no statement of its own. */
     unsigned k = kind & CMD_KIND_MASK;
     sunset_span cmd = {line, col, end_line, end_col}, none = {0, 0, 0, 0};
     bool stmt = k < CMD_IF || k > CMD_ENDMACRO;
+    bool whole = stmt && strcmp(ln->s, "set") != 0 && one_value(w, ti);
     for (size_t i = 0; i < w->args.n; i++) {
         const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
         if (a->kind == CMAKE_LPAREN || a->kind == CMAKE_RPAREN) continue;
@@ -495,7 +509,7 @@ static void cm_command_done(cm_ctx *x, const char *name, size_t name_len, uint32
         f.text = a->text;
         f.text_len = a->len;
         f.flags = (i == ti && (kind & CMD_DEFINES)) ? SUNSET_FACT_TARGET : 0;
-        f.stmt = stmt && (i == ti || a->span.line == line) ? cmd : none;
+        f.stmt = stmt && (i == ti || a->span.line == line || whole) ? cmd : none;
         sunset_emit(x->sink, &f);
     }
 

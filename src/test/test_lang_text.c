@@ -241,7 +241,8 @@ static void test_cmake_set_list_spans_lines(void **ts) {
     /* set() and list() define no target */
     assert_int_equal(scope_count("cmake_target"), 0);
     /* the target and what shares the command's first line carry the whole command, from its
-     * line to its `)`; an entry on a line of its own carries none (it is removed alone) */
+     * line to its `)`; an entry on a line of its own carries none (it is removed alone), unless
+     * it is the command's one value: removing it leaves nothing for the command to do */
     r = cmake_arg("a_op_handle.cc", 0);
     assert_int_equal(r->stmt.line, 1);
     assert_int_equal(r->stmt.col, 1);
@@ -252,7 +253,9 @@ static void test_cmake_set_list_spans_lines(void **ts) {
     r = cmake_arg("op_handle_srcs", 1);
     assert_int_equal(r->stmt.line, 3);
     assert_int_equal(r->stmt.end_line, 4);
-    assert_int_equal(cmake_arg("c_op_handle.cc", 0)->stmt.line, 0);
+    r = cmake_arg("c_op_handle.cc", 0); /* list(APPEND)'s one value */
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->stmt.end_line, 4);
 }
 
 /* A block's opener or closer is no statement of its own: if() and endif() carry none. */
@@ -269,7 +272,9 @@ static void test_cmake_block_commands_no_stmt(void **ts) {
     const rec *r = cmake_arg("fuse_pass", 0); /* the target, on a line of its own */
     assert_int_equal(r->stmt.line, 3);
     assert_int_equal(r->stmt.end_line, 4);
-    assert_int_equal(cmake_arg("a_op_handle", 0)->stmt.line, 0);
+    r = cmake_arg("a_op_handle", 0); /* the one dependency: its removal takes the command */
+    assert_int_equal(r->stmt.line, 3);
+    assert_int_equal(r->stmt.end_line, 4);
 }
 
 static void test_cmake_list_remove_item(void **ts) {
@@ -282,6 +287,9 @@ static void test_cmake_list_remove_item(void **ts) {
     const rec *r = cmake_arg("test_parallel_executor_seresnext_base_cpu", 0);
     check_arg(r, "list", "TEST_OPS", "REMOVE_ITEM", 0);
     assert_span(r, 2, 3, 2, 44);
+    /* the one item removed: no `list(REMOVE_ITEM TEST_OPS\n)` is left, the command goes whole */
+    assert_int_equal(r->stmt.line, 1);
+    assert_int_equal(r->stmt.end_line, 2);
     r = cmake_arg("TEST_OPS", 0);
     check_arg(r, "list", "TEST_OPS", "REMOVE_ITEM", 0);
     assert_span(r, 1, 18, 1, 26);
