@@ -496,7 +496,7 @@ static void cm_command_done(cm_ctx *x, const char *name, size_t name_len, uint32
     unsigned k = kind & CMD_KIND_MASK;
     sunset_span cmd = {line, col, end_line, end_col}, none = {0, 0, 0, 0};
     bool stmt = k < CMD_IF || k > CMD_ENDMACRO;
-    bool whole = stmt && strcmp(ln->s, "set") != 0 && one_value(w, ti);
+    bool whole = stmt && end_line > line && strcmp(ln->s, "set") != 0 && one_value(w, ti); /* one-line: moot */
     for (size_t i = 0; i < w->args.n; i++) {
         const cmake_arg *a = &VEC_AT(&w->args, cmake_arg, i);
         if (a->kind == CMAKE_LPAREN || a->kind == CMAKE_RPAREN) continue;

@@ -541,9 +541,9 @@ static void scan_tree(fixture *f, const char *dir, sunset_result *r, sunset_cach
 
 static const char *const legacy_trainer = "import paddle.fluid as fluid\n\ntrain_exe = fluid.ParallelExecutor(True)\n";
 
-static void across_modules(void **state) {
-    fixture *f = *state;
-    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+/* A temporary tree for the cross-module flow: trainer.py exports a ParallelExecutor, main.py
+ * (main_py) and pkg/eval.py import it; c/ is its cache directory. */
+static void flow_tree(char *dir, const char *main_py) {
     assert_non_null(mkdtemp(dir));
     char sub[600];
     snprintf(sub, sizeof sub, "%s/pkg", dir);
@@ -551,10 +551,16 @@ static void across_modules(void **state) {
     snprintf(sub, sizeof sub, "%s/c", dir);
     assert_int_equal(mkdir(sub, 0755), 0);
     put_file(dir, "trainer.py", legacy_trainer);
-    put_file(dir, "main.py", "from trainer import train_exe\nimport trainer\n\n\ndef step(feed):\n"
-                             "    train_exe.run(feed=feed)\n    return trainer.train_exe.run()\n");
+    put_file(dir, "main.py", main_py);
     put_file(dir, "pkg/__init__.py", "");
     put_file(dir, "pkg/eval.py", "from ..trainer import train_exe as exe\n\n\ndef evaluate():\n    exe.run()\n");
+}
+
+static void across_modules(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    flow_tree(dir, "from trainer import train_exe\nimport trainer\n\n\ndef step(feed):\n"
+                   "    train_exe.run(feed=feed)\n    return trainer.train_exe.run()\n");
     sunset_result r;
     sunset_cache_stats st;
     scan_tree(f, dir, &r, &st); /* cold */
@@ -593,17 +599,8 @@ static void across_modules(void **state) {
 static void across_modules_vouched(void **state) {
     fixture *f = *state;
     char dir[] = "/tmp/sunset-xflow-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char sub[600];
-    snprintf(sub, sizeof sub, "%s/pkg", dir);
-    assert_int_equal(mkdir(sub, 0755), 0);
-    snprintf(sub, sizeof sub, "%s/c", dir);
-    assert_int_equal(mkdir(sub, 0755), 0);
-    put_file(dir, "trainer.py", legacy_trainer);
-    put_file(dir, "main.py", "from trainer import (train_exe,\n    other)  # two lines\nimport trainer\n\n\n"
-                             "def step(feed):\n    train_exe.run(feed=feed)\n    return trainer.train_exe.run()\n");
-    put_file(dir, "pkg/__init__.py", "");
-    put_file(dir, "pkg/eval.py", "from ..trainer import train_exe as exe\n\n\ndef evaluate():\n    exe.run()\n");
+    flow_tree(dir, "from trainer import (train_exe,\n    other)  # two lines\nimport trainer\n\n\n"
+                   "def step(feed):\n    train_exe.run(feed=feed)\n    return trainer.train_exe.run()\n");
     sunset_result r;
     sunset_cache_stats st;
     const char *trainers[] = {legacy_trainer, "import paddle\n\ntrain_exe = paddle.static.Executor()\n",
