@@ -279,6 +279,7 @@ void clang_emit_tokens(cscan *c) {
             f.qual = c->tmp2.s;
             f.qual_len = c->tmp2.len;
         }
+        f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
         sunset_emit(c->sink, &f);
 
         int32_t p = pv(c, i, in_dir);
