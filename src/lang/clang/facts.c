@@ -203,6 +203,39 @@ static sunset_span branch_stmt(const cscan *c, int32_t i, bool in_dir) {
     return (sunset_span){first, 0, last, 0};
 }
 
+/* A name in a simple statement over several lines (`x_ = std::make_unique<ParallelExecutor>(\n
+ * a,\n b);`): the statement, from its first token's line to the `;` that ends it, brackets
+ * skipped, at most BRANCH_LINES long. All 0 for one line, or where a brace comes first (a
+ * definition, a block). */
+static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir) {
+    sunset_span none = {0, 0, 0, 0};
+    if (in_dir) return none;
+    int32_t first = i, end = -1;
+    for (int32_t k = pv(c, i, in_dir), steps = 0; k >= 0; k = pv(c, k, in_dir), steps++) {
+        if (steps > 256) return none;
+        if ((is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) && c->t[k].match >= 0 && c->t[k].match < k) {
+            first = k = c->t[k].match;
+            continue;
+        }
+        if (is_p(c, k, P_SEMI) || is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_LPAREN) ||
+            is_p(c, k, P_LBRACK) || teq(c, k, ":")) /* `private:`, `case x:` end what is before */
+            break;
+        first = k;
+    }
+    for (int32_t k = nx(c, i, in_dir), steps = 0; k >= 0 && steps < 256; k = nx(c, k, in_dir), steps++) {
+        if (is_p(c, k, P_SEMI)) {
+            end = k;
+            break;
+        }
+        if (is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) return none;
+        if ((is_p(c, k, P_LPAREN) || is_p(c, k, P_LBRACK)) && c->t[k].match > k) k = c->t[k].match;
+    }
+    if (end < 0) return none;
+    uint32_t a = clang_line_of(c, c->t[first].start), z = clang_line_of(c, c->t[end].start);
+    if (z <= a || z - a >= BRANCH_LINES) return none;
+    return (sunset_span){a, 0, z, 0};
+}
+
 static sunset_span string_stmt(const cscan *c, int32_t i, bool in_dir) {
     sunset_span s = stream_stmt(c, i, in_dir);
     return s.line ? s : branch_stmt(c, i, in_dir);
@@ -280,6 +313,7 @@ void clang_emit_tokens(cscan *c) {
             f.qual_len = c->tmp2.len;
         }
         f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
+        if (!f.stmt.line) f.stmt = simple_stmt(c, i, in_dir);
         sunset_emit(c->sink, &f);
 
         int32_t p = pv(c, i, in_dir);
