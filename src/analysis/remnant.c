@@ -404,6 +404,23 @@ static void code_range(const sunset_result *res, size_t a, size_t b, const rm_it
     }
 }
 
+/* A text edit (update-doc) rewords a string where it stands: its lines, not the statement it
+ * sits in (`usage = """...\n Diff: ParallelExecutor\n """` is the text's line, not the closing
+ * quotes; a multi-line call's message is its own line). A docstring example keeps its code
+ * statement (the example call is rewritten whole). */
+static void text_range(const sunset_result *res, size_t a, size_t b, sunset_remnant *m) {
+    m->line = UINT32_MAX;
+    m->end_line = 0;
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &res->findings[i];
+        bool str = f->ctx == SUNSET_CTX_STRING;
+        uint32_t s = str ? f->span.line : stmt_start(f), e = str ? f->span.line : stmt_end(f);
+        if (str && f->span.end_line > e) e = f->span.end_line;
+        if (s < m->line) m->line = s;
+        if (e > m->end_line) m->end_line = e;
+    }
+}
+
 static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, bool doc_file) {
     const sunset_remnant_settings *st = &c->rs->remnants;
     sunset_remnant *m = remnant_push(out, c->res, a, b);
@@ -434,6 +451,7 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     bool unit = it && (it->kind == RM_FLAG || it->kind == RM_PASS || it->kind == RM_OP);
     if (doc_file || (!code && !(text && it) && !in_dead && !unit)) {
         m->action = SUNSET_ACT_DOC;
+        if (!doc_file) text_range(c->res, a, b, m);
         if (!evidence(m, doc_file ? "a document" : "only in comments, docstrings or strings")) goto cleanup;
         sb_puts(&fix, "reword or drop the text that names the retired mechanism");
     } else if (parts) {
