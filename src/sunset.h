@@ -131,6 +131,9 @@ enum {
                                          (`exes = [pe]`, `exes.append(pe)`) */
     SUNSET_FACT_ITER = 1u << 8,       /* BIND: the target is an element of the value, a
                                          container (`for e in exes:`) */
+    SUNSET_FACT_NAMESPACE = 1u << 9,  /* IDENT (C++): written as a namespace, followed by `::`
+                                         or after `namespace` (`paddle::framework`, `using
+                                         namespace paddle;`), not a variable of that name */
 };
 
 typedef struct sunset_fact {

@@ -15,9 +15,27 @@
 
 typedef enum show_fmt { SHOW_TEXT, SHOW_JSON, SHOW_MD } show_fmt;
 
-static void langs_of(const sunset_rule *r, sb *b) {
+static void mask_langs(unsigned mask, sb *b) {
     for (int l = 1; l < SUNSET_LANG_COUNT; l++)
-        if (r->lang_mask & (1u << l)) sb_printf(b, "%s%s", b->len ? ", " : "", sunset_lang_name((sunset_lang)l));
+        if (mask & (1u << l)) sb_printf(b, "%s%s", b->len ? ", " : "", sunset_lang_name((sunset_lang)l));
+}
+
+static void langs_of(const sunset_rule *r, sb *b) { mask_langs(r->lang_mask, b); }
+
+/* How the rule is anchored, when not everywhere: a sentence (text) or a line (markdown). */
+static void anchoring_of(const sunset_rule *r, bool md, sb *b) {
+    sb al = {0};
+    mask_langs(r->anchored_langs, &al);
+    if (r->anchored_langs)
+        sb_printf(b, md ? "Matches in any file, tied to Paddle or not, except in %s (`\"anchored\": [...]`).\n\n"
+                        : "  anchored   only in %s: elsewhere it matches in any file\n", al.s ? al.s : "");
+    else if (!r->anchored)
+        sb_puts(b, md ? "Matches in any file, tied to Paddle or not (`\"anchored\": false`).\n\n"
+                      : "  anchored   no: matches in any file, tied to Paddle or not\n");
+    if (r->unless_untied)
+        sb_puts(b, md ? "Names it shares with other projects count only in a file tied to Paddle (`\"unless.untied\"`).\n\n"
+                      : "  untied     names it shares with other projects count only in a file tied to Paddle\n");
+    sb_free(&al);
 }
 
 static void contexts_of(const sunset_rule *r, sb *b) {
@@ -81,7 +99,7 @@ static void show_text(const sunset_rule *r, sb *b) {
     sb_printf(b, "  severity   %s\n", ctx.s ? ctx.s : "");
     sb_printf(b, "  languages  %s\n", langs.s ? langs.s : "");
     sb_printf(b, "  matcher    %s\n", rule_kind_name(r->kind));
-    if (!r->anchored) sb_puts(b, "  anchored   no: matches in any file, tied to Paddle or not\n");
+    anchoring_of(r, false, b);
     if (r->unless_line || r->unless_file) sb_puts(b, "  unless     its line or file reads the word in another sense\n");
     if (r->description) sb_printf(b, "\nwhy: %s\n", r->description);
     sb_printf(b, "\nfix: %s\n", r->fix);
@@ -101,7 +119,7 @@ static void show_md(const sunset_rule *r, sb *b) {
     sb_printf(b, "## %s\n\n%s\n\n", r->id, r->message);
     sb_printf(b, "- family: `%s` (tracking task %d)\n- severity: %s\n- languages: %s\n- matcher: `%s`\n\n",
               r->family, r->task, ctx.s ? ctx.s : "", langs.s ? langs.s : "", rule_kind_name(r->kind));
-    if (!r->anchored) sb_puts(b, "Matches in any file, tied to Paddle or not (`\"anchored\": false`).\n\n");
+    anchoring_of(r, true, b);
     if (r->unless_line || r->unless_file)
         sb_puts(b, "Not where its line or file reads the word in another sense (`\"unless\"`).\n\n");
     if (r->description) sb_printf(b, "**Why.** %s\n\n", r->description);

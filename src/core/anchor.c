@@ -114,9 +114,10 @@ bool anchor_by_fact(const sunset_anchor *a, sunset_lang lang, const sunset_fact 
     case SUNSET_FACT_IMPORT: return any(&a->modules, f->text, f->text_len, md);
     case SUNSET_FACT_INCLUDE: return any(&a->headers, f->text, f->text_len, md);
     case SUNSET_FACT_IDENT:
-        /* `paddle::framework::X`, `using namespace paddle;`, `namespace fw = paddle::...` */
+        /* `paddle::framework::X`, `using namespace paddle;`, `namespace fw = paddle::...`;
+         * not a variable that happens to be called `paddle` (a game's) */
         return lang == SUNSET_LANG_CPP && f->ctx == SUNSET_CTX_CODE &&
-               any(&a->namespaces, f->text, f->text_len, md);
+               (f->flags & SUNSET_FACT_NAMESPACE) && any(&a->namespaces, f->text, f->text_len, md);
     case SUNSET_FACT_CMAKE:
         return any(&a->commands, f->aux, f->aux_len, md) || any(&a->words, f->text, f->text_len, md);
     case SUNSET_FACT_LINE: return any(&a->words, f->text, f->text_len, md);

@@ -102,7 +102,15 @@ static bool unless_hit(sunset_sink *s, const cand *c, signed char *file_hit) {
     return file_hit[r->index];
 }
 
-/* Drop the matches that do not count: an anchored rule's in a file not tied to Paddle, a
+/* Is the match a name its unanchored rule shares with other projects ("unless.untied")? */
+static bool untied_hit(const sunset_sink *s, const cand *c) {
+    size_t so, eo;
+    const char *m = c->matched ? c->matched : "";
+    return c->rule->unless_untied && re_search(c->rule->unless_untied, m, strlen(m), 0, s->w->md, &so, &eo);
+}
+
+/* Drop the matches that do not count: an anchored rule's in a file not tied to Paddle (or a
+ * rule's anchored in the file's language, or a name it shares with other projects), a
  * rule's the tree turns off, and those its rule's "unless" reads as another meaning. */
 static void drop_cands(sunset_sink *s) {
     vec *cv = &s->cands;
@@ -111,7 +119,8 @@ static void drop_cands(sunset_sink *s) {
     for (size_t i = 0; i < cv->n; i++) {
         cand *c = &VEC_AT(cv, cand, i);
         const sunset_rule *r = c->rule;
-        bool drop = (!s->anchored && r->anchored) || s->w->e->tree_off[r->index];
+        bool tied_only = r->anchored || (r->anchored_langs >> s->src->lang & 1u) || untied_hit(s, c);
+        bool drop = (!s->anchored && tied_only) || s->w->e->tree_off[r->index];
         bool by_file = r->unless_file || r->unless_file_without;
         if (!drop && by_file && !file_hit && (file_hit = sunset_malloc(nr))) memset(file_hit, -1, nr);
         if (!drop && (r->unless_line || by_file)) drop = unless_hit(s, c, file_hit);

@@ -478,15 +478,16 @@ static int compile_match(loader *L, sunset_rule *r, const cJSON *m) {
     return row->compile(L, r, m, row);
 }
 
-static int lang_mask_of(loader *L, const cJSON *arr, unsigned *mask) {
+/* A list of language names (key: the field's name, for the message) as a mask. */
+static int lang_mask_of(loader *L, const char *key, const cJSON *arr, unsigned *mask) {
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return ld_fail(L, "languages", "\"languages\" must be a non-empty array");
+        return ld_fail(L, key, "\"%s\" must be a non-empty array", key);
     const cJSON *it;
     *mask = 0;
     cJSON_ArrayForEach(it, arr) {
         sunset_lang l = cJSON_IsString(it) ? sunset_lang_from_name(it->valuestring) : SUNSET_LANG_NONE;
         if (l == SUNSET_LANG_NONE)
-            return ld_fail(L, "languages", "unknown language %s%s%s (known: cpp python cmake proto "
+            return ld_fail(L, key, "unknown language %s%s%s (known: cpp python cmake proto "
                         "shell markdown rst text)", cJSON_IsString(it) ? "\"" : "",
                         cJSON_IsString(it) ? it->valuestring : "(not a string)",
                         cJSON_IsString(it) ? "\"" : "");
@@ -596,6 +597,7 @@ static void rule_free(sunset_rule *r) {
     pcre2_code_free(r->unless_line);
     pcre2_code_free(r->unless_file);
     pcre2_code_free(r->unless_file_without);
+    pcre2_code_free(r->unless_untied);
     for (size_t i = 0; i < r->unless_tree_without.n; i++) sunset_free(VEC_AT(&r->unless_tree_without, char *, i));
     vec_free(&r->unless_tree_without);
     flow_rule_free(r->flow);
@@ -673,7 +675,7 @@ static int ld_rule_task(loader *L, sunset_rule *r, const cJSON *o) {
         return -1;
     }
     r->task = (int)tv;
-    if (lang_mask_of(L, cJSON_GetObjectItemCaseSensitive(o, "languages"), &r->lang_mask)) return -1;
+    if (lang_mask_of(L, "languages", cJSON_GetObjectItemCaseSensitive(o, "languages"), &r->lang_mask)) return -1;
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(o, "contexts");
     if (ctx && ctx_mask_of(L, ctx, &r->ctx_mask)) return -1;
     return 0;
@@ -700,7 +702,8 @@ static int ld_rule_severity(loader *L, sunset_rule *r, const cJSON *o) {
     return 0;
 }
 
-/* "message", "fix", "description" (or the pack's) and "anchored". */
+/* "message", "fix", "description" (or the pack's) and "anchored": true, false, or the
+ * languages in which it is anchored (unanchored in the others). */
 static int ld_rule_texts(loader *L, sunset_rule *r, const cJSON *o, const char *pack_desc) {
     if (!(r->message = dup_string_field(L, o, "message", true))) return -1;
     if (!(r->fix = dup_string_field(L, o, "fix", true))) return -1;
@@ -708,21 +711,23 @@ static int ld_rule_texts(loader *L, sunset_rule *r, const cJSON *o, const char *
     if (has_field(o, "description") && !(r->description = dup_string_field(L, o, "description", true))) return -1;
     if (!r->description && pack_desc && !(r->description = sunset_strndup(pack_desc, strlen(pack_desc)))) return ld_oom(L);
     const cJSON *anc = cJSON_GetObjectItemCaseSensitive(o, "anchored");
-    if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true or false"); return -1; }
+    if (anc && cJSON_IsArray(anc)) return lang_mask_of(L, "anchored", anc, &r->anchored_langs);
+    if (anc && !cJSON_IsBool(anc)) { ld_fail(L, "anchored", "\"anchored\" must be true, false or a list of languages"); return -1; }
     r->anchored = anc ? cJSON_IsTrue(anc) : !L->pack_unanchored;
     return 0;
 }
 
-/* "unless": line, file, file_without regexes and tree_without paths. */
+/* "unless": line, file, file_without, untied regexes and tree_without paths. */
 static int ld_rule_unless(loader *L, sunset_rule *r, const cJSON *o) {
     const cJSON *unless = cJSON_GetObjectItemCaseSensitive(o, "unless"), *uv;
     if (unless) {
-        static const char *const uf[] = {"line", "file", "file_without", "tree_without", NULL};
+        static const char *const uf[] = {"line", "file", "file_without", "untied", "tree_without", NULL};
         if (!cJSON_IsObject(unless)) { ld_fail(L, "unless", "\"unless\" must be an object"); return -1; }
         if (ld_check_fields(L, unless, "\"unless\"", uf)) return -1;
         if (ld_unless_tree(L, r, cJSON_GetObjectItemCaseSensitive(unless, "tree_without"))) return -1;
-        for (int k = 0; k < 3; k++) {
-            pcre2_code **re = k == 2 ? &r->unless_file_without : k ? &r->unless_file : &r->unless_line;
+        pcre2_code **res[] = {&r->unless_line, &r->unless_file, &r->unless_file_without, &r->unless_untied};
+        for (int k = 0; k < 4; k++) {
+            pcre2_code **re = res[k];
             if (!(uv = cJSON_GetObjectItemCaseSensitive(unless, uf[k]))) continue;
             if (!cJSON_IsString(uv)) { ld_fail(L, uf[k], "\"unless.%s\" must be a regex string", uf[k]); return -1; }
             if (ld_compile_re(L, uf[k], uv->valuestring, re)) return -1;

@@ -68,11 +68,16 @@ struct sunset_rule {
                                (core/flow.h); NULL for every other rule */
     bool anchored;         /* counts only in a file tied to Paddle (settings.anchor); false when
                               the rule or its pack says "anchored": false */
+    unsigned anchored_langs; /* 1u << sunset_lang: anchored in these languages only
+                                ("anchored": [LANG...]); anchored is then false */
     struct pcre2_real_code_8 *unless_line, *unless_file; /* "unless": a match on such a line, or in such a
                                               file, is another meaning of the word; NULL = none */
     struct pcre2_real_code_8 *unless_file_without; /* "unless.file_without": a match in a file where
                                               this finds nothing is no finding (the legacy
                                               construction the rule presumes is gone); NULL = none */
+    struct pcre2_real_code_8 *unless_untied; /* "unless.untied": a match whose text this finds, in a
+                                              file not tied to Paddle, is no finding (a name the
+                                              rule shares with other projects); NULL = none */
     vec unless_tree_without; /* char *: "unless.tree_without": a match in a tree where none of these
                                 paths exists (settings.anchor.tree's test) is no finding */
 };

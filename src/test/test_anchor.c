@@ -39,11 +39,13 @@
     " \"anchored\":false,\"message\":\"m\",\"fix\":\"f\","                                    \
     " \"match\":{\"kind\":\"gflag\",\"names\":[\"enable_parallel_graph\"]}}]}"
 
-static const char *anchored_pack = SETTINGS(
-    ",\"anchor\":{\"tree\":[\"paddle/fluid\"],\"paths\":[\"(^|/)paddle/fluid/\"],\"header\":[\"(?i)copyright.*paddle\"],"
-    "\"modules\":[\"^paddle(\\\\.|$)\"],\"module_literals\":[\"paddle\"],"
-    "\"namespaces\":[\"^paddle(::|$)\"],\"headers\":[\"^paddle/\"],"
-    "\"commands\":[\"^cc_library$\"],\"words\":[\"(?i)\\\\bpaddle\"]}");
+#define ANCHOR_JSON                                                                            \
+    ",\"anchor\":{\"tree\":[\"paddle/fluid\"],\"paths\":[\"(^|/)paddle/fluid/\"],"                   \
+    "\"header\":[\"(?i)copyright.*paddle\"],\"modules\":[\"^paddle(\\\\.|$)\"],"                    \
+    "\"module_literals\":[\"paddle\"],\"namespaces\":[\"^paddle(::|$)\"],\"headers\":[\"^paddle/\"]," \
+    "\"commands\":[\"^cc_library$\"],\"words\":[\"(?i)\\\\bpaddle\"]}"
+
+static const char *anchored_pack = SETTINGS(ANCHOR_JSON);
 
 typedef struct fixture {
     sunset_ruleset *rs;
@@ -363,6 +365,45 @@ static void unless_without_wants_the_construction(void **state) {
     free(bad);
 }
 
+/* The anchor settings of anchored_pack with a gflag rule anchored in C++ only and an option
+ * rule whose shared names count only where Paddle is ("unless.untied"). */
+static const char *partly_anchored_pack =
+    "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}]" ANCHOR_JSON "},"
+    "\"family\":\"pe\",\"rules\":["
+    "{\"id\":\"PE-FLAG\",\"task\":5,\"languages\":[\"cpp\",\"shell\"],\"severity\":\"error\","
+    " \"anchored\":[\"cpp\"],\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"gflag\",\"names\":[\"enable_parallel_graph\"]}},"
+    "{\"id\":\"PE-OPT\",\"task\":5,\"languages\":[\"shell\"],\"severity\":\"warning\","
+    " \"anchored\":false,\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"text\",\"pattern\":\"--(use_fast_executor|parallel_exe)\\\\b\"},"
+    " \"unless\":{\"untied\":\"\\\\bparallel_exe\\\\b\"},"
+    " \"literals\":[\"use_fast_executor\",\"parallel_exe\"]}]}";
+
+static void shared_names_and_languages(void **state) {
+    (void)state;
+    fixture *f;
+    assert_int_equal(setup_pack((void **)&f, partly_anchored_pack), 0);
+    /* a launch script sets Paddle's flag; a C++ file not tied to Paddle has a flag of its own */
+    assert_int_equal(count(f, "run.sh", "export FLAGS_enable_parallel_graph=1\n", "PE-FLAG"), 1);
+    assert_int_equal(count(f, "src/flags.cc", "DEFINE_bool(enable_parallel_graph, false, \"\");\n", "PE-FLAG"), 0);
+    assert_int_equal(count(f, "src/pe.cc", "#include \"paddle/fluid/platform/flags.h\"\n"
+                                           "bool on() { return FLAGS_enable_parallel_graph; }\n", "PE-FLAG"), 1);
+    /* a build script's --parallel_exe is its own, Paddle's only beside Paddle */
+    assert_int_equal(count(f, "bench.sh", "python bench.py --parallel_exe ./solver_mpi\n", "PE-OPT"), 0);
+    assert_int_equal(count(f, "bench.sh", "python bench.py --use_fast_executor\n", "PE-OPT"), 1);
+    assert_int_equal(count(f, "train.sh", "python -m paddle.distributed.launch t.py --parallel_exe 1\n", "PE-OPT"), 1);
+    teardown((void **)&f);
+}
+
+static void cpp_variable_named_paddle(void **state) {
+    fixture *f = *state;
+    /* a game's variable is not Paddle's namespace */
+    assert_int_equal(count(f, "src/pong.cc", "struct Paddle { int y; };\nParallelExecutor *exec;\n"
+                                             "void step(Paddle &paddle) { paddle.y += 1; }\n", "PE-IDENT"), 0);
+    assert_int_equal(count(f, "src/run.cc", "using namespace paddle;\nParallelExecutor *pe;\n", "PE-IDENT"), 1);
+    assert_int_equal(count(f, "src/run.cc", "namespace fw = paddle::framework;\nParallelExecutor *pe;\n", "PE-IDENT"), 1);
+}
+
 static void bad_anchors_are_load_errors(void **state) {
     (void)state;
     struct { const char *pack, *want; } cases[] = {
@@ -378,13 +419,22 @@ static void bad_anchors_are_load_errors(void **state) {
         assert_non_null(strstr(err.msg, "pack.json:"));
         if (!strstr(err.msg, cases[i].want)) fail_msg("case %zu: %s", i, err.msg);
     }
-    sunset_error err = {{0}};
-    char *bad = strdup(anchored_pack);
-    char *p = strstr(bad, "\"anchored\":false");
-    memcpy(p, "\"anchored\":\"no\" ", 16);
-    assert_null(sunset_ruleset_load_string(bad, "pack.json", "queries", &err));
-    assert_non_null(strstr(err.msg, "\"anchored\" must be true or false"));
-    free(bad);
+    /* a rule's "anchored": true, false or the languages it is anchored in */
+    struct { const char *value, *want; } anc[] = {
+        {"\"no\"", "\"anchored\" must be true, false or a list of languages"},
+        {"[]", "\"anchored\" must be a non-empty array"},
+        {"[\"klingon\"]", "unknown language \"klingon\""},
+    };
+    for (size_t i = 0; i < sizeof anc / sizeof *anc; i++) {
+        sunset_error err = {{0}};
+        const char *at = strstr(anchored_pack, "\"anchored\":false") + strlen("\"anchored\":");
+        sb bad = {0};
+        sb_printf(&bad, "%.*s%s%s", (int)(at - anchored_pack), anchored_pack, anc[i].value, at + strlen("false"));
+        assert_false(bad.oom);
+        assert_null(sunset_ruleset_load_string(bad.s, "pack.json", "queries", &err));
+        if (!strstr(err.msg, anc[i].want)) fail_msg("anchored %s: %s", anc[i].value, err.msg);
+        sb_free(&bad);
+    }
 }
 
 int main(void) {
@@ -395,6 +445,8 @@ int main(void) {
         cmocka_unit_test(cpp_by_namespace_and_include),
         cmocka_unit_test(cmake_docs_and_unanchored_rules),
         cmocka_unit_test(anchor_all_and_no_anchor),
+        cmocka_unit_test(shared_names_and_languages),
+        cmocka_unit_test_setup_teardown(cpp_variable_named_paddle, setup, teardown),
         cmocka_unit_test(paddle_tree_ties_every_file),
         cmocka_unit_test(unless_reads_another_sense),
         cmocka_unit_test(unless_without_wants_the_construction),

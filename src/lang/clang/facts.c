@@ -302,6 +302,8 @@ void clang_emit_tokens(cscan *c) {
         f.ctx = SUNSET_CTX_CODE;
         f.span = clang_span_of(c, t->start, t->end);
         f.flags = (t->flags & TF_DEFINITION) ? SUNSET_FACT_DEFINITION : 0;
+        if (is_p(c, nx(c, i, in_dir), P_SCOPE) || is_kw(c, pv(c, i, in_dir), "namespace"))
+            f.flags |= SUNSET_FACT_NAMESPACE;
         f.text = text;
         f.text_len = text_len;
         if (t->aux >= 0) {
