@@ -36,6 +36,7 @@ struct xflow {
     char **exports;  /* per module: "RULE\tname\n" lines, owned; NULL none */
     char **kept;     /* per module: its import statements as noted, one a line, when kept; owned */
     vec *imports;    /* per module: ximport */
+    bool *anchored;  /* per module: its first scan was run (not replayed) and tied it to Paddle */
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -50,7 +51,8 @@ xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     x->exports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->exports);
     x->imports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->imports);
     x->kept = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->kept);
-    if (!x->exports || !x->imports || !x->kept) return xflow_free(x), NULL;
+    x->anchored = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->anchored);
+    if (!x->exports || !x->imports || !x->kept || !x->anchored) return xflow_free(x), NULL;
     for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
     return x;
 }
@@ -68,6 +70,7 @@ void xflow_free(xflow *x) {
     }
     sunset_free(x->exports);
     sunset_free(x->kept);
+    sunset_free(x->anchored);
     sunset_free(x->imports);
     sunset_free(x->py);
     sunset_free(x);
@@ -249,6 +252,11 @@ const char *xflow_note_exports(xflow *x, const char *path, const char *text, siz
     return x->exports[me] ? x->exports[me] : "\n";
 }
 
+void xflow_note_anchored(xflow *x, const char *path) {
+    long me = find_py(x, path);
+    if (me >= 0) x->anchored[me] = true;
+}
+
 /* ---- premarks ---- */
 
 static void premarks_of(const xflow *x, size_t i, sb *out) {
@@ -280,6 +288,20 @@ void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud) {
         if (!pm.oom && pm.len) out(ud, x->py[i].path, x->py[i].at, pm.s);
         sb_free(&pm);
     }
+}
+
+bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, const char *data, size_t len) {
+    long me = find_py(x, path);
+    if (me < 0 || !x->anchored[me]) return false;
+    for (const char *line = premarks; *line;) {
+        const char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+        if (!tab || !nl || tab > nl) return false;
+        const char *name = tab + 1, *dot = memrchr(name, '.', (size_t)(nl - name));
+        const char *last = dot ? dot + 1 : name;
+        if (last == nl || memmem(data, len, last, (size_t)(nl - last))) return false;
+        line = nl + 1;
+    }
+    return true;
 }
 
 uint64_t xflow_key_material(const char *premarks) {
