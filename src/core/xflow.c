@@ -189,8 +189,10 @@ static void note_statement(xflow *x, long me, const char *path, char *stmt) {
         for (size_t i = 3; i < n; i++) { /* from m import a [as b], c */
             bool as = i + 2 < n && !strcmp(w[i + 1], "as");
             const char *local = as ? w[i + 2] : w[i];
-            sb sub = {0};
-            sb_printf(&sub, "%s%s%s", w[1], w[1][strlen(w[1]) - 1] == '.' ? "" : ".", w[i]);
+            sb sub = {0}; /* m.a, or .a after a bare `from . import` */
+            sb_puts(&sub, w[1]);
+            if (w[1][strlen(w[1]) - 1] != '.') sb_putc(&sub, '.');
+            sb_puts(&sub, w[i]);
             long m = strcmp(w[i], "*") && !sub.oom ? resolve(x, path, sub.s) : -1; /* from pkg import module */
             sb_free(&sub);
             if (m >= 0) add_import(x, me, m, local, strlen(local), NULL, 0);
@@ -205,6 +207,8 @@ static void note_statement(xflow *x, long me, const char *path, char *stmt) {
  * it), a ';' or a '#', with brackets and commas as spaces. Returns where it ended. */
 static const char *statement_at(const char *p, const char *end, sb *out) {
     int depth = 0;
+    char buf[256]; /* the text goes out a buffer at a time, not a call per byte */
+    size_t k = 0;
     for (; p < end; p++) {
         char c = *p;
         if (c == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
@@ -214,8 +218,13 @@ static const char *statement_at(const char *p, const char *end, sb *out) {
         if ((c == '\n' && !depth) || c == ';' || c == '#') break;
         if (c == '(') depth++;
         else if (c == ')') depth -= depth > 0;
-        sb_putc(out, c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
+        buf[k++] = c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+        if (k == sizeof buf) {
+            sb_putn(out, buf, k);
+            k = 0;
+        }
     }
+    if (k) sb_putn(out, buf, k);
     return p;
 }
 
