@@ -109,8 +109,9 @@ typedef struct ix_file {
     uint64_t *attr;         /* Python: sorted ix_attr_key of each name an import binds that a scope
                                uses only as an attribute (`base.core`, `core` imported) */
     size_t n_attr;
-    uint64_t facts;         /* a digest of every field above but size and n_lines, never 0,
-                               taken when the file is lexed (index/digest.c: ix_file_facts) */
+    uint64_t facts;         /* a digest of every field above but size and n_lines, taken when
+                               the file is lexed for the content cache (index/digest.c:
+                               ix_file_facts); 0 until then, and without the cache */
 } ix_file;
 
 struct sunset_macro_roles;

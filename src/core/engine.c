@@ -724,6 +724,12 @@ static bool match_by_frontend(worker *w, sunset_sink *sink, const char *pf_data,
  * rules, the frontend, then the file's candidates reduced to findings (and stored). */
 static void scan_text(worker *w, const char *path, const char *fspath, const file_text *t, sunset_lang lang) {
     sunset_engine *e = w->e;
+    /* a second scan that could not change the first's findings (uncached: with the cache on it
+     * is run, so that its entry is there for the next run) */
+    if (w->premarks && !e->o->cache && xflow_rescan_moot(e->xf, path, w->premarks, t->data, t->len)) {
+        w->moot = true;
+        return;
+    }
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath, t->data, t->len, lang};
     sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
@@ -736,7 +742,8 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
      * one scanned under their exports is anchored by them */
     sb exports = {0};
     const char *imports = NULL; /* kept for the cache when a replay could need them (scan_vouched) */
-    if (in_xflow(w, path, lang)) {
+    bool module = in_xflow(w, path, lang);
+    if (module) {
         imports = xflow_note_imports(e->xf, path, t->data, t->len, w->blob != 0);
         sink.exports = &exports;
     }
@@ -747,8 +754,10 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
     if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
     premark(&sink);
     match_path_rules(w, &sink);
-    if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
-    if (!engine_finish_file(&sink)) c.store = false;
+    bool done = match_by_frontend(w, &sink, t->pf_data, t->pf_len);
+    done &= engine_finish_file(&sink);
+    if (!done) c.store = false;
+    if (module && done && sink.anchored) xflow_note_anchored(e->xf, path);
     const char *kept = sink.exports && !exports.oom ? xflow_note_exports(e->xf, path, exports.s, exports.len) : NULL;
     sb_free(&exports);
     if (sink.exports && !kept) c.store = false;
@@ -868,8 +877,14 @@ static void rescan_importer(void *ud, const char *path, size_t at, const char *p
     sunset_result_free(&w->res);
     memset(&w->res, 0, sizeof w->res);
     w->premarks = premarks;
+    w->moot = false;
     scan_one(w, r->root, path, NULL, 0, o->blob_ids ? o->blob_ids[at] : 0, o->blob_stamps ? o->blob_stamps[at] : 0);
     w->premarks = NULL;
+    if (w->moot) { /* its first findings stand */
+        sunset_result_free(&w->res);
+        memset(&w->res, 0, sizeof w->res);
+        return;
+    }
     bool *keep = sunset_malloc(r->res->n_findings ? r->res->n_findings : 1);
     if (!keep) {
         r->rc = -1;

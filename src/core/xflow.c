@@ -36,6 +36,7 @@ struct xflow {
     char **exports;  /* per module: "RULE\tname\n" lines, owned; NULL none */
     char **kept;     /* per module: its import statements as noted, one a line, when kept; owned */
     vec *imports;    /* per module: ximport */
+    bool *anchored;  /* per module: its first scan was run (not replayed) and tied it to Paddle */
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -50,7 +51,8 @@ xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     x->exports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->exports);
     x->imports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->imports);
     x->kept = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->kept);
-    if (!x->exports || !x->imports || !x->kept) return xflow_free(x), NULL;
+    x->anchored = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->anchored);
+    if (!x->exports || !x->imports || !x->kept || !x->anchored) return xflow_free(x), NULL;
     for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
     return x;
 }
@@ -68,6 +70,7 @@ void xflow_free(xflow *x) {
     }
     sunset_free(x->exports);
     sunset_free(x->kept);
+    sunset_free(x->anchored);
     sunset_free(x->imports);
     sunset_free(x->py);
     sunset_free(x);
@@ -186,8 +189,10 @@ static void note_statement(xflow *x, long me, const char *path, char *stmt) {
         for (size_t i = 3; i < n; i++) { /* from m import a [as b], c */
             bool as = i + 2 < n && !strcmp(w[i + 1], "as");
             const char *local = as ? w[i + 2] : w[i];
-            sb sub = {0};
-            sb_printf(&sub, "%s%s%s", w[1], w[1][strlen(w[1]) - 1] == '.' ? "" : ".", w[i]);
+            sb sub = {0}; /* m.a, or .a after a bare `from . import` */
+            sb_puts(&sub, w[1]);
+            if (w[1][strlen(w[1]) - 1] != '.') sb_putc(&sub, '.');
+            sb_puts(&sub, w[i]);
             long m = strcmp(w[i], "*") && !sub.oom ? resolve(x, path, sub.s) : -1; /* from pkg import module */
             sb_free(&sub);
             if (m >= 0) add_import(x, me, m, local, strlen(local), NULL, 0);
@@ -202,6 +207,8 @@ static void note_statement(xflow *x, long me, const char *path, char *stmt) {
  * it), a ';' or a '#', with brackets and commas as spaces. Returns where it ended. */
 static const char *statement_at(const char *p, const char *end, sb *out) {
     int depth = 0;
+    char buf[256]; /* the text goes out a buffer at a time, not a call per byte */
+    size_t k = 0;
     for (; p < end; p++) {
         char c = *p;
         if (c == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
@@ -211,8 +218,13 @@ static const char *statement_at(const char *p, const char *end, sb *out) {
         if ((c == '\n' && !depth) || c == ';' || c == '#') break;
         if (c == '(') depth++;
         else if (c == ')') depth -= depth > 0;
-        sb_putc(out, c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
+        buf[k++] = c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+        if (k == sizeof buf) {
+            sb_putn(out, buf, k);
+            k = 0;
+        }
     }
+    if (k) sb_putn(out, buf, k);
     return p;
 }
 
@@ -249,6 +261,11 @@ const char *xflow_note_exports(xflow *x, const char *path, const char *text, siz
     return x->exports[me] ? x->exports[me] : "\n";
 }
 
+void xflow_note_anchored(xflow *x, const char *path) {
+    long me = find_py(x, path);
+    if (me >= 0) x->anchored[me] = true;
+}
+
 /* ---- premarks ---- */
 
 static void premarks_of(const xflow *x, size_t i, sb *out) {
@@ -280,6 +297,20 @@ void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud) {
         if (!pm.oom && pm.len) out(ud, x->py[i].path, x->py[i].at, pm.s);
         sb_free(&pm);
     }
+}
+
+bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, const char *data, size_t len) {
+    long me = find_py(x, path);
+    if (me < 0 || !x->anchored[me]) return false;
+    for (const char *line = premarks; *line;) {
+        const char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+        if (!tab || !nl || tab > nl) return false;
+        const char *name = tab + 1, *dot = memrchr(name, '.', (size_t)(nl - name));
+        const char *last = dot ? dot + 1 : name;
+        if (last == nl || memmem(data, len, last, (size_t)(nl - last))) return false;
+        line = nl + 1;
+    }
+    return true;
 }
 
 uint64_t xflow_key_material(const char *premarks) {

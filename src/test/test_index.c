@@ -749,6 +749,36 @@ static void digest_covers_attribute_uses(void **state) {
     assert_true(d[0] != d[1]);
 }
 
+/* The digest is taken when an entry is kept for the content cache, else when asked: both give
+ * one number, and so does an entry exported and adopted by another index. */
+static void digest_taken_late_is_the_same(void **state) {
+    (void)state;
+    const char *text = "import core\n\n\nclass K(core.Base):\n    def f(self):\n        return core.x\n";
+    sunset_source src = {"m.py", "m.py", text, strlen(text), SUNSET_LANG_PYTHON};
+    sunset_index *ixs[3] = {new_index(), new_index(), new_index()}; /* late, kept, adopted */
+    const void *live = NULL;
+    size_t n = 0;
+    assert_int_equal(sunset_index_add(ixs[0], &src), 0);
+    assert_int_equal(sunset_index_add_keep(ixs[1], &src, &live, &n), 0);
+    assert_non_null(live);
+    uint64_t *bytes = calloc(1, n + 8); /* 8-aligned, as the cache keeps them */
+    assert_non_null(bytes);
+    memcpy(bytes, live, n);
+    sunset_index_export((char *)bytes, live, n);
+    assert_true(sunset_index_adopt(ixs[2], &src, bytes, n));
+    uint64_t d[3];
+    for (int i = 0; i < 3; i++) {
+        sunset_index_finish(ixs[i]);
+        assert_true(sunset_index_facts_digest(ixs[i], 7, &d[i]));
+    }
+    assert_true(sunset_index_file(ixs[0], "m.py")->facts == 0); /* not taken: nobody kept it */
+    assert_true(sunset_index_file(ixs[1], "m.py")->facts != 0);
+    assert_true(d[0] == d[1]);
+    assert_true(d[1] == d[2]);
+    for (int i = 0; i < 3; i++) sunset_index_free(ixs[i]);
+    free(bytes);
+}
+
 static void export_adopt_round_trip(void **state) {
     (void)state;
     struct { const char *path; sunset_lang lang; const char *text; } in[] = {
@@ -840,6 +870,7 @@ int main(void) {
         cmocka_unit_test(oom_never_leaks),
         cmocka_unit_test(export_adopt_round_trip),
         cmocka_unit_test(digest_covers_attribute_uses),
+        cmocka_unit_test(digest_taken_late_is_the_same),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }
