@@ -598,13 +598,14 @@ int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
 
 /* ---- the scan with the cross-file index: removable, scan --derive ---- */
 
-int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
+static int scan_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix, bool lazy) {
     *ix = sunset_index_new();
     if (!*ix) {
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
     sunset_index_set_roles(*ix, &s->rs->macro_roles);
+    if (lazy) sunset_index_set_lazy(*ix);
     /* the cache's copies of the index's entries are adopted by the index, and the index's
      * entries are the cache's side entries until it is saved: the cache outlives the index */
     sunset_indexer hook = {*ix, sunset_index_hook, sunset_index_adopt_hook, sunset_index_export};
@@ -620,16 +621,22 @@ int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index 
     return EXIT_OK;
 }
 
+int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
+    return scan_index(c, s, res, ix, false);
+}
+
 int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_plan *plan) {
     sunset_index *ix = NULL;
-    int rc = scan_with_index(c, s, res, &ix);
+    /* lazy: a kept plan needs only the facts' digest and line counts, so the cache's entries of
+     * the files are rebased (copied out of the cache's mapping) only when the plan is built */
+    int rc = scan_index(c, s, res, &ix, true);
     if (rc) goto cleanup;
     /* a plan kept from a run with the same facts and findings (cmd/replay.c), else built;
      * only this lean plan (no migrate table) is ever kept */
     uint64_t ns = scan_cache_namespace(s), key = 0;
     bool keyed = replay_plan_key(c, s, ns, ix, res, &key);
     bool kept = keyed && replay_plan_load(s->cache_dir, ns, key, s->rs, ix, plan);
-    if (!kept && rm_plan_build_lean(ix, s->rs, res, plan)) {
+    if (!kept && (!sunset_index_realize(ix) || rm_plan_build_lean(ix, s->rs, res, plan))) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         rc = EXIT_USAGE;
         goto cleanup;

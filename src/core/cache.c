@@ -368,16 +368,16 @@ done:
 
 /* ---- load / save ---- */
 
-/* The cache file's bytes: a private, writable mapping (the index rebases its entries where
- * they lie, and only the pages it writes are copied; a copy of 35 MB and the zeroed pages to
- * hold it were most of opening a Paddle tree's cache), else a copy read. The file is never
- * truncated in place (a save appends, or replaces it by a rename), so the mapping stays whole.
- * Not MAP_POPULATE: on a private writable mapping it breaks copy-on-write for every page. */
+/* The cache file's bytes: a read-only mapping, populated at once (the entries' payloads are
+ * used where they lie, and nothing writes them: the index adopts its entries as bytes and
+ * copies them when it needs them rebased; page by page, the faults of a Paddle tree's 40 MB
+ * were a tenth of a warm run), else a copy read. The file is never truncated in place (a
+ * save appends, or replaces it by a rename), so the mapping stays whole. */
 static bool load_file(sunset_cache *c, char **text, size_t *len) {
     int fd = open(c->path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16 && st.st_size <= (1 << 30)) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m != MAP_FAILED) {
             close(fd);
             *text = m;
@@ -403,7 +403,14 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
     c->rs = rs;
     c->max_bytes = max_bytes ? max_bytes : (64u << 20);
     c->now = (uint64_t)time(NULL);
-    pthread_mutex_init(&c->mu, NULL);
+    /* adaptive: every file of a warm run takes the lock a few times for a few hundred
+     * nanoseconds, and sleeping on it (a futex call to wait, another to wake) cost more than
+     * the work it guards */
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&c->mu, &ma);
+    pthread_mutexattr_destroy(&ma);
     char *text = NULL;
     size_t len = 0;
     if (!load_file(c, &text, &len)) return c; /* no cache yet */
@@ -740,18 +747,50 @@ static uint64_t blob_key(uint32_t tag, uint64_t key) {
     return h ? h : 1;
 }
 
+/* A side entry's checks but its checksum, under c->mu. */
+static bool blob_fits(const centry *e, uint32_t tag, size_t len, uint64_t digest, uint64_t ns) {
+    return e && e->key && e->len == len && e->digest == digest && e->ns == ns && e->payload && e->kind == tag &&
+           !e->export_fn;
+}
+
+/* A loaded entry's bytes lie in the cache's file as loaded, which nothing moves or frees
+ * before sunset_cache_free, and no one writes them: its checksum and the taker run outside the
+ * lock (with every file of a warm run taking its index entry, holding the lock through them
+ * was most of the workers' waiting). An entry stored by this run is taken under the lock (its
+ * memory may be replaced). */
 bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
-                            bool (*take)(void *ud, void *bytes, size_t n), void *ud, sunset_blob_export export_fn) {
+                            bool (*take)(void *ud, const void *bytes, size_t n), void *ud) {
     uint64_t k = blob_key(tag, key);
     pthread_mutex_lock(&c->mu);
     centry *e = c->cap ? find_slot(c, k) : NULL;
-    bool ok = e && e->key && e->len == len && e->digest == digest && e->ns == c->ns && e->payload &&
-              e->kind == tag && !e->export_fn && entry_verified(c, e);
-    if (ok) {
-        e->used = true;
-        note_use(c, e);
-        ok = take(ud, e->payload, e->size);
-        if (ok) e->export_fn = export_fn; /* rebased by its taker from now on */
+    bool ok = blob_fits(e, tag, len, digest, c->ns);
+    if (ok && !(e->borrowed && e->payload >= (unsigned char *)c->file_text &&
+                e->payload < (unsigned char *)c->file_text + c->file_len)) {
+        ok = entry_verified(c, e);
+        if (ok) {
+            e->used = true;
+            note_use(c, e);
+            ok = take(ud, e->payload, e->size);
+        }
+        pthread_mutex_unlock(&c->mu);
+        return ok;
+    }
+    const unsigned char *payload = ok ? e->payload : NULL;
+    uint32_t size = ok ? e->size : 0, sum = ok ? e->sum : 0;
+    bool verified = ok && e->verified;
+    pthread_mutex_unlock(&c->mu);
+    if (!ok) return false;
+    bool intact = verified || sum32(payload, size) == sum;
+    ok = intact && take(ud, payload, size);
+    pthread_mutex_lock(&c->mu);
+    e = find_slot(c, k); /* the table may have grown meanwhile */
+    if (e->key && e->payload == payload) {
+        if (!intact) (void)entry_verified(c, e); /* counted corrupt and dropped */
+        e->verified = intact;
+        if (intact) {
+            e->used = true;
+            note_use(c, e);
+        }
     }
     pthread_mutex_unlock(&c->mu);
     return ok;
