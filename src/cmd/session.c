@@ -724,7 +724,7 @@ static void scan_store(const scan_ctx *s, uint64_t key, const sunset_writer *wri
     double real = res->stats.elapsed_ms;
     sb sdoc = {0};
     res->stats.elapsed_ms = REPLAY_SENTINEL_MS;
-    bool ok = writer->write(res, env, &sdoc) == 0 && !sdoc.oom;
+    bool ok = sb_grow(&sdoc, doc->len + 64) && writer->write(res, env, &sdoc) == 0 && !sdoc.oom; /* about doc's size */
     res->stats.elapsed_ms = real;
     if (ok) replay_store(s->cache_dir, key, doc, &sdoc, real, rc);
     sb_free(&sdoc);
