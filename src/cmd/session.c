@@ -532,11 +532,18 @@ int scan_prepare_engine(const cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
     s->eo.tree_root = s->root;
     s->eo.tree_top = s->co.top;
+    /* queries that compiled before in this namespace (it covers the query files' and rules'
+     * bytes and the binary) are compiled by the first file that needs them: a warm run often
+     * parses no Python at all, and compiling them was a tenth of its CPU. A broken query never
+     * has the record, so it fails here, at start-up, with its position, as it always did. */
+    unsigned char ok = 0;
+    s->eo.lazy_queries = s->cache && sunset_cache_get_rec(s->cache, SUNSET_CACHE_TAG_QUERIES, 1, 1, &ok, 1) && ok == 1;
     s->eng = sunset_engine_new(s->rs, &s->eo, &err);
     if (!s->eng) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         return EXIT_USAGE;
     }
+    if (s->cache && !s->eo.lazy_queries) sunset_cache_put_rec(s->cache, SUNSET_CACHE_TAG_QUERIES, 1, 1, &(unsigned char){1}, 1);
     return EXIT_OK;
 }
 

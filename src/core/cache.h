@@ -81,6 +81,8 @@ void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t l
  * git blob id was read as (core/engine.c). get copies exactly n bytes into out, true when a
  * record of that size agrees. Thread-safe. */
 #define SUNSET_CACHE_TAG_VOUCH 0x48435556u
+/* the frontends' queries compiled in this namespace (cmd/session.c): one byte, key 1 */
+#define SUNSET_CACHE_TAG_QUERIES 0x59524551u
 bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n);
 void sunset_cache_put_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, const void *data, size_t n);
 

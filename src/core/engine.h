@@ -47,6 +47,7 @@ typedef struct sunset_engine_opts {
     unsigned parse_budget_ms;
     const char *compile_db_dir; /* -p DIR or NULL */
     const char *queries_dir;
+    bool lazy_queries;        /* sunset_frontend_config.lazy_queries */
     bool no_prefilter;          /* parse every file (benchmarks, debugging) */
     bool anchor_all;            /* every file counts as tied to Paddle (settings.anchor): the
                                    rule examples, which model Paddle's code */
