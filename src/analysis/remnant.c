@@ -387,6 +387,23 @@ static bool dead_parts_evidence(build_ctx *c, sunset_remnant *m, size_t a, size_
     return true;
 }
 
+/* A remnant that edits code spans what the edit takes: a definition the plan has an item for
+ * (a flag with its doc comment, a registration macro) whole, and a string's statement from its
+ * first line (`env[\n "K"\n] = "..."`: the value's line alone cannot go), as a C++ finding's
+ * (a branch from its `} else if (` line). A text edit
+ * (update-doc) stays on the text's lines. */
+static void code_range(const sunset_result *res, size_t a, size_t b, const rm_item *def, sunset_remnant *m) {
+    if (def && def->line < m->line) m->line = def->line;
+    if (def && def->end > m->end_line) m->end_line = def->end;
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &res->findings[i];
+        bool cpp = sunset_lang_for_path(f->path) == SUNSET_LANG_CPP; /* its statements: a branch, a stream */
+        if ((f->ctx == SUNSET_CTX_STRING || cpp) && f->stmt.line && f->stmt.line < m->line &&
+            f->stmt.end_line >= f->span.line)
+            m->line = f->stmt.line;
+    }
+}
+
 static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, bool doc_file) {
     const sunset_remnant_settings *st = &c->rs->remnants;
     sunset_remnant *m = remnant_push(out, c->res, a, b);
@@ -411,9 +428,11 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     sb fix = {0};
     int rc = -1;
     /* a string the plan reads as a registration or an import is code to it: the plan decides;
-     * a comment inside a dead definition (a flag's doc comment) goes with the definition */
+     * a comment inside a dead definition goes with the definition, and one inside a flag's or
+     * a registration's extent (a flag's doc comment) takes the definition's action, live or not */
     bool in_dead = it && !it->live && it->kind != RM_IMPORT && it->kind != RM_REGISTRATION;
-    if (doc_file || (!code && !(text && it) && !in_dead)) {
+    bool unit = it && (it->kind == RM_FLAG || it->kind == RM_PASS || it->kind == RM_OP);
+    if (doc_file || (!code && !(text && it) && !in_dead && !unit)) {
         m->action = SUNSET_ACT_DOC;
         if (!evidence(m, doc_file ? "a document" : "only in comments, docstrings or strings")) goto cleanup;
         sb_puts(&fix, "reword or drop the text that names the retired mechanism");
@@ -461,6 +480,7 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     /* a rule's "delete ..." hint is wrong here: deleting breaks the live consumer */
     if (!lead) lead = &c->res->findings[a]; /* strings only, decided by the plan */
     if (m->action != SUNSET_ACT_DOC) m->basis = it;
+    if (m->action != SUNSET_ACT_DOC) code_range(c->res, a, b, unit ? it : NULL, m);
     if (m->action == SUNSET_ACT_MIGRATE && strncmp(lead->fix, "delete", 6) == 0)
         sb_puts(&fix, "move the consumer off it first, then delete the legacy use");
     else if (m->action == SUNSET_ACT_MIGRATE)
@@ -481,12 +501,24 @@ static bool same_str(const char *a, const char *b) {
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+/* Is the finding on a C/C++ #include line? */
+static bool include_line(const sunset_finding *f) {
+    const char *p = f->snippet;
+    if (!p || f->ctx != SUNSET_CTX_CODE) return false;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p++ != '#') return false;
+    while (*p == ' ' || *p == '\t') p++;
+    return strncmp(p, "include", 7) == 0;
+}
+
 /* Two line remnants are one edit when the same plan item decided both, or when they touch (no line between), ask the same action of
  * the same consumer and their leading findings share the enclosing scope: a statement over
  * several lines, a run of CMake list entries, a block of one function. */
 static bool one_edit(const sunset_result *res, const sunset_remnant *a, const sunset_remnant *b) {
     const sunset_finding *fa = &res->findings[a->findings[0]], *fb = &res->findings[b->findings[0]];
     if (a->basis && a->basis == b->basis) return true; /* one plan item: one removal */
+    /* each include is its own edit: one goes, the next is replaced, as what it brings is used */
+    if (include_line(fa) && include_line(fb)) return false;
     return b->line <= a->end_line + 1 && a->action == b->action && same_str(a->consumer, b->consumer) &&
            same_str(fa->enc_kind, fb->enc_kind) && same_str(fa->enc_name, fb->enc_name) &&
            fa->enc_start == fb->enc_start;

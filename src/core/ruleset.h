@@ -120,6 +120,8 @@ typedef struct sunset_cross_file {
  * flag_types. Empty = none. */
 typedef struct sunset_macro_roles {
     vec op, pass, use;             /* char * */
+    vec kernel;                    /* char *: the op macros that register a kernel of the op, not
+                                    * the operator (its users need the operator's registration) */
     char *flag_stem;               /* NULL = no flag definers */
     vec flag_prefixes, flag_types; /* char * */
 } sunset_macro_roles;

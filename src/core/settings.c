@@ -346,15 +346,15 @@ static int load_flag_role(loader *L, const cJSON *x, sunset_macro_roles *m) {
     return 0;
 }
 
-/* settings.macros.roles: {"op": [...], "pass": [...], "use": [...], "flag": {...}}: the
+/* settings.macros.roles: {"op": [...], "pass": [...], "use": [...], "kernel": [...], "flag": {...}}: the
  * registration and link macros the cross-file index reads (sunset_macro_roles). */
 static int load_roles(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"op", "pass", "use", "flag", NULL};
+    static const char *const allowed[] = {"op", "pass", "use", "kernel", "flag", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "roles", "\"roles\" must be an object");
     if (ld_check_fields(L, x, "\"macros.roles\"", allowed)) return -1;
     sunset_macro_roles *m = &L->rs->macro_roles;
-    vec *lists[] = {&m->op, &m->pass, &m->use};
-    if (string_lists(L, x, allowed, lists, 3)) return -1;
+    vec *lists[] = {&m->op, &m->pass, &m->use, &m->kernel};
+    if (string_lists(L, x, allowed, lists, 4)) return -1;
     const cJSON *fl = cJSON_GetObjectItemCaseSensitive(x, "flag");
     return fl ? load_flag_role(L, fl, m) : 0;
 }
@@ -432,7 +432,7 @@ void settings_init(sunset_ruleset *rs) {
     cross_file_init(&rs->cross_file);
     rs->tasks = rs->cmake_targets = rs->cmake_keywords = VEC_INIT(char *);
     sunset_macro_roles *m = &rs->macro_roles;
-    m->op = m->pass = m->use = m->flag_prefixes = m->flag_types = VEC_INIT(char *);
+    m->op = m->pass = m->use = m->kernel = m->flag_prefixes = m->flag_types = VEC_INIT(char *);
 }
 
 int sunset_ruleset_task_max(const sunset_ruleset *rs) {
@@ -445,7 +445,7 @@ void settings_free(sunset_ruleset *rs) {
     sunset_anchor_free(&rs->anchor);
     sunset_macro_roles *m = &rs->macro_roles;
     vec *strs[] = {&rs->tasks, &rs->cmake_targets, &rs->cmake_keywords, &m->op, &m->pass, &m->use,
-                   &m->flag_prefixes, &m->flag_types};
+                   &m->kernel, &m->flag_prefixes, &m->flag_types};
     for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
         for (size_t i = 0; i < strs[k]->n; i++) sunset_free(VEC_AT(strs[k], char *, i));
         vec_free(strs[k]);

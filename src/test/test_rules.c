@@ -94,7 +94,9 @@ static const bad_case bad[] = {
     {"cmake sources not a list", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
                           "\"cmake\":{\"sections\":{\"sources\":\"SRCS\"}}}}", "\"sources\" must be an array of strings"},
     {"unknown macro role", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
-                          "\"macros\":{\"roles\":{\"kernel\":[\"PD_REGISTER_KERNEL\"]}}}}", "unknown field \"kernel\" in \"macros.roles\""},
+                          "\"macros\":{\"roles\":{\"kernels\":[\"PD_REGISTER_KERNEL\"]}}}}", "unknown field \"kernels\" in \"macros.roles\""},
+    {"kernel role not a list", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
+                          "\"macros\":{\"roles\":{\"kernel\":\"PD_REGISTER_KERNEL\"}}}}", "\"kernel\" must be an array of strings"},
     {"flag role without stem", "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
                           "\"macros\":{\"roles\":{\"flag\":{\"types\":[\"bool\"]}}}}}", "\"flag\" needs \"stem\""},
     {"unknown language", RULE("{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"go\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}}"),

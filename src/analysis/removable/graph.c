@@ -124,6 +124,36 @@ static void section_values(const ix_file *F, const ix_cmd *k, const vec *secs, v
     }
 }
 
+/* Is the op registration w of file F a call of a kernel macro (settings.macros.roles.kernel):
+ * the file's namespace-level macro call on w's line, "NAME arg", NAME one of them? */
+static bool kernel_macro(const ctx *c, const ix_file *F, const ix_word *w) {
+    const vec *k = c->ix->roles ? &c->ix->roles->kernel : NULL;
+    for (size_t i = 0; k && k->n && i < F->macros.n; i++) {
+        const ix_word *m = &VEC_AT(&F->macros, ix_word, i);
+        const char *sp = strchr(m->text, ' ');
+        if (m->line != w->line || !sp || strcmp(sp + 1, w->text)) continue;
+        for (size_t j = 0; j < k->n; j++) {
+            const char *name = VEC_AT(k, char *, j);
+            if (strlen(name) == (size_t)(sp - m->text) && !memcmp(name, m->text, (size_t)(sp - m->text))) return true;
+        }
+    }
+    return false;
+}
+
+/* A kernel registration stands apart from its operator only when the tree registers the
+ * operator too (else it is the op's one registration, and its users are its own). */
+static void kernels_with_operator(ctx *c) {
+    for (size_t i = 0; i < c->passes.n; i++) {
+        wordref *w = &VEC_AT(&c->passes, wordref, i);
+        if (!w->kernel) continue;
+        bool op = false;
+        for (size_t j = 0; j < c->passes.n && !op; j++) {
+            const wordref *o = &VEC_AT(&c->passes, wordref, j);
+            op = o->op && !o->kernel && !strcmp(o->w->text, w->w->text);
+        }
+        w->kernel = op;
+    }
+}
 
 /* Per-file arrays, and every top-level class, CMake command, flag and pass in one list each. */
 static int collect(ctx *c) {
@@ -168,16 +198,17 @@ static int collect(ctx *c) {
             if (!vec_push(&c->cmds, &r)) return -1;
         }
         for (size_t i = 0; i < F->flag_defs.n; i++) {
-            wordref w = {f, &VEC_AT(&F->flag_defs, ix_word, i), false};
+            wordref w = {f, &VEC_AT(&F->flag_defs, ix_word, i), false, false};
             if (!vec_push(&c->flags, &w)) return -1;
         }
         for (size_t i = 0; i < F->pass_regs.n; i++) {
-            wordref w = {f, &VEC_AT(&F->pass_regs, ix_word, i), false};
+            wordref w = {f, &VEC_AT(&F->pass_regs, ix_word, i), false, false};
             if (!vec_push(&c->passes, &w)) return -1;
         }
         /* operators are run by type name as passes are applied by theirs: the same analysis */
         for (size_t i = 0; i < F->op_regs.n; i++) {
-            wordref w = {f, &VEC_AT(&F->op_regs, ix_word, i), true};
+            const ix_word *reg = &VEC_AT(&F->op_regs, ix_word, i);
+            wordref w = {f, reg, true, kernel_macro(c, F, reg)};
             if (!vec_push(&c->passes, &w)) return -1;
         }
     }
@@ -507,6 +538,7 @@ int rm_graph_build(ctx *c) {
     c->flags = VEC_INIT(wordref);
     c->passes = VEC_INIT(wordref);
     if (collect(c) || add_edges(c) || weigh_edges(c) || add_targets(c) || link_targets(c)) return -1;
+    kernels_with_operator(c);
     return flag_pass_users(c) || rm_func_callers(c) ? -1 : 0;
 }
 

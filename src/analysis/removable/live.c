@@ -203,11 +203,12 @@ static void files_classes_targets_live(ctx *c, const vec *leg, const vec *cu) {
     }
 }
 
-/* An operator its own live registering file runs by type (ix_file.op_runs) is live. */
+/* An operator its own live registering file runs by type (ix_file.op_runs) is live; running
+ * it by type needs the operator's registration, not a kernel's (wordref.kernel). */
 static void ops_run_by_definer(ctx *c, bool *changed) {
     for (size_t i = 0; i < c->passes.n; i++) {
         const wordref *w = &VEC_AT(&c->passes, wordref, i);
-        if (!w->op || !c->pn[i].legacy || c->pn[i].live || !file_live(c, w->file)) continue;
+        if (!w->op || w->kernel || !c->pn[i].legacy || c->pn[i].live || !file_live(c, w->file)) continue;
         const ix_file *F = c->files[w->file];
         for (size_t j = 0; j < F->op_runs.n; j++) {
             const ix_word *r = &VEC_AT(&F->op_runs, ix_word, j);
@@ -218,8 +219,24 @@ static void ops_run_by_definer(ctx *c, bool *changed) {
     }
 }
 
+/* Is file f, a user of kernel registration w's op name, another registration of the same
+ * kernel (`REGISTER_OP_CUSTOM_DEVICE_KERNEL(x, dev, ops::XKernel<...>)`, the GPU file's
+ * PD_REGISTER_STRUCT_KERNEL): does it name a legacy class of a header w's file includes, the
+ * kernel it registers too? Such a use dies with the kernel: it keeps nothing live. */
+static bool kernel_sibling(const ctx *c, const wordref *w, size_t f) {
+    for (size_t e = 0; e < c->out[w->file].n; e++) {
+        size_t h = VEC_AT(&c->out[w->file], edge, e).to;
+        for (size_t q = 0; q < c->file_classes[h].n; q++) {
+            size_t k = VEC_AT(&c->file_classes[h], size_t, q);
+            if (c->cn[k].legacy && ix_file_uses(c->files[f], VEC_AT(&c->classes, cls, k).c->name)) return true;
+        }
+    }
+    return false;
+}
+
 /* Flags and passes that live code uses are live, and so is the legacy file defining them
  * (a pass registered in a legacy file that a live file names in USE_PASS keeps that file).
+ * A kernel registration (wordref.kernel) is not kept by another registration of its kernel.
  * Returns whether anything changed. */
 static bool flags_passes_live(ctx *c) {
     bool changed = false;
@@ -235,7 +252,7 @@ static bool flags_passes_live(ctx *c) {
             const vec *us = kind ? &c->pass_users[i] : &c->flag_users[i];
             for (size_t j = 0; j < us->n; j++) {
                 size_t f = VEC_AT(us, size_t, j);
-                if (!file_live(c, f)) continue;
+                if (!file_live(c, f) || (w->kernel && kernel_sibling(c, w, f))) continue;
                 if (nodes[i].legacy && !callers_full(&nodes[i])) {
                     if (nodes[i].live) rm_add_caller(c, &nodes[i], rm_fmt("%s uses %s", c->files[f]->path, name));
                     else make_live(c, &nodes[i], rm_fmt("%s uses %s", c->files[f]->path, name), &changed);

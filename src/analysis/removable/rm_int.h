@@ -72,6 +72,9 @@ typedef struct wordref {
     size_t file;
     const ix_word *w;
     bool op;             /* in passes: an operator registration (run by type name, like a pass) */
+    bool kernel;         /* an op's kernel registration (settings.macros.roles.kernel), when the
+                          * tree also registers the operator itself: the op's users and runs by
+                          * type need that registration, not this one (graph.c) */
 } wordref;
 
 typedef struct ctx {

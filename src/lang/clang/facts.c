@@ -143,6 +143,104 @@ static sunset_str_use string_use(const cscan *c, int32_t i, bool in_dir, int *ar
     return SUNSET_USE_NONE;
 }
 
+/* A string literal inserted into a stream (`os << "x_: "` or `"x_: " << ...`): its statement,
+ * from the string's line to the line of the `;` that ends it (brackets skipped), so that a
+ * label and the member it prints on the next line (`<< strategy.x_ << std::endl;`) are one
+ * statement. All 0 when the string is no `<<` operand or the statement ends nowhere near. */
+static sunset_span stream_stmt(const cscan *c, int32_t i, bool in_dir) {
+    sunset_span none = {0, 0, 0, 0};
+    int32_t lo = i, hi = i, p, q;
+    while (is_string_tok(c, p = pv(c, lo, in_dir))) lo = p;
+    while (is_string_tok(c, q = nx(c, hi, in_dir))) hi = q;
+    if (!teq(c, p, "<<") && !teq(c, q, "<<")) return none;
+    for (int32_t k = q, steps = 0; k >= 0 && steps < 256; k = nx(c, k, in_dir), steps++) {
+        if (is_p(c, k, P_SEMI)) {
+            sunset_span s = clang_span_of(c, c->t[i].start, c->t[k].end);
+            s.col = s.end_col = 0;
+            return s.end_line > s.line ? s : none; /* one line: the line is the statement */
+        }
+        if (is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK))
+            return none; /* the statement does not end at this level */
+        if ((is_p(c, k, P_LPAREN) || is_p(c, k, P_LBRACK)) && c->t[k].match > k) k = c->t[k].match;
+    }
+    return none;
+}
+
+/* A branch longer than this is no one edit: the condition's string stays a line of its own. */
+#define BRANCH_LINES 8
+
+/* A string literal in the condition of an `if` whose body is a braced block: the branch, from
+ * the `if` line to its closing brace's line (the line before it when that line goes on, `}
+ * else if (...) {`, and the branch itself is an `else if`: the next branch's header stays).
+ * All 0 otherwise: a first `if` followed by an `else` cannot lose its lines alone. */
+static sunset_span branch_stmt(const cscan *c, int32_t i, bool in_dir) {
+    sunset_span none = {0, 0, 0, 0};
+    int32_t open = -1;
+    for (int32_t k = pv(c, i, in_dir), steps = 0; k >= 0 && steps < 64; k = pv(c, k, in_dir), steps++) {
+        if ((is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) && c->t[k].match >= 0 && c->t[k].match < k) {
+            k = c->t[k].match;
+            continue;
+        }
+        if (is_p(c, k, P_LPAREN) && is_kw(c, pv(c, k, in_dir), "if")) {
+            open = k;
+            break;
+        }
+        if (is_p(c, k, P_LPAREN) || is_p(c, k, P_LBRACK)) continue;
+        if (is_p(c, k, P_SEMI) || is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE)) return none;
+    }
+    if (open < 0 || c->t[open].match <= open) return none;
+    int32_t kw = pv(c, open, in_dir), body = nx(c, c->t[open].match, in_dir);
+    if (!is_p(c, body, P_LBRACE) || c->t[body].match <= body) return none;
+    int32_t close = c->t[body].match, after = nx(c, close, in_dir), before = pv(c, kw, in_dir);
+    bool elif = is_kw(c, before, "else");
+    uint32_t first = clang_line_of(c, c->t[elif ? before : kw].start), last = clang_line_of(c, c->t[close].start);
+    bool goes_on = after >= 0 && clang_line_of(c, c->t[after].start) == last;
+    if (elif && (before < 1 || !is_p(c, pv(c, before, in_dir), P_RBRACE))) return none;
+    if (goes_on && !(elif && is_kw(c, after, "else"))) return none;
+    if (goes_on) last--;
+    if (last - first >= BRANCH_LINES) return none;
+    if (elif && clang_line_of(c, c->t[pv(c, before, in_dir)].start) != first) return none;
+    return (sunset_span){first, 0, last, 0};
+}
+
+/* A name in a simple statement over several lines (`x_ = std::make_unique<ParallelExecutor>(\n
+ * a,\n b);`): the statement, from its first token's line to the `;` that ends it, brackets
+ * skipped, at most BRANCH_LINES long. All 0 for one line, or where a brace comes first (a
+ * definition, a block). */
+static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir) {
+    sunset_span none = {0, 0, 0, 0};
+    if (in_dir) return none;
+    int32_t first = i, end = -1;
+    for (int32_t k = pv(c, i, in_dir), steps = 0; k >= 0; k = pv(c, k, in_dir), steps++) {
+        if (steps > 256) return none;
+        if ((is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) && c->t[k].match >= 0 && c->t[k].match < k) {
+            first = k = c->t[k].match;
+            continue;
+        }
+        if (is_p(c, k, P_SEMI) || is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_LPAREN) ||
+            is_p(c, k, P_LBRACK) || teq(c, k, ":")) /* `private:`, `case x:` end what is before */
+            break;
+        first = k;
+    }
+    for (int32_t k = nx(c, i, in_dir), steps = 0; k >= 0 && steps < 256; k = nx(c, k, in_dir), steps++) {
+        if (is_p(c, k, P_SEMI)) {
+            end = k;
+            break;
+        }
+        if (is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) return none;
+        if ((is_p(c, k, P_LPAREN) || is_p(c, k, P_LBRACK)) && c->t[k].match > k) k = c->t[k].match;
+    }
+    if (end < 0) return none;
+    uint32_t a = clang_line_of(c, c->t[first].start), z = clang_line_of(c, c->t[end].start);
+    if (z <= a || z - a >= BRANCH_LINES) return none;
+    return (sunset_span){a, 0, z, 0};
+}
+
+static sunset_span string_stmt(const cscan *c, int32_t i, bool in_dir) {
+    sunset_span s = stream_stmt(c, i, in_dir);
+    return s.line ? s : branch_stmt(c, i, in_dir);
+}
+
 static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
                          const char *call) {
     sunset_span at = clang_span_of(c, s, s);
@@ -178,7 +276,7 @@ void clang_emit_tokens(cscan *c) {
             int arg;
             sunset_str_use use = string_use(c, i, in_dir, &arg);
             sunset_emit_string(c->sink, clang_span_of(c, cs, cs), c->d + cs, ce - cs, cl, use, arg,
-                               (sunset_span){0, 0, 0, 0});
+                               string_stmt(c, i, in_dir));
             continue;
         }
         if (t->kind != TK_IDENT) continue;
@@ -214,6 +312,8 @@ void clang_emit_tokens(cscan *c) {
             f.qual = c->tmp2.s;
             f.qual_len = c->tmp2.len;
         }
+        f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
+        if (!f.stmt.line) f.stmt = simple_stmt(c, i, in_dir);
         sunset_emit(c->sink, &f);
 
         int32_t p = pv(c, i, in_dir);

@@ -546,6 +546,23 @@ static bool sole_entry(TSNode n) {
            ts_node_named_child_count(lit) == 1;
 }
 
+/* Is string_content n the value of an assignment, whole or an operand of the operators that
+ * make it (`env["K"] = "..."`, `cmd = ('grep x ' + f + ' | wc')`)? Its line alone cannot go:
+ * it would leave an assignment without a value or a dangling `+ f`. */
+static bool assigned_value(TSNode n) {
+    TSNode s = ts_node_parent(n), p;
+    if (ts_node_is_null(s) || strcmp(ts_node_type(s), "string")) return false;
+    for (p = ts_node_parent(s); !ts_node_is_null(p); s = p, p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (strcmp(t, "concatenated_string") && strcmp(t, "parenthesized_expression") && strcmp(t, "binary_operator"))
+            break;
+    }
+    if (ts_node_is_null(p)) return false;
+    const char *t = ts_node_type(p);
+    return (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) &&
+           ts_node_eq(ts_node_child_by_field_name(p, "right", 5), s);
+}
+
 /* Where code puts the string whose content n is (sunset_str_use): the string itself, or the
  * concatenation or parentheses holding it, as a call's argument (*arg its position, -1 a
  * keyword's value), a subscript's key, a dict literal's key or a comparison's operand. */
@@ -591,7 +608,7 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
         while (t.n && (t.s[t.n - 1] == '\r' || t.s[t.n - 1] == '\n')) t.n--, at.end_col--;
     /* a call's string argument takes its statement (`raise TypeError(\n "..."\n)`), so do a
      * raise's or assert's message and the only entry of a list (`black_list = [\n "X",\n]`
-     * is rewritten whole); not a
+     * is rewritten whole) and an assignment's value; not a
      * docstring or comment (removing a word there is an edit) nor one entry of a longer list
      * (removing one name from a tool list leaves the list) */
     at = py_file_span(sc, at);
@@ -600,7 +617,7 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
         sunset_str_use use = string_use(n, &arg);
         /* a key, a subscript or an operand is edited where it stands, not with its statement */
         bool stmt = sc->stmt_end && (use == SUNSET_USE_NONE || use == SUNSET_USE_ARG) &&
-                    (call || sc->stmt_message || sole_entry(n));
+                    (call || sc->stmt_message || sole_entry(n) || assigned_value(n));
         sunset_emit_string(sc->sink, at, t.s, t.n, call, use, arg,
                            stmt ? py_file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0});
     } else {

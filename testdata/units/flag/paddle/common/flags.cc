@@ -1,0 +1,12 @@
+#include "paddle/common/flags.h"
+
+/**
+ * Distributed related FLAG
+ * Name: FLAGS_allreduce_record_one_event
+ * Since Version: 2.2.0
+ * Example: FLAGS_allreduce_record_one_event=true makes the fused allreduce
+ *          op handle wait on one event.
+ */
+PHI_DEFINE_EXPORTED_bool(allreduce_record_one_event,
+                         false,
+                         "Wait on one event in the fused allreduce.");
