@@ -389,7 +389,7 @@ typedef struct index_take {
     const sunset_source *src;
 } index_take;
 
-static bool take_index(void *ud, void *bytes, size_t n) {
+static bool take_index(void *ud, const void *bytes, size_t n) {
     index_take *u = ud;
     return u->ix->adopt(u->ix->ud, u->src, bytes, n);
 }
@@ -401,8 +401,7 @@ static void index_file(sunset_engine *e, const sunset_source *src, uint64_t key,
     const sunset_indexer *ix = e->o->indexer;
     index_take u = {ix, src};
     bool cached = key && ix->adopt && ix->export_fn;
-    if (cached && sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, take_index,
-                                         &u, ix->export_fn))
+    if (cached && sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, take_index, &u))
         return;
     const void *block = NULL;
     size_t n = 0;
@@ -552,13 +551,13 @@ typedef struct export_take {
     bool found;
 } export_take;
 
-static bool take_exports(void *ud, void *bytes, size_t n) {
+static bool take_exports(void *ud, const void *bytes, size_t n) {
     export_take *t = ud;
-    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((char *)bytes)[0] != '\n' ? n : 0) != NULL;
+    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((const char *)bytes)[0] != '\n' ? n : 0) != NULL;
     return false; /* copied: the entry stays the cache's */
 }
 
-static bool take_copy(void *ud, void *bytes, size_t n) {
+static bool take_copy(void *ud, const void *bytes, size_t n) {
     sb_putn(ud, bytes, n);
     return false; /* copied: the entry stays the cache's */
 }
@@ -594,8 +593,7 @@ static bool replay_vouched(worker *w, const char *path, const vouch_rec *r) {
     if (ix && src.lang != SUNSET_LANG_NONE && !w->premarks) { /* a second scan: indexed by the first */
         index_take u = {ix, &src};
         if (!ix->adopt || !ix->export_fn ||
-            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r->key, src.len, r->digest, take_index, &u,
-                                    ix->export_fn))
+            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r->key, src.len, r->digest, take_index, &u))
             return false;
         w->indexed = true;
     }
@@ -622,9 +620,9 @@ static bool scan_vouched(worker *w, const char *path) {
     sb imports = {0}, exports = {0};
     bool flow = in_xflow(w, path, (sunset_lang)r.lang);
     if (flow) {
-        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XIMPORTS, r.key, r.len, r.digest, take_copy, &imports, NULL);
+        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XIMPORTS, r.key, r.len, r.digest, take_copy, &imports);
         sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, findings_key(e, r.key), r.len, r.digest, take_copy,
-                               &exports, NULL);
+                               &exports);
     }
     bool ok = (!flow || (imports.len && exports.len && !imports.oom && !exports.oom)) && replay_vouched(w, path, &r);
     if (ok && flow) {
@@ -667,7 +665,7 @@ static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     /* a module whose exports the cache lost is scanned again: its importers need them */
     export_take t = {e->xf, src->path, false};
     if (sink->exports && (sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, c->key, src->len, c->digest,
-                                                 take_exports, &t, NULL), !t.found))
+                                                 take_exports, &t), !t.found))
         return false;
     return sunset_cache_replay(e->o->cache, c->key, src->len, c->digest, src->path, &w->res);
 }

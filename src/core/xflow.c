@@ -37,9 +37,73 @@ struct xflow {
     char **kept;     /* per module: its import statements as noted, one a line, when kept; owned */
     vec *imports;    /* per module: ximport */
     bool *anchored;  /* per module: its first scan was run (not replayed) and tied it to Paddle */
+    /* a module's name as a path without its tail ("a/b" for a/b.py and a/b/__init__.py) ->
+     * the module, open addressing: every import statement of every module tries a few
+     * candidates, and a binary search of strcmp per candidate and tail was most of it */
+    struct xslot *slots;
+    size_t cap; /* a power of two, or 0 (then the binary search) */
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+typedef struct xslot {
+    uint64_t hash;        /* 0 = empty */
+    const char *name;     /* a prefix of a module's path */
+    size_t len;
+    long py, init;        /* NAME.py, NAME/__init__.py ("__init__.py" for "" at the root): -1 none */
+} xslot;
+
+static uint64_t name_hash(const char *s, size_t n) {
+    uint64_t h = hash64(s, n, 0x70797468ull); /* "pyth" */
+    return h ? h : 1;
+}
+
+static xslot *slot_of(const xflow *x, const char *name, size_t len) {
+    uint64_t h = name_hash(name, len);
+    size_t k = h & (x->cap - 1);
+    while (x->slots[k].hash && !(x->slots[k].hash == h && x->slots[k].len == len && !memcmp(x->slots[k].name, name, len)))
+        k = (k + 1) & (x->cap - 1);
+    x->slots[k].hash = h;
+    return &x->slots[k];
+}
+
+static void table_put(xflow *x, size_t i, size_t len, bool init) {
+    xslot *e = slot_of(x, x->py[i].path, len);
+    if (!e->name) {
+        e->name = x->py[i].path;
+        e->len = len;
+        e->py = e->init = -1;
+    }
+    if (init) e->init = (long)i;
+    else e->py = (long)i;
+}
+
+/* The table; without it (out of memory) module_at falls back to the binary search. */
+static void build_table(xflow *x) {
+    size_t cap = 16;
+    while (cap < x->n_py * 4) cap *= 2; /* at most two names a module, half full */
+    if (!(x->slots = sunset_calloc(cap, sizeof *x->slots))) return;
+    x->cap = cap;
+    for (size_t i = 0; i < x->n_py; i++) {
+        const char *p = x->py[i].path;
+        size_t n = strlen(p);
+        if (n >= 3 && !strcmp(p + n - 3, ".py")) table_put(x, i, n - 3, false);
+        if (!strcmp(p, "__init__.py")) table_put(x, i, 0, true);
+        else if (n > 12 && !strcmp(p + n - 12, "/__init__.py")) table_put(x, i, n - 12, true);
+    }
+}
+
+/* The module whose name (a path without its tail) is name[0..len), by the table: NAME.py
+ * before NAME/__init__.py, or only the package (any false); -1 none. */
+static long table_module(const xflow *x, const char *name, size_t len, bool any) {
+    uint64_t h = name_hash(name, len);
+    for (size_t k = h & (x->cap - 1); x->slots[k].hash; k = (k + 1) & (x->cap - 1)) {
+        const xslot *e = &x->slots[k];
+        if (e->hash != h || e->len != len || memcmp(e->name, name, len)) continue;
+        return any && e->py >= 0 ? e->py : e->init;
+    }
+    return -1;
+}
 
 xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     xflow *x = sunset_calloc(1, sizeof *x);
@@ -54,6 +118,7 @@ xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     x->anchored = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->anchored);
     if (!x->exports || !x->imports || !x->kept || !x->anchored) return xflow_free(x), NULL;
     for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
+    build_table(x);
     return x;
 }
 
@@ -73,6 +138,7 @@ void xflow_free(xflow *x) {
     sunset_free(x->anchored);
     sunset_free(x->imports);
     sunset_free(x->py);
+    sunset_free(x->slots);
     sunset_free(x);
 }
 
@@ -100,6 +166,11 @@ static long module_at(const xflow *x, const char *dir, size_t dn, const char *re
     memcpy(p, dir, dn);
     if (sep) p[dn] = '/';
     memcpy(p + k - rn, rest, rn);
+    if (x->cap) { /* the candidates' longest form must fit as below: ".py" or "/__init__.py" */
+        long i = table_module(x, p, any ? k : dn, any);
+        const char *path = i >= 0 ? x->py[i].path : NULL;
+        return path && strlen(path) < sizeof p ? i : -1;
+    }
     for (int t = 0; t < 2; t++) {
         const char *tail = any ? tails[t] : "__init__.py";
         size_t tn = strlen(tail);
