@@ -590,9 +590,30 @@ static void path_cut(sb *b, size_t n) {
     if (b->s) b->s[n] = 0;
 }
 
+static void dir_close(walker *w, wframe *f) {
+    for (size_t i = 0; i < f->names.n; i++) sunset_free(VEC_AT(&f->names, char *, i));
+    vec_free(&f->names);
+    ign_pop_to(w, f->ign_mark);
+}
+
+/* A directory entered whose listing names a CACHEDIR.TAG: is it a cache (the tag's
+ * signature), and then one left out (ignored, counted) rather than entered for its tracked
+ * files only? The tag is read only when the listing has one: a probe per directory was
+ * ~1,650 failed opens a scan of the Paddle tree. */
+static bool cache_left_out(walker *w, wframe *f) {
+    if (!cachedir_tagged(w->abs.s)) return false;
+    if (!(w->o->gate && tracked(w, w->rel.s, true))) {
+        w->st->ignored++;
+        return true;
+    }
+    f->tracked_only = true;
+    return false;
+}
+
 /* Open the directory at w->rel / w->abs: load its .gitignore, read and sort its entries.
- * False (warned and counted) when it cannot be read. */
-static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f) {
+ * One below the walk's start (`below`) is first asked whether it is a cache (cache_left_out).
+ * False (warned and counted) when it cannot be read or is left out. */
+static bool dir_open(walker *w, bool below, bool under_ignored, bool tracked_only, wframe *f) {
     const char *rel = w->rel.len ? w->rel.s : "";
     DIR *d = w->abs.oom || w->rel.oom ? NULL : opendir(w->abs.s);
     if (!d && errno == ENAMETOOLONG) {
@@ -604,12 +625,13 @@ static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f
         warnf(w, "skipping %s: %s", *rel ? rel : ".", strerror(errno));
         return false;
     }
-    w->st->dirs++;
     *f = (wframe){VEC_INIT(char *), 0, w->rel.len, w->abs.len, w->ign.n, under_ignored, tracked_only};
     bool has_gi = false; /* the directory lists a .gitignore: only then is one opened */
+    bool has_tag = false; /* likewise a CACHEDIR.TAG */
     struct dirent *de;
     while ((de = readdir(d))) {
         has_gi |= strcmp(de->d_name, ".gitignore") == 0;
+        has_tag |= strcmp(de->d_name, "CACHEDIR.TAG") == 0;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 || walk_name_skipped(de->d_name, w->o->gate))
             continue;
         /* the entry's d_type rides in the byte after the name's NUL: a regular file or a
@@ -622,6 +644,11 @@ static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f
         if (!vec_push(&f->names, &s)) sunset_free(s);
     }
     closedir(d);
+    if (has_tag && below && cache_left_out(w, f)) {
+        dir_close(w, f);
+        return false;
+    }
+    w->st->dirs++;
     if (has_gi && w->in_git && w->o->gitignore) {
         sb gi = {0};
         sb_printf(&gi, "%s/.gitignore", w->abs.s);
@@ -630,12 +657,6 @@ static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f
     }
     if (f->names.n) qsort(f->names.v, f->names.n, sizeof(char *), cmp_names);
     return true;
-}
-
-static void dir_close(walker *w, wframe *f) {
-    for (size_t i = 0; i < f->names.n; i++) sunset_free(VEC_AT(&f->names, char *, i));
-    vec_free(&f->names);
-    ign_pop_to(w, f->ign_mark);
 }
 
 /* Take one entry of the directory f, whose path is in w->rel / w->abs; the entry's path is
@@ -668,7 +689,7 @@ static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter
     if ((ign || f->tracked_only) && !tracked(w, w->rel.s, is_dir)) {
         w->st->ignored++;
     } else if (is_dir) {
-        bool cache = strcmp(name, ".sunset-cache") == 0 || cachedir_tagged(w->abs.s);
+        bool cache = strcmp(name, ".sunset-cache") == 0; /* a tagged one: dir_open */
         if (w->o->n_exclude && globs_match(w->o->exclude, w->o->n_exclude, w->rel.s)) w->st->excluded++;
         else if (cache && !(w->o->gate && tracked(w, w->rel.s, true))) w->st->ignored++;
         else return *enter_ignored = ign, *enter_tracked = f->tracked_only || cache, true;
@@ -686,7 +707,7 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
     sb_printf(&w->abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
     vec stack = VEC_INIT(wframe);
     wframe f;
-    if (dir_open(w, under_ignored, false, &f) && !vec_push(&stack, &f)) dir_close(w, &f);
+    if (dir_open(w, false, under_ignored, false, &f) && !vec_push(&stack, &f)) dir_close(w, &f);
     while (stack.n) {
         wframe *top = &VEC_AT(&stack, wframe, stack.n - 1);
         if (top->next == top->names.n) {
@@ -698,7 +719,7 @@ static void walk_dir(walker *w, const char *rel, bool under_ignored) {
         path_cut(&w->rel, top->rel_len); /* back to this directory's path */
         path_cut(&w->abs, top->abs_len);
         bool ign = false, tracked_only = false;
-        if (take_entry(w, top, name, &ign, &tracked_only) && dir_open(w, ign, tracked_only, &f) &&
+        if (take_entry(w, top, name, &ign, &tracked_only) && dir_open(w, true, ign, tracked_only, &f) &&
             !vec_push(&stack, &f))
             dir_close(w, &f);
     }

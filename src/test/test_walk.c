@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cache.h"
 #include "core/walk.h"
 
 static char root[256];
@@ -155,6 +156,44 @@ static void start_below_root(void **state) {
     assert_false(has(&out, "a.py"));
     free_list(&out);
     assert_int_not_equal(walk_tree(root, "missing", &o, &out, &st, NULL, NULL), 0);
+}
+
+/* A directory whose CACHEDIR.TAG carries the signature is a cache, left out and counted as
+ * ignored; a CACHEDIR.TAG with other content, or a directory named like one, is walked; the
+ * walk's own start is walked whatever it holds. The tag is read only when a listing names
+ * it (dir_open), so each case is decided by the listing and then the tag's content. */
+static void cache_dirs_left_out(void **state) {
+    (void)state;
+    put("caches/tagged/CACHEDIR.TAG", SUNSET_CACHEDIR_SIGNATURE "\n");
+    put("caches/tagged/t.py", "x");
+    put("caches/tagged/deeper/u.py", "x");
+    put("caches/fake/CACHEDIR.TAG", "not a cache\n");
+    put("caches/fake/f.py", "x");
+    put("caches/CACHEDIR.TAG.d/g.py", "x");
+    put("caches/plain/h.py", "x");
+    walk_opts o = {true, NULL, 0, NULL, 0, false, NULL, NULL};
+    vec out = VEC_INIT(char *);
+    walk_stats st = {0};
+    assert_int_equal(walk_tree(root, "caches", &o, &out, &st, NULL, NULL), 0);
+    assert_false(has(&out, "caches/tagged/t.py"));
+    assert_false(has(&out, "caches/tagged/deeper/u.py"));
+    assert_false(has(&out, "caches/tagged/CACHEDIR.TAG"));
+    assert_true(has(&out, "caches/fake/f.py"));
+    assert_true(has(&out, "caches/fake/CACHEDIR.TAG"));
+    assert_true(has(&out, "caches/CACHEDIR.TAG.d/g.py"));
+    assert_true(has(&out, "caches/plain/h.py"));
+    assert_int_equal(st.ignored, 1);
+    assert_int_equal(st.dirs, 4); /* caches, fake, CACHEDIR.TAG.d, plain: not the cache */
+    free_list(&out);
+    out = VEC_INIT(char *);
+    walk_stats st2 = {0};
+    assert_int_equal(walk_tree(root, "caches/tagged", &o, &out, &st2, NULL, NULL), 0);
+    assert_true(has(&out, "caches/tagged/t.py"));
+    assert_true(has(&out, "caches/tagged/deeper/u.py"));
+    free_list(&out);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/caches'", root);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void glob_cases(void **state) {
@@ -503,6 +542,7 @@ int main(void) {
         cmocka_unit_test(honours_gitignore),
         cmocka_unit_test(include_exclude),
         cmocka_unit_test(start_below_root),
+        cmocka_unit_test(cache_dirs_left_out),
         cmocka_unit_test(glob_cases),
         cmocka_unit_test(glob_shortcuts),
         cmocka_unit_test(glob_many_stars),
