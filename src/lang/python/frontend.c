@@ -535,24 +535,24 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
     if (!vec_push(&sc->scopes, &f)) sc->oom = true;
 }
 
-/* Is string_content n the whole of the only element of a list, tuple or set literal? */
-static bool sole_entry(TSNode n) {
-    TSNode str = ts_node_parent(n);
-    if (ts_node_is_null(str) || strcmp(ts_node_type(str), "string")) return false;
-    TSNode lit = ts_node_parent(str);
+/* The three questions below are asked of a string_content's string node `str` and its parent
+ * `up` (may be null), found once by emit_text_node: ts_node_parent walks down from the
+ * root, and each question asking them again was most of a Python parse's parent calls. */
+
+/* Is the string (content and all) the only element of a list, tuple or set literal `lit`? */
+static bool sole_entry(TSNode lit) {
     if (ts_node_is_null(lit)) return false;
     const char *t = ts_node_type(lit);
     return (!strcmp(t, "list") || !strcmp(t, "tuple") || !strcmp(t, "set")) &&
            ts_node_named_child_count(lit) == 1;
 }
 
-/* Is string_content n the value of an assignment, whole or an operand of the operators that
+/* Is the string `str` the value of an assignment, whole or an operand of the operators that
  * make it (`env["K"] = "..."`, `cmd = ('grep x ' + f + ' | wc')`)? Its line alone cannot go:
  * it would leave an assignment without a value or a dangling `+ f`. */
-static bool assigned_value(TSNode n) {
-    TSNode s = ts_node_parent(n), p;
-    if (ts_node_is_null(s) || strcmp(ts_node_type(s), "string")) return false;
-    for (p = ts_node_parent(s); !ts_node_is_null(p); s = p, p = ts_node_parent(p)) {
+static bool assigned_value(TSNode str, TSNode up) {
+    TSNode s = str, p;
+    for (p = up; !ts_node_is_null(p); s = p, p = ts_node_parent(p)) {
         const char *t = ts_node_type(p);
         if (strcmp(t, "concatenated_string") && strcmp(t, "parenthesized_expression") && strcmp(t, "binary_operator"))
             break;
@@ -563,14 +563,13 @@ static bool assigned_value(TSNode n) {
            ts_node_eq(ts_node_child_by_field_name(p, "right", 5), s);
 }
 
-/* Where code puts the string whose content n is (sunset_str_use): the string itself, or the
+/* Where code puts the string `str` (sunset_str_use): the string itself, or the
  * concatenation or parentheses holding it, as a call's argument (*arg its position, -1 a
  * keyword's value), a subscript's key, a dict literal's key or a comparison's operand. */
-static sunset_str_use string_use(TSNode n, int *arg) {
-    TSNode s = ts_node_parent(n), p;
+static sunset_str_use string_use(TSNode str, TSNode up, int *arg) {
+    TSNode s = str, p;
     *arg = -1;
-    if (ts_node_is_null(s) || strcmp(ts_node_type(s), "string")) return SUNSET_USE_NONE;
-    for (p = ts_node_parent(s); !ts_node_is_null(p); s = p, p = ts_node_parent(p))
+    for (p = up; !ts_node_is_null(p); s = p, p = ts_node_parent(p))
         if (strcmp(ts_node_type(p), "concatenated_string") && strcmp(ts_node_type(p), "parenthesized_expression"))
             break;
     if (ts_node_is_null(p)) return SUNSET_USE_NONE;
@@ -613,11 +612,14 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
      * (removing one name from a tool list leaves the list) */
     at = py_file_span(sc, at);
     if (ctx == SUNSET_CTX_STRING) {
-        int arg;
-        sunset_str_use use = string_use(n, &arg);
+        int arg = -1;
+        TSNode str = ts_node_parent(n), up = str;
+        bool in_str = !ts_node_is_null(str) && !strcmp(ts_node_type(str), "string");
+        if (in_str) up = ts_node_parent(str);
+        sunset_str_use use = in_str ? string_use(str, up, &arg) : SUNSET_USE_NONE;
         /* a key, a subscript or an operand is edited where it stands, not with its statement */
         bool stmt = sc->stmt_end && (use == SUNSET_USE_NONE || use == SUNSET_USE_ARG) &&
-                    (call || sc->stmt_message || sole_entry(n) || assigned_value(n));
+                    (call || sc->stmt_message || (in_str && (sole_entry(up) || assigned_value(str, up))));
         sunset_emit_string(sc->sink, at, t.s, t.n, call, use, arg,
                            stmt ? py_file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0});
     } else {
