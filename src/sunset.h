@@ -270,6 +270,10 @@ typedef struct sunset_frontend_config {
     const char *compile_db_dir;   /* -p DIR: compile_commands.json directory, or NULL */
     const char *root;             /* scan root (absolute) */
     unsigned parse_budget_ms;     /* per-file parse budget, 0 = none */
+    /* the queries compiled before under this very configuration (the content cache keeps the
+     * record, in a namespace of the query files' and rules' bytes and the binary): a frontend
+     * may compile them when a file first needs them instead of at init */
+    bool lazy_queries;
 } sunset_frontend_config;
 
 /* Errors from init: one line, "FILE:LINE:COL: message" when a position is known. */

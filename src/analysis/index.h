@@ -109,8 +109,9 @@ typedef struct ix_file {
     uint64_t *attr;         /* Python: sorted ix_attr_key of each name an import binds that a scope
                                uses only as an attribute (`base.core`, `core` imported) */
     size_t n_attr;
-    uint64_t facts;         /* a digest of every field above but size and n_lines, never 0,
-                               taken when the file is lexed (index/digest.c: ix_file_facts) */
+    uint64_t facts;         /* a digest of every field above but size and n_lines, taken when
+                               the file is lexed for the content cache (index/digest.c:
+                               ix_file_facts); 0 until then, and without the cache */
 } ix_file;
 
 struct sunset_macro_roles;
@@ -126,6 +127,14 @@ typedef struct sunset_index {
     bool finished;
     bool oom;               /* a file could not be indexed (out of memory) */
     size_t replayed;        /* files adopted from the content cache (sunset_index_adopt), not lexed */
+    /* adopted entries still as the cache's bytes (offsets, never written: rebasing them where
+     * they lie copied every page of the cache's mapping, a fault and a TLB shootdown each, most
+     * of a warm run's system time); rebased into copies by finish, or by sunset_index_realize
+     * after a lazy finish. Under mu until finish. */
+    vec pending;            /* of struct ix_raw (index.c) */
+    bool lazy;              /* finish keeps them as bytes (sunset_index_set_lazy) */
+    size_t *raw;            /* after a lazy finish: per position in files, the bytes' length when
+                               still bytes, else 0; NULL = none */
     const struct sunset_macro_roles *roles; /* settings.macros.roles (borrowed), NULL = none */
     /* the files' memory (index.c): each packed into a block carved from these chunks, each
      * chunk starting with the previous one's address; under mu */
@@ -151,15 +160,24 @@ int sunset_index_add(sunset_index *ix, const sunset_source *src);
 int sunset_index_add_keep(sunset_index *ix, const sunset_source *src, const void **block, size_t *n);
 /* dst: a copy of the n bytes of an entry at live (from add_keep or adopt); rebased to offsets. */
 void sunset_index_export(char *dst, const void *live, size_t n);
-/* Add src's entry from n bytes sunset_index_export wrote for the same path and content,
- * in place: they are checked (every offset inside them, aligned, the arrays whole), rebased
- * and then belong to the index's file list; they must stay valid until sunset_index_free.
- * True, or false (nothing added, bytes unchanged) when they do not fit src (path, language,
- * size) or do not decode. Thread-safe. */
-bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, void *bytes, size_t n);
+/* Add src's entry from n bytes sunset_index_export wrote for the same path and content:
+ * they are checked (every offset inside them, aligned, the arrays whole) and never written;
+ * finish (or sunset_index_realize) rebases a copy of them into the index's memory. They must
+ * stay valid until then, or until sunset_index_free. True, or false (nothing added) when they
+ * do not fit src (path, language, size) or do not decode. Thread-safe. */
+bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, const void *bytes, size_t n);
 
 /* Sort by path; call once after every add. */
 void sunset_index_finish(sunset_index *ix);
+/* Before any add: finish leaves the adopted entries as bytes. Until sunset_index_realize,
+ * the only questions such an index answers are sunset_index_facts_digest,
+ * sunset_index_file_pos and sunset_index_file_lines (sunset_index_file gives NULL for an
+ * entry still in bytes; nothing may read ix->files): a warm run whose removal plan is kept
+ * needs no more, and so never rebases (or copies) the cache's entries of every file. */
+void sunset_index_set_lazy(sunset_index *ix);
+/* Rebase every entry a lazy finish left as bytes: afterwards the index is a finished one.
+ * false on out of memory (then ix->oom). */
+bool sunset_index_realize(sunset_index *ix);
 
 /* Every fact of a finished index but its files' sizes and line counts, as one number from
  * seed (src/analysis/index/digest.c): the removal plan's cache key. false when the index is
@@ -170,6 +188,8 @@ bool sunset_index_facts_digest(const sunset_index *ix, uint64_t seed, uint64_t *
 const ix_file *sunset_index_file(const sunset_index *ix, const char *path);
 /* Index of the file in ix->files, or -1. */
 long sunset_index_file_pos(const sunset_index *ix, const char *path);
+/* The file's line count into *lines (an entry still in bytes too); false when not indexed. */
+bool sunset_index_file_lines(const sunset_index *ix, const char *path, uint32_t *lines);
 uint64_t sunset_index_name_hash(const char *s, size_t n);
 bool ix_file_uses(const ix_file *f, const char *name);
 /* Python: does the scope (cls: an index into f->classes, -1 outside top-level classes, -2 the
@@ -180,7 +200,7 @@ bool ix_hashes_have(const uint64_t *v, size_t n, const char *name);
 
 /* The hook the engine calls (core/engine.h sunset_indexer.file); ud is the sunset_index. */
 void sunset_index_hook(void *ud, const sunset_source *src, const void **block, size_t *n);
-bool sunset_index_adopt_hook(void *ud, const sunset_source *src, void *bytes, size_t n);
+bool sunset_index_adopt_hook(void *ud, const sunset_source *src, const void *bytes, size_t n);
 
 /* One file's facts as stable text, one a line (src/analysis/index/dump.c): the form the
  * data-file tests in testdata/facts/ compare. */

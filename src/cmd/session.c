@@ -532,11 +532,18 @@ int scan_prepare_engine(const cli *c, scan_ctx *s) {
     sunset_error err = {{0}};
     s->eo.tree_root = s->root;
     s->eo.tree_top = s->co.top;
+    /* queries that compiled before in this namespace (it covers the query files' and rules'
+     * bytes and the binary) are compiled by the first file that needs them: a warm run often
+     * parses no Python at all, and compiling them was a tenth of its CPU. A broken query never
+     * has the record, so it fails here, at start-up, with its position, as it always did. */
+    unsigned char ok = 0;
+    s->eo.lazy_queries = s->cache && sunset_cache_get_rec(s->cache, SUNSET_CACHE_TAG_QUERIES, 1, 1, &ok, 1) && ok == 1;
     s->eng = sunset_engine_new(s->rs, &s->eo, &err);
     if (!s->eng) {
         fprintf(stderr, "sunset: %s\n", err.msg);
         return EXIT_USAGE;
     }
+    if (s->cache && !s->eo.lazy_queries) sunset_cache_put_rec(s->cache, SUNSET_CACHE_TAG_QUERIES, 1, 1, &(unsigned char){1}, 1);
     return EXIT_OK;
 }
 
@@ -598,13 +605,14 @@ int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
 
 /* ---- the scan with the cross-file index: removable, scan --derive ---- */
 
-int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
+static int scan_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix, bool lazy) {
     *ix = sunset_index_new();
     if (!*ix) {
         fprintf(stderr, "sunset: out of memory\n");
         return EXIT_USAGE;
     }
     sunset_index_set_roles(*ix, &s->rs->macro_roles);
+    if (lazy) sunset_index_set_lazy(*ix);
     /* the cache's copies of the index's entries are adopted by the index, and the index's
      * entries are the cache's side entries until it is saved: the cache outlives the index */
     sunset_indexer hook = {*ix, sunset_index_hook, sunset_index_adopt_hook, sunset_index_export};
@@ -620,16 +628,22 @@ int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index 
     return EXIT_OK;
 }
 
+int scan_with_index(const cli *c, scan_ctx *s, sunset_result *res, sunset_index **ix) {
+    return scan_index(c, s, res, ix, false);
+}
+
 int scan_plan(const cli *c, scan_ctx *s, sunset_result *res, bool derive, rm_plan *plan) {
     sunset_index *ix = NULL;
-    int rc = scan_with_index(c, s, res, &ix);
+    /* lazy: a kept plan needs only the facts' digest and line counts, so the cache's entries of
+     * the files are rebased (copied out of the cache's mapping) only when the plan is built */
+    int rc = scan_index(c, s, res, &ix, true);
     if (rc) goto cleanup;
     /* a plan kept from a run with the same facts and findings (cmd/replay.c), else built;
      * only this lean plan (no migrate table) is ever kept */
     uint64_t ns = scan_cache_namespace(s), key = 0;
     bool keyed = replay_plan_key(c, s, ns, ix, res, &key);
     bool kept = keyed && replay_plan_load(s->cache_dir, ns, key, s->rs, ix, plan);
-    if (!kept && rm_plan_build_lean(ix, s->rs, res, plan)) {
+    if (!kept && (!sunset_index_realize(ix) || rm_plan_build_lean(ix, s->rs, res, plan))) {
         fprintf(stderr, "sunset: out of memory building the removal plan\n");
         rc = EXIT_USAGE;
         goto cleanup;
@@ -717,7 +731,7 @@ static void scan_store(const scan_ctx *s, uint64_t key, const sunset_writer *wri
     double real = res->stats.elapsed_ms;
     sb sdoc = {0};
     res->stats.elapsed_ms = REPLAY_SENTINEL_MS;
-    bool ok = writer->write(res, env, &sdoc) == 0 && !sdoc.oom;
+    bool ok = sb_grow(&sdoc, doc->len + 64) && writer->write(res, env, &sdoc) == 0 && !sdoc.oom; /* about doc's size */
     res->stats.elapsed_ms = real;
     if (ok) replay_store(s->cache_dir, key, doc, &sdoc, real, rc);
     sb_free(&sdoc);

@@ -39,8 +39,8 @@
 #include "base/git.h"
 #include "core/rules_int.h"
 
-#define MAGIC "SUNSETC5" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads;
-                            C5: the checksum eight bytes a step */
+#define MAGIC "SUNSETC6" /* C3: entries carry their content digest and namespace; C4: a kind, aligned payloads;
+                            C5: the checksum eight bytes a step; C6: its sums in four lanes */
 #define ENTRY_HEAD 56
 /* the per-file counters an entry carries: those of kind SUNSET_STAT_CACHE, in report.h's order.
  * Adding one changes the binary, and the namespace covers the binary (cmd/session.c), so an older
@@ -69,8 +69,12 @@ struct sunset_cache {
     const sunset_ruleset *rs;
     size_t max_bytes;
     pthread_mutex_t mu;
-    centry *slots;      /* open addressing on key; key 0 = empty (keys are never 0) */
-    size_t cap, n;
+    centry *ents;       /* the entries, in the order they came (keys are never 0) */
+    size_t n, ents_cap;
+    uint32_t *slots;    /* open addressing on key: 1 + an entry's position, 0 = empty; a
+                           table of 80-byte entries twice their number (21 MB zeroed for a
+                           Paddle tree's cache) was most of opening it */
+    size_t cap;
     sunset_cache_stats st;
     uint64_t now;
     char *file_text;    /* the cache file as loaded: the loaded entries' payloads, uncopied */
@@ -132,26 +136,40 @@ uint64_t sunset_cache_digest(const char *data, size_t len) {
 
 /* ---- the table ---- */
 
-static centry *find_slot(sunset_cache *c, uint64_t key) {
+/* The slot holding key, or the empty one where it goes. c->cap > 0. */
+static uint32_t *slot_of(sunset_cache *c, uint64_t key) {
     size_t h = (size_t)mix(key) & (c->cap - 1);
-    while (c->slots[h].key && c->slots[h].key != key) h = (h + 1) & (c->cap - 1);
+    while (c->slots[h] && c->ents[c->slots[h] - 1].key != key) h = (h + 1) & (c->cap - 1);
     return &c->slots[h];
 }
 
-/* Room for `want` more entries (at most half full): at least doubled. */
+/* The entry of key, or NULL. */
+static centry *find_entry(sunset_cache *c, uint64_t key) {
+    if (!c->cap) return NULL;
+    uint32_t at = *slot_of(c, key);
+    return at ? &c->ents[at - 1] : NULL;
+}
+
+/* Room for `want` more entries (the table at most half full): at least doubled. */
 static bool reserve(sunset_cache *c, size_t want) {
+    if (c->n + want > UINT32_MAX / 2) return false;
+    if (c->n + want > c->ents_cap) {
+        size_t ec = c->ents_cap ? c->ents_cap * 2 : 2048;
+        while (ec < c->n + want) ec *= 2;
+        centry *ents = sunset_realloc(c->ents, ec * sizeof *ents);
+        if (!ents) return false;
+        c->ents = ents;
+        c->ents_cap = ec;
+    }
     if ((c->n + want) * 2 <= c->cap) return true;
     size_t cap = c->cap ? c->cap * 2 : 4096;
     while ((c->n + want) * 2 > cap) cap *= 2;
-    centry *s = sunset_calloc(cap, sizeof *s);
+    uint32_t *s = sunset_calloc(cap, sizeof *s);
     if (!s) return false;
-    centry *old = c->slots;
-    size_t old_cap = c->cap;
+    sunset_free(c->slots);
     c->slots = s;
     c->cap = cap;
-    for (size_t i = 0; i < old_cap; i++)
-        if (old[i].key) *find_slot(c, old[i].key) = old[i];
-    sunset_free(old);
+    for (size_t i = 0; i < c->n; i++) *slot_of(c, c->ents[i].key) = (uint32_t)i + 1;
     return true;
 }
 
@@ -179,9 +197,15 @@ static void put_entry(sunset_cache *c, const centry *head, bool used, unsigned c
         if (!borrowed) sunset_free(payload);
         return;
     }
-    centry *e = find_slot(c, head->key);
-    if (e->key) drop_payload(e);
-    else c->n++;
+    uint32_t *slot = slot_of(c, head->key);
+    centry *e;
+    if (*slot) {
+        e = &c->ents[*slot - 1];
+        drop_payload(e);
+    } else {
+        e = &c->ents[c->n++];
+        *slot = (uint32_t)c->n;
+    }
     *e = *head;
     e->used = used;
     e->fresh = e->verified = used; /* stored now, or loaded (checked when first used) */
@@ -247,27 +271,28 @@ static size_t *counter(sunset_stats *s, int i) {
     return NULL; /* not reached: i < N_COUNTERS */
 }
 
-/* A payload's checksum: eight bytes a step (FNV-1a's byte a step over a tree's 35 MB of
- * entries was a seventh of a warm run's CPU), folded to 32 bits. */
+/* A payload's checksum: two running sums of 64-bit words in four lanes (Fletcher's form:
+ * every word counts, and by its position; additions the compiler vectorizes, where a multiply
+ * chain per word was a twentieth of a warm run's CPU), folded to 32 bits. */
 static uint32_t sum32(const unsigned char *p, size_t n) {
-    uint64_t h[4] = {0x84222325cbf29ce4ULL ^ n, 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL};
+    uint64_t a[4] = {n, 1, 2, 3}, b[4] = {0, 0, 0, 0};
     size_t i = 0;
-    for (; i + 32 <= n; i += 32) /* four lanes: the multiplies overlap */
+    for (; i + 32 <= n; i += 32) {
+        uint64_t v[4];
+        memcpy(v, p + i, 32);
         for (int k = 0; k < 4; k++) {
-            uint64_t v;
-            memcpy(&v, p + i + 8 * k, 8);
-            h[k] = (h[k] ^ v) * 0x100000001b3ULL;
-            h[k] ^= h[k] >> 32;
+            a[k] += v[k];
+            b[k] += a[k];
         }
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, p + i, 8);
-        h[0] = (h[0] ^ v) * 0x100000001b3ULL;
-        h[0] ^= h[0] >> 32;
     }
-    uint64_t tail = 0;
-    if (n > i) memcpy(&tail, p + i, n - i);
-    uint64_t x = mix(h[0] ^ tail) ^ mix(h[1] + 1) ^ mix(h[2] + 2) ^ mix(h[3] + 3);
+    uint64_t tail[4] = {0, 0, 0, 0};
+    if (n > i) memcpy(tail, p + i, n - i);
+    for (int k = 0; k < 4; k++) {
+        a[k] += tail[k];
+        b[k] += a[k];
+    }
+    uint64_t x = mix(a[0] ^ mix(b[0] + 0x9e3779b97f4a7c15ULL)) ^ mix(a[1] + mix(b[1] + 1)) ^
+                 mix(a[2] + mix(b[2] + 2)) ^ mix(a[3] + mix(b[3] + 3));
     return (uint32_t)(x ^ (x >> 32));
 }
 
@@ -368,16 +393,16 @@ done:
 
 /* ---- load / save ---- */
 
-/* The cache file's bytes: a private, writable mapping (the index rebases its entries where
- * they lie, and only the pages it writes are copied; a copy of 35 MB and the zeroed pages to
- * hold it were most of opening a Paddle tree's cache), else a copy read. The file is never
- * truncated in place (a save appends, or replaces it by a rename), so the mapping stays whole.
- * Not MAP_POPULATE: on a private writable mapping it breaks copy-on-write for every page. */
+/* The cache file's bytes: a read-only mapping, populated at once (the entries' payloads are
+ * used where they lie, and nothing writes them: the index adopts its entries as bytes and
+ * copies them when it needs them rebased; page by page, the faults of a Paddle tree's 40 MB
+ * were a tenth of a warm run), else a copy read. The file is never truncated in place (a
+ * save appends, or replaces it by a rename), so the mapping stays whole. */
 static bool load_file(sunset_cache *c, char **text, size_t *len) {
     int fd = open(c->path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16 && st.st_size <= (1 << 30)) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m != MAP_FAILED) {
             close(fd);
             *text = m;
@@ -403,7 +428,14 @@ sunset_cache *sunset_cache_open(const char *dir, uint64_t ns, const sunset_rules
     c->rs = rs;
     c->max_bytes = max_bytes ? max_bytes : (64u << 20);
     c->now = (uint64_t)time(NULL);
-    pthread_mutex_init(&c->mu, NULL);
+    /* adaptive: every file of a warm run takes the lock a few times for a few hundred
+     * nanoseconds, and sleeping on it (a futex call to wait, another to wake) cost more than
+     * the work it guards */
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&c->mu, &ma);
+    pthread_mutexattr_destroy(&ma);
     char *text = NULL;
     size_t len = 0;
     if (!load_file(c, &text, &len)) return c; /* no cache yet */
@@ -493,8 +525,8 @@ static bool write_entry(sunset_cache *c, sb *out, const centry *e) {
 static bool save_append(sunset_cache *c) {
     if (c->rewrite || !c->file_text) return false;
     sb out = {0};
-    for (size_t i = 0; i < c->cap; i++)
-        if (c->slots[i].key && c->slots[i].fresh && !write_entry(c, &out, &c->slots[i])) break;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->ents[i].fresh && !write_entry(c, &out, &c->ents[i])) break;
     bool ok = false;
     int fd = out.oom || c->file_len + out.len > c->max_bytes ? -1 : open(c->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
@@ -517,8 +549,7 @@ int sunset_cache_save(sunset_cache *c) {
     centry **order = sunset_calloc(c->n ? c->n : 1, sizeof *order);
     if (!order) return ENOMEM;
     size_t k = 0;
-    for (size_t i = 0; i < c->cap; i++)
-        if (c->slots[i].key) order[k++] = &c->slots[i];
+    for (size_t i = 0; i < c->n; i++) order[k++] = &c->ents[i];
     if (k) qsort(order, k, sizeof *order, cmp_recent);
     sb out = {0};
     sb_putn(&out, MAGIC, 8);
@@ -577,7 +608,8 @@ int sunset_cache_save(sunset_cache *c) {
 
 void sunset_cache_free(sunset_cache *c) {
     if (!c) return;
-    for (size_t i = 0; i < c->cap; i++) drop_payload(&c->slots[i]);
+    for (size_t i = 0; i < c->n; i++) drop_payload(&c->ents[i]);
+    sunset_free(c->ents);
     if (c->mapped) munmap(c->file_text, c->file_len);
     else sunset_free(c->file_text);
     sunset_free(c->slots);
@@ -604,7 +636,7 @@ static void note_use(sunset_cache *c, const centry *e) {
 bool sunset_cache_replay(sunset_cache *c, uint64_t key, size_t len, uint64_t digest, const char *path,
                          sunset_result *res) {
     pthread_mutex_lock(&c->mu);
-    centry *e = c->cap ? find_slot(c, key) : NULL;
+    centry *e = find_entry(c, key);
     if (!e || !e->key || e->len != len || e->digest != digest || e->ns != c->ns || !entry_verified(c, e)) {
         c->st.misses++;
         pthread_mutex_unlock(&c->mu);
@@ -740,18 +772,50 @@ static uint64_t blob_key(uint32_t tag, uint64_t key) {
     return h ? h : 1;
 }
 
+/* A side entry's checks but its checksum, under c->mu. */
+static bool blob_fits(const centry *e, uint32_t tag, size_t len, uint64_t digest, uint64_t ns) {
+    return e && e->key && e->len == len && e->digest == digest && e->ns == ns && e->payload && e->kind == tag &&
+           !e->export_fn;
+}
+
+/* A loaded entry's bytes lie in the cache's file as loaded, which nothing moves or frees
+ * before sunset_cache_free, and no one writes them: its checksum and the taker run outside the
+ * lock (with every file of a warm run taking its index entry, holding the lock through them
+ * was most of the workers' waiting). An entry stored by this run is taken under the lock (its
+ * memory may be replaced). */
 bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
-                            bool (*take)(void *ud, void *bytes, size_t n), void *ud, sunset_blob_export export_fn) {
+                            bool (*take)(void *ud, const void *bytes, size_t n), void *ud) {
     uint64_t k = blob_key(tag, key);
     pthread_mutex_lock(&c->mu);
-    centry *e = c->cap ? find_slot(c, k) : NULL;
-    bool ok = e && e->key && e->len == len && e->digest == digest && e->ns == c->ns && e->payload &&
-              e->kind == tag && !e->export_fn && entry_verified(c, e);
-    if (ok) {
-        e->used = true;
-        note_use(c, e);
-        ok = take(ud, e->payload, e->size);
-        if (ok) e->export_fn = export_fn; /* rebased by its taker from now on */
+    centry *e = find_entry(c, k);
+    bool ok = blob_fits(e, tag, len, digest, c->ns);
+    if (ok && !(e->borrowed && e->payload >= (unsigned char *)c->file_text &&
+                e->payload < (unsigned char *)c->file_text + c->file_len)) {
+        ok = entry_verified(c, e);
+        if (ok) {
+            e->used = true;
+            note_use(c, e);
+            ok = take(ud, e->payload, e->size);
+        }
+        pthread_mutex_unlock(&c->mu);
+        return ok;
+    }
+    const unsigned char *payload = ok ? e->payload : NULL;
+    uint32_t size = ok ? e->size : 0, sum = ok ? e->sum : 0;
+    bool verified = ok && e->verified;
+    pthread_mutex_unlock(&c->mu);
+    if (!ok) return false;
+    bool intact = verified || sum32(payload, size) == sum;
+    ok = intact && take(ud, payload, size);
+    pthread_mutex_lock(&c->mu);
+    e = find_entry(c, k); /* the table may have grown meanwhile */
+    if (e && e->payload == payload) {
+        if (!intact) (void)entry_verified(c, e); /* counted corrupt and dropped */
+        e->verified = intact;
+        if (intact) {
+            e->used = true;
+            note_use(c, e);
+        }
     }
     pthread_mutex_unlock(&c->mu);
     return ok;
@@ -771,7 +835,7 @@ void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t l
 bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n) {
     uint64_t k = blob_key(tag, key);
     pthread_mutex_lock(&c->mu);
-    centry *e = c->cap ? find_slot(c, k) : NULL;
+    centry *e = find_entry(c, k);
     bool ok = e && e->key && e->kind == tag && e->len == n && e->digest == check && e->ns == c->ns && e->payload &&
               e->size == n && !e->export_fn && entry_verified(c, e);
     if (ok) {

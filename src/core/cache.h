@@ -60,17 +60,19 @@ void sunset_cache_store(sunset_cache *c, uint64_t key, size_t len, uint64_t dige
  * entry of a file, tag SUNSET_CACHE_TAG_INDEX), under (tag, key) with the content's length and
  * digest, saved after the findings and so evicted first. Not counted in the statistics. They
  * are never copied, so they stay live where their user keeps them:
- * - take: when an entry agrees, take(ud, bytes, n) runs under the cache's lock on its bytes,
- *   which stay valid until sunset_cache_free; when take returns true it has kept them (and may
- *   have rebased them in place), and export_fn(dst, bytes, n) turns a copy in dst back into
- *   the stored form when the cache is saved. An entry taken once is not taken again.
- * - put: an entry whose bytes are the caller's live memory (exported on save the same way),
- *   which must stay valid until the cache is saved or freed.
+ * - take: when an entry agrees (and its checksum), take(ud, bytes, n) runs on its bytes, which
+ *   stay valid until sunset_cache_free and which it must not write (a loaded entry's lie in
+ *   the cache's file as mapped, and take then runs outside the cache's lock); true when take
+ *   returns true (it may keep the pointer). An entry put by this run (live memory) is not
+ *   taken.
+ * - put: an entry whose bytes are the caller's live memory (export_fn(dst, live, n), when not
+ *   NULL, turns a copy in dst into the stored form on save), which must stay valid until the
+ *   cache is saved or freed.
  * Thread-safe. */
 typedef void (*sunset_blob_export)(char *dst, const void *live, size_t n);
 #define SUNSET_CACHE_TAG_INDEX 0x58444e49u
 bool sunset_cache_take_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
-                            bool (*take)(void *ud, void *bytes, size_t n), void *ud, sunset_blob_export export_fn);
+                            bool (*take)(void *ud, const void *bytes, size_t n), void *ud);
 void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t len, uint64_t digest,
                            const void *live, size_t n, sunset_blob_export export_fn);
 
@@ -79,6 +81,8 @@ void sunset_cache_put_blob(sunset_cache *c, uint32_t tag, uint64_t key, size_t l
  * git blob id was read as (core/engine.c). get copies exactly n bytes into out, true when a
  * record of that size agrees. Thread-safe. */
 #define SUNSET_CACHE_TAG_VOUCH 0x48435556u
+/* the frontends' queries compiled in this namespace (cmd/session.c): one byte, key 1 */
+#define SUNSET_CACHE_TAG_QUERIES 0x59524551u
 bool sunset_cache_get_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, void *out, size_t n);
 void sunset_cache_put_rec(sunset_cache *c, uint32_t tag, uint64_t key, uint64_t check, const void *data, size_t n);
 

@@ -389,7 +389,7 @@ typedef struct index_take {
     const sunset_source *src;
 } index_take;
 
-static bool take_index(void *ud, void *bytes, size_t n) {
+static bool take_index(void *ud, const void *bytes, size_t n) {
     index_take *u = ud;
     return u->ix->adopt(u->ix->ud, u->src, bytes, n);
 }
@@ -401,8 +401,7 @@ static void index_file(sunset_engine *e, const sunset_source *src, uint64_t key,
     const sunset_indexer *ix = e->o->indexer;
     index_take u = {ix, src};
     bool cached = key && ix->adopt && ix->export_fn;
-    if (cached && sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, take_index,
-                                         &u, ix->export_fn))
+    if (cached && sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, key, src->len, digest, take_index, &u))
         return;
     const void *block = NULL;
     size_t n = 0;
@@ -552,13 +551,13 @@ typedef struct export_take {
     bool found;
 } export_take;
 
-static bool take_exports(void *ud, void *bytes, size_t n) {
+static bool take_exports(void *ud, const void *bytes, size_t n) {
     export_take *t = ud;
-    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((char *)bytes)[0] != '\n' ? n : 0) != NULL;
+    t->found = xflow_note_exports(t->xf, t->path, bytes, n && ((const char *)bytes)[0] != '\n' ? n : 0) != NULL;
     return false; /* copied: the entry stays the cache's */
 }
 
-static bool take_copy(void *ud, void *bytes, size_t n) {
+static bool take_copy(void *ud, const void *bytes, size_t n) {
     sb_putn(ud, bytes, n);
     return false; /* copied: the entry stays the cache's */
 }
@@ -594,8 +593,7 @@ static bool replay_vouched(worker *w, const char *path, const vouch_rec *r) {
     if (ix && src.lang != SUNSET_LANG_NONE && !w->premarks) { /* a second scan: indexed by the first */
         index_take u = {ix, &src};
         if (!ix->adopt || !ix->export_fn ||
-            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r->key, src.len, r->digest, take_index, &u,
-                                    ix->export_fn))
+            !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r->key, src.len, r->digest, take_index, &u))
             return false;
         w->indexed = true;
     }
@@ -622,9 +620,9 @@ static bool scan_vouched(worker *w, const char *path) {
     sb imports = {0}, exports = {0};
     bool flow = in_xflow(w, path, (sunset_lang)r.lang);
     if (flow) {
-        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XIMPORTS, r.key, r.len, r.digest, take_copy, &imports, NULL);
+        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XIMPORTS, r.key, r.len, r.digest, take_copy, &imports);
         sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, findings_key(e, r.key), r.len, r.digest, take_copy,
-                               &exports, NULL);
+                               &exports);
     }
     bool ok = (!flow || (imports.len && exports.len && !imports.oom && !exports.oom)) && replay_vouched(w, path, &r);
     if (ok && flow) {
@@ -667,7 +665,7 @@ static bool cache_lookup(worker *w, const sunset_sink *sink, file_cache *c) {
     /* a module whose exports the cache lost is scanned again: its importers need them */
     export_take t = {e->xf, src->path, false};
     if (sink->exports && (sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, c->key, src->len, c->digest,
-                                                 take_exports, &t, NULL), !t.found))
+                                                 take_exports, &t), !t.found))
         return false;
     return sunset_cache_replay(e->o->cache, c->key, src->len, c->digest, src->path, &w->res);
 }
@@ -724,6 +722,12 @@ static bool match_by_frontend(worker *w, sunset_sink *sink, const char *pf_data,
  * rules, the frontend, then the file's candidates reduced to findings (and stored). */
 static void scan_text(worker *w, const char *path, const char *fspath, const file_text *t, sunset_lang lang) {
     sunset_engine *e = w->e;
+    /* a second scan that could not change the first's findings (uncached: with the cache on it
+     * is run, so that its entry is there for the next run) */
+    if (w->premarks && !e->o->cache && xflow_rescan_moot(e->xf, path, w->premarks, t->data, t->len)) {
+        w->moot = true;
+        return;
+    }
     memset(w->rule_ok, -1, e->n_rules ? e->n_rules : 1);
     sunset_source src = {path, fspath, t->data, t->len, lang};
     sunset_sink sink = {.w = w, .src = &src, .cands = VEC_INIT(cand), .scopes = VEC_INIT(scope)};
@@ -736,7 +740,8 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
      * one scanned under their exports is anchored by them */
     sb exports = {0};
     const char *imports = NULL; /* kept for the cache when a replay could need them (scan_vouched) */
-    if (in_xflow(w, path, lang)) {
+    bool module = in_xflow(w, path, lang);
+    if (module) {
         imports = xflow_note_imports(e->xf, path, t->data, t->len, w->blob != 0);
         sink.exports = &exports;
     }
@@ -747,8 +752,10 @@ static void scan_text(worker *w, const char *path, const char *fspath, const fil
     if (e->rs->flow_rules[lang].n) sink.flow = flow_file_new(); /* NULL (OOM): no flow */
     premark(&sink);
     match_path_rules(w, &sink);
-    if (!match_by_frontend(w, &sink, t->pf_data, t->pf_len)) c.store = false;
-    if (!engine_finish_file(&sink)) c.store = false;
+    bool done = match_by_frontend(w, &sink, t->pf_data, t->pf_len);
+    done &= engine_finish_file(&sink);
+    if (!done) c.store = false;
+    if (module && done && sink.anchored) xflow_note_anchored(e->xf, path);
     const char *kept = sink.exports && !exports.oom ? xflow_note_exports(e->xf, path, exports.s, exports.len) : NULL;
     sb_free(&exports);
     if (sink.exports && !kept) c.store = false;
@@ -868,8 +875,14 @@ static void rescan_importer(void *ud, const char *path, size_t at, const char *p
     sunset_result_free(&w->res);
     memset(&w->res, 0, sizeof w->res);
     w->premarks = premarks;
+    w->moot = false;
     scan_one(w, r->root, path, NULL, 0, o->blob_ids ? o->blob_ids[at] : 0, o->blob_stamps ? o->blob_stamps[at] : 0);
     w->premarks = NULL;
+    if (w->moot) { /* its first findings stand */
+        sunset_result_free(&w->res);
+        memset(&w->res, 0, sizeof w->res);
+        return;
+    }
     bool *keep = sunset_malloc(r->res->n_findings ? r->res->n_findings : 1);
     if (!keep) {
         r->rc = -1;

@@ -23,10 +23,10 @@ typedef struct sunset_indexer {
     /* index src; when block is not NULL, *block = its entry as the indexer keeps it (*n
      * bytes, NULL when none), which the content cache saves through export */
     void (*file)(void *ud, const sunset_source *src, const void **block, size_t *n);
-    /* index src from the bytes export wrote for the same path and content, in place (they
-     * stay valid to the end of the run), without reading them again: true, or false (nothing
-     * added; file() runs). NULL = no adopt */
-    bool (*adopt)(void *ud, const sunset_source *src, void *bytes, size_t n);
+    /* index src from the bytes export wrote for the same path and content, never writing them
+     * (they stay valid to the end of the run), without reading the file: true, or false
+     * (nothing added; file() runs). NULL = no adopt */
+    bool (*adopt)(void *ud, const sunset_source *src, const void *bytes, size_t n);
     void (*export_fn)(char *dst, const void *live, size_t n); /* a copy of an entry to bytes */
 } sunset_indexer;
 
@@ -47,6 +47,7 @@ typedef struct sunset_engine_opts {
     unsigned parse_budget_ms;
     const char *compile_db_dir; /* -p DIR or NULL */
     const char *queries_dir;
+    bool lazy_queries;        /* sunset_frontend_config.lazy_queries */
     bool no_prefilter;          /* parse every file (benchmarks, debugging) */
     bool anchor_all;            /* every file counts as tied to Paddle (settings.anchor): the
                                    rule examples, which model Paddle's code */

@@ -69,6 +69,7 @@ typedef struct worker {
     uint64_t blob, stamp;
     size_t raw_len;
     bool indexed;
+    bool moot; /* a second scan found needless (xflow_rescan_moot): the first's findings stand */
 } worker;
 
 struct sunset_sink {

@@ -51,7 +51,7 @@ sunset_engine *sunset_engine_new(const sunset_ruleset *rs, const sunset_engine_o
     }
     engine_set_tree_off(e, o->tree_root, NULL, NULL);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) e->fe_of_lang[l] = -1;
-    sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms};
+    sunset_frontend_config cfg = {rs, o->queries_dir, o->compile_db_dir, NULL, o->parse_budget_ms, o->lazy_queries};
     if (o->n_frontends > N_FRONTENDS) {
         snprintf(err->msg, sizeof err->msg, "%zu frontends, the engine holds at most %d", o->n_frontends,
                  N_FRONTENDS);

@@ -606,14 +606,10 @@ static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f
     }
     w->st->dirs++;
     *f = (wframe){VEC_INIT(char *), 0, w->rel.len, w->abs.len, w->ign.n, under_ignored, tracked_only};
-    if (w->in_git && w->o->gitignore) {
-        sb gi = {0};
-        sb_printf(&gi, "%s/.gitignore", w->abs.s);
-        if (!gi.oom) ign_load(w, gi.s, rel);
-        sb_free(&gi);
-    }
+    bool has_gi = false; /* the directory lists a .gitignore: only then is one opened */
     struct dirent *de;
     while ((de = readdir(d))) {
+        has_gi |= strcmp(de->d_name, ".gitignore") == 0;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 || walk_name_skipped(de->d_name, w->o->gate))
             continue;
         /* the entry's d_type rides in the byte after the name's NUL: a regular file or a
@@ -626,6 +622,12 @@ static bool dir_open(walker *w, bool under_ignored, bool tracked_only, wframe *f
         if (!vec_push(&f->names, &s)) sunset_free(s);
     }
     closedir(d);
+    if (has_gi && w->in_git && w->o->gitignore) {
+        sb gi = {0};
+        sb_printf(&gi, "%s/.gitignore", w->abs.s);
+        if (!gi.oom) ign_load(w, gi.s, rel);
+        sb_free(&gi);
+    }
     if (f->names.n) qsort(f->names.v, f->names.n, sizeof(char *), cmp_names);
     return true;
 }

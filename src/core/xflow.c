@@ -36,9 +36,74 @@ struct xflow {
     char **exports;  /* per module: "RULE\tname\n" lines, owned; NULL none */
     char **kept;     /* per module: its import statements as noted, one a line, when kept; owned */
     vec *imports;    /* per module: ximport */
+    bool *anchored;  /* per module: its first scan was run (not replayed) and tied it to Paddle */
+    /* a module's name as a path without its tail ("a/b" for a/b.py and a/b/__init__.py) ->
+     * the module, open addressing: every import statement of every module tries a few
+     * candidates, and a binary search of strcmp per candidate and tail was most of it */
+    struct xslot *slots;
+    size_t cap; /* a power of two, or 0 (then the binary search) */
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+typedef struct xslot {
+    uint64_t hash;        /* 0 = empty */
+    const char *name;     /* a prefix of a module's path */
+    size_t len;
+    long py, init;        /* NAME.py, NAME/__init__.py ("__init__.py" for "" at the root): -1 none */
+} xslot;
+
+static uint64_t name_hash(const char *s, size_t n) {
+    uint64_t h = hash64(s, n, 0x70797468ull); /* "pyth" */
+    return h ? h : 1;
+}
+
+static xslot *slot_of(const xflow *x, const char *name, size_t len) {
+    uint64_t h = name_hash(name, len);
+    size_t k = h & (x->cap - 1);
+    while (x->slots[k].hash && !(x->slots[k].hash == h && x->slots[k].len == len && !memcmp(x->slots[k].name, name, len)))
+        k = (k + 1) & (x->cap - 1);
+    x->slots[k].hash = h;
+    return &x->slots[k];
+}
+
+static void table_put(xflow *x, size_t i, size_t len, bool init) {
+    xslot *e = slot_of(x, x->py[i].path, len);
+    if (!e->name) {
+        e->name = x->py[i].path;
+        e->len = len;
+        e->py = e->init = -1;
+    }
+    if (init) e->init = (long)i;
+    else e->py = (long)i;
+}
+
+/* The table; without it (out of memory) module_at falls back to the binary search. */
+static void build_table(xflow *x) {
+    size_t cap = 16;
+    while (cap < x->n_py * 4) cap *= 2; /* at most two names a module, half full */
+    if (!(x->slots = sunset_calloc(cap, sizeof *x->slots))) return;
+    x->cap = cap;
+    for (size_t i = 0; i < x->n_py; i++) {
+        const char *p = x->py[i].path;
+        size_t n = strlen(p);
+        if (n >= 3 && !strcmp(p + n - 3, ".py")) table_put(x, i, n - 3, false);
+        if (!strcmp(p, "__init__.py")) table_put(x, i, 0, true);
+        else if (n > 12 && !strcmp(p + n - 12, "/__init__.py")) table_put(x, i, n - 12, true);
+    }
+}
+
+/* The module whose name (a path without its tail) is name[0..len), by the table: NAME.py
+ * before NAME/__init__.py, or only the package (any false); -1 none. */
+static long table_module(const xflow *x, const char *name, size_t len, bool any) {
+    uint64_t h = name_hash(name, len);
+    for (size_t k = h & (x->cap - 1); x->slots[k].hash; k = (k + 1) & (x->cap - 1)) {
+        const xslot *e = &x->slots[k];
+        if (e->hash != h || e->len != len || memcmp(e->name, name, len)) continue;
+        return any && e->py >= 0 ? e->py : e->init;
+    }
+    return -1;
+}
 
 xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     xflow *x = sunset_calloc(1, sizeof *x);
@@ -50,8 +115,10 @@ xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     x->exports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->exports);
     x->imports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->imports);
     x->kept = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->kept);
-    if (!x->exports || !x->imports || !x->kept) return xflow_free(x), NULL;
+    x->anchored = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->anchored);
+    if (!x->exports || !x->imports || !x->kept || !x->anchored) return xflow_free(x), NULL;
     for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
+    build_table(x);
     return x;
 }
 
@@ -68,8 +135,10 @@ void xflow_free(xflow *x) {
     }
     sunset_free(x->exports);
     sunset_free(x->kept);
+    sunset_free(x->anchored);
     sunset_free(x->imports);
     sunset_free(x->py);
+    sunset_free(x->slots);
     sunset_free(x);
 }
 
@@ -97,6 +166,11 @@ static long module_at(const xflow *x, const char *dir, size_t dn, const char *re
     memcpy(p, dir, dn);
     if (sep) p[dn] = '/';
     memcpy(p + k - rn, rest, rn);
+    if (x->cap) { /* the candidates' longest form must fit as below: ".py" or "/__init__.py" */
+        long i = table_module(x, p, any ? k : dn, any);
+        const char *path = i >= 0 ? x->py[i].path : NULL;
+        return path && strlen(path) < sizeof p ? i : -1;
+    }
     for (int t = 0; t < 2; t++) {
         const char *tail = any ? tails[t] : "__init__.py";
         size_t tn = strlen(tail);
@@ -186,8 +260,10 @@ static void note_statement(xflow *x, long me, const char *path, char *stmt) {
         for (size_t i = 3; i < n; i++) { /* from m import a [as b], c */
             bool as = i + 2 < n && !strcmp(w[i + 1], "as");
             const char *local = as ? w[i + 2] : w[i];
-            sb sub = {0};
-            sb_printf(&sub, "%s%s%s", w[1], w[1][strlen(w[1]) - 1] == '.' ? "" : ".", w[i]);
+            sb sub = {0}; /* m.a, or .a after a bare `from . import` */
+            sb_puts(&sub, w[1]);
+            if (w[1][strlen(w[1]) - 1] != '.') sb_putc(&sub, '.');
+            sb_puts(&sub, w[i]);
             long m = strcmp(w[i], "*") && !sub.oom ? resolve(x, path, sub.s) : -1; /* from pkg import module */
             sb_free(&sub);
             if (m >= 0) add_import(x, me, m, local, strlen(local), NULL, 0);
@@ -202,6 +278,8 @@ static void note_statement(xflow *x, long me, const char *path, char *stmt) {
  * it), a ';' or a '#', with brackets and commas as spaces. Returns where it ended. */
 static const char *statement_at(const char *p, const char *end, sb *out) {
     int depth = 0;
+    char buf[256]; /* the text goes out a buffer at a time, not a call per byte */
+    size_t k = 0;
     for (; p < end; p++) {
         char c = *p;
         if (c == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
@@ -211,8 +289,13 @@ static const char *statement_at(const char *p, const char *end, sb *out) {
         if ((c == '\n' && !depth) || c == ';' || c == '#') break;
         if (c == '(') depth++;
         else if (c == ')') depth -= depth > 0;
-        sb_putc(out, c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
+        buf[k++] = c == '(' || c == ')' || c == ',' || c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+        if (k == sizeof buf) {
+            sb_putn(out, buf, k);
+            k = 0;
+        }
     }
+    if (k) sb_putn(out, buf, k);
     return p;
 }
 
@@ -249,6 +332,11 @@ const char *xflow_note_exports(xflow *x, const char *path, const char *text, siz
     return x->exports[me] ? x->exports[me] : "\n";
 }
 
+void xflow_note_anchored(xflow *x, const char *path) {
+    long me = find_py(x, path);
+    if (me >= 0) x->anchored[me] = true;
+}
+
 /* ---- premarks ---- */
 
 static void premarks_of(const xflow *x, size_t i, sb *out) {
@@ -280,6 +368,20 @@ void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud) {
         if (!pm.oom && pm.len) out(ud, x->py[i].path, x->py[i].at, pm.s);
         sb_free(&pm);
     }
+}
+
+bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, const char *data, size_t len) {
+    long me = find_py(x, path);
+    if (me < 0 || !x->anchored[me]) return false;
+    for (const char *line = premarks; *line;) {
+        const char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+        if (!tab || !nl || tab > nl) return false;
+        const char *name = tab + 1, *dot = memrchr(name, '.', (size_t)(nl - name));
+        const char *last = dot ? dot + 1 : name;
+        if (last == nl || memmem(data, len, last, (size_t)(nl - last))) return false;
+        line = nl + 1;
+    }
+    return true;
 }
 
 uint64_t xflow_key_material(const char *premarks) {

@@ -36,6 +36,16 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
  * content cache keeps as the file's side entry. */
 const char *xflow_note_exports(xflow *x, const char *path, const char *text, size_t len);
 
+/* path's first scan ran (it was not replayed) and tied it to Paddle (core/anchor.c). */
+void xflow_note_anchored(xflow *x, const char *path);
+/* Would scanning path (its bytes as the frontend reads them) again under premarks give its first
+ * findings? Yes when its first scan tied it to Paddle already (xflow_note_anchored: the premarks
+ * anchor nothing more) and no premark's last name ("ExecutionStrategy" of
+ * `compiler.ExecutionStrategy`) occurs in its text: a premark marks a binding of that name, which
+ * only a use naming it reaches, and without a flow use the second scan matches what the first
+ * did (the prefilter's contract: a rule matches nowhere its literals are absent). */
+bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, const char *data, size_t len);
+
 /* After every file: the importers with premarks, in path order. For each, out(ud, path, at,
  * premarks): at its index among xflow_new's paths, premarks "FLOW-RULE-ID\tname\n" lines
  * (`train_exe`, `trainer.train_exe`). */

@@ -6,7 +6,8 @@
  * re-bindings end a mark only where they end every marked binding; a container's elements
  * only add until the container is re-bound; a tuple's elements go by position; a legacy
  * object a module binds is followed into the modules importing it (core/xflow.c), and a warm
- * run follows an edit of the exporter into its importers' findings.
+ * run follows an edit of the exporter into its importers' findings; an uncached scan skips only
+ * the second scans that could not change a finding.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -626,6 +627,62 @@ static void across_modules_vouched(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* flow_pack with an anchor: a file is tied to Paddle by importing it. */
+static const char *anchored_flow_pack =
+    "{\"schema\":1,\"family\":\"parallel_executor\",\"settings\":{\"families\":[{\"id\":\"parallel_executor\","
+    "\"title\":\"PE\"}],\"anchor\":{\"modules\":[\"^paddle(\\\\.|$)\"],\"module_literals\":[\"paddle\"]}},\"rules\":["
+    "{\"id\":\"PE-IDENT\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"identifier\",\"names\":[\"ParallelExecutor\"]}},"
+    "{\"id\":\"PE-USE\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"error\",\"message\":\"m\",\"fix\":\"f\","
+    " \"match\":{\"kind\":\"attribute\",\"receiver\":{\"bound_to\":[\"PE-IDENT\"],\"arguments\":true}}}"
+    "]}";
+
+static size_t rule_in(const sunset_result *r, const char *rule, const char *path) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_findings; i++)
+        n += !strcmp(r->findings[i].rule_id, rule) && !strcmp(r->findings[i].path, path);
+    return n;
+}
+
+/* Without the cache an importer is scanned again only when that can change its findings
+ * (xflow_rescan_moot): tied.py, tied to Paddle by itself and naming no export, keeps its first
+ * findings; plain.py names none either, but only the exports tie it to Paddle, so its second
+ * scan keeps the ParallelExecutor its first dropped; user.py, tied, names trainer.train_exe. */
+static void rescan_only_where_it_can_matter(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(anchored_flow_pack, "flow.json", "queries", &err);
+    if (!rs) fprintf(stderr, "%s\n", err.msg);
+    assert_non_null(rs);
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    put_file(dir, "trainer.py", legacy_trainer);
+    put_file(dir, "plain.py", "import trainer\n\nx = ParallelExecutor\n");
+    put_file(dir, "tied.py", "import paddle\nimport trainer\n\nx = ParallelExecutor\n");
+    put_file(dir, "user.py", "import paddle\nimport trainer\n\nx = ParallelExecutor\n\n\ndef f():\n    trainer.train_exe.run()\n");
+    put_file(dir, "alone.py", "x = ParallelExecutor\n"); /* imports nothing: never tied */
+    char *paths[] = {"alone.py", "plain.py", "tied.py", "trainer.py", "user.py"};
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = jobs, .queries_dir = "queries"};
+        sunset_engine *e = sunset_engine_new(rs, &o, &err);
+        assert_non_null(e);
+        sunset_result r = {0};
+        assert_int_equal(sunset_engine_scan(e, dir, paths, 5, &r), 0);
+        assert_int_equal(rule_in(&r, "PE-IDENT", "alone.py"), 0);
+        assert_int_equal(rule_in(&r, "PE-IDENT", "plain.py"), 1);
+        assert_int_equal(rule_in(&r, "PE-IDENT", "tied.py"), 1);
+        assert_int_equal(rule_in(&r, "PE-USE", "user.py"), 1);
+        assert_int_equal(rule_in(&r, "PE-IDENT", "user.py"), 1);
+        assert_int_equal(rule_in(&r, "PE-USE", "trainer.py"), 0);
+        sunset_result_free(&r);
+        sunset_engine_free(e);
+    }
+    sunset_ruleset_free(rs);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(return_chain_is_near_linear),
@@ -640,6 +697,7 @@ int main(void) {
         cmocka_unit_test(tuple_elements_by_position),
         cmocka_unit_test(across_modules),
         cmocka_unit_test(across_modules_vouched),
+        cmocka_unit_test(rescan_only_where_it_can_matter),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "analysis/index.h"
@@ -749,6 +750,36 @@ static void digest_covers_attribute_uses(void **state) {
     assert_true(d[0] != d[1]);
 }
 
+/* The digest is taken when an entry is kept for the content cache, else when asked: both give
+ * one number, and so does an entry exported and adopted by another index. */
+static void digest_taken_late_is_the_same(void **state) {
+    (void)state;
+    const char *text = "import core\n\n\nclass K(core.Base):\n    def f(self):\n        return core.x\n";
+    sunset_source src = {"m.py", "m.py", text, strlen(text), SUNSET_LANG_PYTHON};
+    sunset_index *ixs[3] = {new_index(), new_index(), new_index()}; /* late, kept, adopted */
+    const void *live = NULL;
+    size_t n = 0;
+    assert_int_equal(sunset_index_add(ixs[0], &src), 0);
+    assert_int_equal(sunset_index_add_keep(ixs[1], &src, &live, &n), 0);
+    assert_non_null(live);
+    uint64_t *bytes = calloc(1, n + 8); /* 8-aligned, as the cache keeps them */
+    assert_non_null(bytes);
+    memcpy(bytes, live, n);
+    sunset_index_export((char *)bytes, live, n);
+    assert_true(sunset_index_adopt(ixs[2], &src, bytes, n));
+    uint64_t d[3];
+    for (int i = 0; i < 3; i++) {
+        sunset_index_finish(ixs[i]);
+        assert_true(sunset_index_facts_digest(ixs[i], 7, &d[i]));
+    }
+    assert_true(sunset_index_file(ixs[0], "m.py")->facts == 0); /* not taken: nobody kept it */
+    assert_true(sunset_index_file(ixs[1], "m.py")->facts != 0);
+    assert_true(d[0] == d[1]);
+    assert_true(d[1] == d[2]);
+    for (int i = 0; i < 3; i++) sunset_index_free(ixs[i]);
+    free(bytes);
+}
+
 static void export_adopt_round_trip(void **state) {
     (void)state;
     struct { const char *path; sunset_lang lang; const char *text; } in[] = {
@@ -822,6 +853,100 @@ static void export_adopt_round_trip(void **state) {
     for (int i = 0; i < N; i++) free(bytes[i]);
 }
 
+/* The content cache's bytes (read-only pages here, as the cache maps its file) are adopted
+ * where they lie and never written: rebasing them in place copied every page of the cache's
+ * mapping. Finish rebases a copy, with every fact of the file. */
+static void adopt_never_writes_bytes(void **state) {
+    (void)state;
+    sunset_index *one = new_index(), *two = new_index();
+    sunset_source src = {"m.py", "m.py", PY, strlen(PY), SUNSET_LANG_PYTHON};
+    const void *live = NULL;
+    size_t n = 0;
+    assert_int_equal(sunset_index_add_keep(one, &src, &live, &n), 0);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n + page - 1) / page * page;
+    char *ro = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(ro != MAP_FAILED);
+    memcpy(ro, live, n);
+    sunset_index_export(ro, live, n);
+    assert_int_equal(mprotect(ro, len, PROT_READ), 0);
+    assert_true(sunset_index_adopt(two, &src, ro, n)); /* a write here faults */
+    sunset_index_finish(one);
+    sunset_index_finish(two);
+    char *a = dump(sunset_index_file(one, "m.py")), *b = dump(sunset_index_file(two, "m.py"));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    sunset_index_free(one);
+    sunset_index_free(two);
+    munmap(ro, len);
+}
+
+/* The content cache's bytes are adopted where they lie and never written (the cache maps its
+ * file read-only: rebasing there copied every page of it), in a lazy index too, which answers
+ * the kept plan's questions (digest, positions, line counts) from the bytes and equals the
+ * eager index once realized. The bytes sit in read-only pages: a write faults. */
+static void adopt_reads_only_lazily(void **state) {
+    (void)state;
+    struct { const char *path; sunset_lang lang; const char *text; } in[] = {
+        {"m.py", SUNSET_LANG_PYTHON, PY},
+        {"a.cc", SUNSET_LANG_CPP, CC},
+        {"lexed.py", SUNSET_LANG_PYTHON, "import os\nx = 1\n"},
+    };
+    enum { N = sizeof in / sizeof in[0], ADOPTED = 2 };
+    sunset_index *one = new_index(), *eager = new_index(), *lazy = new_index();
+    sunset_index_set_lazy(lazy);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *ro[ADOPTED];
+    size_t n[ADOPTED], len[ADOPTED];
+    for (int i = 0; i < N; i++) {
+        sunset_source src = {in[i].path, in[i].path, in[i].text, strlen(in[i].text), in[i].lang};
+        if (i >= ADOPTED) { /* lexed in both: a lazy index mixes lexed and adopted files */
+            assert_int_equal(sunset_index_add(eager, &src), 0);
+            assert_int_equal(sunset_index_add(lazy, &src), 0);
+            continue;
+        }
+        const void *live = NULL;
+        assert_int_equal(sunset_index_add_keep(one, &src, &live, &n[i]), 0);
+        len[i] = (n[i] + page - 1) / page * page;
+        ro[i] = mmap(NULL, len[i], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        assert_true(ro[i] != MAP_FAILED);
+        memcpy(ro[i], live, n[i]);
+        sunset_index_export(ro[i], live, n[i]);
+        assert_int_equal(mprotect(ro[i], len[i], PROT_READ), 0);
+        assert_true(sunset_index_adopt(eager, &src, ro[i], n[i]));
+        assert_true(sunset_index_adopt(lazy, &src, ro[i], n[i]));
+    }
+    sunset_index_finish(eager);
+    sunset_index_finish(lazy);
+    uint64_t de, dl;
+    assert_true(sunset_index_facts_digest(eager, 3, &de));
+    assert_true(sunset_index_facts_digest(lazy, 3, &dl));
+    assert_true(de == dl);
+    for (int i = 0; i < N; i++) {
+        uint32_t le = 0, ll = 0;
+        assert_int_equal(sunset_index_file_pos(eager, in[i].path), sunset_index_file_pos(lazy, in[i].path));
+        assert_true(sunset_index_file_lines(eager, in[i].path, &le));
+        assert_true(sunset_index_file_lines(lazy, in[i].path, &ll));
+        assert_int_equal(le, ll);
+        assert_true(le > 0);
+    }
+    assert_null(sunset_index_file(lazy, "m.py")); /* still bytes: no facts to read yet */
+    assert_non_null(sunset_index_file(lazy, "lexed.py"));
+    assert_false(sunset_index_file_lines(lazy, "none.py", &(uint32_t){0}));
+    assert_true(sunset_index_realize(lazy));
+    for (int i = 0; i < N; i++) {
+        char *a = dump(sunset_index_file(eager, in[i].path)), *b = dump(sunset_index_file(lazy, in[i].path));
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+    assert_true(ix_file_uses(sunset_index_file(lazy, "m.py"), "TestParallelExecutorBase"));
+    sunset_index_free(one);
+    sunset_index_free(eager);
+    sunset_index_free(lazy);
+    for (int i = 0; i < ADOPTED; i++) munmap(ro[i], len[i]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(python_facts),
@@ -839,7 +964,10 @@ int main(void) {
         cmocka_unit_test(names_union_and_packing),
         cmocka_unit_test(oom_never_leaks),
         cmocka_unit_test(export_adopt_round_trip),
+        cmocka_unit_test(adopt_never_writes_bytes),
+        cmocka_unit_test(adopt_reads_only_lazily),
         cmocka_unit_test(digest_covers_attribute_uses),
+        cmocka_unit_test(digest_taken_late_is_the_same),
     };
     return cmocka_run_group_tests(tests, load_rules, free_rules);
 }

@@ -38,12 +38,14 @@ typedef struct fx {
     long live_at_open;
 } fx;
 
+static bool fx_lazy; /* the next fx_open_cfg: sunset_frontend_config.lazy_queries */
+
 static int fx_open_cfg(fx *f, const struct sunset_ruleset *rs, const char *queries_dir,
                        unsigned budget_ms) {
     memset(f, 0, sizeof *f);
     f->live_at_open = sunset_alloc_live();
-    sunset_frontend_config cfg = {
-        .rules = rs, .queries_dir = queries_dir, .root = "/", .parse_budget_ms = budget_ms};
+    sunset_frontend_config cfg = {.rules = rs, .queries_dir = queries_dir, .root = "/",
+                                  .parse_budget_ms = budget_ms, .lazy_queries = fx_lazy};
     if (fe->init(&cfg, &f->state, &f->err) != 0) return -1;
     f->worker = fe->worker_new(f->state);
     return f->worker ? 0 : -1;
@@ -1093,6 +1095,36 @@ static void scratch_remove(const char *dir) {
     rmdir(dir);
 }
 
+/* lazy_queries (the session's record that these queries compiled before): init compiles
+ * nothing, so it takes even a query that cannot compile (a changed query file has no record:
+ * a real run compiles it at init, test_invalid_facts_file); the first scan compiles them and
+ * scans as an eager state does, and one that cannot compile skips the file with its error. */
+static void test_lazy_queries(void **unused) {
+    fx f;
+    const char *dir = scratch_queries("(identifier) @ident\n");
+    fx_lazy = true;
+    assert_int_equal(fx_open_cfg(&f, NULL, dir, 0), 0);
+    const py_state *st = f.state;
+    assert_null(st->facts.q); /* nothing compiled yet */
+    assert_int_equal(fx_scan(&f, "keep = skip\n"), 0);
+    assert_non_null(st->facts.q);
+    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IDENT, "keep", NULL));
+    assert_non_null(rec_get(&f.sink, REC_FACT, SUNSET_FACT_IDENT, "skip", NULL));
+    fx_close(&f);
+    scratch_remove(dir);
+
+    dir = scratch_queries("; facts\n(identifier) @ident\n  (call functon: (_)) @x\n");
+    assert_int_equal(fx_open_cfg(&f, NULL, dir, 0), 0);
+    assert_int_equal(fx_scan(&f, "x = 1\n"), -1);
+    char want[256];
+    snprintf(want, sizeof want, "%s/python/facts.scm:3:9: invalid query: invalid field", dir);
+    assert_non_null(rec_get(&f.sink, REC_WARN, 0, want, NULL));
+    assert_int_equal(fx_scan(&f, "y = 2\n"), -1); /* once failed, the same answer */
+    fx_close(&f);
+    fx_lazy = false;
+    scratch_remove(dir);
+}
+
 static void test_invalid_facts_file(void **unused) {
     fx f;
     char want[256];
@@ -1549,6 +1581,7 @@ int main(void) {
         cmocka_unit_test(test_query_rules),
         cmocka_unit_test(test_invalid_rule_queries),
         cmocka_unit_test(test_invalid_facts_file),
+        cmocka_unit_test(test_lazy_queries),
         cmocka_unit_test(test_match_limit),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_invalid_utf8),

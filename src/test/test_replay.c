@@ -175,6 +175,29 @@ static void edited_query_is_another_run(void **state) {
     assert_true(same("q1", "q3"));
 }
 
+/* Queries that compiled before in the cache's namespace are compiled lazily (cmd/session.c):
+ * a warm run after an edit that needs a parse gives the cold run's document, and a query
+ * file broken after the cache was filled is a new namespace, so the run still stops at
+ * start-up with the file, line and column and exit 2. */
+static void lazy_queries_and_a_broken_one(void **state) {
+    (void)state;
+    assert_int_equal(test_sh("rm -rf %s/c %s/q && cp -R queries %s/q", dir, dir, dir), 0);
+    char opts[PATH_MAX + 64];
+    snprintf(opts, sizeof opts, "-f json --queries %s/q", dir);
+    assert_int_equal(scan_to(opts, "l1"), 0);
+    assert_int_equal(test_sh("cd %s/tree && printf 'import paddle.fluid as fluid\\nexe = fluid.ParallelExecutor()\\n' "
+                             ">> lazy_edit.py", dir), 0);
+    assert_int_equal(scan_to(opts, "l2"), 0); /* parses the new file with the lazily compiled queries */
+    assert_int_equal(test_sh("cd %s/tree && %s scan --no-config -q %s --no-cache . | sed -e 's/\"elapsed_ms\":[0-9.]*//' > ../l3",
+                             dir, bin, opts), 0);
+    assert_true(same("l2", "l3"));
+    assert_int_equal(test_sh("grep -q lazy_edit.py %s/l2", dir), 0);
+    assert_int_equal(test_sh("echo '(broken' >> %s/q/python/facts.scm", dir), 0);
+    assert_int_equal(test_sh("cd %s/tree && %s scan --no-config -q %s --cache ../c . >/dev/null 2>../err; exit $?", dir, bin, opts), 2);
+    assert_int_equal(test_sh("grep -q '^sunset: .*/q/python/facts.scm:[0-9]*:[0-9]*: invalid query' %s/err", dir), 0);
+    assert_int_equal(test_sh("rm -f %s/tree/lazy_edit.py", dir), 0);
+}
+
 /* Every new state of the tree stores a document: the newest 8 are kept, the one just used
  * among them. */
 static void old_documents_are_evicted(void **state) {
@@ -327,6 +350,7 @@ int main(void) {
         cmocka_unit_test(untracked_file_is_scanned),
         cmocka_unit_test(rules_and_options_invalidate),
         cmocka_unit_test(edited_query_is_another_run),
+        cmocka_unit_test(lazy_queries_and_a_broken_one),
         cmocka_unit_test(old_documents_are_evicted),
         cmocka_unit_test(racy_entry_is_read),
         cmocka_unit_test(edit_reads_only_the_edited_file),

@@ -924,7 +924,7 @@ static bool op_runs(ix_file *f, ix_arena *a, const char *d, size_t len) {
 }
 
 int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, const sunset_macro_roles *roles) {
-    static const sunset_macro_roles none = {{0}, {0}, {0}, NULL, {0}, {0}};
+    static const sunset_macro_roles none = {0};
     ctoks toks = {0};
     toks.src = d;
     toks.roles = roles ? roles : &none;

@@ -3,8 +3,9 @@
  * counts (sunset_index_facts_digest, index.h): the removal plan's cache key covers the index
  * with it, so an edit that changes no fact (a comment, a line appended) keeps the plan. Every
  * field of every ix_* structure of a file is written in a fixed form (values, never pointers
- * or padding) and hashed when the file is lexed (ix_file_facts, kept in the entry, so a file
- * adopted from the content cache brings its digest along); a field added to index.h must be
+ * or padding) and hashed when the file is lexed for the content cache (ix_file_facts, kept in
+ * the entry, so a file adopted from the content cache brings its digest along), else when the
+ * digest is asked; a field added to index.h must be
  * added here, or a plan kept across an edit of that fact would be stale.
  */
 #include "analysis/index/ix_int.h"
@@ -141,8 +142,9 @@ bool sunset_index_facts_digest(const sunset_index *ix, uint64_t seed, uint64_t *
     uint64_t h = hash64("sunset-facts-1", 14, seed ^ ix->files.n);
     bool ok = ix->finished && !ix->oom;
     for (size_t i = 0; ok && i < ix->files.n; i++) {
-        uint64_t x = VEC_AT(&ix->files, const ix_file *, i)->facts;
-        ok = x != 0; /* 0: not taken (out of memory) */
+        const ix_file *f = VEC_AT(&ix->files, const ix_file *, i);
+        uint64_t x = f->facts ? f->facts : ix_file_facts(f); /* 0: not taken yet (index.c) */
+        ok = x != 0; /* 0: out of memory */
         h = words_hash((const char *)&x, sizeof x, h);
     }
     *out = h;

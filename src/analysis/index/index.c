@@ -320,22 +320,41 @@ void sunset_index_export(char *dst, const void *live, size_t n) {
     relocate(&r);
 }
 
-bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, void *bytes, size_t n) {
-    char *b = bytes;
+/* An adopted entry not yet rebased: the cache's bytes, read only. */
+typedef struct ix_raw {
+    const char *b;
+    size_t n;
+} ix_raw;
+
+bool sunset_index_adopt(sunset_index *ix, const sunset_source *src, const void *bytes, size_t n) {
+    const char *b = bytes;
     const ix_file *head = bytes;
     if (n <= BLOCK_HEAD || (uintptr_t)b % 8 || b[n - 1] || head->lang != src->lang || head->size != src->len)
         return false;
-    reloc r = {b, n, 0, 0, true, false}; /* checked before anything is written */
+    reloc r = {(char *)(uintptr_t)b, n, 0, 0, true, false}; /* dry: checks, never writes */
     relocate(&r);
     if (r.bad || strcmp(b + (uintptr_t)head->path, src->path) != 0) return false;
-    reloc s = {b, n, 0, (uintptr_t)b, false, false};
-    relocate(&s);
+    ix_raw raw = {b, n};
     pthread_mutex_lock(&ix->mu);
-    bool ok = !s.bad && !b[n - 1] && vec_push(&ix->files, &b) != NULL;
+    bool ok = vec_push(&ix->pending, &raw) != NULL;
     if (ok) ix->replayed++;
     pthread_mutex_unlock(&ix->mu);
     return ok;
 }
+
+/* A copy of checked bytes rebased in a block of the index's (not in files); NULL on OOM. */
+static ix_file *rebase_copy(sunset_index *ix, const ix_raw *raw) {
+    pthread_mutex_lock(&ix->mu);
+    char *block = chunk_take(ix, (raw->n + 7) & ~(size_t)7);
+    pthread_mutex_unlock(&ix->mu);
+    if (!block) return NULL;
+    memcpy(block, raw->b, raw->n);
+    reloc s = {block, raw->n, 0, (uintptr_t)block, false, false};
+    relocate(&s); /* checked at adopt: cannot fail */
+    return (ix_file *)(void *)block;
+}
+
+void sunset_index_set_lazy(sunset_index *ix) { ix->lazy = true; }
 
 sunset_index *sunset_index_new(void) {
     sunset_index *ix = sunset_calloc(1, sizeof *ix);
@@ -345,6 +364,7 @@ sunset_index *sunset_index_new(void) {
         return NULL;
     }
     ix->files = VEC_INIT(ix_file *); /* the chunks: none yet (calloc) */
+    ix->pending = VEC_INIT(ix_raw);
     return ix;
 }
 
@@ -357,6 +377,8 @@ void sunset_index_free(sunset_index *ix) {
         sunset_free(c);
     }
     vec_free(&ix->files);
+    vec_free(&ix->pending);
+    sunset_free(ix->raw);
     sunset_free(ix->path_hash);
     sunset_free(ix->path_pos);
     pthread_mutex_destroy(&ix->mu);
@@ -454,7 +476,10 @@ int sunset_index_add_keep(sunset_index *ix, const sunset_source *src, const void
     if (r || names.oom) goto cleanup;
     if (!f->names && !ix_hset_sorted(&names, &f->names, &f->n_names)) goto cleanup; /* unless the lexer made them */
     mark_used_imports(f);
-    f->facts = ix_file_facts(f);
+    /* the digest goes with an entry the content cache keeps; without the cache it is taken
+     * only if asked (sunset_index_facts_digest: the plan's cache key), which an uncached run
+     * never does (2% of a cold scan's CPU) */
+    if (block_out) f->facts = ix_file_facts(f);
     size_t used = 0;
     char *block = pack_add(ix, f, &used); /* every file's entry lives to the end of the run: exact sizes */
     if (!block) goto cleanup;
@@ -470,7 +495,7 @@ cleanup:
     return rc;
 }
 
-bool sunset_index_adopt_hook(void *ud, const sunset_source *src, void *bytes, size_t n) {
+bool sunset_index_adopt_hook(void *ud, const sunset_source *src, const void *bytes, size_t n) {
     return sunset_index_adopt(ud, src, bytes, n);
 }
 
@@ -484,6 +509,12 @@ void sunset_index_hook(void *ud, const sunset_source *src, const void **block, s
 
 static int cmp_file(const void *a, const void *b) {
     return strcmp((*(ix_file *const *)a)->path, (*(ix_file *const *)b)->path);
+}
+
+/* The path of the file at position i: an entry still in bytes holds its offset. */
+static const char *file_path(const sunset_index *ix, size_t i) {
+    const ix_file *f = VEC_AT(&ix->files, const ix_file *, i);
+    return ix->raw && ix->raw[i] ? (const char *)f + (uintptr_t)f->path : f->path;
 }
 
 static uint64_t path_hash(const char *path) { return ix_name_hash(path, strlen(path)); }
@@ -506,7 +537,7 @@ static void build_path_table(sunset_index *ix) {
         return;
     }
     for (size_t i = 0; i < ix->files.n; i++) {
-        uint64_t v = path_hash(VEC_AT(&ix->files, ix_file *, i)->path);
+        uint64_t v = path_hash(file_path(ix, i));
         size_t k = v & (cap - 1);
         while (h[k]) k = (k + 1) & (cap - 1);
         h[k] = v;
@@ -517,24 +548,97 @@ static void build_path_table(sunset_index *ix) {
     ix->path_cap = cap;
 }
 
+/* A file of a lazy finish's sort: its path (read where it lies) and whether it is bytes. */
+typedef struct lazy_pos {
+    const char *path;
+    ix_file *f;
+    size_t raw; /* the bytes' length, 0 = rebased */
+} lazy_pos;
+
+static int cmp_lazy(const void *a, const void *b) {
+    return strcmp(((const lazy_pos *)a)->path, ((const lazy_pos *)b)->path);
+}
+
+/* The lexed files and the pending bytes in one sorted list, the bytes marked in ix->raw. */
+static bool merge_lazy(sunset_index *ix) {
+    size_t n = ix->files.n + ix->pending.n;
+    lazy_pos *all = sunset_malloc(n * sizeof *all);
+    size_t *raw = sunset_calloc(n, sizeof *raw);
+    ix_file **files = sunset_malloc(n * sizeof *files);
+    if (!all || !raw || !files) {
+        sunset_free(all);
+        sunset_free(raw);
+        sunset_free(files);
+        return false;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < ix->files.n; i++, k++) {
+        all[k].f = VEC_AT(&ix->files, ix_file *, i);
+        all[k].path = all[k].f->path;
+        all[k].raw = 0;
+    }
+    for (size_t i = 0; i < ix->pending.n; i++, k++) {
+        const ix_raw *r = &VEC_AT(&ix->pending, ix_raw, i);
+        all[k].f = (ix_file *)(uintptr_t)r->b;
+        all[k].path = r->b + (uintptr_t)all[k].f->path;
+        all[k].raw = r->n;
+    }
+    qsort(all, n, sizeof *all, cmp_lazy);
+    for (size_t i = 0; i < n; i++) {
+        files[i] = all[i].f;
+        raw[i] = all[i].raw;
+    }
+    sunset_free(all);
+    vec_free(&ix->files);
+    ix->files.v = files;
+    ix->files.n = ix->files.cap = n;
+    ix->raw = raw;
+    ix->pending.n = 0;
+    return true;
+}
+
 void sunset_index_finish(sunset_index *ix) {
+    if (ix->lazy && ix->pending.n && merge_lazy(ix)) {
+        build_path_table(ix);
+        ix->finished = true;
+        return;
+    }
+    for (size_t i = 0; i < ix->pending.n; i++) { /* the adopted entries, rebased into copies */
+        ix_file *f = rebase_copy(ix, &VEC_AT(&ix->pending, ix_raw, i));
+        if (!f || !vec_push(&ix->files, &f)) ix->oom = true;
+    }
+    ix->pending.n = 0;
     if (ix->files.n) qsort(ix->files.v, ix->files.n, sizeof(ix_file *), cmp_file);
     build_path_table(ix);
     ix->finished = true;
+}
+
+bool sunset_index_realize(sunset_index *ix) {
+    for (size_t i = 0; ix->raw && i < ix->files.n; i++) {
+        if (!ix->raw[i]) continue;
+        ix_raw r = {(const char *)VEC_AT(&ix->files, ix_file *, i), ix->raw[i]};
+        ix_file *f = rebase_copy(ix, &r);
+        if (!f) return !(ix->oom = true);
+        VEC_AT(&ix->files, ix_file *, i) = f;
+        ix->raw[i] = 0;
+    }
+    sunset_free(ix->raw);
+    ix->raw = NULL;
+    return true;
 }
 
 long sunset_index_file_pos(const sunset_index *ix, const char *path) {
     if (ix->path_cap) {
         uint64_t v = path_hash(path);
         for (size_t k = v & (ix->path_cap - 1); ix->path_hash[k]; k = (k + 1) & (ix->path_cap - 1))
-            if (ix->path_hash[k] == v && strcmp(VEC_AT(&ix->files, ix_file *, ix->path_pos[k])->path, path) == 0)
+            if (ix->path_hash[k] == v && strcmp(file_path(ix, ix->path_pos[k]), path) == 0)
                 return (long)ix->path_pos[k];
         return -1;
     }
     size_t lo = 0, hi = ix->files.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = strcmp(VEC_AT(&ix->files, ix_file *, mid)->path, path);
+        int c = strcmp(file_path(ix, mid), path);
         if (c == 0) return (long)mid;
         if (c < 0) lo = mid + 1;
         else hi = mid;
@@ -542,8 +646,15 @@ long sunset_index_file_pos(const sunset_index *ix, const char *path) {
     return -1;
 }
 
+bool sunset_index_file_lines(const sunset_index *ix, const char *path, uint32_t *lines) {
+    long p = sunset_index_file_pos(ix, path);
+    if (p < 0) return false;
+    *lines = VEC_AT(&ix->files, const ix_file *, p)->n_lines;
+    return true;
+}
+
 const ix_file *sunset_index_file(const sunset_index *ix, const char *path) {
     long p = sunset_index_file_pos(ix, path);
-    return p < 0 ? NULL : VEC_AT(&ix->files, ix_file *, p);
+    return p < 0 || (ix->raw && ix->raw[p]) ? NULL : VEC_AT(&ix->files, ix_file *, p);
 }
 

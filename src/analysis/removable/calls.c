@@ -52,18 +52,29 @@ int rm_func_callers(ctx *c) {
     vec *users = NULL;
     if (!rc && names.n && !(users = sunset_calloc(names.n, sizeof(vec)))) rc = -1;
     if (!rc && names.n) rc = rm_users_of(c, (const char *const *)names.v, names.n, users);
+    /* per source, each file asked once whether it reaches the header (a file naming several of
+     * its functions was asked, and its includes walked, once per name): 1 yes, -1 no; tried:
+     * the files asked, to clear when the next source's names begin (they come by source) */
+    signed char *asked = !rc && names.n ? sunset_calloc(c->nf, 1) : NULL;
+    vec tried = VEC_INIT(size_t);
+    if (!rc && names.n && !asked) rc = -1;
     for (size_t i = 0; !rc && i < names.n; i++) {
         size_t f = VEC_AT(&owner, size_t, i);
+        if (i && VEC_AT(&owner, size_t, i - 1) != f) {
+            for (size_t k = 0; k < tried.n; k++) asked[VEC_AT(&tried, size_t, k)] = 0;
+            tried.n = 0;
+        }
         long h = rm_own_header(c, f);
         vec *out = &c->func_callers[f];
         for (size_t j = 0; j < users[i].n && !rc; j++) {
             size_t g = VEC_AT(&users[i], size_t, j);
-            if (g == f || (long)g == h || c->files[g]->lang != SUNSET_LANG_CPP) continue;
-            bool seen = false;
-            for (size_t k = 0; k < out->n && !seen; k++) seen = VEC_AT(out, size_t, k) == g;
-            if (!seen && rm_reaches(c, g, (size_t)h, 3) && !vec_push(out, &g)) rc = -1;
+            if (g == f || (long)g == h || c->files[g]->lang != SUNSET_LANG_CPP || asked[g]) continue;
+            asked[g] = rm_reaches(c, g, (size_t)h, 3) ? 1 : -1;
+            if (!vec_push(&tried, &g) || (asked[g] > 0 && !vec_push(out, &g))) rc = -1;
         }
     }
+    sunset_free(asked);
+    vec_free(&tried);
     for (size_t i = 0; users && i < names.n; i++) vec_free(&users[i]);
     sunset_free(users);
     vec_free(&names);

@@ -359,17 +359,21 @@ static bool rule_file_test_only_header(const ctx *c, size_t f, rm_ev *ev) {
 /* The test of a legacy header: x_test.cc or test_x.cc including legacy x.h. */
 static bool rule_file_tests_legacy(const ctx *c, size_t f, rm_ev *ev) {
     const ix_file *F = c->files[f];
-    if (F->lang != SUNSET_LANG_CPP || c->header[f] || !cpp_test_file(c, f)) return false;
-    const char *b;
-    size_t n = base_stem(F->path, &b);
+    if (F->lang != SUNSET_LANG_CPP || c->header[f]) return false;
+    const char *b = NULL;
+    size_t n = 0;
+    /* the legacy header it is named after first, whether it is a test (a regex over its path)
+     * last: the rule is tried on every C++ source not legacy yet, every pass */
     for (size_t e = 0; e < c->out[f].n; e++) {
         size_t g = VEC_AT(&c->out[f], edge, e).to;
         if (!c->fn[g].legacy || !c->header[g]) continue;
+        if (!b) n = base_stem(F->path, &b);
         const char *hb;
         size_t hn = base_stem(c->files[g]->path, &hb);
         bool suffix = n == hn + 5 && !memcmp(b, hb, hn) && !memcmp(b + hn, "_test", 5);
         bool prefix = n == hn + 5 && !memcmp(b, "test_", 5) && !memcmp(b + 5, hb, hn);
-        if (suffix || prefix) return because(ev, RM_EV_TESTS, c->files[g]->path, 0, NULL, &c->fn[g]);
+        if (suffix || prefix)
+            return cpp_test_file(c, f) && because(ev, RM_EV_TESTS, c->files[g]->path, 0, NULL, &c->fn[g]);
     }
     return false;
 }

@@ -245,7 +245,7 @@ int rm_plan_decode(const char *bytes, size_t n, const sunset_ruleset *rs, rm_pla
 void rm_plan_refresh_lines(rm_plan *p, const sunset_index *ix) {
     for (size_t i = 0; i < p->n_items; i++) {
         rm_item *it = &p->items[i];
-        const ix_file *f = it->kind == RM_FILE ? sunset_index_file(ix, it->path) : NULL;
-        if (f) it->end = f->n_lines ? f->n_lines : 1;
+        uint32_t lines = 0;
+        if (it->kind == RM_FILE && sunset_index_file_lines(ix, it->path, &lines)) it->end = lines ? lines : 1;
     }
 }

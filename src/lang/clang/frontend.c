@@ -51,13 +51,28 @@
 #include <string.h>
 #include <unistd.h>
 
+struct parse_job;
+
+/* The worker's parse thread (parse_deep): started by its first parse, it waits for the next
+ * job and runs it until the worker is freed. */
+typedef struct parser {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct parse_job *job; /* posted by the worker, NULL once run */
+    bool started, quit;
+} parser;
+
 typedef struct clang_worker {
     clang_state *st;            /* borrowed */
     CXIndex index;              /* owned, used by this worker's thread only */
     CXTranslationUnit fast_tu;  /* owned: the last fast-mode parse, reparsed for the next file */
     bool target_checked;        /* whether libclang knows fast_args' --target, once a parse failed */
     bool no_target;             /* it does not: fast mode without fast_args' last */
+    parser ps;
 } clang_worker;
+
+static void parser_stop(parser *ps);
 
 /* The fast-mode main file's name (see the top of this file). Not a path of any machine. */
 static const char FAST_NAME[] = "<sunset>/input.cc";
@@ -162,14 +177,19 @@ static void *clang_worker_new(void *state) {
         sunset_free(w);
         return NULL;
     }
+    pthread_mutex_init(&w->ps.mu, NULL);
+    pthread_cond_init(&w->ps.cv, NULL);
     return w;
 }
 
 static void clang_worker_free(void *worker) {
     clang_worker *w = worker;
     if (!w) return;
+    parser_stop(&w->ps);
     if (w->fast_tu) clang_disposeTranslationUnit(w->fast_tu);
     clang_disposeIndex(w->index);
+    pthread_mutex_destroy(&w->ps.mu);
+    pthread_cond_destroy(&w->ps.cv);
     sunset_free(w);
 }
 
@@ -189,7 +209,8 @@ static char *absolute_path(const clang_state *st, const sunset_source *src) {
  * holding `int x = - - - ... 1;` 4,000 deep (or `1+1+...` 50,000 long) overflowed it and
  * killed the whole scan, which crash recovery cannot catch. So clang_init sets
  * LIBCLANG_NOTHREADS, every parse runs on a thread of ours with PARSE_STACK bytes of stack
- * (address space; only what a parse touches is ever committed), and a file with an operator
+ * (address space; only what a parse touches is ever committed; one thread per worker, which
+ * runs its parses one after the other), and a file with an operator
  * chain longer than MAX_CHAIN is refused before libclang sees it (20,000 unary operators take
  * ~55 MB of stack; a chain of 99,000 casts took 48 s to parse). */
 #define PARSE_STACK ((size_t)512 << 20)
@@ -221,24 +242,62 @@ static void *parse_thread(void *arg) {
     return NULL;
 }
 
-static enum CXErrorCode parse_deep(CXIndex index, CXTranslationUnit reparse, const char *file,
+/* The parse thread's loop: each job posted, run, then handed back (job NULL). */
+static void *parser_run(void *arg) {
+    parser *ps = arg;
+    pthread_mutex_lock(&ps->mu);
+    for (;;) {
+        while (!ps->job && !ps->quit) pthread_cond_wait(&ps->cv, &ps->mu);
+        if (ps->quit) break;
+        pthread_mutex_unlock(&ps->mu);
+        parse_thread(ps->job);
+        pthread_mutex_lock(&ps->mu);
+        ps->job = NULL;
+        pthread_cond_broadcast(&ps->cv);
+    }
+    pthread_mutex_unlock(&ps->mu);
+    return NULL;
+}
+
+/* The thread started once per worker, not per parse: a thread per parse was a 512 MB stack
+ * mapped, faulted in as libclang ran and unmapped again, ~170 times a scan. */
+static bool parser_start(parser *ps) {
+    if (ps->started) return true;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return false;
+    ps->started = pthread_attr_setstacksize(&attr, PARSE_STACK) == 0 &&
+                  pthread_create(&ps->th, &attr, parser_run, ps) == 0;
+    pthread_attr_destroy(&attr);
+    return ps->started;
+}
+
+static void parser_stop(parser *ps) {
+    if (!ps->started) return;
+    pthread_mutex_lock(&ps->mu);
+    ps->quit = true;
+    pthread_cond_broadcast(&ps->cv);
+    pthread_mutex_unlock(&ps->mu);
+    pthread_join(ps->th, NULL);
+    ps->started = false;
+}
+
+static enum CXErrorCode parse_deep(clang_worker *w, CXTranslationUnit reparse, const char *file,
                                    const char *const *argv, int argc, struct CXUnsavedFile *uf,
                                    unsigned opts, CXTranslationUnit *tu) {
-    parse_job j = {index, reparse, file, argv, argc, uf, opts, NULL, CXError_Failure};
-    pthread_attr_t attr;
-    pthread_t th;
-    bool ran = false;
-    if (pthread_attr_init(&attr) == 0) {
-        if (pthread_attr_setstacksize(&attr, PARSE_STACK) == 0 &&
-            pthread_create(&th, &attr, parse_thread, &j) == 0) {
-            pthread_join(th, NULL);
-            ran = true;
-        }
-        pthread_attr_destroy(&attr);
-    }
+    parse_job j = {w->index, reparse, file, argv, argc, uf, opts, NULL, CXError_Failure};
+    parser *ps = &w->ps;
     /* no thread (address space exhausted): the file is reported unparsable */
-    *tu = ran ? j.tu : NULL;
-    return ran ? j.e : CXError_Failure;
+    if (!parser_start(ps)) {
+        *tu = NULL;
+        return CXError_Failure;
+    }
+    pthread_mutex_lock(&ps->mu);
+    ps->job = &j;
+    pthread_cond_broadcast(&ps->cv);
+    while (ps->job) pthread_cond_wait(&ps->cv, &ps->mu);
+    pthread_mutex_unlock(&ps->mu);
+    *tu = j.tu;
+    return j.e;
 }
 
 static uint32_t line_at(const char *d, uint32_t off) {
@@ -297,7 +356,7 @@ static bool parse_precise(clang_worker *w, const sunset_source *src, sunset_sink
     u->abs = absolute_path(st, src);
     if (u->abs && clang_db_lists(st, u->abs) && clang_precise_lookup(st, u->abs, &u->pc, &oom)) {
         struct CXUnsavedFile uf = {u->pc.file, src->data, src->len};
-        enum CXErrorCode e = parse_deep(w->index, NULL, u->pc.file, (const char *const *)u->pc.argv, u->pc.argc,
+        enum CXErrorCode e = parse_deep(w, NULL, u->pc.file, (const char *const *)u->pc.argv, u->pc.argc,
                                         &uf, precise_opts, &u->tu);
         if (e == CXError_Success && u->tu) {
             u->precise = true;
@@ -322,12 +381,12 @@ static bool parse_fast(clang_worker *w, const sunset_source *src, sunset_sink *s
     CXTranslationUnit prev = w->fast_tu, tu = NULL;
     w->fast_tu = NULL;
     int nargs = (int)(sizeof fast_args / sizeof *fast_args) - (w->no_target ? 1 : 0);
-    enum CXErrorCode e = parse_deep(w->index, prev, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
+    enum CXErrorCode e = parse_deep(w, prev, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
     if (prev && (e != CXError_Success || !tu)) {
         /* a failed reparse leaves the unit unusable: start afresh once */
         clang_disposeTranslationUnit(prev);
         tu = NULL;
-        e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
+        e = parse_deep(w, NULL, FAST_NAME, fast_args, nargs, &uf, fast_opts, &tu);
     }
     if ((e != CXError_Success || !tu) && !w->target_checked) {
         /* an empty file that does not parse either: a libclang built without the
@@ -336,12 +395,12 @@ static bool parse_fast(clang_worker *w, const sunset_source *src, sunset_sink *s
         w->target_checked = true;
         CXTranslationUnit probe = NULL;
         struct CXUnsavedFile empty = {FAST_NAME, "", 0};
-        if (parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs, &empty, fast_opts, &probe) != CXError_Success ||
+        if (parse_deep(w, NULL, FAST_NAME, fast_args, nargs, &empty, fast_opts, &probe) != CXError_Success ||
             !probe) {
             if (tu) clang_disposeTranslationUnit(tu);
             tu = NULL;
             w->no_target = true;
-            e = parse_deep(w->index, NULL, FAST_NAME, fast_args, nargs - 1, &uf, fast_opts, &tu);
+            e = parse_deep(w, NULL, FAST_NAME, fast_args, nargs - 1, &uf, fast_opts, &tu);
         }
         if (probe) clang_disposeTranslationUnit(probe);
     }

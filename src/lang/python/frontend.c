@@ -30,6 +30,7 @@
 #include "lang/python/scan_int.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,9 @@ static void py_fini(void *state) {
     sunset_free(st->rules);
     sunset_free(st->rule_of);
     sunset_free(st->facts_path);
+    sunset_free(st->facts_text);
+    sunset_free(st->lazy_error);
+    if (st->lazy) pthread_mutex_destroy(&st->mu);
     pcre2_compile_context_free(st->cctx);
     pcre2_general_context_free(st->gctx);
     sunset_free(st);
@@ -59,6 +63,42 @@ static int compile_rule(const py_state *st, size_t i, pyquery *pq, sunset_error 
     const char *q = sunset_rule_query(st->rule_of[i]);
     qsrc rw = {.rule = st->rule_of[i], .text = q, .len = strlen(q)};
     return py_query_compile(pq, st, &rw, err);
+}
+
+/* facts.scm (its text) and the rules' queries. 0, or -1 with err naming the file or rule. */
+static int compile_queries(py_state *st, const char *text, size_t len, sunset_error *err) {
+    qsrc fw = {.path = st->facts_path, .text = text, .len = len, .facts = true};
+    if (py_query_compile(&st->facts, st, &fw, err) < 0) return -1;
+    /* All rules in one query. Each is compiled alone only when there is one, or when the union
+     * fails, to name the rule at fault: every compile costs ~1.3-2 ms before its patterns (the
+     * 0.20 runtime analyses the grammar for it), and seven of them were 2% of a cold scan. */
+    sunset_error whole = {{0}};
+    if (st->nrules == 1 || (st->nrules > 1 && py_compile_all_rules(st, &whole) < 0)) {
+        py_query_free(&st->all);
+        for (size_t i = 0; i < st->nrules; i++)
+            if (compile_rule(st, i, &st->rules[i], err) < 0) return -1;
+        if (st->nrules > 1) { /* each alone compiles, their union does not */
+            *err = whole;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A lazy state's queries, compiled by the first caller (the others wait): true when they are.
+ * Compiled before under the same configuration, they fail here only out of memory. */
+static bool py_ready(const py_state *cst) {
+    py_state *st = (py_state *)(uintptr_t)cst; /* the lazily written part, under st->mu */
+    if (!st->lazy || atomic_load(&st->ready)) return true;
+    pthread_mutex_lock(&st->mu);
+    if (!atomic_load(&st->ready) && !st->failed) {
+        sunset_error err = {{0}};
+        snprintf(err.msg, sizeof err.msg, "%s", PY_OOM_MSG);
+        if (compile_queries(st, st->facts_text, st->facts_len, &err) == 0) atomic_store(&st->ready, true);
+        else st->failed = true, st->lazy_error = sunset_strndup(err.msg, strlen(err.msg));
+    }
+    pthread_mutex_unlock(&st->mu);
+    return atomic_load(&st->ready);
 }
 
 static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error *err) {
@@ -96,9 +136,6 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
         snprintf(err->msg, sizeof err->msg, "%s: cannot read: %s", st->facts_path, strerror(e));
         goto cleanup;
     }
-    qsrc fw = {.path = st->facts_path, .text = text, .len = len, .facts = true};
-    if (py_query_compile(&st->facts, st, &fw, err) < 0) goto cleanup;
-
     size_t n = cfg->rules ? sunset_ruleset_query_count(cfg->rules, SUNSET_LANG_PYTHON) : 0;
     st->rules = sunset_calloc(n ? n : 1, sizeof *st->rules);
     st->rule_of = sunset_calloc(n ? n : 1, sizeof *st->rule_of);
@@ -107,18 +144,14 @@ static int py_init(const sunset_frontend_config *cfg, void **state, sunset_error
         const sunset_rule *rule = sunset_ruleset_query_at(cfg->rules, SUNSET_LANG_PYTHON, i);
         if (rule && sunset_rule_query(rule)) st->rule_of[st->nrules++] = rule;
     }
-    /* All rules in one query. Each is compiled alone only when there is one, or when the union
-     * fails, to name the rule at fault: every compile costs ~1.3-2 ms before its patterns (the
-     * 0.20 runtime analyses the grammar for it), and seven of them were 2% of a cold scan. */
-    sunset_error whole = {{0}};
-    if (st->nrules == 1 || (st->nrules > 1 && py_compile_all_rules(st, &whole) < 0)) {
-        py_query_free(&st->all);
-        for (size_t i = 0; i < st->nrules; i++)
-            if (compile_rule(st, i, &st->rules[i], err) < 0) goto cleanup;
-        if (st->nrules > 1) { /* each alone compiles, their union does not */
-            *err = whole;
-            goto cleanup;
-        }
+    if (cfg->lazy_queries) { /* known to compile: the first scan that needs them does it */
+        if (pthread_mutex_init(&st->mu, NULL) != 0) goto cleanup;
+        st->lazy = true;
+        st->facts_text = text;
+        st->facts_len = len;
+        text = NULL;
+    } else if (compile_queries(st, text, len, err) < 0) {
+        goto cleanup;
     }
     *state = st;
     st = NULL;
@@ -1011,6 +1044,10 @@ static int py_scan(void *wp, const sunset_source *src, sunset_sink *sink) {
 
     if (src->len > UINT32_MAX) {
         sunset_warn(sink, 0, 0, "file too large for the Python parser (%zu bytes)", src->len);
+        goto cleanup;
+    }
+    if (!py_ready(w->st)) {
+        sunset_warn(sink, 0, 0, "%s", w->st->lazy_error ? w->st->lazy_error : PY_OOM_MSG);
         goto cleanup;
     }
     int markup = markup_kind(src->path);

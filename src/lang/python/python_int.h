@@ -14,6 +14,7 @@
 #include <pcre2.h>
 #include <tree_sitter/api.h>
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -152,6 +153,15 @@ typedef struct py_state {
     unsigned parse_budget_ms;
     uint32_t match_limit;
     TSSymbol sym_attribute, sym_call; /* the links of a postfix chain (see MAX_CHAIN) */
+    /* lazy (sunset_frontend_config.lazy_queries): the queries are compiled by the first scan
+     * that needs them (py_ready, under mu; the one part of the state written after init) */
+    bool lazy;
+    char *facts_text;            /* facts.scm's bytes until then; owned */
+    size_t facts_len;
+    pthread_mutex_t mu;
+    _Atomic bool ready;
+    bool failed;
+    char *lazy_error;            /* why they did not compile; owned */
 } py_state;
 
 typedef struct py_worker {
