@@ -97,7 +97,7 @@ FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
 .PHONY: all deps run test unit-tests core-test rules-test golden sanitize clean install uninstall \
-	lint-headers lint-clock lint-funcs lint-paddle lint-stderr rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
+	lint-headers lint-clock lint-funcs lint-paddle lint-stderr lint-paths rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
 	dist deb deb-test image
 
 all: $(BUILD)/sunset
@@ -171,7 +171,7 @@ run: deps
 	@echo "reports written: reports/paddle-mini.json reports/paddle-mini.txt reports/history.{csv,json,svg} reports/tracking.{md,json,html}"
 
 test: deps
-	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs lint-paddle lint-stderr
+	@$(MAKE) --no-print-directory lint-headers lint-clock lint-funcs lint-paddle lint-stderr lint-paths
 	@$(MAKE) --no-print-directory $(BUILD)/sunset unit-tests
 	@$(MAKE) --no-print-directory core-test rules-test
 
@@ -293,6 +293,17 @@ lint-stderr:
 	@sh scripts/lint-stderr.sh
 	@if sh scripts/lint-stderr.sh testdata/lint-stderr >/dev/null; then \
 		echo "lint-stderr: accepts testdata/lint-stderr/, which prints to stderr"; exit 1; fi
+
+# No tracked symbolic link to an absolute path or out of the tree, no tracked file naming the
+# checkout's absolute path (scripts/lint-paths.sh); a fixture repository made under $(BUILD)/
+# shows it still rejects each of the three. Run by `make test`.
+lint-paths:
+	@sh scripts/lint-paths.sh .
+	@f=$(BUILD)/lint-paths; rm -rf $$f && mkdir -p $$f/in && cd $$f/in && git init -q . && \
+		ln -s /etc/hostname abs && ln -s ../../outside out && echo "see $$(pwd -P)/x" > named && \
+		git add abs out named && n=$$(sh $(CURDIR)/scripts/lint-paths.sh . | wc -l); \
+		cd $(CURDIR) && rm -rf $$f; if [ "$$n" -ne 3 ]; then \
+		echo "lint-paths: finds $$n problems in its fixture repository, not its 3"; exit 1; fi
 
 lint-clock:
 	@sh scripts/lint-clock.sh src/test
