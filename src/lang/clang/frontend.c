@@ -105,8 +105,11 @@ static int clang_init(const sunset_frontend_config *cfg, void **state, sunset_er
         return -1;
     }
     pthread_mutex_init(&st->db_lock, NULL);
-    /* parses run on our own big-stack thread (parse_deep); once per run, before any worker */
-    setenv("LIBCLANG_NOTHREADS", "1", 1);
+    /* parses run on our own big-stack thread (parse_deep); once per run, before any worker
+     * (main() sets it before any thread at all: check initialises the engine on one while
+     * libgit2 runs, cmd/check.c; then it is not written again here) */
+    const char *nothreads = getenv("LIBCLANG_NOTHREADS");
+    if (!nothreads || strcmp(nothreads, "1") != 0) setenv("LIBCLANG_NOTHREADS", "1", 1);
     st->budget_ms = cfg ? cfg->parse_budget_ms : 0;
     if (cfg && cfg->root) {
         st->root = clang_dup_cstr(cfg->root);
