@@ -11,7 +11,11 @@
  * item covering the line decides by its classification (live: migrate, naming its live
  * callers; dead or an unused include: delete); a named consumer of settings.remnants.consumers
  * makes it migrate; a delete rule's CMake line outside tests that the plan does not prove
- * dead is migrate (a build line is deleted only on the plan's proof); a test file's line, or a line whose every
+ * dead is migrate (a build line is deleted only on the plan's proof); a line that would be
+ * deleted is migrate when it names a flag, pass or op the plan keeps live from another file,
+ * when its legacy names are parts of longer strings (a vmodule list: the string is rewritten),
+ * or, in a test, when it uses a legacy object a successor replaces
+ * (settings.remnants.successor_rules); otherwise a test file's line, or a line whose every
  * code finding is a delete rule, is deleted; any other line of live code is migrate, its
  * consumer the enclosing scope. Without a plan the rules' intent stands.
  */
@@ -22,6 +26,7 @@
 #include "core/walk.h"
 
 #include "base/pcre.h"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +34,13 @@
  * whole class or function would otherwise swallow every line below it. */
 #define STATEMENT_LINES 8
 #define MAX_CALLERS 3
+#define PARTIAL_WHY "a legacy name inside a longer string: the edit rewrites the string, its other entries stay"
+#define SCOPE_WHY                                                                                      \
+    "a test file's include or declaration of what its legacy code uses, none of which stays in a body: " \
+    "it goes with it"
+#define SUCCESSOR_WHY                                                                                     \
+    "a test that stays uses a legacy object its successor replaces (settings.remnants.successor_rules): " \
+    "the test moves to the successor"
 
 static const char *const action_names[SUNSET_ACT_COUNT] = {"delete", "migrate", "update-doc"};
 
@@ -126,13 +138,28 @@ static bool set_str(char **dst, const char *s) {
 }
 
 /* Does the finding name what its enclosing definition defines: a class or struct on its
- * header line, the target of a CMake target command? Its remnant is then the whole
+ * header line, the target of a CMake target command, a test file's function whose header names
+ * it as a word (a test case)? Its remnant is then the whole
  * definition (the command from its first line, the class to its closing brace), so that a
  * deletion never leaves a dangling `nv_library(` or half a class. */
+static bool word_in(const char *s, const char *w) {
+    size_t n = strlen(w);
+    for (const char *p = strstr(s, w); n && p; p = strstr(p + 1, w)) {
+        bool l = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool r = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (l && r) return true;
+    }
+    return false;
+}
+
 static bool defines(const sunset_finding *f) {
-    if (!f->enc_kind || !f->enc_name || !f->matched || strcmp(f->matched, f->enc_name) ||
-        f->enc_start > f->span.line || f->enc_end < f->span.line)
+    if (!f->enc_kind || !f->enc_name || !f->matched || f->enc_start > f->span.line || f->enc_end < f->span.line)
         return false;
+    /* a test's function whose header names it (`TEST_F(Suite, LegacyCase) {`): the test case */
+    if (f->test && strcmp(f->enc_kind, "function") == 0 && f->span.line == f->enc_start &&
+        strcmp(f->matched, f->enc_name) && word_in(f->enc_name, f->matched))
+        return true;
+    if (strcmp(f->matched, f->enc_name)) return false;
     if (strcmp(f->enc_kind, "cmake_target") == 0) return true;
     return (strcmp(f->enc_kind, "class") == 0 || strcmp(f->enc_kind, "struct") == 0) &&
            f->span.line == f->enc_start;
@@ -295,6 +322,11 @@ static char *scope_consumer(const sunset_result *res, const sunset_remnant *m) {
     return b.oom ? (sb_free(&b), NULL) : sb_take(&b);
 }
 
+/* why as evidence and the enclosing scope as the consumer; false on OOM. */
+static bool scoped(const sunset_result *res, sunset_remnant *m, const char *why, char **consumer) {
+    return evidence(m, why) && (*consumer = scope_consumer(res, m)) != NULL;
+}
+
 /* The plan's step says an import/include is unused where it stands, or names a file the patch
  * deletes: deleting the line is safe. */
 static bool unused_import(const rm_item *it) {
@@ -421,24 +453,106 @@ static void text_range(const sunset_result *res, size_t a, size_t b, sunset_remn
     }
 }
 
+/* Is the plan caller text ("path uses X", "path:line name") in the file path? */
+static bool caller_in(const char *caller, const char *path) {
+    size_t n = strlen(path);
+    return strncmp(caller, path, n) == 0 && (caller[n] == ' ' || caller[n] == ':' || !caller[n]);
+}
+
+/* A live flag, pass or op the plan has an item for, named by a finding of [a, b) outside its
+ * definition (`need_envs={'FLAGS_x': '1'}`, `PassRegistry::Instance().Get("x_pass")`), that code
+ * outside this file keeps live: a line that would be deleted (a test's, a delete rule's) uses a
+ * live unit and goes only when the unit does (liveness first, even in a test). Only uses in a
+ * body count: a file-scope declaration (`PD_DECLARE_bool(x);`) goes with the file's uses. NULL
+ * when none. */
+static const rm_item *live_named(build_ctx *c, const char *path, size_t a, size_t b) {
+    for (size_t i = a; i < b && c->plan; i++) {
+        const char *n = c->res->findings[i].matched;
+        if (!n || !c->res->findings[i].enc_kind) continue; /* a use in a body, not a declaration */
+        if (strncmp(n, "FLAGS_", 6) == 0) n += 6;
+        for (size_t k = 0; k < c->plan->n_items; k++) {
+            const rm_item *it = &c->plan->items[k];
+            if (!it->live || !it->name || strcmp(it->name, n) ||
+                (it->kind != RM_FLAG && it->kind != RM_PASS && it->kind != RM_OP))
+                continue;
+            for (size_t j = 0; j < it->n_callers; j++)
+                if (!caller_in(it->callers[j], path)) return it;
+        }
+    }
+    return NULL;
+}
+
+/* live_named's item as evidence and its live callers outside path as the consumer. */
+static bool live_named_evidence(sunset_remnant *m, const rm_item *it, char **consumer) {
+    sb b = {0}, e = {0};
+    size_t shown = 0, more = 0;
+    for (size_t j = 0; j < it->n_callers; j++) {
+        if (caller_in(it->callers[j], m->path)) continue;
+        if (shown < MAX_CALLERS) sb_printf(&b, "%s%s", shown++ ? "; " : "", it->callers[j]);
+        else more++;
+    }
+    if (more) sb_printf(&b, " (+%zu more)", more);
+    sb_printf(&e, "names %s %s, which the removal plan keeps live (%s:%u): the line goes with it", rm_kind_name(it->kind),
+              it->name, it->path, it->line);
+    bool ok = !b.oom && !e.oom && evidence(m, e.s);
+    sb_free(&e);
+    if (!ok) return sb_free(&b), false;
+    *consumer = sb_take(&b);
+    return true;
+}
+
+/* Is the string finding f's match only part of its literal (`"a_op_handle=10,b=10"`, `'grep
+ * a_op_handle '`), not the whole literal (a name: `"x_pass"`)? Then the edit rewrites the string,
+ * whose other entries stay: deleting its line or statement would drop them. */
+static bool part_of_string(const sunset_finding *f) {
+    const char *p = f->snippet;
+    if (f->ctx != SUNSET_CTX_STRING || !p || f->span.line != f->span.end_line || f->span.col < 2) return false;
+    size_t n = strlen(p), s = f->span.col - 1, e = f->span.end_col - 1;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)p[i] >= 0x80) return false; /* columns may not be bytes */
+    if (e > n || e <= s) return false;
+    bool open = p[s - 1] == '"' || p[s - 1] == '\'', close = e < n && (p[e] == '"' || p[e] == '\'');
+    return !(open && close);
+}
+
+/* What the findings [a, b) of one line remnant are; its leading code finding, NULL when none. */
+typedef struct line_kind {
+    bool code, text, test, all_delete, succ;
+    bool partial; /* every code finding is part of a longer string (part_of_string) */
+    bool legacy_case; /* a delete rule names the test case the remnant is (defines) */
+} line_kind;
+
+static const sunset_finding *classify(build_ctx *c, size_t a, size_t b, line_kind *k) {
+    const sunset_remnant_settings *st = &c->rs->remnants;
+    const sunset_finding *lead = NULL;
+    *k = (line_kind){.all_delete = true, .partial = true};
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &c->res->findings[i];
+        k->test |= f->test;
+        k->succ |= f->ctx == SUNSET_CTX_CODE && glob_any(&st->successor_rules, f->rule_id);
+        /* a binding name or an op type in a string is code: deleting it is an edit of code */
+        bool as_code = f->ctx == SUNSET_CTX_STRING && (f->code_string || glob_any(&st->code_rules, f->rule_id));
+        k->text |= f->ctx == SUNSET_CTX_STRING;
+        if (f->ctx != SUNSET_CTX_CODE && !as_code) continue;
+        k->code = true;
+        if (!lead || f->severity > lead->severity) lead = f;
+        k->all_delete &= glob_any(&st->delete_rules, f->rule_id);
+        k->partial &= part_of_string(f);
+        k->legacy_case |= f->test && defines(f) && glob_any(&st->delete_rules, f->rule_id);
+    }
+    k->partial &= k->code;
+    return lead;
+}
+
 static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, bool doc_file) {
     const sunset_remnant_settings *st = &c->rs->remnants;
     sunset_remnant *m = remnant_push(out, c->res, a, b);
     if (!m) return -1;
-    bool code = false, text = false, test = false, all_delete = true;
-    const sunset_finding *lead = NULL;
-    for (size_t i = a; i < b; i++) {
-        const sunset_finding *f = &c->res->findings[i];
-        test |= f->test;
-        /* a binding name or an op type in a string is code: deleting it is an edit of code */
-        bool as_code = f->ctx == SUNSET_CTX_STRING && (f->code_string || glob_any(&st->code_rules, f->rule_id));
-        text |= f->ctx == SUNSET_CTX_STRING;
-        if (f->ctx != SUNSET_CTX_CODE && !as_code) continue;
-        code = true;
-        if (!lead || f->severity > lead->severity) lead = f;
-        all_delete &= glob_any(&st->delete_rules, f->rule_id);
-    }
-    const rm_item *it = plan_line(c->plan, m->path, m->line, m->end_line), *parts = NULL;
+    line_kind k;
+    const sunset_finding *lead = classify(c, a, b, &k);
+    bool code = k.code, text = k.text, test = k.test, all_delete = k.all_delete, succ = k.succ;
+    bool keep = (test || all_delete) && !k.legacy_case; /* a dead test case goes whole */
+    const rm_item *it = plan_line(c->plan, m->path, m->line, m->end_line), *parts = NULL, *named = NULL;
     if (!it && code && c->plan) parts = dead_parts(c, m, a, b);
     size_t who = 0;
     char *consumer = NULL;
@@ -484,6 +598,15 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         if (!evidence(m, "a CMake line the removal plan does not prove dead: live code may depend on it"))
             goto cleanup;
         if (!(consumer = cmake_consumer(c->res, m))) goto cleanup;
+    } else if (keep && (named = live_named(c, m->path, a, b))) {
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!live_named_evidence(m, named, &consumer)) goto cleanup;
+    } else if (keep && k.partial) {
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!scoped(c->res, m, PARTIAL_WHY, &consumer)) goto cleanup;
+    } else if (keep && test && succ && !all_delete) {
+        m->action = SUNSET_ACT_MIGRATE;
+        if (!scoped(c->res, m, SUCCESSOR_WHY, &consumer)) goto cleanup;
     } else if (test || all_delete) {
         m->action = SUNSET_ACT_DELETE;
         if (!evidence(m, test ? "a test file: the legacy test code goes with its mechanism"
@@ -492,8 +615,7 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         sb_printf(&fix, "delete the legacy use (%s)", lead->fix);
     } else {
         m->action = SUNSET_ACT_MIGRATE;
-        if (!evidence(m, "live code uses the legacy mechanism")) goto cleanup;
-        if (!(consumer = scope_consumer(c->res, m))) goto cleanup;
+        if (!scoped(c->res, m, "live code uses the legacy mechanism", &consumer)) goto cleanup;
     }
     /* a rule's "delete ..." hint is wrong here: deleting breaks the live consumer */
     if (!lead) lead = &c->res->findings[a]; /* strings only, decided by the plan */
@@ -582,6 +704,47 @@ static bool absorb(sunset_remnant *a, sunset_remnant *b) {
     return true;
 }
 
+/* A C++ code finding's statement, which the frontend bounds itself (a short branch, a first
+ * `if` with its `else if` branches): the findings inside it are one remnant with it. A string
+ * of prose (a registration's `R"DOC(...)"` argument) is its own text edit. */
+static bool cpp_stmt(build_ctx *c, const sunset_finding *f) {
+    if (!f->stmt.line || f->stmt.line > f->span.line || sunset_lang_for_path(f->path) != SUNSET_LANG_CPP) return false;
+    return f->ctx == SUNSET_CTX_CODE ||
+           (f->ctx == SUNSET_CTX_STRING && (f->code_string || glob_any(&c->rs->remnants.code_rules, f->rule_id)));
+}
+
+/* Is the finding at file scope (an include, a `using` in a namespace), outside any body? */
+static bool file_scope(const sunset_finding *f) {
+    return !f->enc_kind || strcmp(f->enc_kind, "namespace") == 0;
+}
+
+/* A test's file-scope line (an include, a `using`) kept for a successor (SUCCESSOR_WHY) when no
+ * remnant of the file keeps a use of its family in a body (all of them go): it goes too. */
+static int scope_follows(build_ctx *c, sunset_remnants *out, size_t first) {
+    for (size_t i = first; i < out->n; i++) {
+        sunset_remnant *m = &out->v[i];
+        const sunset_finding *f = &c->res->findings[m->findings[0]];
+        if (m->action != SUNSET_ACT_MIGRATE || !m->n_evidence || strcmp(m->evidence[0], SUCCESSOR_WHY) ||
+            !file_scope(f))
+            continue;
+        bool kept = false;
+        for (size_t k = first; k < out->n && !kept; k++)
+            kept = out->v[k].action == SUNSET_ACT_MIGRATE && same_str(out->v[k].family, m->family) &&
+                   !file_scope(&c->res->findings[out->v[k].findings[0]]);
+        if (kept) continue;
+        sb fix = {0};
+        sb_printf(&fix, "delete the legacy use (%s)", f->fix);
+        if (fix.oom) return -1;
+        sunset_free(m->fix), sunset_free(m->consumer), sunset_free(m->evidence[0]);
+        m->fix = sb_take(&fix), m->consumer = NULL;
+        m->evidence[0] = sunset_strndup(SCOPE_WHY, strlen(SCOPE_WHY));
+        if (!m->evidence[0]) return -1;
+        m->action = SUNSET_ACT_DELETE;
+        m->severity = remnant_severity(c->res, &c->rs->remnants, m);
+    }
+    return 0;
+}
+
 /* One file's findings [a, b). */
 static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
     const sunset_finding *F = c->res->findings;
@@ -597,7 +760,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
         size_t k = i;
         while (k < b && F[k].span.line <= end) {
             uint32_t e = stmt_end(&F[k]);
-            if (e > end && (e - F[k].span.line < STATEMENT_LINES || defines(&F[k]))) end = e;
+            if (e > end && (e - F[k].span.line < STATEMENT_LINES || defines(&F[k]) || cpp_stmt(c, &F[k]))) end = e;
             k++;
         }
         if (line_remnant(c, out, i, k, doc)) return -1;
@@ -608,7 +771,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
             out->n--;
         }
     }
-    return 0;
+    return scope_follows(c, out, first);
 }
 
 int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, const rm_plan *plan,

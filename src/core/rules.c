@@ -920,7 +920,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     settings_init(rs);
     sunset_anchor_init(&rs->anchor);
     rs->remnants.file_rules = rs->remnants.delete_rules = rs->remnants.consumers = rs->remnants.code_rules =
-        rs->remnants.code_callees = VEC_INIT(char *);
+        rs->remnants.code_callees = rs->remnants.successor_rules = VEC_INIT(char *);
     rs->remnants.code_args = VEC_INIT(int);
     rs->remnants.doc_paths = rs->remnants.consumer_paths = VEC_INIT(pcre2_code *);
     memcpy(rs->remnants.severity, (sunset_severity[]){SUNSET_SEV_ERROR, SUNSET_SEV_WARNING, SUNSET_SEV_INFO},

@@ -137,6 +137,8 @@ typedef struct sunset_macro_roles {
 typedef struct sunset_remnant_settings {
     vec file_rules;       /* char *: rule-id globs; one finding makes its whole file legacy */
     vec delete_rules;     /* char *: rule-id globs; in live code the line goes, nothing to migrate */
+    vec successor_rules;  /* char *: rule-id globs whose legacy object a successor replaces: a test
+                             that stays moves to it (migrate), it does not lose the line */
     vec code_rules;       /* char *: rule-id globs whose string matches are code (binding names) */
     unsigned code_uses;   /* code_strings.uses: bit (1u << sunset_str_use) per use whose strings
                              are code (a subscript's key, a dict key, a comparison operand) */

@@ -165,9 +165,9 @@ static int load_cross_file(loader *L, const cJSON *x) {
 
 static void remnant_settings_free(sunset_remnant_settings *x) {
     vec *all[] = {&x->doc_paths, &x->consumer_paths, &x->file_rules, &x->delete_rules, &x->consumers, &x->code_rules,
-                  &x->code_callees};
+                  &x->code_callees, &x->successor_rules};
     vec_free(&x->code_args);
-    for (size_t k = 0; k < 7; k++) {
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++) {
         for (size_t i = 0; i < all[k]->n; i++)
             k < 2 ? pcre2_code_free(VEC_AT(all[k], pcre2_code *, i)) : sunset_free(VEC_AT(all[k], char *, i));
         vec_free(all[k]);
@@ -211,8 +211,8 @@ static int load_code_strings(loader *L, const cJSON *x, sunset_remnant_settings 
 
 /* settings.remnants (rules/SCHEMA.md): grouping and actions for analysis/remnant.c. */
 static int load_remnants(loader *L, const cJSON *x) {
-    static const char *const allowed[] = {"file_rules", "delete_rules", "code_rules", "code_strings", "doc_paths",
-                                          "consumers", "severity", NULL};
+    static const char *const allowed[] = {"file_rules", "delete_rules", "successor_rules", "code_rules",
+                                          "code_strings", "doc_paths", "consumers", "severity", NULL};
     static const char *const actions[SUNSET_REMNANT_ACTIONS + 1] = {"delete", "migrate", "update-doc", NULL};
     if (!cJSON_IsObject(x)) return ld_fail(L, "remnants", "\"remnants\" must be an object");
     if (ld_check_fields(L, x, "\"remnants\"", allowed)) return -1;
@@ -220,6 +220,8 @@ static int load_remnants(loader *L, const cJSON *x) {
     const cJSON *v, *it;
     if (((v = cJSON_GetObjectItemCaseSensitive(x, "file_rules")) && ld_string_list(L, v, "file_rules", &rm->file_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "delete_rules")) && ld_string_list(L, v, "delete_rules", &rm->delete_rules)) ||
+        ((v = cJSON_GetObjectItemCaseSensitive(x, "successor_rules")) &&
+         ld_string_list(L, v, "successor_rules", &rm->successor_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "code_rules")) && ld_string_list(L, v, "code_rules", &rm->code_rules)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "doc_paths")) && ld_regex_list(L, v, "doc_paths", &rm->doc_paths)) ||
         ((v = cJSON_GetObjectItemCaseSensitive(x, "code_strings")) && load_code_strings(L, v, rm)))

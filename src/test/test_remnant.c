@@ -6,7 +6,8 @@
  * is migrate naming the item's live callers, a named consumer from settings.remnants makes
  * migrate, comments and documents are update-doc; every finding is in exactly one remnant;
  * severities follow the action, capped by the findings'; settings.remnants is checked when
- * loaded; the text writer prints one item per remnant unless --findings.
+ * loaded; in a test a successor's object or a name inside a longer string is migrate; the
+ * text writer prints one item per remnant unless --findings.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -337,6 +338,51 @@ static void definitions_span_one_remnant(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* In a test that stays, a line using a legacy object a successor replaces
+ * (settings.remnants.successor_rules) is migrate, the test moving to the successor; a line of
+ * a setting dropped with the mechanism is still deleted; a name inside a longer string (a
+ * vmodule list) is migrate, the string rewritten; a whole-string name is deleted. */
+static void lines_follow_successors(void **state) {
+    (void)state;
+    const char *pack =
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}],"
+        "\"remnants\":{\"successor_rules\":[\"PE-*\"],\"code_rules\":[\"OH-STR-*\"]}}}";
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = load(pack, &err);
+    assert_non_null(rs);
+    sunset_result r = {0};
+    sunset_finding pe = {.rule_id = "PE-CPP-IDENT", .family = "parallel_executor", .message = "m",
+                         .fix = "replace it", .task = 5, .severity = SUNSET_SEV_ERROR, .test = true,
+                         .path = "test/pass_test.cc", .span = {10, 19, 10, 35}, .matched = "ParallelExecutor",
+                         .snippet = "  std::unique_ptr<ParallelExecutor> executor_;", .enc_kind = "class",
+                         .enc_name = "PassTester", .enc_start = 1, .enc_end = 40};
+    sunset_finding es = pe;
+    es.rule_id = "ES-CPP-IDENT", es.span = (sunset_span){20, 3, 20, 20}, es.matched = "ExecutionStrategy";
+    es.snippet = "  ExecutionStrategy exec_strategy_;";
+    sunset_finding part = pe;
+    part.rule_id = "OH-STR-VMODULE", part.ctx = SUNSET_CTX_STRING, part.span = (sunset_span){30, 6, 30, 20};
+    part.matched = "a_op_handle", part.snippet = "    \"a_op_handle=10,executor=10\";";
+    sunset_finding whole = part;
+    whole.span = (sunset_span){35, 6, 35, 17}, whole.snippet = "    \"a_op_handle\";";
+    assert_non_null(sunset_result_add(&r, &pe));
+    assert_non_null(sunset_result_add(&r, &es));
+    assert_non_null(sunset_result_add(&r, &part));
+    assert_non_null(sunset_result_add(&r, &whole));
+    sunset_result_finish(&r);
+    sunset_remnants rm;
+    assert_int_equal(sunset_remnants_build(&r, rs, NULL, NULL, &rm), 0);
+    assert_int_equal(rm.n, 4);
+    assert_int_equal(rm.v[0].action, SUNSET_ACT_MIGRATE);
+    assert_non_null(strstr(rm.v[0].evidence[0], "successor"));
+    assert_int_equal(rm.v[1].action, SUNSET_ACT_DELETE);
+    assert_int_equal(rm.v[2].action, SUNSET_ACT_MIGRATE);
+    assert_non_null(strstr(rm.v[2].evidence[0], "longer string"));
+    assert_int_equal(rm.v[3].action, SUNSET_ACT_DELETE);
+    sunset_remnants_free(&rm);
+    sunset_result_free(&r);
+    sunset_ruleset_free(rs);
+}
+
 static void bad_settings(void **state) {
     (void)state;
     const char *bad[][2] = {
@@ -345,6 +391,7 @@ static void bad_settings(void **state) {
         {"{\"consumers\":[{\"path\":\"(\",\"consumer\":\"c\"}]}", "consumers"},
         {"{\"severity\":{\"remove\":\"error\"}}", "unknown field \"remove\""},
         {"{\"severity\":{\"delete\":\"fatal\"}}", "delete"},
+        {"{\"successor_rules\":3}", "successor_rules"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char json[512];
@@ -364,6 +411,7 @@ int main(void) {
         cmocka_unit_test(statement_spans_one_remnant),
         cmocka_unit_test(definitions_span_one_remnant),
         cmocka_unit_test(cmake_commands_span_from_their_line),
+        cmocka_unit_test(lines_follow_successors),
         cmocka_unit_test(bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,11 +168,30 @@ static sunset_span stream_stmt(const cscan *c, int32_t i, bool in_dir) {
 
 /* A branch longer than this is no one edit: the condition's string stays a line of its own. */
 #define BRANCH_LINES 8
+/* Nor is a first `if` (with its `else if` branches) longer than this. */
+#define CHAIN_LINES 16
 
-/* A string literal in the condition of an `if` whose body is a braced block: the branch, from
- * the `if` line to its closing brace's line (the line before it when that line goes on, `}
- * else if (...) {`, and the branch itself is an `else if`: the next branch's header stays).
- * All 0 otherwise: a first `if` followed by an `else` cannot lose its lines alone. */
+/* The closing brace of the last branch of the if-chain whose first block closes at close: each
+ * `else if (...) {...}` after it. -1 when a branch is no braced block, or a plain `else`
+ * follows: that code stays, so the chain is no one edit. */
+static int32_t chain_close(const cscan *c, int32_t close, bool in_dir) {
+    for (int steps = 0; steps < 64; steps++) {
+        int32_t e = nx(c, close, in_dir), k = nx(c, e, in_dir), lp = nx(c, k, in_dir);
+        if (!is_kw(c, e, "else")) return close;
+        if (!is_kw(c, k, "if") || !is_p(c, lp, P_LPAREN) || c->t[lp].match <= lp) return -1;
+        int32_t body = nx(c, c->t[lp].match, in_dir);
+        if (!is_p(c, body, P_LBRACE) || c->t[body].match <= body) return -1;
+        close = c->t[body].match;
+    }
+    return -1;
+}
+
+/* A name or string literal in the condition of an `if` whose body is a braced block: the
+ * branch, from the `if` line to its closing brace's line (the line before it when that line
+ * goes on, `} else if (...) {`, and the branch itself is an `else if`: the next branch's header
+ * stays). A first `if` takes its `else if` branches with it (dropping it alone would leave a
+ * dangling `else`), at most CHAIN_LINES. All 0 otherwise: a first `if` followed by a plain
+ * `else` cannot lose its lines alone. */
 static sunset_span branch_stmt(const cscan *c, int32_t i, bool in_dir) {
     sunset_span none = {0, 0, 0, 0};
     int32_t open = -1;
@@ -191,23 +210,33 @@ static sunset_span branch_stmt(const cscan *c, int32_t i, bool in_dir) {
     if (open < 0 || c->t[open].match <= open) return none;
     int32_t kw = pv(c, open, in_dir), body = nx(c, c->t[open].match, in_dir);
     if (!is_p(c, body, P_LBRACE) || c->t[body].match <= body) return none;
-    int32_t close = c->t[body].match, after = nx(c, close, in_dir), before = pv(c, kw, in_dir);
+    int32_t close = c->t[body].match, before = pv(c, kw, in_dir);
     bool elif = is_kw(c, before, "else");
+    if (!elif && (close = chain_close(c, close, in_dir)) < 0) return none;
+    int32_t after = nx(c, close, in_dir);
     uint32_t first = clang_line_of(c, c->t[elif ? before : kw].start), last = clang_line_of(c, c->t[close].start);
     bool goes_on = after >= 0 && clang_line_of(c, c->t[after].start) == last;
     if (elif && (before < 1 || !is_p(c, pv(c, before, in_dir), P_RBRACE))) return none;
     if (goes_on && !(elif && is_kw(c, after, "else"))) return none;
     if (goes_on) last--;
-    if (last - first >= BRANCH_LINES) return none;
+    if (last - first >= (elif ? BRANCH_LINES : CHAIN_LINES)) return none;
     if (elif && clang_line_of(c, c->t[pv(c, before, in_dir)].start) != first) return none;
     return (sunset_span){first, 0, last, 0};
 }
 
+/* The `(` at k opens a call (or a template's argument list) around the token, not a condition
+ * (`if (`, `while (` ...): a name or `>` before it. */
+static bool call_paren(const cscan *c, int32_t k, bool in_dir) {
+    int32_t p = pv(c, k, in_dir);
+    return is_p(c, k, P_LPAREN) && (is_ident(c, p) || teq(c, p, ">"));
+}
+
 /* A name in a simple statement over several lines (`x_ = std::make_unique<ParallelExecutor>(\n
  * a,\n b);`): the statement, from its first token's line to the `;` that ends it, brackets
- * skipped, at most BRANCH_LINES long. All 0 for one line, or where a brace comes first (a
- * definition, a block). */
-static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir) {
+ * skipped, at most BRANCH_LINES long; with calls, a string argument's too (`auto p =\n
+ * Registry::Get("x_pass");`: the calls around it are the statement's). All 0 for one line, or
+ * where a brace comes first (a definition, a block). */
+static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir, bool calls) {
     sunset_span none = {0, 0, 0, 0};
     if (in_dir) return none;
     int32_t first = i, end = -1;
@@ -215,6 +244,10 @@ static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir) {
         if (steps > 256) return none;
         if ((is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) && c->t[k].match >= 0 && c->t[k].match < k) {
             first = k = c->t[k].match;
+            continue;
+        }
+        if (calls && call_paren(c, k, in_dir) && c->t[k].match > i) {
+            first = k;
             continue;
         }
         if (is_p(c, k, P_SEMI) || is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_LPAREN) ||
@@ -227,6 +260,9 @@ static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir) {
             end = k;
             break;
         }
+        if (calls && is_p(c, k, P_RPAREN) && c->t[k].match >= 0 && c->t[k].match < i &&
+            call_paren(c, c->t[k].match, in_dir))
+            continue;
         if (is_p(c, k, P_LBRACE) || is_p(c, k, P_RBRACE) || is_p(c, k, P_RPAREN) || is_p(c, k, P_RBRACK)) return none;
         if ((is_p(c, k, P_LPAREN) || is_p(c, k, P_LBRACK)) && c->t[k].match > k) k = c->t[k].match;
     }
@@ -238,7 +274,8 @@ static sunset_span simple_stmt(const cscan *c, int32_t i, bool in_dir) {
 
 static sunset_span string_stmt(const cscan *c, int32_t i, bool in_dir) {
     sunset_span s = stream_stmt(c, i, in_dir);
-    return s.line ? s : branch_stmt(c, i, in_dir);
+    if (!s.line) s = branch_stmt(c, i, in_dir);
+    return s.line ? s : simple_stmt(c, i, in_dir, true);
 }
 
 static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
@@ -315,7 +352,7 @@ void clang_emit_tokens(cscan *c) {
             f.qual_len = c->tmp2.len;
         }
         f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
-        if (!f.stmt.line) f.stmt = simple_stmt(c, i, in_dir);
+        if (!f.stmt.line) f.stmt = simple_stmt(c, i, in_dir, false);
         sunset_emit(c->sink, &f);
 
         int32_t p = pv(c, i, in_dir);

@@ -10,3 +10,12 @@
 PHI_DEFINE_EXPORTED_bool(allreduce_record_one_event,
                          false,
                          "Wait on one event in the fused allreduce.");
+
+/**
+ * Distributed related FLAG
+ * Name: FLAGS_skip_fused_all_reduce_check
+ * Since Version: 2.2.0
+ */
+PHI_DEFINE_EXPORTED_bool(skip_fused_all_reduce_check,
+                         false,
+                         "Skip the fused allreduce's input check.");

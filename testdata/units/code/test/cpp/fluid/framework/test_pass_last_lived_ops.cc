@@ -12,6 +12,8 @@ class PassTester {
                                                    scope,
                                                    exec_strategy_,
                                                    build_strategy);
+    auto ref_cnt_pass =
+        ir::PassRegistry::Instance().Get("reference_count_pass");
   }
 
  private:
