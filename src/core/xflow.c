@@ -35,7 +35,11 @@ struct xflow {
     size_t n_py;
     char **exports;  /* per module: "RULE\tname\n" lines, owned; NULL none */
     char **kept;     /* per module: its import statements as noted, one a line, when kept; owned */
+    char **stmts;    /* per module: its import statements, '\n'-separated, until xflow_importers
+                        resolves them; owned; NULL none or not noted */
     vec *imports;    /* per module: ximport */
+    _Atomic size_t n_exporters; /* modules with exports: the resolving step's names follow it */
+    size_t resolved;            /* statements resolved (xflow_resolved) */
     bool *anchored;  /* per module: its first scan was run (not replayed) and tied it to Paddle */
     /* a module's name as a path without its tail ("a/b" for a/b.py and a/b/__init__.py) ->
      * the module, open addressing: every import statement of every module tries a few
@@ -115,8 +119,9 @@ xflow *xflow_new(const sunset_ruleset *rs, char *const *paths, size_t n) {
     x->exports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->exports);
     x->imports = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->imports);
     x->kept = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->kept);
+    x->stmts = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->stmts);
     x->anchored = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *x->anchored);
-    if (!x->exports || !x->imports || !x->kept || !x->anchored) return xflow_free(x), NULL;
+    if (!x->exports || !x->imports || !x->kept || !x->stmts || !x->anchored) return xflow_free(x), NULL;
     for (size_t i = 0; i < x->n_py; i++) x->imports[i] = VEC_INIT(ximport);
     build_table(x);
     return x;
@@ -127,6 +132,7 @@ void xflow_free(xflow *x) {
     for (size_t i = 0; i < x->n_py; i++) {
         if (x->exports) sunset_free(x->exports[i]);
         if (x->kept) sunset_free(x->kept[i]);
+        if (x->stmts) sunset_free(x->stmts[i]);
         for (size_t k = 0; x->imports && k < x->imports[i].n; k++) {
             sunset_free(VEC_AT(&x->imports[i], ximport, k).local);
             sunset_free(VEC_AT(&x->imports[i], ximport, k).name);
@@ -135,6 +141,7 @@ void xflow_free(xflow *x) {
     }
     sunset_free(x->exports);
     sunset_free(x->kept);
+    sunset_free(x->stmts);
     sunset_free(x->anchored);
     sunset_free(x->imports);
     sunset_free(x->py);
@@ -244,9 +251,7 @@ static size_t words_of(char *s, char **w) {
     return n;
 }
 
-static void note_statement(xflow *x, long me, const char *path, char *stmt) {
-    char *w[MAX_WORDS];
-    size_t n = words_of(stmt, w);
+static void note_statement(xflow *x, long me, const char *path, char *const *w, size_t n) {
     if (n >= 2 && !strcmp(w[0], "import")) {
         for (size_t i = 1; i < n; i++) { /* import a.b [as c], d */
             bool as = i + 2 < n && !strcmp(w[i + 1], "as");
@@ -303,7 +308,8 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
     long me = find_py(x, path);
     if (me < 0) return NULL;
     const char *end = data + len;
-    sb kept = {0};
+    sb kept = {0}, stmts = {0};
+    bool first = !x->stmts[me]; /* noted again (a rescan under premarks): resolved already */
     for (const char *p = data; p < end;) {
         while (p < end && (*p == ' ' || *p == '\t')) p++;
         bool head = (end - p > 5 && !memcmp(p, "from ", 5)) || (end - p > 7 && !memcmp(p, "import ", 7));
@@ -313,8 +319,9 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
             /* kept as read: no bracket, comma or newline is left in it, and the space before
              * the newline keeps a last backslash from continuing it */
             if (keep && !st.oom && st.s) sb_printf(&kept, "%s \n", st.s);
-            if (!st.oom && st.s) note_statement(x, me, path, st.s);
+            if (first && !st.oom && st.s) sb_printf(&stmts, "%s\n", st.s); /* to its first NUL, as read */
             kept.oom |= st.oom;
+            stmts.oom |= st.oom;
             sb_free(&st);
         }
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -322,13 +329,17 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
     }
     if (keep && !kept.oom && !x->kept[me]) x->kept[me] = kept.len ? sb_take(&kept) : sunset_strndup("\n", 1);
     sb_free(&kept);
+    /* resolved once every module's exports are known (xflow_importers): most statements then
+     * need no resolving at all (resolve_module); out of memory, as before, notes none */
+    if (first && !stmts.oom) x->stmts[me] = stmts.len ? sb_take(&stmts) : sunset_strndup("", 0);
+    sb_free(&stmts);
     return keep ? x->kept[me] : NULL;
 }
 
 const char *xflow_note_exports(xflow *x, const char *path, const char *text, size_t len) {
     long me = find_py(x, path);
     if (me < 0) return NULL;
-    if (len && !x->exports[me]) x->exports[me] = sunset_strndup(text, len);
+    if (len && !x->exports[me] && (x->exports[me] = sunset_strndup(text, len))) x->n_exporters++;
     return x->exports[me] ? x->exports[me] : "\n";
 }
 
@@ -360,14 +371,106 @@ static void premarks_of(const xflow *x, size_t i, sb *out) {
     }
 }
 
-void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud) {
+/* ---- resolving the import statements, once the exports are known ---- */
+
+/* The name a module is imported by, its path's last component without the tail: "trainer"
+ * for a/trainer.py and a/trainer/__init__.py, "" for the root's __init__.py. */
+static void module_word(const char *path, const char **w, size_t *n) {
+    size_t len = strlen(path);
+    if (len >= 11 && !strcmp(path + len - 11, "__init__.py") && (len == 11 || path[len - 12] == '/'))
+        len = len == 11 ? 0 : len - 12;
+    else if (len >= 3 && !strcmp(path + len - 3, ".py"))
+        len -= 3;
+    const char *s = memrchr(path, '/', len);
+    *w = s ? s + 1 : path;
+    *n = (size_t)(path + len - *w);
+}
+
+/* The names of the modules with exports (module_word), as a set: open addressing by hash. */
+typedef struct names {
+    uint64_t *h; /* 0 = empty */
+    size_t cap;
+    size_t built_at; /* x->n_exporters when built */
+} names;
+
+static uint64_t word_hash(const char *s, size_t n) {
+    uint64_t h = hash64(s, n, 0x776f7264ull); /* "word" */
+    return h ? h : 1;
+}
+
+static bool names_has(const names *ns, const char *s, size_t n) {
+    uint64_t h = word_hash(s, n);
+    for (size_t k = h & (ns->cap - 1); ns->h[k]; k = (k + 1) & (ns->cap - 1))
+        if (ns->h[k] == h) return true; /* a colliding hash only resolves one more statement */
+    return false;
+}
+
+static bool names_build(const xflow *x, names *ns) {
+    sunset_free(ns->h);
+    ns->built_at = x->n_exporters;
+    ns->cap = 16;
+    while (ns->cap < ns->built_at * 2 + 2) ns->cap *= 2;
+    if (!(ns->h = sunset_calloc(ns->cap, sizeof *ns->h))) return false;
+    for (size_t i = 0; i < x->n_py; i++) {
+        if (!x->exports[i]) continue;
+        const char *w;
+        size_t n;
+        module_word(x->py[i].path, &w, &n);
+        uint64_t h = word_hash(w, n);
+        size_t k = h & (ns->cap - 1);
+        while (ns->h[k] && ns->h[k] != h) k = (k + 1) & (ns->cap - 1);
+        ns->h[k] = h;
+    }
+    return true;
+}
+
+/* Can the statement's words name a module with exports? Every module a statement resolves to
+ * is named by one of its words: the module's name (module_word) is that word's last dotted
+ * part ("b" of `import a.b`, of `from a.b import c` and of `from a import b`), or the word is
+ * dots alone (`from .. import x`: the package above). A statement that cannot adds no import
+ * a premark would come from (premarks_of skips a target without exports). */
+static bool may_name_exporter(const names *ns, char *const *w, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(w[i]);
+        if (strspn(w[i], ".") == len) return true;
+        const char *dot = memrchr(w[i], '.', len), *last = dot ? dot + 1 : w[i];
+        if (names_has(ns, last, (size_t)(w[i] + len - last))) return true;
+    }
+    return false;
+}
+
+/* Module i's noted statements resolved into its imports, those that may matter only. */
+static void resolve_module(xflow *x, size_t i, const names *ns) {
+    char *text = x->stmts[i];
+    if (!text) return;
+    for (char *line = text, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl) break;
+        *nl = 0;
+        char *w[MAX_WORDS];
+        size_t n = words_of(line, w);
+        if (ns->h && !may_name_exporter(ns, w, n)) continue;
+        note_statement(x, (long)i, x->py[i].path, w, n);
+        x->resolved++;
+    }
+    sunset_free(text);
+    x->stmts[i] = NULL;
+}
+
+void xflow_importers(xflow *x, xflow_importer_fn out, void *ud) {
+    names ns = {0};
     for (size_t i = 0; x && i < x->n_py; i++) {
+        /* a rescan below may give a module exports it did not have: the names follow (without
+         * the set, out of memory, every statement is resolved) */
+        if (x->stmts[i] && (!ns.h || ns.built_at != x->n_exporters)) names_build(x, &ns);
+        resolve_module(x, i, &ns);
         if (!x->imports[i].n) continue;
         sb pm = {0};
         premarks_of(x, i, &pm);
         if (!pm.oom && pm.len) out(ud, x->py[i].path, x->py[i].at, pm.s);
         sb_free(&pm);
     }
+    sunset_free(ns.h);
 }
 
 bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, const char *data, size_t len) {
@@ -387,3 +490,5 @@ bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, c
 uint64_t xflow_key_material(const char *premarks) {
     return hash64(premarks, strlen(premarks), 0x78666c6f77ull); /* "xflow" */
 }
+
+size_t xflow_resolved(const xflow *x) { return x ? x->resolved : 0; }

@@ -3,9 +3,9 @@
  * each scanned module leaves bound to a legacy object (its exports, from core/flow.c), which
  * names each module imports from the scanned tree (a text scan of its import statements,
  * resolved to the walked files: relative imports, the importer's own directory, the root and
- * settings.cross_file.import_roots), and, once every file is done, the names each importer
- * binds to another module's legacy object: its premarks, under which the engine scans it
- * again. Engine-private.
+ * settings.cross_file.import_roots; noted as each file is scanned, resolved once all are), and,
+ * once every file is done, the names each importer binds to another module's legacy object:
+ * its premarks, under which the engine scans it again. Engine-private.
  */
 #ifndef SUNSET_XFLOW_H
 #define SUNSET_XFLOW_H
@@ -50,7 +50,11 @@ bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, c
  * premarks): at its index among xflow_new's paths, premarks "FLOW-RULE-ID\tname\n" lines
  * (`train_exe`, `trainer.train_exe`). */
 typedef void (*xflow_importer_fn)(void *ud, const char *path, size_t at, const char *premarks);
-void xflow_importers(const xflow *x, xflow_importer_fn out, void *ud);
+void xflow_importers(xflow *x, xflow_importer_fn out, void *ud);
+/* How many import statements xflow_importers resolved: a statement is resolved only when one
+ * of its words can name a module with exports at that point (a rescan from out may give a
+ * module exports), since only those make premarks. For the tests. */
+size_t xflow_resolved(const xflow *x);
 
 /* The extra key material of a file scanned under premarks: its content-cache entry is keyed
  * by its path and bytes and by these, so a result cached under other exports (the exporter

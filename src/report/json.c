@@ -19,9 +19,17 @@ static void kv_str(sb *b, const char *k, const char *v, bool first) {
     else sb_puts(b, "null");
 }
 
+/* The digits of v, as "%llu" writes them: a finding has ten numbers, and a printf each was a
+ * third of writing a large document (perf, a warm scan of the 2024-05-09 tree). */
 static void kv_num(sb *b, const char *k, unsigned long long v, bool first) {
     key(b, k, first);
-    sb_printf(b, "%llu", v);
+    char d[24];
+    size_t at = sizeof d;
+    do {
+        d[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sb_putn(b, d + at, sizeof d - at);
 }
 
 /* One finding's object (after a comma unless first). */

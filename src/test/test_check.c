@@ -484,6 +484,27 @@ static void max_filesize_on_every_input(void **state) {
     assert_non_null(strstr(r->out, "\"too_large\":0"));
 }
 
+/* A broken query stops a diff-mode check at start-up, with its file, line and column and exit
+ * 2, before anything is judged or printed (the engine is made while the diff is collected,
+ * cmd/check.c prepare_with_diff), without a cache as with one that has seen good queries. */
+static void broken_query_stops_diff_mode(void **state) {
+    repo *r = *state;
+    put(r, "python/paddle/run.py", "import paddle\nes = paddle.static.ExecutionStrategy()\n");
+    assert_int_equal(run(r, "cp -r \"$(dirname \"$S\")/../queries\" .git/q && wc -l <.git/q/python/facts.scm"), 0);
+    int lines = atoi(r->out);
+    assert_int_equal(run(r, "$S check -q --diff-base HEAD --queries .git/q --cache .git/c -f json"), 1);
+    assert_int_equal(run(r, "printf '(no_such_node) @x\\n' >>.git/q/python/facts.scm"), 0);
+    char want[128];
+    snprintf(want, sizeof want, ".git/q/python/facts.scm:%d:2: invalid query: invalid node type\n", lines + 1);
+    for (int cached = 0; cached < 2; cached++) {
+        assert_int_equal(run(r, "$S check -q --diff-base HEAD --queries .git/q %s -f json",
+                             cached ? "--cache .git/c" : "--no-cache"), 2);
+        assert_string_equal(r->out, "");
+        assert_non_null(r->err);
+        assert_non_null(strstr(r->err, want));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(adding_exec_strategy_fails_with_one_annotation, setup, teardown),
@@ -498,6 +519,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(deep_directories_in_diff_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(gate_judges_what_scan_skips, setup, teardown),
         cmocka_unit_test_setup_teardown(max_filesize_on_every_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(broken_query_stops_diff_mode, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include "core/engine.h"
 #include "lang/registry.h"
 #include "core/flow.h"
+#include "core/xflow.h"
 #include "test/fakeclock.h"
 #include "test/flowpack.h"
 
@@ -683,6 +684,52 @@ static void rescan_only_where_it_can_matter(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* The import statements resolved once every module's exports are known (core/xflow.c):
+ * only a statement one of whose words can name a module with exports is resolved (`import
+ * os, sys` in a tree where only trainer.py and util.py export is not), and the premarks are
+ * those resolving every statement gives: relative, dotted, aliased, star and package
+ * imports; exports a module gets while the importers are handed out (a rescan's) count for
+ * the importers after it. */
+typedef struct importers_seen {
+    xflow *x;
+    sb got; /* "path: premarks" */
+} importers_seen;
+
+static void importer_seen(void *ud, const char *path, size_t at, const char *premarks) {
+    importers_seen *s = ud;
+    (void)at;
+    sb_printf(&s->got, "%s: %s", path, premarks);
+    if (!strcmp(path, "a/pkg/__init__.py")) xflow_note_exports(s->x, "util.py", "PE-USE\tlate\n", 12);
+}
+
+static void imports_resolved_when_they_can_matter(void **state) {
+    fixture *f = *state;
+    char *paths[] = {"a/pkg/__init__.py", "a/pkg/mod.py", "a/trainer.py", "b/user.py", "b/z_late.py", "util.py"};
+    const char *text[] = {
+        "from .. import trainer\n",
+        "from ..trainer import train_exe as exe\nfrom . import helper\nimport os, sys\n",
+        "import paddle\n",
+        "import a.trainer as t\nfrom a import trainer\nfrom a.trainer import *\nimport json\nfrom util import f\n",
+        "from util import late\n",
+        "import collections\n",
+    };
+    xflow *x = xflow_new(f->rs, paths, 6);
+    assert_non_null(x);
+    for (int i = 0; i < 6; i++) xflow_note_imports(x, paths[i], text[i], strlen(text[i]), false);
+    xflow_note_exports(x, "a/trainer.py", "PE-USE\ttrain_exe\n", 17);
+    importers_seen seen = {x, {0}};
+    xflow_importers(x, importer_seen, &seen);
+    assert_string_equal(seen.got.s, "a/pkg/__init__.py: PE-USE\ttrainer.train_exe\n"
+                                    "a/pkg/mod.py: PE-USE\texe\n"
+                                    "b/user.py: PE-USE\tt.train_exe\nPE-USE\ttrainer.train_exe\nPE-USE\ttrain_exe\n"
+                                    "b/z_late.py: PE-USE\tlate\n");
+    /* 12 statements; not `import os, sys`, `import json`, `import collections` (nor the
+     * exporter's own `import paddle`) */
+    assert_int_equal(xflow_resolved(x), 8);
+    sb_free(&seen.got);
+    xflow_free(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(return_chain_is_near_linear),
@@ -698,6 +745,7 @@ int main(void) {
         cmocka_unit_test(across_modules),
         cmocka_unit_test(across_modules_vouched),
         cmocka_unit_test(rescan_only_where_it_can_matter),
+        cmocka_unit_test(imports_resolved_when_they_can_matter),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
