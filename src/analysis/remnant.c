@@ -422,15 +422,20 @@ static bool dead_parts_evidence(build_ctx *c, sunset_remnant *m, size_t a, size_
 /* A remnant that edits code spans what the edit takes: a definition the plan has an item for
  * (a flag with its doc comment, a registration macro) whole, and a string's statement from its
  * first line (`env[\n "K"\n] = "..."`: the value's line alone cannot go), as a C++ finding's
- * (a branch from its `} else if (` line). A text edit
+ * (a branch from its `} else if (` line) and a Python code finding's (its short simple
+ * statement: `assert (\n x._exec_strategy.y\n ), "..."` from the `assert (` line). A text edit
  * (update-doc) stays on the text's lines. */
 static void code_range(const sunset_result *res, size_t a, size_t b, const rm_item *def, sunset_remnant *m) {
     if (def && def->line < m->line) m->line = def->line;
     if (def && def->end > m->end_line) m->end_line = def->end;
     for (size_t i = a; i < b; i++) {
         const sunset_finding *f = &res->findings[i];
-        bool cpp = sunset_lang_for_path(f->path) == SUNSET_LANG_CPP; /* its statements: a branch, a stream */
-        if ((f->ctx == SUNSET_CTX_STRING || cpp) && f->stmt.line && f->stmt.line < m->line &&
+        sunset_lang lang = sunset_lang_for_path(f->path);
+        bool cpp = lang == SUNSET_LANG_CPP; /* its statements: a branch, a stream */
+        /* a short one (a long import list's entry is edited where it stands) */
+        bool py = lang == SUNSET_LANG_PYTHON && f->ctx == SUNSET_CTX_CODE &&
+                  f->stmt.end_line - f->stmt.line < STATEMENT_LINES;
+        if ((f->ctx == SUNSET_CTX_STRING || cpp || py) && f->stmt.line && f->stmt.line < m->line &&
             f->stmt.end_line >= f->span.line)
             m->line = f->stmt.line;
     }
