@@ -278,6 +278,48 @@ static sunset_span string_stmt(const cscan *c, int32_t i, bool in_dir) {
     return s.line ? s : simple_stmt(c, i, in_dir, true);
 }
 
+/* An element of a chained call statement, each on lines of its own (pybind's
+ * `py::class_<X>(m, "X")\n .def_property(\n "name",\n [](const X &self) {...},\n
+ * [](X &self, T v) {...})`): from its `.` to the `)` closing its argument list. The element at
+ * the `.` at i, or its close (-1) when i starts none: the `.` first on its line, after a `)`,
+ * before `name(`. Its code ends before a last argument that is a string (the binding's
+ * `R"DOC(...)DOC"`: prose, its own text edit). */
+typedef struct chain_elem {
+    int32_t dot, paren, close, last;
+} chain_elem;
+
+/* The last token of the element's code: before the `,` of a trailing string argument, else its
+ * close. */
+static int32_t chain_last(const cscan *c, int32_t lp, int32_t close) {
+    int32_t comma = -1;
+    for (int32_t k = nx(c, lp, false); k >= 0 && k < close; k = nx(c, k, false)) {
+        if ((is_p(c, k, P_LPAREN) || is_p(c, k, P_LBRACK) || is_p(c, k, P_LBRACE)) && c->t[k].match > k) k = c->t[k].match;
+        else if (is_p(c, k, P_COMMA)) comma = k;
+    }
+    if (comma < 0 || !is_string_tok(c, nx(c, comma, false))) return close;
+    return pv(c, comma, false);
+}
+
+static chain_elem chain_elem_at(const cscan *c, int32_t i) {
+    chain_elem none = {-1, -1, -1, -1};
+    int32_t p = pv(c, i, false), name = nx(c, i, false), lp = nx(c, name, false);
+    if (!(is_p(c, i, P_DOT) || is_p(c, i, P_ARROW)) || !is_p(c, p, P_RPAREN) || !is_ident(c, name) ||
+        !is_p(c, lp, P_LPAREN) || c->t[lp].match <= lp)
+        return none;
+    if (clang_line_of(c, c->t[p].start) == clang_line_of(c, c->t[i].start)) return none;
+    return (chain_elem){i, lp, c->t[lp].match, chain_last(c, lp, c->t[lp].match)};
+}
+
+/* A name inside the element's code, or a string that is its first argument (the binding's
+ * name): the code's lines, lambda bodies and all (the binding is one unit: its getter and setter
+ * go with it). All 0 outside one, or for an element on one line. */
+static sunset_span chain_stmt(const cscan *c, const chain_elem *el, int32_t i, bool string) {
+    sunset_span none = {0, 0, 0, 0};
+    if (el->dot < 0 || i <= el->paren || i > el->last || (string && pv(c, i, false) != el->paren)) return none;
+    uint32_t a = clang_line_of(c, c->t[el->dot].start), z = clang_line_of(c, c->t[el->last].start);
+    return z > a ? (sunset_span){a, 0, z, 0} : none;
+}
+
 static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
                          const char *call) {
     sunset_span at = clang_span_of(c, s, s);
@@ -286,9 +328,11 @@ static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
 
 void clang_emit_tokens(cscan *c) {
     char call[256];
+    chain_elem el = {-1, -1, -1, -1}; /* the outermost chained call element around i */
     for (int32_t i = 0; i < c->n && !c->oom; i++) {
         const ctok *t = &c->t[i];
         bool in_dir = (t->flags & TF_DIRECTIVE) != 0;
+        if (i > el.close) el = in_dir || (t->flags & TF_SKIP) ? (chain_elem){-1, -1, -1, -1} : chain_elem_at(c, i);
         if (t->kind == TK_COMMENT) {
             const char *s = ttext(c, i);
             uint32_t n = tlen(c, i);
@@ -312,8 +356,9 @@ void clang_emit_tokens(cscan *c) {
             }
             int arg;
             sunset_str_use use = string_use(c, i, in_dir, &arg);
+            sunset_span stmt = in_dir ? (sunset_span){0, 0, 0, 0} : chain_stmt(c, &el, i, true);
             sunset_emit_string(c->sink, clang_span_of(c, cs, cs), c->d + cs, ce - cs, cl, use, arg,
-                               string_stmt(c, i, in_dir));
+                               stmt.line ? stmt : string_stmt(c, i, in_dir));
             continue;
         }
         if (t->kind != TK_IDENT) continue;
@@ -351,7 +396,8 @@ void clang_emit_tokens(cscan *c) {
             f.qual = c->tmp2.s;
             f.qual_len = c->tmp2.len;
         }
-        f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
+        f.stmt = in_dir ? (sunset_span){0, 0, 0, 0} : chain_stmt(c, &el, i, false); /* a binding's name */
+        if (!f.stmt.line) f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
         if (!f.stmt.line) f.stmt = simple_stmt(c, i, in_dir, false);
         sunset_emit(c->sink, &f);
 
