@@ -135,14 +135,17 @@ bool replay_try(const cli *c, const char *cache_dir, uint64_t key, double elapse
  * it is not there once. */
 static long sentinel_at(const sb *sdoc, int *dec) {
     static const char digits[] = "987654321";
-    const char *s = sdoc->s ? sdoc->s : "", *hit = strstr(s, digits);
+    const size_t nd = sizeof digits - 1;
+    /* by length: a buffer grown for a writer that wrote nothing has no terminator */
+    const char *s = sdoc->s ? sdoc->s : "", *end = s + (sdoc->s ? sdoc->len : 0);
+    const char *hit = memmem(s, (size_t)(end - s), digits, nd);
     *dec = -1;
     if (!hit) return -2; /* not shown at all */
-    if (strstr(hit + 1, digits)) return -1;
-    const char *e = hit + strlen(digits);
+    if (memmem(hit + 1, (size_t)(end - hit - 1), digits, nd)) return -1;
+    const char *e = hit + nd;
     *dec = 0;
-    if (e[0] == '.') {
-        while (e[1 + *dec] == '0') (*dec)++;
+    if (e < end && e[0] == '.') {
+        while (e + 1 + *dec < end && e[1 + *dec] == '0') (*dec)++;
     }
     return (long)(hit - s);
 }
