@@ -11,6 +11,8 @@
 #ifndef SUNSET_LANG_CLANG_INT_H
 #define SUNSET_LANG_CLANG_INT_H
 
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,7 +21,6 @@
 
 #include "sunset.h"
 #include "base/util.h"
-#include "lang/clang/libclang.h" /* libclang's headers; its calls through the pointers looked up */
 
 /* ---------------------------------------------------------------- state and worker */
 
