@@ -23,6 +23,7 @@
 #include "sunset.h"
 #include "test/fakeclock.h"
 #include "test/recorder.h"
+#include "test/shell.h"
 #include "base/util.h"
 
 /* ---------------------------------------------------------------- sanitizers */
@@ -991,6 +992,36 @@ static void test_precise_mode(void **ts) {
     assert_non_null(fact(s, SUNSET_FACT_IDENT, "ParallelExecutor", NULL, 1));
 }
 
+/* How many lines of the dynamic loader's log of a scan of dir (LD_DEBUG=files) name libclang:
+ * the libraries it opened, at start or by dlopen. */
+static int libclang_opens(const char *dir) {
+    char log[600];
+    snprintf(log, sizeof log, "%s.ld", dir);
+    assert_int_equal(test_sh("LD_DEBUG=files '%s' scan --no-config --no-cache -q '%s' >/dev/null 2>'%s'; "
+                             "exit 0", test_bin(), dir, log), 0);
+    int n = test_sh("exit $(grep -c 'file=libclang' '%s')", log);
+    unlink(log);
+    return n;
+}
+
+/* libclang (and the libLLVM under it) is opened by the first C/C++ parse (libclang.h), not at
+ * start: a scan of Python alone never loads it; one with a C++ file does. */
+static void test_libclang_opened_on_first_parse(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sunset-libclang-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char p[600];
+    snprintf(p, sizeof p, "%s/a.py", dir);
+    assert_int_equal(write_file_atomic(p, "import os\nprint(os.sep)\n", 24), 0);
+    assert_int_equal(libclang_opens(dir), 0);
+    snprintf(p, sizeof p, "%s/b.cc", dir);
+    const char *cc = "#include \"paddle/fluid/framework/parallel_executor.h\"\n"
+                     "void f(ParallelExecutor *pe) {}\n"; /* a keyword: not prefiltered */
+    assert_int_equal(write_file_atomic(p, cc, strlen(cc)), 0);
+    assert_true(libclang_opens(dir) > 0);
+    test_sh("rm -rf '%s'", dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_descriptor),
@@ -1013,6 +1044,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_code_given_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_workers, setup, teardown),
         cmocka_unit_test(test_bad_compile_db),
+        cmocka_unit_test(test_libclang_opened_on_first_parse),
         cmocka_unit_test_setup_teardown(test_precise_mode, setup_precise, teardown_precise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
