@@ -496,7 +496,7 @@ static bool clang_admits(const sunset_source *src, sunset_sink *sink) {
  * does: over the ~170 parses of a scan of the 2024-05-09 tree, ~39 MB of libLLVM's and
  * libclang's code pages, most of them there at the end of the scan, when its memory peaks.
  * Every RELEASE_EVERY parses (the workers' together) they are given back (base/util.h
- * sunset_release_code_pages; registry.c gives the same back at start and after the scan), and
+ * sunset_release_code_pages; libclang.c gives the same back once opened, registry.c after the scan), and
  * the next parse reads back the few MB it runs from the page cache: 109 -> ~89 MB peak RSS
  * of `scan --no-cache` of that tree. Every 4th parse was more than the peak needs: each
  * release zaps ~130 MB of mappings and the next parse faults its code back in (31.5k page
@@ -507,8 +507,7 @@ static bool clang_admits(const sunset_source *src, sunset_sink *sink) {
 static atomic_uint parses_done;
 
 static void release_code_now_and_then(void) {
-    static const char *const heavy[] = {"libLLVM", "libclang", NULL};
-    if ((atomic_fetch_add(&parses_done, 1) + 1) % RELEASE_EVERY == 0) sunset_release_code_pages(heavy);
+    if ((atomic_fetch_add(&parses_done, 1) + 1) % RELEASE_EVERY == 0) clang_lib_release_code();
 }
 
 /* The worker's libclang index, made on its first parse: libclang is opened then

@@ -53,6 +53,10 @@ extern clang_lib clang_lib_fns;
 /* Opens libclang and looks up every function above, once for the process (thread-safe;
  * cheap after the first call). false when it cannot: why, into msg. */
 bool clang_lib_load(char *msg, size_t n);
+/* Gives back the resident code pages of libclang and the libLLVM under it (base/util.h
+ * sunset_release_code_pages); a later parse reads back from the page cache what it runs.
+ * clang_lib_load does it once libclang is open; a no-op before. */
+void clang_lib_release_code(void);
 /* Whether this process opened libclang (the tests see a run that parses no C++ not open it). */
 bool clang_lib_loaded(void);
 
