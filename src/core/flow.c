@@ -21,8 +21,10 @@
  * a literal's entries and `exes.append(pe)` (ITEM binds, which add and end no mark), read by
  * `for e in exes` (ITER binds) and `exes[i]`; a plain re-binding of exes re-binds exes[] to
  * nothing (rebind_elements). Another module's legacy objects come in as premarks
- * (flow_premark, core/xflow.c), and this module's go out as its exports (flow_exports). Not
- * followed: globals rebound in functions, functions of other modules. The frontend
+ * (flow_premark, core/xflow.c), and this module's go out as its exports (flow_exports): the
+ * names it binds, and the arguments it passes to functions it does not define ("@f#0"), which
+ * come back to f's module as premarks of f's parameters. Not followed: globals rebound in
+ * functions, functions of other modules returning a legacy object. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
  *
@@ -1058,8 +1060,34 @@ flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
 
 /* ---- across modules (core/xflow.c) ---- */
 
+/* A premark "@fn#N" ("@fn#=kw"): another module calls this module's function fn with a legacy
+ * object as its argument N (keyword kw): an argument bind of fn before the file's first line,
+ * marked by a seed, which binds fn's parameters as a call in the file would. */
+static void premark_argument(flow_file *ff, const sunset_rule *bound, const char *name, size_t n) {
+    const char *hash = memchr(name, '#', n);
+    if (!hash || hash == name + 1 || hash + 1 == name + n) return;
+    bool kw = hash[1] == '=';
+    long pos = kw ? -1 : strtol(hash + 1, NULL, 10);
+    fbind b = {sunset_strndup(name + 1, (size_t)(hash - name - 1)), sunset_strndup("premark", 7), {0, 0, 0, 0}, 1, 0,
+               0, NULL, 0, false, false, true, false, pos, -1,
+               kw ? sunset_strndup(hash + 2, (size_t)(name + n - hash - 2)) : NULL, 0, 0, false, false};
+    fseed sd = {bound, {0, 0, 0, 0}, sunset_strndup("premark", 7)};
+    if (!b.target || !b.value || (kw && !b.kw) || !sd.name || !vec_push(&ff->binds, &b)) {
+        sunset_free(b.target);
+        sunset_free(b.value);
+        sunset_free(b.kw);
+        sunset_free(sd.name);
+        return;
+    }
+    if (!vec_push(&ff->seeds, &sd)) sunset_free(sd.name);
+}
+
 void flow_premark(flow_file *ff, const sunset_rule *bound, const char *name, size_t n) {
     if (ff->prepared) unprepare(ff);
+    if (n && name[0] == '@') {
+        premark_argument(ff, bound, name, n);
+        return;
+    }
     const char *dot = memrchr(name, '.', n);
     const char *last = dot ? dot + 1 : name;
     size_t ln = n - (size_t)(last - name);
@@ -1074,6 +1102,29 @@ void flow_premark(flow_file *ff, const sunset_rule *bound, const char *name, siz
         return;
     }
     if (!vec_push(&ff->seeds, &sd)) sunset_free(sd.name);
+}
+
+/* Is fn (a callee as written, no dot) a function or class this file defines? */
+static bool defined_here(const flow_file *ff, const char *fn) {
+    for (size_t i = 0; i < ff->scopes.n; i++)
+        if (!strcmp(short_name(VEC_AT(&ff->scopes, fscope, i).name), fn)) return true;
+    return false;
+}
+
+/* A marked argument of a call the file cannot follow (a function it does not define, `f(pe)`,
+ * or a module's, `mod.f(pe)`): "@callee#N" or "@callee#=kw", for core/xflow.c to hand the
+ * callee's module as a premark when callee is what the file imports. */
+static void export_argument(const flow_file *ff, const fbind *b, const sunset_rule *r, flow_export_fn out,
+                            void *ud) {
+    const char *dot = strchr(b->target, '.');
+    if (b->doc || !b->vspan.line || !*b->target || (dot && strchr(dot + 1, '.')) ||
+        strpbrk(b->target, "[( ") || is_self(b->target) || (!dot && defined_here(ff, b->target)) ||
+        (!b->kw && b->pos < 0))
+        return;
+    char name[200];
+    int k = b->kw ? snprintf(name, sizeof name, "@%s#=%s", b->target, b->kw)
+                  : snprintf(name, sizeof name, "@%s#%ld", b->target, b->pos);
+    if (k > 0 && (size_t)k < sizeof name) out(ud, r, name);
 }
 
 void flow_exports(flow_file *ff, const vec *rules, flow_export_fn out, void *ud) {
@@ -1091,6 +1142,7 @@ void flow_exports(flow_file *ff, const vec *rules, flow_export_fn out, void *ud)
         if (!mark_binds(ff, r->flow, &m)) continue;
         for (size_t k = 0; k < ff->binds.n; k++) {
             const fbind *b = bind_at(ff, k);
+            if (m.marked[k] && b->arg) export_argument(ff, b, r, out, ud);
             if (!m.marked[k] || b->ret || b->arg || b->param || b->item || b->doc || b->scope || !b->vspan.line ||
                 strchr(b->target, '.') || strchr(b->target, '['))
                 continue;

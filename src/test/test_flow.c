@@ -594,6 +594,37 @@ static void across_modules(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A legacy object passed to a function another module defines is followed into that function
+ * (core/xflow.c argument_premarks): `evaluate(exe, prog)` after `from pkg.eval import evaluate`
+ * binds evaluate's first parameter, `ev.check(prog, runner=exe)` after `from pkg import eval as
+ * ev` check's `runner`; a function of the same name the caller does not import is not reached,
+ * and a value that is not legacy binds nothing. */
+static void across_modules_arguments(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    flow_tree(dir, "import paddle.fluid as fluid\nfrom pkg.eval import evaluate\nfrom pkg import eval as ev\n\n\n"
+                   "def step(prog, plain):\n    exe = fluid.ParallelExecutor(True)\n    evaluate(exe, prog)\n"
+                   "    ev.check(prog, runner=exe)\n    ev.other(plain)\n");
+    put_file(dir, "pkg/eval.py", "def evaluate(runner, prog):\n    out = runner.run(fetch_list=[])\n    return prog.x\n\n\n"
+                                 "def check(prog, runner=None):\n    runner.run()\n\n\n"
+                                 "def other(runner):\n    runner.run()\n");
+    put_file(dir, "trainer.py", "def evaluate(runner):\n    runner.run()\n");
+    sunset_result r;
+    sunset_cache_stats st;
+    scan_tree(f, dir, &r, &st); /* cold */
+    assert_int_equal(uses_in(&r, "pkg/eval.py"), 2);
+    assert_int_equal(uses_in(&r, "trainer.py"), 0);
+    assert_int_equal(uses_in(&r, "main.py"), 2);
+    sunset_result_free(&r);
+    scan_tree(f, dir, &r, &st); /* warm: the same, replayed under the same premarks */
+    assert_int_equal(uses_in(&r, "pkg/eval.py"), 2);
+    assert_int_equal(st.misses, 0);
+    sunset_result_free(&r);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* across_modules with every file vouched for by the git index: a file the cache knows by its
  * blob id is replayed unread, and still takes part in the flow (its import statements and
  * exports are kept beside its entry), so a warm run, an edited exporter and its revert give
@@ -743,6 +774,7 @@ int main(void) {
         cmocka_unit_test(elements_add_until_rebound),
         cmocka_unit_test(tuple_elements_by_position),
         cmocka_unit_test(across_modules),
+        cmocka_unit_test(across_modules_arguments),
         cmocka_unit_test(across_modules_vouched),
         cmocka_unit_test(rescan_only_where_it_can_matter),
         cmocka_unit_test(imports_resolved_when_they_can_matter),
