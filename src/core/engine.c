@@ -178,8 +178,8 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     if ((unsigned)ctx >= SUNSET_CTX_COUNT || !text) return;
     const sunset_ruleset *rs = s->w->e->rs;
     sunset_lang lang = s->src->lang;
-    /* whole-text string rules: literals and docstrings only */
-    if (ctx != SUNSET_CTX_COMMENT) {
+    /* whole-text string rules: literals and docstrings, comments for a rule that asks */
+    if (ctx != SUNSET_CTX_COMMENT || rs->comment_strings[lang]) {
         const clause_index *ix = &rs->index[lang][SUNSET_FACT_STRING];
         if (ix->n_slots || ix->all.n) {
             sunset_span sp = span_in_text(at, text, 0, len);
