@@ -20,8 +20,7 @@
  * consumer the enclosing scope. A line to delete that declares a local name a migrate line
  * of its scope still uses goes with that user (migrate). Without a plan the rules' intent
  * stands. Ranges: a deleted function definition whose header the finding names goes whole; an
- * entry of a multi-line Python import list is its own line when other entries stay; a C++
- * call's trailing prose argument (a binding's `R"DOC(...)"`) goes with the call's code.
+ * entry of a multi-line Python import list is its own line when other entries stay.
  */
 #include "analysis/remnant.h"
 
@@ -792,13 +791,6 @@ static bool cpp_stmt(build_ctx *c, const sunset_finding *f) {
            (f->ctx == SUNSET_CTX_STRING && (f->code_string || glob_any(&c->rs->remnants.code_rules, f->rule_id)));
 }
 
-/* Is f a C++ string of prose (a binding's `R"DOC(...)"` argument) whose statement starts inside
- * the lines [from, end] of a code unit: the call's last argument, which goes with the call? */
-static bool trailing_prose(build_ctx *c, const sunset_finding *f, uint32_t from, uint32_t end) {
-    return f->ctx == SUNSET_CTX_STRING && !cpp_stmt(c, f) && sunset_lang_for_path(f->path) == SUNSET_LANG_CPP &&
-           f->stmt.line >= from && f->stmt.line <= end && f->stmt.line <= f->span.line;
-}
-
 /* Is the finding at file scope (an include, a `using` in a namespace), outside any body? */
 static bool file_scope(const sunset_finding *f) {
     return !f->enc_kind || strcmp(f->enc_kind, "namespace") == 0;
@@ -948,14 +940,10 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
     for (size_t i = a; i < b;) {
         uint32_t end = F[i].span.line;
         size_t k = i;
-        bool unit = false; /* a C++ code statement of the group (cpp_stmt) */
-        for (size_t k0 = k; k < b && (F[k].span.line <= end || (unit && trailing_prose(c, &F[k], F[i].span.line, end)));
-             k0 = ++k) {
-            uint32_t e = stmt_end(&F[k0]);
-            unit |= F[k0].ctx == SUNSET_CTX_CODE && cpp_stmt(c, &F[k0]);
-            if (e > end && (e - F[k0].span.line < STATEMENT_LINES || defines(&F[k0]) || cpp_stmt(c, &F[k0]) ||
-                            F[k0].span.line > end))
-                end = e;
+        while (k < b && F[k].span.line <= end) {
+            uint32_t e = stmt_end(&F[k]);
+            if (e > end && (e - F[k].span.line < STATEMENT_LINES || defines(&F[k]) || cpp_stmt(c, &F[k]))) end = e;
+            k++;
         }
         if (line_remnant(c, out, i, k, doc)) return -1;
         size_t k2 = k; /* a deleted definition (fn_header) takes the findings of its body */

@@ -283,7 +283,8 @@ static sunset_span string_stmt(const cscan *c, int32_t i, bool in_dir) {
  * [](X &self, T v) {...})`): from its `.` to the `)` closing its argument list. The element at
  * the `.` at i, or its close (-1) when i starts none: the `.` first on its line, after a `)`,
  * before `name(`. Its code ends before a last argument that is a string (the binding's
- * `R"DOC(...)DOC"`: prose, its own text edit). */
+ * `R"DOC(...)DOC"`: prose, whose own findings are text); the statement of the code's names
+ * still runs to the close, so that removing the binding takes its doc string too. */
 typedef struct chain_elem {
     int32_t dot, paren, close, last;
 } chain_elem;
@@ -311,12 +312,13 @@ static chain_elem chain_elem_at(const cscan *c, int32_t i) {
 }
 
 /* A name inside the element's code, or a string that is its first argument (the binding's
- * name): the code's lines, lambda bodies and all (the binding is one unit: its getter and setter
- * go with it). All 0 outside one, or for an element on one line. */
+ * name): the element's lines, lambda bodies and trailing doc string and all (the binding is one
+ * unit: its getter, setter and doc go with it). All 0 outside one, or for an element on one
+ * line. */
 static sunset_span chain_stmt(const cscan *c, const chain_elem *el, int32_t i, bool string) {
     sunset_span none = {0, 0, 0, 0};
     if (el->dot < 0 || i <= el->paren || i > el->last || (string && pv(c, i, false) != el->paren)) return none;
-    uint32_t a = clang_line_of(c, c->t[el->dot].start), z = clang_line_of(c, c->t[el->last].start);
+    uint32_t a = clang_line_of(c, c->t[el->dot].start), z = clang_line_of(c, c->t[el->close].start);
     return z > a ? (sunset_span){a, 0, z, 0} : none;
 }
 
