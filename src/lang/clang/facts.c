@@ -172,12 +172,13 @@ static sunset_span stream_stmt(const cscan *c, int32_t i, bool in_dir) {
 #define CHAIN_LINES 16
 
 /* The closing brace of the last branch of the if-chain whose first block closes at close: each
- * `else if (...) {...}` after it. -1 when a branch is no braced block, or a plain `else`
- * follows: that code stays, so the chain is no one edit. */
+ * `else if (...) {...}` after it, and a plain `else {...}` ending it (the statement is one
+ * edit: rewriting it keeps what the other branches do). -1 when a branch is no braced block. */
 static int32_t chain_close(const cscan *c, int32_t close, bool in_dir) {
     for (int steps = 0; steps < 64; steps++) {
         int32_t e = nx(c, close, in_dir), k = nx(c, e, in_dir), lp = nx(c, k, in_dir);
         if (!is_kw(c, e, "else")) return close;
+        if (is_p(c, k, P_LBRACE) && c->t[k].match > k) return c->t[k].match; /* a plain `else`: the last */
         if (!is_kw(c, k, "if") || !is_p(c, lp, P_LPAREN) || c->t[lp].match <= lp) return -1;
         int32_t body = nx(c, c->t[lp].match, in_dir);
         if (!is_p(c, body, P_LBRACE) || c->t[body].match <= body) return -1;
@@ -189,9 +190,9 @@ static int32_t chain_close(const cscan *c, int32_t close, bool in_dir) {
 /* A name or string literal in the condition of an `if` whose body is a braced block: the
  * branch, from the `if` line to its closing brace's line (the line before it when that line
  * goes on, `} else if (...) {`, and the branch itself is an `else if`: the next branch's header
- * stays). A first `if` takes its `else if` branches with it (dropping it alone would leave a
- * dangling `else`), at most CHAIN_LINES. All 0 otherwise: a first `if` followed by a plain
- * `else` cannot lose its lines alone. */
+ * stays). A first `if` takes its `else if` branches and its plain `else` with it (dropping it
+ * alone would leave a dangling `else`; the edit rewrites the statement, keeping what the other
+ * branches do), at most CHAIN_LINES. All 0 otherwise. */
 static sunset_span branch_stmt(const cscan *c, int32_t i, bool in_dir) {
     sunset_span none = {0, 0, 0, 0};
     int32_t open = -1;
