@@ -8,11 +8,12 @@
  * import trainer` and `import trainer` bind the module itself, whose exports are then
  * `trainer.x`. An importer's premarks are the imported names some module exports: `from
  * trainer import train_exe as exe` gives `exe`, `import trainer` gives `trainer.train_exe`,
- * `from trainer import *` every export. The other way, a module that passes a legacy object to
+ * `from trainer import *` every export; a function returning a legacy object is exported as
+ * "build()", and `from trainer import build` premarks "build()": its calls hold the object. The other way, a module that passes a legacy object to
  * a function it imports (`evaluate(exe)`, `ev.check(runner=exe)`: exports "@evaluate#0",
  * "@ev.check#=runner") gives that function's module the premark "@evaluate#0" ("@check#=runner"),
  * which binds the parameter (argument_premarks). Not followed: a module that re-exports what it
- * imported (one step only), functions of another module returning a legacy object.
+ * imported (one step only).
  */
 #include "core/xflow.h"
 
@@ -371,6 +372,9 @@ static void premarks_of(const xflow *x, size_t i, sb *out) {
                 sb_printf(out, "%.*s\t%.*s\n", (int)(tab - line), line, (int)nn, name);
             else if (strlen(im->name) == nn && !memcmp(im->name, name, nn))
                 sb_printf(out, "%.*s\t%s\n", (int)(tab - line), line, im->local);
+            else if (nn > 2 && !memcmp(name + nn - 2, "()", 2) && strlen(im->name) == nn - 2 &&
+                     !memcmp(im->name, name, nn - 2)) /* a function returning the object */
+                sb_printf(out, "%.*s\t%s()\n", (int)(tab - line), line, im->local);
             line = nl + 1;
         }
     }
@@ -539,7 +543,9 @@ bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, c
             line = nl + 1;
             continue;
         }
-        if (last == nl || memmem(data, len, last, (size_t)(nl - last))) return false;
+        size_t ln = (size_t)(nl - last);
+        if (ln > 2 && !memcmp(nl - 2, "()", 2)) ln -= 2; /* "build()": the call names build */
+        if (last == nl || memmem(data, len, last, ln)) return false;
         line = nl + 1;
     }
     return true;

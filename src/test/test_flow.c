@@ -625,6 +625,34 @@ static void across_modules_arguments(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A module-level function that returns a legacy object is exported as "build()": an importer's
+ * call of it (`from trainer import build`, or `trainer.build()` after `import trainer`) holds
+ * the object; a function of the same module returning something else does not. */
+static void across_modules_returned(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    flow_tree(dir, "from trainer import build, plain\nimport trainer\n\n\ndef step(prog):\n    exe = build(prog)\n"
+                   "    exe.run(fetch_list=[])\n    other = plain()\n    other.run(prog)\n    pe = trainer.build(prog)\n"
+                   "    return pe.run()\n");
+    put_file(dir, "trainer.py", "import paddle.fluid as fluid\n\n\ndef build(prog):\n"
+                                "    return fluid.ParallelExecutor(True, main_program=prog)\n\n\n"
+                                "def plain():\n    return fluid.Executor()\n");
+    put_file(dir, "pkg/eval.py", "def evaluate():\n    pass\n");
+    sunset_result r;
+    sunset_cache_stats st;
+    scan_tree(f, dir, &r, &st); /* cold */
+    assert_int_equal(uses_in(&r, "main.py"), 2);
+    assert_int_equal(uses_in(&r, "trainer.py"), 0);
+    sunset_result_free(&r);
+    scan_tree(f, dir, &r, &st); /* warm */
+    assert_int_equal(uses_in(&r, "main.py"), 2);
+    assert_int_equal(st.misses, 0);
+    sunset_result_free(&r);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* across_modules with every file vouched for by the git index: a file the cache knows by its
  * blob id is replayed unread, and still takes part in the flow (its import statements and
  * exports are kept beside its entry), so a warm run, an edited exporter and its revert give
@@ -775,6 +803,7 @@ int main(void) {
         cmocka_unit_test(tuple_elements_by_position),
         cmocka_unit_test(across_modules),
         cmocka_unit_test(across_modules_arguments),
+        cmocka_unit_test(across_modules_returned),
         cmocka_unit_test(across_modules_vouched),
         cmocka_unit_test(rescan_only_where_it_can_matter),
         cmocka_unit_test(imports_resolved_when_they_can_matter),
