@@ -1080,9 +1080,8 @@ flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
 
 /* ---- across modules (core/xflow.c) ---- */
 
-/* A premark "@fn#N" ("@fn#=kw"): another module calls this module's function fn with a legacy
- * object as its argument N (keyword kw): an argument bind of fn before the file's first line,
- * marked by a seed, which binds fn's parameters as a call in the file would. */
+/* A premark "@fn#N" ("@fn#=kw"), another module's call of fn with a legacy object as argument N
+ * (keyword kw): a seeded argument bind before the first line, binding fn's parameters. */
 static void premark_argument(flow_file *ff, const sunset_rule *bound, const char *name, size_t n) {
     const char *hash = memchr(name, '#', n);
     if (!hash || hash == name + 1 || hash + 1 == name + n) return;

@@ -594,6 +594,24 @@ static void across_modules(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* Scans the tree cold, then warm: path has n uses both times (other has none), and the warm
+ * scan replays every file; then the tree is removed. */
+static void cold_warm_uses(fixture *f, char *dir, const char *path, size_t n, const char *other) {
+    sunset_result r;
+    sunset_cache_stats st;
+    scan_tree(f, dir, &r, &st);
+    assert_int_equal(uses_in(&r, path), n);
+    assert_int_equal(uses_in(&r, other), 0);
+    sunset_result_free(&r);
+    scan_tree(f, dir, &r, &st);
+    assert_int_equal(uses_in(&r, path), n);
+    assert_int_equal(st.misses, 0);
+    sunset_result_free(&r);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A legacy object passed to a function another module defines is followed into that function
  * (core/xflow.c argument_premarks): `evaluate(exe, prog)` after `from pkg.eval import evaluate`
  * binds evaluate's first parameter, `ev.check(prog, runner=exe)` after `from pkg import eval as
@@ -609,20 +627,7 @@ static void across_modules_arguments(void **state) {
                                  "def check(prog, runner=None):\n    runner.run()\n\n\n"
                                  "def other(runner):\n    runner.run()\n");
     put_file(dir, "trainer.py", "def evaluate(runner):\n    runner.run()\n");
-    sunset_result r;
-    sunset_cache_stats st;
-    scan_tree(f, dir, &r, &st); /* cold */
-    assert_int_equal(uses_in(&r, "pkg/eval.py"), 2);
-    assert_int_equal(uses_in(&r, "trainer.py"), 0);
-    assert_int_equal(uses_in(&r, "main.py"), 2);
-    sunset_result_free(&r);
-    scan_tree(f, dir, &r, &st); /* warm: the same, replayed under the same premarks */
-    assert_int_equal(uses_in(&r, "pkg/eval.py"), 2);
-    assert_int_equal(st.misses, 0);
-    sunset_result_free(&r);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    cold_warm_uses(f, dir, "pkg/eval.py", 2, "trainer.py");
 }
 
 /* A module-level function that returns a legacy object is exported as "build()": an importer's
@@ -638,19 +643,7 @@ static void across_modules_returned(void **state) {
                                 "    return fluid.ParallelExecutor(True, main_program=prog)\n\n\n"
                                 "def plain():\n    return fluid.Executor()\n");
     put_file(dir, "pkg/eval.py", "def evaluate():\n    pass\n");
-    sunset_result r;
-    sunset_cache_stats st;
-    scan_tree(f, dir, &r, &st); /* cold */
-    assert_int_equal(uses_in(&r, "main.py"), 2);
-    assert_int_equal(uses_in(&r, "trainer.py"), 0);
-    sunset_result_free(&r);
-    scan_tree(f, dir, &r, &st); /* warm */
-    assert_int_equal(uses_in(&r, "main.py"), 2);
-    assert_int_equal(st.misses, 0);
-    sunset_result_free(&r);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    cold_warm_uses(f, dir, "main.py", 2, "trainer.py");
 }
 
 /* across_modules with every file vouched for by the git index: a file the cache knows by its
