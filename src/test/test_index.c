@@ -186,6 +186,20 @@ static void python_blank_and_tools(void **state) {
     const ix_file *o = add(ix, "python/x.py", SUNSET_LANG_PYTHON, "x = 'test_a'\n");
     assert_int_equal(o->list_words.n, 0);
     assert_true(ix_file_uses(o, "test_a"));
+    /* a string is a name of 3 to 100 identifier bytes, never hashed otherwise */
+    char longname[128];
+    memset(longname, 'n', 101);
+    longname[101] = 0;
+    char code[512];
+    snprintf(code, sizeof code, "y = ['ab', 'abc', 'a b c', '%s', '%.100s', '9abc']\n", longname, longname);
+    o = add(ix, "python/y.py", SUNSET_LANG_PYTHON, code);
+    assert_false(ix_file_uses(o, "ab"));
+    assert_true(ix_file_uses(o, "abc"));
+    assert_false(ix_file_uses(o, "a b c"));
+    assert_false(ix_file_uses(o, longname));
+    longname[100] = 0;
+    assert_true(ix_file_uses(o, longname));
+    assert_false(ix_file_uses(o, "9abc"));
     sunset_index_free(ix);
 }
 
@@ -319,7 +333,7 @@ static void cpp_lexer_byte_classes(void **state) {
                        "\t\t#include <third.h>\n"                                  /* 10 */
                        "namespace n { struct Shown : public x::Base {\n"         /* 11 */
                        "  int v = 0x1F'u + 'q';\n"                                /* 12 */
-                       "}; }  /* HiddenTail";
+                       "}; auto s = {\"str_name\", \"no name\", \"ab\"}; }  /* HiddenTail";
     const ix_file *f = add(ix, "a.cc", SUNSET_LANG_CPP, code);
     assert_int_equal(f->includes.n, 3);
     assert_string_equal(VEC_AT(&f->includes, ix_include, 0).path, "first.h");
@@ -341,6 +355,9 @@ static void cpp_lexer_byte_classes(void **state) {
     assert_false(ix_file_uses(f, "HiddenRaw"));
     assert_false(ix_file_uses(f, "HiddenBlock"));
     assert_false(ix_file_uses(f, "HiddenTail"));
+    assert_true(ix_file_uses(f, "str_name")); /* a name-like string */
+    assert_false(ix_file_uses(f, "no name"));
+    assert_false(ix_file_uses(f, "ab"));
     assert_false(f->blank);
     sunset_index_free(ix);
 }

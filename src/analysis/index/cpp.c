@@ -297,9 +297,10 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
 /* A string literal's contents s (n bytes): a name when they look like one, kept with its line
  * for the scopes (cpp_scopes). False on OOM. */
 static bool string_name(hset *names, ctoks *out, const char *s, size_t n, uint32_t line) {
-    ix_hset_string(names, s, n);
-    cstr cs = {ix_name_hash(s, n), line};
-    return !(n >= 3 && n <= 100 && ix_looks_like_name(s, n)) || vec_push(&out->strs, &cs);
+    cstr cs = {ix_string_name(s, n), line};
+    if (!cs.h) return true;
+    ix_hset_add(names, cs.h);
+    return vec_push(&out->strs, &cs);
 }
 
 /* The blanks from p (spaces, tabs, CR, FF, VT) skipped. */
@@ -825,6 +826,9 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
     const ctok *tv = toks->v;
     for (size_t k = 0; k < toks->n && left; k++) {
         const ctok *t = &tv[k];
+        /* a token's length first, its byte only for one of one byte or a class name's length:
+         * most tokens are then passed without a load from the file's bytes */
+        if (t->n != 1 && !(lens >> (t->n & 63) & 1)) continue;
         if (t->s[0] == '{') {
             bool is_ns = (k >= 1 && CT_IS(&tv[k - 1], "namespace")) || (k >= 2 && CT_IS(&tv[k - 2], "namespace")) ||
                          (k >= 1 && CT_IS(&tv[k - 1], "extern"));
@@ -898,7 +902,7 @@ static bool cpp_scopes(ix_file *f, const ctoks *toks, const char *end) {
     }
     for (size_t k = 0; ok && k < toks->n; k++) {
         const ctok *t = &toks->v[k];
-        if (!ct_id(t) || t->n < 3 || at[t->line] || reg_use_arg(f, t)) continue;
+        if (t->n < 3 || at[t->line] || !ct_id(t) || reg_use_arg(f, t)) continue;
         ix_hset_add(&out, ix_name_hash_in(t->s, t->n, end));
     }
     for (size_t i = 0; ok && i < toks->strs.n; i++) {
