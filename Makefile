@@ -55,8 +55,8 @@ override CFLAGS += -DSUNSET_VERSION='"$(VERSION)"'
 # command line is const in every command (src/cmd/cli.h), and vec_push(&c->paths, ...) must
 # not build.
 override CFLAGS += $(if $(findstring clang,$(CC)),-Werror=incompatible-pointer-types-discards-qualifiers,-Werror=discarded-qualifiers)
-override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib $(if $(RPATH),-Wl$(comma)-rpath$(comma)$(RPATH)) -lclang \
-	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+override LDLIBS += -pthread -L$(LIBCLANG_DIR)/lib $(if $(RPATH),-Wl$(comma)-rpath$(comma)$(RPATH)) \
+	$(shell pkg-config --libs $(PKGS) 2>/dev/null) -ldl -lm
 
 # One source list: everything under src/ (two folders deep) except the unit tests and the
 # fuzz harnesses.
@@ -96,7 +96,7 @@ FUZZ_BINS := $(patsubst src/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard src/fuzz/fuzz_*.
 FUZZ_LANG_BINS := $(BUILD)/fuzz/fuzz_compdb
 FUZZ_ENGINE_BINS := $(filter-out $(FUZZ_LANG_BINS),$(FUZZ_BINS))
 
-.PHONY: all deps run test unit-tests core-test rules-test golden sanitize clean install uninstall \
+.PHONY: all deps libclang-soname run test unit-tests core-test rules-test golden sanitize clean install uninstall \
 	lint-headers lint-clock lint-funcs lint-paddle lint-stderr lint-paths rules-doc fuzz fuzz-bins fuzz-build fuzz-regress fuzz-explore fuzz-coverage valgrind \
 	dist deb deb-test image
 
@@ -125,6 +125,14 @@ $(BUILD)/obj/src/cmd/cli.o $(BUILD)/obj/src/report/sarif.o: $(BUILD)/build-id
 $(BUILD)/obj/src/cmd/cli.o $(BUILD)/obj/src/report/sarif.o: override CFLAGS += \
 	-DSUNSET_GIT_COMMIT='"$(GIT_COMMIT)"' -DSUNSET_URL='"$(SUNSET_URL)"'
 FORCE:
+# libclang is opened on the first C/C++ parse (src/lang/clang/libclang.h), by the soname of
+# the one built against: its lib/libclang.so's SONAME (readelf), else that file's own name.
+LIBCLANG_SONAME ?= $(or $(shell readelf -d $(LIBCLANG_DIR)/lib/libclang.so 2>/dev/null | \
+	sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p'),libclang.so)
+$(BUILD)/obj/src/lang/clang/libclang.o: override CFLAGS += -DSUNSET_LIBCLANG_SONAME='"$(LIBCLANG_SONAME)"'
+# for debian/rules, whose package depends on the one that ships it (dlopen hides it from dh_shlibdeps)
+libclang-soname:
+	@echo $(LIBCLANG_SONAME)
 
 # one recipe makes both (a grouped target): two parallel fetches into one directory raced under -j2
 $(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c &: scripts/tree-sitter-python.sha256 scripts/fetch-grammar.sh $(GRAMMAR_TARBALL)

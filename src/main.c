@@ -3,13 +3,10 @@
  * commands print them; only this function exits (codes: `enum exit_code` in cli.h).
  */
 #include "cmd/cli.h"
-#include "lang/registry.h"
 
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-    /* what libLLVM's static initialisers touched; a parse reads back the little it runs */
-    sunset_lang_release_code();
     /* libclang's parses run on the C++ frontend's own thread (lang/clang/frontend.c): set
      * here, before any thread, since check starts the engine on one (cmd/check.c) */
     setenv("LIBCLANG_NOTHREADS", "1", 1);

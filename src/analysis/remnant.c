@@ -17,7 +17,10 @@
  * or, in a test, when it uses a legacy object a successor replaces
  * (settings.remnants.successor_rules); otherwise a test file's line, or a line whose every
  * code finding is a delete rule, is deleted; any other line of live code is migrate, its
- * consumer the enclosing scope. Without a plan the rules' intent stands.
+ * consumer the enclosing scope. A line to delete that declares a local name a migrate line
+ * of its scope still uses goes with that user (migrate). Without a plan the rules' intent
+ * stands. Ranges: a deleted function definition whose header the finding names goes whole; an
+ * entry of a multi-line Python import list is its own line when other entries stay.
  */
 #include "analysis/remnant.h"
 
@@ -142,6 +145,10 @@ static bool set_str(char **dst, const char *s) {
  * it as a word (a test case)? Its remnant is then the whole
  * definition (the command from its first line, the class to its closing brace), so that a
  * deletion never leaves a dangling `nv_library(` or half a class. */
+static bool ident_char(char ch) {
+    return isalnum((unsigned char)ch) || ch == '_';
+}
+
 static bool word_in(const char *s, const char *w) {
     size_t n = strlen(w);
     for (const char *p = strstr(s, w); n && p; p = strstr(p + 1, w)) {
@@ -163,6 +170,20 @@ static bool defines(const sunset_finding *f) {
     if (strcmp(f->enc_kind, "cmake_target") == 0) return true;
     return (strcmp(f->enc_kind, "class") == 0 || strcmp(f->enc_kind, "struct") == 0) &&
            f->span.line == f->enc_start;
+}
+
+/* Is the finding the name of the C++ function or method whose definition's header it is on
+ * (`bool HasX(...) {`, `void Legacy::Run() {`)? Deleting it deletes the definition to its
+ * closing brace (a header without its body would not compile); migrating it edits the
+ * header's statement only (a live function is moved off statement by statement). */
+static bool fn_header(const sunset_finding *f) {
+    if (!f->enc_kind || !f->enc_name || !f->matched || f->span.line != f->enc_start || f->enc_end <= f->enc_start ||
+        sunset_lang_for_path(f->path) != SUNSET_LANG_CPP ||
+        (strcmp(f->enc_kind, "function") && strcmp(f->enc_kind, "method")))
+        return false;
+    size_t n = strlen(f->matched), e = strlen(f->enc_name);
+    return e >= n && strcmp(f->enc_name + e - n, f->matched) == 0 &&
+           (e == n || (e > n + 1 && f->enc_name[e - n - 1] == ':' && f->enc_name[e - n - 2] == ':'));
 }
 
 /* The first line a finding's removal spans: its definition's, a CMake command's when the
@@ -441,6 +462,53 @@ static void code_range(const sunset_result *res, size_t a, size_t b, const rm_it
     }
 }
 
+/* Is the Python finding f, of an import rule, on a line of its own inside the bracketed name
+ * list of its import statement (`from .compiler import (`), the line being one entry
+ * (`    ExecutionStrategy,`, `    b as c,  # noqa`), neither the statement's first line nor
+ * its last? */
+static bool py_entry(const sunset_ruleset *rs, const sunset_finding *f) {
+    const char *p = f->snippet;
+    const sunset_rule *r = sunset_ruleset_find(rs, f->rule_id);
+    if (!p || !r || r->kind != RK_IMPORT || f->ctx != SUNSET_CTX_CODE ||
+        sunset_lang_for_path(f->path) != SUNSET_LANG_PYTHON || !f->stmt.line || f->stmt.line >= f->span.line ||
+        f->stmt.end_line <= f->span.end_line)
+        return false;
+    while (*p == ' ' || *p == '\t') p++;
+    size_t words = 0;
+    for (bool as = false;; as = true) {
+        const char *w = p;
+        while (ident_char(*p)) p++;
+        if (p == w || isdigit((unsigned char)*w)) return false;
+        words++;
+        while (*p == ' ') p++;
+        if (as || strncmp(p, "as ", 3)) break;
+        p += 3;
+    }
+    if (*p == ',') p++;
+    while (*p == ' ' || *p == '\t') p++;
+    return words && (!*p || *p == '#');
+}
+
+/* An entry of a multi-line list (py_entry) is edited on its own lines when other entries of
+ * the list stay (`from .compiler import (` with one legacy name of five: that name's line); the
+ * findings' entry lines, when they are one run shorter than the list, else the statement. */
+static void entry_range(const sunset_ruleset *rs, const sunset_result *res, size_t a, size_t b, sunset_remnant *m) {
+    uint32_t lo = UINT32_MAX, hi = 0, n = 0, last = 0;
+    const sunset_finding *first = NULL;
+    for (size_t i = a; i < b; i++) {
+        const sunset_finding *f = &res->findings[i];
+        if (f->ctx != SUNSET_CTX_CODE) continue;
+        if (!py_entry(rs, f) || (first && (f->stmt.line != first->stmt.line || f->stmt.end_line != first->stmt.end_line)))
+            return;
+        if (!first) first = f;
+        if (f->span.line != last) n++, last = f->span.line;
+        if (f->span.line < lo) lo = f->span.line;
+        if (f->span.end_line > hi) hi = f->span.end_line;
+    }
+    if (!first || hi - lo + 1 != n || n >= first->stmt.end_line - first->stmt.line - 1) return;
+    m->line = lo, m->end_line = hi;
+}
+
 /* A text edit (update-doc) rewords a string where it stands: its lines, not the statement it
  * sits in (`usage = """...\n Diff: ParallelExecutor\n """` is the text's line, not the closing
  * quotes; a multi-line call's message is its own line). A docstring example keeps its code
@@ -626,6 +694,11 @@ static int line_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
     if (!lead) lead = &c->res->findings[a]; /* strings only, decided by the plan */
     if (m->action != SUNSET_ACT_DOC) m->basis = it;
     if (m->action != SUNSET_ACT_DOC) code_range(c->res, a, b, unit ? it : NULL, m);
+    /* a plan's or dead_parts' deletion names its lines in the fix: it keeps them */
+    if (m->action == SUNSET_ACT_MIGRATE && !unit) entry_range(c->rs, c->res, a, b, m);
+    for (size_t i = a; i < b && m->action == SUNSET_ACT_DELETE && !m->basis; i++)
+        if (fn_header(&c->res->findings[i]) && c->res->findings[i].enc_end > m->end_line)
+            m->end_line = c->res->findings[i].enc_end; /* the definition goes whole (fn_header) */
     if (m->action == SUNSET_ACT_MIGRATE && strncmp(lead->fix, "delete", 6) == 0)
         sb_puts(&fix, "move the consumer off it first, then delete the legacy use");
     else if (m->action == SUNSET_ACT_MIGRATE)
@@ -750,6 +823,110 @@ static int scope_follows(build_ctx *c, sunset_remnants *out, size_t first) {
     return 0;
 }
 
+/* The local name a C++ or Python declaration line declares (`details::ExecutionStrategy es;`,
+ * `auto p = ...`, `std::unique_ptr<X> x_;`, Python `es = fluid.ExecutionStrategy()`), copied
+ * into buf; false when the line declares none (a call, an assignment to a member, `return x;`). */
+static const char *const not_types[] = {"return", "delete", "throw", "case", "goto", "using", "typedef",
+                                        "namespace", "else", "new", "co_return", "friend", NULL};
+
+static bool cpp_declared(const char *p, char *buf, size_t cap) {
+    size_t words = 0, n = 0;
+    const char *last = NULL;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '*' || *p == '&') p++;
+        if (*p == '<') { /* a template's arguments belong to the type */
+            int depth = 0;
+            do depth += *p == '<' ? 1 : *p == '>' ? -1 : 0; while (*++p && depth);
+            continue;
+        }
+        if (!ident_char(*p) || isdigit((unsigned char)*p)) break;
+        const char *w = p;
+        while (ident_char(*p) || (p[0] == ':' && p[1] == ':' && ident_char(p[2]) && (p += 1))) p++;
+        for (size_t i = 0; !words && not_types[i]; i++)
+            if ((size_t)(p - w) == strlen(not_types[i]) && !memcmp(w, not_types[i], (size_t)(p - w))) return false;
+        words++, last = w, n = (size_t)(p - w);
+    }
+    if (words < 2 || !last || memchr(last, ':', n) || n >= cap || !strchr(";=({,[", *p ? *p : '?')) return false;
+    memcpy(buf, last, n), buf[n] = 0;
+    return true;
+}
+
+static bool py_declared(const char *p, char *buf, size_t cap) {
+    while (*p == ' ' || *p == '\t') p++;
+    const char *w = p;
+    while (ident_char(*p)) p++;
+    size_t n = (size_t)(p - w);
+    while (*p == ' ') p++;
+    if (!n || isdigit((unsigned char)*w) || n >= cap || p[0] != '=' || p[1] == '=') return false;
+    memcpy(buf, w, n), buf[n] = 0;
+    return true;
+}
+
+static bool declared(const sunset_finding *f, char *buf, size_t cap) {
+    if (f->ctx != SUNSET_CTX_CODE || !f->snippet) return false;
+    sunset_lang l = sunset_lang_for_path(f->path);
+    return l == SUNSET_LANG_CPP ? cpp_declared(f->snippet, buf, cap)
+           : l == SUNSET_LANG_PYTHON ? py_declared(f->snippet, buf, cap) : false;
+}
+
+/* A migrate remnant of [first, n) other than d with a finding outside d's lines, inside the
+ * scope the declaring finding f declares name in (its enclosing definition, else the file),
+ * whose line names it: a user that stays. NULL when none. */
+static const sunset_remnant *kept_user(build_ctx *c, sunset_remnants *out, size_t first, const sunset_remnant *d,
+                                       const sunset_finding *f, const char *name, uint32_t *at) {
+    for (size_t i = first; i < out->n; i++) {
+        const sunset_remnant *u = &out->v[i];
+        if (u == d || u->file || u->action != SUNSET_ACT_MIGRATE) continue;
+        for (size_t k = 0; k < u->n_findings; k++) {
+            const sunset_finding *g = &c->res->findings[u->findings[k]];
+            if (g->span.line >= d->line && g->span.line <= d->end_line) continue;
+            if (f->enc_kind && (g->span.line < f->enc_start || g->span.line > f->enc_end)) continue;
+            if (g->snippet && word_in(g->snippet, name)) return *at = g->span.line, u;
+        }
+    }
+    return NULL;
+}
+
+/* A delete remnant that declares a local name (a variable, a member) which a migrate remnant's
+ * line in its scope still uses cannot go alone (deleting `ExecutionStrategy es;` leaves `es`
+ * dangling in the call that stays): it goes with its user, migrate, naming the user's consumer.
+ * Repeated until nothing changes: a declaration can feed the line that declares the next. */
+static int users_keep(build_ctx *c, sunset_remnants *out, size_t first) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = first; i < out->n; i++) {
+            sunset_remnant *m = &out->v[i];
+            if (m->file || m->action != SUNSET_ACT_DELETE || m->basis) continue;
+            const sunset_remnant *u = NULL;
+            const sunset_finding *f = NULL;
+            char name[128];
+            uint32_t at = 0;
+            for (size_t k = 0; k < m->n_findings && !u; k++) {
+                f = &c->res->findings[m->findings[k]];
+                if (declared(f, name, sizeof name)) u = kept_user(c, out, first, m, f, name, &at);
+            }
+            if (!u) continue;
+            sb e = {0}, fix = {0};
+            sb_printf(&e, "declares %s, which line %u still uses (migrate): it goes with its user", name, at);
+            if (strncmp(f->fix, "delete", 6) == 0) sb_puts(&fix, "move the consumer off it first, then delete the legacy use");
+            else sb_printf(&fix, "move the consumer off it first: %s", f->fix);
+            char *who = u->consumer ? sunset_strndup(u->consumer, strlen(u->consumer)) : NULL;
+            if (e.oom || fix.oom || (u->consumer && !who)) return sb_free(&e), sb_free(&fix), sunset_free(who), -1;
+            for (size_t k = 0; k < m->n_evidence; k++) sunset_free(m->evidence[k]);
+            m->n_evidence = 0;
+            bool ok = evidence(m, e.s);
+            sb_free(&e);
+            sunset_free(m->fix), sunset_free(m->consumer);
+            m->fix = sb_take(&fix), m->consumer = who;
+            if (!ok) return -1;
+            m->action = SUNSET_ACT_MIGRATE;
+            m->severity = remnant_severity(c->res, &c->rs->remnants, m);
+            changed = true;
+        }
+    }
+    return 0;
+}
+
 /* One file's findings [a, b). */
 static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
     const sunset_finding *F = c->res->findings;
@@ -769,6 +946,17 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
             k++;
         }
         if (line_remnant(c, out, i, k, doc)) return -1;
+        size_t k2 = k; /* a deleted definition (fn_header) takes the findings of its body */
+        bool fn = false;
+        for (size_t j = i; j < k && !fn; j++) fn = fn_header(&F[j]);
+        while (fn && out->v[out->n - 1].action == SUNSET_ACT_DELETE && k2 < b &&
+               F[k2].span.line <= out->v[out->n - 1].end_line)
+            k2++;
+        if (k2 > k) {
+            remnant_free(&out->v[--out->n]);
+            if (line_remnant(c, out, i, k2, doc)) return -1;
+            k = k2;
+        }
         i = k;
         sunset_remnant *last = &out->v[out->n - 1];
         if (out->n - 1 > first && one_edit(c->res, last - 1, last)) {
@@ -776,6 +964,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
             out->n--;
         }
     }
+    if (users_keep(c, out, first)) return -1;
     return scope_follows(c, out, first);
 }
 

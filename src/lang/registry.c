@@ -5,7 +5,7 @@
  */
 #include "lang/registry.h"
 
-#include "base/util.h"
+#include "lang/clang/libclang.h"
 
 
 static const sunset_frontend *const frontends[] = {
@@ -21,7 +21,4 @@ const sunset_frontend *const *sunset_frontends(size_t *n) {
     return frontends;
 }
 
-void sunset_lang_release_code(void) {
-    static const char *const heavy[] = {"libLLVM", "libclang", NULL};
-    sunset_release_code_pages(heavy);
-}
+void sunset_lang_release_code(void) { clang_lib_release_code(); }

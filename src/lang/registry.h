@@ -31,9 +31,9 @@ const sunset_frontend *const *sunset_frontends(size_t *n);
 #define SUNSET_ALL_FRONTENDS .frontends = sunset_frontends(NULL), .n_frontends = SUNSET_N_FRONTENDS
 
 /* Give back the resident code of the frontends' heavy libraries (libclang and the libLLVM
- * under it; base/util.h sunset_release_code_pages): at start, what their static
- * initialisers touched; after a scan, what the parses ran, before the cross-file work
- * allocates. A later parse reads back what it runs. */
+ * under it; base/util.h sunset_release_code_pages): after a scan, what the parses ran, before the cross-file
+ * work allocates (what loading them touched is given back when they are opened, on the
+ * first parse: lang/clang/libclang.c). A later parse reads back what it runs. */
 void sunset_lang_release_code(void);
 
 #endif

@@ -19,10 +19,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lang/clang/libclang.h"
 #include "lang/registry.h"
 #include "sunset.h"
 #include "test/fakeclock.h"
 #include "test/recorder.h"
+#include "test/shell.h"
 #include "base/util.h"
 
 /* ---------------------------------------------------------------- sanitizers */
@@ -1053,8 +1055,76 @@ static void test_precise_mode(void **ts) {
     assert_non_null(fact(s, SUNSET_FACT_IDENT, "ParallelExecutor", NULL, 1));
 }
 
+/* How many lines of the dynamic loader's log of a scan of dir (LD_DEBUG=files) name libclang:
+ * the libraries it opened, at start or by dlopen. */
+static int libclang_opens(const char *dir) {
+    char log[600];
+    snprintf(log, sizeof log, "%s.ld", dir);
+    assert_int_equal(test_sh("LD_DEBUG=files '%s' scan --no-config --no-cache -q '%s' >/dev/null 2>'%s'; "
+                             "exit 0", test_bin(), dir, log), 0);
+    int n = test_sh("exit $(grep -c 'file=libclang' '%s')", log);
+    unlink(log);
+    return n;
+}
+
+/* libclang (and the libLLVM under it) is opened by the first C/C++ parse (libclang.h), not at
+ * start: a scan of Python alone never loads it; one with a C++ file does. */
+static void test_libclang_opened_on_first_parse(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sunset-libclang-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char p[600];
+    snprintf(p, sizeof p, "%s/a.py", dir);
+    assert_int_equal(write_file_atomic(p, "import os\nprint(os.sep)\n", 24), 0);
+    assert_int_equal(libclang_opens(dir), 0);
+    snprintf(p, sizeof p, "%s/b.cc", dir);
+    const char *cc = "#include \"paddle/fluid/framework/parallel_executor.h\"\n"
+                     "void f(ParallelExecutor *pe) {}\n"; /* a keyword: not prefiltered */
+    assert_int_equal(write_file_atomic(p, cc, strlen(cc)), 0);
+    assert_true(libclang_opens(dir) > 0);
+    test_sh("rm -rf '%s'", dir);
+}
+
+/* kB resident in this process of libLLVM's code mappings (r-xp), from /proc/self/smaps */
+static long llvm_code_rss_kb(void) {
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[1024];
+    bool in = false;
+    long kb = 0, v;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3) /* a mapping's header line */
+            in = strcmp(perms, "r-xp") == 0 && strstr(line, "libLLVM") != NULL;
+        else if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+            kb += v;
+    }
+    fclose(f);
+    return kb;
+}
+
+/* Loading libclang relocates libLLVM and runs its static initialisers, which touch ~30 MB of its
+ * code that no parse runs; opening it gives that back (libclang.c), or a run that parses a
+ * little C++ (history: a few files a commit) carries it to its peak. First in main(): this
+ * process has not opened libclang yet. */
+static void test_open_gives_code_back(void **state) {
+    (void)state;
+    assert_false(clang_lib_loaded());
+    size_t before = sunset_release_code_count();
+    char why[256];
+    assert_true(clang_lib_load(why, sizeof why));
+    assert_int_equal(sunset_release_code_count(), before + 1);
+    assert_true(clang_lib_load(why, sizeof why)); /* once a process */
+    assert_int_equal(sunset_release_code_count(), before + 1);
+    long kb = llvm_code_rss_kb();
+    assert_true(kb >= 0);
+    assert_true(kb < 4096);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_gives_code_back),
         cmocka_unit_test(test_descriptor),
         cmocka_unit_test_setup_teardown(test_code_comment_string, setup, teardown),
         cmocka_unit_test_setup_teardown(test_string_literal_forms, setup, teardown),
@@ -1076,6 +1146,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_code_given_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_workers, setup, teardown),
         cmocka_unit_test(test_bad_compile_db),
+        cmocka_unit_test(test_libclang_opened_on_first_parse),
         cmocka_unit_test_setup_teardown(test_precise_mode, setup_precise, teardown_precise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,8 +11,6 @@
 #ifndef SUNSET_LANG_CLANG_INT_H
 #define SUNSET_LANG_CLANG_INT_H
 
-#include <clang-c/CXCompilationDatabase.h>
-#include <clang-c/Index.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,6 +19,7 @@
 
 #include "sunset.h"
 #include "base/util.h"
+#include "lang/clang/libclang.h" /* libclang's headers; its calls through the pointers looked up */
 
 /* ---------------------------------------------------------------- state and worker */
 

@@ -172,12 +172,13 @@ static sunset_span stream_stmt(const cscan *c, int32_t i, bool in_dir) {
 #define CHAIN_LINES 16
 
 /* The closing brace of the last branch of the if-chain whose first block closes at close: each
- * `else if (...) {...}` after it. -1 when a branch is no braced block, or a plain `else`
- * follows: that code stays, so the chain is no one edit. */
+ * `else if (...) {...}` after it, and a plain `else {...}` ending it (the statement is one
+ * edit: rewriting it keeps what the other branches do). -1 when a branch is no braced block. */
 static int32_t chain_close(const cscan *c, int32_t close, bool in_dir) {
     for (int steps = 0; steps < 64; steps++) {
         int32_t e = nx(c, close, in_dir), k = nx(c, e, in_dir), lp = nx(c, k, in_dir);
         if (!is_kw(c, e, "else")) return close;
+        if (is_p(c, k, P_LBRACE) && c->t[k].match > k) return c->t[k].match; /* a plain `else`: the last */
         if (!is_kw(c, k, "if") || !is_p(c, lp, P_LPAREN) || c->t[lp].match <= lp) return -1;
         int32_t body = nx(c, c->t[lp].match, in_dir);
         if (!is_p(c, body, P_LBRACE) || c->t[body].match <= body) return -1;
@@ -189,9 +190,9 @@ static int32_t chain_close(const cscan *c, int32_t close, bool in_dir) {
 /* A name or string literal in the condition of an `if` whose body is a braced block: the
  * branch, from the `if` line to its closing brace's line (the line before it when that line
  * goes on, `} else if (...) {`, and the branch itself is an `else if`: the next branch's header
- * stays). A first `if` takes its `else if` branches with it (dropping it alone would leave a
- * dangling `else`), at most CHAIN_LINES. All 0 otherwise: a first `if` followed by a plain
- * `else` cannot lose its lines alone. */
+ * stays). A first `if` takes its `else if` branches and its plain `else` with it (dropping it
+ * alone would leave a dangling `else`; the edit rewrites the statement, keeping what the other
+ * branches do), at most CHAIN_LINES. All 0 otherwise. */
 static sunset_span branch_stmt(const cscan *c, int32_t i, bool in_dir) {
     sunset_span none = {0, 0, 0, 0};
     int32_t open = -1;
@@ -283,7 +284,8 @@ static sunset_span string_stmt(const cscan *c, int32_t i, bool in_dir) {
  * [](X &self, T v) {...})`): from its `.` to the `)` closing its argument list. The element at
  * the `.` at i, or its close (-1) when i starts none: the `.` first on its line, after a `)`,
  * before `name(`. Its code ends before a last argument that is a string (the binding's
- * `R"DOC(...)DOC"`: prose, its own text edit). */
+ * `R"DOC(...)DOC"`: prose, whose own findings are text); the statement of the code's names
+ * still runs to the close, so that removing the binding takes its doc string too. */
 typedef struct chain_elem {
     int32_t dot, paren, close, last;
 } chain_elem;
@@ -311,12 +313,13 @@ static chain_elem chain_elem_at(const cscan *c, int32_t i) {
 }
 
 /* A name inside the element's code, or a string that is its first argument (the binding's
- * name): the code's lines, lambda bodies and all (the binding is one unit: its getter and setter
- * go with it). All 0 outside one, or for an element on one line. */
+ * name): the element's lines, lambda bodies and trailing doc string and all (the binding is one
+ * unit: its getter, setter and doc go with it). All 0 outside one, or for an element on one
+ * line. */
 static sunset_span chain_stmt(const cscan *c, const chain_elem *el, int32_t i, bool string) {
     sunset_span none = {0, 0, 0, 0};
     if (el->dot < 0 || i <= el->paren || i > el->last || (string && pv(c, i, false) != el->paren)) return none;
-    uint32_t a = clang_line_of(c, c->t[el->dot].start), z = clang_line_of(c, c->t[el->last].start);
+    uint32_t a = clang_line_of(c, c->t[el->dot].start), z = clang_line_of(c, c->t[el->close].start);
     return z > a ? (sunset_span){a, 0, z, 0} : none;
 }
 

@@ -118,6 +118,7 @@ static int clang_init(const sunset_frontend_config *cfg, void **state, sunset_er
             goto cleanup;
         }
     }
+    if (cfg && cfg->compile_db_dir && !clang_lib_load(err->msg, sizeof err->msg)) goto cleanup;
     if (cfg && cfg->compile_db_dir) {
         CXCompilationDatabase_Error dberr = CXCompilationDatabase_NoError;
         char *json = clang_path_join(cfg->compile_db_dir, "compile_commands.json");
@@ -174,12 +175,7 @@ static void clang_fini(void *state) {
 static void *clang_worker_new(void *state) {
     clang_worker *w = sunset_calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->st = state;
-    w->index = clang_createIndex(0, 0); /* 0: never print diagnostics */
-    if (!w->index) {
-        sunset_free(w);
-        return NULL;
-    }
+    w->st = state; /* the index comes with the worker's first parse (worker_index) */
     pthread_mutex_init(&w->ps.mu, NULL);
     pthread_cond_init(&w->ps.cv, NULL);
     return w;
@@ -190,7 +186,7 @@ static void clang_worker_free(void *worker) {
     if (!w) return;
     parser_stop(&w->ps);
     if (w->fast_tu) clang_disposeTranslationUnit(w->fast_tu);
-    clang_disposeIndex(w->index);
+    if (w->index) clang_disposeIndex(w->index);
     pthread_mutex_destroy(&w->ps.mu);
     pthread_cond_destroy(&w->ps.cv);
     sunset_free(w);
@@ -500,7 +496,7 @@ static bool clang_admits(const sunset_source *src, sunset_sink *sink) {
  * does: over the ~170 parses of a scan of the 2024-05-09 tree, ~39 MB of libLLVM's and
  * libclang's code pages, most of them there at the end of the scan, when its memory peaks.
  * Every RELEASE_EVERY parses (the workers' together) they are given back (base/util.h
- * sunset_release_code_pages; registry.c gives the same back at start and after the scan), and
+ * sunset_release_code_pages; libclang.c gives the same back once opened, registry.c after the scan), and
  * the next parse reads back the few MB it runs from the page cache: 109 -> ~89 MB peak RSS
  * of `scan --no-cache` of that tree. Every 4th parse was more than the peak needs: each
  * release zaps ~130 MB of mappings and the next parse faults its code back in (31.5k page
@@ -511,13 +507,26 @@ static bool clang_admits(const sunset_source *src, sunset_sink *sink) {
 static atomic_uint parses_done;
 
 static void release_code_now_and_then(void) {
-    static const char *const heavy[] = {"libLLVM", "libclang", NULL};
-    if ((atomic_fetch_add(&parses_done, 1) + 1) % RELEASE_EVERY == 0) sunset_release_code_pages(heavy);
+    if ((atomic_fetch_add(&parses_done, 1) + 1) % RELEASE_EVERY == 0) clang_lib_release_code();
+}
+
+/* The worker's libclang index, made on its first parse: libclang is opened then
+ * (libclang.h), so a run that parses no C/C++ never loads it. false = cannot (warned). */
+static bool worker_index(clang_worker *w, sunset_sink *sink) {
+    if (w->index) return true;
+    char why[256];
+    if (!clang_lib_load(why, sizeof why)) {
+        sunset_warn(sink, 0, 0, "%s", why);
+        return false;
+    }
+    w->index = clang_createIndex(0, 0); /* 0: never print diagnostics */
+    if (!w->index) sunset_warn(sink, 0, 0, "clang: cannot create an index");
+    return w->index != NULL;
 }
 
 static int clang_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
     clang_worker *w = worker;
-    if (!clang_admits(src, sink)) return -1;
+    if (!clang_admits(src, sink) || !worker_index(w, sink)) return -1;
     cscan c = {0};
     c.src = src;
     c.sink = sink;
