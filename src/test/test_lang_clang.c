@@ -320,6 +320,19 @@ static void test_statements_asked(void **ts) {
     assert_int_equal((size_t)rec_lazy_stmts, idents + strings);
 }
 
+/* A token's span: one on one line ends on it, one spliced over two lines (backslash-newline)
+ * ends on the second, and the file's last line, with no newline after it, holds its tokens. */
+static void test_token_spans(void **ts) {
+    fixture *f = *ts;
+    const char *code = "int a;\n"
+                       "int Parallel\\\nExecutor = 1;\n"
+                       "int last";
+    assert_int_equal(scan_code(f, code), 0);
+    assert_span(fact(&f->sink, SUNSET_FACT_IDENT, "a", NULL, 0), 1, 5, 1, 6);
+    assert_span(fact(&f->sink, SUNSET_FACT_IDENT, "ParallelExecutor", NULL, 0), 2, 5, 3, 9);
+    assert_span(fact(&f->sink, SUNSET_FACT_IDENT, "last", NULL, 0), 4, 5, 4, 9);
+}
+
 /* ---------------------------------------------------------------- classes and bases */
 
 static void test_if_elif_else_bases(void **ts) {
@@ -1129,6 +1142,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_code_comment_string, setup, teardown),
         cmocka_unit_test_setup_teardown(test_string_literal_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_statements_asked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_token_spans, setup, teardown),
         cmocka_unit_test_setup_teardown(test_if_elif_else_bases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_final_and_qualified_bases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_includes, setup, teardown),
