@@ -782,6 +782,38 @@ static void imports_resolved_when_they_can_matter(void **state) {
     xflow_free(x);
 }
 
+/* The statements a module's text holds, as kept for the cache: each `import` or `from ...
+ * import` that starts a line past its blanks (spaces, tabs), brackets and backslashes joining
+ * lines (a line inside one starts none), up to a ';' or '#'; not a word that merely begins
+ * like one (`format`, `if`), nor one inside a line, nor "from " in the file's last 5 bytes. */
+static void import_statements_as_read(void **state) {
+    fixture *f = *state;
+    char *paths[] = {"m.py"};
+    xflow *x = xflow_new(f->rs, paths, 1);
+    assert_non_null(x);
+    const char *text = "import os\n"
+                       "    from a.b import (c,\n"
+                       "import_not_a_statement,\n"
+                       "  d)\n"
+                       "for i in x: import_x = 1\n"
+                       "\t\timport \\\n  sys; import json\n"
+                       "x = 1  # import hidden\n"
+                       "\n"
+                       "   \n"
+                       "if True:\n"
+                       "  from e import f # comment\n"
+                       "fromage = 2\n"
+                       "padding padding padding padding padding\n"
+                       "from ";
+    const char *kept = xflow_note_imports(x, "m.py", text, strlen(text), true);
+    assert_non_null(kept);
+    assert_string_equal(kept, "import os \n"
+                              "from a.b import  c  import_not_a_statement    d  \n"
+                              "import   sys \n"
+                              "from e import f  \n");
+    xflow_free(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(return_chain_is_near_linear),
@@ -800,6 +832,7 @@ int main(void) {
         cmocka_unit_test(across_modules_vouched),
         cmocka_unit_test(rescan_only_where_it_can_matter),
         cmocka_unit_test(imports_resolved_when_they_can_matter),
+        cmocka_unit_test(import_statements_as_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
