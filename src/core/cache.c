@@ -784,6 +784,29 @@ static uint64_t blob_key(uint32_t tag, uint64_t key) {
     return h ? h : 1;
 }
 
+void sunset_cache_prefetch(sunset_cache *c, const uint32_t *tags, const uint64_t *keys, size_t n) {
+    enum { MAX = 8 };
+    size_t home[MAX];
+    const centry *e[MAX];
+    n = n < MAX ? n : MAX;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; c->cap && i < n; i++) { /* the keys' home slots, all in flight at once */
+        home[i] = (size_t)mix(tags[i] ? blob_key(tags[i], keys[i]) : keys[i]) & (c->cap - 1);
+        __builtin_prefetch(&c->slots[home[i]]);
+    }
+    for (size_t i = 0; c->cap && i < n; i++) { /* then their entries (an entry spans two lines) */
+        uint32_t at = c->slots[home[i]].at;
+        e[i] = at ? &c->ents[at - 1] : NULL;
+        if (e[i]) {
+            __builtin_prefetch(e[i]);
+            __builtin_prefetch((const char *)(e[i] + 1) - 1);
+        }
+    }
+    for (size_t i = 0; c->cap && i < n; i++) /* then the payloads' first bytes */
+        if (e[i] && e[i]->payload) __builtin_prefetch(e[i]->payload);
+    pthread_mutex_unlock(&c->mu);
+}
+
 /* A side entry's checks but its checksum, under c->mu. */
 static bool blob_fits(const centry *e, uint32_t tag, size_t len, uint64_t digest, uint64_t ns) {
     return e && e->key && e->len == len && e->digest == digest && e->ns == ns && e->payload && e->kind == tag &&

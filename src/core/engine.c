@@ -626,22 +626,45 @@ static uint64_t vouch_key(const sunset_engine *e, const char *path, uint64_t blo
     return hash64(v, sizeof v, hash64(path, strlen(path), 0x3c6ef372fe94f82bull));
 }
 
-/* An admitted vouched file's index entry, then its findings, from the cache. false = read it
+/* Does a vouched file's replay take its index entry (a second scan's was the first's)? */
+static bool vouched_indexed(const worker *w, const sunset_source *src) {
+    return w->e->o->indexer && src->lang != SUNSET_LANG_NONE && !w->premarks;
+}
+
+/* An admitted vouched file's index entry, then its findings (under fkey), from the cache. false = read it
  * (w->indexed says whether its index entry was taken already). */
-static bool replay_vouched(worker *w, const char *path, const vouch_rec *r) {
+static bool replay_vouched(worker *w, const char *path, const vouch_rec *r, uint64_t fkey) {
     sunset_engine *e = w->e;
     const sunset_indexer *ix = e->o->indexer;
     sunset_source src = {path, NULL, NULL, (size_t)r->len, (sunset_lang)r->lang};
-    if (ix && src.lang != SUNSET_LANG_NONE && !w->premarks) { /* a second scan: indexed by the first */
+    if (vouched_indexed(w, &src)) { /* a second scan: indexed by the first */
         index_take u = {ix, &src};
         if (!ix->adopt || !ix->export_fn ||
             !sunset_cache_take_blob(e->o->cache, SUNSET_CACHE_TAG_INDEX, r->key, src.len, r->digest, take_index, &u))
             return false;
         w->indexed = true;
     }
-    if (!sunset_cache_replay(e->o->cache, scan_key(w, r->key), src.len, r->digest, path, &w->res)) return false;
+    if (!sunset_cache_replay(e->o->cache, fkey, src.len, r->digest, path, &w->res)) return false;
     w->res.stats.bytes_read += r->raw_len;
     return true;
+}
+
+/* The entries a vouched file's replay looks up (its findings under fkey, its index entry, a
+ * module's imports and its exports under xkey), fetched together: one after the other, each
+ * lookup was a miss or two into the cache's table. */
+static void prefetch_vouched(worker *w, const char *path, const vouch_rec *r, bool flow, uint64_t fkey,
+                             uint64_t xkey) {
+    sunset_source src = {path, NULL, NULL, (size_t)r->len, (sunset_lang)r->lang};
+    uint32_t tags[4];
+    uint64_t keys[4];
+    size_t n = 0;
+    tags[n] = 0, keys[n++] = fkey;
+    if (vouched_indexed(w, &src)) tags[n] = SUNSET_CACHE_TAG_INDEX, keys[n++] = r->key;
+    if (flow) {
+        tags[n] = CACHE_TAG_XIMPORTS, keys[n++] = r->key;
+        tags[n] = CACHE_TAG_XFLOW, keys[n++] = xkey;
+    }
+    sunset_cache_prefetch(w->e->o->cache, tags, keys, n);
 }
 
 /* A vouched file replayed without a read. A module of the cross-module flow notes what its
@@ -661,12 +684,14 @@ static bool scan_vouched(worker *w, const char *path) {
     }
     sb imports = {0}, exports = {0};
     bool flow = in_xflow(w, path, (sunset_lang)r.lang);
+    uint64_t fkey = scan_key(w, r.key), xkey = findings_key(e, r.key);
+    prefetch_vouched(w, path, &r, flow, fkey, xkey);
     if (flow) {
         sunset_cache_take_blob(e->o->cache, CACHE_TAG_XIMPORTS, r.key, r.len, r.digest, take_copy, &imports);
-        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, findings_key(e, r.key), r.len, r.digest, take_copy,
-                               &exports);
+        sunset_cache_take_blob(e->o->cache, CACHE_TAG_XFLOW, xkey, r.len, r.digest, take_copy, &exports);
     }
-    bool ok = (!flow || (imports.len && exports.len && !imports.oom && !exports.oom)) && replay_vouched(w, path, &r);
+    bool ok = (!flow || (imports.len && exports.len && !imports.oom && !exports.oom)) &&
+              replay_vouched(w, path, &r, fkey);
     if (ok && flow) {
         xflow_note_imports(e->xf, path, imports.s, imports.len, false);
         xflow_note_exports(e->xf, path, exports.s, exports.s[0] != '\n' ? exports.len : 0);

@@ -335,6 +335,50 @@ static void appended_and_checked_when_used(void **state) {
     sunset_ruleset_free(rs);
 }
 
+/* A prefetch is a hint: it answers nothing, marks nothing used, checks no checksum and leaves
+ * the file as it was; the lookups after it find what they would have (a damaged entry is still
+ * caught when used), on an empty cache too, and past the eight keys it looks at. */
+static void prefetch_changes_nothing(void **state) {
+    (void)state;
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "p.json", NULL, &err);
+    assert_non_null(rs);
+    char cdir[128], path[160];
+    snprintf(cdir, sizeof cdir, "%s/prefetch", dir);
+    snprintf(path, sizeof path, "%s/%016llx.cache", cdir, 46ull);
+    uint32_t tags[10] = {0, 0, 0, SUNSET_CACHE_TAG_VOUCH, SUNSET_CACHE_TAG_INDEX, 0, 0, 0, 0, 0};
+    uint64_t keys[10] = {1, 2, 99, 7, 1, 3, 4, 5, 6, 8};
+    sunset_cache *c = sunset_cache_open(cdir, 46, rs, 1 << 20);
+    sunset_cache_prefetch(c, tags, keys, 10); /* nothing loaded: no table yet */
+    for (uint64_t k = 1; k <= 3; k++) store_one(c, rs, k);
+    uint64_t rec = 0x1234, out = 0;
+    sunset_cache_put_rec(c, SUNSET_CACHE_TAG_VOUCH, 7, 70, &rec, sizeof rec);
+    sunset_cache_prefetch(c, tags, keys, 10); /* entries stored by this run */
+    assert_int_equal(sunset_cache_save(c), 0);
+    sunset_cache_free(c);
+    assert_int_equal(test_sh("f=%s && off=$(grep -abo ParallelExecutor $f | head -1 | cut -d: -f1) && "
+                             "printf Q | dd of=$f bs=1 seek=$off conv=notrunc status=none", path), 0);
+    struct stat a, b;
+    file_id(path, &a);
+    c = sunset_cache_open(cdir, 46, rs, 1 << 20);
+    sunset_cache_prefetch(c, tags, keys, 10);
+    sunset_cache_stats st = sunset_cache_get_stats(c);
+    assert_int_equal(st.corrupt + st.hits + st.misses + st.stored, 0);
+    assert_int_equal(sunset_cache_save(c), 0); /* nothing changed: the file stays as it was */
+    file_id(path, &b);
+    assert_int_equal(a.st_ino, b.st_ino);
+    assert_int_equal(a.st_size, b.st_size);
+    assert_int_equal(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
+    assert_false(replays(c, 1)); /* the damaged one */
+    assert_int_equal(sunset_cache_get_stats(c).corrupt, 1);
+    assert_true(replays(c, 2) && replays(c, 3));
+    assert_false(replays(c, 99));
+    assert_true(sunset_cache_get_rec(c, SUNSET_CACHE_TAG_VOUCH, 7, 70, &out, sizeof out));
+    assert_true(out == rec);
+    sunset_cache_free(c);
+    sunset_ruleset_free(rs);
+}
+
 /* A replay that finds a rule gone drops the entry's payload (NULL, size 0); saving the cache
  * afterwards appends that empty payload. Regression: sb_putn passed the NULL source to
  * memcpy (undefined even for 0 bytes; UBSan stops `make sanitize` here). */
@@ -543,6 +587,7 @@ int main(void) {
         cmocka_unit_test(bound_and_severity),
         cmocka_unit_test(dropped_entry_saves),
         cmocka_unit_test(appended_and_checked_when_used),
+        cmocka_unit_test(prefetch_changes_nothing),
         cmocka_unit_test(unwritable_dir_reason),
         cmocka_unit_test(allocation_failures),
         cmocka_unit_test(committed_cache_is_not_replayed),
