@@ -264,6 +264,52 @@ static bool path_in(build_ctx *c, const vec *regexes, const char *path, size_t *
     return false;
 }
 
+/* Is the caller text only build plumbing that says file `path` stays with another unit (`implements
+ * H, which stays`, `P:L target T compiles it`, `defined in F, which stays live`)? The header
+ * H of the first, in *hdr (NULL otherwise). */
+static bool plumbing(const char *w, char *hdr, size_t cap) {
+    const char *e;
+    *hdr = 0;
+    if (!strncmp(w, "implements ", 11) && (e = strstr(w, ", which stays")) && (size_t)(e - w - 11) < cap) {
+        memcpy(hdr, w + 11, (size_t)(e - w - 11)), hdr[e - w - 11] = 0;
+        return true;
+    }
+    size_t n = strlen(w);
+    return (n > 12 && !strcmp(w + n - 12, " compiles it")) || !strncmp(w, "defined in ", 11);
+}
+
+static bool caller_in(const char *caller, const char *path);
+
+/* Appends w to b unless listed or in file `self`; counts it in *n. */
+static void add_user(sb *b, const char *w, const char *self, size_t *n) {
+    if (caller_in(w, self) || (b->s && strstr(b->s, w))) return;
+    if (++*n <= MAX_CALLERS) sb_printf(b, "%s%s", *n > 1 ? "; " : "", w);
+}
+
+/* The real users of a live file whose plan callers are build plumbing (plumbing()): the
+ * outside callers of the live units the plan has in it (a pass, an op, a flag, a class) and,
+ * for a source that implements a header, the header's and its units' outside callers. NULL
+ * when the callers name real users already, or none is found. */
+static char *real_users(const rm_plan *p, const rm_item *it) {
+    char hdr[512] = {0}, h[512];
+    for (size_t i = 0; i < it->n_callers; i++) {
+        if (!plumbing(it->callers[i], h, sizeof h)) return NULL;
+        if (*h && !*hdr) memcpy(hdr, h, sizeof hdr);
+    }
+    sb b = {0};
+    size_t n = 0;
+    for (size_t k = 0; p && k < p->n_items; k++) {
+        const rm_item *u = &p->items[k];
+        bool here = !strcmp(u->path, it->path) && u->kind != RM_FILE;
+        if (!u->live || u->kind == RM_IMPORT || !(here || (*hdr && !strcmp(u->path, hdr)))) continue;
+        for (size_t j = 0; j < u->n_callers; j++)
+            if (!plumbing(u->callers[j], h, sizeof h)) add_user(&b, u->callers[j], it->path, &n);
+    }
+    if (n > MAX_CALLERS) sb_printf(&b, " (+%zu more)", n - MAX_CALLERS);
+    if (!n || b.oom) return sb_free(&b), NULL;
+    return sb_take(&b);
+}
+
 /* A whole-legacy file: one remnant for [a, b). Liveness first: a file the plan keeps live
  * is migrated (its consumers named), whatever the path rule intends; only a file the plan
  * proves dead, or one seen without the plan (a shard, stdin), is deleted. */
@@ -292,6 +338,8 @@ static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         sb_printf(&e, "the removal plan keeps it live: %s", who ? who : "live code depends on it");
         bool ok = !e.oom && evidence(m, e.s);
         sb_free(&e);
+        char *real = real_users(c->plan, it); /* who, not the build plumbing, uses it */
+        if (real) sunset_free(who), who = real;
         m->consumer = who ? who : sunset_strndup("the live code that depends on it", 32);
         if (!ok || !m->consumer) return -1;
         sb_puts(&fix, "move its live consumers off it first (see evidence), then delete the file");
