@@ -819,7 +819,7 @@ static bool absorb(sunset_remnant *a, sunset_remnant *b) {
     }
     if (b->end_line > a->end_line) a->end_line = b->end_line;
     if (b->severity > a->severity) a->severity = b->severity; /* both capped by one action */
-    a->lift_text |= b->lift_text;
+    a->attached |= b->attached;
     if (a->action == SUNSET_ACT_DELETE && strcmp(a->fix, b->fix)) {
         /* two deletions with their own hints: the hint is now the whole range, unless one
          * takes a name out of a line that stays (then each line's edit) */
@@ -1062,7 +1062,7 @@ void sunset_remnants_settle(sunset_result *res, const sunset_remnants *rem) {
         const sunset_remnant *m = &rem->v[i];
         for (size_t k = 0; k < m->n_findings; k++) {
             sunset_finding *f = &res->findings[m->findings[k]];
-            if (f->severity > m->severity || (m->lift_text && f->ctx != SUNSET_CTX_CODE)) f->severity = m->severity;
+            if (f->severity > m->severity) f->severity = m->severity;
         }
     }
 }

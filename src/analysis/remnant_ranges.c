@@ -141,7 +141,7 @@ int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
             if (c->res->findings[d->findings[k]].stmt.end_line > e) e = c->res->findings[d->findings[k]].stmt.end_line;
         if (!merge_into(c, out, u, d, ATTACHED_WHY)) return -1;
         if (e > u->end_line) u->end_line = e; /* the statement whole */
-        u->lift_text = true;
+        u->attached = true;
     }
     sb text = {0};
     bool tried = false;
@@ -158,7 +158,7 @@ int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
         drop_evidence(d); /* "only in comments" no longer holds of the unit */
         if (!merge_into(c, out, u, d, ATTACHED_WHY)) rc = -1;
         sunset_remnant *m = &out->v[i - 1]; /* u, now where d was */
-        m->lift_text = true;
+        m->attached = true;
         while (rc == 0 && m->line > floor + 1 && m->line > 1 && comment_lines(t, lang, m->line - 1, m->line - 1))
             m->line--; /* the comment block from its first line */
         if (rc == 0 && m->action == SUNSET_ACT_DELETE && strncmp(m->fix, "delete line", 11) == 0) rc = refix(m);

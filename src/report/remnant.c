@@ -45,14 +45,18 @@ static void where(sb *b, const sunset_remnant *m) {
 /* The item's head, as a compiler's "path:line:col: severity:" so editors jump to it. */
 static void head(sb *b, const sunset_result *r, const sunset_envelope *e, const sunset_remnant *m) {
     const sunset_finding *f = &r->findings[m->findings[0]];
+    /* text attached to its code: the head is the code's, at the level its line shows */
+    for (size_t i = 0; m->attached && f->ctx != SUNSET_CTX_CODE && i < m->n_findings; i++)
+        if (r->findings[m->findings[i]].ctx == SUNSET_CTX_CODE) f = &r->findings[m->findings[i]];
+    uint32_t line = m->attached ? f->span.line : m->line;
     /* the path as the user would type it, as the findings view prints it (report/text.c) */
     if (e->shown_prefix) sb_put_printable_str(b, e->shown_prefix);
     sb_put_printable_str(b, m->path);
     /* the column as the terminal shows it (wide characters count two) */
     /* a remnant widened to its definition starts at the definition's first column */
     if (!m->file)
-        sb_printf(b, ":%u:%zu", m->line,
-                  f->span.line == m->line ? sunset_finding_column(f, f->span.col ? f->span.col : 1, false) : (size_t)1);
+        sb_printf(b, ":%u:%zu", line,
+                  f->span.line == line ? sunset_finding_column(f, f->span.col ? f->span.col : 1, false) : (size_t)1);
     /* a change's remnant is a new use (or a new mention in prose), whatever its action */
     const char *what = !m->why ? sunset_action_name(m->action) : m->action == SUNSET_ACT_DOC ? "new mention" : "new use";
     sb_printf(b, ": %s: %s", sunset_severity_name(m->severity), what);
@@ -84,6 +88,10 @@ void sunset_remnants_text(const sunset_result *r, const sunset_envelope *e, sb *
         rules_list(b, m);
         sb_puts(b, ")\n");
         const sunset_finding *f = &r->findings[m->findings[0]];
+    /* text attached to its code: the head is the code's, at the level its line shows */
+    for (size_t i = 0; m->attached && f->ctx != SUNSET_CTX_CODE && i < m->n_findings; i++)
+        if (r->findings[m->findings[i]].ctx == SUNSET_CTX_CODE) f = &r->findings[m->findings[i]];
+    uint32_t line = m->attached ? f->span.line : m->line;
         if (e->opts.snippets && !m->file && f->snippet && *f->snippet) labelled(b, "", f->snippet);
         if (m->why) labelled(b, "why: ", m->why);
         if (m->consumer) labelled(b, "consumer: ", m->consumer);
