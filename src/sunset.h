@@ -205,6 +205,21 @@ typedef enum sunset_str_use {
 void sunset_emit_string(sunset_sink *sink, sunset_span at, const char *text, size_t len,
                         const char *call, sunset_str_use use, int arg, sunset_span stmt);
 
+/* A statement a frontend computes only when asked (sunset_emit_lazy): most facts match no
+ * rule, and the walk to a statement's ends is dearer than the fact itself. ud is the
+ * frontend's, valid for the duration of the emit call. */
+typedef sunset_span (*sunset_stmt_fn)(void *ud);
+
+/* sunset_emit with the statement left to stmt(ud) (fact->stmt is not read): called at most
+ * once, during this call, and only when the engine needs it (a rule matched the fact, or
+ * legacy-object flow records it); the result is judged as fact->stmt is. */
+void sunset_emit_lazy(sunset_sink *sink, const sunset_fact *fact, sunset_stmt_fn stmt, void *ud);
+
+/* sunset_emit_string with the statement left to stmt(ud), as sunset_emit_lazy. */
+void sunset_emit_string_lazy(sunset_sink *sink, sunset_span at, const char *text, size_t len,
+                             const char *call, sunset_str_use use, int arg, sunset_stmt_fn stmt,
+                             void *ud);
+
 /* A query rule matched (frontends that evaluate query rules themselves). */
 void sunset_emit_match(sunset_sink *sink, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span);

@@ -173,3 +173,7 @@
 (keyword_argument
   name: (identifier) @bind.kw
   value: [(identifier) (attribute) (call)] @bind.arg)
+; `Thread(target=worker, args=(i, train_exe))`: the tuple's entries are worker's arguments
+(keyword_argument
+  name: (identifier) @bind.kw (#eq? @bind.kw "args")
+  value: (tuple) @bind.arg)

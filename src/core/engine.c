@@ -82,6 +82,15 @@ static bool rule_applies(worker *w, const sunset_rule *r, const char *path) {
     return yes;
 }
 
+/* The statement a frontend left to be asked (sunset_emit_lazy), asked once: kept when it holds
+ * the line of the fact or text being matched. */
+static void stmt_resolve(sunset_sink *s) {
+    if (!s->stmt_fn) return;
+    sunset_span st = s->stmt_fn(s->stmt_ud);
+    s->stmt_fn = NULL;
+    if (st.line && st.line <= s->stmt_line && st.end_line >= s->stmt_line) s->stmt = st;
+}
+
 void engine_add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sunset_context ctx,
                      const char *text, size_t len) {
     if (s->cands.n >= MAX_FILE_CANDS) {
@@ -89,6 +98,7 @@ void engine_add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
         return;
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
+    stmt_resolve(s);
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
               s->embedded, s->code_string && ctx == SUNSET_CTX_STRING};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
@@ -153,12 +163,10 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
 
 /* ---- the sink API (sunset.h) ---- */
 
-void sunset_emit(sunset_sink *s, const sunset_fact *f) {
-    if ((unsigned)f->kind >= SUNSET_FACT_KIND_COUNT || (unsigned)f->ctx >= SUNSET_CTX_COUNT) return;
-    /* a statement that does not hold the fact's line is a frontend's slip: ignore it */
-    if (f->stmt.line && f->stmt.line <= f->span.line && f->stmt.end_line >= f->span.line)
-        s->stmt = f->stmt;
+/* The fact, its statement in s->stmt or left to s->stmt_fn. */
+static void emit_fact(sunset_sink *s, const sunset_fact *f) {
     if (s->flow) {
+        stmt_resolve(s);
         sunset_fact g = *f;
         g.stmt = s->stmt;
         flow_fact(s->flow, &g);
@@ -166,6 +174,27 @@ void sunset_emit(sunset_sink *s, const sunset_fact *f) {
     if (!s->anchored) s->anchored = anchor_by_fact(&s->w->e->rs->anchor, s->src->lang, f, s->w->md);
     if (f->kind != SUNSET_FACT_BIND) match_fact(s, f->kind, f);
     s->stmt = (sunset_span){0, 0, 0, 0};
+    s->stmt_fn = NULL;
+}
+
+static bool fact_ok(const sunset_fact *f) {
+    return (unsigned)f->kind < SUNSET_FACT_KIND_COUNT && (unsigned)f->ctx < SUNSET_CTX_COUNT;
+}
+
+void sunset_emit(sunset_sink *s, const sunset_fact *f) {
+    if (!fact_ok(f)) return;
+    /* a statement that does not hold the fact's line is a frontend's slip: ignore it */
+    if (f->stmt.line && f->stmt.line <= f->span.line && f->stmt.end_line >= f->span.line)
+        s->stmt = f->stmt;
+    emit_fact(s, f);
+}
+
+void sunset_emit_lazy(sunset_sink *s, const sunset_fact *f, sunset_stmt_fn stmt, void *ud) {
+    if (!fact_ok(f)) return;
+    s->stmt_fn = stmt;
+    s->stmt_ud = ud;
+    s->stmt_line = f->span.line;
+    emit_fact(s, f);
 }
 
 static void match_word(void *ud, sunset_context ctx, sunset_span span, const char *word, size_t n) {
@@ -178,8 +207,8 @@ void sunset_emit_text(sunset_sink *s, sunset_context ctx, sunset_span at, const 
     if ((unsigned)ctx >= SUNSET_CTX_COUNT || !text) return;
     const sunset_ruleset *rs = s->w->e->rs;
     sunset_lang lang = s->src->lang;
-    /* whole-text string rules: literals and docstrings only */
-    if (ctx != SUNSET_CTX_COMMENT) {
+    /* whole-text string rules: literals and docstrings, comments for a rule that asks */
+    if (ctx != SUNSET_CTX_COMMENT || rs->comment_strings[lang]) {
         const clause_index *ix = &rs->index[lang][SUNSET_FACT_STRING];
         if (ix->n_slots || ix->all.n) {
             sunset_span sp = span_in_text(at, text, 0, len);
@@ -203,6 +232,18 @@ void sunset_emit_string(sunset_sink *s, sunset_span at, const char *text, size_t
                         sunset_str_use use, int arg, sunset_span stmt) {
     s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, use, call, arg);
     sunset_emit_text_stmt(s, SUNSET_CTX_STRING, at, text, len, call, stmt);
+    s->code_string = false;
+}
+
+void sunset_emit_string_lazy(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
+                             sunset_str_use use, int arg, sunset_stmt_fn stmt, void *ud) {
+    s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, use, call, arg);
+    s->stmt_fn = stmt;
+    s->stmt_ud = ud;
+    s->stmt_line = at.line;
+    sunset_emit_text(s, SUNSET_CTX_STRING, at, text, len, call);
+    s->stmt = (sunset_span){0, 0, 0, 0};
+    s->stmt_fn = NULL;
     s->code_string = false;
 }
 
@@ -341,6 +382,7 @@ void sunset_sink_restart(sunset_sink *s) {
     for (size_t i = s->fe_warnings; i < r->n_warnings; i++) sunset_free(r->warnings[i]);
     if (r->n_warnings > s->fe_warnings) r->n_warnings = s->fe_warnings;
     s->stmt = (sunset_span){0, 0, 0, 0};
+    s->stmt_fn = NULL;
     if (s->flow) {
         flow_file_free(s->flow);
         s->flow = flow_file_new(); /* NULL (OOM): no flow, as when it cannot start */

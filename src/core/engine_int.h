@@ -82,6 +82,9 @@ struct sunset_sink {
     uint32_t at_line;   /* line cursor (seek_line): `at` is the start of line at_line */
     const char *at;
     sunset_span stmt;   /* the statement of the fact being matched (sunset_emit), else 0 */
+    sunset_stmt_fn stmt_fn; /* non-NULL: stmt is still to be asked of the frontend (sunset_emit_lazy) */
+    void *stmt_ud;
+    uint32_t stmt_line; /* the line the fact or text being matched starts on */
     bool code_string;   /* the string being matched is one code uses (sunset_emit_string) */
     sb *exports;        /* the file's exports for core/xflow.c, when it notes them */
     bool embedded;      /* scanning a document's embedded code (scan_embedded) */

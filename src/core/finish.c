@@ -144,7 +144,9 @@ bool engine_finish_file(sunset_sink *s) {
         flow_file *ff = s->flow;
         s->flow = NULL; /* its reports are not seeds */
         s->embedded = s->flow_lang != s->src->lang; /* the flow of a document's embedded code */
-        if (s->exports) flow_exports(ff, &w->e->rs->flow_rules[s->flow_lang], export_line, s->exports);
+        /* a file not tied to Paddle exports nothing: its `ParallelExecutor` is its own, and what
+         * it passes to another module's function must not bind that function's parameter */
+        if (s->exports && s->anchored) flow_exports(ff, &w->e->rs->flow_rules[s->flow_lang], export_line, s->exports);
         flow_limits lim = {0, w->e->o->parse_budget_ms};
         flow_status fs = flow_finish(ff, &w->e->rs->flow_rules[s->flow_lang], w->md, &lim,
                                      flow_report, s);

@@ -21,8 +21,11 @@
  * a literal's entries and `exes.append(pe)` (ITEM binds, which add and end no mark), read by
  * `for e in exes` (ITER binds) and `exes[i]`; a plain re-binding of exes re-binds exes[] to
  * nothing (rebind_elements). Another module's legacy objects come in as premarks
- * (flow_premark, core/xflow.c), and this module's go out as its exports (flow_exports). Not
- * followed: globals rebound in functions, functions of other modules. The frontend
+ * (flow_premark, core/xflow.c), and this module's go out as its exports (flow_exports): the
+ * names it binds, and the arguments it passes to functions it does not define ("@f#0"), which
+ * come back to f's module as premarks of f's parameters, and its module-level functions
+ * that return one ("build()": an importer's `exe = build()` holds it). Not followed: globals
+ * rebound in functions. The frontend
  * emits BIND facts; the engine feeds every fact and candidate here while the file is scanned
  * and calls flow_finish before candidates are reduced.
  *
@@ -90,10 +93,13 @@ typedef struct fseed {
     const sunset_rule *rule;
     sunset_span span;
     char *name;          /* owned; the last dotted component of the matched text */
+    bool returned;       /* a premark "f()": name is a callee as written (`build`,
+                            `trainer.build`) whose calls return the legacy object */
 } fseed;
 
 struct flow_file {
     vec binds, uses, scopes, seeds;
+    size_t n_returned;       /* seeds that are returned-object premarks (fseed.returned) */
     /* flow_prepare's indexes, dropped when a fact arrives after them */
     bool prepared, nested;   /* nested: the scopes nest and come in document order */
     bool sorted;             /* the bindings of a name and scope come in line order */
@@ -309,7 +315,7 @@ void flow_seed(flow_file *ff, const sunset_rule *r, sunset_context ctx, sunset_s
     if (!text) text = "", len = 0;
     const char *dot = len ? memrchr(text, '.', len) : NULL;
     if (dot) len -= (size_t)(dot + 1 - text), text = dot + 1;
-    fseed s = {r, span, sunset_strndup(text, len)};
+    fseed s = {r, span, sunset_strndup(text, len), false};
     if (!s.name || !vec_push(&ff->seeds, &s)) sunset_free(s.name); /* OOM: one seed fewer */
 }
 
@@ -823,6 +829,18 @@ static void spread(flow_file *ff, marks *m, size_t j) {
 /* The bindings (m->marked) and functions (m->fn_marked) that hold a legacy object of flow
  * rule f: seeds, then what they spread to. False when nothing is bound to a legacy value
  * (most files with seeds), or when the work or time limit stopped it. */
+/* Does bind b's value call a function another module defines that returns a legacy object of
+ * flow rule f (a premark "f()": `exe = build(...)` after `from trainer import build`)? */
+static bool calls_returned(flow_file *ff, const flow_rule *f, const fbind *b) {
+    for (size_t k = 0; k < ff->seeds.n && spend(ff, 1); k++) {
+        const fseed *s = &VEC_AT(&ff->seeds, fseed, k);
+        if (s->returned && bound_rule(f, s->rule) && strlen(s->name) == b->callee_len &&
+            !memcmp(s->name, b->callee, b->callee_len))
+            return true;
+    }
+    return false;
+}
+
 static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
     size_t nb = ff->binds.n, ns = ff->seeds.n;
     m->nq = 0;
@@ -831,6 +849,10 @@ static bool mark_binds(flow_file *ff, const flow_rule *f, marks *m) {
         const char *head;
         size_t hn;
         if (unpacked(b)) continue;
+        if (ff->n_returned && b->callee && calls_returned(ff, f, b)) {
+            mark(m, i);
+            continue;
+        }
         value_head(b->value, &head, &hn);
         if (!hn) continue;
         /* the seeds inside the value: from the first starting at or after it, sorted */
@@ -1058,15 +1080,46 @@ flow_status flow_finish(flow_file *ff, const vec *rules, pcre2_match_data *md,
 
 /* ---- across modules (core/xflow.c) ---- */
 
+/* A premark "@fn#N" ("@fn#=kw"), another module's call of fn with a legacy object as argument N
+ * (keyword kw): a seeded argument bind before the first line, binding fn's parameters. */
+static void premark_argument(flow_file *ff, const sunset_rule *bound, const char *name, size_t n) {
+    const char *hash = memchr(name, '#', n);
+    if (!hash || hash == name + 1 || hash + 1 == name + n) return;
+    bool kw = hash[1] == '=';
+    long pos = kw ? -1 : strtol(hash + 1, NULL, 10);
+    fbind b = {sunset_strndup(name + 1, (size_t)(hash - name - 1)), sunset_strndup("premark", 7), {0, 0, 0, 0}, 1, 0,
+               0, NULL, 0, false, false, true, false, pos, -1,
+               kw ? sunset_strndup(hash + 2, (size_t)(name + n - hash - 2)) : NULL, 0, 0, false, false};
+    fseed sd = {bound, {0, 0, 0, 0}, sunset_strndup("premark", 7), false};
+    if (!b.target || !b.value || (kw && !b.kw) || !sd.name || !vec_push(&ff->binds, &b)) {
+        sunset_free(b.target);
+        sunset_free(b.value);
+        sunset_free(b.kw);
+        sunset_free(sd.name);
+        return;
+    }
+    if (!vec_push(&ff->seeds, &sd)) sunset_free(sd.name);
+}
+
 void flow_premark(flow_file *ff, const sunset_rule *bound, const char *name, size_t n) {
     if (ff->prepared) unprepare(ff);
+    if (n && name[0] == '@') {
+        premark_argument(ff, bound, name, n);
+        return;
+    }
+    if (n > 2 && !memcmp(name + n - 2, "()", 2)) { /* a function returning the object */
+        fseed sd = {bound, {0, 0, 0, 0}, sunset_strndup(name, n - 2), true};
+        if (sd.name && vec_push(&ff->seeds, &sd)) ff->n_returned++;
+        else sunset_free(sd.name);
+        return;
+    }
     const char *dot = memrchr(name, '.', n);
     const char *last = dot ? dot + 1 : name;
     size_t ln = n - (size_t)(last - name);
     /* a module-level binding before the file's first line, of a value the seed says it is */
     fbind b = {sunset_strndup(name, n), sunset_strndup(last, ln), {0, 0, 0, 0}, 1, 0, 0, NULL, 0, false,
                false, false, false, -1, -1, NULL, 0, 0, false, false};
-    fseed sd = {bound, {0, 0, 0, 0}, sunset_strndup(last, ln)};
+    fseed sd = {bound, {0, 0, 0, 0}, sunset_strndup(last, ln), false};
     if (!b.target || !b.value || !sd.name || !vec_push(&ff->binds, &b)) {
         sunset_free(b.target);
         sunset_free(b.value);
@@ -1074,6 +1127,42 @@ void flow_premark(flow_file *ff, const sunset_rule *bound, const char *name, siz
         return;
     }
     if (!vec_push(&ff->seeds, &sd)) sunset_free(sd.name);
+}
+
+/* Is fn (a callee as written, no dot) a function or class this file defines? */
+static bool defined_here(const flow_file *ff, const char *fn) {
+    for (size_t i = 0; i < ff->scopes.n; i++)
+        if (!strcmp(short_name(VEC_AT(&ff->scopes, fscope, i).name), fn)) return true;
+    return false;
+}
+
+/* A marked argument of a call the file cannot follow (a function it does not define, `f(pe)`,
+ * or a module's, `mod.f(pe)`): "@callee#N" or "@callee#=kw", for core/xflow.c to hand the
+ * callee's module as a premark when callee is what the file imports. */
+static void export_argument(const flow_file *ff, const fbind *b, const sunset_rule *r, flow_export_fn out,
+                            void *ud) {
+    const char *dot = strchr(b->target, '.');
+    if (b->doc || !b->vspan.line || !*b->target || (dot && strchr(dot + 1, '.')) ||
+        strpbrk(b->target, "[( ") || is_self(b->target) || (!dot && defined_here(ff, b->target)) ||
+        (!b->kw && b->pos < 0))
+        return;
+    char name[200];
+    int k = b->kw ? snprintf(name, sizeof name, "@%s#=%s", b->target, b->kw)
+                  : snprintf(name, sizeof name, "@%s#%ld", b->target, b->pos);
+    if (k > 0 && (size_t)k < sizeof name) out(ud, r, name);
+}
+
+/* The module-level functions whose return is the legacy object (the whole of it): "f()", for
+ * the modules importing f (`train_exe = get_parallel_exe(prog)`). */
+static void export_functions(const flow_file *ff, const marks *m, const sunset_rule *r, flow_export_fn out,
+                             void *ud) {
+    for (size_t j = 0; ff->nested && j < ff->scopes.n; j++) {
+        const fscope *sc = &VEC_AT(&ff->scopes, fscope, j);
+        char name[200];
+        if (sc->parent || strcmp(sc->kind, "function") || !(m->fn_marked[j + 1] & elem_bit(-1))) continue;
+        int k = snprintf(name, sizeof name, "%s()", short_name(sc->name));
+        if (k > 2 && (size_t)k < sizeof name) out(ud, r, name);
+    }
 }
 
 void flow_exports(flow_file *ff, const vec *rules, flow_export_fn out, void *ud) {
@@ -1089,8 +1178,10 @@ void flow_exports(flow_file *ff, const vec *rules, flow_export_fn out, void *ud)
         if (!r->flow) continue;
         marks_clear(&m, ff);
         if (!mark_binds(ff, r->flow, &m)) continue;
+        export_functions(ff, &m, r, out, ud);
         for (size_t k = 0; k < ff->binds.n; k++) {
             const fbind *b = bind_at(ff, k);
+            if (m.marked[k] && b->arg) export_argument(ff, b, r, out, ud);
             if (!m.marked[k] || b->ret || b->arg || b->param || b->item || b->doc || b->scope || !b->vspan.line ||
                 strchr(b->target, '.') || strchr(b->target, '['))
                 continue;

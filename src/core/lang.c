@@ -88,6 +88,7 @@ static const struct {
     sunset_lang lang;
 } name_table[] = {
     {"CMakeLists.txt", SUNSET_LANG_CMAKE}, {"CODEOWNERS", SUNSET_LANG_TEXT},
+    {"README", SUNSET_LANG_TEXT}, /* a plain README: a model's launch steps (`export FLAGS_x=1`) */
     {"SConstruct", SUNSET_LANG_PYTHON},    {"SConscript", SUNSET_LANG_PYTHON},
 };
 

@@ -164,6 +164,8 @@ static clause *add_clause(loader *L, sunset_rule *r, int fact, unsigned ctx_mask
     c.rule = r;
     c.fact = fact;
     c.ctx_mask = ctx_mask & r->ctx_mask;
+    /* a comment's whole text is a string only to a string matcher that asks ("comments") */
+    if (fact == SUNSET_FACT_STRING) c.ctx_mask &= ~(1u << SUNSET_CTX_COMMENT);
     clause *p = vec_push(&r->clauses, &c);
     if (!p) ld_oom(L);
     return p;
@@ -251,6 +253,20 @@ static int compile_simple(loader *L, sunset_rule *r, const cJSON *m, const kind_
     if (!c) return -1;
     if (main_test(L, m, &c->main, true) || (k->aux && opt_re(L, m, k->aux, &c->aux))) return -1;
     return k->literals ? add_literals_from(L, r, &c->main, NULL) : 0;
+}
+
+/* string: a literal's or docstring's contents; with "comments": true, a comment's text too
+ * (prose such as "use the parallel executor", which no single word says). */
+static int compile_string(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(m, "comments");
+    if (cm && !cJSON_IsBool(cm)) return ld_fail(L, "comments", "\"comments\" must be true or false");
+    if (compile_simple(L, r, m, k)) return -1;
+    if (cJSON_IsTrue(cm) && (r->ctx_mask & (1u << SUNSET_CTX_COMMENT))) {
+        VEC_AT(&r->clauses, clause, r->clauses.n - 1).ctx_mask |= 1u << SUNSET_CTX_COMMENT;
+        for (int l = 0; l < SUNSET_LANG_COUNT; l++)
+            if (r->lang_mask & (1u << l)) L->rs->comment_strings[l] = true;
+    }
+    return 0;
 }
 
 static int compile_ident(loader *L, sunset_rule *r, const cJSON *m, const kind_row *k) {
@@ -428,7 +444,7 @@ static const char *const f_base[] = {"kind", "pattern", "class", NULL};
 static const char *const f_attr[] = {"kind", "names", "pattern", "receiver", "store", NULL};
 static const char *const f_kw[] = {"kind", "names", "pattern", "callee", NULL};
 static const char *const f_def[] = {"kind", "names", "pattern", "def_kind", NULL};
-static const char *const f_str[] = {"kind", "names", "pattern", NULL};
+static const char *const f_str[] = {"kind", "names", "pattern", "comments", NULL};
 static const char *const f_query[] = {"kind", "query", "query_file", "capture", NULL};
 static const char *const f_cmake[] = {"kind", "command", "target", "section", "arg", "names", "target_def", NULL};
 static const char *const f_names[] = {"kind", "names", NULL};
@@ -447,7 +463,7 @@ static const kind_row kinds[RK_COUNT] = {
     [RK_CALL] = {"call", L(CPP) | L(PYTHON), 3, f_pat, compile_simple, SUNSET_FACT_CALL, CTX_ALL, NULL, true, false},
     [RK_DEFINITION] = {"definition", L(CPP) | L(PYTHON), 3, f_def, compile_simple, SUNSET_FACT_DEF, CTX_CODE,
                        "def_kind", false, true},
-    [RK_STRING] = {"string", L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3, f_str, compile_simple, SUNSET_FACT_STRING,
+    [RK_STRING] = {"string", L(CPP) | L(PYTHON) | L(PROTO) | L(SHELL), 3, f_str, compile_string, SUNSET_FACT_STRING,
                    CTX_TEXTUAL, NULL, false, true},
     [RK_QUERY] = {"query", L(PYTHON), 4, f_query, compile_query},
     [RK_PATH] = {"path", ~0u & ~1u, 0, f_pat, compile_path},

@@ -200,6 +200,7 @@ struct sunset_ruleset {
                                       * literals are checked only for files they apply to */
     vec flow_rules[SUNSET_LANG_COUNT]; /* sunset_rule * with a flow receiver (core/flow.c) */
     bool lang_has_rules[SUNSET_LANG_COUNT];
+    bool comment_strings[SUNSET_LANG_COUNT]; /* a string rule reads comments ("comments": true) */
     char *queries_dir;
     uint64_t hash;             /* over every pack's bytes, for caches */
 };

@@ -8,13 +8,20 @@
  * import trainer` and `import trainer` bind the module itself, whose exports are then
  * `trainer.x`. An importer's premarks are the imported names some module exports: `from
  * trainer import train_exe as exe` gives `exe`, `import trainer` gives `trainer.train_exe`,
- * `from trainer import *` every export. Not followed: a module that re-exports what it
- * imported (one step only), functions of another module returning a legacy object.
+ * `from trainer import *` every export; a function returning a legacy object is exported as
+ * "build()", and `from trainer import build` premarks "build()": its calls hold the object. The other way, a module that passes a legacy object to
+ * a function it imports (`evaluate(exe)`, `ev.check(runner=exe)`: exports "@evaluate#0",
+ * "@ev.check#=runner") gives that function's module the premark "@evaluate#0" ("@check#=runner"),
+ * which binds the parameter (argument_premarks). Not followed: a module that re-exports what it
+ * imported (one step only).
  */
 #include "core/xflow.h"
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "core/lang.h"
 
@@ -304,6 +311,45 @@ static const char *statement_at(const char *p, const char *end, sb *out) {
     return p;
 }
 
+/* The start of the first line after p whose first byte past blanks is 'f' or 'i' (one that
+ * could start an import statement), or end: the newlines found 16 bytes at a time with SSE2,
+ * not by a memchr per line (every line of every Python module of the scan). */
+/* The end of the spaces and tabs from q (a line's indentation), 16 bytes at a time with SSE2. */
+static inline const char *blanks_end(const char *q, const char *end) {
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+    for (; end - q >= 16; q += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+        unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab))) & 0xffffu;
+        if (m) return q + __builtin_ctz(m);
+    }
+#endif
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    return q;
+}
+
+/* Could the line starting at l start an import statement: 'f' or 'i' past its blanks? */
+static inline bool candidate_line(const char *l, const char *end) {
+    const char *q = blanks_end(l, end);
+    return q < end && (*q == 'f' || *q == 'i');
+}
+
+static const char *next_candidate(const char *p, const char *end) {
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; end - p >= 16; p += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+        for (; m; m &= m - 1) {
+            const char *l = p + __builtin_ctz(m) + 1;
+            if (candidate_line(l, end)) return l;
+        }
+    }
+#endif
+    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))))
+        if (candidate_line(++p, end)) return p;
+    return end;
+}
+
 const char *xflow_note_imports(xflow *x, const char *path, const char *data, size_t len, bool keep) {
     long me = find_py(x, path);
     if (me < 0) return NULL;
@@ -323,9 +369,11 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
             kept.oom |= st.oom;
             stmts.oom |= st.oom;
             sb_free(&st);
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            p = nl ? nl + 1 : end;
+            continue;
         }
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        p = nl ? nl + 1 : end;
+        p = next_candidate(p, end); /* the lines between start no statement */
     }
     if (keep && !kept.oom && !x->kept[me]) x->kept[me] = kept.len ? sb_take(&kept) : sunset_strndup("\n", 1);
     sb_free(&kept);
@@ -360,12 +408,17 @@ static void premarks_of(const xflow *x, size_t i, sb *out) {
             if (!tab || !nl || tab > nl) break;
             const char *name = tab + 1;
             size_t nn = (size_t)(nl - name);
-            if (!im->name)
+            if (*name == '@') /* an argument the module passes out (argument_premarks) */
+                ;
+            else if (!im->name)
                 sb_printf(out, "%.*s\t%s.%.*s\n", (int)(tab - line), line, im->local, (int)nn, name);
             else if (!strcmp(im->name, "*"))
                 sb_printf(out, "%.*s\t%.*s\n", (int)(tab - line), line, (int)nn, name);
             else if (strlen(im->name) == nn && !memcmp(im->name, name, nn))
                 sb_printf(out, "%.*s\t%s\n", (int)(tab - line), line, im->local);
+            else if (nn > 2 && !memcmp(name + nn - 2, "()", 2) && strlen(im->name) == nn - 2 &&
+                     !memcmp(im->name, name, nn - 2)) /* a function returning the object */
+                sb_printf(out, "%.*s\t%s()\n", (int)(tab - line), line, im->local);
             line = nl + 1;
         }
     }
@@ -457,19 +510,66 @@ static void resolve_module(xflow *x, size_t i, const names *ns) {
     x->stmts[i] = NULL;
 }
 
+/* One "@callee#arg" export line of module j (a legacy object passed to callee): where
+ * callee is a function j imports (`from m import f`: f; `import m` / `from pkg import m`:
+ * m.f), the premark "RULE\t@f#arg" of module m, added to rev[m] once. */
+static void argument_premark(const xflow *x, size_t j, const char *rule, size_t rn, const char *name, size_t nn,
+                             sb *rev) {
+    const char *hash = memchr(name, '#', nn);
+    if (!hash) return;
+    const char *callee = name + 1, *dot = memchr(callee, '.', (size_t)(hash - callee));
+    size_t head = (size_t)((dot ? dot : hash) - callee);
+    for (size_t k = 0; k < x->imports[j].n; k++) {
+        const ximport *im = &VEC_AT(&x->imports[j], ximport, k);
+        if (im->target == j || strlen(im->local) != head || memcmp(im->local, callee, head) ||
+            (dot ? im->name != NULL : !im->name || !strcmp(im->name, "*")))
+            continue;
+        sb line = {0};
+        if (dot) sb_printf(&line, "%.*s\t@%.*s\n", (int)rn, rule, (int)(name + nn - dot - 1), dot + 1);
+        else sb_printf(&line, "%.*s\t@%s%.*s\n", (int)rn, rule, im->name, (int)(name + nn - hash), hash);
+        sb *to = &rev[im->target];
+        if (!line.oom && line.s && (!to->s || !strstr(to->s, line.s))) sb_puts(to, line.s);
+        sb_free(&line);
+    }
+}
+
+/* The premarks each module gets from its importers' arguments (export_argument of
+ * core/flow.c): an importer with such exports has every import statement resolved. */
+static sb *argument_premarks(xflow *x) {
+    sb *rev = sunset_calloc(x->n_py ? x->n_py : 1, sizeof *rev);
+    names none = {0};
+    for (size_t j = 0; rev && j < x->n_py; j++) {
+        const char *ex = x->exports[j];
+        if (!ex || !strstr(ex, "\t@")) continue;
+        resolve_module(x, j, &none);
+        for (const char *line = ex; *line;) {
+            const char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+            if (!tab || !nl || tab > nl) break;
+            if (tab[1] == '@') argument_premark(x, j, line, (size_t)(tab - line), tab + 1, (size_t)(nl - tab - 1), rev);
+            line = nl + 1;
+        }
+    }
+    return rev;
+}
+
 void xflow_importers(xflow *x, xflow_importer_fn out, void *ud) {
     names ns = {0};
+    sb *rev = x ? argument_premarks(x) : NULL;
     for (size_t i = 0; x && i < x->n_py; i++) {
         /* a rescan below may give a module exports it did not have: the names follow (without
          * the set, out of memory, every statement is resolved) */
         if (x->stmts[i] && (!ns.h || ns.built_at != x->n_exporters)) names_build(x, &ns);
         resolve_module(x, i, &ns);
-        if (!x->imports[i].n) continue;
+        bool called = rev && rev[i].len && !rev[i].oom;
+        if (!x->imports[i].n && !called) continue;
         sb pm = {0};
         premarks_of(x, i, &pm);
+        if (called) sb_puts(&pm, rev[i].s);
         if (!pm.oom && pm.len) out(ud, x->py[i].path, x->py[i].at, pm.s);
         sb_free(&pm);
     }
+    for (size_t i = 0; rev && i < x->n_py; i++) sb_free(&rev[i]);
+    sunset_free(rev);
     sunset_free(ns.h);
 }
 
@@ -481,7 +581,15 @@ bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, c
         if (!tab || !nl || tab > nl) return false;
         const char *name = tab + 1, *dot = memrchr(name, '.', (size_t)(nl - name));
         const char *last = dot ? dot + 1 : name;
-        if (last == nl || memmem(data, len, last, (size_t)(nl - last))) return false;
+        if (*name == '@') { /* "@f#arg": the function f is what a use reaches */
+            const char *hash = memchr(name, '#', (size_t)(nl - name));
+            if (!hash || hash == name + 1 || memmem(data, len, name + 1, (size_t)(hash - name - 1))) return false;
+            line = nl + 1;
+            continue;
+        }
+        size_t ln = (size_t)(nl - last);
+        if (ln > 2 && !memcmp(nl - 2, "()", 2)) ln -= 2; /* "build()": the call names build */
+        if (last == nl || memmem(data, len, last, ln)) return false;
         line = nl + 1;
     }
     return true;

@@ -46,9 +46,11 @@ void xflow_note_anchored(xflow *x, const char *path);
  * did (the prefilter's contract: a rule matches nowhere its literals are absent). */
 bool xflow_rescan_moot(const xflow *x, const char *path, const char *premarks, const char *data, size_t len);
 
-/* After every file: the importers with premarks, in path order. For each, out(ud, path, at,
+/* After every file: the modules with premarks, in path order: importers of exports, and the
+ * modules whose functions an importer passes a legacy object to. For each, out(ud, path, at,
  * premarks): at its index among xflow_new's paths, premarks "FLOW-RULE-ID\tname\n" lines
- * (`train_exe`, `trainer.train_exe`). */
+ * (`train_exe`, `trainer.train_exe`; `@evaluate#0`, `@check#=runner`: a parameter of a
+ * function of the module). */
 typedef void (*xflow_importer_fn)(void *ud, const char *path, size_t at, const char *premarks);
 void xflow_importers(xflow *x, xflow_importer_fn out, void *ud);
 /* How many import statements xflow_importers resolved: a statement is resolved only when one

@@ -60,6 +60,21 @@ void sunset_emit_string(sunset_sink *s, sunset_span at, const char *text, size_t
     s->recs[s->n - 1].arg = arg;
 }
 
+int rec_lazy_stmts;
+
+/* The statement asked at once: what the engine would get when a rule matched the fact. */
+void sunset_emit_lazy(sunset_sink *s, const sunset_fact *f, sunset_stmt_fn stmt, void *ud) {
+    sunset_emit(s, f);
+    s->recs[s->n - 1].stmt = stmt(ud);
+    rec_lazy_stmts++;
+}
+
+void sunset_emit_string_lazy(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
+                             sunset_str_use use, int arg, sunset_stmt_fn stmt, void *ud) {
+    sunset_emit_string(s, at, text, len, call, use, arg, stmt(ud));
+    rec_lazy_stmts++;
+}
+
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
                        sunset_span span) {
     rec *r = rec_new(s);

@@ -46,6 +46,9 @@ extern const char *rec_may_match_literal;
 /* What sunset_sink_part_suffices answers (default true), and the sunset_sink_restart calls. */
 extern bool rec_part_suffices;
 extern int rec_restarts;
+/* The statements a frontend left to be asked (sunset_emit_lazy, sunset_emit_string_lazy): the
+ * recorder asks each at once and records it as the fact's stmt. */
+extern int rec_lazy_stmts;
 /* First record of `type` (and fact `kind` for REC_FACT) whose text equals `text` (NULL = any),
  * or NULL. */
 const rec *rec_find(const sunset_sink *s, rec_type type, sunset_fact_kind kind, const char *text);

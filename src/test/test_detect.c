@@ -25,6 +25,7 @@ static void names_and_suffixes(void **state) {
         {"a/k.xpu", SUNSET_LANG_CPP},      {"a/k.kps", SUNSET_LANG_CPP},     {"a/x.tpp", SUNSET_LANG_CPP},
         {"a/x.pxi", SUNSET_LANG_PYTHON},   {"a/x.pyw", SUNSET_LANG_PYTHON},  {"a/X.PY", SUNSET_LANG_PYTHON},
         {"a/SConstruct", SUNSET_LANG_PYTHON}, {"a/x.IPYNB", SUNSET_LANG_TEXT},
+        {"bench/README", SUNSET_LANG_TEXT}, {"a/README.old", SUNSET_LANG_NONE},
         {"a/CMakeLists.txt", SUNSET_LANG_CMAKE}, {"a/x.Cmake", SUNSET_LANG_CMAKE},
         /* a name that is all suffix is still that language (gcc compiles ".cc"); others none */
         {"a/.cc", SUNSET_LANG_CPP},        {"a/x.pyc", SUNSET_LANG_NONE},    {"a/x.o", SUNSET_LANG_NONE},

@@ -154,6 +154,51 @@ static void contexts_and_overlap(void **state) {
     sunset_result_free(&r);
 }
 
+/* A string rule reads a comment's whole text only when it asks ("comments": true) and its
+ * contexts allow comments: a phrase no single word says ("the parallel executor") is found in
+ * a comment by the one that asks, never by the one that does not; in a docstring either may. */
+static void string_rules_read_comments_when_asked(void **state) {
+    (void)state;
+    static const char *p =
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]},"
+        "\"family\":\"parallel_executor\",\"rules\":["
+        "{\"id\":\"PE-PROSE\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"info\",\"message\":\"m\","
+        " \"fix\":\"f\",\"contexts\":[\"comment\",\"docstring\"],\"literals\":[\"arallel executor\"],"
+        " \"match\":{\"kind\":\"string\",\"comments\":true,\"pattern\":\"[Pp]arallel executor\"}},"
+        "{\"id\":\"PE-PLAIN\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"info\",\"message\":\"m\","
+        " \"fix\":\"f\",\"literals\":[\"arallel executor\"],"
+        " \"match\":{\"kind\":\"string\",\"pattern\":\"[Pp]arallel executor\"}}]}";
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(p, "prose.json", "queries", &err);
+    assert_non_null(rs);
+    sunset_engine_opts o = {SUNSET_ALL_FRONTENDS, .jobs = 1, .queries_dir = "queries"};
+    sunset_engine *e = sunset_engine_new(rs, &o, &err);
+    assert_non_null(e);
+    const char *code = "import paddle\n\n\ndef f(exe):\n    \"\"\"Run on the parallel executor.\"\"\"\n"
+                       "    # use the parallel executor to speed up\n    return exe.run()\n";
+    sunset_result r = {0};
+    assert_int_equal(sunset_engine_scan_buffer(e, "train.py", code, strlen(code), &r), 0);
+    const sunset_finding *c = find(&r, "PE-PROSE", 6);
+    assert_non_null(c);
+    assert_int_equal(c->ctx, SUNSET_CTX_COMMENT);
+    assert_int_equal(c->span.col, 15);
+    assert_null(find(&r, "PE-PLAIN", 6));
+    assert_non_null(find(&r, "PE-PLAIN", 5)); /* the docstring: one finding per span, the smaller id */
+    assert_int_equal(r.n_findings, 2);
+    sunset_result_free(&r);
+    sunset_engine_free(e);
+    sunset_ruleset_free(rs);
+    /* "comments" is a boolean */
+    static const char *bad =
+        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"parallel_executor\",\"title\":\"PE\"}]},"
+        "\"family\":\"parallel_executor\",\"rules\":["
+        "{\"id\":\"PE-PROSE\",\"task\":5,\"languages\":[\"python\"],\"severity\":\"info\",\"message\":\"m\","
+        " \"fix\":\"f\",\"literals\":[\"arallel executor\"],"
+        " \"match\":{\"kind\":\"string\",\"comments\":1,\"pattern\":\"[Pp]arallel executor\"}}]}";
+    assert_null(sunset_ruleset_load_string(bad, "bad.json", "queries", &err));
+    assert_non_null(strstr(err.msg, "comments"));
+}
+
 static void files_skipped_and_path_rules(void **state) {
     fixture *f = *state;
     sunset_result r;
@@ -442,6 +487,7 @@ static void thread_count_does_not_matter(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(contexts_and_overlap),
+        cmocka_unit_test(string_rules_read_comments_when_asked),
         cmocka_unit_test(files_skipped_and_path_rules),
         cmocka_unit_test(scoped_rules_prefilter_by_path),
         cmocka_unit_test(prefilter_never_changes_findings),

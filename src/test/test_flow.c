@@ -594,6 +594,58 @@ static void across_modules(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* Scans the tree cold, then warm: path has n uses both times (other has none), and the warm
+ * scan replays every file; then the tree is removed. */
+static void cold_warm_uses(fixture *f, char *dir, const char *path, size_t n, const char *other) {
+    sunset_result r;
+    sunset_cache_stats st;
+    scan_tree(f, dir, &r, &st);
+    assert_int_equal(uses_in(&r, path), n);
+    assert_int_equal(uses_in(&r, other), 0);
+    sunset_result_free(&r);
+    scan_tree(f, dir, &r, &st);
+    assert_int_equal(uses_in(&r, path), n);
+    assert_int_equal(st.misses, 0);
+    sunset_result_free(&r);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A legacy object passed to a function another module defines is followed into that function
+ * (core/xflow.c argument_premarks): `evaluate(exe, prog)` after `from pkg.eval import evaluate`
+ * binds evaluate's first parameter, `ev.check(prog, runner=exe)` after `from pkg import eval as
+ * ev` check's `runner`; a function of the same name the caller does not import is not reached,
+ * and a value that is not legacy binds nothing. */
+static void across_modules_arguments(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    flow_tree(dir, "import paddle.fluid as fluid\nfrom pkg.eval import evaluate\nfrom pkg import eval as ev\n\n\n"
+                   "def step(prog, plain):\n    exe = fluid.ParallelExecutor(True)\n    evaluate(exe, prog)\n"
+                   "    ev.check(prog, runner=exe)\n    ev.other(plain)\n");
+    put_file(dir, "pkg/eval.py", "def evaluate(runner, prog):\n    out = runner.run(fetch_list=[])\n    return prog.x\n\n\n"
+                                 "def check(prog, runner=None):\n    runner.run()\n\n\n"
+                                 "def other(runner):\n    runner.run()\n");
+    put_file(dir, "trainer.py", "def evaluate(runner):\n    runner.run()\n");
+    cold_warm_uses(f, dir, "pkg/eval.py", 2, "trainer.py");
+}
+
+/* A module-level function that returns a legacy object is exported as "build()": an importer's
+ * call of it (`from trainer import build`, or `trainer.build()` after `import trainer`) holds
+ * the object; a function of the same module returning something else does not. */
+static void across_modules_returned(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/sunset-xflow-XXXXXX";
+    flow_tree(dir, "from trainer import build, plain\nimport trainer\n\n\ndef step(prog):\n    exe = build(prog)\n"
+                   "    exe.run(fetch_list=[])\n    other = plain()\n    other.run(prog)\n    pe = trainer.build(prog)\n"
+                   "    return pe.run()\n");
+    put_file(dir, "trainer.py", "import paddle.fluid as fluid\n\n\ndef build(prog):\n"
+                                "    return fluid.ParallelExecutor(True, main_program=prog)\n\n\n"
+                                "def plain():\n    return fluid.Executor()\n");
+    put_file(dir, "pkg/eval.py", "def evaluate():\n    pass\n");
+    cold_warm_uses(f, dir, "main.py", 2, "trainer.py");
+}
+
 /* across_modules with every file vouched for by the git index: a file the cache knows by its
  * blob id is replayed unread, and still takes part in the flow (its import statements and
  * exports are kept beside its entry), so a warm run, an edited exporter and its revert give
@@ -730,6 +782,38 @@ static void imports_resolved_when_they_can_matter(void **state) {
     xflow_free(x);
 }
 
+/* The statements a module's text holds, as kept for the cache: each `import` or `from ...
+ * import` that starts a line past its blanks (spaces, tabs), brackets and backslashes joining
+ * lines (a line inside one starts none), up to a ';' or '#'; not a word that merely begins
+ * like one (`format`, `if`), nor one inside a line, nor "from " in the file's last 5 bytes. */
+static void import_statements_as_read(void **state) {
+    fixture *f = *state;
+    char *paths[] = {"m.py"};
+    xflow *x = xflow_new(f->rs, paths, 1);
+    assert_non_null(x);
+    const char *text = "import os\n"
+                       "    from a.b import (c,\n"
+                       "import_not_a_statement,\n"
+                       "  d)\n"
+                       "for i in x: import_x = 1\n"
+                       "\t\timport \\\n  sys; import json\n"
+                       "x = 1  # import hidden\n"
+                       "\n"
+                       "   \n"
+                       "if True:\n"
+                       "  from e import f # comment\n"
+                       "fromage = 2\n"
+                       "padding padding padding padding padding\n"
+                       "from ";
+    const char *kept = xflow_note_imports(x, "m.py", text, strlen(text), true);
+    assert_non_null(kept);
+    assert_string_equal(kept, "import os \n"
+                              "from a.b import  c  import_not_a_statement    d  \n"
+                              "import   sys \n"
+                              "from e import f  \n");
+    xflow_free(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(return_chain_is_near_linear),
@@ -743,9 +827,12 @@ int main(void) {
         cmocka_unit_test(elements_add_until_rebound),
         cmocka_unit_test(tuple_elements_by_position),
         cmocka_unit_test(across_modules),
+        cmocka_unit_test(across_modules_arguments),
+        cmocka_unit_test(across_modules_returned),
         cmocka_unit_test(across_modules_vouched),
         cmocka_unit_test(rescan_only_where_it_can_matter),
         cmocka_unit_test(imports_resolved_when_they_can_matter),
+        cmocka_unit_test(import_statements_as_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

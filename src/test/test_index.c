@@ -186,6 +186,20 @@ static void python_blank_and_tools(void **state) {
     const ix_file *o = add(ix, "python/x.py", SUNSET_LANG_PYTHON, "x = 'test_a'\n");
     assert_int_equal(o->list_words.n, 0);
     assert_true(ix_file_uses(o, "test_a"));
+    /* a string is a name of 3 to 100 identifier bytes, never hashed otherwise */
+    char longname[128];
+    memset(longname, 'n', 101);
+    longname[101] = 0;
+    char code[512];
+    snprintf(code, sizeof code, "y = ['ab', 'abc', 'a b c', '%s', '%.100s', '9abc']\n", longname, longname);
+    o = add(ix, "python/y.py", SUNSET_LANG_PYTHON, code);
+    assert_false(ix_file_uses(o, "ab"));
+    assert_true(ix_file_uses(o, "abc"));
+    assert_false(ix_file_uses(o, "a b c"));
+    assert_false(ix_file_uses(o, longname));
+    longname[100] = 0;
+    assert_true(ix_file_uses(o, longname));
+    assert_false(ix_file_uses(o, "9abc"));
     sunset_index_free(ix);
 }
 
@@ -301,6 +315,50 @@ static void cpp_facts(void **state) {
     f = add(ix, "a.cc", SUNSET_LANG_CPP, "int f() { return FLAGS_pe_flag ? 1 : 0; } /* FLAGS_x */\n");
     assert_true(ix_file_uses(f, "FLAGS_pe_flag"));
     assert_false(ix_file_uses(f, "FLAGS_x"));
+    sunset_index_free(ix);
+}
+
+/* The C++ lexer's byte classes, each handled in one dispatch: a directive after a line's
+ * indentation (tabs, a CR of a CRLF, a comment) still starts its line, a '/' or '#' inside a line is
+ * punctuation, a continuation joins lines that still count, comments and raw strings hide
+ * names and keep the line count, and an unterminated comment ends the file. */
+static void cpp_lexer_byte_classes(void **state) {
+    sunset_index *ix = new_index();
+    const char *code = "int a = b / c; // HiddenLineComment\r\n"                 /* 1 */
+                       " \t #include \"first.h\"\r\n"                             /* 2 */
+                       "#define STR(xname) #xname \\\n"                                   /* 3 */
+                       "   ContinuedName\n"                                       /* 4 */
+                       "const char *r = R\"doc(HiddenRaw\n\n)doc\";\n"             /* 5-7 */
+                       "/* HiddenBlock\n */ \f\v  #include <second.h>\n"          /* 8-9: a comment is a blank */
+                       "\t\t#include <third.h>\n"                                  /* 10 */
+                       "namespace n { struct Shown : public x::Base {\n"         /* 11 */
+                       "  int v = 0x1F'u + 'q';\n"                                /* 12 */
+                       "}; auto s = {\"str_name\", \"no name\", \"ab\"}; }  /* HiddenTail";
+    const ix_file *f = add(ix, "a.cc", SUNSET_LANG_CPP, code);
+    assert_int_equal(f->includes.n, 3);
+    assert_string_equal(VEC_AT(&f->includes, ix_include, 0).path, "first.h");
+    assert_int_equal(VEC_AT(&f->includes, ix_include, 0).line, 2);
+    assert_string_equal(VEC_AT(&f->includes, ix_include, 1).path, "second.h");
+    assert_int_equal(VEC_AT(&f->includes, ix_include, 1).line, 9);
+    assert_string_equal(VEC_AT(&f->includes, ix_include, 2).path, "third.h");
+    assert_int_equal(VEC_AT(&f->includes, ix_include, 2).line, 10);
+    const ix_class *k = find_class(f, "Shown");
+    assert_non_null(k);
+    assert_int_equal(k->line, 11);
+    assert_int_equal(k->end, 13);
+    assert_int_equal(k->n_bases, 1);
+    assert_string_equal(k->bases[0], "x::Base");
+    assert_true(ix_file_uses(f, "ContinuedName"));
+    assert_true(ix_file_uses(f, "STR"));
+    assert_true(ix_file_uses(f, "xname")); /* after a '#' inside a line: code */
+    assert_false(ix_file_uses(f, "HiddenLineComment"));
+    assert_false(ix_file_uses(f, "HiddenRaw"));
+    assert_false(ix_file_uses(f, "HiddenBlock"));
+    assert_false(ix_file_uses(f, "HiddenTail"));
+    assert_true(ix_file_uses(f, "str_name")); /* a name-like string */
+    assert_false(ix_file_uses(f, "no name"));
+    assert_false(ix_file_uses(f, "ab"));
+    assert_false(f->blank);
     sunset_index_free(ix);
 }
 
@@ -953,6 +1011,7 @@ int main(void) {
         cmocka_unit_test(python_blank_and_tools),
         cmocka_unit_test(python_aliases),
         cmocka_unit_test(cpp_facts),
+        cmocka_unit_test(cpp_lexer_byte_classes),
         cmocka_unit_test(flag_doc_comments),
         cmocka_unit_test(cpp_wrappers_branches_and_decls),
         cmocka_unit_test(macro_roles_from_settings),

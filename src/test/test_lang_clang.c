@@ -258,6 +258,81 @@ static void test_string_literal_forms(void **ts) {
     assert_int_equal(rec_count(&f->sink, REC_TEXT, 0, NULL), 7);
 }
 
+/* ---------------------------------------------------------------- statements */
+
+/* The statement recorded for the fact (or string, kind 0) whose text is `text` on `line`. */
+static sunset_span stmt_of(const sunset_sink *s, rec_type type, const char *text, uint32_t line) {
+    for (size_t i = 0; i < s->n; i++) {
+        const rec *r = &s->recs[i];
+        if (r->type == type && (type != REC_FACT || r->kind == SUNSET_FACT_IDENT) && r->span.line == line &&
+            r->text && strcmp(r->text, text) == 0)
+            return r->stmt;
+    }
+    fail_msg("no %s on line %u", text, line);
+    return (sunset_span){0, 0, 0, 0};
+}
+
+static void assert_lines(sunset_span got, uint32_t line, uint32_t end_line) {
+    assert_int_equal(got.line, line);
+    assert_int_equal(got.end_line, end_line);
+}
+
+/* Every identifier's and string's statement is left to the engine to ask (sunset_emit_lazy):
+ * asked, it is the statement the frontend computed for every token before (values checked
+ * against that code): a condition's short branch, a simple statement over several lines, a
+ * stream insertion's, a chained call element's; none for a one-line statement. */
+static void test_statements_asked(void **ts) {
+    fixture *f = *ts;
+    const char *code = "void f(bool on) {\n"                                  /* 1 */
+                       "  if (UseParallelExecutor(on)) {\n"                    /* 2 */
+                       "    Run();\n"                                          /* 3 */
+                       "  }\n"                                                 /* 4 */
+                       "  auto pe = std::make_unique<ParallelExecutor>(\n"     /* 5 */
+                       "      places,\n"                                       /* 6 */
+                       "      scope);\n"                                       /* 7 */
+                       "  int one = Plain(x);\n"                               /* 8 */
+                       "  os << \"label: \"\n"                                  /* 9 */
+                       "     << pe->x_ << std::endl;\n"                        /* 10 */
+                       "  auto r = Registry::Get(\n"                            /* 11 */
+                       "      \"x_pass\");\n"                                   /* 12 */
+                       "  py::class_<X>(m, \"X\")\n"                             /* 13 */
+                       "      .def_property(\n"                                 /* 14 */
+                       "          \"name\",\n"                                    /* 15 */
+                       "          [](const X &self) { return self.y; });\n"    /* 16 */
+                       "}\n";
+    rec_lazy_stmts = 0;
+    assert_int_equal(scan_code(f, code), 0);
+    const sunset_sink *s = &f->sink;
+    assert_lines(stmt_of(s, REC_FACT, "UseParallelExecutor", 2), 2, 4);
+    assert_lines(stmt_of(s, REC_FACT, "ParallelExecutor", 5), 5, 7);
+    assert_lines(stmt_of(s, REC_FACT, "places", 6), 0, 0); /* inside the call's parentheses */
+    assert_lines(stmt_of(s, REC_FACT, "pe", 10), 9, 10);
+    assert_lines(stmt_of(s, REC_FACT, "Plain", 8), 0, 0);
+    assert_lines(stmt_of(s, REC_TEXT, "label: ", 9), 9, 10);
+    assert_lines(stmt_of(s, REC_TEXT, "x_pass", 12), 11, 12);
+    assert_lines(stmt_of(s, REC_FACT, "def_property", 14), 13, 16);
+    assert_lines(stmt_of(s, REC_TEXT, "X", 13), 13, 16);
+    assert_lines(stmt_of(s, REC_TEXT, "name", 15), 14, 16);
+    assert_lines(stmt_of(s, REC_FACT, "self", 16), 14, 16);
+    /* asked of every identifier and string literal: the recorder asks them all */
+    size_t idents = rec_count(s, REC_FACT, SUNSET_FACT_IDENT, NULL), strings = 0;
+    for (size_t i = 0; i < s->n; i++) strings += s->recs[i].type == REC_TEXT && s->recs[i].ctx == SUNSET_CTX_STRING;
+    assert_int_equal((size_t)rec_lazy_stmts, idents + strings);
+}
+
+/* A token's span: one on one line ends on it, one spliced over two lines (backslash-newline)
+ * ends on the second, and the file's last line, with no newline after it, holds its tokens. */
+static void test_token_spans(void **ts) {
+    fixture *f = *ts;
+    const char *code = "int a;\n"
+                       "int Parallel\\\nExecutor = 1;\n"
+                       "int last";
+    assert_int_equal(scan_code(f, code), 0);
+    assert_span(fact(&f->sink, SUNSET_FACT_IDENT, "a", NULL, 0), 1, 5, 1, 6);
+    assert_span(fact(&f->sink, SUNSET_FACT_IDENT, "ParallelExecutor", NULL, 0), 2, 5, 3, 9);
+    assert_span(fact(&f->sink, SUNSET_FACT_IDENT, "last", NULL, 0), 4, 5, 4, 9);
+}
+
 /* ---------------------------------------------------------------- classes and bases */
 
 static void test_if_elif_else_bases(void **ts) {
@@ -1066,6 +1141,8 @@ int main(void) {
         cmocka_unit_test(test_descriptor),
         cmocka_unit_test_setup_teardown(test_code_comment_string, setup, teardown),
         cmocka_unit_test_setup_teardown(test_string_literal_forms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_statements_asked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_token_spans, setup, teardown),
         cmocka_unit_test_setup_teardown(test_if_elif_else_bases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_final_and_qualified_bases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_includes, setup, teardown),

@@ -123,11 +123,70 @@ static void test_engine_refuses_too_many_frontends(void **state) {
     assert_int_equal(sunset_alloc_live(), live);
 }
 
+/* A stub that leaves each line's statement to be asked (sunset_emit_lazy): lines 1-2 of the
+ * file are one statement, and a line starting "Bad" claims one (lines 9-9) that does not hold it. */
+static int asked;
+
+static sunset_span lazy_stmt(void *ud) {
+    asked++;
+    uint32_t line = *(const uint32_t *)ud;
+    if (line <= 2) return (sunset_span){1, 0, 2, 0};
+    return (sunset_span){9, 0, 9, 0};
+}
+
+static int lazy_scan(void *worker, const sunset_source *src, sunset_sink *sink) {
+    uint32_t line = 1;
+    for (const char *p = src->data, *end = src->data + src->len; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = strcspn(p, " \n");
+        sunset_fact f = {.kind = SUNSET_FACT_IDENT, .ctx = SUNSET_CTX_CODE,
+                         .span = {line, 1, line, (uint32_t)n + 1}, .text = p, .text_len = n,
+                         .stmt = {line, 0, line, 0}}; /* not read: the function answers */
+        sunset_emit_lazy(sink, &f, lazy_stmt, &line);
+        p = nl ? nl + 1 : end;
+    }
+    return 0;
+}
+
+static const sunset_frontend lazy = {SUNSET_FRONTEND_ABI, "lazy", stub_langs, stub_init, stub_fini,
+                                     stub_worker_new, stub_worker_free, lazy_scan};
+static const sunset_frontend *const lazy_list[] = {&lazy};
+
+/* The statement is asked only of a fact a rule matched, once, and carried by its finding; one
+ * that does not hold the fact's line is ignored, as a fact's own stmt would be. */
+static void test_statement_asked_only_for_a_match(void **state) {
+    long live = sunset_alloc_live();
+    sunset_error err = {{0}};
+    sunset_ruleset *rs = sunset_ruleset_load_string(pack, "pack.json", "queries", &err);
+    assert_non_null(rs);
+    sunset_engine_opts o = {.frontends = lazy_list, .n_frontends = 1, .jobs = 1};
+    sunset_engine *e = sunset_engine_new(rs, &o, &err);
+    assert_non_null(e);
+    sunset_result res;
+    asked = 0;
+    assert_int_equal(scan(e, "a.cc", "int x;\nParallelExecutor pe;\nint y;\nint z;\n", &res), 1);
+    assert_int_equal(asked, 1); /* of the one match, not of the four facts */
+    assert_int_equal(res.findings[0].span.line, 2);
+    assert_int_equal(res.findings[0].stmt.line, 1);
+    assert_int_equal(res.findings[0].stmt.end_line, 2);
+    sunset_result_free(&res);
+    asked = 0;
+    assert_int_equal(scan(e, "b.cc", "int x;\nint y;\nParallelExecutor pe;\n", &res), 1);
+    assert_int_equal(asked, 1);
+    assert_int_equal(res.findings[0].span.line, 3);
+    assert_int_equal(res.findings[0].stmt.line, 0); /* lines 9-9 do not hold line 3 */
+    sunset_result_free(&res);
+    sunset_engine_free(e);
+    sunset_ruleset_free(rs);
+    assert_int_equal(sunset_alloc_live(), live);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_engine_runs_the_frontends_it_is_handed),
         cmocka_unit_test(test_engine_without_frontends),
         cmocka_unit_test(test_engine_refuses_too_many_frontends),
+        cmocka_unit_test(test_statement_asked_only_for_a_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

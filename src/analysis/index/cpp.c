@@ -35,8 +35,13 @@ static bool is_flag_define(const sunset_macro_roles *m, const char *s, size_t n)
     const char *stem = m->flag_stem, *d = NULL;
     if (!stem) return false;
     size_t sn = strlen(stem);
-    for (size_t i = 0; i + sn <= n; i++)
-        if (memcmp(s + i, stem, sn) == 0) d = s + i;
+    if (sn > n) return false;
+    if (!sn) d = s + n;
+    for (size_t i = n - sn + 1; sn && i-- > 0;) /* from the end: the last occurrence */
+        if (s[i] == stem[0] && memcmp(s + i, stem, sn) == 0) {
+            d = s + i;
+            break;
+        }
     if (!d) return false;
     bool pre = d == s;
     for (size_t i = 0; i < m->flag_prefixes.n && !pre; i++) {
@@ -289,70 +294,82 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
     return stop;
 }
 
-/* Bytes to tokens: whitespace, line continuations and comments skipped (comments by
- * memchr/memmem: a licence header on every file is most of the bytes skipped), #include
- * recorded, a string's contents counted as a name when they look like one, every
- * identifier's hash into the names. False on OOM. */
 /* A string literal's contents s (n bytes): a name when they look like one, kept with its line
  * for the scopes (cpp_scopes). False on OOM. */
 static bool string_name(hset *names, ctoks *out, const char *s, size_t n, uint32_t line) {
-    ix_hset_string(names, s, n);
-    cstr cs = {ix_name_hash(s, n), line};
-    return !(n >= 3 && n <= 100 && ix_looks_like_name(s, n)) || vec_push(&out->strs, &cs);
+    cstr cs = {ix_string_name(s, n), line};
+    if (!cs.h) return true;
+    ix_hset_add(names, cs.h);
+    return vec_push(&out->strs, &cs);
 }
 
+/* The blanks from p (spaces, tabs, CR, FF, VT) skipped. */
+static inline const char *skip_blanks(const char *p, const char *end) {
+    while (p < end && cpp_byte[(unsigned char)*p] == CB_BLANK) p = ix_spaces_end(p + 1, end);
+    return p;
+}
+
+/* A comment at p ('/'): where the walk goes on past it (its lines added to *line), end for one
+ * unterminated; NULL when p starts none (a '/' operator). */
+static inline const char *comment_end(const char *p, const char *end, uint32_t *line) {
+    if (p + 1 < end && p[1] == '/') {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        return nl ? nl : end;
+    }
+    if (p + 1 < end && p[1] == '*') {
+        const char *e = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+        if (!e) return end; /* unterminated: the rest is comment */
+        *line += (uint32_t)ix_count_nl(p + 2, e);
+        return e + 2;
+    }
+    return NULL;
+}
+
+/* Bytes to tokens: whitespace, line continuations and comments skipped (comments by
+ * memchr/memmem: a licence header on every file is most of the bytes skipped), #include
+ * recorded, a string's contents counted as a name when they look like one, every
+ * identifier's hash into the names. One dispatch per token: the byte's class picks its whole
+ * handling (a newline takes the next line's indentation with it; two dispatches per token, the
+ * second a chain of compares, were the walk's costliest branches), then the token is pushed
+ * and the spaces after it skipped. False on OOM. */
 static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, ctoks *out) {
-    const char *p = d, *end = d + len;
+    const char *p = d, *end = d + len, *q;
     uint32_t line = 1;
     bool bol = true, blank = true;
     bool prev_id = false, prev_mark = false; /* the last token pushed: an identifier, marked */
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
+        const char *e = p + 1;
+        bool id = false, mark = false;
         switch (cpp_byte[ch]) {
         case CB_NL:
             line++;
             bol = true;
-            p++;
+            p = skip_blanks(e, end);
             continue;
         case CB_BLANK:
-            do p = ix_spaces_end(p + 1, end);
-            while (p < end && cpp_byte[(unsigned char)*p] == CB_BLANK);
+            p = skip_blanks(p, end);
+            continue;
+        case CB_SLASH:
+            if ((q = comment_end(p, end, &line))) {
+                p = q;
+                continue;
+            }
+            goto punct;
+        case CB_HASH:
+            if (!bol) goto punct;
+            if (!define_params(p, end, line, out)) return false;
+            cond_directive(p, end, out);
+            if (!(p = directive(f, a, p, end, line, &bol))) return false;
             continue;
         case CB_BSLASH:
-            if (p + 1 < end && (p[1] == '\n' || p[1] == '\r')) { /* a continuation: the newline counts */
-                p++;
+            if (e < end && (*e == '\n' || *e == '\r')) { /* a continuation: the newline counts */
+                p = e;
                 continue;
             }
-            break;
-        case CB_SLASH:
-            if (p + 1 < end && p[1] == '/') {
-                const char *nl = memchr(p, '\n', (size_t)(end - p));
-                p = nl ? nl : end;
-                continue;
-            }
-            if (p + 1 < end && p[1] == '*') {
-                const char *e = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
-                if (!e) goto done; /* unterminated: the rest is comment */
-                line += (uint32_t)ix_count_nl(p + 2, e);
-                p = e + 2;
-                continue;
-            }
-            break;
-        case CB_HASH:
-            if (bol) {
-                if (!define_params(p, end, line, out)) return false;
-                cond_directive(p, end, out);
-                p = directive(f, a, p, end, line, &bol);
-                if (!p) return false;
-                continue;
-            }
-            break;
-        }
-        bol = false;
-        blank = false;
-        const char *e = p + 1;
-        switch (cpp_byte[ch]) {
-        case CB_QUOTE: {
+            goto punct;
+        case CB_QUOTE:
+            bol = blank = false;
             while (e < end && *e != (char)ch && *e != '\n') {
                 if (*e == '\\' && e + 1 < end) e++;
                 e++;
@@ -360,32 +377,32 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             if (ch == '"' && !string_name(names, out, p + 1, (size_t)(e - p - 1), line)) return false;
             p = e < end ? e + 1 : e;
             continue;
-        }
         case CB_ID:
-            if (ch == 'R' && e < end && *e == '"') {
-                const char *stop = raw_string(p, end, &line);
-                if (stop) {
-                    p = stop;
-                    continue;
-                }
+            bol = blank = false;
+            if (ch == 'R' && e < end && *e == '"' && (q = raw_string(p, end, &line))) {
+                p = q;
+                continue;
             }
             e = ix_id_end(e, end);
             if (e - p >= 3) ix_hset_add(names, ix_name_hash_in(p, (size_t)(e - p), end));
+            id = true;
+            mark = ct_keyword(p, (size_t)(e - p));
             break;
         case CB_DIGIT:
+            bol = blank = false;
             while (e < end && (id_char((unsigned char)*e) || *e == '.' || *e == '\'')) e++;
             break;
         case CB_COLON:
+            bol = blank = false;
             if (e < end && *e == ':') e++;
             break;
-        }
-        bool id = cpp_byte[ch] == CB_ID, mark;
-        if (id) {
-            mark = ct_keyword(p, (size_t)(e - p));
-        } else {
+        default:
+        punct:
+            bol = blank = false;
             mark = ((ch == '{' || ch == '}') && !out->skip) || ch == ';';
             if (ch == '(' && prev_id && !prev_mark && !ct_mark(out, out->n - 1)) /* the identifier before: a call */
                 return false;
+            break;
         }
         if ((mark && !ct_mark(out, out->n)) || !ct_push(out, p, (size_t)(e - p), line)) return false;
         prev_id = id;
@@ -394,7 +411,6 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
         while (e < end && *e == ' ') e++;
         p = e;
     }
-done:
     if (!blank) f->blank = false; /* a local until here: a store per token was 3% of the lexer */
     return true;
 }
@@ -810,6 +826,9 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
     const ctok *tv = toks->v;
     for (size_t k = 0; k < toks->n && left; k++) {
         const ctok *t = &tv[k];
+        /* a token's length first, its byte only for one of one byte or a class name's length:
+         * most tokens are then passed without a load from the file's bytes */
+        if (t->n != 1 && !(lens >> (t->n & 63) & 1)) continue;
         if (t->s[0] == '{') {
             bool is_ns = (k >= 1 && CT_IS(&tv[k - 1], "namespace")) || (k >= 2 && CT_IS(&tv[k - 2], "namespace")) ||
                          (k >= 1 && CT_IS(&tv[k - 1], "extern"));
@@ -883,7 +902,7 @@ static bool cpp_scopes(ix_file *f, const ctoks *toks, const char *end) {
     }
     for (size_t k = 0; ok && k < toks->n; k++) {
         const ctok *t = &toks->v[k];
-        if (!ct_id(t) || t->n < 3 || at[t->line] || reg_use_arg(f, t)) continue;
+        if (t->n < 3 || at[t->line] || !ct_id(t) || reg_use_arg(f, t)) continue;
         ix_hset_add(&out, ix_name_hash_in(t->s, t->n, end));
     }
     for (size_t i = 0; ok && i < toks->strs.n; i++) {

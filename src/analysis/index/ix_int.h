@@ -191,8 +191,10 @@ static inline void ix_hset_name(hset *h, const char *s, size_t n) {
 /* The set's members as an ascending array (*out owned by the caller; NULL when empty);
  * the set is left as it was. Returns false on OOM. */
 bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n);
-/* A string's contents count as a name when they look like one (pass names, test names). */
-void ix_hset_string(hset *h, const char *s, size_t n);
+/* A string's contents count as a name when they look like one (pass names, test names): 3 to
+ * 100 bytes of an identifier. Its name hash then, else 0 (never hashed: most strings are
+ * messages, and the check fails at their first space). */
+uint64_t ix_string_name(const char *s, size_t n);
 /* Where the lexers put a file's strings while they build it: chunks from a bump pointer,
  * the first one the caller's (on its stack), all freed at once when the file is packed
  * (index.c). A string each malloc'd and freed was most of the index's allocator traffic. */

@@ -48,11 +48,11 @@ void ix_hset_grow(hset *h) {
     h->cap = cap;
 }
 
-void ix_hset_string(hset *h, const char *s, size_t n) {
-    if (n < 3 || n > 100 || !id_start((unsigned char)s[0])) return;
+uint64_t ix_string_name(const char *s, size_t n) {
+    if (n < 3 || n > 100 || !id_start((unsigned char)s[0])) return 0;
     for (size_t i = 1; i < n; i++)
-        if (!id_char((unsigned char)s[i])) return;
-    ix_hset_name(h, s, n);
+        if (!id_char((unsigned char)s[i])) return 0;
+    return ix_name_hash(s, n);
 }
 
 /* Insertion sort: linear on the nearly sorted slot order of the set. */

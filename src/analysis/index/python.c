@@ -260,8 +260,11 @@ static void py_line_names(pyctx *c, const tok *t, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_id(c, t, i);
         else if (t[i].kind == TK_STR && !docstring) {
-            ix_hset_string(c->names, t[i].s, t[i].n);
-            ix_hset_string(c->bare, t[i].s, t[i].n); /* __all__ = ["core"] */
+            uint64_t h = ix_string_name(t[i].s, t[i].n);
+            if (h) {
+                ix_hset_add(c->names, h);
+                ix_hset_add(c->bare, h); /* __all__ = ["core"] */
+            }
             if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
                 !ix_word_push(c->a, &c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
                 c->oom = true;

@@ -323,6 +323,32 @@ static sunset_span chain_stmt(const cscan *c, const chain_elem *el, int32_t i, b
     return z > a ? (sunset_span){a, 0, z, 0} : none;
 }
 
+/* Token i and what its statement is computed from, for the engine to ask (sunset_emit_lazy):
+ * a statement walks up to hundreds of tokens, and few of the tokens become findings. */
+typedef struct stmt_at {
+    const cscan *c;
+    const chain_elem *el;
+    int32_t i;
+    bool in_dir;
+} stmt_at;
+
+/* An identifier's statement: a binding's element, a condition's short branch, a simple
+ * statement over several lines. */
+static sunset_span ident_stmt(void *ud) {
+    const stmt_at *a = ud;
+    sunset_span s = a->in_dir ? (sunset_span){0, 0, 0, 0} : chain_stmt(a->c, a->el, a->i, false);
+    if (!s.line) s = branch_stmt(a->c, a->i, a->in_dir);
+    if (!s.line) s = simple_stmt(a->c, a->i, a->in_dir, false);
+    return s;
+}
+
+/* A string literal's statement: a binding's name, else string_stmt. */
+static sunset_span literal_stmt(void *ud) {
+    const stmt_at *a = ud;
+    sunset_span s = a->in_dir ? (sunset_span){0, 0, 0, 0} : chain_stmt(a->c, a->el, a->i, true);
+    return s.line ? s : string_stmt(a->c, a->i, a->in_dir);
+}
+
 static void emit_text_at(cscan *c, sunset_context ctx, uint32_t s, uint32_t e,
                          const char *call) {
     sunset_span at = clang_span_of(c, s, s);
@@ -359,9 +385,9 @@ void clang_emit_tokens(cscan *c) {
             }
             int arg;
             sunset_str_use use = string_use(c, i, in_dir, &arg);
-            sunset_span stmt = in_dir ? (sunset_span){0, 0, 0, 0} : chain_stmt(c, &el, i, true);
-            sunset_emit_string(c->sink, clang_span_of(c, cs, cs), c->d + cs, ce - cs, cl, use, arg,
-                               stmt.line ? stmt : string_stmt(c, i, in_dir));
+            stmt_at at = {c, &el, i, in_dir};
+            sunset_emit_string_lazy(c->sink, clang_span_of(c, cs, cs), c->d + cs, ce - cs, cl, use, arg,
+                                    literal_stmt, &at);
             continue;
         }
         if (t->kind != TK_IDENT) continue;
@@ -399,10 +425,8 @@ void clang_emit_tokens(cscan *c) {
             f.qual = c->tmp2.s;
             f.qual_len = c->tmp2.len;
         }
-        f.stmt = in_dir ? (sunset_span){0, 0, 0, 0} : chain_stmt(c, &el, i, false); /* a binding's name */
-        if (!f.stmt.line) f.stmt = branch_stmt(c, i, in_dir); /* a condition's name: its short branch */
-        if (!f.stmt.line) f.stmt = simple_stmt(c, i, in_dir, false);
-        sunset_emit(c->sink, &f);
+        stmt_at at = {c, &el, i, in_dir};
+        sunset_emit_lazy(c->sink, &f, ident_stmt, &at);
 
         int32_t p = pv(c, i, in_dir);
         if (is_kw(c, p, "template")) p = pv(c, p, in_dir);

@@ -31,10 +31,18 @@ static void pos_of(const cscan *c, uint32_t off, uint32_t *line, uint32_t *col) 
     *col = off - ((const uint32_t *)c->lines.v)[l - 1] + 1;
 }
 
+/* Most spans are one token on one line: its end is placed without a second search when it
+ * comes before the next line's start (a span per identifier of every parsed file). */
 sunset_span clang_span_of(const cscan *c, uint32_t s, uint32_t e) {
     sunset_span sp;
     pos_of(c, s, &sp.line, &sp.col);
-    pos_of(c, e, &sp.end_line, &sp.end_col);
+    const uint32_t *ls = c->lines.v;
+    if (e >= s && (sp.line >= c->lines.n || e < ls[sp.line])) {
+        sp.end_line = sp.line;
+        sp.end_col = e - ls[sp.line - 1] + 1;
+    } else {
+        pos_of(c, e, &sp.end_line, &sp.end_col);
+    }
     return sp;
 }
 

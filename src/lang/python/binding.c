@@ -178,12 +178,54 @@ static void emit_param(scan_ctx *sc, TSNode id) {
                        (slice){NULL, 0}, entry_position(params, entry), body);
 }
 
+static bool text_is(scan_ctx *sc, TSNode n, const char *w);
+static bool is_name_node(TSNode n);
+
+/* Does the callee (as written) start a thread or process, `threading.Thread`, `th.Thread`,
+ * `multiprocessing.Process`? */
+static bool starts_worker(slice callee) {
+    const char *dot = memrchr(callee.s, '.', callee.n);
+    const char *last = dot ? dot + 1 : callee.s;
+    size_t n = callee.n - (size_t)(last - callee.s);
+    return (n == 6 && !memcmp(last, "Thread", 6)) || (n == 7 && !memcmp(last, "Process", 7));
+}
+
+/* `Thread(target=fn, args=(i, exe))`: entry k of the args tuple is fn's argument k, as if the
+ * call were `fn(i, exe)` (a worker's body is where a ParallelExecutor passed to it runs). */
+static void emit_worker_args(scan_ctx *sc, slice callee, slice kw, TSNode value) {
+    if (kw.n != 4 || memcmp(kw.s, "args", 4) || !starts_worker(callee) || !is_tuple_node(value)) return;
+    TSNode list = ts_node_parent(ts_node_parent(value)), fn = {0};
+    for (uint32_t i = 0, n = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list); i < n; i++) {
+        TSNode c = ts_node_named_child(list, i);
+        TSNode name = ts_node_child_by_field_name(c, "name", 4);
+        if (!strcmp(ts_node_type(c), "keyword_argument") && !ts_node_is_null(name) && text_is(sc, name, "target"))
+            fn = ts_node_child_by_field_name(c, "value", 5);
+    }
+    if (ts_node_is_null(fn) || !is_name_node(fn)) return;
+    long k;
+    bool star;
+    uint32_t n = tuple_entries(value, (TSNode){0}, &k, &star);
+    if (star) return;
+    slice target = py_compact_dotted(sc, py_node_text(sc, fn));
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode e = tuple_entry(value, i);
+        slice v = py_node_text(sc, e);
+        if (v.n > 240) v.n = 240;
+        emit_binding_entry(sc, e, SUNSET_FACT_ARG, target, py_compact_dotted(sc, v), (slice){NULL, 0}, (long)i,
+                           (TSNode){0});
+    }
+}
+
 /* @bind.arg: a positional argument (its position) or a keyword argument's value (the
  * keyword) of the innermost call, whose callee the flow matches to a function here. */
 static void emit_arg(scan_ctx *sc, const item *it, TSNode value) {
     const call_frame *f = py_top_call(sc);
     if (!f || !f->callee.n) return; /* a class statement's bases */
     slice kw = py_companion_text(sc, it, ROLE_BIND_KW);
+    if (is_tuple_node(value)) { /* only `args=(...)` of a thread or process */
+        if (kw.s) emit_worker_args(sc, f->callee, kw, value);
+        return;
+    }
     long pos = kw.s ? -1 : entry_position(ts_node_parent(value), value);
     if (!kw.s && pos < 0) return;
     slice v = py_node_text(sc, value);
