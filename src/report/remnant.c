@@ -42,12 +42,18 @@ static void where(sb *b, const sunset_remnant *m) {
     if (m->end_line > m->line) sb_printf(b, "-%u", m->end_line);
 }
 
-/* The item's head, as a compiler's "path:line:col: severity:" so editors jump to it. */
-static void head(sb *b, const sunset_result *r, const sunset_envelope *e, const sunset_remnant *m) {
+/* The finding an item's head names: its first; for text attached to its code (a comment
+ * above the code it describes), the first code finding, at the level its line shows. */
+static const sunset_finding *head_finding(const sunset_result *r, const sunset_remnant *m) {
     const sunset_finding *f = &r->findings[m->findings[0]];
-    /* text attached to its code: the head is the code's, at the level its line shows */
     for (size_t i = 0; m->attached && f->ctx != SUNSET_CTX_CODE && i < m->n_findings; i++)
         if (r->findings[m->findings[i]].ctx == SUNSET_CTX_CODE) f = &r->findings[m->findings[i]];
+    return f;
+}
+
+/* The item's head, as a compiler's "path:line:col: severity:" so editors jump to it. */
+static void head(sb *b, const sunset_result *r, const sunset_envelope *e, const sunset_remnant *m) {
+    const sunset_finding *f = head_finding(r, m);
     uint32_t line = m->attached ? f->span.line : m->line;
     /* the path as the user would type it, as the findings view prints it (report/text.c) */
     if (e->shown_prefix) sb_put_printable_str(b, e->shown_prefix);
@@ -87,11 +93,7 @@ void sunset_remnants_text(const sunset_result *r, const sunset_envelope *e, sb *
         sb_printf(b, "; %zu finding%s: ", m->n_findings, m->n_findings == 1 ? "" : "s");
         rules_list(b, m);
         sb_puts(b, ")\n");
-        const sunset_finding *f = &r->findings[m->findings[0]];
-    /* text attached to its code: the head is the code's, at the level its line shows */
-    for (size_t i = 0; m->attached && f->ctx != SUNSET_CTX_CODE && i < m->n_findings; i++)
-        if (r->findings[m->findings[i]].ctx == SUNSET_CTX_CODE) f = &r->findings[m->findings[i]];
-    uint32_t line = m->attached ? f->span.line : m->line;
+        const sunset_finding *f = head_finding(r, m); /* the snippet of the line the head names */
         if (e->opts.snippets && !m->file && f->snippet && *f->snippet) labelled(b, "", f->snippet);
         if (m->why) labelled(b, "why: ", m->why);
         if (m->consumer) labelled(b, "consumer: ", m->consumer);
