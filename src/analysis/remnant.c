@@ -20,9 +20,15 @@
  * consumer the enclosing scope. A line to delete that declares a local name a migrate line
  * of its scope still uses goes with that user (migrate). Without a plan the rules' intent
  * stands. Ranges: a deleted function definition whose header the finding names goes whole; an
- * entry of a multi-line Python import list is its own line when other entries stay.
+ * entry of a multi-line Python import list is its own line when other entries stay. With the
+ * plan (the file read from disk), a comment attached to a code remnant and a message string in
+ * its statement go with it (attach_text); a block's whole body takes its header (block_ranges:
+ * CMake if()/elseif()/else()/endif(), Python branches, a C++ chained call's head); overlapping
+ * code remnants are one, migrate winning (merge_overlap); a path rule's remnant is about the
+ * file (path_remnants).
  */
 #include "analysis/remnant.h"
+#include "analysis/remnant_int.h"
 
 #include "core/lang.h"
 #include "core/ruleset.h"
@@ -32,6 +38,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A statement spanning more lines than this is not one remnant: a finding whose span is a
  * whole class or function would otherwise swallow every line below it. */
@@ -247,13 +254,6 @@ static sunset_remnant *remnant_push(sunset_remnants *out, const sunset_result *r
     return m;
 }
 
-typedef struct build_ctx {
-    const sunset_result *res;
-    const sunset_ruleset *rs;
-    const rm_plan *plan;
-    rm_chain_writer write;
-    pcre2_match_data *md;
-} build_ctx;
 
 static bool path_in(build_ctx *c, const vec *regexes, const char *path, size_t *which) {
     for (size_t i = 0; i < regexes->n; i++)
@@ -262,6 +262,52 @@ static bool path_in(build_ctx *c, const vec *regexes, const char *path, size_t *
             return true;
         }
     return false;
+}
+
+/* Is the caller text only build plumbing that says file `path` stays with another unit (`implements
+ * H, which stays`, `P:L target T compiles it`, `defined in F, which stays live`)? The header
+ * H of the first, in *hdr (NULL otherwise). */
+static bool plumbing(const char *w, char *hdr, size_t cap) {
+    const char *e;
+    *hdr = 0;
+    if (!strncmp(w, "implements ", 11) && (e = strstr(w, ", which stays")) && (size_t)(e - w - 11) < cap) {
+        memcpy(hdr, w + 11, (size_t)(e - w - 11)), hdr[e - w - 11] = 0;
+        return true;
+    }
+    size_t n = strlen(w);
+    return (n > 12 && !strcmp(w + n - 12, " compiles it")) || !strncmp(w, "defined in ", 11);
+}
+
+static bool caller_in(const char *caller, const char *path);
+
+/* Appends w to b unless listed or in file `self`; counts it in *n. */
+static void add_user(sb *b, const char *w, const char *self, size_t *n) {
+    if (caller_in(w, self) || (b->s && strstr(b->s, w))) return;
+    if (++*n <= MAX_CALLERS) sb_printf(b, "%s%s", *n > 1 ? "; " : "", w);
+}
+
+/* The real users of a live file whose plan callers are build plumbing (plumbing()): the
+ * outside callers of the live units the plan has in it (a pass, an op, a flag, a class) and,
+ * for a source that implements a header, the header's and its units' outside callers. NULL
+ * when the callers name real users already, or none is found. */
+static char *real_users(const rm_plan *p, const rm_item *it) {
+    char hdr[512] = {0}, h[512];
+    for (size_t i = 0; i < it->n_callers; i++) {
+        if (!plumbing(it->callers[i], h, sizeof h)) return NULL;
+        if (*h && !*hdr) memcpy(hdr, h, sizeof hdr);
+    }
+    sb b = {0};
+    size_t n = 0;
+    for (size_t k = 0; p && k < p->n_items; k++) {
+        const rm_item *u = &p->items[k];
+        bool here = !strcmp(u->path, it->path) && u->kind != RM_FILE;
+        if (!u->live || u->kind == RM_IMPORT || !(here || (*hdr && !strcmp(u->path, hdr)))) continue;
+        for (size_t j = 0; j < u->n_callers; j++)
+            if (!plumbing(u->callers[j], h, sizeof h)) add_user(&b, u->callers[j], it->path, &n);
+    }
+    if (n > MAX_CALLERS) sb_printf(&b, " (+%zu more)", n - MAX_CALLERS);
+    if (!n || b.oom) return sb_free(&b), NULL;
+    return sb_take(&b);
 }
 
 /* A whole-legacy file: one remnant for [a, b). Liveness first: a file the plan keeps live
@@ -292,6 +338,8 @@ static int file_remnant(build_ctx *c, sunset_remnants *out, size_t a, size_t b, 
         sb_printf(&e, "the removal plan keeps it live: %s", who ? who : "live code depends on it");
         bool ok = !e.oom && evidence(m, e.s);
         sb_free(&e);
+        char *real = real_users(c->plan, it); /* who, not the build plumbing, uses it */
+        if (real) sunset_free(who), who = real;
         m->consumer = who ? who : sunset_strndup("the live code that depends on it", 32);
         if (!ok || !m->consumer) return -1;
         sb_puts(&fix, "move its live consumers off it first (see evidence), then delete the file");
@@ -719,6 +767,11 @@ static bool same_str(const char *a, const char *b) {
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+/* Is the finding a path rule's (its match is the file's path)? */
+static bool path_finding(const sunset_finding *f) {
+    return f->matched && strcmp(f->matched, f->path) == 0;
+}
+
 /* Is the finding on a C/C++ #include line? */
 static bool include_line(const sunset_finding *f) {
     const char *p = f->snippet;
@@ -737,6 +790,8 @@ static bool one_edit(const sunset_result *res, const sunset_remnant *a, const su
     if (a->basis && a->basis == b->basis) return true; /* one plan item: one removal */
     /* each include is its own edit: one goes, the next is replaced, as what it brings is used */
     if (include_line(fa) && include_line(fb)) return false;
+    /* a path rule's finding is about the file (path_remnants), not its first line */
+    if (path_finding(fa) || path_finding(fb)) return false;
     return b->line <= a->end_line + 1 && a->action == b->action && same_str(a->consumer, b->consumer) &&
            same_str(fa->enc_kind, fb->enc_kind) && same_str(fa->enc_name, fb->enc_name) &&
            fa->enc_start == fb->enc_start;
@@ -764,6 +819,7 @@ static bool absorb(sunset_remnant *a, sunset_remnant *b) {
     }
     if (b->end_line > a->end_line) a->end_line = b->end_line;
     if (b->severity > a->severity) a->severity = b->severity; /* both capped by one action */
+    a->attached |= b->attached;
     if (a->action == SUNSET_ACT_DELETE && strcmp(a->fix, b->fix)) {
         /* two deletions with their own hints: the hint is now the whole range, unless one
          * takes a name out of a line that stays (then each line's edit) */
@@ -927,6 +983,17 @@ static int users_keep(build_ctx *c, sunset_remnants *out, size_t first) {
     return 0;
 }
 
+/* ---- for remnant_ranges.c (remnant_int.h) ---- */
+bool rem_absorb(sunset_remnant *a, sunset_remnant *b) { return absorb(a, b); }
+bool rem_evidence(sunset_remnant *m, const char *s) { return evidence(m, s); }
+sunset_severity rem_severity(const build_ctx *c, const sunset_remnant *m) {
+    return remnant_severity(c->res, &c->rs->remnants, m);
+}
+void rem_line_range(sb *b, uint32_t a, uint32_t z) { line_range(b, a, z); }
+bool rem_one_edit(const sunset_result *res, const sunset_remnant *a, const sunset_remnant *b) { return one_edit(res, a, b); }
+const rm_item *rem_plan_file(const rm_plan *p, const char *path) { return plan_file(p, path); }
+char *rem_callers_text(const rm_item *it) { return callers_text(it); }
+
 /* One file's findings [a, b). */
 static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
     const sunset_finding *F = c->res->findings;
@@ -963,9 +1030,14 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
             if (!absorb(last - 1, last)) return -1;
             out->n--;
         }
+        if (rem_merge_overlap(c, out, first)) return -1;
     }
-    if (users_keep(c, out, first)) return -1;
-    return scope_follows(c, out, first);
+    if (users_keep(c, out, first) || scope_follows(c, out, first) || rem_attach_text(c, out, first)) return -1;
+    if (rem_block_ranges(c, out, first)) return -1;
+    uint32_t last = 0;
+    for (size_t i = a; i < b; i++) last = F[i].span.end_line > last ? F[i].span.end_line : last;
+    rem_path_remnants(c, out, first, last);
+    return 0;
 }
 
 int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, const rm_plan *plan,

@@ -47,6 +47,8 @@ typedef struct sunset_remnant {
     char *consumer;          /* migrate: the live consumer ("CompiledProgram._compile"); owned */
     char *fix;               /* the fix hint, following the action; owned */
     const rm_item *basis;    /* the plan item that decided the action; borrowed; NULL = none */
+    bool attached;           /* text attached to its code (remnant_ranges.c): the item's head
+                              * names its first code finding, whose level it shows */
     const char *why;         /* a new use (sunset_remnants_as_new): its leading rule's message;
                               * borrowed; NULL otherwise */
 } sunset_remnant;

@@ -42,17 +42,27 @@ static void where(sb *b, const sunset_remnant *m) {
     if (m->end_line > m->line) sb_printf(b, "-%u", m->end_line);
 }
 
+/* The finding an item's head names: its first; for text attached to its code (a comment
+ * above the code it describes), the first code finding, at the level its line shows. */
+static const sunset_finding *head_finding(const sunset_result *r, const sunset_remnant *m) {
+    const sunset_finding *f = &r->findings[m->findings[0]];
+    for (size_t i = 0; m->attached && f->ctx != SUNSET_CTX_CODE && i < m->n_findings; i++)
+        if (r->findings[m->findings[i]].ctx == SUNSET_CTX_CODE) f = &r->findings[m->findings[i]];
+    return f;
+}
+
 /* The item's head, as a compiler's "path:line:col: severity:" so editors jump to it. */
 static void head(sb *b, const sunset_result *r, const sunset_envelope *e, const sunset_remnant *m) {
-    const sunset_finding *f = &r->findings[m->findings[0]];
+    const sunset_finding *f = head_finding(r, m);
+    uint32_t line = m->attached ? f->span.line : m->line;
     /* the path as the user would type it, as the findings view prints it (report/text.c) */
     if (e->shown_prefix) sb_put_printable_str(b, e->shown_prefix);
     sb_put_printable_str(b, m->path);
     /* the column as the terminal shows it (wide characters count two) */
     /* a remnant widened to its definition starts at the definition's first column */
     if (!m->file)
-        sb_printf(b, ":%u:%zu", m->line,
-                  f->span.line == m->line ? sunset_finding_column(f, f->span.col ? f->span.col : 1, false) : (size_t)1);
+        sb_printf(b, ":%u:%zu", line,
+                  f->span.line == line ? sunset_finding_column(f, f->span.col ? f->span.col : 1, false) : (size_t)1);
     /* a change's remnant is a new use (or a new mention in prose), whatever its action */
     const char *what = !m->why ? sunset_action_name(m->action) : m->action == SUNSET_ACT_DOC ? "new mention" : "new use";
     sb_printf(b, ": %s: %s", sunset_severity_name(m->severity), what);
@@ -83,7 +93,7 @@ void sunset_remnants_text(const sunset_result *r, const sunset_envelope *e, sb *
         sb_printf(b, "; %zu finding%s: ", m->n_findings, m->n_findings == 1 ? "" : "s");
         rules_list(b, m);
         sb_puts(b, ")\n");
-        const sunset_finding *f = &r->findings[m->findings[0]];
+        const sunset_finding *f = head_finding(r, m); /* the snippet of the line the head names */
         if (e->opts.snippets && !m->file && f->snippet && *f->snippet) labelled(b, "", f->snippet);
         if (m->why) labelled(b, "why: ", m->why);
         if (m->consumer) labelled(b, "consumer: ", m->consumer);

@@ -139,11 +139,11 @@ static int setup(void **state) {
         "#include \"paddle/fluid/framework/parallel_executor.h\"\n"
         "namespace paddle {\nnamespace framework {\n"
         "ParallelExecutor::ParallelExecutor() {}\n}  // namespace framework\n}  // namespace paddle\n");
-    /* live: the compiler still builds one; a comment names it */
+    /* live: the compiler still builds one; a comment names it (a blank line between: prose) */
     put(r, "python/paddle/base/compiler.py",
         "from paddle.base import core\n\n\nclass CompiledProgram:\n"
         "    def _compile(self, places):\n"
-        "        # ParallelExecutor is still the backend here\n"
+        "        # ParallelExecutor is still the backend here\n\n"
         "        return core.ParallelExecutor(places)\n");
     /* live, and a rule whose severity is error: the line is a warning, awaiting migration */
     put(r, "python/paddle/distributed/launch.py",
