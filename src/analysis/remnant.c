@@ -22,7 +22,7 @@
  * stands. Ranges: a deleted function definition whose header the finding names goes whole; an
  * entry of a multi-line Python import list is its own line when other entries stay. With the
  * plan (the file read from disk), a comment attached to a code remnant and a message string in
- * its statement go with it (attach_text); a block's whole body takes its header (block_ranges:
+ * its statement, or in the check just after it of a name it declares, go with it (attach_text); a block's whole body takes its header (block_ranges:
  * CMake if()/elseif()/else()/endif(), Python branches, a C++ chained call's head); overlapping
  * code remnants are one, migrate winning (merge_overlap); a path rule's remnant is about the
  * file (path_remnants).
@@ -918,11 +918,14 @@ static bool py_declared(const char *p, char *buf, size_t cap) {
     return true;
 }
 
+static bool line_declares(sunset_lang l, const char *line, char *buf, size_t cap) {
+    return l == SUNSET_LANG_CPP ? cpp_declared(line, buf, cap)
+           : l == SUNSET_LANG_PYTHON ? py_declared(line, buf, cap) : false;
+}
+
 static bool declared(const sunset_finding *f, char *buf, size_t cap) {
     if (f->ctx != SUNSET_CTX_CODE || !f->snippet) return false;
-    sunset_lang l = sunset_lang_for_path(f->path);
-    return l == SUNSET_LANG_CPP ? cpp_declared(f->snippet, buf, cap)
-           : l == SUNSET_LANG_PYTHON ? py_declared(f->snippet, buf, cap) : false;
+    return line_declares(sunset_lang_for_path(f->path), f->snippet, buf, cap);
 }
 
 /* A migrate remnant of [first, n) other than d with a finding outside d's lines, inside the
@@ -993,6 +996,8 @@ void rem_line_range(sb *b, uint32_t a, uint32_t z) { line_range(b, a, z); }
 bool rem_one_edit(const sunset_result *res, const sunset_remnant *a, const sunset_remnant *b) { return one_edit(res, a, b); }
 const rm_item *rem_plan_file(const rm_plan *p, const char *path) { return plan_file(p, path); }
 char *rem_callers_text(const rm_item *it) { return callers_text(it); }
+bool rem_word_in(const char *s, const char *w) { return word_in(s, w); }
+bool rem_declares(sunset_lang l, const char *line, char *buf, size_t cap) { return line_declares(l, line, buf, cap); }
 
 /* One file's findings [a, b). */
 static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {

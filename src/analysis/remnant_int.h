@@ -25,6 +25,9 @@ void rem_line_range(sb *b, uint32_t a, uint32_t z);
 bool rem_one_edit(const sunset_result *res, const sunset_remnant *a, const sunset_remnant *b);
 const rm_item *rem_plan_file(const rm_plan *p, const char *path);
 char *rem_callers_text(const rm_item *it);
+bool rem_word_in(const char *s, const char *w); /* w a whole word of s */
+/* The local name a C++ or Python declaration line declares (`auto *op =`, `x = ...`) into buf. */
+bool rem_declares(sunset_lang l, const char *line, char *buf, size_t cap);
 
 /* remnant_ranges.c: each over the file's remnants out->v[first..]; -1 on OOM */
 int rem_merge_overlap(build_ctx *c, sunset_remnants *out, size_t first);

@@ -2,9 +2,10 @@
  * remnant_ranges.c — what a remnant takes once the file's remnants are built (remnant.c's
  * build_file calls these last, with the removal plan only: they read the file from disk):
  * overlapping code remnants are one edit, migrate winning (merge_overlap); a comment attached
- * to a code remnant, or a message string in its statement, goes with it (attach_text); a
- * block's whole body takes its header, a chained C++ call's tail its head (block_ranges); a
- * path rule's remnant is about the file (path_remnants). README "Remnants".
+ * to a code remnant, a message string in its statement or in the check of a name it declares
+ * just after it, goes with it (attach_text); a block's whole body takes its header, a chained
+ * C++ call's tail its head (block_ranges); a path rule's remnant is about the file
+ * (path_remnants). README "Remnants".
  */
 #include "analysis/remnant_int.h"
 
@@ -112,63 +113,6 @@ static bool all_ctx(const sunset_result *res, const sunset_remnant *m, sunset_co
     return true;
 }
 
-/* Does the text remnant d (strings only) sit in the statement of the code remnant u before it
- * (`PADDLE_ENFORCE_NOT_NULL(\n dynamic_cast<XOpHandle *>(op),\n errors::X(\n "... XOpHandle")`):
- * each string's statement holds a line of u? Its message goes with the statement's edit. */
-static bool in_statement(const sunset_result *res, const sunset_remnant *u, const sunset_remnant *d) {
-    if (!all_ctx(res, d, SUNSET_CTX_STRING)) return false;
-    for (size_t i = 0; i < d->n_findings; i++) {
-        const sunset_finding *f = &res->findings[d->findings[i]];
-        if (!f->stmt.line || f->stmt.line > u->end_line || f->stmt.end_line < d->end_line) return false;
-    }
-    return true;
-}
-
-/* Text remnants that annotate a code remnant next to them take its action and range (with the
- * removal plan only: a full scan of files on disk): a comment block directly attached to the
- * code below it (no blank line between; its lines from the block's first), and a message
- * string inside a code remnant's statement. A comment with a blank line before the code (a
- * file header, a section comment) stays a text edit, as does one above code that names no
- * mechanism (it has no remnant). */
-int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
-    for (size_t i = out->n; c->plan && i-- > first + 1;) {
-        sunset_remnant *u = &out->v[i - 1], *d = &out->v[i];
-        if (u->file || d->file || u->action == SUNSET_ACT_DOC || d->action != SUNSET_ACT_DOC || !in_statement(c->res, u, d))
-            continue;
-        uint32_t e = d->end_line;
-        drop_evidence(d);
-        for (size_t k = 0; k < d->n_findings; k++)
-            if (c->res->findings[d->findings[k]].stmt.end_line > e) e = c->res->findings[d->findings[k]].stmt.end_line;
-        if (!merge_into(c, out, u, d, ATTACHED_WHY)) return -1;
-        if (e > u->end_line) u->end_line = e; /* the statement whole */
-        u->attached = true;
-    }
-    sb text = {0};
-    bool tried = false;
-    int rc = 0;
-    for (size_t i = out->n; c->plan && rc == 0 && i-- > first + 1;) {
-        sunset_remnant *d = &out->v[i - 1], *u = &out->v[i];
-        sunset_lang lang = sunset_lang_for_path(u->path);
-        const char *t;
-        if (d->file || u->file || d->action != SUNSET_ACT_DOC || u->action == SUNSET_ACT_DOC || u->line <= d->end_line ||
-            !all_ctx(c->res, d, SUNSET_CTX_COMMENT) || !(t = file_text(c, u->path, &text, &tried)) ||
-            !comment_lines(t, lang, d->line, u->line - 1))
-            continue;
-        uint32_t floor = i - 1 > first ? out->v[i - 2].end_line : 0;
-        drop_evidence(d); /* "only in comments" no longer holds of the unit */
-        if (!merge_into(c, out, u, d, ATTACHED_WHY)) rc = -1;
-        sunset_remnant *m = &out->v[i - 1]; /* u, now where d was */
-        m->attached = true;
-        while (rc == 0 && m->line > floor + 1 && m->line > 1 && comment_lines(t, lang, m->line - 1, m->line - 1))
-            m->line--; /* the comment block from its first line */
-        if (rc == 0 && m->action == SUNSET_ACT_DELETE && strncmp(m->fix, "delete line", 11) == 0) rc = refix(m);
-        /* the unit may now touch the code remnant before it: one edit (one_edit) */
-        if (rc == 0 && i - 1 > first && rem_one_edit(c->res, m - 1, m) && !merge_into(c, out, m - 1, m, NULL)) rc = -1;
-    }
-    sb_free(&text);
-    return rc;
-}
-
 /* Line l (1-based) of text, its indentation in *ind; NULL past the end. */
 static const char *line_at(const char *text, uint32_t l, size_t *ind) {
     const char *p = text;
@@ -220,6 +164,176 @@ static uint32_t next_code(const char *text, sunset_lang lang, uint32_t z, size_t
         if (!p) return 0;
         if (*p && *p != '\n' && *p != '\r' && !comment_lines(text, lang, l, l)) return l;
     }
+}
+
+/* Does the text remnant d (strings only) sit in the statement of the code remnant u before it
+ * (`PADDLE_ENFORCE_NOT_NULL(\n dynamic_cast<XOpHandle *>(op),\n errors::X(\n "... XOpHandle")`):
+ * each string's statement holds a line of u? Its message goes with the statement's edit. */
+static bool in_statement(const sunset_result *res, const sunset_remnant *u, const sunset_remnant *d) {
+    if (!all_ctx(res, d, SUNSET_CTX_STRING)) return false;
+    for (size_t i = 0; i < d->n_findings; i++) {
+        const sunset_finding *f = &res->findings[d->findings[i]];
+        if (!f->stmt.line || f->stmt.line > u->end_line || f->stmt.end_line < d->end_line) return false;
+    }
+    return true;
+}
+
+/* Line l of text, whole, into buf (false when it does not fit or is past the end). */
+static bool copy_line(const char *text, uint32_t l, char *buf, size_t cap) {
+    size_t ind = 0;
+    const char *p = line_at(text, l, &ind);
+    size_t n = p ? strcspn(p, "\n") : 0;
+    if (!p || n >= cap) return false;
+    memcpy(buf, p, n), buf[n] = 0;
+    return true;
+}
+
+/* The condition of the check statement that starts at line l of text, its string literals
+ * blanked, into buf: in C++ a call's first argument (`PADDLE_ENFORCE_NOT_NULL(\n op,`) or an
+ * `if (...)`'s condition; in Python an `assert`'s test (to its top-level `,`) or a one-line
+ * `if ...:` header's. False when line l starts no such statement. */
+static bool check_cond(const char *text, sunset_lang lang, uint32_t l, char *buf, size_t cap) {
+    size_t ind = 0, n = 0;
+    const char *p = line_at(text, l, &ind);
+    bool py = lang == SUNSET_LANG_PYTHON, hdr = false;
+    if (!p) return false;
+    if (py && starts_kw(p, "assert", " (")) p += 6;
+    else if (py && py_hdr(p) == HDR_IF) p += 2, hdr = true;
+    else if (py) return false;
+    else if (starts_kw(p, "if", " (")) p = strchr(p, '(') + 1;
+    else {
+        if (!ident_char(*p) || isdigit((unsigned char)*p)) return false;
+        while (ident_char(*p) || (p[0] == ':' && p[1] == ':')) p++;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p++ != '(') return false;
+    }
+    for (int depth = 0; *p && n + 1 < cap; p++) {
+        if (*p == '"' || *p == '\'') { /* a literal: its words are no condition's */
+            char q = *p;
+            while (p[1] && p[1] != q && p[1] != '\n') p += p[1] == '\\' && p[2] ? 2 : 1;
+            if (!p[1] || p[1] == '\n') return false;
+            p++;
+            buf[n++] = ' ';
+            continue;
+        }
+        if (strchr("([{", *p)) depth++;
+        else if (strchr(")]}", *p) && depth-- == 0) break;
+        else if (depth == 0 && (*p == ',' || *p == ';' || (py && (*p == '\n' || *p == '#' || (hdr && *p == ':')))))
+            break;
+        buf[n++] = *p;
+    }
+    buf[n] = 0;
+    return n > 0;
+}
+
+/* The check statement that holds the strings of the text remnant d (each in one statement): its
+ * first line in *n and last in *z. In C++ and for a Python `assert`, the strings' statement; for
+ * a Python `raise` the `if ...:` header directly above it whose whole body it is. */
+static bool check_stmt(const sunset_result *res, const char *text, sunset_lang lang, const sunset_remnant *d,
+                       uint32_t *n, uint32_t *z) {
+    const sunset_finding *f0 = &res->findings[d->findings[0]];
+    size_t ind = 0, hind = 0, nind = 0;
+    if (!all_ctx(res, d, SUNSET_CTX_STRING) || !f0->stmt.line) return false;
+    for (size_t i = 0; i < d->n_findings; i++)
+        if (res->findings[d->findings[i]].stmt.line != f0->stmt.line) return false;
+    *n = f0->stmt.line, *z = f0->stmt.end_line;
+    const char *p = line_at(text, *n, &ind);
+    if (lang != SUNSET_LANG_PYTHON || !p || starts_kw(p, "assert", " (")) return p != NULL;
+    uint32_t h = *n - 1; /* the code line above: blank and comment lines skipped */
+    for (const char *q; h > 1 && (!(q = line_at(text, h, &hind)) || strchr("\r\n", *q) || comment_lines(text, lang, h, h));)
+        h--;
+    if (py_hdr(line_at(text, h, &hind)) != HDR_IF || hind >= ind) return false;
+    uint32_t nl = next_code(text, lang, *z, &nind);
+    if (nl && (nind > hind || (nind == hind && py_hdr(line_at(text, nl, &nind)) == HDR_BRANCH)))
+        return false; /* the body goes on, or an `else` would dangle */
+    *n = h;
+    return true;
+}
+
+/* Is the text remnant d after the code remnant u the message of a check of a name u declares:
+ * its check statement (check_stmt) directly follows a statement of u that declares the name
+ * (only blank and comment lines between; for a Python `if` header that is u's last line, the
+ * statement before it), and the check's condition (check_cond) names it (`auto *op =
+ * dynamic_cast<XOpHandle *>(v);` then `PADDLE_ENFORCE_NOT_NULL(op, errors::X("... XOpHandle"))`;
+ * `x = legacy()` then `assert x is not None, "..."`)? The check goes with the declaration's
+ * edit: its end in *z, the why in *why. A check of another name, or one after other code,
+ * stays a text edit. */
+static bool checks_decl(const sunset_result *res, const char *text, const sunset_remnant *u, const sunset_remnant *d,
+                        uint32_t *z, sb *why) {
+    sunset_lang lang = sunset_lang_for_path(u->path);
+    uint32_t n = 0;
+    size_t ind = 0;
+    char cond[512], line[512], name[128];
+    if ((lang != SUNSET_LANG_CPP && lang != SUNSET_LANG_PYTHON) || !check_stmt(res, text, lang, d, &n, z) ||
+        *z < d->end_line || !check_cond(text, lang, n, cond, sizeof cond))
+        return false;
+    if (n != next_code(text, lang, u->end_line, &ind) && !(lang == SUNSET_LANG_PYTHON && n == u->end_line && *z > n))
+        return false;
+    for (size_t k = 0; k < u->n_findings; k++) {
+        const sunset_finding *g = &res->findings[u->findings[k]];
+        sunset_span s = g->stmt.line ? g->stmt : g->span;
+        if (g->ctx != SUNSET_CTX_CODE || s.end_line >= n || next_code(text, lang, s.end_line, &ind) != n ||
+            !copy_line(text, s.line, line, sizeof line) || !rem_declares(lang, line, name, sizeof name) ||
+            !rem_word_in(cond, name))
+            continue;
+        sb_printf(why, "checks %s, which line %u declares: its message goes with that code's edit", name, s.line);
+        return true;
+    }
+    return false;
+}
+
+/* Text remnants that annotate a code remnant next to them take its action and range (with the
+ * removal plan only: a full scan of files on disk): a comment block directly attached to the
+ * code below it (no blank line between; its lines from the block's first), a message string
+ * inside a code remnant's statement, and one in the check of a name the code remnant declares
+ * (checks_decl, the check whole). A comment with a blank line before the code (a
+ * file header, a section comment) stays a text edit, as does one above code that names no
+ * mechanism (it has no remnant). */
+int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
+    sb text = {0};
+    bool tried = false;
+    int rc = 0;
+    for (size_t i = out->n; c->plan && rc == 0 && i-- > first + 1;) {
+        sunset_remnant *u = &out->v[i - 1], *d = &out->v[i];
+        uint32_t e = d->end_line;
+        const char *t;
+        sb why = {0};
+        if (u->file || d->file || u->action == SUNSET_ACT_DOC || d->action != SUNSET_ACT_DOC) continue;
+        if (in_statement(c->res, u, d)) {
+            for (size_t k = 0; k < d->n_findings; k++)
+                if (c->res->findings[d->findings[k]].stmt.end_line > e) e = c->res->findings[d->findings[k]].stmt.end_line;
+        } else if (!(t = file_text(c, u->path, &text, &tried)) || !checks_decl(c->res, t, u, d, &e, &why)) {
+            if (why.oom) rc = -1;
+            continue;
+        }
+        drop_evidence(d);
+        if (why.oom || !merge_into(c, out, u, d, why.s ? why.s : ATTACHED_WHY)) rc = -1;
+        sb_free(&why);
+        if (e > u->end_line) u->end_line = e; /* the statement whole */
+        u->attached = true;
+        if (rc == 0 && u->action == SUNSET_ACT_DELETE && strncmp(u->fix, "delete line", 11) == 0) rc = refix(u);
+    }
+    for (size_t i = out->n; c->plan && rc == 0 && i-- > first + 1;) {
+        sunset_remnant *d = &out->v[i - 1], *u = &out->v[i];
+        sunset_lang lang = sunset_lang_for_path(u->path);
+        const char *t;
+        if (d->file || u->file || d->action != SUNSET_ACT_DOC || u->action == SUNSET_ACT_DOC || u->line <= d->end_line ||
+            !all_ctx(c->res, d, SUNSET_CTX_COMMENT) || !(t = file_text(c, u->path, &text, &tried)) ||
+            !comment_lines(t, lang, d->line, u->line - 1))
+            continue;
+        uint32_t floor = i - 1 > first ? out->v[i - 2].end_line : 0;
+        drop_evidence(d); /* "only in comments" no longer holds of the unit */
+        if (!merge_into(c, out, u, d, ATTACHED_WHY)) rc = -1;
+        sunset_remnant *m = &out->v[i - 1]; /* u, now where d was */
+        m->attached = true;
+        while (rc == 0 && m->line > floor + 1 && m->line > 1 && comment_lines(t, lang, m->line - 1, m->line - 1))
+            m->line--; /* the comment block from its first line */
+        if (rc == 0 && m->action == SUNSET_ACT_DELETE && strncmp(m->fix, "delete line", 11) == 0) rc = refix(m);
+        /* the unit may now touch the code remnant before it: one edit (one_edit) */
+        if (rc == 0 && i - 1 > first && rem_one_edit(c->res, m - 1, m) && !merge_into(c, out, m - 1, m, NULL)) rc = -1;
+    }
+    sb_free(&text);
+    return rc;
 }
 
 /* Does the code remnant m, the whole body of a block, take its header (and a CMake if()'s
