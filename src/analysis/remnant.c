@@ -1037,8 +1037,11 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
         }
         if (rem_merge_overlap(c, out, first)) return -1;
     }
-    if (users_keep(c, out, first) || scope_follows(c, out, first) || rem_attach_text(c, out, first)) return -1;
-    if (rem_block_ranges(c, out, first)) return -1;
+    bool failed = users_keep(c, out, first) || scope_follows(c, out, first) || rem_attach_text(c, out, first) ||
+                  rem_block_ranges(c, out, first);
+    sb_free(&c->text); /* the file's text, read by the range passes */
+    c->text_tried = false;
+    if (failed) return -1;
     uint32_t last = 0;
     for (size_t i = a; i < b; i++) last = F[i].span.end_line > last ? F[i].span.end_line : last;
     rem_path_remnants(c, out, first, last);
@@ -1048,7 +1051,7 @@ static int build_file(build_ctx *c, sunset_remnants *out, size_t a, size_t b) {
 int sunset_remnants_build(const sunset_result *res, const sunset_ruleset *rs, const rm_plan *plan,
                           rm_chain_writer write, sunset_remnants *out) {
     memset(out, 0, sizeof *out);
-    build_ctx c = {res, rs, plan, write, sunset_re_match_data(1)};
+    build_ctx c = {.res = res, .rs = rs, .plan = plan, .write = write, .md = sunset_re_match_data(1)};
     if (!c.md) return -1;
     int rc = 0;
     for (size_t a = 0; a < res->n_findings && !rc;) {

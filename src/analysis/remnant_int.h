@@ -15,6 +15,10 @@ typedef struct build_ctx {
     const rm_plan *plan;
     rm_chain_writer write;
     pcre2_match_data *md;
+    /* the text of the file being built, for the range passes (remnant_ranges.c file_text):
+     * read on first need, once for all of them; build_file frees it after the file */
+    sb text;
+    bool text_tried;
 } build_ctx;
 
 /* remnant.c */

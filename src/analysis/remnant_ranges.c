@@ -42,6 +42,20 @@ static bool merge_into(build_ctx *c, sunset_remnants *out, sunset_remnant *a, su
     return true;
 }
 
+/* b merged into a, or a into b when a is a delete and b a migrate (the live one absorbs the
+ * other: the unit goes only with its consumer); the survivor at a's place. why when the
+ * actions differed (or always_why). false on OOM. */
+static bool merge_live_first(build_ctx *c, sunset_remnants *out, sunset_remnant *a, sunset_remnant *b,
+                             bool always_why) {
+    bool flip = a->action == SUNSET_ACT_DELETE && b->action == SUNSET_ACT_MIGRATE;
+    bool differ = a->action != b->action;
+    if (flip) {
+        sunset_remnant t = *a;
+        *a = *b, *b = t;
+    }
+    return merge_into(c, out, a, b, (always_why && differ) || flip ? OVERLAP_WHY : NULL);
+}
+
 /* Two code remnants whose lines overlap (a CMake list taken whole, lines 18-39, and one of its
  * entries' own remnant, line 38) are one edit: remnants never ask contradictory actions of one
  * line. The unit is migrate when either is (something in it stays live: it goes only with its
@@ -51,12 +65,7 @@ int rem_merge_overlap(build_ctx *c, sunset_remnants *out, size_t first) {
         sunset_remnant *b = &out->v[out->n - 1], *a = b - 1;
         if (a->file || b->file || b->line > a->end_line || a->action == SUNSET_ACT_DOC || b->action == SUNSET_ACT_DOC)
             return 0;
-        bool flip = a->action == SUNSET_ACT_DELETE && b->action == SUNSET_ACT_MIGRATE;
-        if (flip) { /* the live one absorbs the other */
-            sunset_remnant t = *a;
-            *a = *b, *b = t;
-        }
-        if (!merge_into(c, out, a, b, flip || a->action != b->action ? OVERLAP_WHY : NULL)) return -1;
+        if (!merge_live_first(c, out, a, b, true)) return -1;
     }
     return 0;
 }
@@ -77,21 +86,24 @@ static bool comment_lines(const char *text, sunset_lang lang, uint32_t a, uint32
     return true;
 }
 
-/* The file's text under the result's root, read once per file (text->s NULL when unreadable). */
-static const char *file_text(build_ctx *c, const char *path, sb *text, bool *tried) {
-    if (!*tried) {
-        *tried = true;
+/* The text of the file being built (path), under the result's root: read once for all the
+ * range passes (c->text, freed by build_file); NULL when unreadable. */
+static const char *file_text(build_ctx *c, const char *path) {
+    if (!c->text_tried) {
+        c->text_tried = true;
         sb full = {0};
         if (c->res->root && strcmp(c->res->root, "-")) sb_printf(&full, "%s/", c->res->root);
         sb_puts(&full, path);
-        if (full.oom || read_file_sb(full.s, 0, text)) sb_free(text);
+        if (full.oom || read_file_sb(full.s, 0, &c->text)) sb_free(&c->text);
         sb_free(&full);
     }
-    return text->s;
+    return c->text.s;
 }
 
-/* A deletion's hint over its lines, "delete lines A-B", after its range grew; -1 on OOM. */
+/* A deletion's hint over its lines, "delete lines A-B", after its range grew (a remnant whose
+ * hint is another's, or that is no deletion, keeps its own); -1 on OOM. */
 static int refix(sunset_remnant *m) {
+    if (m->action != SUNSET_ACT_DELETE || strncmp(m->fix, "delete line", 11) != 0) return 0;
     sb fix = {0};
     sb_puts(&fix, "delete ");
     rem_line_range(&fix, m->line, m->end_line);
@@ -290,8 +302,6 @@ static bool checks_decl(const sunset_result *res, const char *text, const sunset
  * file header, a section comment) stays a text edit, as does one above code that names no
  * mechanism (it has no remnant). */
 int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
-    sb text = {0};
-    bool tried = false;
     int rc = 0;
     for (size_t i = out->n; c->plan && rc == 0 && i-- > first + 1;) {
         sunset_remnant *u = &out->v[i - 1], *d = &out->v[i];
@@ -302,7 +312,7 @@ int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
         if (in_statement(c->res, u, d)) {
             for (size_t k = 0; k < d->n_findings; k++)
                 if (c->res->findings[d->findings[k]].stmt.end_line > e) e = c->res->findings[d->findings[k]].stmt.end_line;
-        } else if (!(t = file_text(c, u->path, &text, &tried)) || !checks_decl(c->res, t, u, d, &e, &why)) {
+        } else if (!(t = file_text(c, u->path)) || !checks_decl(c->res, t, u, d, &e, &why)) {
             if (why.oom) rc = -1;
             continue;
         }
@@ -311,14 +321,14 @@ int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
         sb_free(&why);
         if (e > u->end_line) u->end_line = e; /* the statement whole */
         u->attached = true;
-        if (rc == 0 && u->action == SUNSET_ACT_DELETE && strncmp(u->fix, "delete line", 11) == 0) rc = refix(u);
+        if (rc == 0) rc = refix(u);
     }
     for (size_t i = out->n; c->plan && rc == 0 && i-- > first + 1;) {
         sunset_remnant *d = &out->v[i - 1], *u = &out->v[i];
         sunset_lang lang = sunset_lang_for_path(u->path);
         const char *t;
         if (d->file || u->file || d->action != SUNSET_ACT_DOC || u->action == SUNSET_ACT_DOC || u->line <= d->end_line ||
-            !all_ctx(c->res, d, SUNSET_CTX_COMMENT) || !(t = file_text(c, u->path, &text, &tried)) ||
+            !all_ctx(c->res, d, SUNSET_CTX_COMMENT) || !(t = file_text(c, u->path)) ||
             !comment_lines(t, lang, d->line, u->line - 1))
             continue;
         uint32_t floor = i - 1 > first ? out->v[i - 2].end_line : 0;
@@ -328,11 +338,10 @@ int rem_attach_text(build_ctx *c, sunset_remnants *out, size_t first) {
         m->attached = true;
         while (rc == 0 && m->line > floor + 1 && m->line > 1 && comment_lines(t, lang, m->line - 1, m->line - 1))
             m->line--; /* the comment block from its first line */
-        if (rc == 0 && m->action == SUNSET_ACT_DELETE && strncmp(m->fix, "delete line", 11) == 0) rc = refix(m);
+        if (rc == 0) rc = refix(m);
         /* the unit may now touch the code remnant before it: one edit (one_edit) */
         if (rc == 0 && i - 1 > first && rem_one_edit(c->res, m - 1, m) && !merge_into(c, out, m - 1, m, NULL)) rc = -1;
     }
-    sb_free(&text);
     return rc;
 }
 
@@ -410,10 +419,9 @@ static bool takes_statement(const char *text, const sunset_remnant *m, uint32_t 
 int rem_block_ranges(build_ctx *c, sunset_remnants *out, size_t first) {
     sunset_lang lang = out->n > first ? sunset_lang_for_path(out->v[first].path) : SUNSET_LANG_NONE;
     if (!c->plan || (lang != SUNSET_LANG_CMAKE && lang != SUNSET_LANG_PYTHON && lang != SUNSET_LANG_CPP)) return 0;
-    sb text = {0};
-    bool tried = false, changed = true;
+    bool changed = true;
     int rc = 0;
-    const char *t = file_text(c, out->v[first].path, &text, &tried);
+    const char *t = file_text(c, out->v[first].path);
     while (t && changed && rc == 0) {
         changed = false;
         for (size_t i = first; i < out->n && rc == 0; i++) {
@@ -424,22 +432,15 @@ int rem_block_ranges(build_ctx *c, sunset_remnants *out, size_t first) {
                 !(lang == SUNSET_LANG_CPP ? takes_statement(t, m, &a) : takes_header(t, lang, m, &a, &z)))
                 continue;
             m->line = a, m->end_line = z, changed = true;
-            if (m->action == SUNSET_ACT_DELETE && strncmp(m->fix, "delete line", 11) == 0) rc = refix(m);
+            rc = refix(m);
             while (rc == 0 && i > first && !out->v[i - 1].file && out->v[i - 1].action != SUNSET_ACT_DOC &&
                    out->v[i - 1].end_line + 1 >= m->line) {
-                sunset_remnant *p = &out->v[i - 1];
-                bool flip = p->action == SUNSET_ACT_DELETE && m->action == SUNSET_ACT_MIGRATE;
-                if (flip) {
-                    sunset_remnant tmp = *p;
-                    *p = *m, *m = tmp;
-                }
-                if (!merge_into(c, out, p, m, flip ? OVERLAP_WHY : NULL)) rc = -1;
+                if (!merge_live_first(c, out, &out->v[i - 1], m, false)) rc = -1;
                 m = &out->v[--i];
-                if (rc == 0 && m->action == SUNSET_ACT_DELETE && strncmp(m->fix, "delete line", 11) == 0) rc = refix(m);
+                if (rc == 0) rc = refix(m);
             }
         }
     }
-    sb_free(&text);
     return rc;
 }
 
