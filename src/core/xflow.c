@@ -311,9 +311,6 @@ static const char *statement_at(const char *p, const char *end, sb *out) {
     return p;
 }
 
-/* The start of the first line after p whose first byte past blanks is 'f' or 'i' (one that
- * could start an import statement), or end: the newlines found 16 bytes at a time with SSE2,
- * not by a memchr per line (every line of every Python module of the scan). */
 /* The end of the spaces and tabs from q (a line's indentation), 16 bytes at a time with SSE2. */
 static inline const char *blanks_end(const char *q, const char *end) {
 #ifdef __SSE2__
@@ -334,6 +331,9 @@ static inline bool candidate_line(const char *l, const char *end) {
     return q < end && (*q == 'f' || *q == 'i');
 }
 
+/* The start of the first line after p whose first byte past blanks is 'f' or 'i' (one that
+ * could start an import statement), or end: the newlines found 16 bytes at a time with SSE2,
+ * not by a memchr per line (every line of every Python module of the scan). */
 static const char *next_candidate(const char *p, const char *end) {
 #ifdef __SSE2__
     const __m128i nl = _mm_set1_epi8('\n');
