@@ -228,7 +228,14 @@ static struct name_slot *slot_for(clause_index *ix, const char *name, size_t n, 
     }
 }
 
+static inline unsigned name_bit(const char *name, size_t n) {
+    unsigned char first = n ? (unsigned char)name[0] : 0, last = n ? (unsigned char)name[n - 1] : 0;
+    return ((unsigned)n * 131u + first * 31u + last) & 4095u;
+}
+
 struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n) {
+    unsigned b = name_bit(name, n);
+    if (!((ix->name_bits[b / 64] >> (b % 64)) & 1)) return NULL;
     return slot_for((clause_index *)ix, name, n, false);
 }
 
@@ -277,6 +284,8 @@ int rules_index_build(sunset_ruleset *rs) {
                         for (size_t n = 0; n < c->main.n_names; n++) {
                             const char *nm = c->main.names[n];
                             struct name_slot *s = slot_for(ix, nm, strlen(nm), true);
+                            unsigned b = name_bit(nm, strlen(nm));
+                            ix->name_bits[b / 64] |= 1ull << (b % 64);
                             if (!s->name) {
                                 s->name = nm;
                                 s->clauses = VEC_INIT(clause *);

@@ -556,6 +556,15 @@ int ld_regex_list(loader *L, const cJSON *arr, const char *field, vec *out) {
     return 0;
 }
 
+int ld_regex_lits(loader *L, const cJSON *arr, vec *out) {
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        relit *rl = relit_new(it->valuestring, strlen(it->valuestring), 0);
+        if (!vec_push(out, &rl)) return relit_free(rl), ld_oom(L);
+    }
+    return 0;
+}
+
 static char *dup_string_field(loader *L, const cJSON *o, const char *field, bool required) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
     if (!v) {

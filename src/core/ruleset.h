@@ -94,6 +94,9 @@ typedef struct clause_index {
     /* open-addressing hash: name -> list of clause * with that exact name */
     struct name_slot { const char *name; vec clauses; } *slots;
     size_t n_slots;
+    /* a bit per hashed (length, first byte, last byte) of the names: most tokens are no name,
+     * and this rules them out before hashing them whole */
+    uint64_t name_bits[64];
     struct pcre2_real_code_8 *any_re;    /* alternation of the regexes in `all`; NULL = try each */
     struct relit *any_lit;               /* literals every match of any_re holds; NULL: none known */
 } clause_index;

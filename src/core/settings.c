@@ -425,12 +425,9 @@ int ld_settings(loader *L, const cJSON *s) {
     /* regexes matched against each of the first lines (engine.c): a generator writes its
      * marker as a header comment, so a mention further down or inside prose is not one */
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
-    if (gm && ld_regex_list(L, gm, "generated_markers", &L->rs->generated_markers)) return -1;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, gm) { /* each marker's literals, parallel to the regexes */
-        relit *rl = relit_new(m->valuestring, strlen(m->valuestring), 0);
-        if (!vec_push(&L->rs->generated_lits, &rl)) return relit_free(rl), ld_oom(L);
-    }
+    if (gm && (ld_regex_list(L, gm, "generated_markers", &L->rs->generated_markers) ||
+               ld_regex_lits(L, gm, &L->rs->generated_lits)))
+        return -1;
     return 0;
 }
 
