@@ -126,6 +126,14 @@ static void one_literal_by_anchor(void **state) {
     assert_true(prefilter_match(pf, "xabcde@y", 8));
     assert_false(prefilter_match(pf, "xabcd@@", 7));
     prefilter_free(pf);
+    /* a long literal keyed by its rarest run (its end here), found wherever it starts */
+    const char *runs[] = {"eeeeeeeeeeeeeeeeeeQJZ", "tttttttttt"};
+    pf = prefilter_new(runs, 2);
+    assert_non_null(pf);
+    found_at_every_offset(pf, runs[0]);
+    found_at_every_offset(pf, runs[1]);
+    assert_false(prefilter_match(pf, "eeeeeeeeeeeeeeeeeeQJ eeeeeeeeeeeeeeeeeQJZ", 41));
+    prefilter_free(pf);
     /* two literals sharing the anchor byte with different bytes after it */
     const char *two[] = {" PE,", " PR;"};
     pf = prefilter_new(two, 2);
