@@ -66,6 +66,12 @@
 ; deep nesting would hit the match limit: that is why @kwarg.name takes its callee from the
 ; enclosing @call.args rather than from its own pattern. Comments before a def's first
 ; statement belong to the def, not to its block, so only the module needs `(comment)*`.
+;
+; A step with children that names its node type is analysed at init over every parse state
+; that type can occur in (`block` ~14M instructions, `expression_statement` ~12M, `call` ~10M);
+; a wildcard `(_ ...)` is not analysed at all. So where the field alone fixes the node type
+; (a class's or function's `body:` is always a `block`: node-types.json of the grammar), the
+; step is written `(_ ...)`: the same matches, a fifth less to compile.
 
 ; ---- imports
 (import_statement
@@ -104,7 +110,7 @@
 (function_definition
   name: (identifier) @def.name @ident.definition) @def.function
 (class_definition
-  body: (block [
+  body: (_ [
     (function_definition) @def.method
     (decorated_definition definition: (function_definition) @def.method)]))
 
@@ -138,9 +144,9 @@
   (string_content) @string.content) @string
 (module . (comment)* . (expression_statement
   [(string) (concatenated_string (string) @docstring)] @docstring))
-(class_definition body: (block . (expression_statement
+(class_definition body: (_ . (expression_statement
   [(string) (concatenated_string (string) @docstring)] @docstring)))
-(function_definition body: (block . (expression_statement
+(function_definition body: (_ . (expression_statement
   [(string) (concatenated_string (string) @docstring)] @docstring)))
 (comment) @comment
 
