@@ -299,7 +299,7 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
 static bool string_name(hset *names, ctoks *out, const char *s, size_t n, uint32_t line) {
     cstr cs = {ix_string_name(s, n), line};
     if (!cs.h) return true;
-    ix_hset_add(names, cs.h);
+    ix_hset_add_nz(names, cs.h);
     return vec_push(&out->strs, &cs);
 }
 
@@ -384,7 +384,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
                 continue;
             }
             e = ix_id_end(e, end);
-            if (e - p >= 3) ix_hset_add(names, ix_name_hash_in(p, (size_t)(e - p), end));
+            if (e - p >= 3) ix_hset_add_nz(names, ix_name_hash_in(p, (size_t)(e - p), end));
             id = true;
             mark = ct_keyword(p, (size_t)(e - p));
             break;
@@ -903,7 +903,7 @@ static bool cpp_scopes(ix_file *f, const ctoks *toks, const char *end) {
     for (size_t k = 0; ok && k < toks->n; k++) {
         const ctok *t = &toks->v[k];
         if (t->n < 3 || at[t->line] || !ct_id(t) || reg_use_arg(f, t)) continue;
-        ix_hset_add(&out, ix_name_hash_in(t->s, t->n, end));
+        ix_hset_add_nz(&out, ix_name_hash_in(t->s, t->n, end));
     }
     for (size_t i = 0; ok && i < toks->strs.n; i++) {
         const cstr *cs = &VEC_AT(&toks->strs, cstr, i);

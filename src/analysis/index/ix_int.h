@@ -96,10 +96,14 @@ static inline size_t ix_count_nl(const char *p, const char *end) {
     return n;
 }
 
-/* An open-addressing set of name hashes, local to one file. */
+/* An open-addressing set of name hashes, local to one file. Its slot is a value's top bits
+ * (`shift` = 64 - log2 cap, kept so that an add shifts instead of counting cap's zeros), and
+ * `room` the members it takes before it doubles (half of cap): the lexers add every
+ * identifier of the tree. All zero is the empty set. */
 typedef struct hset {
     uint64_t *slots;
-    size_t cap, n;
+    size_t cap, n, room;
+    unsigned shift;
     bool oom;
 } hset;
 
@@ -153,23 +157,25 @@ static inline uint64_t ix_name_hash_in(const char *s, size_t n, const char *end)
 /* The slot is the value's top bits, so the slots hold the set nearly in ascending order
  * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
  * array is then one insertion pass, not a general sort (ix_hset_sorted). */
-static inline size_t ix_hset_slot(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
+static inline size_t ix_hset_slot(const hset *h, uint64_t v) { return (size_t)(v >> h->shift); }
 
-/* Make room for one more member (doubling, at most half full); sets h->oom on failure. */
+/* Make room for one more member (doubling, at most half full; the first room is small: most
+ * sets, a Python class's, hold a few dozen names, and every slot is zeroed and read back when
+ * sorted); sets h->oom on failure. */
 void ix_hset_grow(hset *h);
 /* An empty set's slots, about `slots` of them (a power of two), when that is more than the
  * first growth gives: growing to a file's final size rehashed every member at each step.
  * False on OOM. */
 bool ix_hset_reserve(hset *h, size_t slots);
 
-/* Inline: the lexers add every identifier of the tree, most of them already members. */
-static inline void ix_hset_add(hset *h, uint64_t v) {
-    if ((h->n + 1) * 2 > h->cap) {
+/* Add v, never 0 (0 marks an empty slot: every name hash is nonzero). Inline: the lexers add
+ * every identifier of the tree, most of them already members. */
+static inline void ix_hset_add_nz(hset *h, uint64_t v) {
+    if (h->n >= h->room) {
         ix_hset_grow(h);
         if (h->oom) return;
     }
-    if (!v) v = 1; /* 0 marks an empty slot */
-    size_t k = ix_hset_slot(v, h->cap);
+    size_t k = ix_hset_slot(h, v);
     while (h->slots[k]) {
         if (h->slots[k] == v) return;
         k = (k + 1) & (h->cap - 1);
@@ -177,6 +183,9 @@ static inline void ix_hset_add(hset *h, uint64_t v) {
     h->slots[k] = v;
     h->n++;
 }
+
+/* Add any value (0 is stored as 1). */
+static inline void ix_hset_add(hset *h, uint64_t v) { ix_hset_add_nz(h, v ? v : 1); }
 
 /* The key of (name hash h, scope) in ix_file.attr: scope -1 outside top-level classes, -2 the
  * whole file, else a class's index. */
@@ -186,7 +195,7 @@ static inline uint64_t ix_attr_key(uint64_t h, long scope) {
 
 /* names of 3 bytes or more */
 static inline void ix_hset_name(hset *h, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
+    if (n >= 3) ix_hset_add_nz(h, ix_name_hash(s, n));
 }
 /* The set's members as an ascending array (*out owned by the caller; NULL when empty);
  * the set is left as it was. Returns false on OOM. */

@@ -19,33 +19,43 @@ const unsigned char ix_char_class[256] = {
     ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
 
-bool ix_hset_reserve(hset *h, size_t slots) {
-    if (h->cap || slots <= 256) return true;
-    size_t cap = 256;
-    while (cap < slots && cap < ((size_t)1 << 20)) cap *= 2;
-    h->slots = sunset_calloc(cap, sizeof *h->slots);
-    if (!h->slots) return false;
+/* The first capacity of a set that grows from empty: a Python class's names, a CMake file's,
+ * fit it or one doubling (256 slots, 2 KB zeroed and read back per class, were most of the
+ * slots the index ever sorted). */
+#define HSET_FIRST 64
+
+/* Empty slots, cap of them (a power of two), for h: false on OOM. */
+static bool hset_alloc(hset *h, size_t cap) {
+    uint64_t *s = sunset_calloc(cap, sizeof *s);
+    if (!s) return false;
+    h->slots = s;
     h->cap = cap;
+    h->room = cap / 2;
+    h->shift = 64u - (unsigned)__builtin_ctzll(cap);
     return true;
 }
 
+bool ix_hset_reserve(hset *h, size_t slots) {
+    if (h->cap || slots <= HSET_FIRST) return true;
+    size_t cap = HSET_FIRST;
+    while (cap < slots && cap < ((size_t)1 << 20)) cap *= 2;
+    return hset_alloc(h, cap);
+}
+
 void ix_hset_grow(hset *h) {
-    if (h->oom || (h->n + 1) * 2 <= h->cap) return;
-    size_t cap = h->cap ? h->cap * 2 : 256;
-    uint64_t *s = sunset_calloc(cap, sizeof *s);
-    if (!s) {
+    if (h->oom || h->n < h->room) return;
+    hset old = *h;
+    if (!hset_alloc(h, old.cap ? old.cap * 2 : HSET_FIRST)) {
         h->oom = true;
         return;
     }
-    for (size_t i = 0; i < h->cap; i++) {
-        if (!h->slots[i]) continue;
-        size_t k = ix_hset_slot(h->slots[i], cap);
-        while (s[k]) k = (k + 1) & (cap - 1);
-        s[k] = h->slots[i];
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!old.slots[i]) continue;
+        size_t k = ix_hset_slot(h, old.slots[i]);
+        while (h->slots[k]) k = (k + 1) & (h->cap - 1);
+        h->slots[k] = old.slots[i];
     }
-    sunset_free(h->slots);
-    h->slots = s;
-    h->cap = cap;
+    sunset_free(old.slots);
 }
 
 uint64_t ix_string_name(const char *s, size_t n) {

@@ -45,15 +45,15 @@ typedef struct pybare {
 } pybare;
 
 static inline void py_name(pyctx *c, const char *s, size_t n) {
-    if (n >= 2) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
+    if (n >= 2) ix_hset_add_nz(c->names, ix_name_hash_in(s, n, c->end));
 }
 
 /* Identifier t[i] of a line: a name, and a bare one unless it follows '.' (an attribute). */
 static inline void py_id(pyctx *c, const tok *t, size_t i) {
     if (t[i].n < 2) return;
     uint64_t h = ix_name_hash_in(t[i].s, t[i].n, c->end);
-    ix_hset_add(c->names, h);
-    if (!(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.')) ix_hset_add(c->bare, h);
+    ix_hset_add_nz(c->names, h);
+    if (!(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.')) ix_hset_add_nz(c->bare, h);
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -262,8 +262,8 @@ static void py_line_names(pyctx *c, const tok *t, size_t n) {
         else if (t[i].kind == TK_STR && !docstring) {
             uint64_t h = ix_string_name(t[i].s, t[i].n);
             if (h) {
-                ix_hset_add(c->names, h);
-                ix_hset_add(c->bare, h); /* __all__ = ["core"] */
+                ix_hset_add_nz(c->names, h);
+                ix_hset_add_nz(c->bare, h); /* __all__ = ["core"] */
             }
             if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
                 !ix_word_push(c->a, &c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
@@ -320,10 +320,10 @@ static bool file_names(ix_file *f, hset *names) {
         sets += cl->n_names > 0;
     }
     if (sets > 8) { /* a merge per class would be quadratic */
-        for (size_t i = 0; i < f->n_outside; i++) ix_hset_add(names, f->outside[i]);
+        for (size_t i = 0; i < f->n_outside; i++) ix_hset_add_nz(names, f->outside[i]);
         for (size_t k = 0; k < f->classes.n; k++) {
             const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
-            for (size_t i = 0; i < cl->n_names; i++) ix_hset_add(names, cl->names[i]);
+            for (size_t i = 0; i < cl->n_names; i++) ix_hset_add_nz(names, cl->names[i]);
         }
         return !names->oom;
     }
@@ -401,7 +401,7 @@ static bool py_string_tok(vec *toks, const char *q, const char *end, const char 
 static bool hset_has(const hset *h, uint64_t v) {
     if (!h->cap) return false;
     if (!v) v = 1;
-    for (size_t k = ix_hset_slot(v, h->cap); h->slots[k]; k = (k + 1) & (h->cap - 1))
+    for (size_t k = ix_hset_slot(h, v); h->slots[k]; k = (k + 1) & (h->cap - 1))
         if (h->slots[k] == v) return true;
     return false;
 }
