@@ -955,7 +955,7 @@ int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, 
         for (size_t i = 0; i < role_names[r]->n; i++)
             toks.role_lens |= (uint64_t)1 << (strlen(VEC_AT(role_names[r], const char *, i)) & 63);
     toks.stem_n = toks.roles->flag_stem ? strlen(toks.roles->flag_stem) : SIZE_MAX;
-    if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
+    if (!ix_hset_reserve(names, len / 48)) return -1; /* a slot per 48 bytes: the real Paddle tree's C/C++ has a distinct name per 92 */
     bool ok = ct_reserve(&toks, len) && cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) &&
               class_uses(f, &toks) && op_runs(f, a, d, len) && cpp_scopes(f, &toks, d + len);
     sunset_free(toks.v);
