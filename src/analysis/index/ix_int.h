@@ -77,20 +77,30 @@ static inline const char *ix_find3(const char *p, const char *end, char a, char 
     return p;
 }
 
-/* The number of '\n' bytes in [p, end): 16 at a time with SSE2, in byte counters summed
- * every 255 blocks (every file's line count is a pass over all of its bytes; memchr per line
- * was a call per 40 bytes). */
+/* The number of '\n' bytes in [p, end): 64 at a time with SSE2 (four blocks of 16 a step: the
+ * loop's own count and compare were half of a one-block step), in byte counters summed every
+ * 252 blocks (every file's line count is a pass over all of its bytes; memchr per line was a
+ * call per 40 bytes). */
 static inline size_t ix_count_nl(const char *p, const char *end) {
     size_t n = 0;
 #ifdef __SSE2__
     const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    while (end - p >= 16) {
-        __m128i acc = zero;
-        for (int k = 0; k < 255 && end - p >= 16; k++, p += 16)
-            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+#define IX_NL_AT(o) _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (o))), nl)
+    while (end - p >= 64) {
+        __m128i acc = zero; /* each byte lane counts up to 4 a step, 63 steps: at most 252 */
+        for (int k = 0; k < 63 && end - p >= 64; k++, p += 64) {
+            __m128i a = _mm_add_epi8(IX_NL_AT(0), IX_NL_AT(16)), b = _mm_add_epi8(IX_NL_AT(32), IX_NL_AT(48));
+            acc = _mm_sub_epi8(acc, _mm_add_epi8(a, b));
+        }
         __m128i sum = _mm_sad_epu8(acc, zero); /* two 16-bit sums, in lanes 0 and 4 */
         n += (size_t)_mm_extract_epi16(sum, 0) + (size_t)_mm_extract_epi16(sum, 4);
     }
+    while (end - p >= 16) {
+        __m128i sum = _mm_sad_epu8(_mm_sub_epi8(zero, IX_NL_AT(0)), zero);
+        n += (size_t)_mm_extract_epi16(sum, 0) + (size_t)_mm_extract_epi16(sum, 4);
+        p += 16;
+    }
+#undef IX_NL_AT
 #endif
     for (; p < end; p++) n += *p == '\n';
     return n;
