@@ -117,9 +117,19 @@ typedef struct hset {
     bool oom;
 } hset;
 
-/* The name hash (sunset_index_name_hash), inline for the lexers: a word at a time with a
- * final avalanche, since the set takes its slot from the low bits. Never 0 (0 marks an
- * empty slot). It lives only in memory, so its values may change between versions. */
+/* The last step of the name hash: the final word multiplied in, whose product's top bits
+ * (the set's slot) depend on every bit of it, folded onto the low ones for the tables that
+ * take their slot from those (index.c's paths, removable/'s classes). A second multiply
+ * and shift, a quarter of a short name's hash, added nothing the slots read. Never 0. */
+static inline uint64_t ix_hash_last(uint64_t h, uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h ? h : 1;
+}
+
+/* The name hash (sunset_index_name_hash), inline for the lexers: a word at a time. Never 0
+ * (0 marks an empty slot). It lives only in memory (and in the content cache, whose
+ * namespace covers the binary), so its values may change between versions. */
 static inline uint64_t ix_name_hash(const char *s, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ ((uint64_t)n * 0xff51afd7ed558ccdull);
     for (; n >= 8; s += 8, n -= 8) {
@@ -130,11 +140,7 @@ static inline uint64_t ix_name_hash(const char *s, size_t n) {
     }
     uint64_t w = 0;
     for (size_t i = 0; i < n; i++) w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 32;
-    return h ? h : 1;
+    return ix_hash_last(h, w);
 }
 
 /* The same hash of a name inside a buffer that ends at `end`: when 8 bytes can be read from
@@ -157,11 +163,7 @@ static inline uint64_t ix_name_hash_in(const char *s, size_t n, const char *end)
     uint64_t w;
     memcpy(&w, t, 8);
     w &= ~0ull >> (64 - 8 * tail); /* little-endian: the name's bytes are the low ones */
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 32;
-    return h ? h : 1;
+    return ix_hash_last(h, w);
 }
 
 /* The slot is the value's top bits, so the slots hold the set nearly in ascending order

@@ -49,7 +49,7 @@ static inline void py_name(pyctx *c, const char *s, size_t n) {
 }
 
 /* Identifier t[i] of a line: a name, and a bare one unless it follows '.' (an attribute). */
-static inline void py_id(pyctx *c, const tok *t, size_t i) {
+__attribute__((always_inline)) static inline void py_id(pyctx *c, const tok *t, size_t i) {
     if (t[i].n < 2) return;
     uint64_t h = ix_name_hash_in(t[i].s, t[i].n, c->end);
     ix_hset_add_nz(c->names, h);
