@@ -803,28 +803,52 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
     return !oom;
 }
 
-/* Each top-level class's first use in its own file outside its body (ix_class.used_at): an
- * identifier spelling its name, not after class/struct/friend/enum (a declaration), nor followed
- * by '::' at namespace level (an out-of-line member's definition). One walk over the tokens,
- * a brace stack telling namespace braces from others. */
+/* A class class_uses still looks for, its name's length taken once (not a strlen per class
+ * per identifier of that length). */
+typedef struct cwant {
+    ix_class *c;
+    uint32_t n;
+} cwant;
+
+/* Is tv[k], spelling class c's name, a use of it: outside its body, not after
+ * class/struct/friend/enum (a declaration), nor followed by '::' at namespace level (`other`:
+ * the open braces that are not a namespace's), nor a member's own name (Foo::Foo, Foo::~Foo)? */
+static bool class_use(const ctoks *toks, size_t k, const ix_class *c, size_t other) {
+    const ctok *tv = toks->v, *t = &tv[k];
+    if (t->line >= c->line && t->line <= c->end) return false;
+    if (k > 0 && (CT_IS(&tv[k - 1], "class") || CT_IS(&tv[k - 1], "struct") || CT_IS(&tv[k - 1], "friend") ||
+                  CT_IS(&tv[k - 1], "enum")))
+        return false;
+    if (!other && k + 1 < toks->n && tv[k + 1].n == 2 && tv[k + 1].s[0] == ':') return false;
+    if (k > 0 && tv[k - 1].n == 1 && tv[k - 1].s[0] == '~') return false;
+    return !(k > 1 && tv[k - 1].n == 2 && tv[k - 1].s[0] == ':' && ct_is(&tv[k - 2], c->name, t->n));
+}
+
+/* A bit per length (mod 64) of the names looked for: most identifiers skip the compare. */
+static uint64_t want_lens(const cwant *w, size_t n) {
+    uint64_t lens = 0;
+    for (size_t i = 0; i < n; i++) lens |= (uint64_t)1 << (w[i].n & 63);
+    return lens;
+}
+
+/* Each top-level class's first use in its own file outside its body (ix_class.used_at), as
+ * class_use tells. One walk over the tokens, a brace stack telling namespace braces from
+ * others; only the classes still looked for are compared, and the walk ends when none is. */
 static bool class_uses(ix_file *f, const ctoks *toks) {
     if (!f->classes.n) return true;
-    /* each name's length, once (not a strlen per class per identifier of that length), and a
-     * bit per length (mod 64): most identifiers skip the compare */
-    size_t *len = sunset_malloc(f->classes.n * sizeof *len);
-    if (!len) return false;
-    uint64_t lens = 0;
-    size_t left = 0; /* the classes still looked for: the walk ends when none is */
+    cwant *want = sunset_malloc(f->classes.n * sizeof *want);
+    if (!want) return false;
+    size_t left = 0;
     for (size_t i = 0; i < f->classes.n; i++) {
-        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-        len[i] = strlen(c->name);
-        lens |= (uint64_t)1 << (len[i] & 63);
-        left += c->top && !c->used_at;
+        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        if (c->top && !c->used_at) want[left++] = (cwant){c, (uint32_t)strlen(c->name)};
     }
+    uint64_t lens = want_lens(want, left);
     vec ns = VEC_INIT(bool);
     size_t other = 0; /* open braces that are not a namespace's */
     const ctok *tv = toks->v;
-    for (size_t k = 0; k < toks->n && left; k++) {
+    bool ok = true;
+    for (size_t k = 0; k < toks->n && left && ok; k++) {
         const ctok *t = &tv[k];
         /* a token's length first, its byte only for one of one byte or a class name's length:
          * most tokens are then passed without a load from the file's bytes */
@@ -832,11 +856,7 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
         if (t->s[0] == '{') {
             bool is_ns = (k >= 1 && CT_IS(&tv[k - 1], "namespace")) || (k >= 2 && CT_IS(&tv[k - 2], "namespace")) ||
                          (k >= 1 && CT_IS(&tv[k - 1], "extern"));
-            if (!vec_push(&ns, &is_ns)) {
-                vec_free(&ns);
-                sunset_free(len);
-                return false;
-            }
+            ok = vec_push(&ns, &is_ns) != NULL;
             other += !is_ns;
             continue;
         }
@@ -845,24 +865,21 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
             continue;
         }
         if (!ct_id(t) || !(lens >> (t->n & 63) & 1)) continue;
-        for (size_t i = 0; i < f->classes.n; i++) {
-            ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-            if (c->used_at || !c->top || len[i] != t->n || memcmp(c->name, t->s, t->n) != 0) continue;
-            if (t->line >= c->line && t->line <= c->end) continue;
-            if (k > 0 && (CT_IS(&tv[k - 1], "class") || CT_IS(&tv[k - 1], "struct") || CT_IS(&tv[k - 1], "friend") ||
-                          CT_IS(&tv[k - 1], "enum")))
+        for (size_t i = 0; i < left;) {
+            const cwant *w = &want[i];
+            if (w->n != t->n || w->c->name[0] != t->s[0] || memcmp(w->c->name, t->s, t->n) != 0 ||
+                !class_use(toks, k, w->c, other)) {
+                i++;
                 continue;
-            if (!other && k + 1 < toks->n && tv[k + 1].n == 2 && tv[k + 1].s[0] == ':') continue;
-            /* Foo::Foo(, Foo::~Foo(: a member's own name */
-            if (k > 0 && tv[k - 1].n == 1 && tv[k - 1].s[0] == '~') continue;
-            if (k > 1 && tv[k - 1].n == 2 && tv[k - 1].s[0] == ':' && ct_is(&tv[k - 2], c->name, t->n)) continue;
-            c->used_at = t->line;
-            left--;
+            }
+            w->c->used_at = t->line;
+            want[i] = want[--left]; /* found: the others' order does not matter */
+            lens = want_lens(want, left);
         }
     }
     vec_free(&ns);
-    sunset_free(len);
-    return true;
+    sunset_free(want);
+    return ok;
 }
 
 /* Is token t the argument of a link-time declaration (ix_file.reg_uses: USE_PASS(x) ...)? */
