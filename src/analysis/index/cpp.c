@@ -72,12 +72,13 @@ static inline bool ct_is(const ctok *t, const char *w, uint32_t n) { return t->n
 
 /* What a byte starts, for the first walk's dispatch: one table load instead of a chain of
  * comparisons per byte. */
-enum { CB_PUNCT, CB_NL, CB_BLANK, CB_ID, CB_DIGIT, CB_QUOTE, CB_SLASH, CB_HASH, CB_BSLASH, CB_COLON };
+enum { CB_PUNCT, CB_NL, CB_BLANK, CB_ID, CB_DIGIT, CB_QUOTE, CB_SLASH, CB_HASH, CB_BSLASH, CB_COLON, CB_BRACE, CB_SEMI, CB_PAREN };
 static const unsigned char cpp_byte[256] = {
     ['\n'] = CB_NL, [' '] = CB_BLANK, ['\t'] = CB_BLANK, ['\r'] = CB_BLANK, ['\f'] = CB_BLANK, ['\v'] = CB_BLANK,
     ['0'] = CB_DIGIT, ['1'] = CB_DIGIT, ['2'] = CB_DIGIT, ['3'] = CB_DIGIT, ['4'] = CB_DIGIT,
     ['5'] = CB_DIGIT, ['6'] = CB_DIGIT, ['7'] = CB_DIGIT, ['8'] = CB_DIGIT, ['9'] = CB_DIGIT,
     ['"'] = CB_QUOTE, ['\''] = CB_QUOTE, ['/'] = CB_SLASH, ['#'] = CB_HASH, ['\\'] = CB_BSLASH, [':'] = CB_COLON,
+    ['{'] = CB_BRACE, ['}'] = CB_BRACE, [';'] = CB_SEMI, ['('] = CB_PAREN,
     ['_'] = CB_ID,
     ['A'] = CB_ID, ['B'] = CB_ID, ['C'] = CB_ID, ['D'] = CB_ID, ['E'] = CB_ID, ['F'] = CB_ID, ['G'] = CB_ID,
     ['H'] = CB_ID, ['I'] = CB_ID, ['J'] = CB_ID, ['K'] = CB_ID, ['L'] = CB_ID, ['M'] = CB_ID, ['N'] = CB_ID,
@@ -179,10 +180,10 @@ static inline bool ct_mark(ctoks *t, size_t k) {
 
 /* namespace, class, struct: the identifiers the second walk acts on by name */
 static inline bool ct_keyword(const char *s, size_t n) {
-    switch (n) {
-    case 5: return memcmp(s, "class", 5) == 0 || memcmp(s, "const", 5) == 0;
-    case 6: return memcmp(s, "struct", 6) == 0;
-    case 9: return memcmp(s, "namespace", 9) == 0 || memcmp(s, "constexpr", 9) == 0;
+    switch (n) { /* the first byte before the compares: most identifiers of these lengths are none */
+    case 5: return s[0] == 'c' && (memcmp(s, "class", 5) == 0 || memcmp(s, "const", 5) == 0);
+    case 6: return s[0] == 's' && memcmp(s, "struct", 6) == 0;
+    case 9: return (s[0] == 'n' || s[0] == 'c') && (memcmp(s, "namespace", 9) == 0 || memcmp(s, "constexpr", 9) == 0);
     default: return false;
     }
 }
@@ -396,12 +397,21 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             bol = blank = false;
             if (e < end && *e == ':') e++;
             break;
+        case CB_BRACE: /* the punctuators the second walk acts on have classes of their own */
+            bol = blank = false;
+            mark = !out->skip;
+            break;
+        case CB_SEMI:
+            bol = blank = false;
+            mark = true;
+            break;
+        case CB_PAREN:
+            bol = blank = false;
+            if (prev_id && !prev_mark && !ct_mark(out, out->n - 1)) return false; /* the identifier before: a call */
+            break;
         default:
         punct:
             bol = blank = false;
-            mark = ((ch == '{' || ch == '}') && !out->skip) || ch == ';';
-            if (ch == '(' && prev_id && !prev_mark && !ct_mark(out, out->n - 1)) /* the identifier before: a call */
-                return false;
             break;
         }
         if ((mark && !ct_mark(out, out->n)) || !ct_push(out, p, (size_t)(e - p), line)) return false;
