@@ -160,10 +160,13 @@ static inline uint64_t ix_name_hash_in(const char *s, size_t n, const char *end)
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
         h ^= h >> 31;
     }
+    /* little-endian: the name's bytes are the low ones (a mask per tail length, not a shift
+     * computed per name) */
+    static const uint64_t low[8] = {0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff,
+                                    0xffffffffffffff};
     uint64_t w;
     memcpy(&w, t, 8);
-    w &= ~0ull >> (64 - 8 * tail); /* little-endian: the name's bytes are the low ones */
-    return ix_hash_last(h, w);
+    return ix_hash_last(h, w & low[tail]);
 }
 
 /* The slot is the value's top bits, so the slots hold the set nearly in ascending order
