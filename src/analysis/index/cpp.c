@@ -180,10 +180,10 @@ static inline bool ct_mark(ctoks *t, size_t k) {
 
 /* namespace, class, struct: the identifiers the second walk acts on by name */
 static inline bool ct_keyword(const char *s, size_t n) {
-    switch (n) { /* the first byte before the compares: most identifiers of these lengths are none */
-    case 5: return s[0] == 'c' && (memcmp(s, "class", 5) == 0 || memcmp(s, "const", 5) == 0);
-    case 6: return s[0] == 's' && memcmp(s, "struct", 6) == 0;
-    case 9: return (s[0] == 'n' || s[0] == 'c') && (memcmp(s, "namespace", 9) == 0 || memcmp(s, "constexpr", 9) == 0);
+    switch (n) {
+    case 5: return memcmp(s, "class", 5) == 0 || memcmp(s, "const", 5) == 0;
+    case 6: return memcmp(s, "struct", 6) == 0;
+    case 9: return memcmp(s, "namespace", 9) == 0 || memcmp(s, "constexpr", 9) == 0;
     default: return false;
     }
 }
