@@ -139,15 +139,13 @@ typedef struct cwrapper {
     const ctok *reg;  /* the registrar's call in the body */
 } cwrapper;
 
-static inline bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        ctok *nv = sunset_realloc(t->v, cap * sizeof *nv);
-        if (!nv) return false;
-        t->v = nv;
-        t->cap = cap;
-    }
-    t->v[t->n++] = (ctok){s, (uint32_t)n, line};
+/* Room for more tokens than t->cap (doubling; from 1024). False on OOM. */
+static bool ct_grow(ctoks *t) {
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    ctok *nv = sunset_realloc(t->v, cap * sizeof *nv);
+    if (!nv) return false;
+    t->v = nv;
+    t->cap = cap;
     return true;
 }
 
@@ -338,6 +336,10 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
     uint32_t line = 1;
     bool bol = true, blank = true;
     bool prev_id = false, prev_mark = false; /* the last token pushed: an identifier, marked */
+    /* the tokens' array, count and room in locals until the walk ends (out->n is set then):
+     * through out, each push reloaded them after the stores of the names set */
+    ctok *tv = out->v;
+    size_t tn = out->n, tcap = out->cap;
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
         const char *e = p + 1;
@@ -407,14 +409,20 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             break;
         case CB_PAREN:
             bol = blank = false;
-            if (prev_id && !prev_mark && !ct_mark(out, out->n - 1)) return false; /* the identifier before: a call */
+            if (prev_id && !prev_mark && !ct_mark(out, tn - 1)) return false; /* the identifier before: a call */
             break;
         default:
         punct:
             bol = blank = false;
             break;
         }
-        if ((mark && !ct_mark(out, out->n)) || !ct_push(out, p, (size_t)(e - p), line)) return false;
+        if (mark && !ct_mark(out, tn)) return false;
+        if (tn == tcap) {
+            if (!ct_grow(out)) return false;
+            tv = out->v;
+            tcap = out->cap;
+        }
+        tv[tn++] = (ctok){p, (uint32_t)(e - p), line};
         prev_id = id;
         prev_mark = mark;
         /* the space after a token, without a dispatch of its own (blanks change nothing) */
@@ -422,6 +430,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
         p = e;
     }
     if (!blank) f->blank = false; /* a local until here: a store per token was 3% of the lexer */
+    out->n = tn;
     return true;
 }
 
