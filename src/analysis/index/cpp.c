@@ -400,12 +400,9 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             if (e < end && *e == ':') e++;
             break;
         case CB_BRACE: /* the punctuators the second walk acts on have classes of their own */
-            bol = blank = false;
-            mark = !out->skip;
-            break;
         case CB_SEMI:
             bol = blank = false;
-            mark = true;
+            mark = ch == ';' || !out->skip;
             break;
         case CB_PAREN:
             bol = blank = false;

@@ -5,7 +5,9 @@
  * outside top-level class bodies and per class, and in tool lists the identifier-like strings.
  * A name goes into one set (outside, or the current top-level class's); the file's names are
  * their union, merged at the end. Bytes are dispatched by a table, a token's trailing spaces
- * skipped with it.
+ * skipped with it. A logical line is told at its first token: one py_line acts on (an import,
+ * a block's head, a module-level statement, a docstring) is stored and read whole; any other
+ * can only add names, and its tokens are named as they are lexed (pymode).
  */
 #include "analysis/index/ix_int.h"
 
