@@ -336,9 +336,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
     uint32_t line = 1;
     bool bol = true, blank = true;
     bool prev_id = false, prev_mark = false; /* the last token pushed: an identifier, marked */
-    /* the tokens' array, count and room in locals until the walk ends (out->n is set then):
-     * through out, each push reloaded them after the stores of the names set */
-    ctok *tv = out->v;
+    ctok *tv = out->v; /* in locals until the end (through out, reloaded after each names store) */
     size_t tn = out->n, tcap = out->cap;
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
@@ -400,9 +398,12 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             if (e < end && *e == ':') e++;
             break;
         case CB_BRACE: /* the punctuators the second walk acts on have classes of their own */
+            bol = blank = false;
+            mark = !out->skip;
+            break;
         case CB_SEMI:
             bol = blank = false;
-            mark = ch == ';' || !out->skip;
+            mark = true;
             break;
         case CB_PAREN:
             bol = blank = false;
@@ -422,8 +423,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
         tv[tn++] = (ctok){p, (uint32_t)(e - p), line};
         prev_id = id;
         prev_mark = mark;
-        /* the space after a token, without a dispatch of its own (blanks change nothing) */
-        while (e < end && *e == ' ') e++;
+        while (e < end && *e == ' ') e++; /* the space after a token, without a dispatch of its own */
         p = e;
     }
     if (!blank) f->blank = false; /* a local until here: a store per token was 3% of the lexer */
