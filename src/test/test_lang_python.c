@@ -494,6 +494,50 @@ static void test_string_statement(void **unused) {
                 "test_parallel_executor_mnist", 0, 0);
 }
 
+/* Parents (parent.c) asked in document order, out of it (a tuple target before the value's
+ * entries, then the next target), deep after shallow and back up to the module: each string's
+ * use and each binding's block is the one its real ancestors give. */
+static void test_parents_any_order(void **unused) {
+    fx f;
+    fx_open(&f, NULL);
+    assert_int_equal(fx_scan(&f, "import os\n"
+                                 "def f(a, b=2):\n"
+                                 "    p, q = g(a), 'k1'\n"
+                                 "    if a:\n"
+                                 "        s = d['k2']\n"
+                                 "    return h(b, ('k3' 'k4'), key='k5')\n"
+                                 "w = ['k6']\n"
+                                 "class C:\n"
+                                 "    t = 'k7' == v\n"),
+                     0);
+    const sunset_sink *s = &f.sink;
+    struct { const char *text; sunset_str_use use; int arg; } want[] = {
+        {"k1", SUNSET_USE_NONE, -1}, {"k2", SUNSET_USE_SUBSCRIPT, -1}, {"k3", SUNSET_USE_ARG, 1},
+        {"k4", SUNSET_USE_ARG, 1},   {"k5", SUNSET_USE_ARG, -1},       {"k6", SUNSET_USE_NONE, -1},
+        {"k7", SUNSET_USE_COMPARE, -1},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const rec *r = rec_find(s, REC_TEXT, 0, want[i].text);
+        assert_non_null(r);
+        assert_int_equal(r->use, want[i].use);
+        if (r->use == SUNSET_USE_ARG) assert_int_equal(r->arg, want[i].arg);
+    }
+    assert_int_equal(rec_find(s, REC_TEXT, 0, "k6")->stmt.line, 7); /* an assigned list's only entry */
+    struct { const char *target, *value; uint32_t line, end_line; } blocks[] = {
+        {"p", "g(a)", 3, 6}, {"q", "'k1'", 3, 6}, {"s", "d['k2']", 5, 5},
+        {"w", "['k6']", 1, 10}, {"t", "'k7'==v", 9, 9},
+    };
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
+        const rec *r = rec_get(s, REC_FACT, SUNSET_FACT_BIND, blocks[i].target, blocks[i].value);
+        assert_int_equal(r->block.line, blocks[i].line);
+        assert_int_equal(r->block.end_line, blocks[i].end_line);
+    }
+    const rec *b = rec_get(s, REC_FACT, SUNSET_FACT_BIND, "b", ANY); /* a default's parameter */
+    assert_int_equal(b->flags, SUNSET_FACT_PARAM);
+    assert_string_equal(b->section, "1");
+    fx_close(&f);
+}
+
 /* A second-pass fact: its context, its one-line span and its statement's lines. */
 static void check_second_pass(const rec *r, sunset_context ctx, uint32_t line, uint32_t col,
                               uint32_t end_col, uint32_t stmt_end) {
@@ -1653,6 +1697,7 @@ int main(void) {
         cmocka_unit_test(test_container_bindings),
         cmocka_unit_test(test_param_arg_bindings),
         cmocka_unit_test(test_string_statement),
+        cmocka_unit_test(test_parents_any_order),
         cmocka_unit_test(test_docstring_code),
         cmocka_unit_test(test_masked_blank_lines),
         cmocka_unit_test(test_commented_out_code),

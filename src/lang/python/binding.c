@@ -10,7 +10,7 @@
 
 /* The lines of the block (or module) holding node n: the region a re-binding holds. */
 static sunset_span block_of(scan_ctx *sc, TSNode n) {
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    for (TSNode p = py_parent(sc, n); !ts_node_is_null(p); p = py_parent(sc, p)) {
         const char *t = ts_node_type(p);
         if (!strcmp(t, "block") || !strcmp(t, "module")) return py_file_span(sc, py_node_span(p));
     }
@@ -95,7 +95,7 @@ static void emit_items(scan_ctx *sc, TSNode value, slice target) {
  * build()`) binds the target to element k of what it is, which only a function's `return
  * exe, prog` can say (core/flow.c). A target after a starred one binds nothing known. */
 static void emit_bind_target(scan_ctx *sc, TSNode node, TSNode value, slice target) {
-    TSNode pat = ts_node_parent(node);
+    TSNode pat = py_parent(sc, node);
     if (ts_node_is_null(pat) || !is_tuple_node(pat)) {
         emit_bind(sc, value, 0, target);
         emit_items(sc, value, target);
@@ -168,10 +168,10 @@ static void emit_binding_entry(scan_ctx *sc, TSNode at, unsigned flags, slice te
 /* @bind.param: the identifier, or the default/typed parameter holding it, is an entry of the
  * function's parameters. */
 static void emit_param(scan_ctx *sc, TSNode id) {
-    TSNode entry = ts_node_parent(id);
+    TSNode entry = py_parent(sc, id);
     if (ts_node_is_null(entry)) return;
     if (!strcmp(ts_node_type(entry), "parameters")) entry = id;
-    TSNode params = ts_node_parent(entry), fn = ts_node_parent(params);
+    TSNode params = py_parent(sc, entry), fn = py_parent(sc, params);
     if (ts_node_is_null(fn)) return;
     TSNode body = ts_node_child_by_field_name(fn, "body", 4);
     emit_binding_entry(sc, id, SUNSET_FACT_PARAM, py_node_text(sc, id), (slice){"", 0},
@@ -194,7 +194,7 @@ static bool starts_worker(slice callee) {
  * call were `fn(i, exe)` (a worker's body is where a ParallelExecutor passed to it runs). */
 static void emit_worker_args(scan_ctx *sc, slice callee, slice kw, TSNode value) {
     if (kw.n != 4 || memcmp(kw.s, "args", 4) || !starts_worker(callee) || !is_tuple_node(value)) return;
-    TSNode list = ts_node_parent(ts_node_parent(value)), fn = {0};
+    TSNode list = py_parent(sc, py_parent(sc, value)), fn = {0};
     for (uint32_t i = 0, n = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list); i < n; i++) {
         TSNode c = ts_node_named_child(list, i);
         TSNode name = ts_node_child_by_field_name(c, "name", 4);
@@ -226,7 +226,7 @@ static void emit_arg(scan_ctx *sc, const item *it, TSNode value) {
         if (kw.s) emit_worker_args(sc, f->callee, kw, value);
         return;
     }
-    long pos = kw.s ? -1 : entry_position(ts_node_parent(value), value);
+    long pos = kw.s ? -1 : entry_position(py_parent(sc, value), value);
     if (!kw.s && pos < 0) return;
     slice v = py_node_text(sc, value);
     if (v.n > 240) v.n = 240;

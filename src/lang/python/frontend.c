@@ -9,6 +9,8 @@
  * list holds a node and the enclosing classes/functions that qualify a scope name. Both come
  * from one sweep over the captures sorted in document order, with explicit stacks, so no code
  * here recurses over the syntax tree and a 10,000-deep expression cannot exhaust the stack.
+ * The same sweep asks for node parents (a string's use, a binding's block) through one
+ * tree cursor that follows it (parent.c), not ts_node_parent's walk from the root.
  *
  * A file is parsed in part when it can be (units.c: the top-level statements, and the body
  * statements of large classes, a rule may match in); everything is then read from that
@@ -536,8 +538,8 @@ static void emit_def(scan_ctx *sc, const item *it, TSNode node) {
 }
 
 /* The three questions below are asked of a string_content's string node `str` and its parent
- * `up` (may be null), found once by emit_text_node: ts_node_parent walks down from the
- * root, and each question asking them again was most of a Python parse's parent calls. */
+ * `up` (may be null), found once by emit_text_node; the parents above are py_parent's
+ * (parent.c: ts_node_parent walks down from the root). */
 
 /* Is the string (content and all) the only element of a list, tuple or set literal `lit`? */
 static bool sole_entry(TSNode lit) {
@@ -550,9 +552,9 @@ static bool sole_entry(TSNode lit) {
 /* Is the string `str` the value of an assignment, whole or an operand of the operators that
  * make it (`env["K"] = "..."`, `cmd = ('grep x ' + f + ' | wc')`)? Its line alone cannot go:
  * it would leave an assignment without a value or a dangling `+ f`. */
-static bool assigned_value(TSNode str, TSNode up) {
+static bool assigned_value(scan_ctx *sc, TSNode str, TSNode up) {
     TSNode s = str, p;
-    for (p = up; !ts_node_is_null(p); s = p, p = ts_node_parent(p)) {
+    for (p = up; !ts_node_is_null(p); s = p, p = py_parent(sc, p)) {
         const char *t = ts_node_type(p);
         if (strcmp(t, "concatenated_string") && strcmp(t, "parenthesized_expression") && strcmp(t, "binary_operator"))
             break;
@@ -566,10 +568,10 @@ static bool assigned_value(TSNode str, TSNode up) {
 /* Where code puts the string `str` (sunset_str_use): the string itself, or the
  * concatenation or parentheses holding it, as a call's argument (*arg its position, -1 a
  * keyword's value), a subscript's key, a dict literal's key or a comparison's operand. */
-static sunset_str_use string_use(TSNode str, TSNode up, int *arg) {
+static sunset_str_use string_use(scan_ctx *sc, TSNode str, TSNode up, int *arg) {
     TSNode s = str, p;
     *arg = -1;
-    for (p = up; !ts_node_is_null(p); s = p, p = ts_node_parent(p))
+    for (p = up; !ts_node_is_null(p); s = p, p = py_parent(sc, p))
         if (strcmp(ts_node_type(p), "concatenated_string") && strcmp(ts_node_type(p), "parenthesized_expression"))
             break;
     if (ts_node_is_null(p)) return SUNSET_USE_NONE;
@@ -580,7 +582,7 @@ static sunset_str_use string_use(TSNode str, TSNode up, int *arg) {
     if (!strcmp(t, "pair"))
         return ts_node_eq(ts_node_child_by_field_name(p, "key", 3), s) ? SUNSET_USE_KEY : SUNSET_USE_NONE;
     if (!strcmp(t, "keyword_argument")) {
-        TSNode up = ts_node_parent(p);
+        TSNode up = py_parent(sc, p);
         bool in_call = !ts_node_is_null(up) && !strcmp(ts_node_type(up), "argument_list");
         return in_call && ts_node_eq(ts_node_child_by_field_name(p, "value", 5), s) ? SUNSET_USE_ARG : SUNSET_USE_NONE;
     }
@@ -613,13 +615,13 @@ static void emit_text_node(scan_ctx *sc, sunset_context ctx, TSNode n, size_t sk
     at = py_file_span(sc, at);
     if (ctx == SUNSET_CTX_STRING) {
         int arg = -1;
-        TSNode str = ts_node_parent(n), up = str;
+        TSNode str = py_parent(sc, n), up = str;
         bool in_str = !ts_node_is_null(str) && !strcmp(ts_node_type(str), "string");
-        if (in_str) up = ts_node_parent(str);
-        sunset_str_use use = in_str ? string_use(str, up, &arg) : SUNSET_USE_NONE;
+        if (in_str) up = py_parent(sc, str);
+        sunset_str_use use = in_str ? string_use(sc, str, up, &arg) : SUNSET_USE_NONE;
         /* a key, a subscript or an operand is edited where it stands, not with its statement */
         bool stmt = sc->stmt_end && (use == SUNSET_USE_NONE || use == SUNSET_USE_ARG) &&
-                    (call || sc->stmt_message || (in_str && (sole_entry(up) || assigned_value(str, up))));
+                    (call || sc->stmt_message || (in_str && (sole_entry(up) || assigned_value(sc, str, up))));
         sunset_emit_string(sc->sink, at, t.s, t.n, call, use, arg,
                            stmt ? py_file_span(sc, sc->stmt) : (sunset_span){0, 0, 0, 0});
     } else {
@@ -734,7 +736,8 @@ static void sort_facts(scan_ctx *sc) {
 
 /* Emit every fact in document order (after sort_facts); the call and scope stacks hold the argument lists and
  * definitions enclosing the current item (tree nodes nest, so a popped frame never returns). */
-static void emit_facts(scan_ctx *sc) {
+static void emit_facts(scan_ctx *sc, TSNode root) {
+    py_path_start(sc, root);
     for (size_t i = 0; i < sc->items.n && !sc->oom; i++) {
         const item *it = &VEC_AT(&sc->items, item, i);
         while (sc->calls.n && it->start >= VEC_AT(&sc->calls, call_frame, sc->calls.n - 1).end)
@@ -744,6 +747,7 @@ static void emit_facts(scan_ctx *sc) {
         if (sc->stmt_end && it->start >= sc->stmt_end) sc->stmt_end = 0;
         emit_item(sc, it);
     }
+    py_path_end(sc);
 }
 
 /* ---- contexts and query rules ----------------------------------------------------------- */
@@ -912,7 +916,7 @@ static void scan_masked(scan_ctx *sc, sunset_context ctx, char *mask, const py_n
     };
     if (collect_facts(&d, root) && !d.over_budget) {
         sort_facts(&d);
-        emit_facts(&d);
+        emit_facts(&d, root);
     }
     if (d.over_budget) sc->over_budget = true;
     scan_ctx_free(&d);
@@ -1019,7 +1023,7 @@ static int analyse(scan_ctx *sc, TSTree *tree, uint64_t skipped_work) {
         warn_time_limit(sc, "in the queries");
         return -1;
     }
-    emit_facts(sc);
+    emit_facts(sc, root);
     if (!sc->oom) emit_matches(sc);
     if (!sc->oom) scan_second(sc);
     if (sc->oom) {

@@ -58,6 +58,14 @@ typedef struct rule_hit {
     sunset_span span;
 } rule_hit;
 
+/* The path from the root to the node last asked about, and a cursor on it (parent.c). */
+typedef struct py_path {
+    TSTreeCursor cur;
+    vec nodes; /* TSNode, the root first */
+    bool live; /* cur was made */
+    bool on;   /* the path is usable: else parents are ts_node_parent's */
+} py_path;
+
 typedef struct scan_ctx {
     py_worker *w;
     const sunset_source *src;
@@ -80,6 +88,7 @@ typedef struct scan_ctx {
     bool over_budget;    /* the time limit passed (a parse or a query was stopped): nothing of
                             the file is kept */
     const py_nb *nb;     /* a notebook's code pass: its positions are mapped to the file's */
+    py_path path;        /* while the facts are emitted (parent.c) */
 } scan_ctx;
 
 /* frontend.c */
@@ -97,6 +106,12 @@ sunset_fact py_fact_at(scan_ctx *sc, sunset_fact_kind kind, TSNode at, unsigned 
                        slice aux, slice target);
 /* The innermost call whose arguments are being emitted, or NULL. */
 call_frame *py_top_call(scan_ctx *sc);
+
+/* parent.c: n's parent (as ts_node_parent's), quick for nodes asked about in document order
+ * between py_path_start (with the tree's root) and py_path_end; ts_node_parent's outside. */
+void py_path_start(scan_ctx *sc, TSNode root);
+void py_path_end(scan_ctx *sc);
+TSNode py_parent(scan_ctx *sc, TSNode n);
 
 /* binding.c: the object flow's facts of a bind.* capture (core/flow.c) */
 void py_emit_binding(scan_ctx *sc, const item *it, const fact_cap *pc, TSNode node);
