@@ -22,6 +22,25 @@ bool rm_reaches(const ctx *c, size_t from, size_t to, int depth) {
     return false;
 }
 
+/* rm_reaches(c, from, to, 3) where near[x] is set for to and the files with an edge to it
+ * (its users): the last hop a look-up, so a walk two deep where rm_reaches walks three. */
+static bool reaches3_near(const ctx *c, size_t from, const signed char *near) {
+    if (near[from]) return true;
+    for (size_t e = 0; e < c->out[from].n; e++) {
+        size_t x = VEC_AT(&c->out[from], edge, e).to;
+        if (near[x]) return true;
+        for (size_t k = 0; k < c->out[x].n; k++)
+            if (near[VEC_AT(&c->out[x], edge, k).to]) return true;
+    }
+    return false;
+}
+
+/* near[] for header h on (v 1) or off (v 0). */
+static void mark_near(const ctx *c, signed char *near, size_t h, signed char v) {
+    near[h] = v;
+    for (size_t k = 0; k < c->users[h].n; k++) near[VEC_AT(&c->users[h], size_t, k)] = v;
+}
+
 long rm_own_header(const ctx *c, size_t f) {
     for (size_t e = 0; e < c->out[f].n; e++) {
         size_t g = VEC_AT(&c->out[f], edge, e).to;
@@ -56,24 +75,29 @@ int rm_func_callers(ctx *c) {
      * its functions was asked, and its includes walked, once per name): 1 yes, -1 no; tried:
      * the files asked, to clear when the next source's names begin (they come by source) */
     signed char *asked = !rc && names.n ? sunset_calloc(c->nf, 1) : NULL;
+    /* and the header's own users marked, as rm_reaches' last hop (reaches3_near) */
+    signed char *near = asked ? sunset_calloc(c->nf, 1) : NULL;
     vec tried = VEC_INIT(size_t);
-    if (!rc && names.n && !asked) rc = -1;
+    if (!rc && names.n && !near) rc = -1;
+    long h = -1;
     for (size_t i = 0; !rc && i < names.n; i++) {
         size_t f = VEC_AT(&owner, size_t, i);
-        if (i && VEC_AT(&owner, size_t, i - 1) != f) {
+        if (!i || VEC_AT(&owner, size_t, i - 1) != f) {
             for (size_t k = 0; k < tried.n; k++) asked[VEC_AT(&tried, size_t, k)] = 0;
             tried.n = 0;
+            if (h >= 0) mark_near(c, near, (size_t)h, 0);
+            mark_near(c, near, (size_t)(h = rm_own_header(c, f)), 1);
         }
-        long h = rm_own_header(c, f);
         vec *out = &c->func_callers[f];
         for (size_t j = 0; j < users[i].n && !rc; j++) {
             size_t g = VEC_AT(&users[i], size_t, j);
             if (g == f || (long)g == h || c->files[g]->lang != SUNSET_LANG_CPP || asked[g]) continue;
-            asked[g] = rm_reaches(c, g, (size_t)h, 3) ? 1 : -1;
+            asked[g] = reaches3_near(c, g, near) ? 1 : -1;
             if (!vec_push(&tried, &g) || (asked[g] > 0 && !vec_push(out, &g))) rc = -1;
         }
     }
     sunset_free(asked);
+    sunset_free(near);
     vec_free(&tried);
     for (size_t i = 0; users && i < names.n; i++) vec_free(&users[i]);
     sunset_free(users);

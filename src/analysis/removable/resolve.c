@@ -117,7 +117,7 @@ long rm_resolve_include(const ctx *c, size_t from, const char *inc) {
 }
 
 /* A Python module named in file `from` (dotted, maybe relative) to a file index. */
-long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
+static long resolve_module(const ctx *c, size_t from, const char *mod) {
     const char *path = c->files[from]->path;
     char rel[2048];
     size_t dots = 0;
@@ -156,6 +156,60 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
         }
     }
     return -1;
+}
+
+/* Twice the slots, at half load: false when out of memory (the memo stays as it was). */
+static bool mod_memo_grow(struct rm_mod_memo *m) {
+    size_t cap = m->cap * 2;
+    struct rm_mod_slot *v = sunset_calloc(cap, sizeof *v);
+    if (!v) return false;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->slot[i].h) continue;
+        size_t k = m->slot[i].h & (cap - 1);
+        while (v[k].h) k = (k + 1) & (cap - 1);
+        v[k] = m->slot[i];
+    }
+    sunset_free(m->slot);
+    m->slot = v;
+    m->cap = cap;
+    return true;
+}
+
+/* The answer depends on the asking file's directory and the module alone: asked once per pair. */
+long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
+    struct rm_mod_memo *m = c->mod_memo;
+    if (!m) return resolve_module(c, from, mod);
+    const char *path = c->files[from]->path;
+    size_t dn = rm_dir_len(path), mn = strlen(mod);
+    uint64_t h = hash64(mod, mn, hash64(path, dn, 13)) | 1;
+    size_t k = h & (m->cap - 1);
+    for (; m->slot[k].h; k = (k + 1) & (m->cap - 1)) {
+        const struct rm_mod_slot *s = &m->slot[k];
+        const char *sp = c->files[s->from]->path;
+        if (s->h == h && rm_dir_len(sp) == dn && !memcmp(sp, path, dn) && !strcmp(s->mod, mod)) return s->to;
+    }
+    long to = resolve_module(c, from, mod);
+    char *keep = (m->n + 1) * 2 <= m->cap || mod_memo_grow(m) ? sunset_strndup(mod, mn) : NULL;
+    if (!keep) return to; /* out of memory: answered, not kept */
+    for (k = h & (m->cap - 1); m->slot[k].h;) k = (k + 1) & (m->cap - 1);
+    m->slot[k] = (struct rm_mod_slot){h, from, keep, to};
+    m->n++;
+    return to;
+}
+
+struct rm_mod_memo *rm_mod_memo_new(void) {
+    struct rm_mod_memo *m = sunset_calloc(1, sizeof *m);
+    if (m && !(m->slot = sunset_calloc(m->cap = 1024, sizeof *m->slot))) {
+        sunset_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void rm_mod_memo_free(struct rm_mod_memo *m) {
+    for (size_t k = 0; m && k < m->cap; k++) sunset_free(m->slot[k].mod);
+    if (m) sunset_free(m->slot);
+    sunset_free(m);
 }
 
 long rm_class_named(const ctx *c, const char *name) {

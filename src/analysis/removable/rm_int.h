@@ -153,6 +153,17 @@ typedef struct ctx {
     const bool *refs_from;
     size_t block_p1;        /* what-if (whatif.c): file + 1 that never turns live, 0 none */
     size_t mute_p1;         /* what-if: file + 1 whose references keep nothing live, 0 none */
+    /* rm_resolve_module's answers by (the asking file's directory, module): 63K questions,
+     * 15K distinct, on the real tree; an open hash (h 0: empty), written through a const ctx */
+    struct rm_mod_memo {
+        struct rm_mod_slot {
+            uint64_t h;
+            size_t from; /* a file of the directory */
+            char *mod;
+            long to;
+        } *slot;
+        size_t cap, n;
+    } *mod_memo;
     bool oom;
 } ctx;
 
@@ -184,6 +195,8 @@ long rm_lookup_rel(const ctx *c, const char *dir, size_t dn, const char *rel);
 long rm_resolve_include(const ctx *c, size_t from, const char *inc);
 /* A Python module named in file `from` (dotted, maybe relative) to a file index. */
 long rm_resolve_module(const ctx *c, size_t from, const char *mod);
+struct rm_mod_memo *rm_mod_memo_new(void); /* NULL: out of memory (rm_resolve_module asks anew) */
+void rm_mod_memo_free(struct rm_mod_memo *m);
 /* The class a base of class cid names (never cid itself). */
 long rm_resolve_base(const ctx *c, size_t cid, const char *base);
 /* The first class (lowest id) called `name`; cls_next gives the others. */
