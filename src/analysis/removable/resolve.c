@@ -181,7 +181,7 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
     if (!m) return resolve_module(c, from, mod);
     const char *path = c->files[from]->path;
     size_t dn = rm_dir_len(path), mn = strlen(mod);
-    uint64_t h = hash64(mod, mn, hash64(path, dn, 13)) | 1;
+    uint64_t h = (sunset_index_name_hash(path, dn) * 0x9E3779B97F4A7C15ull ^ sunset_index_name_hash(mod, mn)) | 1;
     size_t k = h & (m->cap - 1);
     for (; m->slot[k].h; k = (k + 1) & (m->cap - 1)) {
         const struct rm_mod_slot *s = &m->slot[k];
