@@ -11,20 +11,10 @@
 
 #include <string.h>
 
-bool rm_reaches(const ctx *c, size_t from, size_t to, int depth) {
-    if (from == to) return true;
-    if (depth == 0) return false;
-    /* the last hop by a look at the edges, not a call per edge */
-    for (size_t e = 0; e < c->out[from].n; e++)
-        if (VEC_AT(&c->out[from], edge, e).to == to) return true;
-    for (size_t e = 0; depth > 1 && e < c->out[from].n; e++)
-        if (rm_reaches(c, VEC_AT(&c->out[from], edge, e).to, to, depth - 1)) return true;
-    return false;
-}
-
-/* rm_reaches(c, from, to, 3) where near[x] is set for to and the files with an edge to it
- * (its users): the last hop a look-up, so a walk two deep where rm_reaches walks three. */
-static bool reaches3_near(const ctx *c, size_t from, const signed char *near) {
+/* Whether from reaches the marked file within three includes or imports: from itself, or a
+ * file at most two edges on, is the file or one of its includers (near). */
+bool rm_reaches3_near(const ctx *c, size_t from) {
+    const signed char *near = c->near;
     if (near[from]) return true;
     for (size_t e = 0; e < c->out[from].n; e++) {
         size_t x = VEC_AT(&c->out[from], edge, e).to;
@@ -35,10 +25,9 @@ static bool reaches3_near(const ctx *c, size_t from, const signed char *near) {
     return false;
 }
 
-/* near[] for header h on (v 1) or off (v 0). */
-static void mark_near(const ctx *c, signed char *near, size_t h, signed char v) {
-    near[h] = v;
-    for (size_t k = 0; k < c->users[h].n; k++) near[VEC_AT(&c->users[h], size_t, k)] = v;
+void rm_mark_near(ctx *c, size_t to, signed char v) {
+    c->near[to] = v;
+    for (size_t k = 0; k < c->users[to].n; k++) c->near[VEC_AT(&c->users[to], size_t, k)] = v;
 }
 
 long rm_own_header(const ctx *c, size_t f) {
@@ -75,29 +64,27 @@ int rm_func_callers(ctx *c) {
      * its functions was asked, and its includes walked, once per name): 1 yes, -1 no; tried:
      * the files asked, to clear when the next source's names begin (they come by source) */
     signed char *asked = !rc && names.n ? sunset_calloc(c->nf, 1) : NULL;
-    /* and the header's own users marked, as rm_reaches' last hop (reaches3_near) */
-    signed char *near = asked ? sunset_calloc(c->nf, 1) : NULL;
     vec tried = VEC_INIT(size_t);
-    if (!rc && names.n && !near) rc = -1;
+    if (!rc && names.n && !c->near) rc = -1;
     long h = -1;
     for (size_t i = 0; !rc && i < names.n; i++) {
         size_t f = VEC_AT(&owner, size_t, i);
         if (!i || VEC_AT(&owner, size_t, i - 1) != f) {
             for (size_t k = 0; k < tried.n; k++) asked[VEC_AT(&tried, size_t, k)] = 0;
             tried.n = 0;
-            if (h >= 0) mark_near(c, near, (size_t)h, 0);
-            mark_near(c, near, (size_t)(h = rm_own_header(c, f)), 1);
+            if (h >= 0) rm_mark_near(c, (size_t)h, 0);
+            rm_mark_near(c, (size_t)(h = rm_own_header(c, f)), 1);
         }
         vec *out = &c->func_callers[f];
         for (size_t j = 0; j < users[i].n && !rc; j++) {
             size_t g = VEC_AT(&users[i], size_t, j);
             if (g == f || (long)g == h || c->files[g]->lang != SUNSET_LANG_CPP || asked[g]) continue;
-            asked[g] = reaches3_near(c, g, near) ? 1 : -1;
+            asked[g] = rm_reaches3_near(c, g) ? 1 : -1;
             if (!vec_push(&tried, &g) || (asked[g] > 0 && !vec_push(out, &g))) rc = -1;
         }
     }
+    if (h >= 0) rm_mark_near(c, (size_t)h, 0);
     sunset_free(asked);
-    sunset_free(near);
     vec_free(&tried);
     for (size_t i = 0; users && i < names.n; i++) vec_free(&users[i]);
     sunset_free(users);

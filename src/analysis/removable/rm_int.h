@@ -140,6 +140,7 @@ typedef struct ctx {
     } *seed_dirs;
     size_t n_seed_dirs;
     vec *func_callers;      /* per file: size_t the C++ files calling its functions (calls.c) */
+    signed char *near;      /* per file: 1 when it is, or includes, the file rm_mark_near marked; else 0 */
     /* rm_liveness: the legacy classes (class ids) and the files using each one's name, kept
      * for the what-ifs' runs (whatif.c), which mark nothing legacy: asked again only when the
      * legacy classes are not these */
@@ -242,7 +243,11 @@ void rm_add_caller(ctx *c, node *n, char *who); /* takes who (NULL = OOM) */
 /* ---- who calls a C++ source's functions (calls.c) ---- */
 
 /* Does file `from` reach file `to` through at most depth edges? */
-bool rm_reaches(const ctx *c, size_t from, size_t to, int depth);
+/* Whether from reaches file `to` within three edges (includes, imports), while
+ * rm_mark_near(c, to, 1) holds (ctx.near): the last hop a look-up, so the walk is two deep,
+ * where a walk of three edges was 1.3% of a scan; rm_mark_near(c, to, 0) clears the marks. */
+bool rm_reaches3_near(const ctx *c, size_t from);
+void rm_mark_near(ctx *c, size_t to, signed char v);
 /* Fill c->func_callers: per source, the C++ files naming one of its functions (ix_file.funcs)
  * and including its own header within three includes. Returns 0, -1 on OOM. */
 int rm_func_callers(ctx *c);
