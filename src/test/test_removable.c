@@ -1572,10 +1572,12 @@ static void functions_called_only_by_legacy(void **state) {
  * are called only by legacy code (rm_func_callers, whose last hop is a look-up of the header's
  * includers). And `import util` means the util.py beside the importer: a/util.py only the
  * legacy a/pe.py imports is legacy though b/live.py imports b/util.py by the same name
- * (rm_resolve_module's memo is keyed by the importer's directory too). */
+ * (rm_resolve_module's memo is keyed by the importer's directory too), and `from pkgx import
+ * subp` the package a/pkgx/subp/ (its stems hold directory names as well as x of x.py). */
 static void callers_three_deep_modules_by_directory(void **state) {
     const tfile tree[] = {
-        {"a/pe.py", SUNSET_LANG_PYTHON, "import util\n\nutil.f()\n"},
+        {"a/pe.py", SUNSET_LANG_PYTHON, "import util\nfrom pkgx import subp\n\nutil.f(subp)\n"},
+        {"a/pkgx/subp/__init__.py", SUNSET_LANG_PYTHON, "def h():\n    return 3\n"},
         {"a/util.py", SUNSET_LANG_PYTHON, "def f():\n    return 1\n"},
         {"b/live.py", SUNSET_LANG_PYTHON, "import util\n\nutil.g()\n"},
         {"b/util.py", SUNSET_LANG_PYTHON, "def g():\n    return 2\n"},
@@ -1600,6 +1602,8 @@ static void callers_three_deep_modules_by_directory(void **state) {
     assert_non_null(it);
     assert_string_equal(chain(it), "imported only by legacy files: a/pe.py (rule R-PATH (path))");
     assert_null(item(&p, RM_FILE, "b/util.py", NULL));
+    /* a package's last part is its directory's name: no look-up is skipped for it */
+    assert_non_null(item(&p, RM_FILE, "a/pkgx/subp/__init__.py", NULL));
     it = item(&p, RM_FILE, "c/fn.cc", NULL);
     assert_non_null(it);
     assert_string_equal(chain(it), "its functions are called only by legacy code: SplitFn by c/x.cc (rule R-PATH (path))");

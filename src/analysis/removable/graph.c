@@ -537,7 +537,7 @@ int rm_graph_build(ctx *c) {
     c->targets = VEC_INIT(tgt);
     c->flags = VEC_INIT(wordref);
     c->passes = VEC_INIT(wordref);
-    c->mod_memo = rm_mod_memo_new();
+    c->mod_memo = rm_mod_memo_new(c);
     if (!(c->near = sunset_calloc(c->nf ? c->nf : 1, 1))) return -1;
     if (collect(c) || add_edges(c) || weigh_edges(c) || add_targets(c) || link_targets(c)) return -1;
     kernels_with_operator(c);

@@ -164,6 +164,10 @@ typedef struct ctx {
             long to;
         } *slot;
         size_t cap, n;
+        /* sorted name hashes of every x of an x.py and every directory x of an x/__init__.py:
+         * a module whose last part is none of them is no file, answered without a look-up */
+        uint64_t *stems;
+        size_t n_stems;
     } *mod_memo;
     bool oom;
 } ctx;
@@ -196,7 +200,7 @@ long rm_lookup_rel(const ctx *c, const char *dir, size_t dn, const char *rel);
 long rm_resolve_include(const ctx *c, size_t from, const char *inc);
 /* A Python module named in file `from` (dotted, maybe relative) to a file index. */
 long rm_resolve_module(const ctx *c, size_t from, const char *mod);
-struct rm_mod_memo *rm_mod_memo_new(void); /* NULL: out of memory (rm_resolve_module asks anew) */
+struct rm_mod_memo *rm_mod_memo_new(const ctx *c); /* NULL: out of memory (rm_resolve_module asks anew) */
 void rm_mod_memo_free(struct rm_mod_memo *m);
 /* The class a base of class cid names (never cid itself). */
 long rm_resolve_base(const ctx *c, size_t cid, const char *base);
