@@ -131,7 +131,9 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
     size_t len = f->text ? f->text_len : 0;
     /* the union of the clauses' regexes: a mismatch rules them all out; an error rules out
      * nothing (each clause's own regex reports it) */
-    if (ix->any_re && re_match_rc(ix->any_re, text, len, 0, md) == PCRE2_ERROR_NOMATCH) return;
+    if (ix->any_re && (!relit_may_match(ix->any_lit, text, len) ||
+                       re_match_rc(ix->any_re, text, len, 0, md) == PCRE2_ERROR_NOMATCH))
+        return;
     bool narrow = k == SUNSET_FACT_LINE || k == SUNSET_FACT_STRING;
     for (size_t i = 0; i < ix->all.n; i++) {
         const clause *c = VEC_AT(&ix->all, clause *, i);
@@ -140,6 +142,7 @@ static void match_fact(sunset_sink *s, int k, const sunset_fact *f) {
             engine_add_cand(s, c->rule, f->span, f->ctx, shown ? shown : text, shown ? shown_len : len);
             continue;
         }
+        if (!relit_may_match(c->main.lit, text, len)) continue; /* its literals are not in the text */
         int rc = re_match_rc(c->main.re, text, len, 0, md);
         if (rc < 0) {
             if (rc != PCRE2_ERROR_NOMATCH) {

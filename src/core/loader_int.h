@@ -34,6 +34,9 @@ int ld_check_fields(loader *L, const cJSON *o, const char *what, const char *con
 int ld_severity_of(loader *L, const cJSON *v, const char *field, sunset_severity *out);
 /* Append each regex (pcre2_code *) or string (char *) of the array arr to out. */
 int ld_regex_list(loader *L, const cJSON *arr, const char *field, vec *out);
+/* After ld_regex_list took arr: each regex's literals (relit *, NULL when none are known) onto
+ * out, parallel to the regexes (src/core/relit.h). 0, or -1 on OOM. */
+int ld_regex_lits(loader *L, const cJSON *arr, vec *out);
 int ld_string_list(loader *L, const cJSON *arr, const char *field, vec *out);
 
 /* The settings pack (core/settings.c): its vecs initialised empty, loaded, freed. */

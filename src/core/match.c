@@ -4,6 +4,8 @@
  * clause's tests besides its main text, a match's span inside a fact's text, the words of prose
  * as the word matcher sees them, the test-path predicate every finding's `test` flag comes
  * from, the generated-file predicate, and the clause index the engine looks facts up in. Loading and compiling the rules is src/core/rules.c.
+ * A regex runs only on a text that holds one of the literals its every match holds
+ * (src/core/relit.c): most facts, paths and file heads are ruled out before PCRE2.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -78,8 +80,11 @@ bool strtest_match(const strtest *t, const char *s, size_t n, pcre2_match_data *
         }
         return false;
     }
-    if (t->re) return re_search(t->re, s ? s : "", s ? n : 0, 0, md, NULL, NULL);
-    return true;
+    if (!t->re) return true;
+    if (!s) s = "", n = 0;
+    /* a text without the regex's literals cannot match it (a path rule's regex was tried on
+     * every file's path) */
+    return relit_may_match(t->lit, s, n) && re_search(t->re, s, n, 0, md, NULL, NULL);
 }
 
 /* An optional test of a fact's side text: no test passes anything, a test fails an absent text. */
@@ -174,6 +179,22 @@ void text_words(const sunset_ruleset *rs, sunset_context ctx, sunset_span at, co
  * marker further down, or a quoted one in prose, does not make a file generated. */
 #define GENERATED_HEAD_LINES 5
 
+/* The first line of the head (line 0 = none) that marker i matches, looking no further than
+ * line `before`. A marker whose literals are not in the head matches none of its lines. */
+static uint32_t marker_line(const sunset_ruleset *rs, size_t i, const char *data, size_t head, uint32_t before,
+                            pcre2_match_data *md) {
+    const relit *lit = i < rs->generated_lits.n ? VEC_AT(&rs->generated_lits, relit *, i) : NULL;
+    if (!relit_may_match(lit, data, head)) return 0;
+    const char *p = data, *end = data + head;
+    for (uint32_t n = 1; n < before && p < end; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (re_search(VEC_AT(&rs->generated_markers, pcre2_code *, i), p, ll, 0, md, NULL, NULL)) return n;
+        p = nl ? nl + 1 : end;
+    }
+    return 0;
+}
+
 bool sunset_ruleset_is_generated(const sunset_ruleset *rs, const char *path, const char *data, size_t len,
                                  pcre2_match_data *md, uint32_t *line) {
     *line = 0;
@@ -181,15 +202,17 @@ bool sunset_ruleset_is_generated(const sunset_ruleset *rs, const char *path, con
     const char *p = data, *end = data + len;
     for (uint32_t n = 1; n <= GENERATED_HEAD_LINES && p < end; n++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        for (size_t i = 0; i < rs->generated_markers.n; i++)
-            if (re_search(VEC_AT(&rs->generated_markers, pcre2_code *, i), p, ll, 0, md, NULL, NULL)) {
-                *line = n;
-                return true;
-            }
         p = nl ? nl + 1 : end;
     }
-    return false;
+    /* marker by marker, the earliest line any of them is on */
+    uint32_t first = GENERATED_HEAD_LINES + 1;
+    for (size_t i = 0; i < rs->generated_markers.n; i++) {
+        uint32_t n = marker_line(rs, i, data, (size_t)(p - data), first, md);
+        if (n) first = n;
+    }
+    if (first > GENERATED_HEAD_LINES) return false;
+    *line = first;
+    return true;
 }
 
 /* ---- the clause index: per language and fact kind, names hashed (built once per rule set) ---- */
@@ -205,7 +228,14 @@ static struct name_slot *slot_for(clause_index *ix, const char *name, size_t n, 
     }
 }
 
+static inline unsigned name_bit(const char *name, size_t n) {
+    unsigned char first = n ? (unsigned char)name[0] : 0, last = n ? (unsigned char)name[n - 1] : 0;
+    return ((unsigned)n * 131u + first * 31u + last) & 4095u;
+}
+
 struct name_slot *rules_index_lookup(const clause_index *ix, const char *name, size_t n) {
+    unsigned b = name_bit(name, n);
+    if (!((ix->name_bits[b / 64] >> (b % 64)) & 1)) return NULL;
     return slot_for((clause_index *)ix, name, n, false);
 }
 
@@ -254,6 +284,8 @@ int rules_index_build(sunset_ruleset *rs) {
                         for (size_t n = 0; n < c->main.n_names; n++) {
                             const char *nm = c->main.names[n];
                             struct name_slot *s = slot_for(ix, nm, strlen(nm), true);
+                            unsigned b = name_bit(nm, strlen(nm));
+                            ix->name_bits[b / 64] |= 1ull << (b % 64);
                             if (!s->name) {
                                 s->name = nm;
                                 s->clauses = VEC_INIT(clause *);
@@ -276,6 +308,8 @@ int rules_index_build(sunset_ruleset *rs) {
                 PCRE2_SIZE eo;
                 ix->any_re = sunset_re_compile(alt.s, alt.len, 0, &ec, &eo); /* NULL: no prefilter */
                 if (ix->any_re) pcre2_jit_compile(ix->any_re, PCRE2_JIT_COMPLETE);
+                /* and its literals rule out most tokens before PCRE2 sees them */
+                if (ix->any_re) ix->any_lit = relit_new(alt.s, alt.len, 0);
             }
             sb_free(&alt);
         }

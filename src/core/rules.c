@@ -102,6 +102,7 @@ static void strtest_free(strtest *t) {
     sunset_free(t->names);
     pcre2_code_free(t->re);
     sunset_free(t->src);
+    relit_free(t->lit);
     memset(t, 0, sizeof *t);
 }
 
@@ -136,7 +137,9 @@ static int strtest_names(loader *L, strtest *t, const char *field, const cJSON *
 static int strtest_re(loader *L, strtest *t, const char *field, const cJSON *v) {
     if (!cJSON_IsString(v)) return ld_fail(L, field, "\"%s\" must be a string (a PCRE2 regex)", field);
     if (!(t->src = sunset_strndup(v->valuestring, strlen(v->valuestring)))) return ld_oom(L);
-    return ld_compile_re(L, field, v->valuestring, &t->re);
+    if (ld_compile_re(L, field, v->valuestring, &t->re)) return -1;
+    t->lit = relit_new(t->src, strlen(t->src), 0); /* NULL (none known, OOM): the regex always runs */
+    return 0;
 }
 
 static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
@@ -156,6 +159,7 @@ static int strtest_copy(loader *L, strtest *dst, const strtest *src) {
         pcre2_jit_compile(dst->re, PCRE2_JIT_COMPLETE);
     }
     if (src->src && !(dst->src = sunset_strndup(src->src, strlen(src->src)))) return ld_oom(L);
+    if (dst->src && dst->re) dst->lit = relit_new(dst->src, strlen(dst->src), 0);
     return 0;
 }
 
@@ -552,6 +556,15 @@ int ld_regex_list(loader *L, const cJSON *arr, const char *field, vec *out) {
     return 0;
 }
 
+int ld_regex_lits(loader *L, const cJSON *arr, vec *out) {
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        relit *rl = relit_new(it->valuestring, strlen(it->valuestring), 0);
+        if (!vec_push(out, &rl)) return relit_free(rl), ld_oom(L);
+    }
+    return 0;
+}
+
 static char *dup_string_field(loader *L, const cJSON *o, const char *field, bool required) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
     if (!v) {
@@ -932,6 +945,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->rules = VEC_INIT(sunset_rule *);
     rs->families = VEC_INIT(family_info);
     rs->test_paths = rs->generated_paths = rs->generated_markers = VEC_INIT(pcre2_code *);
+    rs->generated_lits = VEC_INIT(relit *);
     rs->suppress_min_reason = SUNSET_MIN_REASON;
     settings_init(rs);
     sunset_anchor_init(&rs->anchor);
@@ -1073,6 +1087,8 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->test_paths);
     vec_free(&rs->generated_paths);
     vec_free(&rs->generated_markers);
+    for (size_t i = 0; i < rs->generated_lits.n; i++) relit_free(VEC_AT(&rs->generated_lits, relit *, i));
+    vec_free(&rs->generated_lits);
     settings_free(rs);
     vec_free(&rs->path_rules);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {
@@ -1086,6 +1102,7 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
             for (size_t s = 0; s < ix->n_slots; s++) vec_free(&ix->slots[s].clauses);
             sunset_free(ix->slots);
             pcre2_code_free(ix->any_re);
+            relit_free(ix->any_lit);
         }
     }
     sunset_free(rs->queries_dir);

@@ -12,6 +12,7 @@
 #include "base/pcre.h"
 #include <stdbool.h>
 
+#include "core/relit.h"
 #include "core/ruleset.h"
 
 struct clause {

@@ -41,6 +41,7 @@ typedef struct strtest {
     size_t n_names;
     struct pcre2_real_code_8 *re;
     char *src; /* the regex's source, for combining */
+    struct relit *lit; /* literals every match of re holds (src/core/relit.h); NULL: none known */
 } strtest;
 
 
@@ -93,7 +94,11 @@ typedef struct clause_index {
     /* open-addressing hash: name -> list of clause * with that exact name */
     struct name_slot { const char *name; vec clauses; } *slots;
     size_t n_slots;
+    /* a bit per hashed (length, first byte, last byte) of the names: most tokens are no name,
+     * and this rules them out before hashing them whole */
+    uint64_t name_bits[64];
     struct pcre2_real_code_8 *any_re;    /* alternation of the regexes in `all`; NULL = try each */
+    struct relit *any_lit;               /* literals every match of any_re holds; NULL: none known */
 } clause_index;
 
 /* settings.cross_file.links: C++ macros defining a symbol by name (REGISTER_FILE_SYMBOLS(x))
@@ -176,6 +181,7 @@ struct sunset_ruleset {
     vec families;              /* family_info */
     vec test_paths;            /* pcre2_code *: settings.test_paths with the role "test" */
     vec generated_markers;     /* pcre2_code *, matched per line of the file's head */
+    vec generated_lits;        /* relit *, each marker's literals (NULL: none known) */
     vec generated_paths;       /* pcre2_code * */
     size_t suppress_min_reason; /* a sunset-ignore reason's minimum length (bytes); .sunset.json
                                  * "suppression_min_reason" sets it, default SUNSET_MIN_REASON */

@@ -425,7 +425,9 @@ int ld_settings(loader *L, const cJSON *s) {
     /* regexes matched against each of the first lines (engine.c): a generator writes its
      * marker as a header comment, so a mention further down or inside prose is not one */
     const cJSON *gm = cJSON_GetObjectItemCaseSensitive(s, "generated_markers");
-    if (gm && ld_regex_list(L, gm, "generated_markers", &L->rs->generated_markers)) return -1;
+    if (gm && (ld_regex_list(L, gm, "generated_markers", &L->rs->generated_markers) ||
+               ld_regex_lits(L, gm, &L->rs->generated_lits)))
+        return -1;
     return 0;
 }
 

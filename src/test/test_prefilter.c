@@ -107,6 +107,43 @@ static void short_literals_by_anchor(void **state) {
     prefilter_free(pf);
 }
 
+/* One literal is found by its rarest byte, whatever its length: at every alignment, and not
+ * where that byte is followed by another than in the literal ("->" against the marker's '-');
+ * a literal that ends on its anchor is found with anything or nothing after it. */
+static void one_literal_by_anchor(void **state) {
+    (void)state;
+    const char *marker[] = {"sunset-ignore"};
+    prefilter *pf = prefilter_new(marker, 1);
+    assert_non_null(pf);
+    found_at_every_offset(pf, marker[0]);
+    const char *near = "p->x; sunset-ignor sunset-Ignore sunset_ignore a-i sunset-\nignore -";
+    assert_false(prefilter_match(pf, near, strlen(near)));
+    prefilter_free(pf);
+    const char *tail[] = {"abcde@"};
+    pf = prefilter_new(tail, 1);
+    assert_non_null(pf);
+    found_at_every_offset(pf, tail[0]);
+    assert_true(prefilter_match(pf, "xabcde@y", 8));
+    assert_false(prefilter_match(pf, "xabcd@@", 7));
+    prefilter_free(pf);
+    /* a long literal keyed by its rarest run (its end here), found wherever it starts */
+    const char *runs[] = {"eeeeeeeeeeeeeeeeeeQJZ", "tttttttttt"};
+    pf = prefilter_new(runs, 2);
+    assert_non_null(pf);
+    found_at_every_offset(pf, runs[0]);
+    found_at_every_offset(pf, runs[1]);
+    assert_false(prefilter_match(pf, "eeeeeeeeeeeeeeeeeeQJ eeeeeeeeeeeeeeeeeQJZ", 41));
+    prefilter_free(pf);
+    /* two literals sharing the anchor byte with different bytes after it */
+    const char *two[] = {" PE,", " PR;"};
+    pf = prefilter_new(two, 2);
+    assert_non_null(pf);
+    found_at_every_offset(pf, two[0]);
+    found_at_every_offset(pf, two[1]);
+    assert_false(prefilter_match(pf, " PE; PR, PX, P", 14));
+    prefilter_free(pf);
+}
+
 /* Differential: random text over a small alphabet, literals planted at random places,
  * prefilter_match == "memmem finds one of the literals", for several literal sets whose
  * shortest member gives strides 1 to 13. */
@@ -115,11 +152,14 @@ static void agrees_with_memmem(void **state) {
     const char *sets[][3] = {{"abab", "babba", "aabbaabb"},
                              {"abbaab", "bbbbab", "abababba"},
                              {"aabbabab", "babbabaa", "abbbabbaaab"},
-                             {"abbababbabaaaab", "bababbabbaaabab", "aabababbbbabaaab"}};
+                             {"abbababbabaaaab", "bababbabbaaabab", "aabababbbbabaaab"},
+                             {"abxbaab", NULL, NULL}, /* one literal: anchored on 'x' */
+                             {"aaxb", "bxab", "xbbx"}}; /* short: anchored on 'x' */
     uint32_t rnd = 12345;
     char buf[200];
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
-        prefilter *pf = prefilter_new(sets[k], 3);
+        size_t nl = sets[k][1] ? 3 : 1;
+        prefilter *pf = prefilter_new(sets[k], nl);
         assert_non_null(pf);
         for (int round = 0; round < 3000; round++) {
             size_t len = 0;
@@ -130,7 +170,7 @@ static void agrees_with_memmem(void **state) {
                 buf[i] = (rnd >> 16) % 3 ? 'a' + (char)((rnd >> 20) & 1) : 'x';
             }
             bool expect = false;
-            for (size_t j = 0; j < 3; j++) {
+            for (size_t j = 0; j < nl; j++) {
                 size_t n = strlen(sets[k][j]);
                 for (size_t i = 0; i + n <= len && !expect; i++)
                     expect = memcmp(buf + i, sets[k][j], n) == 0;
@@ -148,6 +188,7 @@ int main(void) {
         cmocka_unit_test(empty_and_short),
         cmocka_unit_test(every_alignment),
         cmocka_unit_test(short_literals_by_anchor),
+        cmocka_unit_test(one_literal_by_anchor),
         cmocka_unit_test(agrees_with_memmem),
     };
     return cmocka_run_group_tests_name("prefilter", tests, NULL, NULL);

@@ -72,12 +72,13 @@ static inline bool ct_is(const ctok *t, const char *w, uint32_t n) { return t->n
 
 /* What a byte starts, for the first walk's dispatch: one table load instead of a chain of
  * comparisons per byte. */
-enum { CB_PUNCT, CB_NL, CB_BLANK, CB_ID, CB_DIGIT, CB_QUOTE, CB_SLASH, CB_HASH, CB_BSLASH, CB_COLON };
+enum { CB_PUNCT, CB_NL, CB_BLANK, CB_ID, CB_DIGIT, CB_QUOTE, CB_SLASH, CB_HASH, CB_BSLASH, CB_COLON, CB_BRACE, CB_SEMI, CB_PAREN };
 static const unsigned char cpp_byte[256] = {
     ['\n'] = CB_NL, [' '] = CB_BLANK, ['\t'] = CB_BLANK, ['\r'] = CB_BLANK, ['\f'] = CB_BLANK, ['\v'] = CB_BLANK,
     ['0'] = CB_DIGIT, ['1'] = CB_DIGIT, ['2'] = CB_DIGIT, ['3'] = CB_DIGIT, ['4'] = CB_DIGIT,
     ['5'] = CB_DIGIT, ['6'] = CB_DIGIT, ['7'] = CB_DIGIT, ['8'] = CB_DIGIT, ['9'] = CB_DIGIT,
     ['"'] = CB_QUOTE, ['\''] = CB_QUOTE, ['/'] = CB_SLASH, ['#'] = CB_HASH, ['\\'] = CB_BSLASH, [':'] = CB_COLON,
+    ['{'] = CB_BRACE, ['}'] = CB_BRACE, [';'] = CB_SEMI, ['('] = CB_PAREN,
     ['_'] = CB_ID,
     ['A'] = CB_ID, ['B'] = CB_ID, ['C'] = CB_ID, ['D'] = CB_ID, ['E'] = CB_ID, ['F'] = CB_ID, ['G'] = CB_ID,
     ['H'] = CB_ID, ['I'] = CB_ID, ['J'] = CB_ID, ['K'] = CB_ID, ['L'] = CB_ID, ['M'] = CB_ID, ['N'] = CB_ID,
@@ -138,15 +139,13 @@ typedef struct cwrapper {
     const ctok *reg;  /* the registrar's call in the body */
 } cwrapper;
 
-static inline bool ct_push(ctoks *t, const char *s, size_t n, uint32_t line) {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        ctok *nv = sunset_realloc(t->v, cap * sizeof *nv);
-        if (!nv) return false;
-        t->v = nv;
-        t->cap = cap;
-    }
-    t->v[t->n++] = (ctok){s, (uint32_t)n, line};
+/* Room for more tokens than t->cap (doubling; from 1024). False on OOM. */
+static bool ct_grow(ctoks *t) {
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    ctok *nv = sunset_realloc(t->v, cap * sizeof *nv);
+    if (!nv) return false;
+    t->v = nv;
+    t->cap = cap;
     return true;
 }
 
@@ -299,7 +298,7 @@ static const char *raw_string(const char *p, const char *end, uint32_t *line) {
 static bool string_name(hset *names, ctoks *out, const char *s, size_t n, uint32_t line) {
     cstr cs = {ix_string_name(s, n), line};
     if (!cs.h) return true;
-    ix_hset_add(names, cs.h);
+    ix_hset_add_nz(names, cs.h);
     return vec_push(&out->strs, &cs);
 }
 
@@ -337,6 +336,8 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
     uint32_t line = 1;
     bool bol = true, blank = true;
     bool prev_id = false, prev_mark = false; /* the last token pushed: an identifier, marked */
+    ctok *tv = out->v; /* in locals until the end (through out, reloaded after each names store) */
+    size_t tn = out->n, tcap = out->cap;
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
         const char *e = p + 1;
@@ -384,7 +385,7 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
                 continue;
             }
             e = ix_id_end(e, end);
-            if (e - p >= 3) ix_hset_add(names, ix_name_hash_in(p, (size_t)(e - p), end));
+            if (e - p >= 3) ix_hset_add_nz(names, ix_name_hash_in(p, (size_t)(e - p), end));
             id = true;
             mark = ct_keyword(p, (size_t)(e - p));
             break;
@@ -396,22 +397,37 @@ static bool cpp_tokens(ix_file *f, ix_arena *a, const char *d, size_t len, hset 
             bol = blank = false;
             if (e < end && *e == ':') e++;
             break;
+        case CB_BRACE: /* the punctuators the second walk acts on have classes of their own */
+            bol = blank = false;
+            mark = !out->skip;
+            break;
+        case CB_SEMI:
+            bol = blank = false;
+            mark = true;
+            break;
+        case CB_PAREN:
+            bol = blank = false;
+            if (prev_id && !prev_mark && !ct_mark(out, tn - 1)) return false; /* the identifier before: a call */
+            break;
         default:
         punct:
             bol = blank = false;
-            mark = ((ch == '{' || ch == '}') && !out->skip) || ch == ';';
-            if (ch == '(' && prev_id && !prev_mark && !ct_mark(out, out->n - 1)) /* the identifier before: a call */
-                return false;
             break;
         }
-        if ((mark && !ct_mark(out, out->n)) || !ct_push(out, p, (size_t)(e - p), line)) return false;
+        if (mark && !ct_mark(out, tn)) return false;
+        if (tn == tcap) {
+            if (!ct_grow(out)) return false;
+            tv = out->v;
+            tcap = out->cap;
+        }
+        tv[tn++] = (ctok){p, (uint32_t)(e - p), line};
         prev_id = id;
         prev_mark = mark;
-        /* the space after a token, without a dispatch of its own (blanks change nothing) */
-        while (e < end && *e == ' ') e++;
+        while (e < end && *e == ' ') e++; /* the space after a token, without a dispatch of its own */
         p = e;
     }
     if (!blank) f->blank = false; /* a local until here: a store per token was 3% of the lexer */
+    out->n = tn;
     return true;
 }
 
@@ -803,28 +819,52 @@ static bool cpp_structure(ix_file *f, ix_arena *a, ctoks *toks) {
     return !oom;
 }
 
-/* Each top-level class's first use in its own file outside its body (ix_class.used_at): an
- * identifier spelling its name, not after class/struct/friend/enum (a declaration), nor followed
- * by '::' at namespace level (an out-of-line member's definition). One walk over the tokens,
- * a brace stack telling namespace braces from others. */
+/* A class class_uses still looks for, its name's length taken once (not a strlen per class
+ * per identifier of that length). */
+typedef struct cwant {
+    ix_class *c;
+    uint32_t n;
+} cwant;
+
+/* Is tv[k], spelling class c's name, a use of it: outside its body, not after
+ * class/struct/friend/enum (a declaration), nor followed by '::' at namespace level (`other`:
+ * the open braces that are not a namespace's), nor a member's own name (Foo::Foo, Foo::~Foo)? */
+static bool class_use(const ctoks *toks, size_t k, const ix_class *c, size_t other) {
+    const ctok *tv = toks->v, *t = &tv[k];
+    if (t->line >= c->line && t->line <= c->end) return false;
+    if (k > 0 && (CT_IS(&tv[k - 1], "class") || CT_IS(&tv[k - 1], "struct") || CT_IS(&tv[k - 1], "friend") ||
+                  CT_IS(&tv[k - 1], "enum")))
+        return false;
+    if (!other && k + 1 < toks->n && tv[k + 1].n == 2 && tv[k + 1].s[0] == ':') return false;
+    if (k > 0 && tv[k - 1].n == 1 && tv[k - 1].s[0] == '~') return false;
+    return !(k > 1 && tv[k - 1].n == 2 && tv[k - 1].s[0] == ':' && ct_is(&tv[k - 2], c->name, t->n));
+}
+
+/* A bit per length (mod 64) of the names looked for: most identifiers skip the compare. */
+static uint64_t want_lens(const cwant *w, size_t n) {
+    uint64_t lens = 0;
+    for (size_t i = 0; i < n; i++) lens |= (uint64_t)1 << (w[i].n & 63);
+    return lens;
+}
+
+/* Each top-level class's first use in its own file outside its body (ix_class.used_at), as
+ * class_use tells. One walk over the tokens, a brace stack telling namespace braces from
+ * others; only the classes still looked for are compared, and the walk ends when none is. */
 static bool class_uses(ix_file *f, const ctoks *toks) {
     if (!f->classes.n) return true;
-    /* each name's length, once (not a strlen per class per identifier of that length), and a
-     * bit per length (mod 64): most identifiers skip the compare */
-    size_t *len = sunset_malloc(f->classes.n * sizeof *len);
-    if (!len) return false;
-    uint64_t lens = 0;
-    size_t left = 0; /* the classes still looked for: the walk ends when none is */
+    cwant *want = sunset_malloc(f->classes.n * sizeof *want);
+    if (!want) return false;
+    size_t left = 0;
     for (size_t i = 0; i < f->classes.n; i++) {
-        const ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-        len[i] = strlen(c->name);
-        lens |= (uint64_t)1 << (len[i] & 63);
-        left += c->top && !c->used_at;
+        ix_class *c = &VEC_AT(&f->classes, ix_class, i);
+        if (c->top && !c->used_at) want[left++] = (cwant){c, (uint32_t)strlen(c->name)};
     }
+    uint64_t lens = want_lens(want, left);
     vec ns = VEC_INIT(bool);
     size_t other = 0; /* open braces that are not a namespace's */
     const ctok *tv = toks->v;
-    for (size_t k = 0; k < toks->n && left; k++) {
+    bool ok = true;
+    for (size_t k = 0; k < toks->n && left && ok; k++) {
         const ctok *t = &tv[k];
         /* a token's length first, its byte only for one of one byte or a class name's length:
          * most tokens are then passed without a load from the file's bytes */
@@ -832,11 +872,7 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
         if (t->s[0] == '{') {
             bool is_ns = (k >= 1 && CT_IS(&tv[k - 1], "namespace")) || (k >= 2 && CT_IS(&tv[k - 2], "namespace")) ||
                          (k >= 1 && CT_IS(&tv[k - 1], "extern"));
-            if (!vec_push(&ns, &is_ns)) {
-                vec_free(&ns);
-                sunset_free(len);
-                return false;
-            }
+            ok = vec_push(&ns, &is_ns) != NULL;
             other += !is_ns;
             continue;
         }
@@ -845,24 +881,21 @@ static bool class_uses(ix_file *f, const ctoks *toks) {
             continue;
         }
         if (!ct_id(t) || !(lens >> (t->n & 63) & 1)) continue;
-        for (size_t i = 0; i < f->classes.n; i++) {
-            ix_class *c = &VEC_AT(&f->classes, ix_class, i);
-            if (c->used_at || !c->top || len[i] != t->n || memcmp(c->name, t->s, t->n) != 0) continue;
-            if (t->line >= c->line && t->line <= c->end) continue;
-            if (k > 0 && (CT_IS(&tv[k - 1], "class") || CT_IS(&tv[k - 1], "struct") || CT_IS(&tv[k - 1], "friend") ||
-                          CT_IS(&tv[k - 1], "enum")))
+        for (size_t i = 0; i < left;) {
+            const cwant *w = &want[i];
+            if (w->n != t->n || w->c->name[0] != t->s[0] || memcmp(w->c->name, t->s, t->n) != 0 ||
+                !class_use(toks, k, w->c, other)) {
+                i++;
                 continue;
-            if (!other && k + 1 < toks->n && tv[k + 1].n == 2 && tv[k + 1].s[0] == ':') continue;
-            /* Foo::Foo(, Foo::~Foo(: a member's own name */
-            if (k > 0 && tv[k - 1].n == 1 && tv[k - 1].s[0] == '~') continue;
-            if (k > 1 && tv[k - 1].n == 2 && tv[k - 1].s[0] == ':' && ct_is(&tv[k - 2], c->name, t->n)) continue;
-            c->used_at = t->line;
-            left--;
+            }
+            w->c->used_at = t->line;
+            want[i] = want[--left]; /* found: the others' order does not matter */
+            lens = want_lens(want, left);
         }
     }
     vec_free(&ns);
-    sunset_free(len);
-    return true;
+    sunset_free(want);
+    return ok;
 }
 
 /* Is token t the argument of a link-time declaration (ix_file.reg_uses: USE_PASS(x) ...)? */
@@ -903,7 +936,7 @@ static bool cpp_scopes(ix_file *f, const ctoks *toks, const char *end) {
     for (size_t k = 0; ok && k < toks->n; k++) {
         const ctok *t = &toks->v[k];
         if (t->n < 3 || at[t->line] || !ct_id(t) || reg_use_arg(f, t)) continue;
-        ix_hset_add(&out, ix_name_hash_in(t->s, t->n, end));
+        ix_hset_add_nz(&out, ix_name_hash_in(t->s, t->n, end));
     }
     for (size_t i = 0; ok && i < toks->strs.n; i++) {
         const cstr *cs = &VEC_AT(&toks->strs, cstr, i);
@@ -955,7 +988,7 @@ int ix_lex_cpp(ix_file *f, ix_arena *a, const char *d, size_t len, hset *names, 
         for (size_t i = 0; i < role_names[r]->n; i++)
             toks.role_lens |= (uint64_t)1 << (strlen(VEC_AT(role_names[r], const char *, i)) & 63);
     toks.stem_n = toks.roles->flag_stem ? strlen(toks.roles->flag_stem) : SIZE_MAX;
-    if (!ix_hset_reserve(names, len / 24)) return -1; /* a slot per 24 bytes (the real Paddle tree) */
+    if (!ix_hset_reserve(names, len / 48)) return -1; /* a slot per 48 bytes: the real Paddle tree's C/C++ has a distinct name per 92 */
     bool ok = ct_reserve(&toks, len) && cpp_tokens(f, a, d, len, names, &toks) && cpp_structure(f, a, &toks) &&
               class_uses(f, &toks) && op_runs(f, a, d, len) && cpp_scopes(f, &toks, d + len);
     sunset_free(toks.v);

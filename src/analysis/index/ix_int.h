@@ -77,35 +77,59 @@ static inline const char *ix_find3(const char *p, const char *end, char a, char 
     return p;
 }
 
-/* The number of '\n' bytes in [p, end): 16 at a time with SSE2, in byte counters summed
- * every 255 blocks (every file's line count is a pass over all of its bytes; memchr per line
- * was a call per 40 bytes). */
+/* The number of '\n' bytes in [p, end): 64 at a time with SSE2 (four blocks of 16 a step: the
+ * loop's own count and compare were half of a one-block step), in byte counters summed every
+ * 252 blocks (every file's line count is a pass over all of its bytes; memchr per line was a
+ * call per 40 bytes). */
 static inline size_t ix_count_nl(const char *p, const char *end) {
     size_t n = 0;
 #ifdef __SSE2__
     const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    while (end - p >= 16) {
-        __m128i acc = zero;
-        for (int k = 0; k < 255 && end - p >= 16; k++, p += 16)
-            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+#define IX_NL_AT(o) _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (o))), nl)
+    while (end - p >= 64) {
+        __m128i acc = zero; /* each byte lane counts up to 4 a step, 63 steps: at most 252 */
+        for (int k = 0; k < 63 && end - p >= 64; k++, p += 64) {
+            __m128i a = _mm_add_epi8(IX_NL_AT(0), IX_NL_AT(16)), b = _mm_add_epi8(IX_NL_AT(32), IX_NL_AT(48));
+            acc = _mm_sub_epi8(acc, _mm_add_epi8(a, b));
+        }
         __m128i sum = _mm_sad_epu8(acc, zero); /* two 16-bit sums, in lanes 0 and 4 */
         n += (size_t)_mm_extract_epi16(sum, 0) + (size_t)_mm_extract_epi16(sum, 4);
     }
+    while (end - p >= 16) {
+        __m128i sum = _mm_sad_epu8(_mm_sub_epi8(zero, IX_NL_AT(0)), zero);
+        n += (size_t)_mm_extract_epi16(sum, 0) + (size_t)_mm_extract_epi16(sum, 4);
+        p += 16;
+    }
+#undef IX_NL_AT
 #endif
     for (; p < end; p++) n += *p == '\n';
     return n;
 }
 
-/* An open-addressing set of name hashes, local to one file. */
+/* An open-addressing set of name hashes, local to one file. Its slot is a value's top bits
+ * (`shift` = 64 - log2 cap, kept so that an add shifts instead of counting cap's zeros), and
+ * `room` the members it takes before it doubles (half of cap): the lexers add every
+ * identifier of the tree. All zero is the empty set. */
 typedef struct hset {
     uint64_t *slots;
-    size_t cap, n;
+    size_t cap, n, room;
+    unsigned shift;
     bool oom;
 } hset;
 
-/* The name hash (sunset_index_name_hash), inline for the lexers: a word at a time with a
- * final avalanche, since the set takes its slot from the low bits. Never 0 (0 marks an
- * empty slot). It lives only in memory, so its values may change between versions. */
+/* The last step of the name hash: the final word multiplied in, whose product's top bits
+ * (the set's slot) depend on every bit of it, folded onto the low ones for the tables that
+ * take their slot from those (index.c's paths, removable/'s classes). A second multiply
+ * and shift, a quarter of a short name's hash, added nothing the slots read. Never 0. */
+static inline uint64_t ix_hash_last(uint64_t h, uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h ? h : 1;
+}
+
+/* The name hash (sunset_index_name_hash), inline for the lexers: a word at a time. Never 0
+ * (0 marks an empty slot). It lives only in memory (and in the content cache, whose
+ * namespace covers the binary), so its values may change between versions. */
 static inline uint64_t ix_name_hash(const char *s, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ ((uint64_t)n * 0xff51afd7ed558ccdull);
     for (; n >= 8; s += 8, n -= 8) {
@@ -116,11 +140,7 @@ static inline uint64_t ix_name_hash(const char *s, size_t n) {
     }
     uint64_t w = 0;
     for (size_t i = 0; i < n; i++) w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 32;
-    return h ? h : 1;
+    return ix_hash_last(h, w);
 }
 
 /* The same hash of a name inside a buffer that ends at `end`: when 8 bytes can be read from
@@ -140,36 +160,37 @@ static inline uint64_t ix_name_hash_in(const char *s, size_t n, const char *end)
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
         h ^= h >> 31;
     }
+    /* little-endian: the name's bytes are the low ones (a mask per tail length, not a shift
+     * computed per name) */
+    static const uint64_t low[8] = {0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff,
+                                    0xffffffffffffff};
     uint64_t w;
     memcpy(&w, t, 8);
-    w &= ~0ull >> (64 - 8 * tail); /* little-endian: the name's bytes are the low ones */
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 32;
-    return h ? h : 1;
+    return ix_hash_last(h, w & low[tail]);
 }
 
 /* The slot is the value's top bits, so the slots hold the set nearly in ascending order
  * (linear probing moves a value a few slots on, and a run may wrap past the end): the sorted
  * array is then one insertion pass, not a general sort (ix_hset_sorted). */
-static inline size_t ix_hset_slot(uint64_t v, size_t cap) { return (size_t)(v >> (64 - __builtin_ctzll(cap))); }
+static inline size_t ix_hset_slot(const hset *h, uint64_t v) { return (size_t)(v >> h->shift); }
 
-/* Make room for one more member (doubling, at most half full); sets h->oom on failure. */
+/* Make room for one more member (doubling, at most half full; the first room is small: most
+ * sets, a Python class's, hold a few dozen names, and every slot is zeroed and read back when
+ * sorted); sets h->oom on failure. */
 void ix_hset_grow(hset *h);
 /* An empty set's slots, about `slots` of them (a power of two), when that is more than the
  * first growth gives: growing to a file's final size rehashed every member at each step.
  * False on OOM. */
 bool ix_hset_reserve(hset *h, size_t slots);
 
-/* Inline: the lexers add every identifier of the tree, most of them already members. */
-static inline void ix_hset_add(hset *h, uint64_t v) {
-    if ((h->n + 1) * 2 > h->cap) {
+/* Add v, never 0 (0 marks an empty slot: every name hash is nonzero). Inline: the lexers add
+ * every identifier of the tree, most of them already members. */
+static inline void ix_hset_add_nz(hset *h, uint64_t v) {
+    if (h->n >= h->room) {
         ix_hset_grow(h);
         if (h->oom) return;
     }
-    if (!v) v = 1; /* 0 marks an empty slot */
-    size_t k = ix_hset_slot(v, h->cap);
+    size_t k = ix_hset_slot(h, v);
     while (h->slots[k]) {
         if (h->slots[k] == v) return;
         k = (k + 1) & (h->cap - 1);
@@ -177,6 +198,9 @@ static inline void ix_hset_add(hset *h, uint64_t v) {
     h->slots[k] = v;
     h->n++;
 }
+
+/* Add any value (0 is stored as 1). */
+static inline void ix_hset_add(hset *h, uint64_t v) { ix_hset_add_nz(h, v ? v : 1); }
 
 /* The key of (name hash h, scope) in ix_file.attr: scope -1 outside top-level classes, -2 the
  * whole file, else a class's index. */
@@ -186,7 +210,7 @@ static inline uint64_t ix_attr_key(uint64_t h, long scope) {
 
 /* names of 3 bytes or more */
 static inline void ix_hset_name(hset *h, const char *s, size_t n) {
-    if (n >= 3) ix_hset_add(h, ix_name_hash(s, n));
+    if (n >= 3) ix_hset_add_nz(h, ix_name_hash(s, n));
 }
 /* The set's members as an ascending array (*out owned by the caller; NULL when empty);
  * the set is left as it was. Returns false on OOM. */

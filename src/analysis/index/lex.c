@@ -19,33 +19,43 @@ const unsigned char ix_char_class[256] = {
     ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
 
-bool ix_hset_reserve(hset *h, size_t slots) {
-    if (h->cap || slots <= 256) return true;
-    size_t cap = 256;
-    while (cap < slots && cap < ((size_t)1 << 20)) cap *= 2;
-    h->slots = sunset_calloc(cap, sizeof *h->slots);
-    if (!h->slots) return false;
+/* The first capacity of a set that grows from empty: a Python class's names, a CMake file's,
+ * fit it or one doubling (256 slots, 2 KB zeroed and read back per class, were most of the
+ * slots the index ever sorted). */
+#define HSET_FIRST 64
+
+/* Empty slots, cap of them (a power of two), for h: false on OOM. */
+static bool hset_alloc(hset *h, size_t cap) {
+    uint64_t *s = sunset_calloc(cap, sizeof *s);
+    if (!s) return false;
+    h->slots = s;
     h->cap = cap;
+    h->room = cap / 2;
+    h->shift = 64u - (unsigned)__builtin_ctzll(cap);
     return true;
 }
 
+bool ix_hset_reserve(hset *h, size_t slots) {
+    if (h->cap || slots <= HSET_FIRST) return true;
+    size_t cap = HSET_FIRST;
+    while (cap < slots && cap < ((size_t)1 << 20)) cap *= 2;
+    return hset_alloc(h, cap);
+}
+
 void ix_hset_grow(hset *h) {
-    if (h->oom || (h->n + 1) * 2 <= h->cap) return;
-    size_t cap = h->cap ? h->cap * 2 : 256;
-    uint64_t *s = sunset_calloc(cap, sizeof *s);
-    if (!s) {
+    if (h->oom || h->n < h->room) return;
+    hset old = *h;
+    if (!hset_alloc(h, old.cap ? old.cap * 2 : HSET_FIRST)) {
         h->oom = true;
         return;
     }
-    for (size_t i = 0; i < h->cap; i++) {
-        if (!h->slots[i]) continue;
-        size_t k = ix_hset_slot(h->slots[i], cap);
-        while (s[k]) k = (k + 1) & (cap - 1);
-        s[k] = h->slots[i];
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!old.slots[i]) continue;
+        size_t k = ix_hset_slot(h, old.slots[i]);
+        while (h->slots[k]) k = (k + 1) & (h->cap - 1);
+        h->slots[k] = old.slots[i];
     }
-    sunset_free(h->slots);
-    h->slots = s;
-    h->cap = cap;
+    sunset_free(old.slots);
 }
 
 uint64_t ix_string_name(const char *s, size_t n) {
@@ -71,13 +81,22 @@ bool ix_hset_sorted(const hset *h, uint64_t **out, size_t *n) {
     if (h->oom) return false;
     if (!h->n) return true;
     /* the members gathered without a branch per slot (whether a slot is empty is a coin toss
-     * at the set's load): an empty slot's 0 is written, then overwritten; k < n throughout */
-    uint64_t *v = sunset_malloc(h->n * sizeof *v);
+     * at the set's load): an empty slot's 0 is written, then overwritten. Four slots a step
+     * (cap is a power of two from 64, so a multiple of 4): the steps' writes once the n members
+     * are in all land on v[n], hence its room */
+    uint64_t *v = sunset_malloc((h->n + 1) * sizeof *v);
     if (!v) return false;
     size_t k = 0;
-    for (size_t i = 0; i < h->cap && k < h->n; i++) {
-        v[k] = h->slots[i];
-        k += h->slots[i] != 0;
+    const uint64_t *s = h->slots;
+    for (size_t i = 0; i < h->cap && k < h->n; i += 4) {
+        v[k] = s[i];
+        k += s[i] != 0;
+        v[k] = s[i + 1];
+        k += s[i + 1] != 0;
+        v[k] = s[i + 2];
+        k += s[i + 2] != 0;
+        v[k] = s[i + 3];
+        k += s[i + 3] != 0;
     }
     sort_nearly_sorted(v, k);
     *out = v;

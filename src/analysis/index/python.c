@@ -5,7 +5,9 @@
  * outside top-level class bodies and per class, and in tool lists the identifier-like strings.
  * A name goes into one set (outside, or the current top-level class's); the file's names are
  * their union, merged at the end. Bytes are dispatched by a table, a token's trailing spaces
- * skipped with it.
+ * skipped with it. A logical line is told at its first token: one py_line acts on (an import,
+ * a block's head, a module-level statement, a docstring) is stored and read whole; any other
+ * can only add names, and its tokens are named as they are lexed (pymode).
  */
 #include "analysis/index/ix_int.h"
 
@@ -32,11 +34,20 @@ typedef struct pyctx {
     hset *bare;      /* where bare names go now */
     vec cls_bare;    /* pybare: each closed top-level class's bare names */
     vec blocks; /* pyblock */
+    vec toks;   /* tok: the current logical line's, when it is one py_line reads (PL_TOKENS) */
+    int mode;   /* what the current logical line is (pymode) */
+    bool after_dot; /* PL_NAMES: the line's last token was '.' */
+    uint32_t line_end; /* PL_NAMES: the last line of the line's last token */
     uint32_t last_line;
     bool tools; /* a tool list: record identifier-like strings */
     bool decorator; /* the last logical line was a decorator */
     bool oom;
 } pyctx;
+
+/* A logical line, told at its first token: PL_TOKENS, one py_line reads whole (an import, a
+ * block's head, a module-level statement, one starting with a string: a docstring); PL_NAMES,
+ * any other, which could only add names: its tokens are named as they come, never stored. */
+enum pymode { PL_NONE, PL_TOKENS, PL_NAMES };
 
 typedef struct pybare {
     size_t cls;      /* its index in f->classes */
@@ -45,15 +56,15 @@ typedef struct pybare {
 } pybare;
 
 static inline void py_name(pyctx *c, const char *s, size_t n) {
-    if (n >= 2) ix_hset_add(c->names, ix_name_hash_in(s, n, c->end));
+    if (n >= 2) ix_hset_add_nz(c->names, ix_name_hash_in(s, n, c->end));
 }
 
 /* Identifier t[i] of a line: a name, and a bare one unless it follows '.' (an attribute). */
-static inline void py_id(pyctx *c, const tok *t, size_t i) {
+__attribute__((always_inline)) static inline void py_id(pyctx *c, const tok *t, size_t i) {
     if (t[i].n < 2) return;
     uint64_t h = ix_name_hash_in(t[i].s, t[i].n, c->end);
-    ix_hset_add(c->names, h);
-    if (!(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.')) ix_hset_add(c->bare, h);
+    ix_hset_add_nz(c->names, h);
+    if (!(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.')) ix_hset_add_nz(c->bare, h);
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -253,22 +264,24 @@ static void py_module_alias(pyctx *c, const tok *t, size_t n) {
     if (!a.name || (dotted && !a.value) || !vec_push(&c->f->aliases, &a)) c->oom = true;
 }
 
+/* A string's contents s (n bytes, on lines [line, end]) used by a line: a name when they look
+ * like one; in a tool list, a word of the list too. */
+static void py_str_name(pyctx *c, const char *s, uint32_t n, uint32_t line, uint32_t end) {
+    uint64_t h = ix_string_name(s, n);
+    if (h) {
+        ix_hset_add_nz(c->names, h);
+        ix_hset_add_nz(c->bare, h); /* __all__ = ["core"] */
+    }
+    if (c->tools && ix_looks_like_name(s, n) && !ix_word_push(c->a, &c->f->list_words, s, n, line, end)) c->oom = true;
+}
+
 /* The names a line uses: its identifiers and strings (a docstring's aside); in a tool list,
  * the identifier-like strings are words of the list too. */
 static void py_line_names(pyctx *c, const tok *t, size_t n) {
     bool docstring = n == 1 && t[0].kind == TK_STR;
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind == TK_ID) py_id(c, t, i);
-        else if (t[i].kind == TK_STR && !docstring) {
-            uint64_t h = ix_string_name(t[i].s, t[i].n);
-            if (h) {
-                ix_hset_add(c->names, h);
-                ix_hset_add(c->bare, h); /* __all__ = ["core"] */
-            }
-            if (c->tools && ix_looks_like_name(t[i].s, t[i].n) &&
-                !ix_word_push(c->a, &c->f->list_words, t[i].s, t[i].n, t[i].line, t[i].end_line))
-                c->oom = true;
-        }
+        else if (t[i].kind == TK_STR && !docstring) py_str_name(c, t[i].s, t[i].n, t[i].line, t[i].end_line);
     }
 }
 
@@ -293,6 +306,60 @@ static void py_line(pyctx *c, tok *t, size_t n) {
     }
     py_module_alias(c, t, n);
     py_line_names(c, t, n);
+}
+
+/* Is the identifier s (n bytes) a keyword py_line acts on at the start of a line? */
+static bool py_head_word(const char *s, uint32_t n) {
+    switch (n) {
+    case 3: return !memcmp(s, "def", 3);
+    case 4: return !memcmp(s, "from", 4);
+    case 5: return !memcmp(s, "class", 5) || !memcmp(s, "async", 5);
+    case 6: return !memcmp(s, "import", 6);
+    default: return false;
+    }
+}
+
+/* A logical line's first token (kind, s, n bytes, at column col): the blocks its indentation
+ * closes (as py_line would: nothing changes them before it), and which pymode the line is. A
+ * line opening with a keyword py_line acts on, a string, or an identifier at module level (an
+ * alias `X = mod.X`) is read whole; any other (punctuation, a number, an identifier inside a
+ * block) only uses names, as py_line_names would find them. */
+static int py_line_kind(pyctx *c, tk kind, const char *s, uint32_t n, uint32_t col) {
+    close_blocks(c, col, c->last_line);
+    if (!c->blocks.n) py_end_class(c);
+    c->f->blank = false;
+    if (kind == TK_STR || (kind == TK_ID && (!c->blocks.n || py_head_word(s, n)))) return PL_TOKENS;
+    c->decorator = kind == TK_PUNCT && s[0] == '@';
+    return PL_NAMES;
+}
+
+/* A token of the current logical line: stored for py_line, or named now (an identifier is a
+ * bare name unless it follows '.'; a string as py_str_name says). */
+static inline void py_tok(pyctx *c, tk kind, const char *s, uint32_t n, uint32_t line, uint32_t end_line,
+                          uint32_t col) {
+    if (c->mode == PL_NONE) c->mode = py_line_kind(c, kind, s, n, col);
+    if (c->mode == PL_TOKENS) {
+        if (!ix_tok_add(&c->toks, kind, s, n, line, end_line, col)) c->oom = true;
+        return;
+    }
+    c->line_end = end_line;
+    if (kind == TK_ID && n >= 2) {
+        uint64_t h = ix_name_hash_in(s, n, c->end);
+        ix_hset_add_nz(c->names, h);
+        if (!c->after_dot) ix_hset_add_nz(c->bare, h);
+    } else if (kind == TK_STR) {
+        py_str_name(c, s, n, line, end_line);
+    }
+    c->after_dot = kind == TK_PUNCT && s[0] == '.';
+}
+
+/* The end of a logical line that has tokens. */
+static void py_line_end(pyctx *c) {
+    if (c->mode == PL_TOKENS) py_line(c, c->toks.v, c->toks.n);
+    else c->last_line = c->line_end;
+    c->toks.n = 0;
+    c->mode = PL_NONE;
+    c->after_dot = false;
 }
 
 /* Two sorted sets' union into out (room for na + nb); returns its size. */
@@ -320,10 +387,10 @@ static bool file_names(ix_file *f, hset *names) {
         sets += cl->n_names > 0;
     }
     if (sets > 8) { /* a merge per class would be quadratic */
-        for (size_t i = 0; i < f->n_outside; i++) ix_hset_add(names, f->outside[i]);
+        for (size_t i = 0; i < f->n_outside; i++) ix_hset_add_nz(names, f->outside[i]);
         for (size_t k = 0; k < f->classes.n; k++) {
             const ix_class *cl = &VEC_AT(&f->classes, ix_class, k);
-            for (size_t i = 0; i < cl->n_names; i++) ix_hset_add(names, cl->names[i]);
+            for (size_t i = 0; i < cl->n_names; i++) ix_hset_add_nz(names, cl->names[i]);
         }
         return !names->oom;
     }
@@ -371,9 +438,8 @@ static const unsigned char py_byte[256] = {
 };
 
 /* A string token from q, the opening quote (after its prefix, if any; on line *line at column
- * col): pushed; the lexer's position and line move past it. False on OOM. */
-static bool py_string_tok(vec *toks, const char *q, const char *end, const char **pos, uint32_t *line,
-                          uint32_t col) {
+ * col): to py_tok; the lexer's position and line move past it. */
+static void py_string_tok(pyctx *c, const char *q, const char *end, const char **pos, uint32_t *line, uint32_t col) {
     char qc = *q;
     bool triple = end - q > 2 && q[1] == qc && q[2] == qc;
     const char *s = q + (triple ? 3 : 1), *e = s;
@@ -393,15 +459,14 @@ static bool py_string_tok(vec *toks, const char *q, const char *end, const char 
     }
     const char *stop = e < end ? e + (triple ? 3 : 1) : e;
     *pos = stop > end ? end : stop;
-    bool ok = ix_tok_add(toks, TK_STR, s, (uint32_t)(e - s), *line, l2, col);
+    py_tok(c, TK_STR, s, (uint32_t)(e - s), *line, l2, col);
     *line = l2;
-    return ok;
 }
 
 static bool hset_has(const hset *h, uint64_t v) {
     if (!h->cap) return false;
     if (!v) v = 1;
-    for (size_t k = ix_hset_slot(v, h->cap); h->slots[k]; k = (k + 1) & (h->cap - 1))
+    for (size_t k = ix_hset_slot(h, v); h->slots[k]; k = (k + 1) & (h->cap - 1))
         if (h->slots[k] == v) return true;
     return false;
 }
@@ -459,20 +524,18 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
     c.cls_bare = VEC_INIT(pybare);
     if (!ix_hset_reserve(&c.outside, len / 48)) return -1; /* about the real Paddle tree's */
     c.tools = strncmp(f->path, "tools/", 6) == 0 || strstr(f->path, "/tools/") != NULL;
-    vec toks = VEC_INIT(tok);
+    c.toks = VEC_INIT(tok);
     uint32_t line = 1, col = 1;
     int depth = 0;
     const char *p = d, *end = d + len;
-    while (p < end && !c.oom) {
+    while (p < end) { /* out of memory is looked at once a line: a load per byte was 2% of the lexer */
         unsigned char ch = (unsigned char)*p;
         tk kind = TK_PUNCT;
         const char *e = p + 1;
         switch (py_byte[ch]) {
         case PB_NL:
-            if (depth == 0 && toks.n) {
-                py_line(&c, toks.v, toks.n);
-                toks.n = 0;
-            }
+            if (depth == 0 && c.mode) py_line_end(&c);
+            if (c.oom) p = end - 1; /* the rest is not read */
             line++;
             col = 1;
             p++;
@@ -505,7 +568,7 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
             while (q < end && q - p < 3 && (py_byte[(unsigned char)*q] == PB_PREFIX)) q++;
             if (q < end && py_byte[(unsigned char)*q] == PB_QUOTE) {
                 const char *stop;
-                if (!py_string_tok(&toks, q, end, &stop, &line, col)) c.oom = true;
+                py_string_tok(&c, q, end, &stop, &line, col);
                 col += (uint32_t)(stop - p);
                 p = stop;
                 continue;
@@ -525,13 +588,13 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
             if (depth > 0) depth--;
             break;
         }
-        if (!ix_tok_add(&toks, kind, p, (uint32_t)(e - p), line, line, col)) c.oom = true;
+        py_tok(&c, kind, p, (uint32_t)(e - p), line, line, col);
         /* the spaces after a token, without a dispatch of their own: each is a column */
         while (e < end && *e == ' ') e++;
         col += (uint32_t)(e - p);
         p = e;
     }
-    if (toks.n && !c.oom) py_line(&c, toks.v, toks.n);
+    if (c.mode && !c.oom) py_line_end(&c);
     close_blocks(&c, 0, c.last_line ? c.last_line : 1);
     py_end_class(&c);
     if (!c.oom && !ix_hset_sorted(&c.outside, &f->outside, &f->n_outside)) c.oom = true;
@@ -544,7 +607,7 @@ int ix_lex_python(ix_file *f, ix_arena *a, const char *d, size_t len, hset *name
     for (size_t q = 0; q < c.cls_bare.n; q++) sunset_free(VEC_AT(&c.cls_bare, pybare, q).v);
     vec_free(&c.cls_bare);
     sb_free(&c.tmp);
-    vec_free(&toks);
+    vec_free(&c.toks);
     vec_free(&c.blocks);
     return c.oom ? -1 : 0;
 }
