@@ -80,9 +80,9 @@ static void emit_items(scan_ctx *sc, TSNode value, slice target) {
         return;
     }
     if (!dict && strcmp(t, "list") && strcmp(t, "tuple") && strcmp(t, "set")) return;
-    for (uint32_t i = 0, m = ts_node_named_child_count(value); i < m; i++) {
-        TSNode c = ts_node_named_child(value, i);
-        if (dict) c = ts_node_child_by_field_name(c, "value", 5);
+    TSNode e;
+    for (bool more = py_kids_first(sc, value, &e); more; more = py_kids_next(sc, &e)) {
+        TSNode c = dict ? ts_node_child_by_field_name(e, "value", 5) : e;
         if (ts_node_is_null(c)) continue;
         const char *ct = ts_node_type(c);
         if (strcmp(ct, "comment") && strcmp(ct, "list_splat") && strcmp(ct, "dictionary_splat"))
@@ -130,10 +130,10 @@ static void emit_return(scan_ctx *sc, TSNode node) {
 /* The 0-based position of node `n` among the positional entries of `list` (a parameters or
  * argument_list node: comments and the `/` marker take none), or -1 when an entry before it
  * is variadic or keyword-only (`*args`, `*`, `**kw`, `k=v`): then only a keyword binds it. */
-static long entry_position(TSNode list, TSNode n) {
+static long entry_position(scan_ctx *sc, TSNode list, TSNode n) {
     long pos = 0;
-    for (uint32_t i = 0, k = ts_node_named_child_count(list); i < k; i++) {
-        TSNode c = ts_node_named_child(list, i);
+    TSNode c;
+    for (bool more = py_kids_first(sc, list, &c); more; more = py_kids_next(sc, &c)) {
         if (ts_node_eq(c, n)) return pos;
         const char *t = ts_node_type(c);
         if (!strcmp(t, "comment") || !strcmp(t, "positional_separator")) continue;
@@ -175,7 +175,7 @@ static void emit_param(scan_ctx *sc, TSNode id) {
     if (ts_node_is_null(fn)) return;
     TSNode body = ts_node_child_by_field_name(fn, "body", 4);
     emit_binding_entry(sc, id, SUNSET_FACT_PARAM, py_node_text(sc, id), (slice){"", 0},
-                       (slice){NULL, 0}, entry_position(params, entry), body);
+                       (slice){NULL, 0}, entry_position(sc, params, entry), body);
 }
 
 static bool text_is(scan_ctx *sc, TSNode n, const char *w);
@@ -226,7 +226,7 @@ static void emit_arg(scan_ctx *sc, const item *it, TSNode value) {
         if (kw.s) emit_worker_args(sc, f->callee, kw, value);
         return;
     }
-    long pos = kw.s ? -1 : entry_position(py_parent(sc, value), value);
+    long pos = kw.s ? -1 : entry_position(sc, py_parent(sc, value), value);
     if (!kw.s && pos < 0) return;
     slice v = py_node_text(sc, value);
     if (v.n > 240) v.n = 240;

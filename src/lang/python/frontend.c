@@ -279,6 +279,7 @@ static char *pool_alloc(scan_ctx *sc, size_t n) {
 }
 
 static void scan_ctx_free(scan_ctx *sc) {
+    py_path_end(sc); /* (emit_facts ends it, unless it did not run) */
     vec_free(&sc->caps);
     vec_free(&sc->items);
     vec_free(&sc->marks);

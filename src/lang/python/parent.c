@@ -10,6 +10,10 @@
  * from where the last one was found. Where the cursor cannot find a node (only zero-width
  * nodes, which error recovery may make, can mislead the byte ranges it follows) the parent
  * is ts_node_parent's.
+ *
+ * A second cursor lists a node's named children in order (py_kids_*): ts_node_named_child(n,
+ * i) too starts from the first child at every call, so an index loop over a long list literal
+ * or argument list was quadratic.
  */
 #include "lang/python/scan_int.h"
 
@@ -32,8 +36,9 @@ void py_path_start(scan_ctx *sc, TSNode root) {
 void py_path_end(scan_ctx *sc) {
     py_path *p = &sc->path;
     if (p->live) ts_tree_cursor_delete(&p->cur);
+    if (p->kids_live) ts_tree_cursor_delete(&p->kids);
     vec_free(&p->nodes);
-    p->on = p->live = false;
+    p->on = p->live = p->kids_live = false;
 }
 
 static void path_up(py_path *p) {
@@ -82,4 +87,26 @@ TSNode py_parent(scan_ctx *sc, TSNode n) {
         if (same_node(*path_at(p, i), n)) return i ? *path_at(p, i - 1) : (TSNode){0};
     if (!seek(p, n) || p->nodes.n < 2) return ts_node_parent(n);
     return *path_at(p, p->nodes.n - 2);
+}
+
+/* The kids cursor on a named node (true, *c that node) or past the last (false). */
+static bool kids_named(py_path *p, TSNode *c) {
+    do {
+        TSNode k = ts_tree_cursor_current_node(&p->kids);
+        if (ts_node_is_named(k)) return *c = k, true;
+    } while (ts_tree_cursor_goto_next_sibling(&p->kids));
+    return false;
+}
+
+bool py_kids_first(scan_ctx *sc, TSNode n, TSNode *c) {
+    py_path *p = &sc->path;
+    if (ts_node_is_null(n)) return false;
+    if (p->kids_live) ts_tree_cursor_reset(&p->kids, n);
+    else p->kids = ts_tree_cursor_new(n), p->kids_live = true;
+    return ts_tree_cursor_goto_first_child(&p->kids) && kids_named(p, c);
+}
+
+bool py_kids_next(scan_ctx *sc, TSNode *c) {
+    py_path *p = &sc->path;
+    return ts_tree_cursor_goto_next_sibling(&p->kids) && kids_named(p, c);
 }

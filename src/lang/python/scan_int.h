@@ -63,6 +63,8 @@ typedef struct py_path {
     TSTreeCursor cur;
     vec nodes; /* TSNode, the root first */
     bool live; /* cur was made */
+    TSTreeCursor kids; /* py_kids_*'s, made on first use */
+    bool kids_live;
     bool on;   /* the path is usable: else parents are ts_node_parent's */
 } py_path;
 
@@ -112,6 +114,10 @@ call_frame *py_top_call(scan_ctx *sc);
 void py_path_start(scan_ctx *sc, TSNode root);
 void py_path_end(scan_ctx *sc);
 TSNode py_parent(scan_ctx *sc, TSNode n);
+/* n's first named child (false: none), then the next one after it: ts_node_named_child's
+ * order, in one pass; one list at a time (nothing in the loop may list another node's). */
+bool py_kids_first(scan_ctx *sc, TSNode n, TSNode *c);
+bool py_kids_next(scan_ctx *sc, TSNode *c);
 
 /* binding.c: the object flow's facts of a bind.* capture (core/flow.c) */
 void py_emit_binding(scan_ctx *sc, const item *it, const fact_cap *pc, TSNode node);
