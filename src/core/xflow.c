@@ -356,25 +356,27 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
     const char *end = data + len;
     sb kept = {0}, stmts = {0};
     bool first = !x->stmts[me]; /* noted again (a rescan under premarks): resolved already */
+    sb st = {0}; /* one statement's text, the buffer reused */
     for (const char *p = data; p < end;) {
         while (p < end && (*p == ' ' || *p == '\t')) p++;
         bool head = (end - p > 5 && !memcmp(p, "from ", 5)) || (end - p > 7 && !memcmp(p, "import ", 7));
         if (head) {
-            sb st = {0};
-            p = statement_at(p, end, &st);
+            st.len = 0;
+            p = statement_at(p, end, &st); /* never empty: it starts with its head */
+            size_t n = st.s ? strlen(st.s) : 0; /* to its first NUL, as read */
             /* kept as read: no bracket, comma or newline is left in it, and the space before
              * the newline keeps a last backslash from continuing it */
-            if (keep && !st.oom && st.s) sb_printf(&kept, "%s \n", st.s);
-            if (first && !st.oom && st.s) sb_printf(&stmts, "%s\n", st.s); /* to its first NUL, as read */
+            if (keep && !st.oom && st.s) sb_putn(&kept, st.s, n), sb_putn(&kept, " \n", 2);
+            if (first && !st.oom && st.s) sb_putn(&stmts, st.s, n), sb_putc(&stmts, '\n');
             kept.oom |= st.oom;
             stmts.oom |= st.oom;
-            sb_free(&st);
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             p = nl ? nl + 1 : end;
             continue;
         }
         p = next_candidate(p, end); /* the lines between start no statement */
     }
+    sb_free(&st);
     if (keep && !kept.oom && !x->kept[me]) x->kept[me] = kept.len ? sb_take(&kept) : sunset_strndup("\n", 1);
     sb_free(&kept);
     /* resolved once every module's exports are known (xflow_importers): most statements then
