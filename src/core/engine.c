@@ -66,9 +66,8 @@ static bool rule_applies(worker *w, const sunset_rule *r, const char *path) {
     signed char *ok = &w->rule_ok[r->index];
     if (*ok >= 0) return *ok;
     bool yes = true;
-    if (r->path_include.n && !re_list_search_lits(&r->path_include, &r->include_lits, path, w->md)) yes = false;
-    if (yes && r->path_exclude.n && re_list_search_lits(&r->path_exclude, &r->exclude_lits, path, w->md))
-        yes = false;
+    if (r->path_include.n && !re_list_search(&r->path_include, path, w->md)) yes = false;
+    if (yes && r->path_exclude.n && re_list_search(&r->path_exclude, path, w->md)) yes = false;
     const sunset_engine_opts *o = w->e->o;
     for (size_t i = 0; yes && i < o->n_disable; i++) {
         const disable_entry *d = &o->disable[i];

@@ -63,16 +63,6 @@ bool re_list_search(const vec *res, const char *s, pcre2_match_data *md) {
     return false;
 }
 
-bool re_list_search_lits(const vec *res, const vec *lits, const char *s, pcre2_match_data *md) {
-    size_t n = strlen(s);
-    for (size_t i = 0; i < res->n; i++) {
-        const relit *lit = i < lits->n ? VEC_AT(lits, relit *, i) : NULL;
-        if (relit_may_match(lit, s, n) && re_search(VEC_AT(res, pcre2_code *, i), s, n, 0, md, NULL, NULL))
-            return true;
-    }
-    return false;
-}
-
 bool sunset_ruleset_is_test_path(const sunset_ruleset *rs, const char *path, pcre2_match_data *md) {
     return rs && re_list_search(&rs->test_paths, path, md);
 }
@@ -208,7 +198,7 @@ static uint32_t marker_line(const sunset_ruleset *rs, size_t i, const char *data
 bool sunset_ruleset_is_generated(const sunset_ruleset *rs, const char *path, const char *data, size_t len,
                                  pcre2_match_data *md, uint32_t *line) {
     *line = 0;
-    if (re_list_search_lits(&rs->generated_paths, &rs->generated_path_lits, path, md)) return true;
+    if (re_list_search(&rs->generated_paths, path, md)) return true;
     const char *p = data, *end = data + len;
     for (uint32_t n = 1; n <= GENERATED_HEAD_LINES && p < end; n++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));

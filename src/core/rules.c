@@ -608,10 +608,6 @@ static void rule_free(sunset_rule *r) {
     for (size_t i = 0; i < r->path_exclude.n; i++) pcre2_code_free(VEC_AT(&r->path_exclude, pcre2_code *, i));
     vec_free(&r->path_include);
     vec_free(&r->path_exclude);
-    for (size_t i = 0; i < r->include_lits.n; i++) relit_free(VEC_AT(&r->include_lits, relit *, i));
-    for (size_t i = 0; i < r->exclude_lits.n; i++) relit_free(VEC_AT(&r->exclude_lits, relit *, i));
-    vec_free(&r->include_lits);
-    vec_free(&r->exclude_lits);
     for (size_t i = 0; i < r->clauses.n; i++) {
         clause *c = &VEC_AT(&r->clauses, clause, i);
         strtest_free(&c->main);
@@ -778,10 +774,8 @@ static int ld_rule_paths(loader *L, sunset_rule *r, const cJSON *o) {
         if (ld_check_fields(L, paths, "\"paths\"", pf)) return -1;
         const cJSON *inc = cJSON_GetObjectItemCaseSensitive(paths, "include");
         const cJSON *exc = cJSON_GetObjectItemCaseSensitive(paths, "exclude");
-        if (inc && (ld_regex_list(L, inc, "include", &r->path_include) || ld_regex_lits(L, inc, &r->include_lits)))
-            return -1;
-        if (exc && (ld_regex_list(L, exc, "exclude", &r->path_exclude) || ld_regex_lits(L, exc, &r->exclude_lits)))
-            return -1;
+        if (inc && ld_regex_list(L, inc, "include", &r->path_include)) return -1;
+        if (exc && ld_regex_list(L, exc, "exclude", &r->path_exclude)) return -1;
     }
     return 0;
 }
@@ -865,7 +859,6 @@ static int load_rule(loader *L, const cJSON *o, const char *pack_family, const c
     sunset_rule *r = sunset_calloc(1, sizeof *r);
     if (!r) return ld_oom(L);
     r->path_include = r->path_exclude = VEC_INIT(pcre2_code *);
-    r->include_lits = r->exclude_lits = VEC_INIT(relit *);
     r->clauses = VEC_INIT(clause);
     r->literals = VEC_INIT(char *);
     r->unless_tree_without = VEC_INIT(char *);
@@ -952,7 +945,7 @@ static sunset_ruleset *ruleset_new(const char *queries_dir) {
     rs->rules = VEC_INIT(sunset_rule *);
     rs->families = VEC_INIT(family_info);
     rs->test_paths = rs->generated_paths = rs->generated_markers = VEC_INIT(pcre2_code *);
-    rs->generated_lits = rs->generated_path_lits = VEC_INIT(relit *);
+    rs->generated_lits = VEC_INIT(relit *);
     rs->suppress_min_reason = SUNSET_MIN_REASON;
     settings_init(rs);
     sunset_anchor_init(&rs->anchor);
@@ -1096,8 +1089,6 @@ void sunset_ruleset_free(sunset_ruleset *rs) {
     vec_free(&rs->generated_markers);
     for (size_t i = 0; i < rs->generated_lits.n; i++) relit_free(VEC_AT(&rs->generated_lits, relit *, i));
     vec_free(&rs->generated_lits);
-    for (size_t i = 0; i < rs->generated_path_lits.n; i++) relit_free(VEC_AT(&rs->generated_path_lits, relit *, i));
-    vec_free(&rs->generated_path_lits);
     settings_free(rs);
     vec_free(&rs->path_rules);
     for (int l = 0; l < SUNSET_LANG_COUNT; l++) {

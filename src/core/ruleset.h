@@ -56,9 +56,6 @@ struct sunset_rule {
     sunset_severity sev[SUNSET_CTX_COUNT];
     bool sev_overridden;   /* by configuration */
     vec path_include, path_exclude; /* pcre2_code * */
-    /* relit *, each path regex's literals (NULL: none known): a path without them is not
-     * matched (every file's path meets the path-scoped rules of its language) */
-    vec include_lits, exclude_lits;
     vec clauses;           /* clause */
     strtest path;          /* RK_PATH */
     char *query, *capture; /* RK_QUERY */
@@ -186,7 +183,6 @@ struct sunset_ruleset {
     vec generated_markers;     /* pcre2_code *, matched per line of the file's head */
     vec generated_lits;        /* relit *, each marker's literals (NULL: none known) */
     vec generated_paths;       /* pcre2_code * */
-    vec generated_path_lits;   /* relit *, each one's literals (NULL: none known) */
     size_t suppress_min_reason; /* a sunset-ignore reason's minimum length (bytes); .sunset.json
                                  * "suppression_min_reason" sets it, default SUNSET_MIN_REASON */
     sunset_cross_file cross_file;
@@ -239,9 +235,6 @@ bool re_search(const struct pcre2_real_code_8 *re, const char *s, size_t n, size
                struct pcre2_real_match_data_8 *md, size_t *so, size_t *eo);
 /* Does any regex of the list (a vec of pcre2_code *) match somewhere in s? */
 bool re_list_search(const vec *res, const char *s, struct pcre2_real_match_data_8 *md);
-/* The same, a regex tried only when s holds one of its literals (lits: relit *, parallel to
- * res, as ld_regex_lits gives them; NULL or missing entries always run the regex). */
-bool re_list_search_lits(const vec *res, const vec *lits, const char *s, struct pcre2_real_match_data_8 *md);
 /* Is path a test file (settings.test_paths)? The one place every finding's `test` comes from. */
 bool sunset_ruleset_is_test_path(const sunset_ruleset *rs, const char *path, struct pcre2_real_match_data_8 *md);
 /* Is the file generated: settings.generated_paths by name, or settings.generated_markers on one

@@ -409,9 +409,7 @@ int ld_settings(loader *L, const cJSON *s) {
     const cJSON *tp = cJSON_GetObjectItemCaseSensitive(s, "test_paths");
     if (tp && load_test_paths(L, tp)) return -1;
     const cJSON *gp = cJSON_GetObjectItemCaseSensitive(s, "generated_paths");
-    if (gp && (ld_regex_list(L, gp, "generated_paths", &L->rs->generated_paths) ||
-               ld_regex_lits(L, gp, &L->rs->generated_path_lits)))
-        return -1;
+    if (gp && ld_regex_list(L, gp, "generated_paths", &L->rs->generated_paths)) return -1;
     const cJSON *cf = cJSON_GetObjectItemCaseSensitive(s, "cross_file");
     if (cf && load_cross_file(L, cf)) return -1;
     const cJSON *rem = cJSON_GetObjectItemCaseSensitive(s, "remnants");

@@ -1,8 +1,7 @@
 /*
  * test_rules.c — the rule loader: a valid pack compiles into the expected clauses, and every
  * error path gives FILE:LINE:COL plus a message naming the problem; allocation failures at
- * any point return an error and leak nothing; path regexes tried only on a path holding their
- * literals answer as the plain search does.
+ * any point return an error and leak nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -222,48 +221,6 @@ static void test_paths_have_roles(void **state) {
     sunset_ruleset_free(rs);
 }
 
-/* A rule's path regexes and settings.generated_paths are tried only on a path holding their
- * literals: every alternative's literal counts, an optional part is not required, and a regex
- * whose literals are unknown always runs; the answers are the plain search's on every path. */
-static void path_regexes_keyed_by_literals(void **state) {
-    (void)state;
-    sunset_error err = {{0}};
-    sunset_ruleset *rs = sunset_ruleset_load_string(
-        "{\"schema\":1,\"settings\":{\"families\":[{\"id\":\"pe\",\"title\":\"PE\"}],"
-        "\"generated_paths\":[\"\\\\.pb\\\\.(h|cc)$\",\"_pb2\\\\.py$\"]},\"family\":\"pe\",\"rules\":["
-        "{\"id\":\"PE-X\",\"task\":5,\"languages\":[\"cpp\"],\"severity\":\"error\",\"message\":\"m\","
-        "\"fix\":\"f\",\"match\":{\"kind\":\"identifier\",\"pattern\":\"Xyzw\"},\"literals\":[\"Xyzw\"],\"paths\":{"
-        "\"include\":[\"(^|/)operators/cinn/|(^|/)paddle2cinn/\",\"\\\\.(ya?ml|cfg)$\",\"[a-z]+_op\\\\.cc$\"],"
-        "\"exclude\":[\"(^|/)hlir/pe/\"]}}]}", "p.json", NULL, &err);
-    if (!rs) fail_msg("%s", err.msg);
-    const sunset_rule *r = sunset_ruleset_find(rs, "PE-X");
-    assert_non_null(r);
-    assert_int_equal(r->include_lits.n, 3);
-    assert_non_null(VEC_AT(&r->include_lits, relit *, 0));
-    assert_int_equal(rs->generated_path_lits.n, 2);
-    static const char *const paths[] = {
-        "paddle/fluid/operators/cinn/cinn_launch_op.cc", "paddle/paddle2cinn/x.cc", "cinn/paddle2cinn",
-        "conf/a.yml", "conf/a.yaml", "conf/a.cfg", "conf/a.ym", "ops/fused_op.cc", "ops/_op.cc",
-        "x/hlir/pe/a.cc", "hlir/pe/b.cc", "hlir/pex/c.cc", "a/b.pb.h", "a/b.pb.cc", "a/b.pb.c", "m_pb2.py",
-        "m_pb2.pyc", "", "operators/cinn", "paddle/fluid/framework/executor.cc"};
-    static const bool inc[] = {1, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    static const bool exc[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    static const bool gen[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0};
-    pcre2_match_data *md = pcre2_match_data_create(4, NULL);
-    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-        const char *p = paths[i];
-        assert_int_equal(re_list_search_lits(&r->path_include, &r->include_lits, p, md), inc[i]);
-        assert_int_equal(re_list_search(&r->path_include, p, md), inc[i]);
-        assert_int_equal(re_list_search_lits(&r->path_exclude, &r->exclude_lits, p, md), exc[i]);
-        assert_int_equal(re_list_search_lits(&rs->generated_paths, &rs->generated_path_lits, p, md), gen[i]);
-        assert_int_equal(re_list_search(&rs->generated_paths, p, md), gen[i]);
-    }
-    vec none = VEC_INIT(relit *); /* no literals known: the regexes run */
-    assert_true(re_list_search_lits(&r->path_include, &none, "conf/a.yml", md));
-    pcre2_match_data_free(md);
-    sunset_ruleset_free(rs);
-}
-
 /* A pack with settings.macros `macros` (JSON, "" = none) and one gflag rule. */
 static sunset_ruleset *load_gflag(const char *macros, sunset_error *err) {
     char pack[1024];
@@ -425,7 +382,6 @@ int main(void) {
         cmocka_unit_test(survives_every_allocation_failure),
         cmocka_unit_test(strtest_names_exact),
         cmocka_unit_test(json_reader),
-        cmocka_unit_test(path_regexes_keyed_by_literals),
     };
     return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
 }
