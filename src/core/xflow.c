@@ -325,28 +325,29 @@ static inline const char *blanks_end(const char *q, const char *end) {
     return q;
 }
 
-/* Could the line starting at l start an import statement: 'f' or 'i' past its blanks? */
-static inline bool candidate_line(const char *l, const char *end) {
+/* Could the line starting at l start an import statement: 'f' or 'i' past its blanks? Where
+ * that byte is, or NULL. */
+static inline const char *candidate_line(const char *l, const char *end) {
     const char *q = blanks_end(l, end);
-    return q < end && (*q == 'f' || *q == 'i');
+    return q < end && (*q == 'f' || *q == 'i') ? q : NULL;
 }
 
-/* The start of the first line after p whose first byte past blanks is 'f' or 'i' (one that
- * could start an import statement), or end: the newlines found 16 bytes at a time with SSE2,
- * not by a memchr per line (every line of every Python module of the scan). */
+/* The first byte past the blanks of the first line after p whose first byte past blanks is
+ * 'f' or 'i' (one that could start an import statement), or end: the newlines found 16 bytes
+ * at a time with SSE2, not by a memchr per line (every line of every Python module of the
+ * scan), and the blanks passed once, not again by the caller byte by byte. */
 static const char *next_candidate(const char *p, const char *end) {
+    const char *q;
 #ifdef __SSE2__
     const __m128i nl = _mm_set1_epi8('\n');
     for (; end - p >= 16; p += 16) {
         unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
-        for (; m; m &= m - 1) {
-            const char *l = p + __builtin_ctz(m) + 1;
-            if (candidate_line(l, end)) return l;
-        }
+        for (; m; m &= m - 1)
+            if ((q = candidate_line(p + __builtin_ctz(m) + 1, end))) return q;
     }
 #endif
     while (p < end && (p = memchr(p, '\n', (size_t)(end - p))))
-        if (candidate_line(++p, end)) return p;
+        if ((q = candidate_line(++p, end))) return q;
     return end;
 }
 
