@@ -665,7 +665,8 @@ static bool dir_open(walker *w, bool below, bool under_ignored, bool tracked_onl
 static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter_ignored, bool *enter_tracked) {
     if (f->rel_len) sb_putc(&w->rel, '/');
     sb_puts(&w->rel, name);
-    sb_printf(&w->abs, "/%s", name);
+    sb_putc(&w->abs, '/');
+    sb_puts(&w->abs, name);
     if (w->rel.oom || w->abs.oom) return false;
     struct stat st;
     unsigned char type = (unsigned char)name[strlen(name) + 1];
@@ -685,8 +686,12 @@ static bool take_entry(walker *w, const wframe *f, const char *name, bool *enter
         }
         st = tst;
     }
-    bool ign = w->in_git && w->o->gitignore && (f->under_ignored || ignored(w, w->rel.s, is_dir));
-    if ((ign || f->tracked_only) && !tracked(w, w->rel.s, is_dir)) {
+    /* a file git tracks is taken whatever the ignore rules say (git ignores only untracked
+     * paths), so its index entry answers first: one binary search, where the rules were ~110
+     * pattern tests per file of the real Paddle tree. A directory's answer is needed below it. */
+    bool known = !is_dir && w->tracked.n && tracked(w, w->rel.s, false);
+    bool ign = !known && w->in_git && w->o->gitignore && (f->under_ignored || ignored(w, w->rel.s, is_dir));
+    if (!known && (ign || f->tracked_only) && !tracked(w, w->rel.s, is_dir)) {
         w->st->ignored++;
     } else if (is_dir) {
         bool cache = strcmp(name, ".sunset-cache") == 0; /* a tagged one: dir_open */

@@ -1567,6 +1567,50 @@ static void functions_called_only_by_legacy(void **state) {
     rm_plan_free(&p);
 }
 
+/* A caller counts when it reaches the source's own header within three includes: the legacy
+ * x.cc through two headers does, the live y.cc through three does not, so fn.cc's functions
+ * are called only by legacy code (rm_func_callers, whose last hop is a look-up of the header's
+ * includers). And `import util` means the util.py beside the importer: a/util.py only the
+ * legacy a/pe.py imports is legacy though b/live.py imports b/util.py by the same name
+ * (rm_resolve_module's memo is keyed by the importer's directory too), and `from pkgx import
+ * subp` the package a/pkgx/subp/ (its stems hold directory names as well as x of x.py). */
+static void callers_three_deep_modules_by_directory(void **state) {
+    const tfile tree[] = {
+        {"a/pe.py", SUNSET_LANG_PYTHON, "import util\nfrom pkgx import subp\n\nutil.f(subp)\n"},
+        {"a/pkgx/subp/__init__.py", SUNSET_LANG_PYTHON, "def h():\n    return 3\n"},
+        {"a/util.py", SUNSET_LANG_PYTHON, "def f():\n    return 1\n"},
+        {"b/live.py", SUNSET_LANG_PYTHON, "import util\n\nutil.g()\n"},
+        {"b/util.py", SUNSET_LANG_PYTHON, "def g():\n    return 2\n"},
+        {"c/fn.h", SUNSET_LANG_CPP, "int SplitFn(int x);\n"},
+        {"c/fn.cc", SUNSET_LANG_CPP, "#include \"c/fn.h\"\nint SplitFn(int x) { return x; }\n"},
+        {"c/m1.h", SUNSET_LANG_CPP, "#include \"c/m2.h\"\n"},
+        {"c/m2.h", SUNSET_LANG_CPP, "#include \"c/fn.h\"\n"},
+        {"c/n1.h", SUNSET_LANG_CPP, "#include \"c/n2.h\"\n"},
+        {"c/n2.h", SUNSET_LANG_CPP, "#include \"c/n3.h\"\n"},
+        {"c/n3.h", SUNSET_LANG_CPP, "#include \"c/fn.h\"\n"},
+        {"c/x.cc", SUNSET_LANG_CPP, "#include \"c/m1.h\"\nint x() { return SplitFn(1); }\n"},
+        {"c/y.cc", SUNSET_LANG_CPP, "#include \"c/n1.h\"\nint y() { return SplitFn(2); }\n"},
+    };
+    sunset_finding seeds[] = {
+        {.rule_id = "R-PATH", .path = "a/pe.py", .span = {1, 1, 1, 1}, .matched = "a/pe.py"},
+        {.rule_id = "R-PATH", .path = "c/x.cc", .span = {1, 1, 1, 1}, .matched = "c/x.cc"},
+    };
+    rm_plan p;
+    sb d = {0};
+    plan_of(tree, sizeof tree / sizeof tree[0], seeds, 2, &p, &d);
+    const rm_item *it = item(&p, RM_FILE, "a/util.py", NULL);
+    assert_non_null(it);
+    assert_string_equal(chain(it), "imported only by legacy files: a/pe.py (rule R-PATH (path))");
+    assert_null(item(&p, RM_FILE, "b/util.py", NULL));
+    /* a package's last part is its directory's name: no look-up is skipped for it */
+    assert_non_null(item(&p, RM_FILE, "a/pkgx/subp/__init__.py", NULL));
+    it = item(&p, RM_FILE, "c/fn.cc", NULL);
+    assert_non_null(it);
+    assert_string_equal(chain(it), "its functions are called only by legacy code: SplitFn by c/x.cc (rule R-PATH (path))");
+    sb_free(&d);
+    rm_plan_free(&p);
+}
+
 /* The whole plan: a pass that code not legacy names only in a string inside a legacy class's
  * body (AppendPass("add_reader_dependency_pass") in ParallelExecutorPassBuilder, whose
  * USE_PASS at file level goes with the registration) is legacy, and so is the source
@@ -1993,6 +2037,7 @@ int main(void) {
         cmocka_unit_test(class_cut_attribute_uses),
         cmocka_unit_test(test_only_headers_and_legacy_registrations),
         cmocka_unit_test(functions_called_only_by_legacy),
+        cmocka_unit_test(callers_three_deep_modules_by_directory),
         cmocka_unit_test(pass_named_only_in_legacy_class),
         cmocka_unit_test(cmake_empty_blocks),
         cmocka_unit_test(cmake_relayout),

@@ -11,15 +11,23 @@
 
 #include <string.h>
 
-bool rm_reaches(const ctx *c, size_t from, size_t to, int depth) {
-    if (from == to) return true;
-    if (depth == 0) return false;
-    /* the last hop by a look at the edges, not a call per edge */
-    for (size_t e = 0; e < c->out[from].n; e++)
-        if (VEC_AT(&c->out[from], edge, e).to == to) return true;
-    for (size_t e = 0; depth > 1 && e < c->out[from].n; e++)
-        if (rm_reaches(c, VEC_AT(&c->out[from], edge, e).to, to, depth - 1)) return true;
+/* Whether from reaches the marked file within three includes or imports: from itself, or a
+ * file at most two edges on, is the file or one of its includers (near). */
+bool rm_reaches3_near(const ctx *c, size_t from) {
+    const signed char *near = c->near;
+    if (near[from]) return true;
+    for (size_t e = 0; e < c->out[from].n; e++) {
+        size_t x = VEC_AT(&c->out[from], edge, e).to;
+        if (near[x]) return true;
+        for (size_t k = 0; k < c->out[x].n; k++)
+            if (near[VEC_AT(&c->out[x], edge, k).to]) return true;
+    }
     return false;
+}
+
+void rm_mark_near(ctx *c, size_t to, signed char v) {
+    c->near[to] = v;
+    for (size_t k = 0; k < c->users[to].n; k++) c->near[VEC_AT(&c->users[to], size_t, k)] = v;
 }
 
 long rm_own_header(const ctx *c, size_t f) {
@@ -57,22 +65,25 @@ int rm_func_callers(ctx *c) {
      * the files asked, to clear when the next source's names begin (they come by source) */
     signed char *asked = !rc && names.n ? sunset_calloc(c->nf, 1) : NULL;
     vec tried = VEC_INIT(size_t);
-    if (!rc && names.n && !asked) rc = -1;
+    if (!rc && names.n && !c->near) rc = -1;
+    long h = -1;
     for (size_t i = 0; !rc && i < names.n; i++) {
         size_t f = VEC_AT(&owner, size_t, i);
-        if (i && VEC_AT(&owner, size_t, i - 1) != f) {
+        if (!i || VEC_AT(&owner, size_t, i - 1) != f) {
             for (size_t k = 0; k < tried.n; k++) asked[VEC_AT(&tried, size_t, k)] = 0;
             tried.n = 0;
+            if (h >= 0) rm_mark_near(c, (size_t)h, 0);
+            rm_mark_near(c, (size_t)(h = rm_own_header(c, f)), 1);
         }
-        long h = rm_own_header(c, f);
         vec *out = &c->func_callers[f];
         for (size_t j = 0; j < users[i].n && !rc; j++) {
             size_t g = VEC_AT(&users[i], size_t, j);
             if (g == f || (long)g == h || c->files[g]->lang != SUNSET_LANG_CPP || asked[g]) continue;
-            asked[g] = rm_reaches(c, g, (size_t)h, 3) ? 1 : -1;
+            asked[g] = rm_reaches3_near(c, g) ? 1 : -1;
             if (!vec_push(&tried, &g) || (asked[g] > 0 && !vec_push(out, &g))) rc = -1;
         }
     }
+    if (h >= 0) rm_mark_near(c, (size_t)h, 0);
     sunset_free(asked);
     vec_free(&tried);
     for (size_t i = 0; users && i < names.n; i++) vec_free(&users[i]);

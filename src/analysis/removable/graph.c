@@ -537,12 +537,18 @@ int rm_graph_build(ctx *c) {
     c->targets = VEC_INIT(tgt);
     c->flags = VEC_INIT(wordref);
     c->passes = VEC_INIT(wordref);
+    c->mod_memo = rm_mod_memo_new(c);
+    if (!(c->near = sunset_calloc(c->nf ? c->nf : 1, 1))) return -1;
     if (collect(c) || add_edges(c) || weigh_edges(c) || add_targets(c) || link_targets(c)) return -1;
     kernels_with_operator(c);
     return flag_pass_users(c) || rm_func_callers(c) ? -1 : 0;
 }
 
 void rm_graph_free(ctx *c) {
+    rm_mod_memo_free(c->mod_memo);
+    c->mod_memo = NULL;
+    sunset_free(c->near);
+    c->near = NULL;
     rm_live_users_free(c);
     for (size_t f = 0; c->fn && f < c->nf; f++) node_free(&c->fn[f]);
     for (size_t f = 0; c->out && f < c->nf; f++) vec_free(&c->out[f]);

@@ -108,16 +108,20 @@ static void live_class(ctx *c, size_t k, const vec *users, bool *changed) {
     if (!c->cn[k].live && c->files[x->file]->lang == SUNSET_LANG_CPP && x->c->used_at && file_live(c, x->file))
         make_live(c, &c->cn[k], rm_fmt("%s:%u names %s outside it", c->files[x->file]->path, x->c->used_at, x->c->name),
                   changed);
+    bool marked = false; /* x's file and its includers, for rm_reaches3_near */
     for (size_t j = 0; j < users->n; j++) {
         size_t f = VEC_AT(users, size_t, j);
         if (f == x->file || !file_live(c, f)) continue;
         if (callers_full(&c->cn[k])) break;
         if (!uses_live(c, f, x->c->name)) continue;
-        if (!rm_reaches(c, f, x->file, 3)) continue;
+        if (!marked) rm_mark_near(c, x->file, 1);
+        marked = true;
+        if (!rm_reaches3_near(c, f)) continue;
         make_live(c, &c->cn[k], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
         if (!c->fn[x->file].live && c->fn[x->file].legacy)
             make_live(c, &c->fn[x->file], rm_fmt("%s uses %s", c->files[f]->path, x->c->name), changed);
     }
+    if (marked) rm_mark_near(c, x->file, 0);
 }
 
 /* A live target keeps the legacy targets it depends on and the legacy sources it compiles. */

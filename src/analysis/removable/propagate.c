@@ -575,10 +575,16 @@ static bool propagate_once(ctx *c) {
     for (int on = 0; on < ON_COUNT; on++) {
         size_t n;
         node *nodes = nodes_of(c, (rule_on)on, &n);
+        /* the rules of this kind, in table order, picked once (the table's walk per item, past
+         * the other kinds' rules, was a third of propagation) */
+        const prop_rule *mine[sizeof RULES / sizeof RULES[0]];
+        size_t nm = 0;
+        for (size_t r = 0; r < sizeof RULES / sizeof RULES[0]; r++)
+            if (RULES[r].on == (rule_on)on) mine[nm++] = &RULES[r];
         for (size_t id = 0; id < n; id++) {
-            for (size_t r = 0; r < sizeof RULES / sizeof RULES[0] && !nodes[id].legacy; r++) {
+            for (size_t r = 0; r < nm && !nodes[id].legacy; r++) {
                 rm_ev ev;
-                if (RULES[r].on != (rule_on)on || !RULES[r].fn(c, id, &ev)) continue;
+                if (!mine[r]->fn(c, id, &ev)) continue;
                 rm_mark(c, &nodes[id], &ev);
                 changed = true;
             }

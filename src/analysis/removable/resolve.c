@@ -117,7 +117,7 @@ long rm_resolve_include(const ctx *c, size_t from, const char *inc) {
 }
 
 /* A Python module named in file `from` (dotted, maybe relative) to a file index. */
-long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
+static long resolve_module(const ctx *c, size_t from, const char *mod) {
     const char *path = c->files[from]->path;
     char rel[2048];
     size_t dots = 0;
@@ -157,6 +157,103 @@ long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
     }
     return -1;
 }
+
+/* A module's last part when every part is a name (not empty: no "a..b", no trailing '.'), so
+ * that each candidate path ends in it (.py or /__init__.py) as written; else NULL. */
+static const char *mod_last(const char *mod, size_t *n) {
+    const char *last = mod, *p = mod;
+    for (; *p; p++) {
+        if (*p == '.') {
+            if (p == last) return NULL;
+            last = p + 1;
+        } else if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+            return NULL;
+        }
+    }
+    *n = (size_t)(p - last);
+    return *n && p - mod < 1024 ? last : NULL; /* resolve_module cuts no shorter module */
+}
+
+/* Twice the slots, at half load: false when out of memory (the memo stays as it was). */
+static bool mod_memo_grow(struct rm_mod_memo *m) {
+    size_t cap = m->cap * 2;
+    struct rm_mod_slot *v = sunset_calloc(cap, sizeof *v);
+    if (!v) return false;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->slot[i].h) continue;
+        size_t k = m->slot[i].h & (cap - 1);
+        while (v[k].h) k = (k + 1) & (cap - 1);
+        v[k] = m->slot[i];
+    }
+    sunset_free(m->slot);
+    m->slot = v;
+    m->cap = cap;
+    return true;
+}
+
+/* The answer depends on the asking file's directory and the module alone: asked once per pair. */
+long rm_resolve_module(const ctx *c, size_t from, const char *mod) {
+    struct rm_mod_memo *m = c->mod_memo;
+    if (!m) return resolve_module(c, from, mod);
+    const char *path = c->files[from]->path;
+    size_t dn = rm_dir_len(path), mn = strlen(mod);
+    uint64_t h = (sunset_index_name_hash(path, dn) * 0x9E3779B97F4A7C15ull ^ sunset_index_name_hash(mod, mn)) | 1;
+    size_t k = h & (m->cap - 1);
+    for (; m->slot[k].h; k = (k + 1) & (m->cap - 1)) {
+        const struct rm_mod_slot *s = &m->slot[k];
+        const char *sp = c->files[s->from]->path;
+        if (s->h == h && rm_dir_len(sp) == dn && !memcmp(sp, path, dn) && !strcmp(s->mod, mod)) return s->to;
+    }
+    size_t dots = strspn(mod, "."), ln;
+    const char *last = mod_last(mod + dots, &ln);
+    long to = last && !rm_u64_has(m->stems, m->n_stems, sunset_index_name_hash(last, ln)) ? -1
+                                                                                        : resolve_module(c, from, mod);
+    char *keep = (m->n + 1) * 2 <= m->cap || mod_memo_grow(m) ? sunset_strndup(mod, mn) : NULL;
+    if (!keep) return to; /* out of memory: answered, not kept */
+    for (k = h & (m->cap - 1); m->slot[k].h;) k = (k + 1) & (m->cap - 1);
+    m->slot[k] = (struct rm_mod_slot){h, from, keep, to};
+    m->n++;
+    return to;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* rm_mod_memo.stems: per x.py its x, per x/__init__.py its x (and __init__). */
+static bool mod_stems(const ctx *c, struct rm_mod_memo *m) {
+    if (!(m->stems = sunset_malloc((2 * c->nf + 1) * sizeof *m->stems))) return false;
+    for (size_t f = 0; f < c->nf; f++) {
+        const char *p = c->files[f]->path, *b = rm_base_name(p);
+        size_t bn = strlen(b);
+        if (bn < 3 || memcmp(b + bn - 3, ".py", 3) != 0) continue;
+        m->stems[m->n_stems++] = sunset_index_name_hash(b, bn - 3);
+        if (strcmp(b, "__init__.py") != 0 || b == p) continue;
+        const char *d = b - 1;
+        while (d > p && d[-1] != '/') d--;
+        m->stems[m->n_stems++] = sunset_index_name_hash(d, (size_t)(b - 1 - d));
+    }
+    qsort(m->stems, m->n_stems, sizeof *m->stems, cmp_u64);
+    return true;
+}
+
+struct rm_mod_memo *rm_mod_memo_new(const ctx *c) {
+    struct rm_mod_memo *m = sunset_calloc(1, sizeof *m);
+    if (m && (!(m->slot = sunset_calloc(m->cap = 1024, sizeof *m->slot)) || !mod_stems(c, m))) {
+        rm_mod_memo_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void rm_mod_memo_free(struct rm_mod_memo *m) {
+    for (size_t k = 0; m && m->slot && k < m->cap; k++) sunset_free(m->slot[k].mod);
+    if (m) sunset_free(m->slot);
+    if (m) sunset_free(m->stems);
+    sunset_free(m);
+}
+
 
 long rm_class_named(const ctx *c, const char *name) {
     uint64_t h = sunset_index_name_hash(name, strlen(name));

@@ -86,9 +86,13 @@ static const char FAST_NAME[] = "<sunset>/input.cc";
  * dropped where libclang lacks it) has almost no builtins of its own, where x86-64 enters
  * thousands of intrinsics into every reparse's identifier table. On the 170 C/C++ files of
  * the real tree that reach the parser, libclang 142 -> 100 ms (a harness reparsing as this
- * frontend does). Tokens, and so most facts, come from every branch anyway. */
+ * frontend does). Tokens, and so most facts, come from every branch anyway. Errors (a file
+ * alone, without its headers, has hundreds) are dropped after the first: nothing reads
+ * them, and each was formatted and stored; under KeepGoing the limit's "too many errors" is
+ * an error, not a fatal one, so the parse goes on as before (847 vs 867M instructions of
+ * libclang on the real tree, the same cursors). */
 static const char *const fast_args[] = {"-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc",
-                                        "-nostdinc++", "-Wno-everything", "-ferror-limit=0", "-undef",
+                                        "-nostdinc++", "-Wno-everything", "-ferror-limit=1", "-undef",
                                         "--target=wasm64-unknown-unknown"};
 static const unsigned fast_opts = CXTranslationUnit_SingleFileParse | CXTranslationUnit_KeepGoing |
                                   CXTranslationUnit_SkipFunctionBodies;
