@@ -296,7 +296,13 @@ int sunset_checkout_tracked(const sunset_checkout *co, vec *out) {
         }
     }
     git_index_free(idx);
-    if (out->n > first) qsort((char **)out->v + first, out->n - first, sizeof(char *), cmp_cstr);
+    /* the index holds its entries in path order already (unless core.ignorecase sorts them
+     * case-folded): a check of each pair, not a merge sort of the tree's paths */
+    size_t m = out->n - first, k = 1;
+    if (m < 2) return rc;
+    char **v = (char **)out->v + first;
+    while (k < m && strcmp(v[k - 1], v[k]) <= 0) k++;
+    if (k < m) qsort(v, m, sizeof(char *), cmp_cstr);
     return rc;
 }
 

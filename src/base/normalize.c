@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/nfkc_table.h"
 
@@ -64,9 +67,19 @@ bool text_fold_nfkc_ascii(const char *s, size_t n, sb *out) {
     bool any = false;
     for (size_t i = 0; i < n;) {
         if (u[i] < 0x80) {
-            /* ASCII runs a word at a time: every Python file of the tree passes through here,
-             * nearly all of it ASCII (a byte loop was 1.1% of a cold scan, perf) */
-            for (i++; n - i >= 8; i += 8) {
+            /* ASCII runs 64 bytes at a time with SSE2, then a word at a time: every Python
+             * file of the tree passes through here, nearly all of it ASCII (a byte loop was 1.1%
+             * of a cold scan, perf; 8 bytes at a time about an instruction a byte) */
+            i++;
+#ifdef __SSE2__
+            for (; n - i >= 64; i += 64) {
+                const __m128i *q = (const __m128i *)(const void *)(u + i);
+                __m128i v = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                                         _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+                if (_mm_movemask_epi8(v)) break;
+            }
+#endif
+            for (; n - i >= 8; i += 8) {
                 uint64_t w;
                 memcpy(&w, u + i, 8);
                 if (w & 0x8080808080808080ull) break;

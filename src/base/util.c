@@ -138,11 +138,20 @@ bool sb_putn(sb *b, const char *s, size_t n) {
 bool sb_puts(sb *b, const char *s) { return sb_putn(b, s, strlen(s)); }
 bool sb_putc(sb *b, char c) { return sb_putn(b, &c, 1); }
 
+/* Formatted straight into the room the buffer has when it fits (one vsnprintf, not a measuring
+ * one first: most appends are short); else measured, grown and formatted again. */
 bool sb_printf(sb *b, const char *fmt, ...) {
+    if (b->oom) return false;
     va_list ap;
+    size_t room = b->cap - b->len; /* with the terminating NUL; 0 before the first append */
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
     va_end(ap);
+    if (n >= 0 && (size_t)n < room) {
+        b->len += (size_t)n;
+        return true;
+    }
+    if (room) b->s[b->len] = 0; /* the cut-off attempt is not part of it */
     if (n < 0 || !sb_grow(b, (size_t)n)) return false;
     va_start(ap, fmt);
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);

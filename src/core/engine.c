@@ -99,6 +99,10 @@ void engine_add_cand(sunset_sink *s, const sunset_rule *r, sunset_span span, sun
     }
     if (!rule_applies(s->w, r, s->src->path)) return;
     stmt_resolve(s);
+    if (s->code_pending && ctx == SUNSET_CTX_STRING) {
+        s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, s->code_use, s->code_call, s->code_arg);
+        s->code_pending = false;
+    }
     cand c = {r, span, ctx, sunset_strndup(text ? text : "", text ? len : 0), s->stmt,
               s->embedded, s->code_string && ctx == SUNSET_CTX_STRING};
     if (!c.matched || !vec_push(&s->cands, &c)) sunset_free(c.matched);
@@ -231,23 +235,32 @@ void sunset_emit_text_stmt(sunset_sink *s, sunset_context ctx, sunset_span at, c
     s->stmt = (sunset_span){0, 0, 0, 0};
 }
 
+/* Whether the string being emitted is one code uses, left to its first candidate (engine_add_cand). */
+static void code_ask(sunset_sink *s, sunset_str_use use, const char *call, int arg) {
+    s->code_string = false;
+    s->code_pending = true;
+    s->code_use = use;
+    s->code_call = call;
+    s->code_arg = arg;
+}
+
 void sunset_emit_string(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
                         sunset_str_use use, int arg, sunset_span stmt) {
-    s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, use, call, arg);
+    code_ask(s, use, call, arg);
     sunset_emit_text_stmt(s, SUNSET_CTX_STRING, at, text, len, call, stmt);
-    s->code_string = false;
+    s->code_string = s->code_pending = false;
 }
 
 void sunset_emit_string_lazy(sunset_sink *s, sunset_span at, const char *text, size_t len, const char *call,
                              sunset_str_use use, int arg, sunset_stmt_fn stmt, void *ud) {
-    s->code_string = sunset_string_is_code(&s->w->e->rs->remnants, use, call, arg);
+    code_ask(s, use, call, arg);
     s->stmt_fn = stmt;
     s->stmt_ud = ud;
     s->stmt_line = at.line;
     sunset_emit_text(s, SUNSET_CTX_STRING, at, text, len, call);
     s->stmt = (sunset_span){0, 0, 0, 0};
     s->stmt_fn = NULL;
-    s->code_string = false;
+    s->code_string = s->code_pending = false;
 }
 
 void sunset_emit_match(sunset_sink *s, const sunset_rule *rule, sunset_context ctx,
@@ -850,7 +863,9 @@ static void scan_one(worker *w, const char *root, const char *path, const char *
     w->indexed = false;
     if (w->blob && scan_vouched(w, path)) return;
     sb fspath = {0};
-    sb_printf(&fspath, "%s/%s", root, path);
+    sb_puts(&fspath, root); /* a file's path, every file: no format */
+    sb_putc(&fspath, '/');
+    sb_puts(&fspath, path);
     file_text t = {.data = mem, .len = memlen};
     sunset_lang lang;
     bool ok = read_input(w, path, &fspath, &t.data, &t.len);

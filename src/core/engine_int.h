@@ -86,6 +86,12 @@ struct sunset_sink {
     void *stmt_ud;
     uint32_t stmt_line; /* the line the fact or text being matched starts on */
     bool code_string;   /* the string being matched is one code uses (sunset_emit_string) */
+    /* code_string still to be asked (sunset_string_is_code of these): asked by the first
+     * candidate of the string, since most strings give none and the callee globs cost */
+    bool code_pending;
+    sunset_str_use code_use;
+    const char *code_call;
+    int code_arg;
     sb *exports;        /* the file's exports for core/xflow.c, when it notes them */
     bool embedded;      /* scanning a document's embedded code (scan_embedded) */
     bool anchored;      /* the file is tied to Paddle (core/anchor.c); sticky, since the facts

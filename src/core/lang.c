@@ -119,15 +119,26 @@ sunset_lang sunset_lang_embedded(const char *path, sunset_lang lang) {
     return SUNSET_LANG_NONE;
 }
 
+/* Every walked file is placed here (twice a scan): the suffix is folded to lower case once and
+ * an entry compared only when its first letter agrees, not a strcasecmp per entry (the table
+ * is ASCII and sunset keeps the C locale, so strcasecmp folded ASCII only). */
+#define MAX_SUFFIX 8 /* bytes of the longest suffix the table holds, and more */
+
 sunset_lang sunset_lang_for_path(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     for (size_t i = 0; i < sizeof name_table / sizeof name_table[0]; i++)
-        if (strcmp(base, name_table[i].name) == 0) return name_table[i].lang;
+        if (base[0] == name_table[i].name[0] && strcmp(base, name_table[i].name) == 0) return name_table[i].lang;
     const char *dot = suffix_of(base);
     if (!dot) return SUNSET_LANG_NONE;
+    char low[MAX_SUFFIX + 1];
+    size_t n = 0;
+    for (; dot[n] && n <= MAX_SUFFIX; n++)
+        low[n] = (char)(dot[n] >= 'A' && dot[n] <= 'Z' ? dot[n] - 'A' + 'a' : dot[n]);
+    if (n > MAX_SUFFIX) return SUNSET_LANG_NONE; /* longer than any suffix of the table */
+    low[n] = 0;
     for (size_t i = 0; i < sizeof lang_table / sizeof lang_table[0]; i++)
-        if (strcasecmp(dot, lang_table[i].suffix) == 0) return lang_table[i].lang;
+        if (lang_table[i].suffix[1] == low[1] && strcmp(low, lang_table[i].suffix) == 0) return lang_table[i].lang;
     return SUNSET_LANG_NONE;
 }
 

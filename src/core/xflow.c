@@ -325,28 +325,29 @@ static inline const char *blanks_end(const char *q, const char *end) {
     return q;
 }
 
-/* Could the line starting at l start an import statement: 'f' or 'i' past its blanks? */
-static inline bool candidate_line(const char *l, const char *end) {
+/* Could the line starting at l start an import statement: 'f' or 'i' past its blanks? Where
+ * that byte is, or NULL. */
+static inline const char *candidate_line(const char *l, const char *end) {
     const char *q = blanks_end(l, end);
-    return q < end && (*q == 'f' || *q == 'i');
+    return q < end && (*q == 'f' || *q == 'i') ? q : NULL;
 }
 
-/* The start of the first line after p whose first byte past blanks is 'f' or 'i' (one that
- * could start an import statement), or end: the newlines found 16 bytes at a time with SSE2,
- * not by a memchr per line (every line of every Python module of the scan). */
+/* The first byte past the blanks of the first line after p whose first byte past blanks is
+ * 'f' or 'i' (one that could start an import statement), or end: the newlines found 16 bytes
+ * at a time with SSE2, not by a memchr per line (every line of every Python module of the
+ * scan), and the blanks passed once, not again by the caller byte by byte. */
 static const char *next_candidate(const char *p, const char *end) {
+    const char *q;
 #ifdef __SSE2__
     const __m128i nl = _mm_set1_epi8('\n');
     for (; end - p >= 16; p += 16) {
         unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
-        for (; m; m &= m - 1) {
-            const char *l = p + __builtin_ctz(m) + 1;
-            if (candidate_line(l, end)) return l;
-        }
+        for (; m; m &= m - 1)
+            if ((q = candidate_line(p + __builtin_ctz(m) + 1, end))) return q;
     }
 #endif
     while (p < end && (p = memchr(p, '\n', (size_t)(end - p))))
-        if (candidate_line(++p, end)) return p;
+        if ((q = candidate_line(++p, end))) return q;
     return end;
 }
 
@@ -356,25 +357,27 @@ const char *xflow_note_imports(xflow *x, const char *path, const char *data, siz
     const char *end = data + len;
     sb kept = {0}, stmts = {0};
     bool first = !x->stmts[me]; /* noted again (a rescan under premarks): resolved already */
+    sb st = {0}; /* one statement's text, the buffer reused */
     for (const char *p = data; p < end;) {
         while (p < end && (*p == ' ' || *p == '\t')) p++;
         bool head = (end - p > 5 && !memcmp(p, "from ", 5)) || (end - p > 7 && !memcmp(p, "import ", 7));
         if (head) {
-            sb st = {0};
-            p = statement_at(p, end, &st);
+            st.len = 0;
+            p = statement_at(p, end, &st); /* never empty: it starts with its head */
+            size_t n = st.s ? strlen(st.s) : 0; /* to its first NUL, as read */
             /* kept as read: no bracket, comma or newline is left in it, and the space before
              * the newline keeps a last backslash from continuing it */
-            if (keep && !st.oom && st.s) sb_printf(&kept, "%s \n", st.s);
-            if (first && !st.oom && st.s) sb_printf(&stmts, "%s\n", st.s); /* to its first NUL, as read */
+            if (keep && !st.oom && st.s) sb_putn(&kept, st.s, n), sb_putn(&kept, " \n", 2);
+            if (first && !st.oom && st.s) sb_putn(&stmts, st.s, n), sb_putc(&stmts, '\n');
             kept.oom |= st.oom;
             stmts.oom |= st.oom;
-            sb_free(&st);
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             p = nl ? nl + 1 : end;
             continue;
         }
         p = next_candidate(p, end); /* the lines between start no statement */
     }
+    sb_free(&st);
     if (keep && !kept.oom && !x->kept[me]) x->kept[me] = kept.len ? sb_take(&kept) : sunset_strndup("\n", 1);
     sb_free(&kept);
     /* resolved once every module's exports are known (xflow_importers): most statements then

@@ -7,7 +7,8 @@
  * run from it, or narrowed by --select/--ignore; nothing outside the judged scope is fixed or
  * moved; --update-baseline in a scope keeps every other entry byte for byte; `baseline` from
  * a sub-directory writes the repository's baseline; an untracked sunset report and a file
- * ignored through core.excludesFile (HOME a temp dir) do not fail `check --diff-base`.
+ * ignored through core.excludesFile (HOME a temp dir) do not fail `check --diff-base`; the
+ * tracked paths come out in byte order, core.ignorecase or not.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/checkout.h"
 #include "base/git.h"
 #include "base/util.h"
 #include "cmd/cli.h"
@@ -411,6 +413,40 @@ static void history_replays_through_the_checkout(void **state) {
     assert_int_equal(run(r, "rm -f .prev.json"), 0);
 }
 
+/* The tracked paths come out in strcmp order: as the index holds them, or sorted when
+ * core.ignorecase has the index hold them case-folded ("alpha" before "Zeta"). */
+static void tracked_paths_in_byte_order(void **state) {
+    (void)state;
+    for (int folded = 0; folded < 2; folded++) {
+        repo r = {0};
+        assert_int_equal(repo_mkdir(&r, "tracked"), 0);
+        put(&r, "Zeta.txt", "z\n");
+        put(&r, "alpha.txt", "a\n");
+        put(&r, "beta.txt", "b\n");
+        assert_int_equal(repo_commit_base(&r), 0);
+        if (folded) assert_int_equal(run(&r, "git config core.ignorecase true"), 0);
+        sunset_checkout co;
+        char err[256];
+        const char *paths[] = {r.dir};
+        sunset_checkout_req req = {.paths = paths, .n_paths = 1};
+        if (sunset_checkout_open(&co, &req, err, sizeof err)) fail_msg("%s", err);
+        vec v = VEC_INIT(char *);
+        assert_int_equal(sunset_checkout_tracked(&co, &v), 0);
+        /* the three, and whatever else the scratch repository tracks, in strcmp order */
+        int seen = 0;
+        for (size_t i = 0; i < v.n; i++) {
+            const char *p = VEC_AT(&v, char *, i);
+            if (i) assert_true(strcmp(VEC_AT(&v, char *, i - 1), p) < 0);
+            seen += !strcmp(p, "Zeta.txt") || !strcmp(p, "alpha.txt") || !strcmp(p, "beta.txt");
+        }
+        assert_int_equal(seen, 3);
+        for (size_t i = 0; i < v.n; i++) sunset_free(VEC_AT(&v, char *, i));
+        vec_free(&v);
+        sunset_checkout_close(&co);
+        assert_int_equal(repo_clear(&r), 0);
+    }
+}
+
 int main(void) {
     if (!getcwd(here, sizeof here)) return 1;
     const struct CMUnitTest tests[] = {
@@ -425,6 +461,7 @@ int main(void) {
         cmocka_unit_test(baseline_from_a_subdirectory_writes_the_repositorys),
         cmocka_unit_test(untracked_report_does_not_fail_the_diff),
         cmocka_unit_test(excluded_file_does_not_fail_the_diff),
+        cmocka_unit_test(tracked_paths_in_byte_order),
     };
     return cmocka_run_group_tests(tests, setup, repo_teardown);
 }

@@ -31,6 +31,11 @@ static void names_and_suffixes(void **state) {
         {"a/.cc", SUNSET_LANG_CPP},        {"a/x.pyc", SUNSET_LANG_NONE},    {"a/x.o", SUNSET_LANG_NONE},
         {"a/.bashrc", SUNSET_LANG_NONE},
         {"a.py/tool", SUNSET_LANG_NONE},
+        /* the suffix folded once, entries compared from their first letter: a longer suffix
+         * that starts like one, a bare dot, and a name the name table only nearly holds */
+        {"a/x.PyI", SUNSET_LANG_PYTHON},   {"a/x.pyyyyyyyyyy", SUNSET_LANG_NONE}, {"a/x.cmakeX", SUNSET_LANG_NONE},
+        {"a/x.", SUNSET_LANG_NONE},        {"a/.", SUNSET_LANG_NONE},        {"a/x.Proto", SUNSET_LANG_PROTO},
+        {"a/README.md", SUNSET_LANG_MARKDOWN}, {"a/CMakeLists.TXT", SUNSET_LANG_TEXT}, {"a/", SUNSET_LANG_NONE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (sunset_lang_for_path(cases[i].path) != cases[i].lang)

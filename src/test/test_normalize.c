@@ -56,6 +56,23 @@ static void nfkc_folds_what_python_folds(void **state) {
         assert_string_equal(out.s, want);
         sb_free(&out);
     }
+    /* and 64 bytes at a time: a fold in any byte of the first three blocks, or after a fold,
+     * is seen, whatever the text's length past it */
+    for (size_t k = 0; k < 200; k++) {
+        char buf[300], want[300];
+        memset(buf, 'a', k);
+        memcpy(buf + k, "\xef\xbc\xa1", 3);
+        memset(buf + k + 3, 'b', 70);
+        memcpy(buf + k + 73, "\xef\xbc\xa2", 3); /* fullwidth B, 70 bytes on */
+        memset(want, 'a', k);
+        want[k] = 'A';
+        memset(want + k + 1, 'b', 70);
+        want[k + 71] = 'B';
+        want[k + 72] = 0;
+        assert_true(text_fold_nfkc_ascii(buf, k + 76, &out));
+        assert_string_equal(out.s, want);
+        sb_free(&out);
+    }
 }
 
 int main(void) {

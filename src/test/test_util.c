@@ -3,7 +3,8 @@
  * keeps its own, a write interrupted by SIGTERM leaves no temp behind (in a forked child,
  * and through the binary: `report --out-dir` keeps the previous set whole), and the cleanup
  * the signal handler runs; reading a file into a reused buffer (read_file_sb) whatever its
- * size and the buffer's, and a /proc file, whose size fstat gives as 0, to its end.
+ * size and the buffer's, and a /proc file, whose size fstat gives as 0, to its end; sb_printf
+ * appends that fill the buffer's room or overflow it by a byte.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -311,6 +312,37 @@ static void leak_check_fails_a_leaking_program(void **state) {
     assert_int_equal(leaky_child(false), 0);
 }
 
+/* sb_printf formats into the room the buffer has and only then grows: an append that fills the
+ * room to its last byte, one a byte too long for it, and one far too long come out whole, the
+ * text before them kept and the buffer NUL-terminated. */
+static void printf_at_the_room_edge(void **state) {
+    (void)state;
+    for (size_t fill = 1; fill < 70; fill++) {
+        for (size_t extra = 0; extra < 3; extra++) {
+            sb b = {0};
+            assert_true(sb_puts(&b, "head:")); /* 64 bytes of room: 58 free with the NUL's */
+            size_t n = b.cap - b.len - 2 + extra + fill - 1;
+            char want[300];
+            memset(want, 'x', n);
+            want[n] = 0;
+            assert_true(sb_printf(&b, "%s", want));
+            assert_int_equal(b.len, 5 + n);
+            assert_memory_equal(b.s, "head:", 5);
+            assert_string_equal(b.s + 5, want);
+            assert_true(sb_printf(&b, "%d|%s", 42, "t"));
+            assert_int_equal(b.len, 5 + n + 4);
+            assert_string_equal(b.s + 5 + n, "42|t");
+            sb_free(&b);
+        }
+    }
+    sb e = {0}; /* a first append, to a buffer with no room at all */
+    assert_true(sb_printf(&e, "%s", ""));
+    assert_non_null(e.s);
+    assert_int_equal(e.len, 0);
+    assert_string_equal(e.s, "");
+    sb_free(&e);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(leak_check_fails_a_leaking_program),
@@ -323,6 +355,7 @@ int main(void) {
         cmocka_unit_test(report_out_dir_interrupted),
         cmocka_unit_test(read_into_reused_buffer),
         cmocka_unit_test(read_proc_file_to_end),
+        cmocka_unit_test(printf_at_the_room_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
