@@ -34,7 +34,12 @@
 
 #include "base/util.h"
 
+/* The strided probes' bit table: 2^16 bits for the scan's own literal sets (hundreds of
+ * literals); a set of a few (one regex's, src/core/relit.c: 125 of them per run) takes a
+ * table of 64 bits per entry, at least 2^10, with the same share of its bits set or fewer
+ * (8 KB each was 1 MB of a scan's peak memory) */
 #define TABLE_BITS 16
+#define MIN_TABLE_BITS 10
 /* beyond this, longer strides only shrink the probe count a little and grow the key table */
 #define MAX_STRIDE 16
 /* literals shorter than this are searched by their rarest byte */
@@ -75,7 +80,8 @@ typedef struct key_slot {
 } key_slot;
 
 struct prefilter {
-    uint64_t bits[(1u << TABLE_BITS) / 64];
+    uint64_t *bits;  /* 2^table_bits bits */
+    unsigned shift; /* 32 - table_bits */
     lit *lits;
     size_t n;      /* lits[0..n_long) are strided, lits[n_long..n) anchored */
     size_t n_long;
@@ -113,7 +119,7 @@ static inline uint32_t load32(const char *p) {
     return v;
 }
 
-static inline uint32_t slot(uint32_t key) { return (key * 2654435761u) >> (32 - TABLE_BITS); }
+static inline uint32_t slot(uint32_t key, unsigned shift) { return (key * 2654435761u) >> shift; }
 static inline uint32_t key_slot_of(uint32_t key, unsigned bits) { return (key * 0x9E3779B1u) >> (32 - bits); }
 
 /* The key table over pf->ents (sorted by key). False on OOM. */
@@ -253,7 +259,11 @@ prefilter *prefilter_new(const char *const *lits, size_t n) {
     size_t shortest = pf->lits[pf->n_long - 1].n;
     pf->stride = shortest - 3 < MAX_STRIDE ? shortest - 3 : MAX_STRIDE;
     pf->ents = sunset_calloc(pf->n_long * pf->stride, sizeof(entry));
-    if (!pf->ents) goto oom;
+    unsigned tb = MIN_TABLE_BITS;
+    while (tb < TABLE_BITS && ((size_t)1 << tb) < 64 * pf->n_long * pf->stride) tb++;
+    pf->shift = 32 - tb;
+    pf->bits = sunset_calloc(((size_t)1 << tb) / 64, sizeof *pf->bits);
+    if (!pf->ents || !pf->bits) goto oom;
     for (size_t i = 0; i < pf->n_long; i++) {
         size_t from = rarest_run(&pf->lits[i], pf->stride);
         for (size_t k = from; k < from + pf->stride; k++) {
@@ -261,7 +271,7 @@ prefilter *prefilter_new(const char *const *lits, size_t n) {
             en->key = load32(pf->lits[i].s + k);
             en->lit = (uint32_t)i;
             en->off = k;
-            uint32_t h = slot(en->key);
+            uint32_t h = slot(en->key, pf->shift);
             pf->bits[h / 64] |= 1ull << (h % 64);
         }
     }
@@ -280,6 +290,7 @@ void prefilter_free(prefilter *pf) {
     for (size_t a = 0; a < pf->n_anchors; a++) sunset_free(pf->anchors[a].lits);
     sunset_free(pf->lits);
     sunset_free(pf->ents);
+    sunset_free(pf->bits);
     sunset_free(pf->keys);
     sunset_free(pf);
 }
@@ -327,23 +338,25 @@ bool prefilter_match(const prefilter *pf, const char *data, size_t len) {
         if (anchored_match(&pf->anchors[a], pf->lits, data, len)) return true;
     if (!pf->n_long) return false;
     const size_t s = pf->stride;
+    const unsigned sh = pf->shift;
+    const uint64_t *bits = pf->bits;
     size_t p = 0;
     /* four probes per branch: a hit is rare, and one test of four bits mispredicts less */
     for (; p + 3 * s <= len - 4; p += 4 * s) {
-        uint32_t h0 = slot(load32(data + p)), h1 = slot(load32(data + p + s));
-        uint32_t h2 = slot(load32(data + p + 2 * s)), h3 = slot(load32(data + p + 3 * s));
-        uint64_t any = (pf->bits[h0 / 64] >> (h0 % 64)) | (pf->bits[h1 / 64] >> (h1 % 64)) |
-                       (pf->bits[h2 / 64] >> (h2 % 64)) | (pf->bits[h3 / 64] >> (h3 % 64));
+        uint32_t h0 = slot(load32(data + p), sh), h1 = slot(load32(data + p + s), sh);
+        uint32_t h2 = slot(load32(data + p + 2 * s), sh), h3 = slot(load32(data + p + 3 * s), sh);
+        uint64_t any = (bits[h0 / 64] >> (h0 % 64)) | (bits[h1 / 64] >> (h1 % 64)) |
+                       (bits[h2 / 64] >> (h2 % 64)) | (bits[h3 / 64] >> (h3 % 64));
         if (!(any & 1)) continue;
         for (size_t k = 0; k < 4; k++) {
-            uint32_t key = load32(data + p + k * s), h = slot(key);
-            if (((pf->bits[h / 64] >> (h % 64)) & 1) && verify(pf, key, data, len, p + k * s)) return true;
+            uint32_t key = load32(data + p + k * s), h = slot(key, sh);
+            if (((bits[h / 64] >> (h % 64)) & 1) && verify(pf, key, data, len, p + k * s)) return true;
         }
     }
     for (; p <= len - 4; p += s) {
         uint32_t key = load32(data + p);
-        uint32_t h = slot(key);
-        if (((pf->bits[h / 64] >> (h % 64)) & 1) && verify(pf, key, data, len, p)) return true;
+        uint32_t h = slot(key, sh);
+        if (((bits[h / 64] >> (h % 64)) & 1) && verify(pf, key, data, len, p)) return true;
     }
     return false;
 }
