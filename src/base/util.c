@@ -8,6 +8,9 @@
 
 #include <errno.h>
 #include <link.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <pthread.h>
 #include <signal.h>
@@ -666,3 +669,9 @@ size_t sunset_release_code_pages(const char *const *names) {
 }
 
 size_t sunset_release_code_count(void) { return atomic_load(&code_releases); }
+
+void sunset_heap_trim(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}

@@ -105,6 +105,9 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed);
  * that resident memory would otherwise count in every process's peak. Returns the bytes
  * released (0 where madvise is refused). */
 size_t sunset_release_code_pages(const char *const *names);
+/* Give back to the kernel what the allocator holds freed (glibc's malloc_trim; nothing
+ * elsewhere): the pages of the holes that later allocations do not fill, in every arena. */
+void sunset_heap_trim(void);
 /* How many times sunset_release_code_pages ran in this process (the tests see that a phase
  * gives its code back). */
 size_t sunset_release_code_count(void);

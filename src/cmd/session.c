@@ -17,9 +17,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,12 +575,10 @@ int scan_execute(const cli *c, scan_ctx *s, sunset_result *res) {
         fprintf(stderr, "sunset: out of memory during the scan\n");
         return EXIT_USAGE;
     }
-#ifdef __GLIBC__
     /* the workers' arenas still hold what their translation units and file buffers freed;
      * what follows (the plan, report's walk of the history, the writers) allocates
      * elsewhere, so give it back now (-8 MB peak RSS of a default scan of the 2024-05-09 tree) */
-    malloc_trim(0);
-#endif
+    sunset_heap_trim();
     sunset_lang_release_code(); /* the parses are over: libclang's code too */
     res->root = s->co.display;
     s->co.display = NULL;
