@@ -59,12 +59,17 @@ static inline void py_name(pyctx *c, const char *s, size_t n) {
     if (n >= 2) ix_hset_add_nz(c->names, ix_name_hash_in(s, n, c->end));
 }
 
+/* An identifier s (n bytes): a name, and a bare one when `bare` (it follows no '.'). */
+__attribute__((always_inline)) static inline void py_id_name(pyctx *c, const char *s, size_t n, bool bare) {
+    if (n < 2) return;
+    uint64_t h = ix_name_hash_in(s, n, c->end);
+    ix_hset_add_nz(c->names, h);
+    if (bare) ix_hset_add_nz(c->bare, h);
+}
+
 /* Identifier t[i] of a line: a name, and a bare one unless it follows '.' (an attribute). */
 __attribute__((always_inline)) static inline void py_id(pyctx *c, const tok *t, size_t i) {
-    if (t[i].n < 2) return;
-    uint64_t h = ix_name_hash_in(t[i].s, t[i].n, c->end);
-    ix_hset_add_nz(c->names, h);
-    if (!(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.')) ix_hset_add_nz(c->bare, h);
+    py_id_name(c, t[i].s, t[i].n, !(i > 0 && t[i - 1].kind == TK_PUNCT && t[i - 1].n == 1 && t[i - 1].s[0] == '.'));
 }
 
 /* Close the current top-level class: its name set moves into the class. */
@@ -343,10 +348,8 @@ static inline void py_tok(pyctx *c, tk kind, const char *s, uint32_t n, uint32_t
         return;
     }
     c->line_end = end_line;
-    if (kind == TK_ID && n >= 2) {
-        uint64_t h = ix_name_hash_in(s, n, c->end);
-        ix_hset_add_nz(c->names, h);
-        if (!c->after_dot) ix_hset_add_nz(c->bare, h);
+    if (kind == TK_ID) {
+        py_id_name(c, s, n, !c->after_dot);
     } else if (kind == TK_STR) {
         py_str_name(c, s, n, line, end_line);
     }
