@@ -8,9 +8,11 @@
  * s, 2s, ... Every literal contributes the keys of its windows at s consecutive offsets
  * k..k+s-1 (any such run holds a probed window of every occurrence; k is the run of the rarest
  * bytes, which spares verify() the common words literals begin with), each remembered with
- * its offset. A 64 Ki-bit table, indexed by a hash of the key,
- * says whether any entry has that key; a hit is verified against the literals sharing the
- * key, each at p minus its offset.
+ * its offset. A table of bytes, indexed by a hash of the key, says whether any entry has that
+ * key; a hit is verified against the literals sharing the key, each at p minus its offset.
+ * Bytes, not bits: a bit's test needs a shift by a variable count, which x86-64 without BMI2
+ * takes only in %cl, so every probe paid two moves and a shift more (10 instructions a probe
+ * against 4; the probes were ~80% of a cold scan's 0.33G prefilter instructions).
  *
  * Short literals (4 to SHORT_LEN - 1 bytes) would force a stride of 1 to 4 on everything:
  * Paddle's rules have a dozen (" PE,", "(PE " ...), and with them the whole tree was probed
@@ -34,12 +36,14 @@
 
 #include "base/util.h"
 
-/* The strided probes' bit table: 2^16 bits for the scan's own literal sets (hundreds of
- * literals); a set of a few (one regex's, src/core/relit.c: 125 of them per run) takes a
- * table of 64 bits per entry, at least 2^10, with the same share of its bits set or fewer
- * (8 KB each was 1 MB of a scan's peak memory) */
-#define TABLE_BITS 16
-#define MIN_TABLE_BITS 10
+/* The strided probes' byte table: 32 bytes per entry, between 2^9 and 2^15 bytes. The scan's
+ * own literal sets (hundreds of entries) take 32 KB, L1's size (16 KB set twice the share of
+ * its bytes: more verify() calls, 27 -> 29 ms a pass over the clone's C/C++); a set of a few
+ * (one regex's, src/core/relit.c: 125 of them per run) takes 512 bytes to a few KB (8 KB each
+ * was 1 MB of a scan's peak memory) */
+#define TABLE_BITS 15
+#define MIN_TABLE_BITS 9
+#define TABLE_PER_ENTRY 32
 /* beyond this, longer strides only shrink the probe count a little and grow the key table */
 #define MAX_STRIDE 16
 /* literals shorter than this are searched by their rarest byte */
@@ -80,8 +84,8 @@ typedef struct key_slot {
 } key_slot;
 
 struct prefilter {
-    uint64_t *bits;  /* 2^table_bits bits */
-    unsigned shift; /* 32 - table_bits */
+    unsigned char *bits; /* 2^table_bits bytes, nonzero where some entry's key lands */
+    uint32_t mask;       /* 2^table_bits - 1 */
     lit *lits;
     size_t n;      /* lits[0..n_long) are strided, lits[n_long..n) anchored */
     size_t n_long;
@@ -119,7 +123,11 @@ static inline uint32_t load32(const char *p) {
     return v;
 }
 
-static inline uint32_t slot(uint32_t key, unsigned shift) { return (key * 2654435761u) >> shift; }
+/* the key's byte in the table: a 64-bit product's bits 40.. (each depends on all of the key's)
+ * under the mask, a shift by a constant */
+static inline uint32_t slot(uint32_t key, uint32_t mask) {
+    return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+}
 static inline uint32_t key_slot_of(uint32_t key, unsigned bits) { return (key * 0x9E3779B1u) >> (32 - bits); }
 
 /* The key table over pf->ents (sorted by key). False on OOM. */
@@ -260,9 +268,9 @@ prefilter *prefilter_new(const char *const *lits, size_t n) {
     pf->stride = shortest - 3 < MAX_STRIDE ? shortest - 3 : MAX_STRIDE;
     pf->ents = sunset_calloc(pf->n_long * pf->stride, sizeof(entry));
     unsigned tb = MIN_TABLE_BITS;
-    while (tb < TABLE_BITS && ((size_t)1 << tb) < 64 * pf->n_long * pf->stride) tb++;
-    pf->shift = 32 - tb;
-    pf->bits = sunset_calloc(((size_t)1 << tb) / 64, sizeof *pf->bits);
+    while (tb < TABLE_BITS && ((size_t)1 << tb) < TABLE_PER_ENTRY * pf->n_long * pf->stride) tb++;
+    pf->mask = ((uint32_t)1 << tb) - 1;
+    pf->bits = sunset_calloc((size_t)1 << tb, 1);
     if (!pf->ents || !pf->bits) goto oom;
     for (size_t i = 0; i < pf->n_long; i++) {
         size_t from = rarest_run(&pf->lits[i], pf->stride);
@@ -271,8 +279,7 @@ prefilter *prefilter_new(const char *const *lits, size_t n) {
             en->key = load32(pf->lits[i].s + k);
             en->lit = (uint32_t)i;
             en->off = k;
-            uint32_t h = slot(en->key, pf->shift);
-            pf->bits[h / 64] |= 1ull << (h % 64);
+            pf->bits[slot(en->key, pf->mask)] = 1;
         }
     }
     qsort(pf->ents, pf->n_ents, sizeof(entry), cmp_ent);
@@ -338,25 +345,22 @@ bool prefilter_match(const prefilter *pf, const char *data, size_t len) {
         if (anchored_match(&pf->anchors[a], pf->lits, data, len)) return true;
     if (!pf->n_long) return false;
     const size_t s = pf->stride;
-    const unsigned sh = pf->shift;
-    const uint64_t *bits = pf->bits;
+    const uint32_t mask = pf->mask;
+    const unsigned char *bits = pf->bits;
     size_t p = 0;
-    /* four probes per branch: a hit is rare, and one test of four bits mispredicts less */
+    /* four probes per branch: a hit is rare, and one test of four bytes mispredicts less */
     for (; p + 3 * s <= len - 4; p += 4 * s) {
-        uint32_t h0 = slot(load32(data + p), sh), h1 = slot(load32(data + p + s), sh);
-        uint32_t h2 = slot(load32(data + p + 2 * s), sh), h3 = slot(load32(data + p + 3 * s), sh);
-        uint64_t any = (bits[h0 / 64] >> (h0 % 64)) | (bits[h1 / 64] >> (h1 % 64)) |
-                       (bits[h2 / 64] >> (h2 % 64)) | (bits[h3 / 64] >> (h3 % 64));
-        if (!(any & 1)) continue;
+        uint32_t h0 = slot(load32(data + p), mask), h1 = slot(load32(data + p + s), mask);
+        uint32_t h2 = slot(load32(data + p + 2 * s), mask), h3 = slot(load32(data + p + 3 * s), mask);
+        if (!(bits[h0] | bits[h1] | bits[h2] | bits[h3])) continue;
         for (size_t k = 0; k < 4; k++) {
-            uint32_t key = load32(data + p + k * s), h = slot(key, sh);
-            if (((bits[h / 64] >> (h % 64)) & 1) && verify(pf, key, data, len, p + k * s)) return true;
+            uint32_t key = load32(data + p + k * s);
+            if (bits[slot(key, mask)] && verify(pf, key, data, len, p + k * s)) return true;
         }
     }
     for (; p <= len - 4; p += s) {
         uint32_t key = load32(data + p);
-        uint32_t h = slot(key, sh);
-        if (((bits[h / 64] >> (h % 64)) & 1) && verify(pf, key, data, len, p)) return true;
+        if (bits[slot(key, mask)] && verify(pf, key, data, len, p)) return true;
     }
     return false;
 }

@@ -1,13 +1,14 @@
 /*
  * test_prefilter.c — the literal prefilter: finds a literal anywhere (including the last
  * bytes), rejects near misses, and treats a too-short literal as "everything passes". The
- * strided scan must find a literal at every alignment to its stride, and agree with memmem
- * on random text.
+ * strided scan must find a literal at every alignment to its stride (also in a language-sized
+ * set, whose byte table is the largest), and agree with memmem on random text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 #include <string.h>
 
@@ -78,6 +79,27 @@ static void every_alignment(void **state) {
     prefilter *pf = prefilter_new(lits, 3);
     assert_non_null(pf);
     for (size_t l = 0; l < 3; l++) found_at_every_offset(pf, lits[l]);
+    prefilter_free(pf);
+}
+
+/* A set the size of a language's (hundreds of literals: the largest byte table, 2^15 bytes,
+ * keyed by every bit of its mask): each literal found at every alignment and cut by a byte,
+ * and a text of none of them passes nothing. */
+static void large_set(void **state) {
+    (void)state;
+    enum { N = 700 };
+    static char store[N][24];
+    const char *lits[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(store[i], sizeof store[i], "lit%c%c%c_%04d_name", 'a' + i % 26, 'a' + i / 26 % 26, 'q', i * 7919 % 10000);
+        lits[i] = store[i];
+    }
+    prefilter *pf = prefilter_new(lits, N);
+    assert_non_null(pf);
+    for (int i = 0; i < N; i += 13) found_at_every_offset(pf, lits[i]);
+    char text[4096];
+    for (size_t i = 0; i < sizeof text; i++) text[i] = "lit_name0123456789abcq "[i * 31 % 23];
+    assert_false(prefilter_match(pf, text, sizeof text));
     prefilter_free(pf);
 }
 
@@ -187,6 +209,7 @@ int main(void) {
         cmocka_unit_test(shared_prefixes),
         cmocka_unit_test(empty_and_short),
         cmocka_unit_test(every_alignment),
+        cmocka_unit_test(large_set),
         cmocka_unit_test(short_literals_by_anchor),
         cmocka_unit_test(one_literal_by_anchor),
         cmocka_unit_test(agrees_with_memmem),
