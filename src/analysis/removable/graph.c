@@ -431,11 +431,13 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
     while (cap < n * 4) cap *= 2;
     uint64_t *th = sunset_calloc(cap, sizeof *th);
     size_t *tp = sunset_malloc(cap * sizeof *tp);
-    /* and a bitmap in front of it, by the hash's top bits, 64 bits a wanted name: a clear bit
-     * stops all but ~2% of the names before the probe, whose loop mispredicted on every
-     * occupied slot */
+    /* and a bitmap in front of it, 64 bits a wanted name: a clear bit stops all but ~2% of
+     * the names before the probe, whose loop mispredicted on every occupied slot. The word by
+     * the hash's top bits, the bit in it by its low six (a bt of the hash itself: a bit index
+     * taken from the top bits cost a copy and a shift more per name, 13 instructions against 9) */
     unsigned bits = 12;
     while (bits < 40 && ((size_t)1 << bits) < n * 64) bits++;
+    const unsigned wsh = 64 - (bits - 6);
     uint64_t *bm = sunset_calloc((size_t)1 << (bits - 6), sizeof *bm);
     int rc = -1;
     if (!w || !th || !tp || !bm) goto cleanup;
@@ -451,8 +453,7 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
         while (th[k]) k = (k + 1) & (cap - 1);
         th[k] = w[i].h;
         tp[k] = i;
-        uint64_t bit = w[i].h >> (64 - bits);
-        bm[bit >> 6] |= (uint64_t)1 << (bit & 63);
+        bm[w[i].h >> wsh] |= (uint64_t)1 << (w[i].h & 63);
     }
     for (size_t f = 0; f < c->nf; f++) {
         const ix_file *F = c->files[f];
@@ -460,9 +461,10 @@ int rm_users_of(const ctx *c, const char *const *names, size_t n, vec *out) {
          * the next file's first names (and where the one after keeps them) ahead */
         if (f + 2 < c->nf) __builtin_prefetch(&c->files[f + 2]->names);
         if (f + 1 < c->nf) __builtin_prefetch(c->files[f + 1]->names);
-        for (size_t a = 0; a < F->n_names; a++) {
-            uint64_t h = F->names[a], bit = h >> (64 - bits);
-            if (!((bm[bit >> 6] >> (bit & 63)) & 1)) continue;
+        const uint64_t *names = F->names; /* in locals: the pushes below would have them reloaded */
+        for (size_t a = 0, nn = F->n_names; a < nn; a++) {
+            uint64_t h = names[a];
+            if (!((bm[h >> wsh] >> (h & 63)) & 1)) continue;
             size_t k = h & (cap - 1);
             while (th[k] && th[k] != h) k = (k + 1) & (cap - 1);
             if (!th[k]) continue;
