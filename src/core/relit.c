@@ -436,18 +436,31 @@ void relit_free(relit *rl) {
     sunset_free(rl);
 }
 
+/* Does a literal starting with byte s[i] start at i? */
+static bool starts_at(const relit *rl, const char *s, size_t n, size_t i) {
+    unsigned char c = (unsigned char)s[i];
+    for (uint32_t k = rl->first[c]; k < rl->first[c + 1]; k++)
+        if (rl->v[k].n <= n - i && memcmp(rl->v[k].p, s + i, rl->v[k].n) == 0) return true;
+    return false;
+}
+
 bool relit_may_match(const relit *rl, const char *s, size_t n) {
     if (!rl) return true;
     if (n < rl->min_len) return false;
     if (rl->pf && n >= LONG_TEXT) return prefilter_match(rl->pf, s, n);
     const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0, last = n - rl->min_len; i <= last; i++) {
-        if (rl->min_len >= 2) {
-            unsigned h = pair_slot(u[i], u[i + 1]);
-            if (!((rl->pair[h / 64] >> (h % 64)) & 1)) continue;
-        }
-        for (uint32_t k = rl->first[u[i]]; k < rl->first[u[i] + 1]; k++)
-            if (rl->v[k].n <= n - i && memcmp(rl->v[k].p, s + i, rl->v[k].n) == 0) return true;
+    const size_t last = n - rl->min_len;
+    if (rl->min_len < 2) {
+        for (size_t i = 0; i <= last; i++)
+            if (starts_at(rl, s, n, i)) return true;
+        return false;
+    }
+    /* the pair test in a loop of its own: asked inside it, min_len was read back from the stack
+     * at every byte (16 instructions a byte) */
+    const uint64_t *pair = rl->pair;
+    for (size_t i = 0; i <= last; i++) {
+        unsigned h = pair_slot(u[i], u[i + 1]);
+        if (((pair[h / 64] >> (h % 64)) & 1) && starts_at(rl, s, n, i)) return true;
     }
     return false;
 }

@@ -152,6 +152,12 @@ static void rules_out_texts(void **state) {
         assert_false(relit_may_match(rl, head, at + strlen(lit) - 1));
     }
     relit_free(rl);
+    rl = relit_new("Q|bcd", 5, 0); /* a one-byte literal: no pair test, every byte tried */
+    assert_int_equal(relit_count(rl), 2);
+    assert_true(relit_may_match(rl, "xxQ", 3));
+    assert_true(relit_may_match(rl, "xbcd", 4));
+    assert_false(relit_may_match(rl, "xbcdQ", 3));
+    relit_free(rl);
     rl = relit_new("[Pp]x", 5, 0); /* one-byte pairs are found by first byte */
     assert_true(relit_may_match(rl, "apx", 3));
     assert_false(relit_may_match(rl, "pPxy", 2));
