@@ -28,7 +28,7 @@ static uint32_t be32(const unsigned char *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* v4's offset-encoded number of bytes to drop from the previous path (git's varint.c
+/* v4's offset-encoded number of bytes to drop from the previous path (git's varint
  * encoding: each continuation adds one before the shift). False when it runs past end. */
 static bool v4_strip(const unsigned char **pp, const unsigned char *end, size_t *out) {
     const unsigned char *p = *pp;
