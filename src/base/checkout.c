@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/git.h"
+#include "base/gitindex.h"
 
 static char *dupstr(const char *s) { return sunset_strndup(s, strlen(s)); }
 
@@ -278,10 +279,12 @@ git_repository *sunset_checkout_repo_for(const sunset_checkout *co, const char *
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int sunset_checkout_tracked(const sunset_checkout *co, vec *out) {
+/* The index's paths through libgit2: for an index gitindex.c leaves to it. */
+static int tracked_by_libgit2(const sunset_checkout *co, vec *out) {
     git_index *idx = NULL;
-    if (!co || !co->repo || !co->prefix || git_repository_index(&idx, co->repo)) return 0;
-    size_t ol = strlen(co->prefix), n = git_index_entrycount(idx), first = out->n;
+    if (git_repository_index(&idx, co->repo)) return 0;
+    size_t ol = strlen(co->prefix), n = git_index_entrycount(idx);
+    size_t first = out->n;
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         const git_index_entry *e = git_index_get_byindex(idx, i);
@@ -296,8 +299,21 @@ int sunset_checkout_tracked(const sunset_checkout *co, vec *out) {
         }
     }
     git_index_free(idx);
-    /* the index holds its entries in path order already (unless core.ignorecase sorts them
-     * case-folded): a check of each pair, not a merge sort of the tree's paths */
+    return rc;
+}
+
+int sunset_checkout_tracked(const sunset_checkout *co, vec *out) {
+    if (!co || !co->repo || !co->prefix) return 0;
+    size_t first = out->n;
+    sb ipath = {0};
+    sb_printf(&ipath, "%sindex", git_repository_path(co->repo));
+    if (ipath.oom) return -1;
+    int rc = sunset_gitindex_paths(ipath.s, co->prefix, out);
+    sb_free(&ipath);
+    if (rc > 0) rc = tracked_by_libgit2(co, out);
+    if (rc) return rc;
+    /* the index holds its entries in path order already (unless core.ignorecase has libgit2
+     * sort them case-folded): a check of each pair, not a merge sort of the tree's paths */
     size_t m = out->n - first, k = 1;
     if (m < 2) return rc;
     char **v = (char **)out->v + first;
